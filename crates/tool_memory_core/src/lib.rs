@@ -1,0 +1,24 @@
+//! The rule model shared by every toolmem crate: records, enums, names, validation and errors.
+//!
+//! This crate does no IO and never reads the clock or a random source; callers pass time and
+//! ids in (see [`Clock`] and [`IdSource`]). That keeps capture, rendering and the guard pure and
+//! their tests deterministic.
+
+mod clock;
+mod error;
+mod names;
+mod rule;
+mod time;
+
+pub use crate::clock::{Clock, IdSource, ManualClock, SequentialIds};
+pub use crate::error::{Error, Result};
+pub use crate::names::{
+    MAX_ID_CHARS, MAX_RULE_CHARS, MAX_TAG_CHARS, MAX_TAGS, MAX_TOOL_NAME_CHARS, RULE_KEY_PREFIX,
+    STATS_NAMESPACE_PREFIX, TOOL_NAMESPACE_PREFIX, UNSCOPED_TOOL, normalize_tool_name,
+    stats_namespace, storage_key, tool_memory_namespace, validate_id, validate_rule_body,
+    validate_tags, validate_tool_name,
+};
+pub use crate::rule::{
+    RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, compare_for_listing,
+};
+pub use crate::time::Timestamp;
