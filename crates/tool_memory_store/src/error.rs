@@ -1,0 +1,47 @@
+//! Errors of the storage layer, each carrying the operation that failed.
+
+/// Result alias for storage operations.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Why a storage operation failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The input did not validate; the message names the field.
+    #[error(transparent)]
+    Invalid(#[from] tool_memory_core::Error),
+    /// SQLite refused an operation.
+    #[error("sqlite {op}: {source}")]
+    Sqlite {
+        op: &'static str,
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// A stored row this version cannot read, met where skipping it is not an option (for
+    /// example an upsert over it, which would destroy data a newer version wrote).
+    #[error("stored rule {tool_name}/{id} cannot be read by this version: {reason}")]
+    Unreadable {
+        tool_name: String,
+        id: String,
+        reason: String,
+    },
+    /// The database was written by a newer toolmem.
+    #[error("database schema version {found} is newer than this toolmem supports ({supported})")]
+    SchemaTooNew { found: i64, supported: i64 },
+    /// A key/value backend failed.
+    #[error("{op}: {source}")]
+    Backend {
+        op: &'static str,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// The blocking worker running a database call panicked or was cancelled.
+    #[error("storage worker failed: {0}")]
+    Worker(String),
+}
+
+impl Error {
+    pub(crate) fn sqlite(op: &'static str) -> impl FnOnce(rusqlite::Error) -> Error {
+        move |source| Error::Sqlite { op, source }
+    }
+}

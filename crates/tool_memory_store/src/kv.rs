@@ -1,0 +1,332 @@
+//! `KvRuleStore`: rules laid out over a host's generic namespaced key/value memory, the way
+//! openhuman stores them (namespace `tool-{name}`, key `rule/{id}`, compact JSON content,
+//! category `tool_memory`), so a host agent can keep rules inside its own memory backend.
+
+use std::collections::BTreeMap;
+
+use async_trait::async_trait;
+use parking_lot::Mutex;
+use tool_memory_core::{
+    RULE_KEY_PREFIX, RulePut, TOOL_NAMESPACE_PREFIX, ToolMemoryRule, UNSCOPED_TOOL,
+    compare_for_listing, normalize_tool_name, storage_key, tool_memory_namespace,
+};
+
+use crate::store::{prompt_tool_filter, select_for_prompt};
+use crate::{Error, PromptSelection, Result, RuleStore, Services};
+
+/// The category rules are written with, as in the reference.
+pub const TOOL_MEMORY_CATEGORY: &str = "tool_memory";
+
+/// One stored entry. `content` must be exactly what was stored (reference W-22).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KvEntry {
+    /// The key inside the namespace.
+    pub key: String,
+    /// The stored content, byte for byte.
+    pub content: String,
+}
+
+/// How many entries a namespace holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamespaceSummary {
+    /// The namespace.
+    pub namespace: String,
+    /// Entries in it.
+    pub count: usize,
+}
+
+/// The subset of a host memory backend that rules need (reference §1.6).
+#[async_trait]
+pub trait KvBackend: Send + Sync + std::fmt::Debug {
+    /// Writes `content` under `namespace`/`key`, replacing what was there.
+    async fn store(
+        &self,
+        namespace: &str,
+        key: &str,
+        content: &str,
+        category: &str,
+    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>>;
+    /// Reads one entry.
+    async fn get(
+        &self,
+        namespace: &str,
+        key: &str,
+    ) -> Result<Option<KvEntry>, Box<dyn std::error::Error + Send + Sync>>;
+    /// Every entry of a namespace.
+    async fn list(
+        &self,
+        namespace: &str,
+    ) -> Result<Vec<KvEntry>, Box<dyn std::error::Error + Send + Sync>>;
+    /// Removes an entry; `true` when it existed.
+    async fn forget(
+        &self,
+        namespace: &str,
+        key: &str,
+    ) -> Result<bool, Box<dyn std::error::Error + Send + Sync>>;
+    /// Every namespace with its entry count.
+    async fn namespace_summaries(
+        &self,
+    ) -> Result<Vec<NamespaceSummary>, Box<dyn std::error::Error + Send + Sync>>;
+}
+
+fn backend(op: &'static str) -> impl FnOnce(Box<dyn std::error::Error + Send + Sync>) -> Error {
+    move |source| Error::Backend { op, source }
+}
+
+/// Rules over any [`KvBackend`].
+///
+/// A key/value backend has no compare-and-swap, so the read-then-write of `put` is serialised
+/// by a lock held by this store (one per store, not one per process as in the reference).
+/// That protects writers sharing this store; writers in other processes need a backend with
+/// transactions, such as [`crate::SqliteRuleStore`].
+#[derive(Debug)]
+pub struct KvRuleStore<B> {
+    backend: B,
+    services: Services,
+    write_lock: tokio::sync::Mutex<()>,
+}
+
+impl<B: KvBackend> KvRuleStore<B> {
+    /// Rules over `backend`, on the system clock and UUID ids.
+    pub fn new(backend: B) -> KvRuleStore<B> {
+        KvRuleStore::with_services(backend, Services::default())
+    }
+
+    /// Rules over `backend` with the given clock and id source.
+    pub fn with_services(backend: B, services: Services) -> KvRuleStore<B> {
+        KvRuleStore {
+            backend,
+            services,
+            write_lock: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    /// The backend underneath.
+    pub fn backend(&self) -> &B {
+        &self.backend
+    }
+
+    /// Reads and parses one tool's rules, counting rows that do not parse.
+    async fn read_tool(&self, tool_name: &str) -> Result<(Vec<ToolMemoryRule>, usize)> {
+        let entries = self
+            .backend
+            .list(&tool_memory_namespace(tool_name))
+            .await
+            .map_err(backend("list tool rules"))?;
+        let mut rules = Vec::with_capacity(entries.len());
+        let mut unreadable = 0;
+        for entry in entries
+            .iter()
+            .filter(|entry| entry.key.starts_with(RULE_KEY_PREFIX))
+        {
+            match serde_json::from_str::<ToolMemoryRule>(&entry.content) {
+                Ok(rule) => rules.push(rule),
+                Err(err) => {
+                    unreadable += 1;
+                    tracing::warn!(tool_name, key = entry.key, %err, "skipping a stored tool rule this version cannot read");
+                }
+            }
+        }
+        Ok((rules, unreadable))
+    }
+}
+
+#[async_trait]
+impl<B: KvBackend> RuleStore for KvRuleStore<B> {
+    async fn put(&self, put: RulePut) -> Result<ToolMemoryRule> {
+        let put = put.normalized()?;
+        let id = put
+            .id
+            .clone()
+            .unwrap_or_else(|| self.services.ids.next_id());
+        let namespace = tool_memory_namespace(&put.tool_name);
+        let key = storage_key(&id);
+        let _guard = self.write_lock.lock().await;
+        let existing = self.get(&put.tool_name, &id).await?;
+        let rule = put.build(id, existing.as_ref(), self.services.clock.now());
+        self.backend
+            .store(
+                &namespace,
+                &key,
+                &rule.to_compact_json(),
+                TOOL_MEMORY_CATEGORY,
+            )
+            .await
+            .map_err(backend("store tool rule"))?;
+        Ok(rule)
+    }
+
+    async fn restore(&self, rule: ToolMemoryRule) -> Result<()> {
+        rule.validate()?;
+        let _guard = self.write_lock.lock().await;
+        self.backend
+            .store(
+                &tool_memory_namespace(&rule.tool_name),
+                &storage_key(&rule.id),
+                &rule.to_compact_json(),
+                TOOL_MEMORY_CATEGORY,
+            )
+            .await
+            .map_err(backend("store tool rule"))
+    }
+
+    async fn get(&self, tool_name: &str, id: &str) -> Result<Option<ToolMemoryRule>> {
+        let entry = self
+            .backend
+            .get(&tool_memory_namespace(tool_name), &storage_key(id))
+            .await
+            .map_err(backend("get tool rule"))?;
+        let Some(entry) = entry else { return Ok(None) };
+        serde_json::from_str(&entry.content)
+            .map(Some)
+            .map_err(|err| Error::Unreadable {
+                tool_name: normalize_tool_name(tool_name),
+                id: id.to_owned(),
+                reason: err.to_string(),
+            })
+    }
+
+    async fn list(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
+        let (mut rules, _) = self.read_tool(tool_name).await?;
+        rules.sort_by(compare_for_listing);
+        Ok(rules)
+    }
+
+    async fn delete(&self, tool_name: &str, id: &str) -> Result<bool> {
+        self.backend
+            .forget(&tool_memory_namespace(tool_name), &storage_key(id))
+            .await
+            .map_err(backend("forget tool rule"))
+    }
+
+    async fn list_tool_names(&self) -> Result<Vec<String>> {
+        let summaries = self
+            .backend
+            .namespace_summaries()
+            .await
+            .map_err(backend("list tool namespaces"))?;
+        let mut names: Vec<String> = summaries
+            .into_iter()
+            .filter_map(|summary| {
+                summary
+                    .namespace
+                    .strip_prefix(TOOL_NAMESPACE_PREFIX)
+                    .map(str::to_owned)
+            })
+            .filter(|name| !name.is_empty() && name != UNSCOPED_TOOL)
+            .collect();
+        names.sort();
+        names.dedup();
+        Ok(names)
+    }
+
+    async fn rules_for_prompt(
+        &self,
+        tools: &[String],
+        max_rules: Option<usize>,
+    ) -> Result<PromptSelection> {
+        let names = match prompt_tool_filter(tools) {
+            Some(names) => names,
+            None => {
+                let mut names: std::collections::BTreeSet<String> =
+                    self.list_tool_names().await?.into_iter().collect();
+                names.insert(UNSCOPED_TOOL.to_owned());
+                names
+            }
+        };
+        // A key/value backend can only list per namespace: one call per tool is inherent.
+        let mut eager = Vec::new();
+        let mut unreadable = 0;
+        for name in &names {
+            let (rules, skipped) = self.read_tool(name).await?;
+            unreadable += skipped;
+            eager.extend(rules.into_iter().filter(|rule| rule.priority.is_eager()));
+        }
+        Ok(select_for_prompt(eager, max_rules, unreadable))
+    }
+}
+
+/// A [`KvBackend`] in a map, for tests and examples.
+#[derive(Debug, Default)]
+pub struct InMemoryKv {
+    entries: Mutex<BTreeMap<(String, String), String>>,
+}
+
+impl InMemoryKv {
+    /// An empty backend.
+    pub fn new() -> InMemoryKv {
+        InMemoryKv::default()
+    }
+}
+
+#[async_trait]
+impl KvBackend for InMemoryKv {
+    async fn store(
+        &self,
+        namespace: &str,
+        key: &str,
+        content: &str,
+        _category: &str,
+    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        self.entries
+            .lock()
+            .insert((namespace.to_owned(), key.to_owned()), content.to_owned());
+        Ok(())
+    }
+
+    async fn get(
+        &self,
+        namespace: &str,
+        key: &str,
+    ) -> Result<Option<KvEntry>, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(self
+            .entries
+            .lock()
+            .get(&(namespace.to_owned(), key.to_owned()))
+            .map(|content| KvEntry {
+                key: key.to_owned(),
+                content: content.clone(),
+            }))
+    }
+
+    async fn list(
+        &self,
+        namespace: &str,
+    ) -> Result<Vec<KvEntry>, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(self
+            .entries
+            .lock()
+            .iter()
+            .filter(|((entry_namespace, _), _)| entry_namespace == namespace)
+            .map(|((_, key), content)| KvEntry {
+                key: key.clone(),
+                content: content.clone(),
+            })
+            .collect())
+    }
+
+    async fn forget(
+        &self,
+        namespace: &str,
+        key: &str,
+    ) -> Result<bool, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(self
+            .entries
+            .lock()
+            .remove(&(namespace.to_owned(), key.to_owned()))
+            .is_some())
+    }
+
+    async fn namespace_summaries(
+        &self,
+    ) -> Result<Vec<NamespaceSummary>, Box<dyn std::error::Error + Send + Sync>> {
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for (namespace, _) in self.entries.lock().keys() {
+            *counts.entry(namespace.clone()).or_default() += 1;
+        }
+        Ok(counts
+            .into_iter()
+            .map(|(namespace, count)| NamespaceSummary { namespace, count })
+            .collect())
+    }
+}

@@ -1,0 +1,440 @@
+//! `SqliteRuleStore`: the embedded default, one typed row per rule.
+//!
+//! Choices, and why:
+//! - One connection behind a `parking_lot::Mutex`, used from `tokio::task::spawn_blocking`, so
+//!   an async caller never blocks a runtime worker on SQLite. A dedicated thread would add a
+//!   channel hop per call for no gain at this scale.
+//! - WAL journal with `synchronous = NORMAL` by default ([`Durability::Normal`]): a write that
+//!   returned survives the process being killed, because the WAL frame is in the OS before
+//!   `COMMIT` returns; on power loss or an OS crash the last transactions before the crash may
+//!   roll back, but the file is never corrupt. [`Durability::Full`] fsyncs every commit and
+//!   survives power loss too, at the cost of one fsync per write.
+//! - Every write is one `BEGIN IMMEDIATE` transaction (read the old row, write the new one), so
+//!   several processes sharing a file never lose an update or reset `created_at`; the busy
+//!   timeout makes them queue instead of failing.
+
+mod schema;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use parking_lot::Mutex;
+use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
+use tool_memory_core::{
+    RulePut, Timestamp, ToolMemoryRule, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
+};
+
+use crate::store::{prompt_tool_filter, select_for_prompt};
+use crate::{Error, PromptSelection, Result, RuleStore, Services};
+
+/// How hard a commit works to survive a crash. See the module documentation.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Durability {
+    /// `synchronous = NORMAL`: survives a process kill; power loss may roll back the newest
+    /// commits.
+    #[default]
+    Normal,
+    /// `synchronous = FULL`: survives power loss; one fsync per commit.
+    Full,
+}
+
+/// How to open a [`SqliteRuleStore`].
+#[derive(Debug, Clone)]
+pub struct SqliteOptions {
+    /// Commit durability.
+    pub durability: Durability,
+    /// How long a writer waits for another process's transaction before failing.
+    pub busy_timeout: Duration,
+    /// Clock and id source.
+    pub services: Services,
+}
+
+impl Default for SqliteOptions {
+    fn default() -> SqliteOptions {
+        SqliteOptions {
+            durability: Durability::default(),
+            busy_timeout: Duration::from_secs(10),
+            services: Services::default(),
+        }
+    }
+}
+
+/// Rules in an SQLite database file (or in memory).
+#[derive(Debug, Clone)]
+pub struct SqliteRuleStore {
+    connection: Arc<Mutex<Connection>>,
+    services: Services,
+    path: Option<PathBuf>,
+}
+
+const RULE_COLUMNS: &str = "id, tool_name, rule, priority, source, tags, created_at, updated_at";
+
+impl SqliteRuleStore {
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    pub fn open(path: impl AsRef<Path>, options: SqliteOptions) -> Result<SqliteRuleStore> {
+        let path = path.as_ref();
+        let connection = Connection::open(path).map_err(Error::sqlite("open database"))?;
+        SqliteRuleStore::configure(connection, Some(path.to_owned()), options)
+    }
+
+    /// A private in-memory database. It has no WAL and no durability; for tests and tools.
+    pub fn open_in_memory(options: SqliteOptions) -> Result<SqliteRuleStore> {
+        let connection = Connection::open_in_memory().map_err(Error::sqlite("open database"))?;
+        SqliteRuleStore::configure(connection, None, options)
+    }
+
+    fn configure(
+        mut connection: Connection,
+        path: Option<PathBuf>,
+        options: SqliteOptions,
+    ) -> Result<SqliteRuleStore> {
+        connection
+            .busy_timeout(options.busy_timeout)
+            .map_err(Error::sqlite("set busy timeout"))?;
+        if path.is_some() {
+            let mode: String = connection
+                .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
+                .map_err(Error::sqlite("enable WAL"))?;
+            if !mode.eq_ignore_ascii_case("wal") {
+                tracing::warn!(
+                    mode,
+                    "SQLite refused WAL; concurrent readers will wait on writers"
+                );
+            }
+        }
+        let synchronous = match options.durability {
+            Durability::Normal => "NORMAL",
+            Durability::Full => "FULL",
+        };
+        connection
+            .pragma_update(None, "synchronous", synchronous)
+            .map_err(Error::sqlite("set synchronous"))?;
+        schema::migrate(&mut connection)?;
+        Ok(SqliteRuleStore {
+            connection: Arc::new(Mutex::new(connection)),
+            services: options.services,
+            path,
+        })
+    }
+
+    /// The database file, or `None` for an in-memory store.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The schema version the database is at.
+    pub fn schema_version(&self) -> Result<i64> {
+        schema::user_version(&self.connection.lock())
+    }
+
+    /// Runs `PRAGMA integrity_check` and returns its first line (`ok` when healthy).
+    pub fn integrity_check(&self) -> Result<String> {
+        self.connection
+            .lock()
+            .query_row("PRAGMA integrity_check", [], |row| row.get(0))
+            .map_err(Error::sqlite("integrity check"))
+    }
+
+    /// Runs `work` with the connection off the async runtime's worker threads.
+    async fn with_connection<T, F>(&self, work: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection, &Services) -> Result<T> + Send + 'static,
+    {
+        let connection = Arc::clone(&self.connection);
+        let services = self.services.clone();
+        let run = move || work(&mut connection.lock(), &services);
+        if tokio::runtime::Handle::try_current().is_ok() {
+            tokio::task::spawn_blocking(run)
+                .await
+                .map_err(|err| Error::Worker(err.to_string()))?
+        } else {
+            run()
+        }
+    }
+}
+
+/// A stored row: either a rule, or the reason this version cannot read it.
+type StoredRow = std::result::Result<ToolMemoryRule, (String, String, String)>;
+
+fn read_row(row: &Row<'_>) -> rusqlite::Result<StoredRow> {
+    let id: String = row.get(0)?;
+    let tool_name: String = row.get(1)?;
+    let parsed = parse_row(row);
+    Ok(parsed.map_err(|reason| (tool_name, id, reason)))
+}
+
+fn parse_row(row: &Row<'_>) -> std::result::Result<ToolMemoryRule, String> {
+    let text = |index: usize| -> std::result::Result<String, String> {
+        row.get::<_, String>(index).map_err(|err| err.to_string())
+    };
+    let priority = text(3)?;
+    let source = text(4)?;
+    let tags = text(5)?;
+    let created_at = text(6)?;
+    let updated_at = text(7)?;
+    Ok(ToolMemoryRule {
+        id: text(0)?,
+        tool_name: text(1)?,
+        rule: text(2)?,
+        priority: priority.parse().map_err(|err| format!("{err}"))?,
+        source: source.parse().map_err(|err| format!("{err}"))?,
+        tags: serde_json::from_str(&tags).map_err(|err| format!("tags: {err}"))?,
+        created_at: Timestamp::parse(&created_at).map_err(|err| format!("created_at: {err}"))?,
+        updated_at: Timestamp::parse(&updated_at).map_err(|err| format!("updated_at: {err}"))?,
+    })
+}
+
+/// Splits rows into readable rules and a count of unreadable ones, logging each skipped row
+/// (by tool and id only; the text may hold personal data).
+fn keep_readable(rows: Vec<StoredRow>) -> (Vec<ToolMemoryRule>, usize) {
+    let mut rules = Vec::with_capacity(rows.len());
+    let mut unreadable = 0;
+    for row in rows {
+        match row {
+            Ok(rule) => rules.push(rule),
+            Err((tool_name, id, reason)) => {
+                unreadable += 1;
+                tracing::warn!(
+                    tool_name,
+                    id,
+                    reason,
+                    "skipping a stored tool rule this version cannot read"
+                );
+            }
+        }
+    }
+    (rules, unreadable)
+}
+
+fn query_rows(
+    connection: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+) -> Result<Vec<StoredRow>> {
+    let mut statement = connection
+        .prepare_cached(sql)
+        .map_err(Error::sqlite("prepare query"))?;
+    let rows = statement
+        .query_map(params, read_row)
+        .map_err(Error::sqlite("query rules"))?
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .map_err(Error::sqlite("read rules"))?;
+    Ok(rows)
+}
+
+/// Inserts or replaces one rule row, every column from `rule`.
+fn write_rule(connection: &Connection, rule: &ToolMemoryRule) -> Result<()> {
+    let tags = serde_json::to_string(&rule.tags).expect("tags always serialise");
+    connection
+        .prepare_cached(
+            "INSERT INTO rules (id, tool_name, rule, priority, source, tags, created_at, updated_at, updated_us)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+             ON CONFLICT (tool_name, id) DO UPDATE SET
+               rule = excluded.rule, priority = excluded.priority, source = excluded.source,
+               tags = excluded.tags, created_at = excluded.created_at,
+               updated_at = excluded.updated_at, updated_us = excluded.updated_us",
+        )
+        .and_then(|mut statement| {
+            statement.execute(params![
+                rule.id,
+                rule.tool_name,
+                rule.rule,
+                rule.priority.as_str(),
+                rule.source.as_str(),
+                tags,
+                rule.created_at.to_rfc3339(),
+                rule.updated_at.to_rfc3339(),
+                rule.updated_at.unix_micros(),
+            ])
+        })
+        .map_err(Error::sqlite("write rule"))?;
+    Ok(())
+}
+
+#[async_trait]
+impl RuleStore for SqliteRuleStore {
+    async fn put(&self, put: RulePut) -> Result<ToolMemoryRule> {
+        let put = put.normalized()?;
+        self.with_connection(move |connection, services| {
+            let id = put.id.clone().unwrap_or_else(|| services.ids.next_id());
+            let transaction = connection
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(Error::sqlite("begin put"))?;
+            let existing = transaction
+                .prepare_cached(&format!(
+                    "SELECT {RULE_COLUMNS} FROM rules WHERE tool_name = ?1 AND id = ?2"
+                ))
+                .and_then(|mut statement| {
+                    statement
+                        .query_row(params![put.tool_name, id], read_row)
+                        .optional()
+                })
+                .map_err(Error::sqlite("read rule before put"))?;
+            let existing = match existing {
+                None => None,
+                Some(Ok(rule)) => Some(rule),
+                Some(Err((tool_name, id, reason))) => {
+                    return Err(Error::Unreadable {
+                        tool_name,
+                        id,
+                        reason,
+                    });
+                }
+            };
+            // Read the clock inside the write lock so updated_at follows commit order.
+            let rule = put.build(id, existing.as_ref(), services.clock.now());
+            write_rule(&transaction, &rule)?;
+            transaction.commit().map_err(Error::sqlite("commit put"))?;
+            Ok(rule)
+        })
+        .await
+    }
+
+    async fn restore(&self, rule: ToolMemoryRule) -> Result<()> {
+        rule.validate()?;
+        self.with_connection(move |connection, _| write_rule(connection, &rule))
+            .await
+    }
+
+    async fn get(&self, tool_name: &str, id: &str) -> Result<Option<ToolMemoryRule>> {
+        let tool_name = normalize_tool_name(tool_name);
+        let id = id.to_owned();
+        self.with_connection(move |connection, _| {
+            let row = connection
+                .prepare_cached(&format!(
+                    "SELECT {RULE_COLUMNS} FROM rules WHERE tool_name = ?1 AND id = ?2"
+                ))
+                .and_then(|mut statement| {
+                    statement
+                        .query_row(params![tool_name, id], read_row)
+                        .optional()
+                })
+                .map_err(Error::sqlite("get rule"))?;
+            match row {
+                None => Ok(None),
+                Some(Ok(rule)) => Ok(Some(rule)),
+                Some(Err((tool_name, id, reason))) => Err(Error::Unreadable {
+                    tool_name,
+                    id,
+                    reason,
+                }),
+            }
+        })
+        .await
+    }
+
+    async fn list(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
+        let tool_name = normalize_tool_name(tool_name);
+        self.with_connection(move |connection, _| {
+            let rows = query_rows(
+                connection,
+                &format!("SELECT {RULE_COLUMNS} FROM rules WHERE tool_name = ?1"),
+                params![tool_name],
+            )?;
+            let (mut rules, _) = keep_readable(rows);
+            rules.sort_by(compare_for_listing);
+            Ok(rules)
+        })
+        .await
+    }
+
+    async fn delete(&self, tool_name: &str, id: &str) -> Result<bool> {
+        let tool_name = normalize_tool_name(tool_name);
+        let id = id.to_owned();
+        self.with_connection(move |connection, _| {
+            let deleted = connection
+                .prepare_cached("DELETE FROM rules WHERE tool_name = ?1 AND id = ?2")
+                .and_then(|mut statement| statement.execute(params![tool_name, id]))
+                .map_err(Error::sqlite("delete rule"))?;
+            Ok(deleted > 0)
+        })
+        .await
+    }
+
+    async fn list_tool_names(&self) -> Result<Vec<String>> {
+        self.with_connection(|connection, _| {
+            let mut statement = connection
+                .prepare_cached(
+                    "SELECT DISTINCT tool_name FROM rules WHERE tool_name <> ?1 ORDER BY tool_name",
+                )
+                .map_err(Error::sqlite("prepare tool names"))?;
+            let names = statement
+                .query_map(params![UNSCOPED_TOOL], |row| row.get::<_, String>(0))
+                .map_err(Error::sqlite("list tool names"))?
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .map_err(Error::sqlite("read tool names"))?;
+            Ok(names)
+        })
+        .await
+    }
+
+    async fn rules_for_prompt(
+        &self,
+        tools: &[String],
+        max_rules: Option<usize>,
+    ) -> Result<PromptSelection> {
+        let filter = prompt_tool_filter(tools);
+        self.with_connection(move |connection, _| {
+            // One query over the partial index of eager rows, whatever the number of tools.
+            // `priority <> 'normal'` (not `IN ('high','critical')`) so that a priority written
+            // by a newer version is read, found unreadable, and counted rather than ignored.
+            let rows = match filter {
+                None => query_rows(
+                    connection,
+                    &format!("SELECT {RULE_COLUMNS} FROM rules WHERE priority <> 'normal'"),
+                    [],
+                )?,
+                Some(names) => {
+                    let names = serde_json::to_string(&names).expect("names always serialise");
+                    query_rows(
+                        connection,
+                        &format!(
+                            "SELECT {RULE_COLUMNS} FROM rules WHERE priority <> 'normal'
+                             AND tool_name IN (SELECT value FROM json_each(?1))"
+                        ),
+                        params![names],
+                    )?
+                }
+            };
+            let (rules, unreadable) = keep_readable(rows);
+            Ok(select_for_prompt(rules, max_rules, unreadable))
+        })
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prompt_query_uses_the_eager_index() {
+        let store = SqliteRuleStore::open_in_memory(SqliteOptions::default()).unwrap();
+        let connection = store.connection.lock();
+        let plan = |sql: &str| -> String {
+            let mut statement = connection
+                .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+                .unwrap();
+            let rows = statement
+                .query_map([], |row| row.get::<_, String>(3))
+                .unwrap()
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .unwrap();
+            rows.join("\n")
+        };
+        let all = plan("SELECT id FROM rules WHERE priority <> 'normal'");
+        assert!(all.contains("rules_eager"), "{all}");
+        let some = plan(
+            "SELECT id FROM rules WHERE priority <> 'normal' AND tool_name IN (SELECT value FROM json_each('[\"a\"]'))",
+        );
+        assert!(some.contains("rules_eager"), "{some}");
+        let one_tool = plan("SELECT id FROM rules WHERE tool_name = 'a'");
+        assert!(
+            one_tool.contains("USING INDEX") || one_tool.contains("USING COVERING INDEX"),
+            "{one_tool}"
+        );
+    }
+}

@@ -1,0 +1,92 @@
+//! Forward-only schema migrations, tracked in `PRAGMA user_version`.
+//!
+//! Each step runs in its own `BEGIN IMMEDIATE` transaction and re-reads the version inside it,
+//! so two processes opening a fresh file at once apply each step exactly once.
+
+use rusqlite::{Connection, TransactionBehavior};
+
+use crate::{Error, Result};
+
+/// Migration `n` takes the schema from version `n` to `n + 1`.
+const MIGRATIONS: &[&str] = &[
+    // 1: one typed row per rule. `updated_us` is the parsed instant, so ordering never
+    // compares timestamp text. The partial index serves the session-start query for eager
+    // rules; the unique index serves one tool's rules.
+    "CREATE TABLE rules (
+        row_id     INTEGER PRIMARY KEY,
+        tool_name  TEXT NOT NULL,
+        id         TEXT NOT NULL,
+        rule       TEXT NOT NULL,
+        priority   TEXT NOT NULL,
+        source     TEXT NOT NULL,
+        tags       TEXT NOT NULL DEFAULT '[]',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        updated_us INTEGER NOT NULL,
+        UNIQUE (tool_name, id)
+    );
+    CREATE INDEX rules_eager ON rules (tool_name) WHERE priority <> 'normal';",
+];
+
+/// The schema version this build writes.
+pub(crate) const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+pub(crate) fn user_version(connection: &Connection) -> Result<i64> {
+    connection
+        .query_row("PRAGMA user_version", [], |row| row.get(0))
+        .map_err(Error::sqlite("read schema version"))
+}
+
+pub(crate) fn migrate(connection: &mut Connection) -> Result<()> {
+    loop {
+        let transaction = connection
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(Error::sqlite("begin migration"))?;
+        let version = user_version(&transaction)?;
+        if version > SCHEMA_VERSION {
+            return Err(Error::SchemaTooNew {
+                found: version,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        if version == SCHEMA_VERSION {
+            return Ok(());
+        }
+        let step = MIGRATIONS[usize::try_from(version).expect("version is non-negative")];
+        transaction
+            .execute_batch(step)
+            .map_err(Error::sqlite("apply migration"))?;
+        transaction
+            .pragma_update(None, "user_version", version + 1)
+            .map_err(Error::sqlite("record schema version"))?;
+        transaction
+            .commit()
+            .map_err(Error::sqlite("commit migration"))?;
+        tracing::debug!(version = version + 1, "migrated tool memory schema");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrates_a_fresh_database_once() {
+        let mut connection = Connection::open_in_memory().unwrap();
+        migrate(&mut connection).unwrap();
+        assert_eq!(user_version(&connection).unwrap(), SCHEMA_VERSION);
+        // Running again is a no-op, not a second CREATE TABLE.
+        migrate(&mut connection).unwrap();
+        assert_eq!(user_version(&connection).unwrap(), SCHEMA_VERSION);
+    }
+
+    #[test]
+    fn refuses_a_newer_schema() {
+        let mut connection = Connection::open_in_memory().unwrap();
+        connection
+            .pragma_update(None, "user_version", SCHEMA_VERSION + 5)
+            .unwrap();
+        let err = migrate(&mut connection).unwrap_err();
+        assert!(matches!(err, Error::SchemaTooNew { .. }), "{err}");
+    }
+}

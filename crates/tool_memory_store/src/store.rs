@@ -1,0 +1,154 @@
+//! The `RuleStore` contract shared by every backend, and the helpers their implementations
+//! have in common.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use tool_memory_core::{
+    Clock, IdSource, RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, UNSCOPED_TOOL,
+    normalize_tool_name,
+};
+
+use crate::{Result, SystemClock, UuidIds};
+
+/// The eager (high and critical) rules chosen for the pinned prompt block.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PromptSelection {
+    /// Every critical rule, then high rules up to the limit; ordered by priority descending,
+    /// tool name, rule text, then id (the reference's snapshot order).
+    pub rules: Vec<ToolMemoryRule>,
+    /// High rules that matched but fell outside `max_rules`.
+    pub omitted_high: usize,
+    /// Rows this version could not read and therefore skipped.
+    pub unreadable: usize,
+}
+
+/// Where a store gets time and ids. Tests pass a manual clock and sequential ids.
+#[derive(Debug, Clone)]
+pub struct Services {
+    /// Source of `created_at` / `updated_at`.
+    pub clock: Arc<dyn Clock>,
+    /// Source of ids for rules put without one.
+    pub ids: Arc<dyn IdSource>,
+}
+
+impl Default for Services {
+    fn default() -> Services {
+        Services {
+            clock: Arc::new(SystemClock),
+            ids: Arc::new(UuidIds),
+        }
+    }
+}
+
+/// Storage for tool-scoped rules. Every method normalises tool names (trim + lower-case), so
+/// one tool is one identity whichever path a caller takes.
+#[async_trait]
+pub trait RuleStore: Send + Sync + std::fmt::Debug {
+    /// Creates or updates a rule and returns what was stored. Updating an existing id keeps
+    /// its `created_at` and every field the put leaves unset.
+    async fn put(&self, put: RulePut) -> Result<ToolMemoryRule>;
+
+    /// The rule with this id on this tool, if any.
+    async fn get(&self, tool_name: &str, id: &str) -> Result<Option<ToolMemoryRule>>;
+
+    /// Every readable rule of one tool: priority descending, then most recently updated, then
+    /// id. Unreadable rows are skipped and reported through `tracing`, never deleted.
+    async fn list(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>>;
+
+    /// Deletes a rule; `true` when it existed.
+    async fn delete(&self, tool_name: &str, id: &str) -> Result<bool>;
+
+    /// Tools that hold at least one row, sorted, without the no-tool sentinel.
+    async fn list_tool_names(&self) -> Result<Vec<String>>;
+
+    /// The eager rules for the pinned prompt. `tools` empty means every tool; otherwise the
+    /// named tools (normalised, duplicates ignored). Rules under the no-tool sentinel apply to
+    /// any tool and are always included. With `max_rules`, high rules fill what critical rules
+    /// leave of the limit; a critical rule is never left out.
+    async fn rules_for_prompt(
+        &self,
+        tools: &[String],
+        max_rules: Option<usize>,
+    ) -> Result<PromptSelection>;
+
+    /// Writes a rule exactly as given, timestamps included, replacing any rule with the same
+    /// tool and id. For import and migration; ordinary writes go through [`RuleStore::put`].
+    async fn restore(&self, rule: ToolMemoryRule) -> Result<()>;
+
+    /// Inserts a new rule with a fresh id.
+    async fn record(
+        &self,
+        tool_name: &str,
+        body: &str,
+        priority: ToolMemoryPriority,
+        source: ToolMemorySource,
+        tags: Vec<String>,
+    ) -> Result<ToolMemoryRule> {
+        self.put(
+            RulePut::new(tool_name, body)
+                .with_priority(priority)
+                .with_source(source)
+                .with_tags(tags),
+        )
+        .await
+    }
+}
+
+/// The set of tool identities a prompt query asks for: normalised, without blanks and
+/// duplicates, plus the sentinel. `None` means every tool.
+pub(crate) fn prompt_tool_filter(tools: &[String]) -> Option<BTreeSet<String>> {
+    if tools.is_empty() {
+        return None;
+    }
+    let mut names: BTreeSet<String> = tools
+        .iter()
+        .map(|name| normalize_tool_name(name))
+        .filter(|name| !name.is_empty())
+        .collect();
+    names.insert(UNSCOPED_TOOL.to_owned());
+    Some(names)
+}
+
+/// Orders eager rules for the prompt and applies the limit: every critical rule stays; high
+/// rules fill the rest in order.
+pub(crate) fn select_for_prompt(
+    mut rules: Vec<ToolMemoryRule>,
+    max_rules: Option<usize>,
+    unreadable: usize,
+) -> PromptSelection {
+    rules.retain(|rule| rule.priority.is_eager());
+    rules.sort_by(|a, b| {
+        b.priority
+            .cmp(&a.priority)
+            .then_with(|| a.tool_name.cmp(&b.tool_name))
+            .then_with(|| a.rule.cmp(&b.rule))
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    let mut omitted_high = 0;
+    if let Some(limit) = max_rules {
+        let critical = rules
+            .iter()
+            .filter(|rule| rule.priority == ToolMemoryPriority::Critical)
+            .count();
+        let keep = limit.max(critical);
+        if rules.len() > keep {
+            omitted_high = rules.len() - keep;
+            rules.truncate(keep);
+            tracing::warn!(
+                omitted_high,
+                limit,
+                "high-priority tool rules left out of the prompt selection; they stay recallable"
+            );
+        }
+    }
+    if unreadable > 0 {
+        tracing::warn!(unreadable, "skipped tool rules this version cannot read");
+    }
+    PromptSelection {
+        rules,
+        omitted_high,
+        unreadable,
+    }
+}

@@ -1,0 +1,688 @@
+//! One conformance suite, run against every `RuleStore` implementation: the same test
+//! functions, each given a fresh store through a `Harness`.
+
+use std::sync::Arc;
+
+use anyhow::Result;
+use tool_memory_core::{
+    ManualClock, RulePut, SequentialIds, Timestamp, ToolMemoryPriority, ToolMemoryRule,
+    ToolMemorySource, UNSCOPED_TOOL,
+};
+use tool_memory_store::{
+    InMemoryKv, InMemoryRuleStore, KvBackend, KvRuleStore, RuleStore, Services, SqliteOptions,
+    SqliteRuleStore,
+};
+
+use ToolMemoryPriority::{Critical, High, Normal};
+
+/// A fresh store plus the hooks the suite needs beyond the trait.
+pub(crate) struct Harness {
+    pub(crate) store: Arc<dyn RuleStore>,
+    pub(crate) clock: Arc<ManualClock>,
+    /// Writes a row this version cannot read; `None` when the backend cannot hold one.
+    corrupt: Option<Box<dyn Fn(&str, &str) + Send + Sync>>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+fn services() -> (Services, Arc<ManualClock>) {
+    let clock = Arc::new(ManualClock::starting_at(
+        Timestamp::parse("2026-01-01T00:00:00+00:00").unwrap(),
+    ));
+    let services = Services {
+        clock: clock.clone(),
+        ids: Arc::new(SequentialIds::new("id")),
+    };
+    (services, clock)
+}
+
+pub(crate) fn in_memory() -> Harness {
+    let (services, clock) = services();
+    Harness {
+        store: Arc::new(InMemoryRuleStore::with_services(services)),
+        clock,
+        corrupt: None,
+        _dir: None,
+    }
+}
+
+pub(crate) fn sqlite() -> Harness {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rules.sqlite3");
+    let (services, clock) = services();
+    let store = SqliteRuleStore::open(
+        &path,
+        SqliteOptions {
+            services,
+            ..SqliteOptions::default()
+        },
+    )
+    .unwrap();
+    let corrupt = move |tool: &str, id: &str| {
+        let connection = rusqlite::Connection::open(&path).unwrap();
+        connection
+            .execute(
+                "INSERT INTO rules (id, tool_name, rule, priority, source, tags, created_at, updated_at, updated_us)
+                 VALUES (?1, ?2, 'from the future', 'urgent', 'programmatic', '[]',
+                         '2026-01-01T00:00:00+00:00', '2026-01-01T00:00:00+00:00', 0)",
+                rusqlite::params![id, tool],
+            )
+            .unwrap();
+    };
+    Harness {
+        store: Arc::new(store),
+        clock,
+        corrupt: Some(Box::new(corrupt)),
+        _dir: Some(dir),
+    }
+}
+
+pub(crate) fn kv() -> Harness {
+    let (services, clock) = services();
+    let store = Arc::new(KvRuleStore::with_services(InMemoryKv::new(), services));
+    let backend = store.clone();
+    let corrupt = move |tool: &str, id: &str| {
+        let namespace = format!("tool-{tool}");
+        let key = format!("rule/{id}");
+        futures_block_on(backend.backend().store(
+            &namespace,
+            &key,
+            "{not-valid-json",
+            "tool_memory",
+        ))
+        .unwrap();
+    };
+    Harness {
+        store,
+        clock,
+        corrupt: Some(Box::new(corrupt)),
+        _dir: None,
+    }
+}
+
+/// The in-memory key/value backend never awaits, so a no-op waker drives it to completion.
+fn futures_block_on<F: std::future::Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+    match future.as_mut().poll(&mut context) {
+        std::task::Poll::Ready(output) => output,
+        std::task::Poll::Pending => panic!("in-memory backend should never be pending"),
+    }
+}
+
+macro_rules! conformance {
+    ($harness:ident: $($test:ident),* $(,)?) => {
+        mod $harness {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $test() -> anyhow::Result<()> {
+                    super::$test(&super::$harness()).await
+                }
+            )*
+        }
+    };
+}
+
+macro_rules! suite {
+    ($($test:ident),* $(,)?) => {
+        conformance!(in_memory: $($test),*);
+        conformance!(sqlite: $($test),*);
+        conformance!(kv: $($test),*);
+    };
+}
+
+suite!(
+    blank_tool_name_is_rejected_naming_the_field,
+    blank_body_is_rejected_naming_the_field,
+    oversized_fields_are_rejected_and_nothing_is_stored,
+    put_then_get_round_trips,
+    upsert_keeps_created_at_and_updates_the_body,
+    upsert_keeps_fields_the_caller_leaves_unset,
+    tool_name_is_normalised_on_every_path,
+    unusual_tool_names_work_on_every_path,
+    ids_are_kept_verbatim,
+    blank_id_gets_one_assigned,
+    list_orders_by_priority_then_freshness_then_id,
+    list_orders_mixed_offset_timestamps_by_instant,
+    delete_removes_only_its_target,
+    delete_of_a_missing_rule_is_false,
+    list_tool_names_is_sorted_and_skips_the_sentinel,
+    prompt_rules_hold_only_eager_rules_of_the_named_tools,
+    prompt_with_no_tools_scans_every_tool_and_the_sentinel,
+    prompt_filter_duplicates_do_not_duplicate_rules,
+    prompt_limit_keeps_every_critical_rule,
+    prompt_limit_fills_with_high_rules_and_counts_the_rest,
+    prompt_order_is_priority_tool_text_id,
+    record_always_inserts,
+    restore_writes_timestamps_verbatim,
+    concurrent_upserts_of_one_id_lose_nothing,
+    unreadable_row_is_skipped_counted_and_kept,
+);
+
+fn ts(text: &str) -> Timestamp {
+    Timestamp::parse(text).unwrap()
+}
+
+fn put(tool: &str, body: &str, priority: ToolMemoryPriority) -> RulePut {
+    RulePut::new(tool, body).with_priority(priority)
+}
+
+fn texts(rules: &[ToolMemoryRule]) -> Vec<&str> {
+    rules.iter().map(|rule| rule.rule.as_str()).collect()
+}
+
+async fn blank_tool_name_is_rejected_naming_the_field(h: &Harness) -> Result<()> {
+    let err = h
+        .store
+        .put(RulePut::new("  ", "never email Sarah"))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("tool_name"), "{err}");
+    Ok(())
+}
+
+async fn blank_body_is_rejected_naming_the_field(h: &Harness) -> Result<()> {
+    let err = h.store.put(RulePut::new("email", "   ")).await.unwrap_err();
+    assert!(err.to_string().starts_with("rule "), "{err}");
+    assert!(h.store.list("email").await?.is_empty());
+    Ok(())
+}
+
+async fn oversized_fields_are_rejected_and_nothing_is_stored(h: &Harness) -> Result<()> {
+    let stored = h
+        .store
+        .put(put("email", "keep me", Critical).with_id("keep"))
+        .await?;
+    let cases = [
+        (
+            RulePut::new("email", "x".repeat(4097)).with_id("keep"),
+            "rule",
+        ),
+        (
+            RulePut::new("email", "ok")
+                .with_id("keep")
+                .with_tags(["t".repeat(65)]),
+            "tags",
+        ),
+        (RulePut::new("email", "ok").with_id("k".repeat(129)), "id"),
+        (RulePut::new("e".repeat(129), "ok"), "tool_name"),
+        (RulePut::new("bad\ntool", "ok"), "tool_name"),
+    ];
+    for (bad, field) in cases {
+        let err = h.store.put(bad).await.unwrap_err();
+        assert!(
+            err.to_string().starts_with(field),
+            "expected {field}: {err}"
+        );
+    }
+    assert_eq!(h.store.list("email").await?, vec![stored]);
+    assert_eq!(h.store.list_tool_names().await?, ["email"]);
+    Ok(())
+}
+
+async fn put_then_get_round_trips(h: &Harness) -> Result<()> {
+    let stored = h
+        .store
+        .put(
+            put("email", "never email Sarah", Critical)
+                .with_source(ToolMemorySource::UserExplicit)
+                .with_tags(["safety"]),
+        )
+        .await?;
+    let fetched = h
+        .store
+        .get("email", &stored.id)
+        .await?
+        .expect("stored rule");
+    assert_eq!(fetched, stored);
+    assert_eq!(fetched.rule, "never email Sarah");
+    assert_eq!(fetched.priority, Critical);
+    assert_eq!(fetched.source, ToolMemorySource::UserExplicit);
+    assert_eq!(fetched.tags, ["safety"]);
+    assert_eq!(fetched.created_at, fetched.updated_at);
+    assert_eq!(h.store.get("email", "nope").await?, None);
+    Ok(())
+}
+
+async fn upsert_keeps_created_at_and_updates_the_body(h: &Harness) -> Result<()> {
+    let first = h
+        .store
+        .put(put("email", "original rule body", High).with_id("r1"))
+        .await?;
+    h.clock.advance_micros(5_000);
+    let second = h
+        .store
+        .put(RulePut::new("email", "updated rule body").with_id("r1"))
+        .await?;
+    assert_eq!(second.created_at, first.created_at);
+    assert!(second.updated_at > first.updated_at);
+    assert_eq!(second.rule, "updated rule body");
+    assert_eq!(h.store.list("email").await?, vec![second]);
+    Ok(())
+}
+
+async fn upsert_keeps_fields_the_caller_leaves_unset(h: &Harness) -> Result<()> {
+    h.store
+        .put(
+            put("email", "never email Sarah", Critical)
+                .with_id("r1")
+                .with_source(ToolMemorySource::UserExplicit)
+                .with_tags(["safety", "pii"]),
+        )
+        .await?;
+    // No priority, source or tags: the reference would downgrade this to normal (W-16).
+    let kept = h
+        .store
+        .put(RulePut::new("email", "never email Sarah!").with_id("r1"))
+        .await?;
+    assert_eq!(kept.priority, Critical);
+    assert_eq!(kept.source, ToolMemorySource::UserExplicit);
+    assert_eq!(kept.tags, ["safety", "pii"]);
+    // Given fields replace: tags wholesale, priority as said.
+    let changed = h
+        .store
+        .put(
+            put("email", "never email Sarah!", Normal)
+                .with_id("r1")
+                .with_tags(Vec::<String>::new()),
+        )
+        .await?;
+    assert_eq!(changed.priority, Normal);
+    assert!(changed.tags.is_empty());
+    assert_eq!(h.store.get("email", "r1").await?, Some(changed));
+    Ok(())
+}
+
+async fn tool_name_is_normalised_on_every_path(h: &Harness) -> Result<()> {
+    let stored = h
+        .store
+        .put(put("  Send_Email  ", "never email Sarah", Critical))
+        .await?;
+    assert_eq!(stored.tool_name, "send_email");
+    assert_eq!(h.store.list("send_email").await?.len(), 1);
+    assert_eq!(h.store.list(" SEND_EMAIL ").await?.len(), 1);
+    assert!(h.store.get("Send_Email", &stored.id).await?.is_some());
+    assert_eq!(h.store.list_tool_names().await?, ["send_email"]);
+    let prompt = h
+        .store
+        .rules_for_prompt(&[" SEND_email".to_owned()], None)
+        .await?;
+    assert_eq!(prompt.rules.len(), 1);
+    assert!(h.store.delete("SEND_EMAIL", &stored.id).await?);
+    assert!(h.store.list("send_email").await?.is_empty());
+    Ok(())
+}
+
+async fn unusual_tool_names_work_on_every_path(h: &Harness) -> Result<()> {
+    // Reference W-23: these names broke get and delete on its backend.
+    for tool in [
+        "github.create_issue",
+        "server:tool",
+        "my tool",
+        "ツール",
+        "Ünïcode",
+    ] {
+        let stored = h
+            .store
+            .put(put(tool, "be careful", High).with_id("x"))
+            .await?;
+        assert!(h.store.get(tool, "x").await?.is_some(), "{tool}");
+        assert_eq!(h.store.list(tool).await?, vec![stored.clone()], "{tool}");
+        let updated = h
+            .store
+            .put(RulePut::new(tool, "be very careful").with_id("x"))
+            .await?;
+        assert_eq!(updated.created_at, stored.created_at, "{tool}");
+        assert!(h.store.delete(tool, "x").await?, "{tool}");
+        assert!(h.store.get(tool, "x").await?.is_none(), "{tool}");
+    }
+    Ok(())
+}
+
+async fn ids_are_kept_verbatim(h: &Harness) -> Result<()> {
+    for id in [
+        " abc ",
+        "redjckpcaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "with/slash",
+        "ünï",
+    ] {
+        let stored = h
+            .store
+            .put(RulePut::new("shell", "quote paths").with_id(id))
+            .await?;
+        assert_eq!(stored.id, id);
+        assert_eq!(
+            h.store.get("shell", id).await?.map(|rule| rule.id),
+            Some(id.to_owned())
+        );
+    }
+    assert_eq!(h.store.list("shell").await?.len(), 4);
+    assert!(h.store.delete("shell", " abc ").await?);
+    assert!(!h.store.delete("shell", "abc").await?);
+    Ok(())
+}
+
+async fn blank_id_gets_one_assigned(h: &Harness) -> Result<()> {
+    let first = h
+        .store
+        .put(RulePut::new("shell", "a").with_id("   "))
+        .await?;
+    let second = h.store.put(RulePut::new("shell", "b")).await?;
+    assert!(!first.id.trim().is_empty());
+    assert_ne!(first.id, second.id);
+    assert_eq!(h.store.list("shell").await?.len(), 2);
+    Ok(())
+}
+
+async fn list_orders_by_priority_then_freshness_then_id(h: &Harness) -> Result<()> {
+    h.store.put(put("email", "older normal", Normal)).await?;
+    h.store
+        .put(put("email", "never email Sarah", Critical))
+        .await?;
+    h.store
+        .put(put("email", "double-check the recipient", High))
+        .await?;
+    h.store.put(put("email", "newer normal", Normal)).await?;
+    let listed = h.store.list("email").await?;
+    assert_eq!(
+        texts(&listed),
+        [
+            "never email Sarah",
+            "double-check the recipient",
+            "newer normal",
+            "older normal"
+        ]
+    );
+    Ok(())
+}
+
+async fn list_orders_mixed_offset_timestamps_by_instant(h: &Harness) -> Result<()> {
+    // As text, "…01.5Z" sorts after "…01.6+00:00"; as instants it is older.
+    let rule = |id: &str, updated: &str| ToolMemoryRule {
+        id: id.into(),
+        tool_name: "shell".into(),
+        rule: format!("rule {id}"),
+        priority: High,
+        source: ToolMemorySource::Programmatic,
+        tags: vec![],
+        created_at: ts("2026-01-01T00:00:00Z"),
+        updated_at: ts(updated),
+    };
+    h.store
+        .restore(rule("zulu-older", "2026-05-11T00:00:01.5Z"))
+        .await?;
+    h.store
+        .restore(rule("offset-newer", "2026-05-11T00:00:01.6+00:00"))
+        .await?;
+    h.store
+        .restore(rule("east-newest", "2026-05-11T02:00:02+02:00"))
+        .await?;
+    let ids: Vec<String> = h
+        .store
+        .list("shell")
+        .await?
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(ids, ["east-newest", "offset-newer", "zulu-older"]);
+    Ok(())
+}
+
+async fn delete_removes_only_its_target(h: &Harness) -> Result<()> {
+    let sudo = h
+        .store
+        .put(put("shell", "never run sudo", Critical))
+        .await?;
+    let tmux = h
+        .store
+        .put(put(
+            "shell",
+            "prefer tmux for long-running commands",
+            Normal,
+        ))
+        .await?;
+    assert!(h.store.delete("shell", &sudo.id).await?);
+    assert_eq!(h.store.list("shell").await?, vec![tmux]);
+    Ok(())
+}
+
+async fn delete_of_a_missing_rule_is_false(h: &Harness) -> Result<()> {
+    assert!(!h.store.delete("shell", "does-not-exist").await?);
+    assert!(!h.store.delete("never-seen-tool", "x").await?);
+    Ok(())
+}
+
+async fn list_tool_names_is_sorted_and_skips_the_sentinel(h: &Harness) -> Result<()> {
+    h.store.put(put("shell", "a", Normal)).await?;
+    h.store.put(put("email", "b", Normal)).await?;
+    h.store.put(put("email", "c", Critical)).await?;
+    h.store
+        .put(put(UNSCOPED_TOOL, "never do that", Critical))
+        .await?;
+    assert_eq!(h.store.list_tool_names().await?, ["email", "shell"]);
+    Ok(())
+}
+
+async fn prompt_rules_hold_only_eager_rules_of_the_named_tools(h: &Harness) -> Result<()> {
+    h.store
+        .put(put("email", "never email Sarah", Critical))
+        .await?;
+    h.store
+        .put(put("email", "double-check recipient", High))
+        .await?;
+    h.store
+        .put(put("email", "we use BCC for newsletters", Normal))
+        .await?;
+    h.store.put(put("shell", "avoid sudo", Critical)).await?;
+    let prompt = h
+        .store
+        .rules_for_prompt(&["email".to_owned()], None)
+        .await?;
+    assert_eq!(
+        texts(&prompt.rules),
+        ["never email Sarah", "double-check recipient"]
+    );
+    assert_eq!(prompt.omitted_high, 0);
+    Ok(())
+}
+
+async fn prompt_with_no_tools_scans_every_tool_and_the_sentinel(h: &Harness) -> Result<()> {
+    h.store
+        .put(put("email", "never email Sarah", Critical))
+        .await?;
+    h.store.put(put("shell", "avoid sudo", High)).await?;
+    h.store
+        .put(put(UNSCOPED_TOOL, "never do that", Critical))
+        .await?;
+    let all = h.store.rules_for_prompt(&[], None).await?;
+    let mut tools: Vec<&str> = all
+        .rules
+        .iter()
+        .map(|rule| rule.tool_name.as_str())
+        .collect();
+    tools.sort();
+    assert_eq!(tools, [UNSCOPED_TOOL, "email", "shell"]);
+    // Rules that belong to no tool apply to every agent, so a filtered query includes them.
+    let shell = h
+        .store
+        .rules_for_prompt(&["shell".to_owned()], None)
+        .await?;
+    assert_eq!(texts(&shell.rules), ["never do that", "avoid sudo"]);
+    Ok(())
+}
+
+async fn prompt_filter_duplicates_do_not_duplicate_rules(h: &Harness) -> Result<()> {
+    h.store
+        .put(put("email", "never email Sarah", Critical))
+        .await?;
+    let tools = ["email", "email", " Email ", "", "  "].map(str::to_owned);
+    let prompt = h.store.rules_for_prompt(&tools, None).await?;
+    assert_eq!(prompt.rules.len(), 1);
+    Ok(())
+}
+
+async fn prompt_limit_keeps_every_critical_rule(h: &Harness) -> Result<()> {
+    for index in 0..35 {
+        h.store
+            .put(put("shell", &format!("critical {index:02}"), Critical))
+            .await?;
+    }
+    h.store.put(put("shell", "a high rule", High)).await?;
+    let capped = h
+        .store
+        .rules_for_prompt(&["shell".to_owned()], Some(30))
+        .await?;
+    assert_eq!(capped.rules.len(), 35);
+    assert!(capped.rules.iter().all(|rule| rule.priority == Critical));
+    assert_eq!(capped.omitted_high, 1);
+    let uncapped = h.store.rules_for_prompt(&[], None).await?;
+    assert_eq!(uncapped.rules.len(), 36);
+    Ok(())
+}
+
+async fn prompt_limit_fills_with_high_rules_and_counts_the_rest(h: &Harness) -> Result<()> {
+    h.store
+        .put(put("shell", "the critical one", Critical))
+        .await?;
+    for index in 0..35 {
+        h.store
+            .put(put("shell", &format!("high {index:02}"), High))
+            .await?;
+    }
+    let capped = h.store.rules_for_prompt(&[], Some(30)).await?;
+    assert_eq!(capped.rules.len(), 30);
+    assert_eq!(capped.rules[0].rule, "the critical one");
+    assert_eq!(capped.rules[29].rule, "high 28");
+    assert_eq!(capped.omitted_high, 6);
+    Ok(())
+}
+
+async fn prompt_order_is_priority_tool_text_id(h: &Harness) -> Result<()> {
+    h.store
+        .put(put("shell", "b high", High).with_id("2"))
+        .await?;
+    h.store.put(put("email", "z critical", Critical)).await?;
+    h.store.put(put("shell", "a critical", Critical)).await?;
+    h.store.put(put("email", "a high", High)).await?;
+    h.store
+        .put(put("shell", "b high", High).with_id("1"))
+        .await?;
+    let prompt = h.store.rules_for_prompt(&[], None).await?;
+    let order: Vec<(&str, &str)> = prompt
+        .rules
+        .iter()
+        .map(|rule| (rule.tool_name.as_str(), rule.id.as_str()))
+        .collect();
+    assert_eq!(
+        texts(&prompt.rules),
+        ["z critical", "a critical", "a high", "b high", "b high"]
+    );
+    assert_eq!(&order[3..], [("shell", "1"), ("shell", "2")]);
+    Ok(())
+}
+
+async fn record_always_inserts(h: &Harness) -> Result<()> {
+    let first = h
+        .store
+        .record(
+            "email",
+            "never email Sarah",
+            Critical,
+            ToolMemorySource::UserExplicit,
+            vec!["user-edict".into()],
+        )
+        .await?;
+    let second = h
+        .store
+        .record(
+            "email",
+            "never email Sarah",
+            Critical,
+            ToolMemorySource::UserExplicit,
+            vec![],
+        )
+        .await?;
+    assert_ne!(first.id, second.id);
+    assert_eq!(first.tags, ["user-edict"]);
+    assert_eq!(h.store.list("email").await?.len(), 2);
+    Ok(())
+}
+
+async fn restore_writes_timestamps_verbatim(h: &Harness) -> Result<()> {
+    let rule = ToolMemoryRule {
+        id: "imported".into(),
+        tool_name: "email".into(),
+        rule: "never email Sarah".into(),
+        priority: Critical,
+        source: ToolMemorySource::UserExplicit,
+        tags: vec!["user-edict".into()],
+        created_at: ts("2025-03-01T10:00:00Z"),
+        updated_at: ts("2025-03-02T10:00:00.5+00:00"),
+    };
+    h.store.restore(rule.clone()).await?;
+    h.store.restore(rule.clone()).await?;
+    assert_eq!(h.store.list("email").await?, vec![rule.clone()]);
+    let mut bad = rule;
+    bad.tool_name = "Email".into();
+    assert!(h.store.restore(bad).await.is_err());
+    Ok(())
+}
+
+async fn concurrent_upserts_of_one_id_lose_nothing(h: &Harness) -> Result<()> {
+    let created = h
+        .store
+        .put(put("email", "v0", Critical).with_id("same"))
+        .await?;
+    let mut tasks = Vec::new();
+    for writer in 0..8 {
+        let store = h.store.clone();
+        tasks.push(tokio::spawn(async move {
+            for round in 0..10 {
+                let body = format!("writer {writer} round {round}");
+                store
+                    .put(RulePut::new("email", body).with_id("same"))
+                    .await?;
+                store
+                    .put(RulePut::new("email", "own").with_id(format!("w{writer}-{round}")))
+                    .await?;
+            }
+            anyhow::Ok(())
+        }));
+    }
+    for task in tasks {
+        task.await??;
+    }
+    let listed = h.store.list("email").await?;
+    assert_eq!(listed.len(), 1 + 8 * 10);
+    let same = h.store.get("email", "same").await?.expect("shared rule");
+    assert_eq!(same.created_at, created.created_at);
+    assert_eq!(same.priority, Critical);
+    Ok(())
+}
+
+async fn unreadable_row_is_skipped_counted_and_kept(h: &Harness) -> Result<()> {
+    let Some(corrupt) = &h.corrupt else {
+        return Ok(());
+    };
+    h.store
+        .put(put("shell", "never run sudo", Critical))
+        .await?;
+    corrupt("shell", "bad");
+    assert_eq!(texts(&h.store.list("shell").await?), ["never run sudo"]);
+    let prompt = h
+        .store
+        .rules_for_prompt(&["shell".to_owned()], None)
+        .await?;
+    assert_eq!(texts(&prompt.rules), ["never run sudo"]);
+    assert_eq!(prompt.unreadable, 1);
+    // Neither a read nor an upsert silently replaces what a newer version wrote.
+    assert!(h.store.get("shell", "bad").await.is_err());
+    assert!(
+        h.store
+            .put(RulePut::new("shell", "overwrite").with_id("bad"))
+            .await
+            .is_err()
+    );
+    // The row is still there: an explicit delete by id finds it.
+    assert!(h.store.delete("shell", "bad").await?);
+    Ok(())
+}

@@ -1,0 +1,5 @@
+//! Integration tests of the storage crate, as one test binary.
+
+mod conformance;
+mod kv;
+mod sqlite;

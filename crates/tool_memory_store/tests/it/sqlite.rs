@@ -1,0 +1,48 @@
+//! Behaviour specific to the SQLite store: persistence across reopen, WAL, schema version.
+
+use anyhow::Result;
+use tool_memory_core::{RulePut, ToolMemoryPriority};
+use tool_memory_store::{Durability, RuleStore, SqliteOptions, SqliteRuleStore};
+
+#[tokio::test]
+async fn rules_survive_reopening_the_file() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("rules.sqlite3");
+    let stored = {
+        let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+        store
+            .put(
+                RulePut::new("send_email", "Never email Sarah at sarah@example.com.")
+                    .with_priority(ToolMemoryPriority::Critical),
+            )
+            .await?
+    };
+    let reopened = SqliteRuleStore::open(
+        &path,
+        SqliteOptions {
+            durability: Durability::Full,
+            ..SqliteOptions::default()
+        },
+    )?;
+    assert_eq!(reopened.get("send_email", &stored.id).await?, Some(stored));
+    assert_eq!(reopened.integrity_check()?, "ok");
+    assert_eq!(reopened.schema_version()?, 1);
+    let mode: String =
+        rusqlite::Connection::open(&path)?
+            .query_row("PRAGMA journal_mode", [], |row| row.get(0))?;
+    assert_eq!(mode, "wal");
+    Ok(())
+}
+
+#[test]
+fn works_without_an_async_runtime() -> Result<()> {
+    // The CLI and a synchronous embedder may call the async API from a plain executor.
+    let store = SqliteRuleStore::open_in_memory(SqliteOptions::default())?;
+    let mut future = std::pin::pin!(store.put(RulePut::new("shell", "quote every path")));
+    let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+    let std::task::Poll::Ready(stored) = future.as_mut().poll(&mut context) else {
+        panic!("outside a runtime the call completes inline");
+    };
+    assert_eq!(stored?.tool_name, "shell");
+    Ok(())
+}
