@@ -1,1 +1,2 @@
-//! Cross-crate tests live in this package.
+//! Cross-crate and end-to-end tests for toolmem live in `it/`; `src/bin/` holds the small
+//! programs those tests start as separate OS processes.

@@ -1,1 +1,149 @@
-fn main() {}
+//! Project automation, run as `cargo xtask <verb>`: what CI runs, the regression corpora,
+//! benchmarks, snapshot review and tidy checks. Needs nothing but cargo.
+
+mod tidy;
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use anyhow::{Context, Result, bail};
+
+const HELP: &str = "\
+cargo xtask <verb>
+
+verbs:
+  ci        exactly what CI runs: fmt check, clippy -D warnings, tests (snapshot
+            mismatches fail), orphaned/pending snapshot check, tidy
+  regress   the labelled corpora and end-to-end scenarios, with their metrics
+  bench     the standard benchmark workload (see docs/performance.md)
+  review    list pending snapshots (uses cargo-insta when it is installed)
+  tidy      repository hygiene checks (also run as a test)
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("ci") => ci(),
+        Some("regress") => regress(&args[1..]),
+        Some("bench") => bench(&args[1..]),
+        Some("review") => review(),
+        Some("tidy") => tidy::run(&project_root()).map(|()| println!("tidy: ok")),
+        Some("help" | "-h" | "--help") | None => {
+            print!("{HELP}");
+            Ok(())
+        }
+        Some(other) => Err(anyhow::anyhow!("unknown verb `{other}`\n\n{HELP}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("xtask: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn project_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_owned()
+}
+
+fn cargo() -> Command {
+    let mut command = Command::new(env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    command.current_dir(project_root());
+    command
+}
+
+fn run(mut command: Command) -> Result<()> {
+    eprintln!("$ {command:?}");
+    let status = command
+        .status()
+        .with_context(|| format!("could not start {command:?}"))?;
+    if !status.success() {
+        bail!("{command:?} failed with {status}");
+    }
+    Ok(())
+}
+
+fn ci() -> Result<()> {
+    let root = project_root();
+    tidy::run(&root)?;
+    let mut fmt = cargo();
+    fmt.args(["fmt", "--all", "--", "--check"]);
+    run(fmt)?;
+    let mut clippy = cargo();
+    clippy.args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]);
+    run(clippy)?;
+
+    // insta records every snapshot a test touches in this file; a `.snap` that no test
+    // touched is orphaned. `CI=true` makes a missing or changed snapshot fail the test.
+    let references = root.join("target").join("insta-references.txt");
+    std::fs::create_dir_all(root.join("target"))?;
+    let _ = std::fs::remove_file(&references);
+    let mut test = cargo();
+    test.args(["test", "--workspace"])
+        .env("CI", "true")
+        .env("INSTA_UPDATE", "no")
+        .env("INSTA_SNAPSHOT_REFERENCES_FILE", &references);
+    run(test)?;
+    tidy::check_snapshots(&root, Some(&references))?;
+    println!("xtask ci: ok");
+    Ok(())
+}
+
+fn regress(args: &[String]) -> Result<()> {
+    // Each corpus is an ordinary test that prints its metrics and fails below its bar, so the
+    // test suite and this command can never disagree.
+    let suites: &[(&str, &[&str])] = &[(
+        "capture corpus",
+        &["-p", "tool_memory_capture", "--test", "it", "corpus"],
+    )];
+    for (name, selector) in suites {
+        eprintln!("== {name}");
+        let mut test = cargo();
+        test.arg("test")
+            .args(*selector)
+            .args(["--", "--nocapture"])
+            .args(args);
+        run(test)?;
+    }
+    Ok(())
+}
+
+fn bench(_args: &[String]) -> Result<()> {
+    bail!("the benchmark workload is not built yet (issue 8); see docs/performance.md")
+}
+
+fn review() -> Result<()> {
+    let has_cargo_insta = cargo()
+        .args(["insta", "--version"])
+        .output()
+        .map(|output| output.status.success())
+        .unwrap_or(false);
+    if has_cargo_insta {
+        let mut review = cargo();
+        review.args(["insta", "review"]);
+        return run(review);
+    }
+    let pending = tidy::pending_snapshots(&project_root())?;
+    if pending.is_empty() {
+        println!("no pending snapshots");
+    } else {
+        println!("pending snapshots (cargo-insta is not installed; compare each with its .snap,");
+        println!("then move it over the .snap to accept or delete it to reject):");
+        for path in pending {
+            println!("  {}", path.display());
+        }
+    }
+    Ok(())
+}

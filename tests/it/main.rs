@@ -1,0 +1,3 @@
+//! Cross-crate and end-to-end tests, as one test binary.
+
+mod processes;

@@ -1,0 +1,60 @@
+//! A writer process for the multi-process store tests: it upserts rules into one SQLite file
+//! and prints one line per acknowledged write, so the parent knows exactly what was promised.
+//!
+//! Usage:
+//!   store_writer shared DB WRITER ROUNDS   upsert ten shared ids and one own id per round
+//!   store_writer stream DB WRITER          insert rules until killed
+
+use std::io::Write;
+
+use anyhow::{Context, Result, bail};
+use tool_memory_core::{RulePut, ToolMemoryPriority};
+use tool_memory_store::{RuleStore, SqliteOptions, SqliteRuleStore};
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [mode, db, writer, rest @ ..] = args.as_slice() else {
+        bail!("usage: store_writer shared|stream DB WRITER [ROUNDS]");
+    };
+    let store = SqliteRuleStore::open(db, SqliteOptions::default())?;
+    let mut stdout = std::io::stdout().lock();
+    match mode.as_str() {
+        "shared" => {
+            let rounds: usize = rest.first().context("ROUNDS")?.parse()?;
+            for round in 0..rounds {
+                for shared in 0..10 {
+                    let stored = store
+                        .put(
+                            RulePut::new("send_email", format!("writer {writer} round {round}"))
+                                .with_id(format!("shared-{shared}"))
+                                .with_priority(ToolMemoryPriority::Critical),
+                        )
+                        .await?;
+                    writeln!(stdout, "shared {} {}", stored.id, stored.created_at)?;
+                }
+                let own = store
+                    .put(
+                        RulePut::new("send_email", "own rule").with_id(format!("{writer}-{round}")),
+                    )
+                    .await?;
+                writeln!(stdout, "own {}", own.id)?;
+            }
+        }
+        "stream" => {
+            for index in 0..1_000_000 {
+                let stored = store
+                    .put(
+                        RulePut::new("bash", format!("rule {index}"))
+                            .with_id(format!("{writer}-{index}")),
+                    )
+                    .await?;
+                // The line goes out only after `put` returned: an acknowledgement.
+                writeln!(stdout, "ack {}", stored.id)?;
+                stdout.flush()?;
+            }
+        }
+        other => bail!("unknown mode {other}"),
+    }
+    Ok(())
+}
