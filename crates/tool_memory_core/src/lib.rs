@@ -8,6 +8,7 @@ mod clock;
 mod error;
 mod names;
 mod rule;
+mod stats;
 mod time;
 
 pub use crate::clock::{Clock, IdSource, ManualClock, SequentialIds};
@@ -21,4 +22,5 @@ pub use crate::names::{
 pub use crate::rule::{
     RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, compare_for_listing,
 };
+pub use crate::stats::ToolStats;
 pub use crate::time::Timestamp;

@@ -7,15 +7,19 @@ use std::collections::BTreeMap;
 use async_trait::async_trait;
 use parking_lot::Mutex;
 use tool_memory_core::{
-    RULE_KEY_PREFIX, RulePut, TOOL_NAMESPACE_PREFIX, ToolMemoryRule, UNSCOPED_TOOL,
-    compare_for_listing, normalize_tool_name, storage_key, tool_memory_namespace,
+    RULE_KEY_PREFIX, RulePut, TOOL_NAMESPACE_PREFIX, ToolMemoryRule, ToolStats, UNSCOPED_TOOL,
+    compare_for_listing, normalize_tool_name, stats_namespace, storage_key, tool_memory_namespace,
 };
 
-use crate::store::{prompt_tool_filter, select_for_prompt};
+use crate::store::{prompt_tool_filter, rank_by_keywords, select_for_prompt};
 use crate::{Error, PromptSelection, Result, RuleStore, Services};
 
 /// The category rules are written with, as in the reference.
 pub const TOOL_MEMORY_CATEGORY: &str = "tool_memory";
+/// The category statistics are written with.
+const TOOL_STATS_CATEGORY: &str = "tool_effectiveness";
+/// The key of a tool's statistics inside its statistics namespace.
+const STATS_KEY: &str = "stats";
 
 /// One stored entry. `content` must be exactly what was stored (reference W-22).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -218,6 +222,52 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
         names.sort();
         names.dedup();
         Ok(names)
+    }
+
+    async fn search(
+        &self,
+        tool_name: &str,
+        query: &str,
+        limit: usize,
+    ) -> Result<Vec<ToolMemoryRule>> {
+        Ok(rank_by_keywords(self.list(tool_name).await?, query, limit))
+    }
+
+    async fn record_stats(&self, delta: &ToolStats) -> Result<ToolStats> {
+        let name = tool_memory_core::validate_tool_name(&delta.tool_name)?;
+        let _guard = self.write_lock.lock().await;
+        let mut totals = self
+            .tool_stats(&name)
+            .await?
+            .unwrap_or_else(|| ToolStats::empty(&name));
+        totals.add(delta);
+        let content = serde_json::to_string(&totals).expect("statistics always serialise");
+        self.backend
+            .store(
+                &stats_namespace(&name),
+                STATS_KEY,
+                &content,
+                TOOL_STATS_CATEGORY,
+            )
+            .await
+            .map_err(backend("store tool statistics"))?;
+        Ok(totals)
+    }
+
+    async fn tool_stats(&self, tool_name: &str) -> Result<Option<ToolStats>> {
+        let entry = self
+            .backend
+            .get(&stats_namespace(tool_name), STATS_KEY)
+            .await
+            .map_err(backend("get tool statistics"))?;
+        let Some(entry) = entry else { return Ok(None) };
+        serde_json::from_str(&entry.content)
+            .map(Some)
+            .map_err(|err| Error::Unreadable {
+                tool_name: normalize_tool_name(tool_name),
+                id: STATS_KEY.to_owned(),
+                reason: err.to_string(),
+            })
     }
 
     async fn rules_for_prompt(

@@ -5,10 +5,10 @@ use std::collections::BTreeMap;
 use async_trait::async_trait;
 use parking_lot::Mutex;
 use tool_memory_core::{
-    RulePut, ToolMemoryRule, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
+    RulePut, ToolMemoryRule, ToolStats, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
 };
 
-use crate::store::{prompt_tool_filter, select_for_prompt};
+use crate::store::{prompt_tool_filter, rank_by_keywords, select_for_prompt};
 use crate::{PromptSelection, Result, RuleStore, Services};
 
 /// Rules in a map behind a mutex; gone when dropped.
@@ -17,6 +17,8 @@ pub struct InMemoryRuleStore {
     services: Services,
     /// tool -> id -> rule.
     rules: Mutex<BTreeMap<String, BTreeMap<String, ToolMemoryRule>>>,
+    /// tool -> statistics; a separate map, as statistics never mix with rules.
+    stats: Mutex<BTreeMap<String, ToolStats>>,
 }
 
 impl InMemoryRuleStore {
@@ -29,7 +31,7 @@ impl InMemoryRuleStore {
     pub fn with_services(services: Services) -> InMemoryRuleStore {
         InMemoryRuleStore {
             services,
-            rules: Mutex::default(),
+            ..InMemoryRuleStore::default()
         }
     }
 }
@@ -100,6 +102,33 @@ impl RuleStore for InMemoryRuleStore {
             .filter(|name| name.as_str() != UNSCOPED_TOOL)
             .cloned()
             .collect())
+    }
+
+    async fn search(
+        &self,
+        tool_name: &str,
+        query: &str,
+        limit: usize,
+    ) -> Result<Vec<ToolMemoryRule>> {
+        Ok(rank_by_keywords(self.list(tool_name).await?, query, limit))
+    }
+
+    async fn record_stats(&self, delta: &ToolStats) -> Result<ToolStats> {
+        let name = tool_memory_core::validate_tool_name(&delta.tool_name)?;
+        let mut stats = self.stats.lock();
+        let totals = stats
+            .entry(name.clone())
+            .or_insert_with(|| ToolStats::empty(name));
+        totals.add(delta);
+        Ok(totals.clone())
+    }
+
+    async fn tool_stats(&self, tool_name: &str) -> Result<Option<ToolStats>> {
+        Ok(self
+            .stats
+            .lock()
+            .get(&normalize_tool_name(tool_name))
+            .cloned())
     }
 
     async fn rules_for_prompt(

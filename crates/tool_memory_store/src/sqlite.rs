@@ -23,10 +23,11 @@ use async_trait::async_trait;
 use parking_lot::Mutex;
 use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 use tool_memory_core::{
-    RulePut, Timestamp, ToolMemoryRule, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
+    RulePut, Timestamp, ToolMemoryRule, ToolStats, UNSCOPED_TOOL, compare_for_listing,
+    normalize_tool_name,
 };
 
-use crate::store::{prompt_tool_filter, select_for_prompt};
+use crate::store::{fts_query, prompt_tool_filter, select_for_prompt};
 use crate::{Error, PromptSelection, Result, RuleStore, Services};
 
 /// How hard a commit works to survive a crash. See the module documentation.
@@ -254,6 +255,44 @@ fn write_rule(connection: &Connection, rule: &ToolMemoryRule) -> Result<()> {
     Ok(())
 }
 
+fn saturating_i64(count: u64) -> i64 {
+    i64::try_from(count).unwrap_or(i64::MAX)
+}
+
+fn read_stats(connection: &Connection, tool_name: &str) -> Result<Option<ToolStats>> {
+    let row = connection
+        .prepare_cached(
+            "SELECT calls, successes, failures, last_failure_class, last_seen
+             FROM tool_stats WHERE tool_name = ?1",
+        )
+        .and_then(|mut statement| {
+            statement
+                .query_row(params![tool_name], |row| {
+                    Ok((
+                        row.get::<_, i64>(0)?,
+                        row.get::<_, i64>(1)?,
+                        row.get::<_, i64>(2)?,
+                        row.get::<_, Option<String>>(3)?,
+                        row.get::<_, Option<String>>(4)?,
+                    ))
+                })
+                .optional()
+        })
+        .map_err(Error::sqlite("read statistics"))?;
+    let Some((calls, successes, failures, last_failure_class, last_seen)) = row else {
+        return Ok(None);
+    };
+    let count = |value: i64| u64::try_from(value).unwrap_or_default();
+    Ok(Some(ToolStats {
+        tool_name: tool_name.to_owned(),
+        calls: count(calls),
+        successes: count(successes),
+        failures: count(failures),
+        last_failure_class,
+        last_seen: last_seen.as_deref().map(Timestamp::parse).transpose()?,
+    }))
+}
+
 #[async_trait]
 impl RuleStore for SqliteRuleStore {
     async fn put(&self, put: RulePut) -> Result<ToolMemoryRule> {
@@ -369,6 +408,73 @@ impl RuleStore for SqliteRuleStore {
             Ok(names)
         })
         .await
+    }
+
+    async fn search(
+        &self,
+        tool_name: &str,
+        query: &str,
+        limit: usize,
+    ) -> Result<Vec<ToolMemoryRule>> {
+        let tool_name = normalize_tool_name(tool_name);
+        let Some(query) = fts_query(query) else {
+            return Ok(Vec::new());
+        };
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.with_connection(move |connection, _| {
+            let rows = query_rows(
+                connection,
+                "SELECT r.id, r.tool_name, r.rule, r.priority, r.source, r.tags, r.created_at, r.updated_at
+                 FROM rules_fts JOIN rules AS r ON r.row_id = rules_fts.rowid
+                 WHERE rules_fts MATCH ?1 AND r.tool_name = ?2
+                 ORDER BY bm25(rules_fts), r.updated_us DESC, r.id
+                 LIMIT ?3",
+                params![query, tool_name, limit],
+            )?;
+            Ok(keep_readable(rows).0)
+        })
+        .await
+    }
+
+    async fn record_stats(&self, delta: &ToolStats) -> Result<ToolStats> {
+        let name = tool_memory_core::validate_tool_name(&delta.tool_name)?;
+        let delta = delta.clone();
+        self.with_connection(move |connection, _| {
+            let transaction = connection
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(Error::sqlite("begin statistics"))?;
+            let mut totals = read_stats(&transaction, &name)?.unwrap_or_else(|| ToolStats::empty(&name));
+            totals.add(&delta);
+            transaction
+                .prepare_cached(
+                    "INSERT INTO tool_stats (tool_name, calls, successes, failures, last_failure_class, last_seen)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                     ON CONFLICT (tool_name) DO UPDATE SET
+                       calls = excluded.calls, successes = excluded.successes,
+                       failures = excluded.failures, last_failure_class = excluded.last_failure_class,
+                       last_seen = excluded.last_seen",
+                )
+                .and_then(|mut statement| {
+                    statement.execute(params![
+                        totals.tool_name,
+                        saturating_i64(totals.calls),
+                        saturating_i64(totals.successes),
+                        saturating_i64(totals.failures),
+                        totals.last_failure_class,
+                        totals.last_seen.map(|seen| seen.to_rfc3339()),
+                    ])
+                })
+                .map_err(Error::sqlite("write statistics"))?;
+            transaction.commit().map_err(Error::sqlite("commit statistics"))?;
+            Ok(totals)
+        })
+        .await
+    }
+
+    async fn tool_stats(&self, tool_name: &str) -> Result<Option<ToolStats>> {
+        let name = normalize_tool_name(tool_name);
+        self.with_connection(move |connection, _| read_stats(connection, &name))
+            .await
     }
 
     async fn rules_for_prompt(

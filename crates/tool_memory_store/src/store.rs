@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use tool_memory_core::{
-    Clock, IdSource, RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, UNSCOPED_TOOL,
-    normalize_tool_name,
+    Clock, IdSource, RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, ToolStats,
+    UNSCOPED_TOOL, normalize_tool_name,
 };
 
 use crate::{Result, SystemClock, UuidIds};
@@ -76,6 +76,21 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
     /// Writes a rule exactly as given, timestamps included, replacing any rule with the same
     /// tool and id. For import and migration; ordinary writes go through [`RuleStore::put`].
     async fn restore(&self, rule: ToolMemoryRule) -> Result<()>;
+
+    /// Rules of one tool whose text matches the keywords of `query`, most relevant first, at
+    /// most `limit`. A query with no keywords matches nothing.
+    async fn search(
+        &self,
+        tool_name: &str,
+        query: &str,
+        limit: usize,
+    ) -> Result<Vec<ToolMemoryRule>>;
+
+    /// Adds a turn's call counts to a tool's statistics and returns the new totals.
+    async fn record_stats(&self, delta: &ToolStats) -> Result<ToolStats>;
+
+    /// A tool's statistics, if it was ever seen.
+    async fn tool_stats(&self, tool_name: &str) -> Result<Option<ToolStats>>;
 
     /// Inserts a new rule with a fresh id.
     async fn record(
@@ -151,4 +166,63 @@ pub(crate) fn select_for_prompt(
         omitted_high,
         unreadable,
     }
+}
+
+/// The lower-cased words of a text: runs of letters and digits. Shared by the keyword search of
+/// the backends without a full-text index, so they rank alike.
+pub(crate) fn keywords(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Ranks rules by how many query keywords their text holds (distinct keywords first, then
+/// total hits), then by listing order. Rules that hold none are left out.
+pub(crate) fn rank_by_keywords(
+    mut rules: Vec<ToolMemoryRule>,
+    query: &str,
+    limit: usize,
+) -> Vec<ToolMemoryRule> {
+    let mut wanted = keywords(query);
+    wanted.sort();
+    wanted.dedup();
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    rules.sort_by(tool_memory_core::compare_for_listing);
+    let mut scored: Vec<((usize, usize), ToolMemoryRule)> = rules
+        .into_iter()
+        .filter_map(|rule| {
+            let words = keywords(&rule.rule);
+            let distinct = wanted.iter().filter(|word| words.contains(word)).count();
+            let hits = words.iter().filter(|word| wanted.contains(word)).count();
+            (distinct > 0).then_some(((distinct, hits), rule))
+        })
+        .collect();
+    // A stable sort keeps listing order among equal scores.
+    scored.sort_by(|a, b| b.0.cmp(&a.0));
+    scored
+        .into_iter()
+        .take(limit)
+        .map(|(_, rule)| rule)
+        .collect()
+}
+
+/// The FTS5 query for a text: every keyword quoted (so no user text is query syntax) and
+/// joined with OR, ranked by bm25.
+pub(crate) fn fts_query(query: &str) -> Option<String> {
+    let mut words = keywords(query);
+    words.sort();
+    words.dedup();
+    if words.is_empty() {
+        return None;
+    }
+    Some(
+        words
+            .iter()
+            .map(|word| format!("\"{word}\""))
+            .collect::<Vec<_>>()
+            .join(" OR "),
+    )
 }

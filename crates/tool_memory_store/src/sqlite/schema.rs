@@ -26,6 +26,29 @@ const MIGRATIONS: &[&str] = &[
         UNIQUE (tool_name, id)
     );
     CREATE INDEX rules_eager ON rules (tool_name) WHERE priority <> 'normal';",
+    // 2: keyword recall over rule text (an FTS5 index that triggers keep in step with the rules
+    // table, so no write path can forget it) and per-tool call statistics, in their own table
+    // because statistics never mix with rules.
+    "CREATE VIRTUAL TABLE rules_fts USING fts5(rule, content = 'rules', content_rowid = 'row_id');
+    CREATE TRIGGER rules_fts_insert AFTER INSERT ON rules BEGIN
+        INSERT INTO rules_fts (rowid, rule) VALUES (new.row_id, new.rule);
+    END;
+    CREATE TRIGGER rules_fts_delete AFTER DELETE ON rules BEGIN
+        INSERT INTO rules_fts (rules_fts, rowid, rule) VALUES ('delete', old.row_id, old.rule);
+    END;
+    CREATE TRIGGER rules_fts_update AFTER UPDATE OF rule ON rules BEGIN
+        INSERT INTO rules_fts (rules_fts, rowid, rule) VALUES ('delete', old.row_id, old.rule);
+        INSERT INTO rules_fts (rowid, rule) VALUES (new.row_id, new.rule);
+    END;
+    INSERT INTO rules_fts (rules_fts) VALUES ('rebuild');
+    CREATE TABLE tool_stats (
+        tool_name          TEXT PRIMARY KEY,
+        calls              INTEGER NOT NULL,
+        successes          INTEGER NOT NULL,
+        failures           INTEGER NOT NULL,
+        last_failure_class TEXT,
+        last_seen          TEXT
+    );",
 ];
 
 /// The schema version this build writes.
@@ -78,6 +101,31 @@ mod tests {
         // Running again is a no-op, not a second CREATE TABLE.
         migrate(&mut connection).unwrap();
         assert_eq!(user_version(&connection).unwrap(), SCHEMA_VERSION);
+    }
+
+    #[test]
+    fn upgrades_a_version_1_database_and_indexes_its_rules() {
+        let mut connection = Connection::open_in_memory().unwrap();
+        connection.execute_batch(MIGRATIONS[0]).unwrap();
+        connection.pragma_update(None, "user_version", 1).unwrap();
+        connection
+            .execute(
+                "INSERT INTO rules (id, tool_name, rule, priority, source, tags, created_at, updated_at, updated_us)
+                 VALUES ('a', 'shell', 'never run sudo', 'critical', 'user_explicit', '[]',
+                         '2026-01-01T00:00:00+00:00', '2026-01-01T00:00:00+00:00', 0)",
+                [],
+            )
+            .unwrap();
+        migrate(&mut connection).unwrap();
+        assert_eq!(user_version(&connection).unwrap(), SCHEMA_VERSION);
+        let hits: i64 = connection
+            .query_row(
+                "SELECT count(*) FROM rules_fts WHERE rules_fts MATCH 'sudo'",
+                [],
+                |row| row.get(0),
+            )
+            .unwrap();
+        assert_eq!(hits, 1);
     }
 
     #[test]

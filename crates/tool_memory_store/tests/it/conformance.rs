@@ -6,7 +6,7 @@ use std::sync::Arc;
 use anyhow::Result;
 use tool_memory_core::{
     ManualClock, RulePut, SequentialIds, Timestamp, ToolMemoryPriority, ToolMemoryRule,
-    ToolMemorySource, UNSCOPED_TOOL,
+    ToolMemorySource, ToolStats, UNSCOPED_TOOL,
 };
 use tool_memory_store::{
     InMemoryKv, InMemoryRuleStore, KvBackend, KvRuleStore, RuleStore, Services, SqliteOptions,
@@ -156,6 +156,9 @@ suite!(
     restore_writes_timestamps_verbatim,
     concurrent_upserts_of_one_id_lose_nothing,
     unreadable_row_is_skipped_counted_and_kept,
+    search_ranks_by_keywords_within_one_tool,
+    search_follows_updates_and_deletes,
+    statistics_accumulate_apart_from_rules,
 );
 
 fn ts(text: &str) -> Timestamp {
@@ -684,5 +687,98 @@ async fn unreadable_row_is_skipped_counted_and_kept(h: &Harness) -> Result<()> {
     );
     // The row is still there: an explicit delete by id finds it.
     assert!(h.store.delete("shell", "bad").await?);
+    Ok(())
+}
+
+async fn search_ranks_by_keywords_within_one_tool(h: &Harness) -> Result<()> {
+    h.store
+        .put(put(
+            "send_email",
+            "Never email Sarah at sarah@example.com.",
+            Critical,
+        ))
+        .await?;
+    h.store
+        .put(put("send_email", "Use BCC for newsletters", Normal))
+        .await?;
+    h.store
+        .put(put(
+            "send_email",
+            "Sarah prefers short mails; email Sarah on Mondays",
+            Normal,
+        ))
+        .await?;
+    h.store
+        .put(put(
+            "bash",
+            "email the admin before rebooting Sarah's box",
+            Normal,
+        ))
+        .await?;
+    let found = h.store.search("Send_Email", "email sarah", 10).await?;
+    assert_eq!(found.len(), 2, "{:?}", texts(&found));
+    assert!(found.iter().all(|rule| rule.tool_name == "send_email"));
+    assert!(texts(&found).contains(&"Never email Sarah at sarah@example.com."));
+    assert_eq!(
+        texts(&h.store.search("send_email", "newsletters", 10).await?),
+        ["Use BCC for newsletters"]
+    );
+    assert_eq!(h.store.search("send_email", "email", 1).await?.len(), 1);
+    // Punctuation and query syntax are plain text, never an error.
+    assert!(
+        h.store
+            .search("send_email", "\"AND OR NOT*(", 10)
+            .await?
+            .is_empty()
+    );
+    assert!(h.store.search("send_email", "  ", 10).await?.is_empty());
+    assert!(
+        h.store
+            .search("send_email", "bicycle", 10)
+            .await?
+            .is_empty()
+    );
+    Ok(())
+}
+
+async fn search_follows_updates_and_deletes(h: &Harness) -> Result<()> {
+    let rule = h
+        .store
+        .put(put("bash", "prefer tmux for long jobs", Normal).with_id("r"))
+        .await?;
+    assert_eq!(h.store.search("bash", "tmux", 10).await?.len(), 1);
+    h.store
+        .put(RulePut::new("bash", "prefer screen for long jobs").with_id("r"))
+        .await?;
+    assert!(h.store.search("bash", "tmux", 10).await?.is_empty());
+    assert_eq!(h.store.search("bash", "screen", 10).await?.len(), 1);
+    h.store.delete("bash", &rule.id).await?;
+    assert!(h.store.search("bash", "screen", 10).await?.is_empty());
+    Ok(())
+}
+
+async fn statistics_accumulate_apart_from_rules(h: &Harness) -> Result<()> {
+    assert_eq!(h.store.tool_stats("shell").await?, None);
+    let mut delta = ToolStats::empty("Shell");
+    delta.calls = 3;
+    delta.successes = 1;
+    delta.failures = 2;
+    delta.last_failure_class = Some("permission_denied".into());
+    delta.last_seen = Some(ts("2026-01-02T00:00:00Z"));
+    h.store.record_stats(&delta).await?;
+    let mut ok = ToolStats::empty("shell");
+    ok.calls = 1;
+    ok.successes = 1;
+    ok.last_seen = Some(ts("2026-01-03T00:00:00Z"));
+    let totals = h.store.record_stats(&ok).await?;
+    assert_eq!((totals.calls, totals.successes, totals.failures), (4, 2, 2));
+    assert_eq!(
+        totals.last_failure_class.as_deref(),
+        Some("permission_denied")
+    );
+    assert_eq!(h.store.tool_stats(" SHELL ").await?, Some(totals));
+    // Statistics are not rules and do not make a tool appear in rule listings.
+    assert!(h.store.list("shell").await?.is_empty());
+    assert!(h.store.list_tool_names().await?.is_empty());
     Ok(())
 }
