@@ -1,1 +1,21 @@
-//! Placeholder.
+//! The pinned `## Tool-scoped rules` system-prompt block: rendering, the session section that
+//! holds it, and the prefetch that gathers its rules at session start.
+//!
+//! Rendering is a pure function of the set of rules and a byte budget: no clock, no IO, no
+//! storage. Ordinary rules render byte-for-byte as the reference renderer (V2) renders them;
+//! rule bodies and tool names are data and are neutralised so they cannot forge a heading,
+//! a bullet or a priority marker; critical rules are never left out; anything that does not
+//! fit the budget is announced in the block and listed in the [`PromptReport`]. The format is
+//! documented in `docs/prompt.md`.
+
+mod neutralize;
+mod prefetch;
+mod render;
+mod section;
+
+pub use crate::prefetch::prefetch_rules_blocking;
+pub use crate::render::{
+    DEFAULT_PROMPT_BUDGET_BYTES, PromptReport, TOOL_MEMORY_HEADING, TOOL_MEMORY_PREAMBLE,
+    UNSCOPED_GROUP_HEADING, render_prompt, render_rules,
+};
+pub use crate::section::{PromptSection, TOOL_MEMORY_SECTION_NAME, ToolMemoryRulesSection};

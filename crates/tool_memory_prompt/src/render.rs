@@ -1,0 +1,317 @@
+//! Renders rules into the `## Tool-scoped rules` block, inside a byte budget, and reports what
+//! went in and what was left out.
+//!
+//! The bytes for ordinary rules are the reference renderer's (V2): heading, blank line,
+//! preamble, blank line, then one group per tool with a ``### `name` `` heading and one
+//! `- **[priority]** body` bullet per rule, a blank line between groups, `\n` after every
+//! line, and the empty string when there is nothing to show. Rules are re-sorted (tool, then
+//! priority descending, then text, then id), so the output is a function of the set of rules
+//! and not of their order, which keeps the inference prefix cache warm.
+//!
+//! toolmem adds three things. Text is neutralised (see [`crate::neutralize`]). Rules for no
+//! particular tool ([`UNSCOPED_TOOL`]) get their own `### Any tool` group, sorted last. And the
+//! block has a byte budget: critical rules are always rendered in full; high rules, then
+//! normal ones, fill what is left in sort order, and a closing line counts whatever did not
+//! fit and names the namespaces it can be recalled from.
+
+use std::cmp::{Ordering, Reverse};
+use std::collections::BTreeSet;
+
+use tool_memory_core::{ToolMemoryPriority, ToolMemoryRule, UNSCOPED_TOOL, normalize_tool_name};
+
+use crate::neutralize::{neutralize_body, neutralize_tool_name};
+
+/// First line of the block.
+pub const TOOL_MEMORY_HEADING: &str = "## Tool-scoped rules";
+
+/// The paragraph under the heading, byte-identical to the reference (U+2014 dash, literal
+/// `{name}`).
+pub const TOOL_MEMORY_PREAMBLE: &str = "These rules are pinned by the user or by the safety pipeline. Treat every entry as a hard constraint when considering the matching tool \u{2014} do not override them silently. Lower-priority guidance lives in the `tool-{name}` memory namespace and can be queried via `memory_recall` if needed.";
+
+/// Heading of the group that holds rules captured when no tool was involved.
+pub const UNSCOPED_GROUP_HEADING: &str = "### Any tool";
+
+/// Default size bound of the block, in bytes of UTF-8. About 2,000 tokens: room for dozens
+/// of rules while leaving the rest of the system prompt alone.
+pub const DEFAULT_PROMPT_BUDGET_BYTES: usize = 8 * 1024;
+
+/// What a render produced and decided, so a host can warn the user about anything that is
+/// not in the prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromptReport {
+    /// The block, or the empty string when there were no rules.
+    pub rendered: String,
+    /// The rules in the block, in rendering order.
+    pub included: Vec<ToolMemoryRule>,
+    /// The rules that did not fit, in rendering order. Never critical.
+    pub left_out: Vec<ToolMemoryRule>,
+    /// The block is longer than the budget. Only critical rules, which are never left out, can
+    /// cause this (or a budget smaller than the heading, preamble and notice themselves).
+    pub critical_over_budget: bool,
+    /// The budget the block was rendered against.
+    pub budget_bytes: usize,
+}
+
+/// Renders `rules` within [`DEFAULT_PROMPT_BUDGET_BYTES`] and returns only the block.
+pub fn render_rules(rules: &[ToolMemoryRule]) -> String {
+    render_prompt(rules, DEFAULT_PROMPT_BUDGET_BYTES).rendered
+}
+
+/// Renders `rules` within `budget_bytes` (use `usize::MAX` for no bound). Every rule passed in
+/// is a candidate, normal ones included (marked `**[normal]**`); callers that want only the
+/// eager rules filter first, as [`crate::prefetch_rules_blocking`] does.
+pub fn render_prompt(rules: &[ToolMemoryRule], budget_bytes: usize) -> PromptReport {
+    let mut entries: Vec<Entry<'_>> = rules.iter().map(Entry::new).collect();
+    entries.sort_by(Entry::compare);
+
+    let selected = select(&entries, budget_bytes);
+    let included: Vec<&Entry<'_>> = entries
+        .iter()
+        .zip(&selected)
+        .filter_map(|(entry, &keep)| keep.then_some(entry))
+        .collect();
+    let left_out: Vec<&Entry<'_>> = entries
+        .iter()
+        .zip(&selected)
+        .filter_map(|(entry, &keep)| (!keep).then_some(entry))
+        .collect();
+
+    let notice = (!left_out.is_empty()).then(|| notice_line(&left_out));
+    let rendered = layout(&included, notice.as_deref());
+    let critical_over_budget = rendered.len() > budget_bytes;
+
+    if !left_out.is_empty() {
+        // Counts only: rule text may hold personal data and must not reach the logs.
+        tracing::warn!(
+            left_out = left_out.len(),
+            included = included.len(),
+            budget_bytes,
+            "tool memory: rules left out of the pinned prompt block to fit its budget; they stay recallable"
+        );
+    }
+    if critical_over_budget {
+        tracing::warn!(
+            rendered_bytes = rendered.len(),
+            budget_bytes,
+            "tool memory: critical rules exceed the prompt budget; all of them are kept"
+        );
+    }
+
+    PromptReport {
+        rendered,
+        included: included.iter().map(|entry| entry.rule.clone()).collect(),
+        left_out: left_out.iter().map(|entry| entry.rule.clone()).collect(),
+        critical_over_budget,
+        budget_bytes,
+    }
+}
+
+/// Which group a rule is shown under. The derived order puts every tool before "any tool".
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Group {
+    /// A tool, by its neutralised name.
+    Tool(String),
+    /// Rules that belong to no specific tool.
+    AnyTool,
+}
+
+impl Group {
+    fn heading(&self) -> String {
+        match self {
+            Group::Tool(name) => format!("### `{name}`"),
+            Group::AnyTool => UNSCOPED_GROUP_HEADING.to_owned(),
+        }
+    }
+
+    /// Where the group's rules can be recalled from.
+    fn namespace(&self) -> String {
+        match self {
+            Group::Tool(name) => format!("tool-{name}"),
+            Group::AnyTool => format!("tool-{UNSCOPED_TOOL}"),
+        }
+    }
+}
+
+/// A rule with its displayed text computed once.
+#[derive(Debug)]
+struct Entry<'a> {
+    rule: &'a ToolMemoryRule,
+    group: Group,
+    bullet: String,
+}
+
+impl<'a> Entry<'a> {
+    fn new(rule: &'a ToolMemoryRule) -> Entry<'a> {
+        // Grouping by the displayed name gives one heading per name a reader can tell apart;
+        // the reference keyed on the raw name and could show two identical headings.
+        let group = if normalize_tool_name(&rule.tool_name) == UNSCOPED_TOOL {
+            Group::AnyTool
+        } else {
+            Group::Tool(neutralize_tool_name(&rule.tool_name))
+        };
+        let bullet = format!(
+            "- **[{}]** {}",
+            rule.priority.as_str(),
+            neutralize_body(&rule.rule)
+        );
+        Entry {
+            rule,
+            group,
+            bullet,
+        }
+    }
+
+    fn key(&self) -> (&Group, Reverse<ToolMemoryPriority>, &str, &str, &str, &str) {
+        (
+            &self.group,
+            Reverse(self.rule.priority),
+            &self.bullet,
+            &self.rule.rule,
+            &self.rule.id,
+            &self.rule.tool_name,
+        )
+    }
+
+    /// Tool, priority descending, displayed text, then raw fields down to the timestamps, so
+    /// that even the report's order never depends on the input order.
+    fn compare(a: &Entry<'_>, b: &Entry<'_>) -> Ordering {
+        a.key()
+            .cmp(&b.key())
+            .then_with(|| a.rule.source.as_str().cmp(b.rule.source.as_str()))
+            .then_with(|| a.rule.tags.cmp(&b.rule.tags))
+            .then_with(|| a.rule.created_at.cmp(&b.rule.created_at))
+            .then_with(|| a.rule.updated_at.cmp(&b.rule.updated_at))
+    }
+}
+
+/// Bytes of the heading, the preamble and the blank lines after each.
+fn fixed_len() -> usize {
+    TOOL_MEMORY_HEADING.len() + 2 + TOOL_MEMORY_PREAMBLE.len() + 2
+}
+
+/// Decides, per sorted entry, whether it is rendered. Keeps every critical rule; adds high
+/// rules and then the rest in sort order, each only if it still fits together with room for
+/// the notice. A rule that does not fit does not stop shorter ones after it from fitting.
+fn select(entries: &[Entry<'_>], budget_bytes: usize) -> Vec<bool> {
+    let mut groups: BTreeSet<&Group> = BTreeSet::new();
+    let mut used = fixed_len();
+    let cost = |entry: &Entry<'_>, groups: &BTreeSet<&Group>| -> usize {
+        let mut bytes = entry.bullet.len() + 1;
+        if !groups.contains(&entry.group) {
+            // A new group costs its heading line, plus the blank line that separates it from
+            // the group before, if any.
+            bytes += entry.group.heading().len() + 1 + usize::from(!groups.is_empty());
+        }
+        bytes
+    };
+
+    let mut whole = used;
+    let mut all_groups = BTreeSet::new();
+    for entry in entries {
+        whole += cost(entry, &all_groups);
+        all_groups.insert(&entry.group);
+    }
+    if whole <= budget_bytes {
+        return vec![true; entries.len()];
+    }
+
+    // Something will be left out, so the notice needs room. This is its longest possible
+    // form (every non-critical rule, every namespace), which bounds the real one.
+    let droppable: Vec<&Entry<'_>> = entries
+        .iter()
+        .filter(|entry| entry.rule.priority != ToolMemoryPriority::Critical)
+        .collect();
+    let reserve = if droppable.is_empty() {
+        0
+    } else {
+        1 + notice_line(&droppable).len() + 1
+    };
+
+    let mut selected = vec![false; entries.len()];
+    for (index, entry) in entries.iter().enumerate() {
+        if entry.rule.priority == ToolMemoryPriority::Critical {
+            used += cost(entry, &groups);
+            groups.insert(&entry.group);
+            selected[index] = true;
+        }
+    }
+    for priority in [ToolMemoryPriority::High, ToolMemoryPriority::Normal] {
+        for (index, entry) in entries.iter().enumerate() {
+            if entry.rule.priority != priority {
+                continue;
+            }
+            let bytes = cost(entry, &groups);
+            if used + bytes + reserve <= budget_bytes {
+                used += bytes;
+                groups.insert(&entry.group);
+                selected[index] = true;
+            }
+        }
+    }
+    selected
+}
+
+/// The block for the chosen entries (already sorted) and an optional closing notice.
+fn layout(entries: &[&Entry<'_>], notice: Option<&str>) -> String {
+    if entries.is_empty() && notice.is_none() {
+        return String::new();
+    }
+    let mut out = String::with_capacity(fixed_len() + 64 * entries.len());
+    out.push_str(TOOL_MEMORY_HEADING);
+    out.push_str("\n\n");
+    out.push_str(TOOL_MEMORY_PREAMBLE);
+    out.push_str("\n\n");
+    let mut current: Option<&Group> = None;
+    for entry in entries {
+        if current != Some(&entry.group) {
+            if current.is_some() {
+                out.push('\n');
+            }
+            out.push_str(&entry.group.heading());
+            out.push('\n');
+            current = Some(&entry.group);
+        }
+        out.push_str(&entry.bullet);
+        out.push('\n');
+    }
+    if let Some(notice) = notice {
+        if !entries.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(notice);
+        out.push('\n');
+    }
+    out
+}
+
+/// The closing line, for example: ``_2 high-priority rules left out of this block to keep it
+/// within its size budget; they can be recalled from the `tool-shell` memory namespace via
+/// `memory_recall`._``
+fn notice_line(left_out: &[&Entry<'_>]) -> String {
+    let high = left_out
+        .iter()
+        .filter(|entry| entry.rule.priority == ToolMemoryPriority::High)
+        .count();
+    let other = left_out.len() - high;
+    let counted = |count: usize, what: &str| {
+        let plural = if count == 1 { "" } else { "s" };
+        format!("{count} {what}-priority rule{plural}")
+    };
+    let counts = match (high, other) {
+        (0, other) => counted(other, "normal"),
+        (high, 0) => counted(high, "high"),
+        (high, other) => format!("{} and {}", counted(high, "high"), counted(other, "normal")),
+    };
+    let pronoun = if left_out.len() == 1 { "it" } else { "they" };
+
+    let namespaces: BTreeSet<&Group> = left_out.iter().map(|entry| &entry.group).collect();
+    let listed = namespaces
+        .iter()
+        .map(|group| format!("`{}`", group.namespace()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let plural = if namespaces.len() == 1 { "" } else { "s" };
+    format!(
+        "_{counts} left out of this block to keep it within its size budget; {pronoun} can be recalled from the {listed} memory namespace{plural} via `memory_recall`._"
+    )
+}
