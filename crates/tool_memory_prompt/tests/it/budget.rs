@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use tool_memory_core::{ToolMemoryPriority, ToolMemoryRule};
+use tool_memory_core::{ToolMemoryPriority, ToolMemoryRule, UNSCOPED_TOOL};
 use tool_memory_prompt::{DEFAULT_PROMPT_BUDGET_BYTES, render_prompt};
 
 use crate::{critical, high, ids, normal, rule};
@@ -82,6 +82,27 @@ fn announces_counts_and_namespaces_of_left_out_rules() {
     assert!(!report.critical_over_budget);
 }
 
+#[test]
+fn announces_a_single_left_out_rule_in_the_singular() {
+    let rules = [
+        critical("c1", "shell", "never run rm -rf /"),
+        high(
+            "h1",
+            UNSCOPED_TOOL,
+            &"answer in British English ".repeat(20),
+        ),
+    ];
+    let report = render_prompt(&rules, 700);
+    assert_eq!(ids(&report.left_out), ["h1"]);
+    assert_eq!(
+        notice_of(&report.rendered),
+        Some(
+            "_1 high-priority rule left out of this block to keep it within its size budget; it can be recalled from the `tool-__unscoped__` memory namespace via `memory_recall`._"
+        )
+    );
+    assert!(report.rendered.len() <= 700);
+}
+
 /// A tiny deterministic generator for random rule sets.
 struct Lcg(u64);
 
@@ -145,9 +166,19 @@ fn never_drops_a_critical_rule_and_never_exceeds_the_budget_otherwise() {
             report.rendered.len() > budget,
             "{context}"
         );
-        let fixed_and_notice = 1100;
-        if budget >= fixed_and_notice && !report.critical_over_budget {
-            assert!(report.rendered.len() <= budget, "{context}");
+        // Critical rules alone decide whether the block can overflow. A notice about at most
+        // 25 rules in at most 4 namespaces is well under 400 bytes.
+        let criticals: Vec<ToolMemoryRule> = rules
+            .iter()
+            .filter(|rule| rule.priority == ToolMemoryPriority::Critical)
+            .cloned()
+            .collect();
+        let criticals_alone = render_prompt(&criticals, usize::MAX).rendered.len();
+        if criticals_alone.max(312) + 400 <= budget {
+            assert!(!report.critical_over_budget, "{context}");
+        }
+        if criticals_alone > budget {
+            assert!(report.critical_over_budget, "{context}");
         }
         assert_eq!(
             notice_of(&report.rendered).is_some(),
