@@ -65,16 +65,15 @@ pub fn render_prompt(rules: &[ToolMemoryRule], budget_bytes: usize) -> PromptRep
     entries.sort_by(Entry::compare);
 
     let selected = select(&entries, budget_bytes);
-    let included: Vec<&Entry<'_>> = entries
-        .iter()
-        .zip(&selected)
-        .filter_map(|(entry, &keep)| keep.then_some(entry))
-        .collect();
-    let left_out: Vec<&Entry<'_>> = entries
-        .iter()
-        .zip(&selected)
-        .filter_map(|(entry, &keep)| (!keep).then_some(entry))
-        .collect();
+    let mut included: Vec<&Entry<'_>> = Vec::new();
+    let mut left_out: Vec<&Entry<'_>> = Vec::new();
+    for (entry, keep) in entries.iter().zip(selected) {
+        if keep {
+            included.push(entry);
+        } else {
+            left_out.push(entry);
+        }
+    }
 
     let notice = (!left_out.is_empty()).then(|| notice_line(&left_out));
     let rendered = layout(&included, notice.as_deref());
