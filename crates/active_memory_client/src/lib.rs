@@ -1,1 +1,32 @@
-//! Placeholder.
+//! The toolmem facade: one [`ActiveMemoryClient`] over a rule store, wiring capture, the pinned
+//! prompt section, keyword recall and the agent-facing tools together. RPC and CLI speak to this
+//! crate alone.
+//!
+//! A process sets its client once at start-up with [`set_active_memory_client`] and reads it
+//! anywhere with [`active_memory_client`], like the reference's plumbing.
+
+mod agent_tools;
+mod client;
+mod config;
+mod error;
+mod hook;
+
+pub use crate::agent_tools::{
+    AgentTool, AgentToolSpec, MemoryToolsList, MemoryToolsPut, agent_tools,
+};
+pub use crate::client::{
+    ActiveMemoryClient, AfterTurnReport, RulesForPrompt, active_memory_client,
+    set_active_memory_client,
+};
+pub use crate::config::ClientConfig;
+pub use crate::error::{Error, Result};
+pub use crate::hook::{PostTurnHook, TOOL_MEMORY_CAPTURE_HOOK};
+
+/// Re-exports so that RPC, CLI and hosts need no direct dependency on the inner crates.
+pub use tool_memory_capture::{CaptureOutput, ToolCallRecord, TurnRecord, capture_turn};
+pub use tool_memory_core::{
+    RulePut, Timestamp, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, ToolStats,
+    UNSCOPED_TOOL,
+};
+pub use tool_memory_prompt::{PromptSection, ToolMemoryRulesSection};
+pub use tool_memory_store::{Durability, RuleStore};

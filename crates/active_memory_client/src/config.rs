@@ -1,0 +1,79 @@
+//! Facade settings, with the capture switch read from the environment.
+
+use std::time::Duration;
+
+use tool_memory_capture::{CAPTURE_ENABLED_BY_DEFAULT, CAPTURE_ENABLED_ENV, parse_capture_switch};
+use tool_memory_prompt::DEFAULT_PROMPT_BUDGET_BYTES;
+
+/// How the client behaves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientConfig {
+    /// Whether `after_turn` captures anything. Turning it off never hides stored rules: the
+    /// prompt and every listing still show them (unlike the reference, W-20).
+    pub capture_enabled: bool,
+    /// Byte budget of the pinned block; critical rules are always rendered regardless.
+    pub prompt_budget_bytes: usize,
+    /// How long a blocking session-start prefetch may take before it gives up.
+    pub prefetch_timeout: Duration,
+}
+
+impl Default for ClientConfig {
+    fn default() -> ClientConfig {
+        ClientConfig {
+            capture_enabled: CAPTURE_ENABLED_BY_DEFAULT,
+            prompt_budget_bytes: DEFAULT_PROMPT_BUDGET_BYTES,
+            prefetch_timeout: Duration::from_secs(2),
+        }
+    }
+}
+
+impl ClientConfig {
+    /// The defaults, with `OPENHUMAN_LEARNING_TOOL_MEMORY_CAPTURE_ENABLED` applied when it is
+    /// set to a recognised value; anything else is ignored with a warning.
+    pub fn from_env() -> ClientConfig {
+        let mut config = ClientConfig::default();
+        if let Ok(value) = std::env::var(CAPTURE_ENABLED_ENV) {
+            config.apply_capture_switch(&value);
+        }
+        config
+    }
+
+    /// Applies one value of the capture switch.
+    pub fn apply_capture_switch(&mut self, value: &str) {
+        match parse_capture_switch(value) {
+            Some(enabled) => self.capture_enabled = enabled,
+            None => tracing::warn!(
+                variable = CAPTURE_ENABLED_ENV,
+                value,
+                "invalid boolean env override ignored; expected 1/true/yes/on or 0/false/no/off"
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capture_switch_values() {
+        let check = |value: &str, expected: bool| {
+            let mut config = ClientConfig::default();
+            config.capture_enabled = !expected;
+            config.apply_capture_switch(value);
+            assert_eq!(config.capture_enabled, expected, "{value:?}");
+        };
+        for off in ["0", "false", " NO ", "Off"] {
+            check(off, false);
+        }
+        for on in ["1", "TRUE", "yes", " on"] {
+            check(on, true);
+        }
+        let mut config = ClientConfig::default();
+        config.apply_capture_switch("maybe");
+        assert!(
+            config.capture_enabled,
+            "an invalid value leaves the default"
+        );
+    }
+}

@@ -1,0 +1,5 @@
+//! Integration tests of the facade, as one test binary.
+
+mod agent_tools;
+mod client;
+mod sarah;
