@@ -1,1 +1,33 @@
-//! Placeholder.
+//! Post-turn capture for toolmem: after each turn, propose rule changes from what the user said
+//! (edicts, critical) and what the tools did (repeated failures, normal), plus per-tool call
+//! statistics.
+//!
+//! The crate is pure: a [`TurnRecord`] and the current time go in, a [`CaptureOutput`] comes
+//! out. It does no IO, never reads the clock, the environment or a random source; applying the
+//! proposals to a store is the facade's job. See `docs/capture.md` for the grammar, the alias
+//! table and the labelled corpus that measures it.
+
+mod attribution;
+mod capture;
+mod corpus;
+mod edict;
+mod error;
+mod failure;
+mod identity;
+mod output;
+mod switch;
+mod text;
+mod turn;
+
+pub use crate::capture::{CaptureConfig, capture_turn, capture_turn_with};
+pub use crate::corpus::{CaseMiss, CorpusCase, CorpusReport, ExpectedRule, evaluate, parse_corpus};
+pub use crate::error::{Error, Result};
+pub use crate::failure::{FailureClass, classify_failure};
+pub use crate::identity::{
+    EDICT_KEY_PREFIX, FAILURE_KEY_PREFIX, edict_identity_key, failure_identity_key, fnv1a64,
+};
+pub use crate::output::{
+    CaptureOutput, EDICT_TAG, MAX_EDICT_CHARS, ProposedRule, REPEATED_FAILURE_TAG, StatsDelta,
+};
+pub use crate::switch::{CAPTURE_ENABLED_BY_DEFAULT, CAPTURE_ENABLED_ENV, parse_capture_switch};
+pub use crate::turn::{ToolCallRecord, TurnRecord};

@@ -1,0 +1,858 @@
+//! Tool attribution: which tool an edict is about.
+//!
+//! In order: (1) a tool of the turn or the catalogue named in the edict, as a whole word
+//! (`send_email` also matches "send email", `WebSearch` also "web search"), then a tool one of
+//! whose distinctive name words the edict uses ("whatsapp" for `whatsapp_send`); (2) a word
+//! from the alias table ("email", "terminal", "channel", "sudo", …) that resolves to a tool
+//! which exists; (3) the first tool that ran in the turn; (4) [`UNSCOPED_TOOL`]. Every match is on
+//! word boundaries, so "admin" is not "dm", `ls` is not inside "tools" and "mailbox" is not
+//! "mail".
+
+use std::cmp::Reverse;
+
+use tool_memory_core::{UNSCOPED_TOOL, validate_tool_name};
+
+use crate::TurnRecord;
+
+/// A tool the edict may be attributed to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Candidate {
+    /// The normalised name.
+    pub(crate) name: String,
+    /// Phrases that name the tool: the name itself, and spaced forms of it.
+    forms: Vec<String>,
+    /// The words of the name, for the alias table.
+    tokens: Vec<String>,
+}
+
+/// The tools an edict can land on: the turn's tools in call order, then the catalogue.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Candidates {
+    tools: Vec<Candidate>,
+    first_ran: Option<String>,
+}
+
+impl Candidates {
+    pub(crate) fn of_turn(turn: &TurnRecord) -> Candidates {
+        let mut candidates = Candidates::default();
+        let called = turn.tool_calls.iter().map(|call| call.name.as_str());
+        for raw in called
+            .clone()
+            .chain(turn.available_tools.iter().map(String::as_str))
+        {
+            // A name the store would refuse is never proposed.
+            let Ok(name) = validate_tool_name(raw) else {
+                continue;
+            };
+            if candidates.tools.iter().all(|tool| tool.name != name) {
+                candidates.tools.push(Candidate::new(raw, name));
+            }
+        }
+        candidates.first_ran = called.filter_map(|raw| validate_tool_name(raw).ok()).next();
+        candidates
+    }
+
+    /// The tool for an edict whose [`match_form`](crate::text::match_form) is `form`.
+    pub(crate) fn attribute(&self, form: &str) -> String {
+        self.named(form)
+            .or_else(|| self.by_name_word(form))
+            .or_else(|| self.by_alias(form))
+            .or_else(|| self.first_ran.clone())
+            .unwrap_or_else(|| UNSCOPED_TOOL.to_owned())
+    }
+
+    /// The tool named earliest in the edict; the longest name wins a tie ("send email" over
+    /// "email"), then call order.
+    fn named(&self, form: &str) -> Option<String> {
+        let mut best: Option<(usize, Reverse<usize>, &Candidate)> = None;
+        for tool in &self.tools {
+            for phrase in &tool.forms {
+                if let Some(position) = find_word(form, phrase, NAME_SUFFIXES) {
+                    let key = (position, Reverse(phrase.len()));
+                    if best.is_none_or(|(at, length, _)| key < (at, length)) {
+                        best = Some((key.0, key.1, tool));
+                    }
+                }
+            }
+        }
+        best.map(|(_, _, tool)| tool.name.clone())
+    }
+
+    /// The tool one of whose distinctive name words the edict uses earliest ("whatsapp" for
+    /// `whatsapp_send`, "archive" for `gmail_archive`, "screenshots" for `take_screenshot`).
+    /// Generic verbs (`send`, `get`, `create`, …) do not count. On a tie, the tool with more
+    /// of its words in the edict wins ("post in Slack" picks `slack_post` over
+    /// `slack_read_channel`), then call order.
+    fn by_name_word(&self, form: &str) -> Option<String> {
+        let mut best: Option<(usize, Reverse<usize>, &Candidate)> = None;
+        for tool in &self.tools {
+            let earliest = tool
+                .tokens
+                .iter()
+                .filter(|token| {
+                    token.chars().count() >= 3 && !GENERIC_NAME_WORDS.contains(&token.as_str())
+                })
+                .filter_map(|token| find_word(form, token, ALIAS_SUFFIXES))
+                .min();
+            let Some(position) = earliest else {
+                continue;
+            };
+            let key = (position, Reverse(tool.words_in(form)));
+            if best.is_none_or(|(at, score, _)| key < (at, score)) {
+                best = Some((key.0, key.1, tool));
+            }
+        }
+        best.map(|(_, _, tool)| tool.name.clone())
+    }
+
+    /// The alias group mentioned first that resolves to an existing tool: product and
+    /// program names before common nouns, then the earliest mention, then the longest phrase.
+    fn by_alias(&self, form: &str) -> Option<String> {
+        let mut mentioned: Vec<(bool, usize, Reverse<usize>, usize)> = Vec::new();
+        for (group_index, group) in ALIAS_GROUPS.iter().enumerate() {
+            let strong = group.strong.iter().map(|phrase| (false, phrase));
+            let weak = group.phrases.iter().map(|phrase| (true, phrase));
+            let earliest = strong
+                .chain(weak)
+                .filter_map(|(weak, phrase)| {
+                    find_word(form, phrase, ALIAS_SUFFIXES)
+                        .map(|position| (weak, position, Reverse(phrase.len())))
+                })
+                .min();
+            if let Some((weak, position, length)) = earliest {
+                mentioned.push((weak, position, length, group_index));
+            }
+        }
+        mentioned.sort_unstable();
+        mentioned
+            .into_iter()
+            .find_map(|(_, _, _, group_index)| self.resolve(&ALIAS_GROUPS[group_index], form))
+    }
+
+    /// The group's tool whose name words the edict also uses most ("never delete files" picks
+    /// `delete_file` over `read_file`); call order breaks ties.
+    fn resolve(&self, group: &AliasGroup, form: &str) -> Option<String> {
+        let mut best: Option<(usize, &Candidate)> = None;
+        for tool in self.tools.iter().filter(|tool| group.claims(tool)) {
+            let score = tool.words_in(form);
+            if best.is_none_or(|(best_score, _)| score > best_score) {
+                best = Some((score, tool));
+            }
+        }
+        best.map(|(_, tool)| tool.name.clone())
+    }
+}
+
+impl Candidate {
+    fn new(raw: &str, name: String) -> Candidate {
+        let spaced = split_words(&name, false).join(" ");
+        let camel = split_words(raw.trim(), true).join(" ");
+        let mut forms = Vec::new();
+        for form in [name.clone(), spaced, camel] {
+            if form.chars().count() >= 2
+                && !STOP_NAMES.contains(&form.as_str())
+                && !forms.contains(&form)
+            {
+                forms.push(form);
+            }
+        }
+        let mut tokens = split_words(&name, false);
+        for token in split_words(raw.trim(), true) {
+            if !tokens.contains(&token) {
+                tokens.push(token);
+            }
+        }
+        Candidate {
+            name,
+            forms,
+            tokens,
+        }
+    }
+
+    /// How many of the tool's name words the edict uses.
+    fn words_in(&self, form: &str) -> usize {
+        self.tokens
+            .iter()
+            .filter(|token| find_word(form, token, ALIAS_SUFFIXES).is_some())
+            .count()
+    }
+}
+
+/// Name words too generic to identify a tool on their own.
+const GENERIC_NAME_WORDS: &[&str] = &[
+    "get", "set", "send", "create", "read", "write", "list", "run", "make", "update", "delete",
+    "remove", "add", "post", "put", "fetch", "search", "open", "close", "edit", "new", "execute",
+    "exec", "query", "tool", "tools", "api", "use", "check", "find", "view", "show", "upload",
+    "download", "manage", "modify", "trigger", "sync", "save", "load", "move", "copy", "info",
+    "data", "item", "items", "for", "from", "and", "the", "all", "share", "start", "stop", "apply",
+    "submit", "request", "reply", "mcp", "server", "client", "v2", "one", "batch", "do", "action",
+    "task", "service", "app", "user", "users",
+];
+
+/// The words of a tool name, split at separators and, when `camel` is set, at lower-to-upper
+/// case changes (`WebSearch` → `web`, `search`); lower-cased.
+fn split_words(name: &str, camel: bool) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut previous_lower = false;
+    for ch in name.chars() {
+        if !ch.is_alphanumeric() {
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            previous_lower = false;
+            continue;
+        }
+        if camel && ch.is_uppercase() && previous_lower && !current.is_empty() {
+            words.push(std::mem::take(&mut current));
+        }
+        previous_lower = ch.is_lowercase() || ch.is_ascii_digit();
+        current.extend(ch.to_lowercase());
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words
+}
+
+/// Tool names too common as English words to count as naming the tool.
+const STOP_NAMES: &[&str] = &[
+    "a", "an", "the", "to", "do", "it", "is", "in", "on", "at", "of", "or", "and", "me", "my",
+    "no", "not", "you", "go", "up", "be", "as", "by", "if", "so", "all", "any", "that", "this",
+];
+
+const NAME_SUFFIXES: &[&str] = &["", "s", "'s"];
+const ALIAS_SUFFIXES: &[&str] = &[
+    "", "s", "es", "ing", "ed", "d", "ting", "ted", "ming", "med", "'s", "'ing", "'d", "'ed",
+];
+
+fn is_word_char(ch: char) -> bool {
+    ch.is_alphanumeric() || ch == '_'
+}
+
+/// The byte position of the first whole-word occurrence of `needle` (optionally followed by
+/// one of `suffixes`) in `haystack`.
+pub(crate) fn find_word(haystack: &str, needle: &str, suffixes: &[&str]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(found) = haystack[from..].find(needle) {
+        let start = from + found;
+        let end = start + needle.len();
+        let starts_word = haystack[..start]
+            .chars()
+            .next_back()
+            .is_none_or(|ch| !is_word_char(ch));
+        if starts_word {
+            let rest = &haystack[end..];
+            let ends_word = suffixes.iter().any(|suffix| {
+                rest.strip_prefix(suffix)
+                    .is_some_and(|after| after.chars().next().is_none_or(|ch| !is_word_char(ch)))
+            });
+            if ends_word {
+                return Some(start);
+            }
+        }
+        from = start + needle.chars().next().map_or(1, char::len_utf8);
+    }
+    None
+}
+
+/// Words users say for a kind of tool, and the name words that mark a tool as that kind. An
+/// alias only ever maps to a tool that exists in the turn or catalogue. `strong` phrases name a
+/// product or program (`gmail`, `sudo`, `rsync`) and outrank the common nouns in `phrases`
+/// (`folder`, `page`) wherever they stand in the edict.
+#[derive(Debug)]
+pub(crate) struct AliasGroup {
+    pub(crate) strong: &'static [&'static str],
+    pub(crate) phrases: &'static [&'static str],
+    pub(crate) tool_words: &'static [&'static str],
+    pub(crate) tool_names: &'static [&'static str],
+}
+
+impl AliasGroup {
+    fn claims(&self, tool: &Candidate) -> bool {
+        self.tool_names.contains(&tool.name.as_str())
+            || tool
+                .tokens
+                .iter()
+                .any(|token| self.tool_words.contains(&token.as_str()))
+    }
+}
+
+/// The alias table, documented in `docs/capture.md`.
+pub(crate) const ALIAS_GROUPS: &[AliasGroup] = &[
+    // Mail.
+    AliasGroup {
+        strong: &["gmail", "outlook"],
+        phrases: &["email", "e-mail", "mail", "inbox", "cc", "bcc"],
+        tool_words: &[
+            "email", "emails", "mail", "gmail", "outlook", "smtp", "imap", "inbox", "sendgrid",
+            "mailgun", "mailer", "mailbox",
+        ],
+        tool_names: &[],
+    },
+    // Shell.
+    AliasGroup {
+        strong: &[
+            "sudo",
+            "rm -rf",
+            "rm",
+            "bash",
+            "zsh",
+            "chmod",
+            "chown",
+            "powershell",
+            "rsync",
+            "ssh",
+            "scp",
+            "npm",
+            "pip",
+            "docker",
+            "apt-get",
+            "brew",
+            "kill -9",
+        ],
+        phrases: &[
+            "shell",
+            "terminal",
+            "command line",
+            "command-line",
+            "command",
+            "cli",
+            "script",
+            "as root",
+        ],
+        tool_words: &[
+            "bash",
+            "sh",
+            "zsh",
+            "fish",
+            "shell",
+            "terminal",
+            "exec",
+            "cmd",
+            "command",
+            "commands",
+            "console",
+            "powershell",
+            "pwsh",
+            "tty",
+            "subprocess",
+            "cli",
+        ],
+        tool_names: &[],
+    },
+    // Web search, listed before the browser so "google" prefers a search tool.
+    AliasGroup {
+        strong: &["google", "bing", "duckduckgo"],
+        phrases: &["search", "look up", "search engine"],
+        tool_words: &[
+            "search",
+            "google",
+            "bing",
+            "serp",
+            "websearch",
+            "serper",
+            "tavily",
+            "duckduckgo",
+        ],
+        tool_names: &[],
+    },
+    // Browser and web fetch.
+    AliasGroup {
+        strong: &["chrome", "firefox", "safari", "google"],
+        phrases: &[
+            "browser", "browse", "web", "website", "web page", "webpage", "page", "url", "link",
+            "site", "internet", "online", "http", "https", "domain",
+        ],
+        tool_words: &[
+            "browser",
+            "browse",
+            "web",
+            "http",
+            "https",
+            "url",
+            "chrome",
+            "navigate",
+            "playwright",
+            "puppeteer",
+            "selenium",
+            "scrape",
+            "scraper",
+            "crawl",
+            "crawler",
+            "websearch",
+            "webfetch",
+            "internet",
+        ],
+        tool_names: &["fetch", "curl", "wget"],
+    },
+    // Team chat.
+    AliasGroup {
+        strong: &["slack", "discord", "mattermost", "microsoft teams"],
+        phrases: &["dm", "direct message", "channel", "chat"],
+        tool_words: &[
+            "slack",
+            "discord",
+            "teams",
+            "mattermost",
+            "chat",
+            "irc",
+            "zulip",
+        ],
+        tool_names: &[],
+    },
+    // Phone messaging.
+    AliasGroup {
+        strong: &["sms", "whatsapp", "imessage", "telegram"],
+        phrases: &["text message", "text", "message", "messaging", "signal"],
+        tool_words: &[
+            "sms",
+            "whatsapp",
+            "imessage",
+            "telegram",
+            "twilio",
+            "message",
+            "messages",
+            "messaging",
+            "text",
+            "texts",
+            "signal",
+            "mms",
+        ],
+        tool_names: &[],
+    },
+    // Calendar.
+    AliasGroup {
+        strong: &["calendly"],
+        phrases: &[
+            "calendar",
+            "meeting",
+            "invite",
+            "invitation",
+            "event",
+            "appointment",
+            "schedule",
+            "reschedule",
+            "standup",
+            "booking",
+        ],
+        tool_words: &[
+            "calendar",
+            "gcal",
+            "cal",
+            "event",
+            "events",
+            "meeting",
+            "meetings",
+            "schedule",
+            "scheduler",
+            "invite",
+            "appointment",
+            "calendly",
+            "booking",
+        ],
+        tool_names: &[],
+    },
+    // Files.
+    AliasGroup {
+        strong: &[],
+        phrases: &[
+            "file",
+            "folder",
+            "directory",
+            "directories",
+            "dir",
+            "filesystem",
+            "file system",
+            "disk",
+            "path",
+            "home directory",
+            "downloads",
+        ],
+        tool_words: &[
+            "file",
+            "files",
+            "fs",
+            "filesystem",
+            "folder",
+            "directory",
+            "dir",
+            "path",
+            "disk",
+        ],
+        tool_names: &[],
+    },
+    // Object storage.
+    AliasGroup {
+        strong: &["s3", "gcs"],
+        phrases: &["bucket", "object storage", "blob storage"],
+        tool_words: &["s3", "bucket", "gcs", "blob", "storage"],
+        tool_names: &[],
+    },
+    // Version control.
+    AliasGroup {
+        strong: &["git", "github", "gitlab"],
+        phrases: &[
+            "commit",
+            "push",
+            "force-push",
+            "force push",
+            "branch",
+            "merge",
+            "rebase",
+            "pull request",
+            "pr",
+            "repo",
+            "repository",
+            "main branch",
+            "master",
+        ],
+        tool_words: &[
+            "git",
+            "github",
+            "gitlab",
+            "bitbucket",
+            "commit",
+            "repo",
+            "vcs",
+            "pr",
+            "branch",
+        ],
+        tool_names: &[],
+    },
+    // Payments.
+    AliasGroup {
+        strong: &["stripe", "paypal"],
+        phrases: &[
+            "payment",
+            "pay",
+            "charge",
+            "refund",
+            "invoice",
+            "card",
+            "credit card",
+            "transaction",
+            "purchase",
+            "billing",
+            "subscription",
+            "money",
+            "buy",
+            "spend",
+        ],
+        tool_words: &[
+            "pay",
+            "payment",
+            "payments",
+            "stripe",
+            "paypal",
+            "charge",
+            "refund",
+            "billing",
+            "invoice",
+            "checkout",
+            "purchase",
+            "transfer",
+            "transaction",
+            "wallet",
+            "buy",
+        ],
+        tool_names: &[],
+    },
+    // Databases.
+    AliasGroup {
+        strong: &["postgres", "mysql", "sqlite", "sql", "drop table"],
+        phrases: &[
+            "database",
+            "db",
+            "query",
+            "queries",
+            "table",
+            "production database",
+            "prod db",
+            "production db",
+            "prod database",
+            "schema",
+            "migration",
+        ],
+        tool_words: &[
+            "sql",
+            "db",
+            "database",
+            "postgres",
+            "postgresql",
+            "mysql",
+            "sqlite",
+            "query",
+            "mongo",
+            "mongodb",
+            "redis",
+            "supabase",
+            "bigquery",
+            "snowflake",
+        ],
+        tool_names: &[],
+    },
+    // Deployment.
+    AliasGroup {
+        strong: &["kubernetes", "k8s", "kubectl"],
+        phrases: &[
+            "deploy",
+            "deployment",
+            "production",
+            "prod",
+            "release",
+            "rollout",
+            "rollback",
+            "cluster",
+        ],
+        tool_words: &[
+            "deploy",
+            "deployment",
+            "release",
+            "kubectl",
+            "k8s",
+            "vercel",
+            "netlify",
+            "heroku",
+            "helm",
+            "rollout",
+        ],
+        tool_names: &[],
+    },
+    // Issue trackers.
+    AliasGroup {
+        strong: &["jira"],
+        phrases: &["ticket", "issue", "bug report", "backlog"],
+        tool_words: &[
+            "jira", "issue", "issues", "ticket", "tickets", "linear", "tracker",
+        ],
+        tool_names: &[],
+    },
+    // Social media.
+    AliasGroup {
+        strong: &[
+            "twitter",
+            "linkedin",
+            "facebook",
+            "instagram",
+            "mastodon",
+            "bluesky",
+        ],
+        phrases: &["tweet", "social media"],
+        tool_words: &[
+            "twitter",
+            "tweet",
+            "linkedin",
+            "facebook",
+            "instagram",
+            "social",
+            "mastodon",
+            "bluesky",
+        ],
+        tool_names: &[],
+    },
+    // Documents.
+    AliasGroup {
+        strong: &["google drive", "google docs", "notion", "confluence"],
+        phrases: &[
+            "drive",
+            "docs",
+            "document",
+            "doc",
+            "spreadsheet",
+            "sheet",
+            "wiki",
+        ],
+        tool_words: &[
+            "drive",
+            "gdrive",
+            "docs",
+            "doc",
+            "document",
+            "documents",
+            "notion",
+            "sheets",
+            "sheet",
+            "spreadsheet",
+            "confluence",
+            "wiki",
+        ],
+        tool_names: &[],
+    },
+    // Phone calls.
+    AliasGroup {
+        strong: &[],
+        phrases: &["phone", "call", "voicemail", "dial"],
+        tool_words: &["phone", "call", "dial", "voice", "telephony"],
+        tool_names: &[],
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ToolCallRecord;
+    use crate::text::match_form;
+
+    /// The edict `edict`, in a turn that called `ran` with catalogue `catalogue`, lands on
+    /// `expected`.
+    fn check(edict: &str, ran: &[&str], catalogue: &[&str], expected: &str) {
+        let turn = TurnRecord {
+            user_message: edict.to_owned(),
+            tool_calls: ran
+                .iter()
+                .map(|name| ToolCallRecord::new(*name, true, "ok"))
+                .collect(),
+            session_id: None,
+            available_tools: catalogue.iter().map(|name| (*name).to_owned()).collect(),
+        };
+        let tool = Candidates::of_turn(&turn).attribute(&match_form(edict));
+        assert_eq!(tool, expected, "{edict:?} with {ran:?} + {catalogue:?}");
+    }
+
+    #[test]
+    fn named_tools_win() {
+        check(
+            "Don't run shell commands with sudo.",
+            &["shell", "browser"],
+            &[],
+            "shell",
+        );
+        check(
+            "Stop using browser for that.",
+            &["shell", "browser"],
+            &[],
+            "browser",
+        );
+        check(
+            "never use send email for this",
+            &["bash"],
+            &["Send_Email"],
+            "send_email",
+        );
+        check(
+            "never call WebSearch twice",
+            &[],
+            &["WebSearch", "bash"],
+            "websearch",
+        );
+        check(
+            "never use web search for names",
+            &["bash"],
+            &["WebSearch"],
+            "websearch",
+        );
+        check("Never deploy on Fridays", &["deploy"], &[], "deploy");
+        check("never use ls on the tools dir", &["bash"], &["ls"], "ls");
+        check("never install more tools", &["bash"], &["ls"], "bash");
+    }
+
+    #[test]
+    fn aliases_resolve_only_to_existing_tools() {
+        check(
+            "Never email Sarah.",
+            &["bash", "send_email"],
+            &[],
+            "send_email",
+        );
+        check("Never run rm -rf.", &["send_email", "bash"], &[], "bash");
+        check(
+            "Please never ping the admin channel",
+            &["send_email", "slack_post"],
+            &[],
+            "slack_post",
+        );
+        check(
+            "never use the website builder",
+            &["web_fetch", "send_email"],
+            &[],
+            "web_fetch",
+        );
+        check(
+            "never use the website builder",
+            &["send_email"],
+            &[],
+            "send_email",
+        );
+        check("Never check my mailbox", &["bash"], &["read_mail"], "bash");
+        check(
+            "never open a terminal for this",
+            &["execute_sql"],
+            &[],
+            "execute_sql",
+        );
+        check(
+            "never open a terminal for this",
+            &["execute_sql"],
+            &["exec_command"],
+            "exec_command",
+        );
+        check(
+            "Never delete files in /etc.",
+            &["read_file", "delete_file"],
+            &[],
+            "delete_file",
+        );
+        check(
+            "Never touch the production database.",
+            &["deploy", "query_db"],
+            &[],
+            "query_db",
+        );
+        check(
+            "Always cc me when you email a client.",
+            &["stripe_invoice", "gmail_send"],
+            &[],
+            "gmail_send",
+        );
+        check(
+            "Never send WhatsApp voice notes.",
+            &["send_email", "whatsapp_send"],
+            &[],
+            "whatsapp_send",
+        );
+        check(
+            "Please post in Slack only once a day.",
+            &["slack_read_channel", "slack_post"],
+            &[],
+            "slack_post",
+        );
+        check(
+            "Never rsync my home folder.",
+            &["list_dir", "bash"],
+            &[],
+            "bash",
+        );
+        check(
+            "Never google my name",
+            &[],
+            &["browser_open"],
+            "browser_open",
+        );
+    }
+
+    #[test]
+    fn falls_back_to_the_first_tool_then_unscoped() {
+        check(
+            "Never do that automatically.",
+            &["calendar", "bash"],
+            &[],
+            "calendar",
+        );
+        check("Never do that.", &[], &[], UNSCOPED_TOOL);
+        check("Never do that.", &[], &["bash"], UNSCOPED_TOOL);
+        check("Never do that.", &["  ", "Bash"], &[], "bash");
+    }
+
+    #[test]
+    fn whole_words_only() {
+        assert_eq!(find_word("ping the admin", "dm", ALIAS_SUFFIXES), None);
+        assert_eq!(find_word("my mailbox", "mail", ALIAS_SUFFIXES), None);
+        assert_eq!(find_word("stop emailing", "email", ALIAS_SUFFIXES), Some(5));
+        assert_eq!(
+            find_word("auto_send_email", "send_email", NAME_SUFFIXES),
+            None
+        );
+        assert_eq!(find_word("dm's", "dm", ALIAS_SUFFIXES), Some(0));
+    }
+}

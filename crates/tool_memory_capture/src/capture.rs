@@ -1,0 +1,185 @@
+//! The entry point: one turn in, proposed rule changes and statistics out.
+
+use tool_memory_core::{Timestamp, ToolMemoryPriority, ToolMemorySource};
+
+use crate::attribution::Candidates;
+use crate::edict::extract_edicts;
+use crate::failure::observe_calls;
+use crate::identity::edict_identity_key;
+use crate::{CaptureOutput, EDICT_TAG, ProposedRule, TurnRecord};
+
+/// What capture looks for. The default captures everything, with the reference's threshold
+/// of two failures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CaptureConfig {
+    /// Propose critical rules from user edicts.
+    pub edicts: bool,
+    /// Propose normal observations for tools that failed repeatedly.
+    pub repeated_failures: bool,
+    /// Failures of one tool in one turn that make an observation; at least 1.
+    pub failure_threshold: u64,
+    /// Emit per-tool call statistics.
+    pub statistics: bool,
+}
+
+impl Default for CaptureConfig {
+    fn default() -> CaptureConfig {
+        CaptureConfig {
+            edicts: true,
+            repeated_failures: true,
+            failure_threshold: 2,
+            statistics: true,
+        }
+    }
+}
+
+/// Captures one turn with the default configuration.
+///
+/// Returns edict rules first, in message order (one per identity key), then repeated-failure
+/// observations and statistics sorted by tool name. `now` stamps the statistics; nothing else
+/// depends on it, so the same turn always yields the same rules.
+pub fn capture_turn(turn: &TurnRecord, now: Timestamp) -> CaptureOutput {
+    capture_turn_with(turn, now, &CaptureConfig::default())
+}
+
+/// Captures one turn with an explicit configuration.
+pub fn capture_turn_with(
+    turn: &TurnRecord,
+    now: Timestamp,
+    config: &CaptureConfig,
+) -> CaptureOutput {
+    let mut output = CaptureOutput::default();
+    if config.edicts {
+        let candidates = Candidates::of_turn(turn);
+        for edict in extract_edicts(&turn.user_message) {
+            let tool_name = candidates.attribute(&edict.form);
+            let identity_key = edict_identity_key(&tool_name, edict.text);
+            // The same edict twice in one message is one rule.
+            if output
+                .rules
+                .iter()
+                .any(|rule| rule.identity_key == identity_key)
+            {
+                continue;
+            }
+            output.rules.push(ProposedRule {
+                tool_name,
+                rule: edict.text.to_owned(),
+                priority: ToolMemoryPriority::Critical,
+                source: ToolMemorySource::UserExplicit,
+                tags: vec![EDICT_TAG.to_owned()],
+                identity_key,
+            });
+        }
+    }
+    if config.repeated_failures || config.statistics {
+        let (observations, stats) =
+            observe_calls(&turn.tool_calls, config.failure_threshold.max(1), now);
+        if config.repeated_failures {
+            output.rules.extend(observations);
+        }
+        if config.statistics {
+            output.stats = stats;
+        }
+    }
+    output
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ToolCallRecord;
+
+    fn at() -> Timestamp {
+        Timestamp::parse("2026-05-11T00:00:00Z").unwrap()
+    }
+
+    fn turn(message: &str, tools: &[&str]) -> TurnRecord {
+        TurnRecord {
+            user_message: message.to_owned(),
+            tool_calls: tools
+                .iter()
+                .map(|name| ToolCallRecord::new(*name, true, "ok"))
+                .collect(),
+            ..TurnRecord::default()
+        }
+    }
+
+    /// `message` with successful calls of `tools` proposes exactly these (tool, rule) edicts.
+    fn check(message: &str, tools: &[&str], expected: &[(&str, &str)]) {
+        let output = capture_turn(&turn(message, tools), at());
+        let found: Vec<(&str, &str)> = output
+            .rules
+            .iter()
+            .map(|rule| (rule.tool_name.as_str(), rule.rule.as_str()))
+            .collect();
+        assert_eq!(found, expected, "{message:?}");
+    }
+
+    #[test]
+    fn headline_case_keeps_the_whole_address() {
+        check(
+            "Never email Sarah at sarah@example.com.",
+            &["send_email"],
+            &[("send_email", "Never email Sarah at sarah@example.com.")],
+        );
+        let output = capture_turn(
+            &turn("Never email Sarah at sarah@example.com.", &["send_email"]),
+            at(),
+        );
+        let rule = &output.rules[0];
+        assert_eq!(rule.priority, ToolMemoryPriority::Critical);
+        assert_eq!(rule.source, ToolMemorySource::UserExplicit);
+        assert_eq!(rule.tags, [EDICT_TAG]);
+        assert!(rule.identity_key.starts_with("edict-"));
+    }
+
+    #[test]
+    fn duplicates_in_one_message_are_one_rule() {
+        check(
+            "Never email Sarah. Never run rm -rf. never email sarah!",
+            &["send_email", "bash"],
+            &[
+                ("send_email", "Never email Sarah."),
+                ("bash", "Never run rm -rf."),
+            ],
+        );
+    }
+
+    #[test]
+    fn tool_names_are_normalised() {
+        check(
+            "NEVER EMAIL SARAH",
+            &["Send_Email"],
+            &[("send_email", "NEVER EMAIL SARAH")],
+        );
+        check(
+            "Never do that.",
+            &[],
+            &[(tool_memory_core::UNSCOPED_TOOL, "Never do that.")],
+        );
+    }
+
+    #[test]
+    fn config_switches_parts_off() {
+        let mut record = turn("Never email Sarah.", &["send_email"]);
+        record
+            .tool_calls
+            .push(ToolCallRecord::new("shell", false, "timeout"));
+        record
+            .tool_calls
+            .push(ToolCallRecord::new("shell", false, "timeout"));
+        let all = capture_turn(&record, at());
+        assert_eq!(all.rules.len(), 2);
+        assert_eq!(all.stats.len(), 2);
+        let config = CaptureConfig {
+            edicts: false,
+            statistics: false,
+            ..CaptureConfig::default()
+        };
+        let some = capture_turn_with(&record, at(), &config);
+        assert_eq!(some.rules.len(), 1);
+        assert_eq!(some.rules[0].tool_name, "shell");
+        assert!(some.stats.is_empty());
+    }
+}

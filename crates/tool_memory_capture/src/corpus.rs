@@ -1,0 +1,256 @@
+//! The labelled corpus format and its metrics, shared by the crate's corpus test and any
+//! xtask that wants to print or gate on them.
+//!
+//! One case per JSONL line: `{"id", "turn", "expect", "expect_failures"?, "note"?}`. `expect`
+//! lists the edicts a careful labeller expects (empty: nothing should be captured);
+//! `expect_failures`, when present, lists the exact repeated-failure observations.
+
+use serde::{Deserialize, Serialize};
+use tool_memory_core::Timestamp;
+
+use crate::{Error, ProposedRule, REPEATED_FAILURE_TAG, Result, TurnRecord, capture_turn};
+
+/// One labelled turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CorpusCase {
+    /// A unique, readable case id such as `edict-001`.
+    pub id: String,
+    /// The turn to capture.
+    pub turn: TurnRecord,
+    /// The edict rules expected from the turn, in any order.
+    #[serde(default)]
+    pub expect: Vec<ExpectedRule>,
+    /// When present, the exact repeated-failure observations expected.
+    #[serde(default)]
+    pub expect_failures: Option<Vec<ExpectedRule>>,
+    /// Why the case is labelled this way.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// A rule a case expects: matched on exact rule text, then checked for the tool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExpectedRule {
+    /// The expected normalised tool name.
+    pub tool_name: String,
+    /// The expected rule text, exactly.
+    pub rule: String,
+}
+
+/// A disagreement between a case's labels and capture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CaseMiss {
+    /// An expected edict was not captured.
+    Missed {
+        case: String,
+        expected: ExpectedRule,
+    },
+    /// A captured edict was not expected.
+    Spurious {
+        case: String,
+        captured: ExpectedRule,
+    },
+    /// The edict was captured on another tool.
+    WrongTool {
+        case: String,
+        expected: ExpectedRule,
+        captured_tool: String,
+    },
+    /// The repeated-failure observations differ.
+    Failures {
+        case: String,
+        expected: Vec<ExpectedRule>,
+        captured: Vec<ExpectedRule>,
+    },
+}
+
+/// Corpus-wide metrics.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CorpusReport {
+    /// Cases evaluated.
+    pub turns: usize,
+    /// Edicts the labels expect.
+    pub expected: usize,
+    /// Edicts capture proposed.
+    pub captured: usize,
+    /// Captured edicts whose text an expectation has.
+    pub matched: usize,
+    /// Matched edicts on the expected tool.
+    pub on_expected_tool: usize,
+    /// Cases with `expect_failures` whose observations matched exactly.
+    pub failure_cases_passed: usize,
+    /// Cases with `expect_failures`.
+    pub failure_cases: usize,
+    /// Every disagreement, in case order.
+    pub misses: Vec<CaseMiss>,
+}
+
+impl CorpusReport {
+    /// Matched / captured; 1 when nothing was captured.
+    pub fn precision(&self) -> f64 {
+        ratio(self.matched, self.captured)
+    }
+
+    /// Matched / expected; 1 when nothing was expected.
+    pub fn recall(&self) -> f64 {
+        ratio(self.matched, self.expected)
+    }
+
+    /// On the expected tool / matched; 1 when nothing matched.
+    pub fn attribution(&self) -> f64 {
+        ratio(self.on_expected_tool, self.matched)
+    }
+
+    /// `capture corpus: 318 turns, precision 0.985, recall 0.970, attribution 0.980`.
+    pub fn summary_line(&self) -> String {
+        format!(
+            "capture corpus: {} turns, precision {:.3}, recall {:.3}, attribution {:.3}",
+            self.turns,
+            self.precision(),
+            self.recall(),
+            self.attribution()
+        )
+    }
+}
+
+fn ratio(numerator: usize, denominator: usize) -> f64 {
+    if denominator == 0 {
+        1.0
+    } else {
+        numerator as f64 / denominator as f64
+    }
+}
+
+/// Parses JSONL corpus text; blank lines and lines starting with `//` are skipped.
+pub fn parse_corpus(text: &str) -> Result<Vec<CorpusCase>> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty() && !line.trim_start().starts_with("//"))
+        .map(|(index, line)| {
+            serde_json::from_str(line).map_err(|source| Error::CorpusLine {
+                line: index + 1,
+                source,
+            })
+        })
+        .collect()
+}
+
+/// Captures every case and compares with its labels.
+pub fn evaluate(cases: &[CorpusCase]) -> CorpusReport {
+    // Rules do not depend on the time; any fixed instant will do.
+    let now = Timestamp::from_unix_micros(0).expect("the epoch is representable");
+    let mut report = CorpusReport {
+        turns: cases.len(),
+        ..CorpusReport::default()
+    };
+    for case in cases {
+        let output = capture_turn(&case.turn, now);
+        let (failures, edicts): (Vec<&ProposedRule>, Vec<&ProposedRule>) = output
+            .rules
+            .iter()
+            .partition(|rule| rule.tags.iter().any(|tag| tag == REPEATED_FAILURE_TAG));
+        score_edicts(case, &edicts, &mut report);
+        if let Some(expected) = &case.expect_failures {
+            report.failure_cases += 1;
+            let captured: Vec<ExpectedRule> =
+                failures.iter().map(|rule| as_expected(rule)).collect();
+            if &captured == expected {
+                report.failure_cases_passed += 1;
+            } else {
+                report.misses.push(CaseMiss::Failures {
+                    case: case.id.clone(),
+                    expected: expected.clone(),
+                    captured,
+                });
+            }
+        }
+    }
+    report
+}
+
+fn as_expected(rule: &ProposedRule) -> ExpectedRule {
+    ExpectedRule {
+        tool_name: rule.tool_name.clone(),
+        rule: rule.rule.clone(),
+    }
+}
+
+fn score_edicts(case: &CorpusCase, edicts: &[&ProposedRule], report: &mut CorpusReport) {
+    report.expected += case.expect.len();
+    report.captured += edicts.len();
+    let mut unclaimed: Vec<&ProposedRule> = edicts.to_vec();
+    // Exact text and tool first, so a text captured twice on two tools pairs up correctly.
+    let mut open: Vec<&ExpectedRule> = Vec::new();
+    for expected in &case.expect {
+        let exact = unclaimed
+            .iter()
+            .position(|rule| rule.rule == expected.rule && rule.tool_name == expected.tool_name);
+        match exact {
+            Some(index) => {
+                unclaimed.remove(index);
+                report.matched += 1;
+                report.on_expected_tool += 1;
+            }
+            None => open.push(expected),
+        }
+    }
+    for expected in open {
+        match unclaimed.iter().position(|rule| rule.rule == expected.rule) {
+            Some(index) => {
+                let rule = unclaimed.remove(index);
+                report.matched += 1;
+                report.misses.push(CaseMiss::WrongTool {
+                    case: case.id.clone(),
+                    expected: expected.clone(),
+                    captured_tool: rule.tool_name.clone(),
+                });
+            }
+            None => report.misses.push(CaseMiss::Missed {
+                case: case.id.clone(),
+                expected: expected.clone(),
+            }),
+        }
+    }
+    for rule in unclaimed {
+        report.misses.push(CaseMiss::Spurious {
+            case: case.id.clone(),
+            captured: as_expected(rule),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_hits_misses_spurious_and_wrong_tools() {
+        let text = r#"
+// a comment line
+{"id":"a","turn":{"user_message":"Never email Sarah.","tool_calls":[{"name":"send_email","success":true}]},"expect":[{"tool_name":"send_email","rule":"Never email Sarah."}]}
+{"id":"b","turn":{"user_message":"Never run rm -rf.","tool_calls":[{"name":"send_email","success":true}]},"expect":[{"tool_name":"bash","rule":"Never run rm -rf."}]}
+{"id":"c","turn":{"user_message":"Always cc me."},"expect":[]}
+{"id":"d","turn":{"user_message":"hello"},"expect":[{"tool_name":"x","rule":"hello"}]}
+{"id":"e","turn":{"user_message":"","tool_calls":[{"name":"sh","success":false},{"name":"sh","success":false}]},"expect_failures":[]}
+"#;
+        let report = evaluate(&parse_corpus(text).unwrap());
+        assert_eq!(report.turns, 5);
+        assert_eq!(
+            (report.expected, report.captured, report.matched),
+            (3, 3, 2)
+        );
+        assert_eq!(report.on_expected_tool, 1);
+        assert_eq!((report.failure_cases, report.failure_cases_passed), (1, 0));
+        assert_eq!(report.misses.len(), 4, "{:#?}", report.misses);
+        assert_eq!(
+            report.summary_line(),
+            "capture corpus: 5 turns, precision 0.667, recall 0.667, attribution 0.500"
+        );
+    }
+
+    #[test]
+    fn names_the_bad_line() {
+        let err = parse_corpus("\n{\"id\":1}\n").unwrap_err();
+        assert!(err.to_string().starts_with("corpus line 2 "), "{err}");
+    }
+}

@@ -1,0 +1,1028 @@
+//! The edict grammar: which sentences of a user message are standing instructions.
+//!
+//! A sentence is an edict when a marker (`never`, `don't`/`do not`, `stop …ing`, `always`,
+//! `from now on`, `you must never`, `I don't want you to`, `under no circumstances`) opens a
+//! clause, optionally after polite or conversational filler (`please`, `oh and`, `one more
+//! thing:`), and the word after it reads as an imperative verb. Markers anywhere else belong to
+//! someone's statement ("I never said that", "it should never happen"), and idioms ("don't
+//! worry", "never mind"), questions, quoted or reported speech are not instructions. Precision
+//! matters more than recall here: a false edict becomes a critical rule pinned into every
+//! future prompt.
+
+use crate::output::MAX_EDICT_CHARS;
+use crate::text::{match_form, own_lines, split_sentences, strip_bullet, truncate_chars};
+
+/// One captured edict: the user's sentence and its match form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Edict<'a> {
+    /// The sentence as written, trimmed, without list bullet, at most [`MAX_EDICT_CHARS`].
+    pub(crate) text: &'a str,
+    /// [`match_form`] of the whole sentence, for tool attribution.
+    pub(crate) form: String,
+}
+
+/// Every edict of `message`, in message order. Duplicates are kept; identity keys merge them.
+pub(crate) fn extract_edicts(message: &str) -> Vec<Edict<'_>> {
+    let mut edicts = Vec::new();
+    for line in own_lines(message) {
+        for sentence in split_sentences(strip_bullet(line)) {
+            let form = match_form(sentence);
+            if is_edict(&form) {
+                edicts.push(Edict {
+                    text: truncate_chars(sentence, MAX_EDICT_CHARS),
+                    form,
+                });
+            }
+        }
+    }
+    edicts
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Token<'a> {
+    Word(&'a str),
+    Punct(char),
+}
+
+fn is_word_char(ch: char) -> bool {
+    ch.is_alphanumeric() || ch == '_'
+}
+
+/// Words (letters, digits, `_`, inner `'` and `-`) and single punctuation marks.
+fn tokenize(form: &str) -> Vec<Token<'_>> {
+    let chars: Vec<(usize, char)> = form.char_indices().collect();
+    let mut tokens = Vec::with_capacity(chars.len() / 4);
+    let mut index = 0;
+    while index < chars.len() {
+        let (start, ch) = chars[index];
+        if is_word_char(ch) {
+            let mut last = index;
+            loop {
+                match (chars.get(last + 1), chars.get(last + 2)) {
+                    (Some(&(_, next)), _) if is_word_char(next) => last += 1,
+                    (Some(&(_, '\'' | '-')), Some(&(_, after))) if is_word_char(after) => {
+                        last += 2;
+                    }
+                    _ => break,
+                }
+            }
+            let (end_start, end_char) = chars[last];
+            tokens.push(Token::Word(&form[start..end_start + end_char.len_utf8()]));
+            index = last + 1;
+        } else {
+            if !ch.is_whitespace() {
+                tokens.push(Token::Punct(ch));
+            }
+            index += 1;
+        }
+    }
+    tokens
+}
+
+/// Whether a sentence (in [`match_form`]) is a standing instruction.
+pub(crate) fn is_edict(form: &str) -> bool {
+    if is_question(form) {
+        return false;
+    }
+    let tokens = tokenize(form);
+    let opens_with_subject = match word_at(&tokens, skip_fillers(&tokens, 0)) {
+        Some(word) => SUBJECTS.contains(&word),
+        None => false,
+    };
+    let mut start = 0;
+    while start < tokens.len() {
+        let kind = clause_kind(&tokens, start);
+        let usable = match kind {
+            ClauseStart::No | ClauseStart::Quoted => false,
+            // "I hate it and never use it": the subject carries over the conjunction.
+            ClauseStart::Conjunction => !opens_with_subject,
+            ClauseStart::Sentence | ClauseStart::Punct => true,
+        };
+        if usable
+            && !reported_before(&tokens[..start])
+            && marker_at(&tokens, skip_fillers(&tokens, start))
+        {
+            return true;
+        }
+        start += 1;
+    }
+    false
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ClauseStart {
+    No,
+    Sentence,
+    Punct,
+    Conjunction,
+    Quoted,
+}
+
+fn clause_kind(tokens: &[Token<'_>], index: usize) -> ClauseStart {
+    if index == 0 {
+        return ClauseStart::Sentence;
+    }
+    match tokens[index - 1] {
+        Token::Punct('"' | '\'') => ClauseStart::Quoted,
+        Token::Punct(',' | ';' | ':' | '(' | '—' | '–' | '-' | '…' | '[') => {
+            ClauseStart::Punct
+        }
+        Token::Word("and" | "but" | "or" | "so" | "then" | "plus") => ClauseStart::Conjunction,
+        _ => ClauseStart::No,
+    }
+}
+
+/// A question is not an instruction, but a tag question ("never push to main, ok?") is.
+fn is_question(form: &str) -> bool {
+    let trimmed = form.trim_end_matches([' ', ')', '"', '\'', ']', '!']);
+    if !trimmed.ends_with('?') {
+        return false;
+    }
+    let body = trimmed.trim_end_matches('?').trim_end();
+    !TAG_QUESTIONS.iter().any(|tag| body.ends_with(tag))
+}
+
+const TAG_QUESTIONS: &[&str] = &[
+    ", ok",
+    ", okay",
+    ", alright",
+    ", all right",
+    ", understood",
+    ", got it",
+    ", yeah",
+    ", right",
+    ", clear",
+    ", capisce",
+    ", yes",
+    ", k",
+    ", deal",
+];
+
+/// Someone else's words reported before the clause: "she told me: don't …". The user's own
+/// reminders ("as I said, never …", "I told you, …") stay edicts.
+fn reported_before(tokens: &[Token<'_>]) -> bool {
+    tokens.iter().enumerate().any(|(index, token)| {
+        let Token::Word(word) = token else {
+            return false;
+        };
+        if !SPEECH_VERBS.contains(word) {
+            return false;
+        }
+        let own = tokens[index.saturating_sub(2)..index]
+            .iter()
+            .any(|before| matches!(before, Token::Word("i" | "i've" | "i'd" | "i'm" | "i'll")));
+        !own
+    })
+}
+
+const SPEECH_VERBS: &[&str] = &[
+    "said",
+    "says",
+    "told",
+    "tells",
+    "wrote",
+    "writes",
+    "asked",
+    "asks",
+    "mentioned",
+    "replied",
+    "warned",
+    "warns",
+    "insisted",
+    "advised",
+    "according",
+    "instructed",
+    "yelled",
+    "shouted",
+    "claimed",
+    "claims",
+    "suggested",
+    "recommended",
+    "recommends",
+    "saying",
+    "texted",
+    "reads",
+    "states",
+    "stated",
+];
+
+fn word_at<'a>(tokens: &[Token<'a>], index: usize) -> Option<&'a str> {
+    match tokens.get(index) {
+        Some(Token::Word(word)) => Some(word),
+        _ => None,
+    }
+}
+
+/// Whether `sequence` starts at `index`; `$` matches the end of the sentence or punctuation.
+fn matches_at(tokens: &[Token<'_>], index: usize, sequence: &[&str]) -> bool {
+    sequence.iter().enumerate().all(|(offset, expected)| {
+        let actual = word_at(tokens, index + offset);
+        if *expected == "$" {
+            actual.is_none()
+        } else {
+            actual == Some(expected)
+        }
+    })
+}
+
+/// Skips polite and conversational lead-ins: "please", "oh and", "one more thing", "make sure
+/// you", "remember to". What follows must still be a marker.
+fn skip_fillers(tokens: &[Token<'_>], mut index: usize) -> usize {
+    'outer: loop {
+        for sequence in MULTI_FILLERS {
+            if matches_at(tokens, index, sequence) {
+                index += sequence.len();
+                continue 'outer;
+            }
+        }
+        match word_at(tokens, index) {
+            Some(word) if FILLERS.contains(&word) => index += 1,
+            _ => return index,
+        }
+    }
+}
+
+const FILLERS: &[&str] = &[
+    "please",
+    "pls",
+    "plz",
+    "kindly",
+    "and",
+    "but",
+    "also",
+    "so",
+    "just",
+    "then",
+    "oh",
+    "ok",
+    "okay",
+    "btw",
+    "hey",
+    "again",
+    "now",
+    "seriously",
+    "honestly",
+    "really",
+    "important",
+    "note",
+    "nb",
+    "ps",
+    "actually",
+    "guys",
+    "alright",
+    "look",
+    "listen",
+    "fyi",
+    "yeah",
+    "plus",
+    "additionally",
+    "finally",
+    "lastly",
+    "reminder",
+    "remember",
+    "hi",
+    "hello",
+    "thanks",
+    "tip",
+    "rule",
+    "absolutely",
+    "generally",
+    "moreover",
+    "anyway",
+    "anyways",
+    "however",
+];
+
+const MULTI_FILLERS: &[&[&str]] = &[
+    &["one", "more", "thing"],
+    &["last", "thing"],
+    &["as", "i", "said"],
+    &["like", "i", "said"],
+    &["as", "i", "mentioned"],
+    &["i", "said"],
+    &["i", "told", "you", "to"],
+    &["i", "told", "you"],
+    &["i've", "told", "you", "to"],
+    &["i've", "told", "you"],
+    &["i", "keep", "telling", "you", "to"],
+    &["i", "keep", "telling", "you"],
+    &["make", "sure", "that", "you"],
+    &["make", "sure", "you"],
+    &["make", "sure", "to"],
+    &["be", "sure", "to"],
+    &["remember", "to"],
+    &["for", "the", "record"],
+    &["in", "general"],
+    &["as", "a", "rule"],
+];
+
+/// Sentences opening with one of these have a subject, so a conjunction does not start an
+/// imperative clause.
+const SUBJECTS: &[&str] = &[
+    "i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "we'll", "he", "she", "they", "it",
+    "it's", "you", "you're", "this", "that", "there", "my", "our", "his", "her", "their",
+    "someone", "everyone", "nobody",
+];
+
+fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
+    let word = |offset: usize| word_at(tokens, index + offset);
+    match word(0) {
+        Some("never") => never_tail(tokens, index + 1),
+        Some("don't" | "dont") => dont_tail(tokens, index + 1),
+        Some("do") if word(1) == Some("not") => dont_tail(tokens, index + 2),
+        Some("stop") => stop_tail(tokens, index + 1),
+        Some("always") => always_tail(tokens, index + 1),
+        Some("you") => you_tail(tokens, index + 1),
+        Some("you're") => {
+            matches!(word(1), Some("never" | "not"))
+                && word(2) == Some("to")
+                && imperative(tokens, index + 3)
+        }
+        Some("i") => {
+            let after_negation = match (word(1), word(2)) {
+                (Some("don't" | "dont" | "never"), _) => index + 2,
+                (Some("do"), Some("not")) => index + 3,
+                _ => return false,
+            };
+            matches_at(tokens, after_negation, &["want", "you", "to"])
+                && imperative(tokens, after_negation + 3)
+        }
+        Some("under") => {
+            matches_at(tokens, index + 1, &["no", "circumstances"]) && tokens.len() > index + 3
+        }
+        _ => match forward_phrase_len(tokens, index) {
+            Some(len) => forward_tail(tokens, index + len),
+            None => false,
+        },
+    }
+}
+
+/// "From now on", "going forward" and friends open a standing order.
+fn forward_phrase_len(tokens: &[Token<'_>], index: usize) -> Option<usize> {
+    const PHRASES: &[&[&str]] = &[
+        &["from", "now", "on"],
+        &["from", "now", "onwards"],
+        &["from", "now", "onward"],
+        &["from", "here", "on", "out"],
+        &["from", "here", "on"],
+        &["from", "today", "on"],
+        &["from", "today", "onwards"],
+        &["going", "forward"],
+        &["moving", "forward"],
+        &["in", "the", "future"],
+        &["in", "future"],
+        &["henceforth"],
+        &["hereafter"],
+    ];
+    PHRASES
+        .iter()
+        .find(|phrase| matches_at(tokens, index, phrase))
+        .map(|phrase| phrase.len())
+}
+
+fn forward_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
+    while matches!(tokens.get(index), Some(Token::Punct(',' | ':' | '-' | '—'))) {
+        index += 1;
+    }
+    let index = skip_fillers(tokens, index);
+    if marker_at(tokens, index) {
+        return true;
+    }
+    match word_at(tokens, index) {
+        None => false,
+        // "From now on you reply in English", "going forward your summaries should be short".
+        Some("you" | "your") => word_at(tokens, index + 1).is_some(),
+        Some(word) if FORWARD_NOT_ORDERS.contains(&word) => false,
+        Some(_) => imperative(tokens, index),
+    }
+}
+
+const FORWARD_NOT_ORDERS: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "this",
+    "that",
+    "these",
+    "those",
+    "things",
+    "everything",
+    "nothing",
+    "all",
+    "everyone",
+    "there",
+    "it'll",
+    "they'll",
+    "we'll",
+    "i'll",
+    "i'm",
+    "we're",
+];
+
+fn never_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
+    while matches!(
+        tokens.get(index),
+        Some(Token::Word("ever" | "never") | Token::Punct(','))
+    ) {
+        index += 1;
+    }
+    match word_at(tokens, index) {
+        // "Never again will I eat there" is an inversion; "never again use sudo" an order.
+        Some("again") => match word_at(tokens, index + 1) {
+            None => false,
+            Some(next) if INVERSION_WORDS.contains(&next) => false,
+            Some(_) => imperative(tokens, index + 1),
+        },
+        Some("mind") => false,
+        Some("say") if word_at(tokens, index + 1) == Some("never") => false,
+        _ => imperative(tokens, index),
+    }
+}
+
+const INVERSION_WORDS: &[&str] = &[
+    "will", "would", "shall", "do", "did", "does", "am", "have", "had", "i", "we", "is", "was",
+    "again", "can", "could", "should",
+];
+
+fn dont_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
+    // "Do not, under any circumstances, disable the firewall": commas around an aside.
+    while matches!(
+        tokens.get(index),
+        Some(Token::Word("ever" | "really" | "just" | "actually") | Token::Punct(','))
+    ) {
+        index += 1;
+    }
+    let Some(word) = word_at(tokens, index) else {
+        return false;
+    };
+    if DONT_NOT_ORDERS.contains(&word) {
+        return false;
+    }
+    if DONT_IDIOMS
+        .iter()
+        .any(|idiom| matches_at(tokens, index, idiom))
+    {
+        return false;
+    }
+    if word == "be" && word_at(tokens, index + 1).is_some_and(|next| BE_IDIOMS.contains(&next)) {
+        return false;
+    }
+    imperative(tokens, index)
+}
+
+/// Verbs after "don't" that make a statement or a pleasantry, not an order ("don't worry",
+/// "don't know"); "don't forget" is a reminder about the task at hand.
+const DONT_NOT_ORDERS: &[&str] = &[
+    "worry",
+    "know",
+    "think",
+    "care",
+    "understand",
+    "remember",
+    "mind",
+    "mean",
+    "see",
+    "need",
+    "want",
+    "like",
+    "feel",
+    "recall",
+    "believe",
+    "agree",
+    "expect",
+    "suppose",
+    "guess",
+    "hesitate",
+    "panic",
+    "sweat",
+    "judge",
+    "laugh",
+    "forget",
+    "even",
+    "you",
+    "always",
+    "usually",
+    "have",
+    "seem",
+    "recognize",
+    "recognise",
+    "wanna",
+    "matter",
+    "hate",
+    "love",
+    "own",
+    "sound",
+    "trip",
+    "freak",
+    "stress",
+    "fret",
+];
+
+const DONT_IDIOMS: &[&[&str]] = &[
+    &["mention", "it"],
+    &["tell", "me"],
+    &["ask", "$"],
+    &["ask", "why"],
+    &["ask", "me", "why"],
+    &["ask", "how"],
+    &["quote", "me"],
+    &["blame", "me"],
+    &["count", "on"],
+    &["take", "it", "personally"],
+    &["take", "this", "the", "wrong", "way"],
+    &["take", "it", "the", "wrong", "way"],
+    &["go", "there"],
+    &["get", "me", "wrong"],
+    &["get", "me", "started"],
+    &["get", "it", "twisted"],
+    &["look", "at", "me"],
+    &["bother", "$"],
+    &["push", "it", "$"],
+    &["push", "your", "luck"],
+    &["hold", "your", "breath"],
+    &["make", "me", "laugh"],
+    &["let", "me", "down"],
+    &["let", "it", "bother"],
+    &["give", "up"],
+    &["rush", "$"],
+    &["stop", "$"],
+];
+
+const BE_IDIOMS: &[&str] = &[
+    "silly",
+    "sorry",
+    "shy",
+    "afraid",
+    "scared",
+    "ridiculous",
+    "dramatic",
+    "a",
+    "an",
+    "such",
+    "stupid",
+    "mad",
+    "upset",
+    "nervous",
+    "like",
+    "that",
+    "sad",
+];
+
+fn stop_tail(tokens: &[Token<'_>], index: usize) -> bool {
+    match word_at(tokens, index) {
+        Some(word) => word.len() >= 5 && word.ends_with("ing") && !ING_NOT_GERUNDS.contains(&word),
+        None => false,
+    }
+}
+
+const ING_NOT_GERUNDS: &[&str] = &[
+    "thing",
+    "things",
+    "nothing",
+    "anything",
+    "something",
+    "everything",
+    "string",
+    "spring",
+    "during",
+    "morning",
+    "evening",
+    "ceiling",
+    "pudding",
+    "swing",
+    "sting",
+    "bring",
+    "cling",
+    "fling",
+    "wring",
+];
+
+fn always_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
+    while matches!(
+        tokens.get(index),
+        Some(Token::Word("always") | Token::Punct(','))
+    ) {
+        index += 1;
+    }
+    match word_at(tokens, index) {
+        Some(word) if ALWAYS_NOT_ORDERS.contains(&word) => false,
+        Some(_) => imperative(tokens, index),
+        None => false,
+    }
+}
+
+/// Words after "always" that describe rather than order ("always happy to help").
+const ALWAYS_NOT_ORDERS: &[&str] = &[
+    "happy",
+    "glad",
+    "good",
+    "nice",
+    "fun",
+    "great",
+    "busy",
+    "late",
+    "sorry",
+    "ready",
+    "welcome",
+    "right",
+    "wrong",
+    "interesting",
+    "same",
+    "hard",
+    "easy",
+    "funny",
+    "weird",
+    "annoying",
+    "something",
+    "someone",
+    "somebody",
+    "true",
+    "fine",
+    "useful",
+    "helpful",
+    "about",
+    "like",
+    "been",
+    "a",
+    "the",
+    "one",
+    "there",
+    "here",
+];
+
+fn you_tail(tokens: &[Token<'_>], index: usize) -> bool {
+    let word = |offset: usize| word_at(tokens, index + offset);
+    match (word(0), word(1)) {
+        (Some("must" | "should" | "shall"), Some("never")) => never_tail(tokens, index + 2),
+        (Some("must" | "should" | "shall" | "may"), Some("not")) => dont_tail(tokens, index + 2),
+        (Some("must" | "should"), Some("always")) => always_tail(tokens, index + 2),
+        (Some("mustn't" | "shouldn't"), _) => dont_tail(tokens, index + 1),
+        (Some("are"), Some("never" | "not")) => {
+            word(2) == Some("to") && imperative(tokens, index + 3)
+        }
+        (Some("need" | "have"), Some("to")) => match word(2) {
+            Some("stop") => stop_tail(tokens, index + 3),
+            Some("always") => always_tail(tokens, index + 3),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether the word at `index` reads as the base form of a verb: not a pronoun, article,
+/// auxiliary or past form ("never said"), not a gerund ("never having") or a third-person form
+/// ("never works").
+fn imperative(tokens: &[Token<'_>], index: usize) -> bool {
+    let Some(word) = word_at(tokens, index) else {
+        return false;
+    };
+    if NOT_VERBS.contains(&word) || word.starts_with(|ch: char| ch.is_ascii_digit()) {
+        return false;
+    }
+    if word == "have" {
+        // "Never have I seen…" is an inversion; "never have more than two tabs open" an order.
+        return word_at(tokens, index + 1).is_some_and(|next| !SUBJECTS.contains(&next));
+    }
+    if word.ends_with("ing") && word.len() > 4 && !ING_NOT_GERUNDS.contains(&word) {
+        return false;
+    }
+    if word.ends_with("ed") && !BASE_VERBS_IN_ED.contains(&word) {
+        return false;
+    }
+    let third_person = word.len() > 3
+        && word.ends_with('s')
+        && !["ss", "us", "is", "'s"]
+            .iter()
+            .any(|ending| word.ends_with(ending));
+    !third_person
+}
+
+const BASE_VERBS_IN_ED: &[&str] = &[
+    "need", "feed", "heed", "proceed", "exceed", "succeed", "embed", "shed", "shred", "wed",
+    "bleed", "breed", "seed", "speed", "weed", "bed", "shred", "reseed",
+];
+
+const NOT_VERBS: &[&str] = &[
+    "i",
+    "me",
+    "my",
+    "mine",
+    "you",
+    "your",
+    "yours",
+    "we",
+    "us",
+    "our",
+    "he",
+    "him",
+    "his",
+    "she",
+    "her",
+    "they",
+    "them",
+    "their",
+    "it",
+    "its",
+    "it's",
+    "that's",
+    "there",
+    "this",
+    "that",
+    "these",
+    "those",
+    "the",
+    "a",
+    "an",
+    "no",
+    "not",
+    "to",
+    "too",
+    "so",
+    "for",
+    "in",
+    "on",
+    "at",
+    "of",
+    "with",
+    "without",
+    "by",
+    "from",
+    "about",
+    "as",
+    "than",
+    "yet",
+    "enough",
+    "once",
+    "before",
+    "after",
+    "mind",
+    "even",
+    "ending",
+    "is",
+    "am",
+    "are",
+    "was",
+    "were",
+    "been",
+    "being",
+    "will",
+    "would",
+    "could",
+    "should",
+    "shall",
+    "can",
+    "may",
+    "might",
+    "must",
+    "has",
+    "had",
+    "did",
+    "does",
+    "said",
+    "knew",
+    "thought",
+    "saw",
+    "heard",
+    "got",
+    "went",
+    "came",
+    "seen",
+    "gone",
+    "done",
+    "made",
+    "told",
+    "took",
+    "found",
+    "felt",
+    "left",
+    "meant",
+    "understood",
+    "wrote",
+    "ran",
+    "sent",
+    "bought",
+    "brought",
+    "caught",
+    "taught",
+    "lost",
+    "won",
+    "forgot",
+    "forgotten",
+    "gave",
+    "given",
+    "spoke",
+    "broke",
+    "broken",
+    "chose",
+    "ate",
+    "drank",
+    "slept",
+    "kept",
+    "met",
+    "paid",
+    "built",
+    "became",
+    "began",
+    "held",
+    "stood",
+    "sat",
+    "known",
+    "grew",
+    "flew",
+    "drove",
+    "threw",
+    "wore",
+    "woke",
+    "fell",
+    "happen",
+    "more",
+    "less",
+    "far",
+    "late",
+    "well",
+    "better",
+    "quite",
+    "really",
+    "again",
+    "ever",
+    "true",
+    "mine",
+    "here",
+    "works",
+    "fails",
+    "gets",
+    "dull",
+    "easy",
+    "good",
+    "fun",
+    "same",
+    "like",
+    "yes",
+    "too",
+    "ok",
+    "okay",
+    "sure",
+    "either",
+    "neither",
+    "nor",
+    "or",
+    "and",
+    "but",
+    "if",
+    "when",
+    "ago",
+    "today",
+    "tomorrow",
+    "yesterday",
+    "anyone",
+    "anything",
+    "something",
+    "nothing",
+    "everything",
+    "please",
+    "thanks",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `message` yields exactly the edict sentences `expected`, in order.
+    fn check(message: &str, expected: &[&str]) {
+        let found: Vec<&str> = extract_edicts(message)
+            .iter()
+            .map(|edict| edict.text)
+            .collect();
+        assert_eq!(found, expected, "{message:?}");
+    }
+
+    #[test]
+    fn recognises_negative_markers() {
+        check(
+            "Never email Sarah at sarah@example.com.",
+            &["Never email Sarah at sarah@example.com."],
+        );
+        check("Don’t email Bob", &["Don’t email Bob"]);
+        check("Do not\temail Sarah", &["Do not\temail Sarah"]);
+        check("DO  NOT push to main!", &["DO  NOT push to main!"]);
+        check(
+            "dont run migrations on prod",
+            &["dont run migrations on prod"],
+        );
+        check(
+            "Please stop emailing Sarah",
+            &["Please stop emailing Sarah"],
+        );
+        check("ok; stop emailing Bob", &["ok; stop emailing Bob"]);
+        check("Never, ever email Sarah", &["Never, ever email Sarah"]);
+        check("never ever use sudo", &["never ever use sudo"]);
+        check(
+            "Great work. Oh and please never force-push.",
+            &["Oh and please never force-push."],
+        );
+        check(
+            "You must never share my address.",
+            &["You must never share my address."],
+        );
+        check(
+            "I don't want you to touch the prod db.",
+            &["I don't want you to touch the prod db."],
+        );
+        check(
+            "Under no circumstances delete backups.",
+            &["Under no circumstances delete backups."],
+        );
+        check(
+            "Use staging and never touch prod.",
+            &["Use staging and never touch prod."],
+        );
+        check("Don't push to main, ok?", &["Don't push to main, ok?"]);
+        check(
+            "As I said, never email Sarah.",
+            &["As I said, never email Sarah."],
+        );
+        check(
+            "If the build fails, don't deploy.",
+            &["If the build fails, don't deploy."],
+        );
+    }
+
+    #[test]
+    fn recognises_positive_standing_orders() {
+        check("Always cc me on invoices.", &["Always cc me on invoices."]);
+        check(
+            "From now on, reply in English.",
+            &["From now on, reply in English."],
+        );
+        check(
+            "Make sure you always run the tests first.",
+            &["Make sure you always run the tests first."],
+        );
+        check(
+            "Going forward you should summarise in bullet points",
+            &["Going forward you should summarise in bullet points"],
+        );
+        check("Make sure the tests pass.", &[]);
+        check("From now on I'll handle the invoices myself.", &[]);
+        check("Always happy to help!", &[]);
+        check("Always the same error.", &[]);
+    }
+
+    #[test]
+    fn several_edicts_and_lists() {
+        check(
+            "Rules:\n- Never email Sarah.\n- Always cc me\n1. Don't use sudo",
+            &["Never email Sarah.", "Always cc me", "Don't use sudo"],
+        );
+        check(
+            "Don't run shell commands with sudo. Stop using browser for that.",
+            &[
+                "Don't run shell commands with sudo.",
+                "Stop using browser for that.",
+            ],
+        );
+    }
+
+    #[test]
+    fn ignores_what_is_not_a_standing_instruction() {
+        for message in [
+            "I don't know what happened",
+            "It should never happen",
+            "Should I never use sudo?",
+            "Why don't you use the API?",
+            "I never said that.",
+            "She told me not to.",
+            "She told me: never email him.",
+            "The README says \"never commit secrets\".",
+            "Don't worry about it.",
+            "Never mind.",
+            "never mind, I found it",
+            "Never again will I eat there.",
+            "If you never reply, I'll escalate.",
+            "I want to stop working on this",
+            "Stop the server.",
+            "Never.",
+            "I will never",
+            "Whenever you can, send it.",
+            "Don't forget the attachment.",
+            "Don't get me wrong, it's good.",
+            "Never said it was easy.",
+            "Things happen and don't always work.",
+            "I hate it and never use it.",
+            "> Do not reply to this message",
+            "```\nnever run this\n```",
+            "Nevertheless, send it.",
+            "Don't be silly.",
+            "Please don't.",
+        ] {
+            check(message, &[]);
+        }
+    }
+
+    #[test]
+    fn cuts_long_sentences_at_a_char_boundary() {
+        let long = format!("Never {}", "é".repeat(300));
+        let edicts = extract_edicts(&long);
+        assert_eq!(edicts[0].text.chars().count(), MAX_EDICT_CHARS);
+    }
+}

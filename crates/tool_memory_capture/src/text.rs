@@ -1,0 +1,287 @@
+//! Text plumbing for capture: which lines are the user's own, where sentences end, and the
+//! normal forms used for matching and for identity keys.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// List bullets, numbering, headings and task boxes in front of a line; they are layout, not
+/// part of the instruction.
+static BULLET: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(?:[-*•+‣◦]\s+|\d{1,3}[.)]\s+|[a-zA-Z]\)\s+|#{1,6}\s+)?(?:\[[ xX]\]\s+)?")
+        .expect("bullet pattern compiles")
+});
+
+/// The lines of `message` that are the user's own words. Pasted or quoted material is not
+/// (reference W-4): fenced code blocks, `>` quotes, and everything from a forwarded-message or
+/// e-mail header block to the end of the message (a forward has no reliable end marker, so a
+/// user's own instructions belong above it).
+pub(crate) fn own_lines(message: &str) -> Vec<&str> {
+    let lines: Vec<&str> = message.lines().collect();
+    let mut own = Vec::with_capacity(lines.len());
+    let mut in_fence = false;
+    for (index, line) in lines.iter().enumerate() {
+        let trimmed = line.trim();
+        if let Some(marker) = fence_marker(trimmed) {
+            // A fence that also closes on the same line (```rm -rf /```) is a one-line block.
+            if !trimmed[3..].contains(marker) {
+                in_fence = !in_fence;
+            }
+            continue;
+        }
+        if in_fence || trimmed.starts_with('>') {
+            continue;
+        }
+        if starts_forwarded_block(&lines, index) {
+            break;
+        }
+        own.push(*line);
+    }
+    own
+}
+
+fn fence_marker(trimmed: &str) -> Option<&'static str> {
+    ["```", "~~~"]
+        .into_iter()
+        .find(|marker| trimmed.starts_with(marker))
+}
+
+fn starts_forwarded_block(lines: &[&str], index: usize) -> bool {
+    let lower = lines[index].trim().to_lowercase();
+    if lower.starts_with('-')
+        && (lower.contains("forwarded message") || lower.contains("original message"))
+    {
+        return true;
+    }
+    if lower.starts_with("begin forwarded message") {
+        return true;
+    }
+    // A reply's attribution line: "On Tue, 3 May 2026 at 10:02, Bob <bob@x.org> wrote:".
+    if lower.starts_with("on ") && lower.ends_with("wrote:") {
+        return true;
+    }
+    // An e-mail header block: "From:" followed closely by another header.
+    if lower.starts_with("from:") {
+        return lines[index + 1..].iter().take(6).any(|next| {
+            let next = next.trim().to_lowercase();
+            ["subject:", "sent:", "date:", "to:"]
+                .into_iter()
+                .any(|header| next.starts_with(header))
+        });
+    }
+    false
+}
+
+/// A line without its bullet, numbering or heading marker.
+pub(crate) fn strip_bullet(line: &str) -> &str {
+    let matched = BULLET.find(line).map_or(0, |found| found.end());
+    &line[matched..]
+}
+
+/// Splits one line into sentences, each trimmed and keeping its terminal punctuation. A
+/// sentence ends at `.`, `!`, `?` or `…` (or a run of them, plus closing quotes or brackets)
+/// followed by whitespace or the end of the line. So the dots inside `sarah@example.com`,
+/// `https://x.org/a.b`, `notes.txt`, `v1.2` and `3.5` never split, and neither do a few
+/// abbreviations (`e.g.`, `i.e.`, `vs.`, `Mr.`, ...).
+pub(crate) fn split_sentences(line: &str) -> Vec<&str> {
+    let chars: Vec<(usize, char)> = line.char_indices().collect();
+    let mut sentences = Vec::new();
+    let mut start = 0;
+    let mut index = 0;
+    while index < chars.len() {
+        let (position, ch) = chars[index];
+        if !is_terminal(ch) {
+            index += 1;
+            continue;
+        }
+        let mut last = index;
+        while last + 1 < chars.len() && is_terminal(chars[last + 1].1) {
+            last += 1;
+        }
+        while last + 1 < chars.len() && is_closer(chars[last + 1].1) {
+            last += 1;
+        }
+        let end = chars
+            .get(last + 1)
+            .map_or(line.len(), |(offset, _)| *offset);
+        let at_boundary = chars
+            .get(last + 1)
+            .is_none_or(|(_, next)| next.is_whitespace());
+        let single_dot = ch == '.' && last == index;
+        if at_boundary && !(single_dot && is_abbreviation(&line[start..position], &line[end..])) {
+            push_trimmed(&mut sentences, &line[start..end]);
+            start = end;
+        }
+        index = last + 1;
+    }
+    push_trimmed(&mut sentences, &line[start..]);
+    sentences
+}
+
+fn push_trimmed<'a>(sentences: &mut Vec<&'a str>, piece: &'a str) {
+    let piece = piece.trim();
+    if !piece.is_empty() {
+        sentences.push(piece);
+    }
+}
+
+fn is_terminal(ch: char) -> bool {
+    matches!(ch, '.' | '!' | '?' | '…')
+}
+
+fn is_closer(ch: char) -> bool {
+    matches!(
+        ch,
+        ')' | ']' | '"' | '\'' | '”' | '’' | '»' | '*' | '_' | '`'
+    )
+}
+
+fn is_abbreviation(before: &str, after: &str) -> bool {
+    let word = before
+        .rsplit(|ch: char| ch.is_whitespace() || ch == '(')
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    match word.as_str() {
+        "e.g" | "i.e" | "vs" | "mr" | "mrs" | "ms" | "dr" | "approx" | "incl" | "cf" | "fig" => {
+            true
+        }
+        // "etc." ends a sentence only when a capital letter follows.
+        "etc" => !after
+            .trim_start()
+            .chars()
+            .next()
+            .is_some_and(char::is_uppercase),
+        _ => false,
+    }
+}
+
+/// The form used for matching: lower-case, typographic apostrophes and quotes unified,
+/// markdown emphasis stars dropped, every run of whitespace one space.
+pub(crate) fn match_form(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut pending_space = false;
+    for ch in text.chars() {
+        let ch = match ch {
+            '\u{2019}' | '\u{2018}' | '\u{02bc}' | '\u{00b4}' | '`' | '\u{2032}' => '\'',
+            '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{00ab}' | '\u{00bb}' => '"',
+            '*' => continue,
+            other => other,
+        };
+        if ch.is_whitespace() {
+            pending_space = !out.is_empty();
+            continue;
+        }
+        if pending_space {
+            out.push(' ');
+            pending_space = false;
+        }
+        out.extend(ch.to_lowercase());
+    }
+    out
+}
+
+/// The form an identity key hashes: [`match_form`] without trailing punctuation.
+pub(crate) fn identity_form(text: &str) -> String {
+    let mut form = match_form(text);
+    let kept = form
+        .trim_end_matches(|ch: char| {
+            ch.is_whitespace() || matches!(ch, '.' | '!' | '?' | ';' | ':' | ',' | '…')
+        })
+        .len();
+    form.truncate(kept);
+    form
+}
+
+/// At most `max` chars of `text`, cut at a char boundary and trimmed.
+pub(crate) fn truncate_chars(text: &str, max: usize) -> &str {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => text[..cut].trim_end(),
+        None => text,
+    }
+}
+
+/// Untrusted text made safe to quote in a rule: control characters dropped, whitespace
+/// collapsed, at most `max` chars.
+pub(crate) fn sanitize(text: &str, max: usize) -> String {
+    let cleaned: String = text
+        .chars()
+        .map(|ch| if ch.is_whitespace() { ' ' } else { ch })
+        .filter(|ch| !ch.is_control())
+        .collect();
+    let collapsed = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
+    truncate_chars(&collapsed, max).to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_split(line: &str, expected: &[&str]) {
+        assert_eq!(split_sentences(line), expected, "{line:?}");
+    }
+
+    #[test]
+    fn splits_sentences_without_cutting_addresses_urls_or_numbers() {
+        check_split(
+            "Never email Sarah at sarah@example.com.",
+            &["Never email Sarah at sarah@example.com."],
+        );
+        check_split(
+            "Thanks! Never open https://evil.example.org/a.html. Ok?",
+            &[
+                "Thanks!",
+                "Never open https://evil.example.org/a.html.",
+                "Ok?",
+            ],
+        );
+        check_split(
+            "v1.2: never deploy on Fridays",
+            &["v1.2: never deploy on Fridays"],
+        );
+        check_split(
+            "Keep it under 3.5 GB. Never touch notes.txt!!",
+            &["Keep it under 3.5 GB.", "Never touch notes.txt!!"],
+        );
+        check_split(
+            "Use tools, e.g. grep. Done…",
+            &["Use tools, e.g. grep.", "Done…"],
+        );
+        check_split(
+            "He said \"stop.\" Then left.",
+            &["He said \"stop.\"", "Then left."],
+        );
+        check_split(
+            "a, b, etc. and more. Etc. Next",
+            &["a, b, etc. and more.", "Etc.", "Next"],
+        );
+        check_split("   ", &[]);
+    }
+
+    #[test]
+    fn drops_quoted_fenced_and_forwarded_lines() {
+        let message = "Never email Bob.\n> Do not reply to this message\n```\ndon't run this\n```\n```rm -rf /```\nOk.\n---------- Forwarded message ---------\nFrom: X\nDon't forget the invoice";
+        assert_eq!(own_lines(message), ["Never email Bob.", "Ok."]);
+        let reply = "Stop cc'ing me.\nOn Tue, 3 May 2026, Bob <b@x.org> wrote:\nnever mind";
+        assert_eq!(own_lines(reply), ["Stop cc'ing me."]);
+        let headers = "Please read this.\nFrom: Ann <a@x.org>\nSubject: hi\n\nDo not share.";
+        assert_eq!(own_lines(headers), ["Please read this."]);
+        // "From:" alone is the user's own line.
+        assert_eq!(
+            own_lines("From: now on, always cc me"),
+            ["From: now on, always cc me"]
+        );
+    }
+
+    #[test]
+    fn normal_forms() {
+        assert_eq!(match_form("  Don’t\t\temail **Bob**  "), "don't email bob");
+        assert_eq!(identity_form("Never email Sarah!!! "), "never email sarah");
+        assert_eq!(strip_bullet("  - [ ] never push"), "never push");
+        assert_eq!(strip_bullet("2) never push"), "never push");
+        assert_eq!(strip_bullet("-never"), "-never");
+        assert_eq!(truncate_chars("ééé", 2), "éé");
+        assert_eq!(sanitize("a\u{7}b\n\n c", 80), "ab c");
+        assert_eq!(sanitize(&"x".repeat(100), 80).len(), 80);
+    }
+}

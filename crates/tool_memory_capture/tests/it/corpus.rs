@@ -1,0 +1,85 @@
+//! Measures capture on the labelled corpus in `tests/fixtures/capture/*.jsonl` and fails below
+//! the agreed floors. Run `cargo test -p tool_memory_capture --test it -- --nocapture corpus`
+//! to see the metrics line and every disagreement.
+
+use std::path::Path;
+
+use anyhow::{Context, Result, ensure};
+use tool_memory_capture::{CorpusCase, evaluate, parse_corpus};
+
+const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/capture");
+
+const MIN_PRECISION: f64 = 0.97;
+const MIN_RECALL: f64 = 0.95;
+const MIN_ATTRIBUTION: f64 = 0.95;
+const MIN_TURNS: usize = 300;
+
+fn load_corpus() -> Result<Vec<CorpusCase>> {
+    let mut paths: Vec<_> = std::fs::read_dir(Path::new(CORPUS_DIR))
+        .with_context(|| format!("reading {CORPUS_DIR}"))?
+        .map(|entry| entry.map(|entry| entry.path()))
+        .collect::<Result<_, _>>()?;
+    paths.retain(|path| path.extension().is_some_and(|ext| ext == "jsonl"));
+    paths.sort();
+    let mut cases = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(&path)?;
+        cases.extend(parse_corpus(&text).with_context(|| path.display().to_string())?);
+    }
+    Ok(cases)
+}
+
+#[test]
+fn corpus_meets_precision_recall_and_attribution_floors() -> Result<()> {
+    let cases = load_corpus()?;
+    let mut ids: Vec<&str> = cases.iter().map(|case| case.id.as_str()).collect();
+    ids.sort_unstable();
+    let before = ids.len();
+    ids.dedup();
+    ensure!(ids.len() == before, "corpus case ids must be unique");
+
+    let report = evaluate(&cases);
+    println!("{}", report.summary_line());
+    for miss in &report.misses {
+        println!("  {miss:?}");
+    }
+    ensure!(
+        report.turns >= MIN_TURNS,
+        "corpus has {} turns, want at least {MIN_TURNS}",
+        report.turns
+    );
+    ensure!(
+        report.precision() >= MIN_PRECISION,
+        "precision {:.3} < {MIN_PRECISION}",
+        report.precision()
+    );
+    ensure!(
+        report.recall() >= MIN_RECALL,
+        "recall {:.3} < {MIN_RECALL}",
+        report.recall()
+    );
+    ensure!(
+        report.attribution() >= MIN_ATTRIBUTION,
+        "attribution {:.3} < {MIN_ATTRIBUTION}",
+        report.attribution()
+    );
+    ensure!(
+        report.failure_cases > 0 && report.failure_cases_passed == report.failure_cases,
+        "repeated-failure cases: {} of {} pass",
+        report.failure_cases_passed,
+        report.failure_cases
+    );
+    Ok(())
+}
+
+#[test]
+fn corpus_has_negatives_in_roughly_equal_measure() -> Result<()> {
+    let cases = load_corpus()?;
+    let negatives = cases.iter().filter(|case| case.expect.is_empty()).count();
+    let positives = cases.len() - negatives;
+    ensure!(
+        negatives * 3 >= positives * 2 && positives * 3 >= negatives * 2,
+        "{positives} turns with edicts vs {negatives} without"
+    );
+    Ok(())
+}
