@@ -89,17 +89,30 @@ pub(crate) fn is_edict(form: &str) -> bool {
         Some(word) => SUBJECTS.contains(&word),
         None => false,
     };
+    // In "if a page asks for my password, never type it in", the speech verb sits in a
+    // condition, not in front of someone else's words.
+    let opens_with_condition = matches!(
+        word_at(&tokens, 0),
+        Some("if" | "when" | "whenever" | "unless" | "once" | "while" | "before" | "after")
+    );
     let mut start = 0;
     while start < tokens.len() {
         let kind = clause_kind(&tokens, start);
         let usable = match kind {
             ClauseStart::No | ClauseStart::Quoted => false,
-            // "I hate it and never use it": the subject carries over the conjunction.
-            ClauseStart::Conjunction => !opens_with_subject,
+            // "I hate it and never use it": the subject carries over the conjunction, unless
+            // the user turns to the agent with a "please".
+            ClauseStart::Conjunction => {
+                !opens_with_subject
+                    || matches!(
+                        word_at(&tokens, start),
+                        Some("please" | "pls" | "plz" | "kindly")
+                    )
+            }
             ClauseStart::Sentence | ClauseStart::Punct => true,
         };
         if usable
-            && !reported_before(&tokens[..start])
+            && (opens_with_condition || !reported_before(&tokens[..start]))
             && marker_at(&tokens, skip_fillers(&tokens, start))
         {
             return true;
@@ -132,8 +145,15 @@ fn clause_kind(tokens: &[Token<'_>], index: usize) -> ClauseStart {
     }
 }
 
-/// A question is not an instruction, but a tag question ("never push to main, ok?") is.
+/// A question is not an instruction, but a tag question ("never push to main, ok?") and a
+/// polite request ("could you please never …?") are.
 fn is_question(form: &str) -> bool {
+    if POLITE_REQUESTS
+        .iter()
+        .any(|request| form.starts_with(request))
+    {
+        return false;
+    }
     let trimmed = form.trim_end_matches([' ', ')', '"', '\'', ']', '!']);
     if !trimmed.ends_with('?') {
         return false;
@@ -141,6 +161,8 @@ fn is_question(form: &str) -> bool {
     let body = trimmed.trim_end_matches('?').trim_end();
     !TAG_QUESTIONS.iter().any(|tag| body.ends_with(tag))
 }
+
+const POLITE_REQUESTS: &[&str] = &["could you ", "can you ", "would you ", "will you "];
 
 const TAG_QUESTIONS: &[&str] = &[
     ", ok",
@@ -314,6 +336,14 @@ const MULTI_FILLERS: &[&[&str]] = &[
     &["for", "the", "record"],
     &["in", "general"],
     &["as", "a", "rule"],
+    &["could", "you", "please"],
+    &["could", "you"],
+    &["can", "you", "please"],
+    &["can", "you"],
+    &["would", "you", "please"],
+    &["would", "you"],
+    &["will", "you", "please"],
+    &["will", "you"],
 ];
 
 /// Sentences opening with one of these have a subject, so a conjunction does not start an
@@ -338,7 +368,26 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
                 && word(2) == Some("to")
                 && imperative(tokens, index + 3)
         }
+        // "No more force-pushes to shared branches."
+        Some("no") => {
+            word(1) == Some("more")
+                && word(2).is_some_and(|next| !NO_MORE_NOT_ORDERS.contains(&next))
+        }
+        // "Avoid long paragraphs", "please avoid using sudo".
+        Some("avoid") => word(1).is_some_and(|next| !["it", "that", "this"].contains(&next)),
+        // "I'd rather you didn't auto-accept invites."
+        Some("i'd") => {
+            matches_at(tokens, index + 1, &["rather", "you"])
+                && matches!(word(3), Some("didn't" | "not" | "never"))
+                && imperative(tokens, index + 4)
+        }
         Some("i") => {
+            // "I never want to see a TODO without a ticket again."
+            if matches!(word(1), Some("never" | "don't" | "dont"))
+                && matches_at(tokens, index + 2, &["want", "to", "see"])
+            {
+                return true;
+            }
             let after_negation = match (word(1), word(2)) {
                 (Some("don't" | "dont" | "never"), _) => index + 2,
                 (Some("do"), Some("not")) => index + 3,
@@ -392,10 +441,16 @@ fn forward_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
         None => false,
         // "From now on you reply in English", "going forward your summaries should be short".
         Some("you" | "your") => word_at(tokens, index + 1).is_some(),
+        // "From now on no deploys after Thursday noon."
+        Some("no") => word_at(tokens, index + 1).is_some(),
         Some(word) if FORWARD_NOT_ORDERS.contains(&word) => false,
         Some(_) => imperative(tokens, index),
     }
 }
+
+const NO_MORE_NOT_ORDERS: &[&str] = &[
+    "than", "worries", "need", "idea", "excuses", "and", "or", "of", "to",
+];
 
 const FORWARD_NOT_ORDERS: &[&str] = &[
     "the",
@@ -966,6 +1021,49 @@ mod tests {
         check("From now on I'll handle the invoices myself.", &[]);
         check("Always happy to help!", &[]);
         check("Always the same error.", &[]);
+    }
+
+    #[test]
+    fn recognises_indirect_and_polite_forms() {
+        check(
+            "Could you please never schedule calls during lunch?",
+            &["Could you please never schedule calls during lunch?"],
+        );
+        check(
+            "Please avoid long paragraphs.",
+            &["Please avoid long paragraphs."],
+        );
+        check(
+            "No more force-pushes, please.",
+            &["No more force-pushes, please."],
+        );
+        check(
+            "From now on no deploys after noon.",
+            &["From now on no deploys after noon."],
+        );
+        check(
+            "I'd rather you didn't auto-accept invites.",
+            &["I'd rather you didn't auto-accept invites."],
+        );
+        check(
+            "I never want to see a TODO again.",
+            &["I never want to see a TODO again."],
+        );
+        check(
+            "I know you meant well but please never reorder imports.",
+            &["I know you meant well but please never reorder imports."],
+        );
+        check(
+            "If a page asks for my password, never type it in.",
+            &["If a page asks for my password, never type it in."],
+        );
+        check(
+            "Do not, under any circumstances, disable the firewall.",
+            &["Do not, under any circumstances, disable the firewall."],
+        );
+        check("Can you stop the build?", &[]);
+        check("No more than three replied.", &[]);
+        check("Would it be bad to always run with --force?", &[]);
     }
 
     #[test]
