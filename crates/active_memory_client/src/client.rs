@@ -29,6 +29,12 @@ pub fn active_memory_client() -> Result<ActiveMemoryClient> {
     ACTIVE.get().cloned().ok_or(Error::NoActiveClient)
 }
 
+/// What capture would propose for this turn right now, without a store: the dry run behind
+/// `toolmem capture --dry-run`.
+pub fn preview_capture(turn: &TurnRecord) -> tool_memory_capture::CaptureOutput {
+    capture_turn(turn, SystemClock.now())
+}
+
 /// A handle over a rule store with capture, the pinned prompt and recall. Cheap to clone.
 #[derive(Debug, Clone)]
 pub struct ActiveMemoryClient {

@@ -15,7 +15,7 @@ pub use crate::agent_tools::{
     AgentTool, AgentToolSpec, MemoryToolsList, MemoryToolsPut, agent_tools,
 };
 pub use crate::client::{
-    ActiveMemoryClient, AfterTurnReport, RulesForPrompt, active_memory_client,
+    ActiveMemoryClient, AfterTurnReport, RulesForPrompt, active_memory_client, preview_capture,
     set_active_memory_client,
 };
 pub use crate::config::ClientConfig;
