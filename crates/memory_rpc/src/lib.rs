@@ -1,1 +1,24 @@
-//! Placeholder.
+//! Transport-agnostic JSON-RPC 2.0 dispatch over the toolmem facade.
+//!
+//! [`RpcHandler`] takes one request body (a single request or a batch) and returns the
+//! response body, or nothing when only notifications were sent. It serves two spellings of
+//! every rule method:
+//!
+//! - `memory.*`: plain JSON-RPC 2.0, results as they are, standard error codes and the
+//!   application codes of [`STORAGE_ERROR_CODE`] and friends;
+//! - `openhuman.memory_*`: the reference's envelope byte for byte, results wrapped as
+//!   `{"result": …, "logs": ["…"]}` and every error `-32000` with the reference's messages.
+//!
+//! The method table, params, results and errors are documented in `docs/rpc.md`.
+
+mod envelope;
+mod error;
+mod handler;
+mod methods;
+mod params;
+
+pub use crate::error::{
+    INTERNAL_ERROR_CODE, INVALID_PARAMS_CODE, INVALID_REQUEST_CODE, METHOD_NOT_FOUND_CODE,
+    PARSE_ERROR_CODE, REFERENCE_ERROR_CODE, STORAGE_ERROR_CODE,
+};
+pub use crate::handler::RpcHandler;

@@ -1,0 +1,220 @@
+//! `RpcHandler`: one request body in, one response body out. Checks the JSON-RPC 2.0
+//! envelope, handles batches and notifications, resolves the method and shapes the reply for
+//! the envelope the method name asks for.
+
+use std::sync::OnceLock;
+
+use active_memory_client::ActiveMemoryClient;
+use serde::Serialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use crate::envelope::{Envelope, ReferenceOutcome};
+use crate::error::{Error, ErrorObject, INTERNAL_ERROR_CODE, STORAGE_ERROR_CODE, error_object};
+use crate::methods::{METHODS, find};
+use crate::params::{Params, json_kind};
+
+/// Serves the toolmem JSON-RPC methods over an [`ActiveMemoryClient`], for any transport: the
+/// caller moves bodies, the handler does the rest. Cheap to clone.
+///
+/// Batches are answered in request order and run one request after another, so a batch that
+/// puts and then lists sees its own write.
+#[derive(Debug, Clone)]
+pub struct RpcHandler {
+    client: ActiveMemoryClient,
+}
+
+/// One response object; fields in the order JSON-RPC examples show them.
+#[derive(Debug, Serialize)]
+struct Response {
+    jsonrpc: &'static str,
+    id: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<Box<RawValue>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<ErrorObject>,
+}
+
+/// What goes back for one body.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum Reply {
+    Single(Response),
+    Batch(Vec<Response>),
+}
+
+impl Response {
+    fn success(id: Value, result: Box<RawValue>) -> Response {
+        Response {
+            jsonrpc: "2.0",
+            id,
+            result: Some(result),
+            error: None,
+        }
+    }
+
+    fn failure(id: Value, error: &Error, envelope: Envelope) -> Response {
+        Response {
+            jsonrpc: "2.0",
+            id,
+            result: None,
+            error: Some(error_object(error, envelope)),
+        }
+    }
+}
+
+impl RpcHandler {
+    /// A handler over `client`.
+    pub fn new(client: ActiveMemoryClient) -> RpcHandler {
+        RpcHandler { client }
+    }
+
+    /// One request body (single or batch) in, the response body out; `None` when nothing is to
+    /// be sent (notifications only). A body that is not JSON gets a `-32700` error.
+    pub async fn handle_text(&self, body: &str) -> Option<String> {
+        let reply = match serde_json::from_str::<Value>(body) {
+            Ok(request) => self.handle(request).await?,
+            Err(err) => Reply::Single(Response::failure(
+                Value::Null,
+                &Error::Parse(err.to_string()),
+                Envelope::Native,
+            )),
+        };
+        Some(serde_json::to_string(&reply).expect("responses always serialise"))
+    }
+
+    /// [`handle_text`](Self::handle_text) for an already parsed body.
+    pub async fn handle_value(&self, request: Value) -> Option<Value> {
+        let reply = self.handle(request).await?;
+        Some(serde_json::to_value(&reply).expect("responses always serialise"))
+    }
+
+    /// Every served method name: the `memory.*` names, then the `openhuman.memory_*` ones.
+    pub fn method_names() -> &'static [&'static str] {
+        static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+        NAMES.get_or_init(|| {
+            let native = METHODS.iter().map(|method| method.name);
+            let reference = METHODS
+                .iter()
+                .filter_map(|method| method.reference.as_ref().map(|r| r.name));
+            native.chain(reference).collect()
+        })
+    }
+
+    async fn handle(&self, request: Value) -> Option<Reply> {
+        match request {
+            Value::Array(requests) if requests.is_empty() => {
+                Some(Reply::Single(Response::failure(
+                    Value::Null,
+                    &Error::InvalidRequest("empty batch".to_owned()),
+                    Envelope::Native,
+                )))
+            }
+            Value::Array(requests) => {
+                let mut responses = Vec::with_capacity(requests.len());
+                for request in requests {
+                    responses.extend(self.handle_one(request).await);
+                }
+                // A batch of notifications only gets no reply at all, not an empty array.
+                (!responses.is_empty()).then_some(Reply::Batch(responses))
+            }
+            request => self.handle_one(request).await.map(Reply::Single),
+        }
+    }
+
+    /// One request object. A malformed one is always answered (with the id when it is
+    /// usable), because without a valid request there is no notification to keep quiet about.
+    async fn handle_one(&self, request: Value) -> Option<Response> {
+        let invalid = |id: Value, message: String| {
+            Some(Response::failure(
+                id,
+                &Error::InvalidRequest(message),
+                Envelope::Native,
+            ))
+        };
+        let Value::Object(mut request) = request else {
+            return invalid(
+                Value::Null,
+                format!("expected an object, got {}", json_kind(&request)),
+            );
+        };
+        // No `id` member at all makes a notification; `"id": null` is an ordinary request.
+        let id = match request.remove("id") {
+            None => None,
+            Some(id @ (Value::String(_) | Value::Number(_) | Value::Null)) => Some(id),
+            Some(other) => {
+                return invalid(
+                    Value::Null,
+                    format!(
+                        "id must be a string, number or null, got {}",
+                        json_kind(&other)
+                    ),
+                );
+            }
+        };
+        let reply_id = id.clone().unwrap_or(Value::Null);
+        match request.get("jsonrpc") {
+            Some(Value::String(version)) if version == "2.0" => {}
+            Some(other) => {
+                return invalid(reply_id, format!("jsonrpc must be \"2.0\", got {other}"));
+            }
+            None => return invalid(reply_id, "jsonrpc must be \"2.0\", got nothing".to_owned()),
+        }
+        let method = match request.remove("method") {
+            Some(Value::String(method)) => method,
+            Some(other) => {
+                return invalid(
+                    reply_id,
+                    format!("method must be a string, got {}", json_kind(&other)),
+                );
+            }
+            None => return invalid(reply_id, "method is missing".to_owned()),
+        };
+        let envelope = Envelope::of_method(&method);
+        let outcome = self.call(&method, envelope, request.remove("params")).await;
+        if let Err(error) = &outcome {
+            log_failure(&method, error, envelope, id.is_none());
+        }
+        // A notification gets nothing back, even when it failed.
+        let id = id?;
+        Some(match outcome {
+            Ok(result) => Response::success(id, result),
+            Err(error) => Response::failure(id, &error, envelope),
+        })
+    }
+
+    async fn call(
+        &self,
+        name: &str,
+        envelope: Envelope,
+        params: Option<Value>,
+    ) -> Result<Box<RawValue>, Error> {
+        let method = find(name, envelope).ok_or_else(|| Error::MethodNotFound {
+            method: name.to_owned(),
+        })?;
+        let params = Params::check(params, method.name, method.params, envelope)?;
+        let result = (method.call)(&self.client, params).await?;
+        match (&method.reference, envelope) {
+            (Some(reference), Envelope::Reference) => {
+                let outcome = ReferenceOutcome {
+                    result: &result,
+                    logs: [reference.log],
+                };
+                serde_json::value::to_raw_value(&outcome)
+                    .map_err(|err| Error::Internal(err.to_string()))
+            }
+            _ => Ok(result),
+        }
+    }
+}
+
+/// Caller mistakes are the caller's to see; storage and internal failures are also the
+/// operator's, so they are logged where an operator looks.
+fn log_failure(method: &str, error: &Error, envelope: Envelope, notification: bool) {
+    let code = error_object(error, Envelope::Native).code;
+    if code == STORAGE_ERROR_CODE || code == INTERNAL_ERROR_CODE {
+        tracing::warn!(method, code, notification, %error, "[tool-memory] rpc call failed");
+    } else {
+        tracing::debug!(method, code, ?envelope, notification, %error, "[tool-memory] rpc call rejected");
+    }
+}

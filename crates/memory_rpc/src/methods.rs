@@ -1,0 +1,303 @@
+//! The method table: every served method, its params and its handler.
+//!
+//! Adding a method is one [`Method`] entry plus one handler function. A method the reference
+//! also has carries its `openhuman.memory_*` spelling and log line in `reference`; a method
+//! without it is served natively only. Handlers are shared by both envelopes: they return the
+//! bare result, and the dispatcher wraps it for the reference.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use active_memory_client::{
+    ActiveMemoryClient, RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, TurnRecord,
+};
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+use crate::envelope::Envelope;
+use crate::error::Error;
+use crate::params::{Param, Params};
+
+/// A handler's result, already encoded so that it keeps its types' field order.
+pub(crate) type CallResult = Result<Box<RawValue>, Error>;
+/// What a handler returns: a boxed future, so that one table holds every method.
+pub(crate) type CallFuture<'a> = Pin<Box<dyn Future<Output = CallResult> + Send + 'a>>;
+
+/// One served method.
+#[derive(Debug)]
+pub(crate) struct Method {
+    /// The native name, `memory.{function}`.
+    pub(crate) name: &'static str,
+    /// The reference spelling, when the reference has this method.
+    pub(crate) reference: Option<ReferenceMethod>,
+    /// Declared params; any other key is rejected.
+    pub(crate) params: &'static [Param],
+    /// The handler.
+    pub(crate) call: for<'a> fn(&'a ActiveMemoryClient, Params) -> CallFuture<'a>,
+}
+
+/// How the reference spells a method and the one log line it attaches to every success.
+#[derive(Debug)]
+pub(crate) struct ReferenceMethod {
+    pub(crate) name: &'static str,
+    pub(crate) log: &'static str,
+}
+
+/// Default and largest `limit` of `memory.recall`.
+pub(crate) const DEFAULT_RECALL_LIMIT: u64 = 10;
+pub(crate) const MAX_RECALL_LIMIT: u64 = 100;
+
+// The comments of required params are quoted by the reference's "missing required param"
+// message, so they are part of the wire format.
+const TOOL_NAME: Param = Param::required("tool_name", "Tool the rule applies to.");
+const RULE: Param = Param::required("rule", "Natural-language rule body.");
+const ID: Param = Param::required("id", "Rule id.");
+const PUT_ID: Param = Param::optional("id", "Rule id to upsert; blank or null generates a new id.");
+const PRIORITY: Param = Param::optional("priority", "normal, high or critical.");
+const SOURCE: Param = Param::optional("source", "user_explicit, post_turn or programmatic.");
+const TAGS: Param = Param::optional("tags", "Free-form labels.");
+const TOOLS: Param = Param::optional("tools", "Tools to pin rules for; empty means every tool.");
+
+/// Every method, the reference's six first and in its registration order.
+pub(crate) const METHODS: &[Method] = &[
+    Method {
+        name: "memory.tool_rule_put",
+        reference: Some(ReferenceMethod {
+            name: "openhuman.memory_tool_rule_put",
+            log: "tool memory rule stored",
+        }),
+        params: &[TOOL_NAME, RULE, PRIORITY, SOURCE, TAGS, PUT_ID],
+        call: tool_rule_put,
+    },
+    Method {
+        name: "memory.tool_rule_get",
+        reference: Some(ReferenceMethod {
+            name: "openhuman.memory_tool_rule_get",
+            log: "tool memory rule fetched",
+        }),
+        params: &[TOOL_NAME, ID],
+        call: tool_rule_get,
+    },
+    Method {
+        name: "memory.tool_rule_list",
+        reference: Some(ReferenceMethod {
+            name: "openhuman.memory_tool_rule_list",
+            log: "tool memory rules listed",
+        }),
+        params: &[TOOL_NAME],
+        call: tool_rule_list,
+    },
+    Method {
+        name: "memory.tool_rule_delete",
+        reference: Some(ReferenceMethod {
+            name: "openhuman.memory_tool_rule_delete",
+            log: "tool memory rule deleted",
+        }),
+        params: &[TOOL_NAME, ID],
+        call: tool_rule_delete,
+    },
+    Method {
+        name: "memory.tool_rules_for_prompt",
+        reference: Some(ReferenceMethod {
+            name: "openhuman.memory_tool_rules_for_prompt",
+            log: "tool memory rules prepared for prompt",
+        }),
+        params: &[TOOLS],
+        call: tool_rules_for_prompt,
+    },
+    Method {
+        name: "memory.tool_rules_json",
+        reference: Some(ReferenceMethod {
+            name: "openhuman.memory_tool_rules_json",
+            log: "tool memory rules json",
+        }),
+        params: &[TOOL_NAME],
+        call: tool_rules_json,
+    },
+    Method {
+        name: "memory.recall",
+        reference: None,
+        params: &[
+            Param::required("namespace", "A tool's namespace, `tool-{name}`."),
+            Param::required("query", "Keywords to look for in rule text."),
+            Param::optional("limit", "Most rules to return, 1 to 100; default 10."),
+        ],
+        call: recall,
+    },
+    Method {
+        name: "memory.after_turn",
+        reference: None,
+        params: &[
+            Param::required("user_message", "The user's text of the turn."),
+            Param::optional("tool_calls", "The turn's tool calls, in call order."),
+            Param::optional("session_id", "The host's session id."),
+            Param::optional("available_tools", "The agent's whole tool catalogue."),
+        ],
+        call: after_turn,
+    },
+];
+
+/// The method `name` resolves to in `envelope`.
+pub(crate) fn find(name: &str, envelope: Envelope) -> Option<&'static Method> {
+    METHODS.iter().find(|method| match envelope {
+        Envelope::Native => method.name == name,
+        Envelope::Reference => method.reference.as_ref().is_some_and(|r| r.name == name),
+    })
+}
+
+fn encode<T: Serialize + ?Sized>(value: &T) -> CallResult {
+    serde_json::value::to_raw_value(value).map_err(|err| Error::Internal(err.to_string()))
+}
+
+fn tool_rule_put(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
+    Box::pin(async move {
+        let mut put = RulePut::new(
+            params.required::<String>("tool_name")?,
+            params.required::<String>("rule")?,
+        );
+        put.priority = params.enumeration::<ToolMemoryPriority>("priority")?;
+        put.source = params.enumeration::<ToolMemorySource>("source")?;
+        put.tags = params.optional("tags")?;
+        put.id = params.nullable("id")?;
+        // The stored rule, not the request echoed back: normalised tool name, kept
+        // `created_at` (the reference's V3 returned the pre-store copy, W-17).
+        encode(&client.put(put).await?)
+    })
+}
+
+fn tool_rule_get(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
+    Box::pin(async move {
+        let tool_name = params.lookup_tool_name()?;
+        let id = params.lookup_id()?;
+        encode(&client.get(&tool_name, &id).await?)
+    })
+}
+
+fn tool_rule_list(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
+    Box::pin(async move {
+        let tool_name = params.lookup_tool_name()?;
+        encode(&client.list(&tool_name).await?)
+    })
+}
+
+fn tool_rule_delete(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
+    Box::pin(async move {
+        let tool_name = params.lookup_tool_name()?;
+        let id = params.lookup_id()?;
+        encode(&client.delete(&tool_name, &id).await?)
+    })
+}
+
+/// The reference's prompt result has exactly these two keys.
+#[derive(Serialize)]
+struct ReferencePrompt<'a> {
+    rendered: &'a str,
+    rules: &'a [ToolMemoryRule],
+}
+
+fn tool_rules_for_prompt(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
+    Box::pin(async move {
+        // Empty means every tool, as the reference's schema promises (its V3 returned nothing,
+        // W-18).
+        let tools: Vec<String> = params.optional("tools")?.unwrap_or_default();
+        let prompt = client.rules_for_prompt(&tools).await?;
+        match params.envelope() {
+            Envelope::Native => encode(&prompt),
+            Envelope::Reference => encode(&ReferencePrompt {
+                rendered: &prompt.rendered,
+                rules: &prompt.rules,
+            }),
+        }
+    })
+}
+
+fn tool_rules_json(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
+    Box::pin(async move {
+        let tool_name = params.lookup_tool_name()?;
+        encode(&client.rules_json(&tool_name).await?)
+    })
+}
+
+fn recall(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
+    Box::pin(async move {
+        let namespace: String = params.required("namespace")?;
+        let query: String = params.required("query")?;
+        let limit = params
+            .optional::<u64>("limit")?
+            .unwrap_or(DEFAULT_RECALL_LIMIT);
+        if !(1..=MAX_RECALL_LIMIT).contains(&limit) {
+            return Err(Error::InvalidParam(tool_memory_core::Error::Invalid {
+                field: "limit",
+                reason: format!("must be between 1 and {MAX_RECALL_LIMIT}, got {limit}"),
+            }));
+        }
+        let limit = usize::try_from(limit).map_err(|err| Error::Internal(err.to_string()))?;
+        encode(&client.recall(&namespace, &query, limit).await?)
+    })
+}
+
+fn after_turn(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
+    Box::pin(async move {
+        let mut turn = TurnRecord::new(params.required::<String>("user_message")?);
+        turn.tool_calls = params.optional("tool_calls")?.unwrap_or_default();
+        turn.session_id = params.optional("session_id")?;
+        turn.available_tools = params.optional("available_tools")?.unwrap_or_default();
+        encode(&client.after_turn(&turn).await?)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reference_names_mirror_native_names() {
+        for method in METHODS {
+            let function = method
+                .name
+                .strip_prefix("memory.")
+                .expect("native names are memory.*");
+            if let Some(reference) = &method.reference {
+                assert_eq!(reference.name, format!("openhuman.memory_{function}"));
+            }
+            let mut names: Vec<&str> = method.params.iter().map(|param| param.name).collect();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(
+                names.len(),
+                method.params.len(),
+                "duplicate param in {}",
+                method.name
+            );
+        }
+    }
+
+    #[test]
+    fn reference_methods_keep_the_reference_registration_order() {
+        let functions: Vec<&str> = METHODS
+            .iter()
+            .filter_map(|method| method.reference.as_ref())
+            .map(|reference| reference.name)
+            .collect();
+        assert_eq!(
+            functions,
+            [
+                "openhuman.memory_tool_rule_put",
+                "openhuman.memory_tool_rule_get",
+                "openhuman.memory_tool_rule_list",
+                "openhuman.memory_tool_rule_delete",
+                "openhuman.memory_tool_rules_for_prompt",
+                "openhuman.memory_tool_rules_json",
+            ]
+        );
+    }
+
+    #[test]
+    fn names_resolve_only_in_their_own_envelope() {
+        assert!(find("memory.tool_rule_put", Envelope::Native).is_some());
+        assert!(find("openhuman.memory_tool_rule_put", Envelope::Reference).is_some());
+        assert!(find("openhuman.memory_tool_rule_put", Envelope::Native).is_none());
+        assert!(find("memory.tool_rule_put", Envelope::Reference).is_none());
+        assert!(find("openhuman.memory_recall", Envelope::Reference).is_none());
+    }
+}
