@@ -214,7 +214,10 @@ fn tool_rules_for_prompt(client: &ActiveMemoryClient, mut params: Params) -> Cal
 fn tool_rules_json(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
     Box::pin(async move {
         let tool_name = params.lookup_tool_name()?;
-        encode(&client.rules_json(&tool_name).await?)
+        // The same array as `tool_rule_list`, which is what the facade's `rules_json` returns
+        // too; encoding the typed rules keeps their keys in record order rather than the sorted
+        // order of a `serde_json::Value`.
+        encode(&client.list(&tool_name).await?)
     })
 }
 

@@ -2,6 +2,7 @@
 //! code, batches and notifications, through the public `RpcHandler` only.
 
 mod after_turn;
+mod docs;
 mod native;
 mod protocol;
 mod reference;
