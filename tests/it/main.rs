@@ -1,3 +1,7 @@
 //! Cross-crate and end-to-end tests, as one test binary.
 
+mod bench;
+mod cli;
 mod processes;
+mod server;
+mod support;

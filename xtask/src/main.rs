@@ -120,8 +120,21 @@ fn regress(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-fn bench(_args: &[String]) -> Result<()> {
-    bail!("the benchmark workload is not built yet (issue 8); see docs/performance.md")
+fn bench(args: &[String]) -> Result<()> {
+    // Release mode, through the real binary, so `server_peak_rss` measures the real server.
+    let mut bench = cargo();
+    bench
+        .args([
+            "run",
+            "--release",
+            "--quiet",
+            "-p",
+            "toolmem",
+            "--",
+            "bench",
+        ])
+        .args(args);
+    run(bench)
 }
 
 fn review() -> Result<()> {

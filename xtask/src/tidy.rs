@@ -138,10 +138,12 @@ fn dependencies_section(manifest: &str) -> Vec<String> {
             in_section = line == "[dependencies]";
             continue;
         }
-        if in_section && !line.is_empty() && !line.starts_with('#') {
-            if let Some(name) = line.split(['.', '=', ' ']).next() {
-                names.push(name.trim().to_owned());
-            }
+        if in_section
+            && !line.is_empty()
+            && !line.starts_with('#')
+            && let Some(name) = line.split(['.', '=', ' ']).next()
+        {
+            names.push(name.trim().to_owned());
         }
     }
     names

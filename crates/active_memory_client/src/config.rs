@@ -58,8 +58,10 @@ mod tests {
     #[test]
     fn capture_switch_values() {
         let check = |value: &str, expected: bool| {
-            let mut config = ClientConfig::default();
-            config.capture_enabled = !expected;
+            let mut config = ClientConfig {
+                capture_enabled: !expected,
+                ..ClientConfig::default()
+            };
             config.apply_capture_switch(value);
             assert_eq!(config.capture_enabled, expected, "{value:?}");
         };

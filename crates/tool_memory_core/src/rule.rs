@@ -416,7 +416,7 @@ mod tests {
             created_at: at(updated),
             updated_at: at(updated),
         };
-        let mut rules = vec![
+        let mut rules = [
             make("n", ToolMemoryPriority::Normal, "2026-01-03T00:00:00Z"),
             make("h", ToolMemoryPriority::High, "2026-01-01T00:00:00Z"),
             make(

@@ -201,7 +201,7 @@ pub(crate) fn rank_by_keywords(
         })
         .collect();
     // A stable sort keeps listing order among equal scores.
-    scored.sort_by(|a, b| b.0.cmp(&a.0));
+    scored.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
     scored
         .into_iter()
         .take(limit)

@@ -111,8 +111,10 @@ async fn repeated_failures_become_one_normal_observation_and_statistics() -> Res
 
 #[tokio::test]
 async fn disabled_capture_captures_nothing_but_hides_nothing() -> Result<()> {
-    let mut config = ClientConfig::default();
-    config.capture_enabled = false;
+    let config = ClientConfig {
+        capture_enabled: false,
+        ..ClientConfig::default()
+    };
     let client = ActiveMemoryClient::in_memory().with_config(config);
     client
         .put(

@@ -15,12 +15,15 @@ use tool_memory_store::{
 
 use ToolMemoryPriority::{Critical, High, Normal};
 
+/// Writes an unreadable row for (tool, id).
+type Corrupt = dyn Fn(&str, &str) + Send + Sync;
+
 /// A fresh store plus the hooks the suite needs beyond the trait.
 pub(crate) struct Harness {
     pub(crate) store: Arc<dyn RuleStore>,
     pub(crate) clock: Arc<ManualClock>,
     /// Writes a row this version cannot read; `None` when the backend cannot hold one.
-    corrupt: Option<Box<dyn Fn(&str, &str) + Send + Sync>>,
+    corrupt: Option<Box<Corrupt>>,
     _dir: Option<tempfile::TempDir>,
 }
 

@@ -1,0 +1,312 @@
+//! Command-line parsing and the subcommands. Every command opens the database through the
+//! facade; `--json` switches any output from tables to JSON.
+
+use std::io::Read;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use active_memory_client::{
+    ActiveMemoryClient, RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, TurnRecord,
+    preview_capture,
+};
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand};
+use memory_rpc::RpcHandler;
+
+use crate::{bench, db_path, output, serve};
+
+/// Durable, tool-scoped rules for LLM agents.
+#[derive(Debug, Parser)]
+#[command(name = "toolmem", version, about)]
+pub(crate) struct Args {
+    /// The SQLite database file [default: the platform data directory, e.g.
+    /// ~/.local/share/toolmem/rules.sqlite3]
+    #[arg(long, env = "TOOLMEM_DB", global = true)]
+    db: Option<PathBuf>,
+    /// Print JSON instead of human-readable tables.
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve JSON-RPC over HTTP (POST /rpc, GET /healthz) or over stdin/stdout.
+    Serve {
+        /// Address to listen on; a non-loopback address requires --token.
+        #[arg(long, default_value = "127.0.0.1:7878")]
+        addr: SocketAddr,
+        /// Serve line-delimited JSON-RPC on stdin/stdout instead of HTTP.
+        #[arg(long)]
+        stdio: bool,
+        /// Bearer token required on every HTTP request.
+        #[arg(long, env = "TOOLMEM_TOKEN", hide_env_values = true)]
+        token: Option<String>,
+        /// Largest accepted request body, in bytes.
+        #[arg(long, default_value_t = 1024 * 1024)]
+        max_body: usize,
+    },
+    /// Add, show, list or remove rules.
+    #[command(subcommand)]
+    Rule(RuleCommand),
+    /// Tools that hold rules, with counts by priority.
+    Tools,
+    /// Print the pinned block exactly as the model sees it.
+    Prompt {
+        /// Comma-separated tool names (default: every tool).
+        #[arg(long, value_delimiter = ',')]
+        tools: Vec<String>,
+    },
+    /// Run capture on one turn record (JSON on stdin).
+    Capture {
+        /// Print the proposed changes without storing anything.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Keyword search over one tool's rules.
+    Recall {
+        /// The tool (or its `tool-{name}` namespace).
+        tool: String,
+        /// Words to look for.
+        query: String,
+        /// Most rules to return.
+        #[arg(long, default_value_t = 10)]
+        limit: usize,
+    },
+    /// Write every rule as JSON lines to stdout.
+    Export,
+    /// Read JSON lines of rules from stdin and store them verbatim (idempotent).
+    Import,
+    /// Run the standard benchmark workload in a temporary directory (see docs/performance.md).
+    #[command(hide = true)]
+    Bench {
+        /// Tools in the store.
+        #[arg(long, default_value_t = 200)]
+        tools: usize,
+        /// Rules per tool (50: 10,000 rules; 500: 100,000 rules).
+        #[arg(long, default_value_t = 50)]
+        per_tool: usize,
+        /// Runs of the whole workload; rows report medians.
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        /// Skip the HTTP rows.
+        #[arg(long)]
+        no_rpc: bool,
+        /// Skip the server memory row.
+        #[arg(long)]
+        no_rss: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum RuleCommand {
+    /// Add a rule (or update one with --id).
+    Add {
+        /// The tool the rule applies to.
+        tool: String,
+        /// The rule text.
+        rule: String,
+        /// critical, high or normal [default: normal, or the stored value with --id].
+        #[arg(long)]
+        priority: Option<String>,
+        /// user_explicit, post_turn or programmatic [default: user_explicit: a person typed it].
+        #[arg(long)]
+        source: Option<String>,
+        /// A tag; repeat for several.
+        #[arg(long = "tag")]
+        tags: Vec<String>,
+        /// Upsert this id instead of creating a new rule.
+        #[arg(long)]
+        id: Option<String>,
+    },
+    /// Show one rule.
+    Get { tool: String, id: String },
+    /// List a tool's rules.
+    List { tool: String },
+    /// Remove a rule.
+    Rm { tool: String, id: String },
+}
+
+pub(crate) async fn run(args: Args) -> Result<ExitCode> {
+    let json = args.json;
+    if let Command::Capture { dry_run: true } = args.command {
+        // A dry run needs no database at all.
+        let turn = read_turn()?;
+        let proposed = preview_capture(&turn);
+        println!("{}", serde_json::to_string_pretty(&proposed)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Command::Bench {
+        tools,
+        per_tool,
+        runs,
+        no_rpc,
+        no_rss,
+    } = args.command
+    {
+        let mut options = bench::BenchOptions {
+            tools,
+            per_tool,
+            runs,
+            ..Default::default()
+        };
+        if no_rpc {
+            options.rpc_requests = 0;
+        }
+        if no_rss {
+            options.server_exe = None;
+        }
+        bench::print(&bench::run(&options).await?, json);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let db = db_path::resolve(args.db)?;
+    let client = ActiveMemoryClient::open_sqlite(&db)
+        .with_context(|| format!("opening {}", db.display()))?;
+    db_path::restrict_file(&db);
+    match args.command {
+        Command::Serve {
+            addr,
+            stdio,
+            token,
+            max_body,
+        } => {
+            let rpc = RpcHandler::new(client);
+            if stdio {
+                serve::stdio(rpc).await?;
+            } else {
+                eprintln!("toolmem: database {}", db.display());
+                serve::http(rpc, addr, token, max_body).await?;
+            }
+        }
+        Command::Rule(command) => return rule(&client, command, json).await,
+        Command::Tools => {
+            let mut rows = Vec::new();
+            for tool in client.list_tool_names().await? {
+                let rules = client.list(&tool).await?;
+                rows.push(output::ToolCount::new(tool, &rules));
+            }
+            output::tools(&rows, json)?;
+        }
+        Command::Prompt { tools } => {
+            let prompt = client.rules_for_prompt(&tools).await?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&prompt)?);
+            } else {
+                // Exactly the bytes the model sees, final newline included.
+                print!("{}", prompt.rendered);
+                if !prompt.left_out.is_empty() || prompt.critical_over_budget {
+                    eprintln!(
+                        "note: {} rule(s) left out of the block; critical rules over budget: {}",
+                        prompt.left_out.len(),
+                        prompt.critical_over_budget
+                    );
+                }
+            }
+        }
+        Command::Capture { dry_run: _ } => {
+            let report = client.after_turn(&read_turn()?).await?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                println!(
+                    "created {}, refreshed {}, changed {}",
+                    report.created.len(),
+                    report.refreshed.len(),
+                    report.changed.len()
+                );
+                let touched: Vec<ToolMemoryRule> =
+                    [report.created, report.refreshed, report.changed].concat();
+                output::rules(&touched, false)?;
+            }
+        }
+        Command::Recall { tool, query, limit } => {
+            output::rules(&client.recall(&tool, &query, limit).await?, json)?;
+        }
+        Command::Export => {
+            for rule in client.export().await? {
+                println!("{}", rule.to_compact_json());
+            }
+        }
+        Command::Bench { .. } => unreachable!("handled before the database is opened"),
+        Command::Import => {
+            let mut text = String::new();
+            std::io::stdin().read_to_string(&mut text)?;
+            // Parse and validate every line before writing any, so a bad line leaves the
+            // store untouched.
+            let mut rules = Vec::new();
+            for (index, line) in text
+                .lines()
+                .enumerate()
+                .filter(|(_, line)| !line.trim().is_empty())
+            {
+                let rule: ToolMemoryRule = serde_json::from_str(line)
+                    .with_context(|| format!("line {}: not a rule", index + 1))?;
+                rule.validate()
+                    .with_context(|| format!("line {}", index + 1))?;
+                rules.push(rule);
+            }
+            let count = client.import(rules).await?;
+            if json {
+                println!("{}", serde_json::json!({ "imported": count }));
+            } else {
+                println!("imported {count} rule(s)");
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn rule(client: &ActiveMemoryClient, command: RuleCommand, json: bool) -> Result<ExitCode> {
+    match command {
+        RuleCommand::Add {
+            tool,
+            rule,
+            priority,
+            source,
+            tags,
+            id,
+        } => {
+            let mut put = RulePut::new(tool, rule);
+            put.priority = priority
+                .as_deref()
+                .map(str::parse::<ToolMemoryPriority>)
+                .transpose()?;
+            put.source = Some(match source.as_deref() {
+                Some(text) => text.parse::<ToolMemorySource>()?,
+                None => ToolMemorySource::UserExplicit,
+            });
+            if !tags.is_empty() {
+                put.tags = Some(tags);
+            }
+            put.id = id;
+            output::rule(&client.put(put).await?, json)?;
+        }
+        RuleCommand::Get { tool, id } => match client.get(&tool, &id).await? {
+            Some(rule) => output::rule(&rule, json)?,
+            None => bail!("no rule {id} on tool {tool}"),
+        },
+        RuleCommand::List { tool } => output::rules(&client.list(&tool).await?, json)?,
+        RuleCommand::Rm { tool, id } => {
+            let existed = client.delete(&tool, &id).await?;
+            if json {
+                println!("{existed}");
+            } else if existed {
+                println!("deleted {id} from {tool}");
+            } else {
+                eprintln!("no rule {id} on tool {tool}");
+                return Ok(ExitCode::FAILURE);
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read_turn() -> Result<TurnRecord> {
+    let mut text = String::new();
+    std::io::stdin()
+        .read_to_string(&mut text)
+        .context("reading the turn record from stdin")?;
+    serde_json::from_str(&text).context("stdin is not a turn record (see docs/capture.md)")
+}

@@ -1,0 +1,56 @@
+//! The benchmark workload, run once at a tiny size so it cannot rot. It checks that every row
+//! of the contract is produced with sane fields; it never asserts on time.
+
+use anyhow::Result;
+use toolmem::bench::{BenchOptions, run};
+
+use crate::support::TOOLMEM;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_workload_produces_every_row() -> Result<()> {
+    let options = BenchOptions {
+        tools: 20,
+        per_tool: 3,
+        runs: 1,
+        capture_turns: 10,
+        rpc_requests: 40,
+        server_exe: Some(TOOLMEM.into()),
+    };
+    let rows = run(&options).await?;
+    let ops: Vec<&str> = rows.iter().map(|row| row.op.as_str()).collect();
+    assert_eq!(
+        ops,
+        [
+            "put",
+            "upsert",
+            "get",
+            "list",
+            "prompt",
+            "capture",
+            "rpc_get",
+            "rpc_prompt",
+            "server_peak_rss",
+            "delete"
+        ]
+    );
+    for row in &rows {
+        assert_eq!(row.rules, 60, "{row:?}");
+        assert!(row.n > 0, "{row:?}");
+        if row.op == "server_peak_rss" {
+            assert!(row.peak_rss_kib.is_some_and(|kib| kib > 0), "{row:?}");
+        } else {
+            assert!(
+                row.us_per_op.is_some_and(|us| us.is_finite() && us >= 0.0),
+                "{row:?}"
+            );
+        }
+    }
+    // The JSON line is the contract: these fields, in this order, on every row.
+    let line = serde_json::to_string(&rows[0])?;
+    assert!(
+        line.starts_with(r#"{"impl":"toolmem","op":"put","n":60,"rules":60,"us_per_op":"#),
+        "{line}"
+    );
+    assert!(line.ends_with(r#","peak_rss_kib":null}"#), "{line}");
+    Ok(())
+}

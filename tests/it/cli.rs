@@ -1,0 +1,155 @@
+//! The command line for people: rule add/get/list/rm, tools, prompt, capture, recall,
+//! export/import, exit codes and errors on stderr.
+
+use anyhow::Result;
+use serde_json::Value;
+
+use crate::support::cli;
+
+#[test]
+fn rule_commands_round_trip() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let db = dir.path().join("rules.sqlite3");
+    let (code, out, _) = cli(
+        &db,
+        &[
+            "--json",
+            "rule",
+            "add",
+            "bash",
+            "never run sudo",
+            "--priority",
+            "critical",
+            "--tag",
+            "safety",
+        ],
+        "",
+    )?;
+    assert_eq!(code, 0);
+    let rule: Value = serde_json::from_str(&out)?;
+    assert_eq!(rule["priority"], "critical");
+    assert_eq!(rule["source"], "user_explicit");
+    let id = rule["id"].as_str().unwrap_or_default().to_owned();
+
+    let (code, out, _) = cli(&db, &["rule", "list", "bash"], "")?;
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("never run sudo") && out.contains("critical"),
+        "{out}"
+    );
+    let (code, out, _) = cli(&db, &["--json", "rule", "get", "BASH", &id], "")?;
+    assert_eq!(code, 0);
+    assert_eq!(
+        serde_json::from_str::<Value>(&out)?["rule"],
+        "never run sudo"
+    );
+    let (code, out, _) = cli(&db, &["tools"], "")?;
+    assert_eq!(code, 0);
+    assert!(out.contains("bash"), "{out}");
+    let (code, out, _) = cli(&db, &["prompt", "--tools", "bash"], "")?;
+    assert_eq!(code, 0);
+    assert!(
+        out.ends_with("### `bash`\n- **[critical]** never run sudo\n"),
+        "{out:?}"
+    );
+    let (code, out, _) = cli(&db, &["recall", "bash", "sudo"], "")?;
+    assert_eq!(code, 0);
+    assert!(out.contains("never run sudo"));
+    let (code, _, _) = cli(&db, &["rule", "rm", "bash", &id], "")?;
+    assert_eq!(code, 0);
+    let (code, _, err) = cli(&db, &["rule", "rm", "bash", &id], "")?;
+    assert_ne!(code, 0);
+    assert!(err.contains("no rule"), "{err}");
+    Ok(())
+}
+
+#[test]
+fn bad_input_is_an_error_on_stderr_naming_the_field() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let db = dir.path().join("rules.sqlite3");
+    let (code, out, err) = cli(
+        &db,
+        &["rule", "add", "bash", "x", "--priority", "urgent"],
+        "",
+    )?;
+    assert_ne!(code, 0);
+    assert!(out.is_empty());
+    assert!(err.contains("priority") && err.contains("urgent"), "{err}");
+    let (code, _, err) = cli(&db, &["rule", "add", "  ", "x"], "")?;
+    assert_ne!(code, 0);
+    assert!(err.contains("tool_name"), "{err}");
+    Ok(())
+}
+
+#[test]
+fn capture_dry_run_stores_nothing() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let db = dir.path().join("rules.sqlite3");
+    let turn = r#"{"user_message":"Never email Sarah at sarah@example.com.","tool_calls":[{"name":"send_email","success":true}]}"#;
+    let (code, out, _) = cli(&db, &["capture", "--dry-run"], turn)?;
+    assert_eq!(code, 0);
+    let proposed: Value = serde_json::from_str(&out)?;
+    assert_eq!(
+        proposed["rules"][0]["rule"],
+        "Never email Sarah at sarah@example.com."
+    );
+    assert_eq!(proposed["rules"][0]["tool_name"], "send_email");
+    let (_, out, _) = cli(&db, &["--json", "rule", "list", "send_email"], "")?;
+    assert_eq!(serde_json::from_str::<Value>(&out)?, Value::Array(vec![]));
+    let (code, out, _) = cli(&db, &["--json", "capture"], turn)?;
+    assert_eq!(code, 0);
+    assert_eq!(
+        serde_json::from_str::<Value>(&out)?["created"]
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+    let (code, _, err) = cli(&db, &["capture", "--dry-run"], "{}")?;
+    assert_ne!(code, 0);
+    assert!(err.contains("turn record"), "{err}");
+    Ok(())
+}
+
+#[test]
+fn export_then_import_is_idempotent_and_atomic() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let source = dir.path().join("a.sqlite3");
+    let target = dir.path().join("b.sqlite3");
+    cli(
+        &source,
+        &["rule", "add", "bash", "quote paths", "--priority", "high"],
+        "",
+    )?;
+    cli(
+        &source,
+        &[
+            "rule",
+            "add",
+            "send_email",
+            "never email Sarah",
+            "--priority",
+            "critical",
+        ],
+        "",
+    )?;
+    let (code, exported, _) = cli(&source, &["export"], "")?;
+    assert_eq!(code, 0);
+    assert_eq!(exported.lines().count(), 2);
+    for _ in 0..2 {
+        let (code, _, _) = cli(&target, &["import"], &exported)?;
+        assert_eq!(code, 0);
+    }
+    let (_, again, _) = cli(&target, &["export"], "")?;
+    assert_eq!(again, exported);
+    // A bad line anywhere means nothing from the batch is written.
+    let bad = format!(
+        "{}{{\"id\":\"x\"}}\n",
+        exported.replace("quote paths", "quote all paths")
+    );
+    let (code, _, err) = cli(&target, &["import"], &bad)?;
+    assert_ne!(code, 0);
+    assert!(err.contains("line 3"), "{err}");
+    let (_, after, _) = cli(&target, &["export"], "")?;
+    assert_eq!(after, exported);
+    Ok(())
+}
