@@ -54,10 +54,22 @@ impl Candidates {
 
     /// The tool for an edict whose [`match_form`](crate::text::match_form) is `form`.
     pub(crate) fn attribute(&self, form: &str) -> String {
+        self.attribute_explicit(form)
+            .unwrap_or_else(|| self.fallback())
+    }
+
+    /// The tool `form` names or aliases, if any (attribution steps 1 and 2).
+    pub(crate) fn attribute_explicit(&self, form: &str) -> Option<String> {
         self.named(form)
             .or_else(|| self.by_name_word(form))
             .or_else(|| self.by_alias(form))
-            .or_else(|| self.first_ran.clone())
+    }
+
+    /// The tool of a sentence that names none: the first tool that ran, else `__unscoped__`
+    /// (attribution steps 3 and 4).
+    pub(crate) fn fallback(&self) -> String {
+        self.first_ran
+            .clone()
             .unwrap_or_else(|| UNSCOPED_TOOL.to_owned())
     }
 
@@ -176,6 +188,25 @@ impl Candidate {
             .filter(|token| find_word(form, token, ALIAS_SUFFIXES).is_some())
             .count()
     }
+}
+
+/// The words of a tool name, split at separators (`send_email` → `send`, `email`).
+pub(crate) fn name_words(tool_name: &str) -> Vec<String> {
+    split_words(tool_name, false)
+}
+
+/// Every one-word common phrase and tool word of the alias table that is not a product or
+/// program name: words that name a kind of tool ("terminal", "browser", "invite") rather than a
+/// person, a place or a program ("sudo", "chrome", "gmail").
+pub(crate) fn all_kind_words() -> impl Iterator<Item = &'static str> {
+    ALIAS_GROUPS.iter().flat_map(|group| {
+        group
+            .phrases
+            .iter()
+            .chain(group.tool_words)
+            .copied()
+            .filter(|word| !word.contains([' ', '-']) && !group.strong.contains(word))
+    })
 }
 
 /// Name words too generic to identify a tool on their own.

@@ -6,7 +6,8 @@ use crate::attribution::Candidates;
 use crate::edict::extract_edicts;
 use crate::failure::observe_calls;
 use crate::identity::edict_identity_key;
-use crate::{CaptureOutput, EDICT_TAG, ProposedRule, TurnRecord};
+use crate::revocation::extract_revocations;
+use crate::{CaptureOutput, EDICT_TAG, ProposedRevocation, ProposedRule, TurnRecord};
 
 /// What capture looks for. The default captures everything, with the reference's threshold
 /// of two failures.
@@ -14,6 +15,8 @@ use crate::{CaptureOutput, EDICT_TAG, ProposedRule, TurnRecord};
 pub struct CaptureConfig {
     /// Propose critical rules from user edicts.
     pub edicts: bool,
+    /// Propose revocations of earlier edicts ("you can email Sarah again").
+    pub revocations: bool,
     /// Propose normal observations for tools that failed repeatedly.
     pub repeated_failures: bool,
     /// Failures of one tool in one turn that make an observation; at least 1.
@@ -26,6 +29,7 @@ impl Default for CaptureConfig {
     fn default() -> CaptureConfig {
         CaptureConfig {
             edicts: true,
+            revocations: true,
             repeated_failures: true,
             failure_threshold: 2,
             statistics: true,
@@ -36,7 +40,8 @@ impl Default for CaptureConfig {
 /// Captures one turn with the default configuration.
 ///
 /// Returns edict rules first, in message order (one per identity key), then repeated-failure
-/// observations and statistics sorted by tool name. `now` stamps the statistics; nothing else
+/// observations and statistics sorted by tool name, and the revocations the user stated, in
+/// message order. A sentence that revokes is never also an edict. `now` stamps the statistics; nothing else
 /// depends on it, so the same turn always yields the same rules.
 pub fn capture_turn(turn: &TurnRecord, now: Timestamp) -> CaptureOutput {
     capture_turn_with(turn, now, &CaptureConfig::default())
@@ -70,6 +75,32 @@ pub fn capture_turn_with(
                 tags: vec![EDICT_TAG.to_owned()],
                 identity_key,
             });
+        }
+    }
+    if config.revocations {
+        let candidates = Candidates::of_turn(turn);
+        for revocation in extract_revocations(&turn.user_message) {
+            let explicit = candidates.attribute_explicit(&revocation.scope);
+            // Without a subject and a named tool there is nothing a rule could be matched on.
+            if revocation.subject.is_empty() && explicit.is_none() {
+                continue;
+            }
+            let proposed = ProposedRevocation {
+                tool_explicit: explicit.is_some(),
+                tool_name: explicit.unwrap_or_else(|| candidates.fallback()),
+                kind: revocation.kind,
+                subject: revocation.subject,
+                text: revocation.text.to_owned(),
+            };
+            // The same revocation twice in one message is one proposal.
+            let duplicate = output.revocations.iter().any(|earlier| {
+                earlier.tool_name == proposed.tool_name
+                    && earlier.kind == proposed.kind
+                    && earlier.subject == proposed.subject
+            });
+            if !duplicate {
+                output.revocations.push(proposed);
+            }
         }
     }
     if config.repeated_failures || config.statistics {

@@ -1,14 +1,22 @@
 //! The labelled corpus format and its metrics, shared by the crate's corpus test and any
 //! xtask that wants to print or gate on them.
 //!
-//! One case per JSONL line: `{"id", "turn", "expect", "expect_failures"?, "note"?}`. `expect`
-//! lists the edicts a careful labeller expects (empty: nothing should be captured);
-//! `expect_failures`, when present, lists the exact repeated-failure observations.
+//! One case per JSONL line: `{"id", "turn", "expect", "expect_failures"?, "existing"?,
+//! "expect_revoked"?, "note"?}`. `expect` lists the edicts a careful labeller expects (empty:
+//! nothing should be captured); `expect_failures`, when present, lists the exact
+//! repeated-failure observations. A revocation case lists the rules already stored
+//! (`existing`) and the texts of those the turn must revoke (`expect_revoked`); every proposed
+//! revocation is applied to every existing rule with [`revocation_matches`], as the facade does.
 
 use serde::{Deserialize, Serialize};
 use tool_memory_core::Timestamp;
 
-use crate::{Error, ProposedRule, REPEATED_FAILURE_TAG, Result, TurnRecord, capture_turn};
+use tool_memory_core::{ToolMemoryPriority, ToolMemoryRule, ToolMemorySource};
+
+use crate::{
+    EDICT_TAG, Error, ProposedRule, REPEATED_FAILURE_TAG, Result, TurnRecord, capture_turn,
+    revocation_matches,
+};
 
 /// One labelled turn.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -23,6 +31,13 @@ pub struct CorpusCase {
     /// When present, the exact repeated-failure observations expected.
     #[serde(default)]
     pub expect_failures: Option<Vec<ExpectedRule>>,
+    /// Rules already in the store before the turn (user edicts); a case with any is scored
+    /// for revocations.
+    #[serde(default)]
+    pub existing: Vec<ExpectedRule>,
+    /// The texts of the `existing` rules the turn must revoke; empty for a near-miss.
+    #[serde(default)]
+    pub expect_revoked: Vec<String>,
     /// Why the case is labelled this way.
     #[serde(default)]
     pub note: Option<String>,
@@ -62,6 +77,10 @@ pub enum CaseMiss {
         expected: Vec<ExpectedRule>,
         captured: Vec<ExpectedRule>,
     },
+    /// An existing rule the turn should have revoked was kept.
+    NotRevoked { case: String, rule: ExpectedRule },
+    /// An existing rule the turn should have kept was revoked.
+    WronglyRevoked { case: String, rule: ExpectedRule },
 }
 
 /// Corpus-wide metrics.
@@ -81,6 +100,14 @@ pub struct CorpusReport {
     pub failure_cases_passed: usize,
     /// Cases with `expect_failures`.
     pub failure_cases: usize,
+    /// Cases with `existing` rules, scored for revocations.
+    pub revocation_cases: usize,
+    /// (case, existing rule) pairs the labels expect revoked.
+    pub revocations_expected: usize,
+    /// Pairs the proposed revocations revoke.
+    pub revoked: usize,
+    /// Revoked pairs that the labels expect revoked.
+    pub revoked_correctly: usize,
     /// Every disagreement, in case order.
     pub misses: Vec<CaseMiss>,
 }
@@ -101,14 +128,29 @@ impl CorpusReport {
         ratio(self.on_expected_tool, self.matched)
     }
 
-    /// `capture corpus: 318 turns, precision 0.985, recall 0.970, attribution 0.980`.
+    /// Correctly revoked pairs / revoked pairs; 1 when nothing was revoked.
+    pub fn revocation_precision(&self) -> f64 {
+        ratio(self.revoked_correctly, self.revoked)
+    }
+
+    /// Correctly revoked pairs / expected pairs; 1 when nothing was expected.
+    pub fn revocation_recall(&self) -> f64 {
+        ratio(self.revoked_correctly, self.revocations_expected)
+    }
+
+    /// `capture corpus: 318 turns, precision 0.985, recall 0.970, attribution 0.980;
+    /// revocations: 80 turns, precision 1.000, recall 0.975`.
     pub fn summary_line(&self) -> String {
         format!(
-            "capture corpus: {} turns, precision {:.3}, recall {:.3}, attribution {:.3}",
+            "capture corpus: {} turns, precision {:.3}, recall {:.3}, attribution {:.3}; \
+             revocations: {} turns, precision {:.3}, recall {:.3}",
             self.turns,
             self.precision(),
             self.recall(),
-            self.attribution()
+            self.attribution(),
+            self.revocation_cases,
+            self.revocation_precision(),
+            self.revocation_recall()
         )
     }
 }
@@ -150,6 +192,9 @@ pub fn evaluate(cases: &[CorpusCase]) -> CorpusReport {
             .iter()
             .partition(|rule| rule.tags.iter().any(|tag| tag == REPEATED_FAILURE_TAG));
         score_edicts(case, &edicts, &mut report);
+        if !case.existing.is_empty() {
+            score_revocations(case, &output.revocations, now, &mut report);
+        }
         if let Some(expected) = &case.expect_failures {
             report.failure_cases += 1;
             let captured: Vec<ExpectedRule> =
@@ -166,6 +211,44 @@ pub fn evaluate(cases: &[CorpusCase]) -> CorpusReport {
         }
     }
     report
+}
+
+/// Applies every proposed revocation to every existing rule, stored as a user edict.
+fn score_revocations(
+    case: &CorpusCase,
+    revocations: &[crate::ProposedRevocation],
+    now: Timestamp,
+    report: &mut CorpusReport,
+) {
+    report.revocation_cases += 1;
+    for existing in &case.existing {
+        let stored = ToolMemoryRule {
+            id: "corpus".to_owned(),
+            tool_name: tool_memory_core::normalize_tool_name(&existing.tool_name),
+            rule: existing.rule.clone(),
+            priority: ToolMemoryPriority::Critical,
+            source: ToolMemorySource::UserExplicit,
+            tags: vec![EDICT_TAG.to_owned()],
+            created_at: now,
+            updated_at: now,
+        };
+        let revoked = revocations
+            .iter()
+            .any(|revocation| revocation_matches(revocation, &stored));
+        let expected = case.expect_revoked.contains(&existing.rule);
+        report.revocations_expected += usize::from(expected);
+        report.revoked += usize::from(revoked);
+        report.revoked_correctly += usize::from(revoked && expected);
+        if revoked != expected {
+            let rule = existing.clone();
+            let case = case.id.clone();
+            report.misses.push(if expected {
+                CaseMiss::NotRevoked { case, rule }
+            } else {
+                CaseMiss::WronglyRevoked { case, rule }
+            });
+        }
+    }
 }
 
 fn as_expected(rule: &ProposedRule) -> ExpectedRule {
@@ -244,7 +327,52 @@ mod tests {
         assert_eq!(report.misses.len(), 4, "{:#?}", report.misses);
         assert_eq!(
             report.summary_line(),
-            "capture corpus: 5 turns, precision 0.667, recall 0.667, attribution 0.500"
+            "capture corpus: 5 turns, precision 0.667, recall 0.667, attribution 0.500; \
+             revocations: 0 turns, precision 1.000, recall 1.000"
+        );
+    }
+
+    #[test]
+    fn scores_revoked_and_kept_rules() {
+        let text = r#"
+{"id":"r1","turn":{"user_message":"You can email Sarah again.","tool_calls":[{"name":"send_email","success":true}]},"existing":[{"tool_name":"send_email","rule":"Never email Sarah."},{"tool_name":"send_email","rule":"Never email Bob."}],"expect_revoked":["Never email Sarah."]}
+{"id":"r2","turn":{"user_message":"You can email Bob again.","tool_calls":[{"name":"send_email","success":true}]},"existing":[{"tool_name":"send_email","rule":"Never email Bob."}],"expect_revoked":[]}
+{"id":"r3","turn":{"user_message":"Forget the rule about Sarah."},"existing":[{"tool_name":"slack","rule":"Never DM Sarah."}],"expect_revoked":["Never DM Sarah."]}
+{"id":"r4","turn":{"user_message":"Thanks!"},"existing":[{"tool_name":"slack","rule":"Never DM Sarah."}],"expect_revoked":["Never DM Sarah."]}
+"#;
+        let report = evaluate(&parse_corpus(text).unwrap());
+        assert_eq!(report.revocation_cases, 4);
+        assert_eq!(
+            (
+                report.revocations_expected,
+                report.revoked,
+                report.revoked_correctly
+            ),
+            (3, 3, 2)
+        );
+        assert_eq!(
+            report.misses,
+            [
+                CaseMiss::WronglyRevoked {
+                    case: "r2".to_owned(),
+                    rule: ExpectedRule {
+                        tool_name: "send_email".to_owned(),
+                        rule: "Never email Bob.".to_owned()
+                    }
+                },
+                CaseMiss::NotRevoked {
+                    case: "r4".to_owned(),
+                    rule: ExpectedRule {
+                        tool_name: "slack".to_owned(),
+                        rule: "Never DM Sarah.".to_owned()
+                    }
+                }
+            ]
+        );
+        assert!(
+            report
+                .summary_line()
+                .ends_with("revocations: 4 turns, precision 0.667, recall 0.667")
         );
     }
 

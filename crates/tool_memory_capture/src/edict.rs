@@ -10,6 +10,7 @@
 //! future prompt.
 
 use crate::output::MAX_EDICT_CHARS;
+use crate::revocation::blank_revocation;
 use crate::text::{match_form, own_lines, split_sentences, strip_bullet, truncate_chars};
 
 /// One captured edict: the user's sentence and its match form.
@@ -27,7 +28,9 @@ pub(crate) fn extract_edicts(message: &str) -> Vec<Edict<'_>> {
     for line in own_lines(message) {
         for sentence in split_sentences(strip_bullet(line)) {
             let form = match_form(sentence);
-            if is_edict(&form) {
+            // A revocation ("forget my rule about never using the shell") is not also an
+            // edict; only a clause outside it can be ("…; never post in #random").
+            if is_edict(&blank_revocation(&form)) {
                 edicts.push(Edict {
                     text: truncate_chars(sentence, MAX_EDICT_CHARS),
                     form,
@@ -164,7 +167,7 @@ fn is_question(form: &str) -> bool {
 
 const POLITE_REQUESTS: &[&str] = &["could you ", "can you ", "would you ", "will you "];
 
-const TAG_QUESTIONS: &[&str] = &[
+pub(crate) const TAG_QUESTIONS: &[&str] = &[
     ", ok",
     ", okay",
     ", alright",
@@ -197,7 +200,7 @@ fn reported_before(tokens: &[Token<'_>]) -> bool {
     })
 }
 
-const SPEECH_VERBS: &[&str] = &[
+pub(crate) const SPEECH_VERBS: &[&str] = &[
     "said",
     "says",
     "told",

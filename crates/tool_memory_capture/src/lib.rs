@@ -1,6 +1,6 @@
 //! Post-turn capture for toolmem: after each turn, propose rule changes from what the user said
-//! (edicts, critical) and what the tools did (repeated failures, normal), plus per-tool call
-//! statistics.
+//! (edicts, critical; revocations of earlier edicts) and what the tools did (repeated failures,
+//! normal), plus per-tool call statistics.
 //!
 //! The crate is pure: a [`TurnRecord`] and the current time go in, a [`CaptureOutput`] comes
 //! out. It does no IO, never reads the clock, the environment or a random source; applying the
@@ -14,7 +14,9 @@ mod edict;
 mod error;
 mod failure;
 mod identity;
+mod matching;
 mod output;
+mod revocation;
 mod switch;
 mod text;
 mod turn;
@@ -26,8 +28,10 @@ pub use crate::failure::{FailureClass, classify_failure};
 pub use crate::identity::{
     EDICT_KEY_PREFIX, FAILURE_KEY_PREFIX, edict_identity_key, failure_identity_key, fnv1a64,
 };
+pub use crate::matching::{revocation_matches, revocation_matches_text};
 pub use crate::output::{
-    CaptureOutput, EDICT_TAG, MAX_EDICT_CHARS, ProposedRule, REPEATED_FAILURE_TAG, StatsDelta,
+    CaptureOutput, EDICT_TAG, MAX_EDICT_CHARS, ProposedRevocation, ProposedRule,
+    REPEATED_FAILURE_TAG, RevocationKind, StatsDelta,
 };
 pub use crate::switch::{CAPTURE_ENABLED_BY_DEFAULT, CAPTURE_ENABLED_ENV, parse_capture_switch};
 pub use crate::turn::{ToolCallRecord, TurnRecord};

@@ -21,13 +21,58 @@ pub struct CaptureOutput {
     pub rules: Vec<ProposedRule>,
     /// One statistics delta per tool that was called, sorted by tool name.
     pub stats: Vec<StatsDelta>,
+    /// Earlier edicts the user lifted in this turn, in message order. Absent from the JSON when
+    /// empty, so the output of a turn without revocations reads as before; old JSON without the
+    /// key reads as none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub revocations: Vec<ProposedRevocation>,
 }
 
 impl CaptureOutput {
     /// Whether the turn proposes nothing at all.
     pub fn is_empty(&self) -> bool {
-        self.rules.is_empty() && self.stats.is_empty()
+        self.rules.is_empty() && self.stats.is_empty() && self.revocations.is_empty()
     }
+}
+
+/// A request to revoke earlier rules: "you can email Sarah again", "forget the rule about
+/// sudo". Capture does not know the store, so it names the tool and the words the user used;
+/// the facade revokes the active rules for which [`revocation_matches`](crate::revocation_matches)
+/// holds (or reports that none did).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProposedRevocation {
+    /// The normalised tool (or `__unscoped__`), attributed like an edict: named tool, alias,
+    /// first tool of the turn, `__unscoped__`.
+    pub tool_name: String,
+    /// Whether the tool was named or aliased in the revocation. When it is only a fallback
+    /// (the first tool of the turn or `__unscoped__`), the revocation applies to rules on every
+    /// tool and needs a subject.
+    pub tool_explicit: bool,
+    /// A permission ("you can … again") or a retraction ("forget the rule about …").
+    #[serde(default)]
+    pub kind: RevocationKind,
+    /// The significant words the user named about the rule, lower-cased, possessives dropped,
+    /// without the permitted verb, stop words and fillers: `["sarah"]` for "you can email
+    /// Sarah again". May be empty for a permission on a named tool ("you may use the
+    /// browser again" on a tool whose kind word is the only one).
+    pub subject: Vec<String>,
+    /// The user's sentence, trimmed, at most [`MAX_EDICT_CHARS`] characters.
+    pub text: String,
+}
+
+/// The two families of revocation; they differ in how far a subject made only of tool words
+/// reaches (see [`revocation_matches`](crate::revocation_matches)).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RevocationKind {
+    /// The user grants an action back: "you can email Sarah again", "feel free to use the
+    /// terminal". Lifts the rules that forbid it; with only tool words ("you may use the
+    /// browser again") only the tool's blanket bans.
+    #[default]
+    Permission,
+    /// The user names the rule: "forget the rule about the shell", "disregard what I said about
+    /// Slack". Lifts every rule on that topic.
+    Retraction,
 }
 
 /// A rule to upsert. The facade uses `identity_key` as the rule id, so a repeated edict

@@ -3,8 +3,8 @@
 use anyhow::Result;
 use serde_json::json;
 use tool_memory_capture::{
-    CAPTURE_ENABLED_ENV, CaptureOutput, FailureClass, TurnRecord, capture_turn,
-    parse_capture_switch,
+    CAPTURE_ENABLED_ENV, CaptureOutput, FailureClass, ProposedRevocation, RevocationKind,
+    TurnRecord, capture_turn, parse_capture_switch, revocation_matches,
 };
 use tool_memory_core::Timestamp;
 
@@ -79,6 +79,57 @@ fn an_empty_turn_proposes_nothing() -> Result<()> {
         serde_json::to_string(&output)?,
         r#"{"rules":[],"stats":[]}"#
     );
+    Ok(())
+}
+
+#[test]
+fn a_revocation_is_proposed_with_a_stable_shape_and_matches_the_rule() -> Result<()> {
+    let turn: TurnRecord = serde_json::from_value(json!({
+        "user_message": "Thanks. You can email Sarah again, she's back.",
+        "tool_calls": [{"name": "send_email", "success": true}]
+    }))?;
+    let output = capture_turn(&turn, now()?);
+    assert!(output.rules.is_empty() && !output.is_empty());
+    let value = serde_json::to_value(&output)?;
+    assert_eq!(
+        value["revocations"],
+        json!([{
+            "tool_name": "send_email",
+            "tool_explicit": true,
+            "kind": "permission",
+            "subject": ["sarah"],
+            "text": "You can email Sarah again, she's back."
+        }])
+    );
+    let back: CaptureOutput = serde_json::from_value(value)?;
+    assert_eq!(back, output);
+
+    let rule = |text: &str| -> Result<tool_memory_core::ToolMemoryRule> {
+        Ok(tool_memory_core::ToolMemoryRule {
+            id: "r".to_owned(),
+            tool_name: "send_email".to_owned(),
+            rule: text.to_owned(),
+            priority: tool_memory_core::ToolMemoryPriority::Critical,
+            source: tool_memory_core::ToolMemorySource::UserExplicit,
+            tags: vec!["user-edict".to_owned()],
+            created_at: now()?,
+            updated_at: now()?,
+        })
+    };
+    let revocation: &ProposedRevocation = &output.revocations[0];
+    assert_eq!(revocation.kind, RevocationKind::Permission);
+    assert!(revocation_matches(
+        revocation,
+        &rule("Never email Sarah at sarah@example.com.")?
+    ));
+    assert!(!revocation_matches(revocation, &rule("Never email Bob.")?));
+    Ok(())
+}
+
+#[test]
+fn old_output_json_without_revocations_still_reads() -> Result<()> {
+    let old: CaptureOutput = serde_json::from_str(r#"{"rules":[],"stats":[]}"#)?;
+    assert!(old.revocations.is_empty() && old.is_empty());
     Ok(())
 }
 

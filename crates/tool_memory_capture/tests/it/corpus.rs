@@ -13,6 +13,9 @@ const MIN_PRECISION: f64 = 0.97;
 const MIN_RECALL: f64 = 0.95;
 const MIN_ATTRIBUTION: f64 = 0.95;
 const MIN_TURNS: usize = 300;
+const MIN_REVOCATION_PRECISION: f64 = 0.97;
+const MIN_REVOCATION_RECALL: f64 = 0.95;
+const MIN_REVOCATION_TURNS: usize = 60;
 
 fn load_corpus() -> Result<Vec<CorpusCase>> {
     let mut paths: Vec<_> = std::fs::read_dir(Path::new(CORPUS_DIR))
@@ -64,6 +67,21 @@ fn corpus_meets_precision_recall_and_attribution_floors() -> Result<()> {
         report.attribution()
     );
     ensure!(
+        report.revocation_cases >= MIN_REVOCATION_TURNS,
+        "corpus has {} revocation turns, want at least {MIN_REVOCATION_TURNS}",
+        report.revocation_cases
+    );
+    ensure!(
+        report.revocation_precision() >= MIN_REVOCATION_PRECISION,
+        "revocation precision {:.3} < {MIN_REVOCATION_PRECISION}",
+        report.revocation_precision()
+    );
+    ensure!(
+        report.revocation_recall() >= MIN_REVOCATION_RECALL,
+        "revocation recall {:.3} < {MIN_REVOCATION_RECALL}",
+        report.revocation_recall()
+    );
+    ensure!(
         report.failure_cases > 0 && report.failure_cases_passed == report.failure_cases,
         "repeated-failure cases: {} of {} pass",
         report.failure_cases_passed,
@@ -72,14 +90,26 @@ fn corpus_meets_precision_recall_and_attribution_floors() -> Result<()> {
     Ok(())
 }
 
+/// Fails unless `positives` and `negatives` are within a factor of 1.5 of each other.
+fn check_balance(what: &str, positives: usize, negatives: usize) -> Result<()> {
+    ensure!(
+        negatives * 3 >= positives * 2 && positives * 3 >= negatives * 2,
+        "{positives} turns with {what} vs {negatives} without"
+    );
+    Ok(())
+}
+
 #[test]
 fn corpus_has_negatives_in_roughly_equal_measure() -> Result<()> {
     let cases = load_corpus()?;
-    let negatives = cases.iter().filter(|case| case.expect.is_empty()).count();
-    let positives = cases.len() - negatives;
-    ensure!(
-        negatives * 3 >= positives * 2 && positives * 3 >= negatives * 2,
-        "{positives} turns with edicts vs {negatives} without"
-    );
-    Ok(())
+    // Revocation cases are balanced on their own below; their `expect` is mostly empty.
+    let (revocations, edicts): (Vec<&CorpusCase>, Vec<&CorpusCase>) =
+        cases.iter().partition(|case| !case.existing.is_empty());
+    let without_edicts = edicts.iter().filter(|case| case.expect.is_empty()).count();
+    check_balance("edicts", edicts.len() - without_edicts, without_edicts)?;
+    let near_misses = revocations
+        .iter()
+        .filter(|case| case.expect_revoked.is_empty())
+        .count();
+    check_balance("revocations", revocations.len() - near_misses, near_misses)
 }

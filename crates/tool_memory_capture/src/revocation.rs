@@ -1,0 +1,1551 @@
+//! The revocation grammar: sentences in which the user lifts an earlier edict ("you can email
+//! Sarah again", "forget the rule about sudo", "lift the ban on calendar invites").
+//!
+//! Two families. A **permission** grants back an action ("you can …", "it's fine to …", "feel
+//! free to …", "you're allowed to …"); the modal forms need a lift signal (`again`, `now`,
+//! `anymore`, `go back to`, …) because "you can email Sarah the report" is a request to act, not
+//! a change of rules. A **retraction** names the rule itself ("forget / ignore / scratch / never
+//! mind / lift the rule / ban / restriction about X", "disregard what I said about X", "I changed
+//! my mind about X", "the X rule no longer applies"). Both yield the words the user named about
+//! the rule (the subject), which [`crate::revocation_matches`] compares with stored rules.
+//!
+//! As with edicts, precision matters more than recall: a false revocation silently deletes a
+//! rule the user asked for. So questions, negations ("you can't"), hedges and conditions ("if
+//! you can use sudo again"), reported speech, one-off permissions ("just this once") and
+//! limited ones ("but only after review") are not revocations.
+
+use std::ops::Range;
+
+use crate::edict::{SPEECH_VERBS, TAG_QUESTIONS};
+use crate::output::{MAX_EDICT_CHARS, RevocationKind};
+use crate::text::{match_form, own_lines, split_sentences, strip_bullet, truncate_chars};
+
+/// One revocation found in a sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Revocation<'a> {
+    /// The sentence as written, trimmed, without list bullet, at most [`MAX_EDICT_CHARS`].
+    pub(crate) text: &'a str,
+    /// Permission or retraction.
+    pub(crate) kind: RevocationKind,
+    /// The significant words the user named about the rule, lower-cased, in order.
+    pub(crate) subject: Vec<String>,
+    /// The part of the match form that names the action or topic, for tool attribution.
+    pub(crate) scope: String,
+}
+
+/// Every revocation of `message`, in message order, at most one per sentence.
+pub(crate) fn extract_revocations(message: &str) -> Vec<Revocation<'_>> {
+    let mut revocations = Vec::new();
+    for line in own_lines(message) {
+        for sentence in split_sentences(strip_bullet(line)) {
+            let form = match_form(sentence);
+            if let Some(found) = find(&form) {
+                revocations.push(Revocation {
+                    text: truncate_chars(sentence, MAX_EDICT_CHARS),
+                    kind: found.kind,
+                    subject: found.subject,
+                    scope: form[found.scope].to_owned(),
+                });
+            }
+        }
+    }
+    revocations
+}
+
+/// `form` with the revocation it holds (marker to end of object) blanked out, so the edict
+/// grammar only sees the clauses around it.
+pub(crate) fn blank_revocation(form: &str) -> String {
+    match find(form) {
+        Some(found) => {
+            let mut blanked = String::with_capacity(form.len());
+            blanked.push_str(&form[..found.span.start]);
+            blanked.extend(form[found.span.clone()].chars().map(|_| ' '));
+            blanked.push_str(&form[found.span.end..]);
+            blanked
+        }
+        None => form.to_owned(),
+    }
+}
+
+/// What [`find`] reports about one sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Found {
+    kind: RevocationKind,
+    subject: Vec<String>,
+    /// Byte range of the action or topic in the form.
+    scope: Range<usize>,
+    /// Byte range from the marker to the end of the object.
+    span: Range<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Token<'a> {
+    text: &'a str,
+    start: usize,
+    end: usize,
+    word: bool,
+}
+
+fn is_word_char(ch: char) -> bool {
+    ch.is_alphanumeric() || ch == '_'
+}
+
+/// Words (letters, digits, `_`, inner `'` and `-`) and single punctuation marks, with their
+/// byte ranges; the same words as the edict tokenizer.
+fn tokenize(form: &str) -> Vec<Token<'_>> {
+    let chars: Vec<(usize, char)> = form.char_indices().collect();
+    let mut tokens = Vec::with_capacity(chars.len() / 4);
+    let mut index = 0;
+    while index < chars.len() {
+        let (start, ch) = chars[index];
+        if is_word_char(ch) {
+            let mut last = index;
+            loop {
+                match (chars.get(last + 1), chars.get(last + 2)) {
+                    (Some(&(_, next)), _) if is_word_char(next) => last += 1,
+                    (Some(&(_, '\'' | '-')), Some(&(_, after))) if is_word_char(after) => {
+                        last += 2;
+                    }
+                    _ => break,
+                }
+            }
+            let (end_start, end_char) = chars[last];
+            let end = end_start + end_char.len_utf8();
+            tokens.push(Token {
+                text: &form[start..end],
+                start,
+                end,
+                word: true,
+            });
+            index = last + 1;
+        } else {
+            if !ch.is_whitespace() {
+                let end = start + ch.len_utf8();
+                tokens.push(Token {
+                    text: &form[start..end],
+                    start,
+                    end,
+                    word: false,
+                });
+            }
+            index += 1;
+        }
+    }
+    tokens
+}
+
+fn word_at<'a>(tokens: &[Token<'a>], index: usize) -> Option<&'a str> {
+    tokens
+        .get(index)
+        .filter(|token| token.word)
+        .map(|token| token.text)
+}
+
+fn matches_at(tokens: &[Token<'_>], index: usize, sequence: &[&str]) -> bool {
+    sequence
+        .iter()
+        .enumerate()
+        .all(|(offset, expected)| word_at(tokens, index + offset) == Some(expected))
+}
+
+/// The length of the longest phrase of `phrases` starting at `index`.
+fn phrase_at(tokens: &[Token<'_>], index: usize, phrases: &[&[&str]]) -> Option<usize> {
+    phrases
+        .iter()
+        .filter(|phrase| matches_at(tokens, index, phrase))
+        .map(|phrase| phrase.len())
+        .max()
+}
+
+fn contains_phrase(tokens: &[Token<'_>], phrases: &[&[&str]]) -> bool {
+    (0..tokens.len()).any(|index| phrase_at(tokens, index, phrases).is_some())
+}
+
+/// A parsed revocation in token indices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Parse {
+    kind: RevocationKind,
+    /// The action (permission, starting with its verb) or topic (retraction).
+    object: Range<usize>,
+    /// Whether the first word of `object` is the permitted verb, left out of the subject.
+    drop_verb: bool,
+    /// Whether the form needs a lift signal ("again", "now", …) in the sentence.
+    needs_lift: bool,
+}
+
+/// The revocation in one sentence (in [`match_form`]), if any. At most one per sentence; a
+/// sentence with a disqualifying hedge, condition or limit is none at all.
+fn find(form: &str) -> Option<Found> {
+    if is_question(form) {
+        return None;
+    }
+    let tokens = tokenize(form);
+    for start in 0..tokens.len() {
+        if !clause_start(&tokens, form, start) {
+            continue;
+        }
+        let marker = skip_fillers(&tokens, start);
+        let parse = retraction_at(&tokens, marker)
+            .or_else(|| permission_at(&tokens, marker))
+            .or_else(|| subject_first_at(&tokens, marker));
+        let Some(mut parse) = parse else {
+            continue;
+        };
+        // "My rule about never using the shell" describes a ban on an action; lifting it is
+        // the permission "you can use the shell again", with the same, narrower reach.
+        if parse.kind == RevocationKind::Retraction {
+            let negations = tokens[parse.object.clone()]
+                .iter()
+                .take_while(|token| token.word && NEGATIONS.contains(&token.text))
+                .count();
+            if negations > 0 && parse.object.start + negations < parse.object.end {
+                parse.kind = RevocationKind::Permission;
+                parse.object.start += negations;
+                parse.drop_verb = true;
+            }
+        }
+        if hedged(&tokens[..start])
+            || limited(&tokens, marker, parse.object.end)
+            || one_off(&tokens)
+            || (parse.needs_lift && !lifted(&tokens))
+        {
+            return None;
+        }
+        let subject = subject_words(&tokens[parse.object.clone()], parse.drop_verb);
+        if subject.is_empty() && parse.kind == RevocationKind::Retraction {
+            // "Forget what I said about that": nothing to match a rule with.
+            return None;
+        }
+        let scope_start = tokens[parse.object.start].start;
+        let scope_end = tokens[parse.object.end - 1].end;
+        return Some(Found {
+            kind: parse.kind,
+            subject,
+            scope: scope_start..scope_end,
+            span: tokens[start].start..scope_end,
+        });
+    }
+    None
+}
+
+/// A question is not a revocation ("can you email Sarah again?", "you can use sudo again?"),
+/// but a tag question is ("you can use sudo again, ok?").
+fn is_question(form: &str) -> bool {
+    let trimmed = form.trim_end_matches([' ', ')', '"', '\'', ']', '!']);
+    if !trimmed.ends_with('?') {
+        return false;
+    }
+    let body = trimmed.trim_end_matches('?').trim_end();
+    !TAG_QUESTIONS.iter().any(|tag| body.ends_with(tag))
+}
+
+fn clause_start(tokens: &[Token<'_>], form: &str, index: usize) -> bool {
+    if index == 0 {
+        return true;
+    }
+    let previous = tokens[index - 1];
+    if previous.word {
+        return matches!(previous.text, "and" | "but" | "so" | "then" | "plus");
+    }
+    match previous.text {
+        "," | ";" | ":" | "(" | "—" | "–" | "…" | "[" => true,
+        // A spaced dash starts a clause; the one in "--force" does not.
+        "-" => form[previous.end..].starts_with(' '),
+        _ => false,
+    }
+}
+
+/// Skips conversational lead-ins: "ok", "good news:", "on second thought", "please".
+fn skip_fillers(tokens: &[Token<'_>], mut index: usize) -> usize {
+    loop {
+        if let Some(len) = phrase_at(tokens, index, MULTI_FILLERS) {
+            index += len;
+            continue;
+        }
+        match word_at(tokens, index) {
+            Some(word) if FILLERS.contains(&word) => index += 1,
+            _ => return index,
+        }
+    }
+}
+
+const FILLERS: &[&str] = &[
+    "ok", "okay", "alright", "also", "and", "but", "so", "actually", "btw", "fyi", "oh", "hey",
+    "well", "anyway", "anyways", "update", "now", "great", "thanks", "sure", "yes", "yeah", "hi",
+    "hello", "guys", "then", "good", "news", "fine", "right", "cool", "honestly", "finally",
+    "please", "pls", "plz", "kindly",
+];
+
+const MULTI_FILLERS: &[&[&str]] = &[
+    &["on", "second", "thought"],
+    &["on", "second", "thoughts"],
+    &["on", "reflection"],
+    &["all", "right"],
+    &["for", "the", "record"],
+    &["good", "news"],
+    &["i've", "decided"],
+    &["i", "decided"],
+    &["i", "have", "decided"],
+    &["from", "now", "on"],
+    &["going", "forward"],
+    &["moving", "forward"],
+];
+
+// Retractions ------------------------------------------------------------------------------
+
+/// Verbs that retract a rule, before its object.
+const RETRACT_VERBS: &[&[&str]] = &[
+    &["forget"],
+    &["ignore"],
+    &["disregard"],
+    &["scratch"],
+    &["drop"],
+    &["remove"],
+    &["delete"],
+    &["cancel"],
+    &["revoke"],
+    &["lift"],
+    &["rescind"],
+    &["retract"],
+    &["undo"],
+    &["withdraw"],
+    &["discard"],
+    &["ditch"],
+    &["nix"],
+    &["scrap"],
+    &["erase"],
+    &["reverse"],
+    &["strike"],
+    &["never", "mind"],
+    &["nevermind"],
+    &["take", "back"],
+    &["get", "rid", "of"],
+    &["throw", "out"],
+];
+
+/// The same verbs after "I'm": "I'm lifting the ban on Slack".
+const RETRACT_GERUNDS: &[&[&str]] = &[
+    &["lifting"],
+    &["revoking"],
+    &["cancelling"],
+    &["canceling"],
+    &["withdrawing"],
+    &["rescinding"],
+    &["retracting"],
+    &["dropping"],
+    &["scrapping"],
+    &["removing"],
+    &["reversing"],
+    &["undoing"],
+    &["taking", "back"],
+];
+
+/// Lead-ins before a retraction verb that keep it the user's order.
+const RETRACT_LEADS: &[&[&str]] = &[
+    &["you", "can"],
+    &["you", "may"],
+    &["you", "can", "now"],
+    &["feel", "free", "to"],
+    &["go", "ahead", "and"],
+    &["let's"],
+    &["lets"],
+    &["let", "us"],
+    &["we", "can"],
+    &["just"],
+    &["please"],
+    &["i"],
+    &["i", "hereby"],
+    &["i", "now"],
+];
+
+const RULE_NOUNS: &[&str] = &[
+    "rule",
+    "rules",
+    "instruction",
+    "instructions",
+    "restriction",
+    "restrictions",
+    "ban",
+    "bans",
+    "limit",
+    "limits",
+    "limitation",
+    "constraint",
+    "constraints",
+    "edict",
+    "order",
+    "orders",
+    "directive",
+    "directives",
+    "policy",
+    "prohibition",
+    "requirement",
+    "guideline",
+    "guidelines",
+    "thing",
+];
+
+const DETERMINERS: &[&str] = &[
+    "the", "my", "that", "this", "your", "those", "these", "our", "any", "all", "every",
+];
+
+const QUALIFIERS: &[&str] = &[
+    "earlier", "previous", "old", "last", "former", "original", "first", "other", "existing",
+    "standing", "current", "whole", "strict", "blanket", "silly", "stupid",
+];
+
+const TOPIC_PREPOSITIONS: &[&str] = &[
+    "about",
+    "on",
+    "regarding",
+    "re",
+    "concerning",
+    "around",
+    "against",
+    "for",
+    "involving",
+    "over",
+];
+
+/// What the user once said: "what I said about", "everything I told you before about".
+const SAID_VERBS: &[&str] = &[
+    "said",
+    "say",
+    "told",
+    "wrote",
+    "asked",
+    "mentioned",
+    "meant",
+    "instructed",
+    "decided",
+    "set",
+];
+
+const SAID_TIMES: &[&str] = &[
+    "earlier",
+    "before",
+    "previously",
+    "yesterday",
+    "today",
+    "last",
+    "time",
+    "week",
+    "the",
+    "other",
+    "day",
+    "a",
+    "while",
+    "ago",
+    "you",
+    "once",
+];
+
+/// Endings that retract the rule named before them: "the Sarah rule no longer applies".
+const RETIRED_ENDINGS: &[&[&str]] = &[
+    &["no", "longer", "applies"],
+    &["no", "longer", "stands"],
+    &["no", "longer", "holds"],
+    &["doesn't", "apply"],
+    &["does", "not", "apply"],
+    &["is", "lifted"],
+    &["is", "over"],
+    &["is", "off"],
+    &["is", "cancelled"],
+    &["is", "canceled"],
+    &["is", "revoked"],
+    &["is", "rescinded"],
+    &["is", "withdrawn"],
+    &["is", "gone"],
+    &["is", "void"],
+    &["is", "obsolete"],
+    &["is", "dead"],
+    &["is", "history"],
+    &["is", "now", "lifted"],
+    &["is", "now", "over"],
+    &["is", "now", "off"],
+    &["is", "no", "longer", "needed"],
+    &["is", "no", "longer", "valid"],
+    &["is", "no", "longer", "in", "effect"],
+    &["can", "go"],
+];
+
+fn retraction_at(tokens: &[Token<'_>], index: usize) -> Option<Parse> {
+    // "I changed my mind about emailing Sarah."
+    if let Some(len) = phrase_at(tokens, index, CHANGED_MIND) {
+        let after = index + len;
+        if word_at(tokens, after).is_some_and(|word| TOPIC_PREPOSITIONS.contains(&word)) {
+            return topic_from(tokens, after + 1);
+        }
+        return None;
+    }
+    if let Some(parse) = retired_rule_at(tokens, index) {
+        return Some(parse);
+    }
+    let mut verb = index;
+    if let Some(len) = phrase_at(tokens, index, &[&["i'm"], &["i", "am"]]) {
+        let gerund = phrase_at(tokens, index + len, RETRACT_GERUNDS)?;
+        return rule_object(tokens, index + len + gerund);
+    }
+    if let Some(len) = phrase_at(tokens, index, RETRACT_LEADS) {
+        verb = index + len;
+    }
+    // "Please forget …" and "just ignore …": a lead-in is optional.
+    if let Some(len) = phrase_at(tokens, verb, RETRACT_VERBS) {
+        return rule_object(tokens, verb + len);
+    }
+    let len = phrase_at(tokens, index, RETRACT_VERBS)?;
+    rule_object(tokens, index + len)
+}
+
+const CHANGED_MIND: &[&[&str]] = &[
+    &["i", "changed", "my", "mind"],
+    &["i've", "changed", "my", "mind"],
+    &["i", "have", "changed", "my", "mind"],
+    &["changed", "my", "mind"],
+    &["i", "had", "a", "change", "of", "heart"],
+    &["i've", "had", "a", "change", "of", "heart"],
+];
+
+/// The object of a retraction verb: "the rule about X", "my earlier ban on X", "the X rule",
+/// "what I said about X". A bare object ("forget about it", "ignore the error") is none.
+fn rule_object(tokens: &[Token<'_>], mut index: usize) -> Option<Parse> {
+    if word_at(tokens, index) == Some("about") {
+        index += 1;
+    }
+    // "what I said (earlier) about X".
+    let what = match (word_at(tokens, index), word_at(tokens, index + 1)) {
+        (Some("what" | "everything" | "anything" | "whatever"), _) => Some(index + 1),
+        (Some("the"), Some("thing" | "stuff" | "things")) => Some(index + 2),
+        (Some("all"), Some("that")) => Some(index + 2),
+        _ => None,
+    };
+    if let Some(mut at) = what {
+        if word_at(tokens, at) == Some("that") {
+            at += 1;
+        }
+        if !matches!(word_at(tokens, at), Some("i" | "i've" | "i'd")) {
+            return None;
+        }
+        at += 1;
+        while matches!(
+            word_at(tokens, at),
+            Some("just" | "ever" | "already" | "have" | "had")
+        ) {
+            at += 1;
+        }
+        if !word_at(tokens, at).is_some_and(|word| SAID_VERBS.contains(&word)) {
+            return None;
+        }
+        at += 1;
+        let limit = at + 4;
+        while at < limit && word_at(tokens, at).is_some_and(|word| SAID_TIMES.contains(&word)) {
+            at += 1;
+        }
+        if !word_at(tokens, at).is_some_and(|word| TOPIC_PREPOSITIONS.contains(&word)) {
+            return None;
+        }
+        return topic_from(tokens, at + 1);
+    }
+    let determined = word_at(tokens, index).is_some_and(|word| DETERMINERS.contains(&word));
+    if determined {
+        index += 1;
+    }
+    while word_at(tokens, index).is_some_and(|word| QUALIFIERS.contains(&word)) {
+        index += 1;
+    }
+    if word_at(tokens, index).is_some_and(|word| RULE_NOUNS.contains(&word)) {
+        // "the rule about X", "the instruction to always cc Dave"; "the thing" needs its
+        // preposition too.
+        let preposition = index + 1;
+        let names_topic = word_at(tokens, preposition)
+            .is_some_and(|word| TOPIC_PREPOSITIONS.contains(&word))
+            || (word_at(tokens, preposition) == Some("to")
+                && word_at(tokens, index) != Some("thing"));
+        if names_topic {
+            return topic_from(tokens, preposition + 1);
+        }
+        return None;
+    }
+    // "the sudo rule", "my Slack ban": a short topic before the rule noun, ending the clause.
+    if !determined {
+        return None;
+    }
+    let end = clause_end(tokens, index);
+    // Up to six words, plus quotes around them: "drop the 'ask before deleting' rule".
+    let noun = (index + 1..end.min(index + 9))
+        .find(|at| word_at(tokens, *at).is_some_and(|word| RULE_NOUNS.contains(&word)))?;
+    if noun + 1 != end || word_at(tokens, noun) == Some("thing") {
+        return None;
+    }
+    Some(Parse {
+        kind: RevocationKind::Retraction,
+        object: index..noun,
+        drop_verb: false,
+        needs_lift: false,
+    })
+}
+
+fn topic_from(tokens: &[Token<'_>], start: usize) -> Option<Parse> {
+    let end = clause_end(tokens, start);
+    (end > start).then_some(Parse {
+        kind: RevocationKind::Retraction,
+        object: start..end,
+        drop_verb: false,
+        needs_lift: false,
+    })
+}
+
+/// "The rule about Sarah no longer applies", "the Slack ban is lifted".
+fn retired_rule_at(tokens: &[Token<'_>], index: usize) -> Option<Parse> {
+    let mut at = index;
+    if !word_at(tokens, at).is_some_and(|word| DETERMINERS.contains(&word)) {
+        return None;
+    }
+    at += 1;
+    while word_at(tokens, at).is_some_and(|word| QUALIFIERS.contains(&word)) {
+        at += 1;
+    }
+    let end = clause_end(tokens, at);
+    let ending =
+        (at..end).find(|position| phrase_at(tokens, *position, RETIRED_ENDINGS).is_some())?;
+    let ending_len = phrase_at(tokens, ending, RETIRED_ENDINGS)?;
+    if ending + ending_len != end {
+        return None;
+    }
+    let object = if word_at(tokens, at).is_some_and(|word| RULE_NOUNS.contains(&word)) {
+        // "the ban on X is lifted".
+        if !word_at(tokens, at + 1).is_some_and(|word| TOPIC_PREPOSITIONS.contains(&word)) {
+            return None;
+        }
+        at + 2..ending
+    } else {
+        // "the X rule no longer applies".
+        if ending < at + 2
+            || !word_at(tokens, ending - 1).is_some_and(|word| RULE_NOUNS.contains(&word))
+            || word_at(tokens, ending - 1) == Some("thing")
+        {
+            return None;
+        }
+        at..ending - 1
+    };
+    (!object.is_empty()).then_some(Parse {
+        kind: RevocationKind::Retraction,
+        object,
+        drop_verb: false,
+        needs_lift: false,
+    })
+}
+
+// Permissions ------------------------------------------------------------------------------
+
+/// "you can …", "it's fine to …", "feel free to …", "you're allowed to …", "I'm ok with you …".
+fn permission_at(tokens: &[Token<'_>], index: usize) -> Option<Parse> {
+    let word = |offset: usize| word_at(tokens, index + offset);
+    let (action, needs_lift) = match word(0)? {
+        "you" => match word(1)? {
+            "can" | "may" => (skip_adverbs(tokens, index + 2), true),
+            "are" => permitted_to(tokens, skip_adverbs(tokens, index + 2))?,
+            "have" => (after_permission(tokens, index + 2)?, false),
+            // "You don't have to avoid Slack anymore", "you no longer need to avoid it".
+            "don't" | "dont" | "no" => {
+                let at = match word(2)? {
+                    "longer" => index + 3,
+                    _ => index + 2,
+                };
+                avoid_after(tokens, at)?
+            }
+            "do" if word(2) == Some("not") => avoid_after(tokens, index + 3)?,
+            _ => return None,
+        },
+        "you're" => permitted_to(tokens, skip_adverbs(tokens, index + 1))?,
+        "feel" if matches_at(tokens, index + 1, &["free", "to"]) => {
+            (skip_adverbs(tokens, index + 3), false)
+        }
+        "it's" | "that's" => fine_to(tokens, skip_adverbs(tokens, index + 1))?,
+        "it" | "that" if word(1) == Some("is") => fine_to(tokens, skip_adverbs(tokens, index + 2))?,
+        "i'm" => ok_with_you(tokens, skip_adverbs(tokens, index + 1))?,
+        "we're" => permitted_to(tokens, skip_adverbs(tokens, index + 1))?,
+        "we" if word(1) == Some("are") => permitted_to(tokens, skip_adverbs(tokens, index + 2))?,
+        // "I said you could use the printer again": the user's own earlier permission.
+        "i" if matches!(word(1), Some("said" | "told")) => said_you_could(tokens, index + 2)?,
+        // "I no longer mind you using sudo", "I don't need you to avoid Jira anymore".
+        "i" if matches!(word(1), Some("no" | "don't" | "dont" | "do")) => {
+            no_longer_mind(tokens, index + 1)?
+        }
+        "i" if word(1) == Some("am") => ok_with_you(tokens, skip_adverbs(tokens, index + 2))?,
+        "no" if matches_at(tokens, index + 1, &["need", "to", "avoid"]) => (index + 3, false),
+        "stop" if word(1) == Some("avoiding") => (index + 1, false),
+        _ => return None,
+    };
+    let verb = skip_resumption(tokens, action);
+    let first = word_at(tokens, verb)?;
+    // "avoid" is the verb of "you don't have to avoid …" and "stop avoiding …" only.
+    let negated_avoid = first.starts_with("avoid")
+        && (word_at(tokens, verb.wrapping_sub(1)) == Some("stop")
+            || (word_at(tokens, verb.wrapping_sub(1)) == Some("to")
+                && matches!(
+                    word_at(tokens, verb.wrapping_sub(2)),
+                    Some("have" | "need" | "you")
+                )));
+    if NOT_PERMISSIONS.contains(&first) && !negated_avoid {
+        return None;
+    }
+    if first == "stop" && word_at(tokens, verb + 1) != Some("avoiding") {
+        return None;
+    }
+    // "You can go ahead" is a go-ahead for the task at hand.
+    if first == "go" && word_at(tokens, verb + 1) == Some("ahead") {
+        return None;
+    }
+    let verb = if first == "stop" { verb + 1 } else { verb };
+    let end = clause_end(tokens, verb);
+    (end > verb).then_some(Parse {
+        kind: RevocationKind::Permission,
+        object: verb..end,
+        drop_verb: true,
+        needs_lift,
+    })
+}
+
+/// "allowed to", "free to", "good to" after "you're"; modal ones need a lift signal.
+fn permitted_to(tokens: &[Token<'_>], index: usize) -> Option<(usize, bool)> {
+    let needs_lift = match word_at(tokens, index)? {
+        "allowed" | "permitted" | "cleared" | "authorized" | "authorised" | "good" | "ok"
+        | "okay" | "fine" => true,
+        "free" | "welcome" => false,
+        _ => return None,
+    };
+    (word_at(tokens, index + 1) == Some("to")).then_some((index + 2, needs_lift))
+}
+
+/// "[my] permission to" after "you have".
+fn after_permission(tokens: &[Token<'_>], mut index: usize) -> Option<usize> {
+    if word_at(tokens, index) == Some("my") {
+        index += 1;
+    }
+    matches_at(tokens, index, &["permission", "to"]).then_some(index + 2)
+}
+
+/// "have / need to avoid" after a negation.
+fn avoid_after(tokens: &[Token<'_>], index: usize) -> Option<(usize, bool)> {
+    let head = phrase_at(tokens, index, &[&["have", "to"], &["need", "to"]])?;
+    (word_at(tokens, index + head) == Some("avoid")).then_some((index + head, false))
+}
+
+/// "fine / ok / okay / alright / allowed [for you] to" after "it's".
+fn fine_to(tokens: &[Token<'_>], index: usize) -> Option<(usize, bool)> {
+    let mut at = match phrase_at(tokens, index, &[&["all", "right"]]) {
+        Some(len) => index + len,
+        None => match word_at(tokens, index)? {
+            "fine" | "ok" | "okay" | "alright" | "allowed" | "cool" | "safe" | "permitted" => {
+                index + 1
+            }
+            _ => return None,
+        },
+    };
+    at = skip_adverbs(tokens, at);
+    if matches_at(tokens, at, &["for", "you"]) {
+        at += 2;
+    }
+    (word_at(tokens, at) == Some("to")).then_some((at + 1, true))
+}
+
+/// "[you] [that] you can / could / may" after "I said" or "I told".
+fn said_you_could(tokens: &[Token<'_>], mut index: usize) -> Option<(usize, bool)> {
+    if word_at(tokens, index) == Some("you")
+        && !matches!(word_at(tokens, index + 1), Some("can" | "could" | "may"))
+    {
+        index += 1;
+    }
+    if word_at(tokens, index) == Some("that") {
+        index += 1;
+    }
+    let modal = matches!(word_at(tokens, index + 1), Some("can" | "could" | "may"));
+    (word_at(tokens, index) == Some("you") && modal)
+        .then(|| (skip_adverbs(tokens, index + 2), true))
+}
+
+/// "no longer mind (if) you …", "don't need you to avoid …", after "I".
+fn no_longer_mind(tokens: &[Token<'_>], index: usize) -> Option<(usize, bool)> {
+    let at = index
+        + phrase_at(
+            tokens,
+            index,
+            &[&["no", "longer"], &["don't"], &["dont"], &["do", "not"]],
+        )?;
+    if word_at(tokens, at) == Some("mind") {
+        let mut you = at + 1;
+        if word_at(tokens, you) == Some("if") {
+            you += 1;
+        }
+        return (word_at(tokens, you) == Some("you")).then_some((you + 1, true));
+    }
+    if matches_at(tokens, at, &["need", "you", "to", "avoid"]) {
+        return Some((at + 3, false));
+    }
+    None
+}
+
+/// "ok / fine / good / cool with you [verb-ing]" after "I'm".
+fn ok_with_you(tokens: &[Token<'_>], index: usize) -> Option<(usize, bool)> {
+    match word_at(tokens, index)? {
+        "ok" | "okay" | "fine" | "good" | "cool" | "alright" => {}
+        _ => return None,
+    }
+    matches_at(tokens, index + 1, &["with", "you"]).then_some((index + 3, true))
+}
+
+fn skip_adverbs(tokens: &[Token<'_>], mut index: usize) -> usize {
+    while word_at(tokens, index).is_some_and(|word| ADVERBS.contains(&word)) {
+        index += 1;
+    }
+    index
+}
+
+const ADVERBS: &[&str] = &[
+    "now",
+    "again",
+    "also",
+    "totally",
+    "definitely",
+    "absolutely",
+    "perfectly",
+    "completely",
+    "actually",
+    "finally",
+    "once",
+    "more",
+    "officially",
+    "certainly",
+];
+
+/// "go back to using X", "start using X again": the verb is the next word.
+fn skip_resumption(tokens: &[Token<'_>], index: usize) -> usize {
+    if let Some(len) = phrase_at(
+        tokens,
+        index,
+        &[&["go", "back", "to"], &["get", "back", "to"]],
+    ) {
+        return index + len;
+    }
+    match (word_at(tokens, index), word_at(tokens, index + 1)) {
+        (Some("start" | "resume" | "continue" | "begin" | "keep"), Some("to")) => index + 2,
+        (Some("start" | "resume" | "continue" | "begin" | "keep"), Some(next))
+            if next.ends_with("ing") =>
+        {
+            index + 1
+        }
+        _ => index,
+    }
+}
+
+/// Words after "you can" that do not grant an action: negations, suggestions ("you can try"),
+/// abilities ("you can see"), and the opposite of a permission ("you can stop emailing").
+const NOT_PERMISSIONS: &[&str] = &[
+    "not", "never", "no", "n't", "quit", "cease", "refrain", "avoid", "forget", "ignore", "see",
+    "tell", "find", "imagine", "guess", "expect", "probably", "still", "only", "either", "try",
+    "want", "need", "have", "just", "always", "do", "be", "thank", "ask", "check",
+];
+
+/// "Sudo is no longer off-limits", "Slack is allowed again".
+fn subject_first_at(tokens: &[Token<'_>], index: usize) -> Option<Parse> {
+    let first = word_at(tokens, index)?;
+    if NOT_TOPICS.contains(&first) {
+        return None;
+    }
+    let end = clause_end(tokens, index);
+    let verb = (index + 1..end.min(index + 7))
+        .find(|at| matches!(word_at(tokens, *at), Some("is" | "are")))?;
+    let rest = verb + 1;
+    let banned = |at: usize| {
+        word_at(tokens, at).is_some_and(|word| BANNED.contains(&word))
+            || matches_at(tokens, at, &["off", "the", "table"])
+    };
+    let permission = if matches_at(tokens, rest, &["no", "longer"]) && banned(rest + 2) {
+        Some(false)
+    } else if word_at(tokens, rest) == Some("not") && banned(rest + 1) {
+        // "Slack is not off-limits anymore": only with the lift signal.
+        Some(true)
+    } else {
+        let at = skip_adverbs(tokens, rest);
+        match word_at(tokens, at) {
+            Some("unbanned" | "unblocked") => Some(false),
+            Some("allowed" | "permitted") => Some(true),
+            Some("back") if matches_at(tokens, at + 1, &["on", "the", "table"]) => Some(false),
+            _ => None,
+        }
+    };
+    let needs_lift = permission?;
+    Some(Parse {
+        kind: RevocationKind::Permission,
+        object: index..verb,
+        drop_verb: false,
+        needs_lift,
+    })
+}
+
+const BANNED: &[&str] = &[
+    "banned",
+    "forbidden",
+    "off-limits",
+    "prohibited",
+    "restricted",
+    "blocked",
+    "disallowed",
+    "taboo",
+];
+
+const NOT_TOPICS: &[&str] = &[
+    "it",
+    "that",
+    "this",
+    "there",
+    "which",
+    "what",
+    "everything",
+    "nothing",
+    "all",
+    "he",
+    "she",
+    "they",
+    "i",
+    "you",
+    "we",
+    "who",
+    "she's",
+    "he's",
+    "it's",
+    "that's",
+    "this's",
+    "one",
+    "someone",
+    "nobody",
+    "everyone",
+    "anything",
+    "something",
+];
+
+// Clause ends, hedges and limits -----------------------------------------------------------
+
+/// The index just past the clause that starts at `index`: the next clause-ending mark, or a
+/// word that opens a new clause ("but", "because", "if", "now that", "and then").
+fn clause_end(tokens: &[Token<'_>], index: usize) -> usize {
+    let mut at = index;
+    while at < tokens.len() {
+        let token = tokens[at];
+        if !token.word {
+            if matches!(
+                token.text,
+                "," | ";" | ":" | "(" | ")" | "—" | "–" | "!" | "?" | "…" | "[" | "]"
+            ) {
+                return at;
+            }
+            // A dot inside an address or a file name is part of the topic.
+            if token.text == "." && tokens.get(at + 1).is_none_or(|next| next.start > token.end) {
+                return at;
+            }
+            at += 1;
+            continue;
+        }
+        let next = word_at(tokens, at + 1);
+        let ends = match token.text {
+            "but" | "because" | "cause" | "since" | "though" | "although" | "if" | "unless"
+            | "when" | "whenever" | "while" | "until" | "so" | "except" | "instead"
+            | "provided" | "once" | "only" => true,
+            "now" => next == Some("that"),
+            "as" => !matches!(next, Some("root" | "admin" | "administrator" | "sudo")),
+            "and" | "then" => next.is_some_and(|next| AND_BREAKS.contains(&next)),
+            _ => false,
+        };
+        if ends && at > index {
+            return at;
+        }
+        at += 1;
+    }
+    tokens.len()
+}
+
+/// After "and", these start a new clause rather than continue the topic ("forget the rule
+/// about Sarah and send her the report").
+const AND_BREAKS: &[&str] = &[
+    "then", "please", "just", "also", "now", "go", "send", "email", "tell", "reply", "start",
+    "use", "try", "do", "make", "you", "i", "we", "let", "let's", "never", "don't", "dont",
+    "always", "remember", "write", "call", "check", "run", "finish", "get", "book", "post",
+];
+
+/// A condition, hedge or someone else's words before the clause: "if you can use sudo again",
+/// "I don't think you can", "she said you can".
+fn hedged(before: &[Token<'_>]) -> bool {
+    before.iter().enumerate().any(|(index, token)| {
+        if !token.word {
+            return false;
+        }
+        let word = token.text;
+        if word == "once" {
+            // "Once again, you can use sudo" is not a condition; "once it's fixed" is.
+            return !matches!(word_at(before, index + 1), Some("again" | "more"));
+        }
+        if HEDGES.contains(&word) {
+            return true;
+        }
+        if SPEECH_VERBS.contains(&word) {
+            // The user's own reminder ("as I said, …") stays theirs.
+            let own = before[index.saturating_sub(2)..index]
+                .iter()
+                .any(|token| matches!(token.text, "i" | "i've" | "i'd" | "i'm"));
+            return !own;
+        }
+        false
+    })
+}
+
+const HEDGES: &[&str] = &[
+    "if",
+    "when",
+    "whenever",
+    "unless",
+    "until",
+    "whether",
+    "suppose",
+    "supposing",
+    "assuming",
+    "provided",
+    "hypothetically",
+    "imagine",
+    "maybe",
+    "perhaps",
+    "wish",
+    "hope",
+    "think",
+    "doubt",
+    "wonder",
+    "guess",
+    "believe",
+    "sure",
+    "not",
+    "don't",
+    "doesn't",
+    "didn't",
+    "won't",
+    "wouldn't",
+    "isn't",
+    "never",
+    "after",
+    "before",
+    "hoping",
+];
+
+/// A permission with a limit is a new, narrower rule, not a lifted one: "you can email Sarah
+/// again, but only about invoices", "you can push to main again if the tests pass". The old
+/// rule stays until the user restates it.
+fn limited(tokens: &[Token<'_>], marker: usize, object_end: usize) -> bool {
+    if tokens[marker..object_end]
+        .iter()
+        .any(|token| token.text == "only")
+    {
+        return true;
+    }
+    let mut at = object_end;
+    while tokens.get(at).is_some_and(|token| token.text == ",") {
+        at += 1;
+    }
+    match word_at(tokens, at) {
+        Some(
+            "only" | "if" | "unless" | "except" | "provided" | "providing" | "when" | "whenever"
+            | "until" | "while" | "before" | "after" | "once",
+        ) => true,
+        Some("as") => matches!(word_at(tokens, at + 1), Some("long")),
+        Some("but") => matches!(
+            word_at(tokens, at + 1),
+            Some("only" | "not" | "never" | "don't" | "dont" | "just" | "still" | "no" | "ask")
+        ),
+        _ => false,
+    }
+}
+
+/// A one-off exception is not a change of rules: "you can use sudo again just this once".
+fn one_off(tokens: &[Token<'_>]) -> bool {
+    contains_phrase(tokens, ONE_OFF)
+}
+
+const ONE_OFF: &[&[&str]] = &[
+    &["this", "time"],
+    &["this", "once"],
+    &["just", "once"],
+    &["one", "time"],
+    &["for", "now"],
+    &["for", "today"],
+    &["today", "only"],
+    &["for", "this", "task"],
+    &["for", "this", "one"],
+    &["right", "now"],
+    &["for", "the", "moment"],
+    &["temporarily"],
+    &["for", "a", "bit"],
+    &["for", "a", "while"],
+];
+
+/// Whether the sentence says the change is for good: "again", "now", "anymore", "go back to".
+fn lifted(tokens: &[Token<'_>]) -> bool {
+    tokens.iter().any(|token| {
+        token.word
+            && matches!(
+                token.text,
+                "again" | "now" | "anymore" | "henceforth" | "resume" | "resuming"
+            )
+    }) || contains_phrase(tokens, LIFT_PHRASES)
+}
+
+const LIFT_PHRASES: &[&[&str]] = &[
+    &["once", "more"],
+    &["after", "all"],
+    &["going", "forward"],
+    &["moving", "forward"],
+    &["no", "longer"],
+    &["any", "more"],
+    &["back", "to"],
+    &["changed", "my", "mind"],
+    &["from", "here", "on"],
+];
+
+// Subjects ---------------------------------------------------------------------------------
+
+/// The significant words of a topic or action: lower-cased, split at `-` and `/`, possessives
+/// dropped, without stop words, negations, fillers and generic verbs, each once; the permitted
+/// verb itself when `drop_verb` is set ("you can email Sarah again" → `["sarah"]`).
+fn subject_words(tokens: &[Token<'_>], drop_verb: bool) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    let mut parts = tokens
+        .iter()
+        .filter(|token| token.word)
+        .flat_map(|token| token.text.split(['-', '/']))
+        .map(strip_possessive)
+        .filter(|part| !part.is_empty());
+    if drop_verb {
+        parts.next();
+    }
+    for part in parts {
+        if SUBJECT_STOP_WORDS.contains(&part)
+            || NEGATIONS.contains(&part)
+            || GENERIC_VERBS.contains(&part)
+            || words.iter().any(|word| word == part)
+        {
+            continue;
+        }
+        words.push(part.to_owned());
+    }
+    words
+}
+
+pub(crate) fn strip_possessive(word: &str) -> &str {
+    word.strip_suffix("'s")
+        .or_else(|| word.strip_suffix('\''))
+        .unwrap_or(word)
+}
+
+pub(crate) const NEGATIONS: &[&str] = &[
+    "never", "not", "don't", "dont", "no", "do", "stop", "avoid", "avoiding",
+];
+
+/// Verbs too generic to tell rules apart ("use", "run"); left out of subjects and ignored when
+/// deciding whether a rule is a blanket ban.
+pub(crate) const GENERIC_VERBS: &[&str] = &[
+    "use",
+    "using",
+    "used",
+    "run",
+    "running",
+    "call",
+    "calling",
+    "do",
+    "doing",
+    "touch",
+    "touching",
+    "access",
+    "accessing",
+    "open",
+    "opening",
+    "go",
+    "going",
+    "make",
+    "making",
+    "try",
+    "trying",
+    "get",
+    "getting",
+    "send",
+    "sending",
+    "work",
+    "working",
+    "start",
+    "starting",
+    "launch",
+    "launching",
+    "invoke",
+    "invoking",
+    "execute",
+    "executing",
+    "employ",
+    "utilise",
+    "utilize",
+    "ever",
+    "be",
+];
+
+pub(crate) const SUBJECT_STOP_WORDS: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "my",
+    "your",
+    "our",
+    "his",
+    "her",
+    "their",
+    "its",
+    "it",
+    "this",
+    "that",
+    "these",
+    "those",
+    "me",
+    "him",
+    "them",
+    "us",
+    "you",
+    "i",
+    "we",
+    "they",
+    "she",
+    "he",
+    "to",
+    "about",
+    "on",
+    "in",
+    "at",
+    "of",
+    "for",
+    "with",
+    "from",
+    "by",
+    "into",
+    "onto",
+    "regarding",
+    "re",
+    "concerning",
+    "around",
+    "against",
+    "over",
+    "and",
+    "or",
+    "nor",
+    "again",
+    "now",
+    "anymore",
+    "more",
+    "any",
+    "anyone",
+    "anybody",
+    "anything",
+    "all",
+    "once",
+    "back",
+    "too",
+    "also",
+    "just",
+    "please",
+    "ever",
+    "rule",
+    "rules",
+    "ban",
+    "bans",
+    "restriction",
+    "restrictions",
+    "instruction",
+    "instructions",
+    "earlier",
+    "previous",
+    "old",
+    "last",
+    "thing",
+    "things",
+    "stuff",
+    "what",
+    "said",
+    "told",
+    "as",
+    "well",
+    "longer",
+    "okay",
+    "ok",
+    "fine",
+    "then",
+    "so",
+    "some",
+    "someone",
+    "somebody",
+    "something",
+    "whenever",
+    "want",
+    "like",
+    "there",
+    "here",
+    "whatever",
+    "everything",
+    "every",
+    "is",
+    "are",
+    "be",
+    "was",
+    "were",
+    "can",
+    "may",
+    "will",
+    "would",
+    "should",
+    "must",
+    "allowed",
+    "free",
+    "feel",
+    "welcome",
+    "permission",
+    "totally",
+    "really",
+    "actually",
+    "absolutely",
+    "definitely",
+    "officially",
+    "policy",
+    "limit",
+    "limits",
+    "constraint",
+    "constraints",
+    "edict",
+    "directive",
+    "directives",
+    "requirement",
+    "guideline",
+    "guidelines",
+    "prohibition",
+    "order",
+    "orders",
+    "limitation",
+    "former",
+    "original",
+    "existing",
+    "standing",
+    "current",
+    "whole",
+    "strict",
+    "blanket",
+    "silly",
+    "stupid",
+    "like",
+    "way",
+    "out",
+    "up",
+    "off",
+    "down",
+    "always",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `message` yields exactly these (kind, subject, scope) revocations, in order.
+    fn check(message: &str, expected: &[(RevocationKind, &[&str], &str)]) {
+        let revocations = extract_revocations(message);
+        let found: Vec<(RevocationKind, Vec<&str>, &str)> = revocations
+            .iter()
+            .map(|revocation| {
+                (
+                    revocation.kind,
+                    revocation.subject.iter().map(String::as_str).collect(),
+                    revocation.scope.as_str(),
+                )
+            })
+            .collect();
+        let expected: Vec<(RevocationKind, Vec<&str>, &str)> = expected
+            .iter()
+            .map(|(kind, subject, scope)| (*kind, subject.to_vec(), *scope))
+            .collect();
+        assert_eq!(found, expected, "{message:?}");
+    }
+
+    fn permission(message: &str, subject: &[&str], scope: &str) {
+        check(message, &[(RevocationKind::Permission, subject, scope)]);
+    }
+
+    fn retraction(message: &str, subject: &[&str], scope: &str) {
+        check(message, &[(RevocationKind::Retraction, subject, scope)]);
+    }
+
+    #[test]
+    fn recognises_permissions() {
+        permission(
+            "You can email Sarah again.",
+            &["sarah"],
+            "email sarah again",
+        );
+        permission("it's fine to use sudo now", &["sudo"], "use sudo now");
+        permission(
+            "You may use the browser again.",
+            &["browser"],
+            "use the browser again",
+        );
+        permission(
+            "It's ok to push to main again",
+            &["main"],
+            "push to main again",
+        );
+        permission(
+            "Feel free to use the terminal.",
+            &["terminal"],
+            "use the terminal",
+        );
+        permission("You're allowed to text Bob now.", &["bob"], "text bob now");
+        permission(
+            "You can go back to using git push --force.",
+            &["git", "push", "force"],
+            "using git push --force",
+        );
+        permission(
+            "Ok, you can now email Sarah again, she's back.",
+            &["sarah"],
+            "email sarah again",
+        );
+        permission(
+            "I'm fine with you using sudo again.",
+            &["sudo"],
+            "using sudo again",
+        );
+        permission(
+            "You don't have to avoid Slack anymore.",
+            &["slack"],
+            "avoid slack anymore",
+        );
+        permission("Sudo is no longer off-limits.", &["sudo"], "sudo");
+        permission(
+            "You can email Sarah now that she's back.",
+            &["sarah"],
+            "email sarah",
+        );
+        permission(
+            "You can email Sarah's manager again.",
+            &["sarah", "manager"],
+            "email sarah's manager again",
+        );
+        permission(
+            "Forget it: you can use the shell again, ok?",
+            &["shell"],
+            "use the shell again",
+        );
+    }
+
+    #[test]
+    fn recognises_retractions() {
+        retraction("Forget the rule about Sarah.", &["sarah"], "sarah");
+        retraction(
+            "Ignore my earlier rule about the shell.",
+            &["shell"],
+            "the shell",
+        );
+        permission(
+            "ignore my earlier rule about never using the shell",
+            &["shell"],
+            "using the shell",
+        );
+        retraction(
+            "Scratch the rule about dry runs.",
+            &["dry", "runs"],
+            "dry runs",
+        );
+        retraction("Disregard what I said about Slack.", &["slack"], "slack");
+        retraction(
+            "I changed my mind about emailing Sarah.",
+            &["emailing", "sarah"],
+            "emailing sarah",
+        );
+        retraction("Never mind the rule about sudo.", &["sudo"], "sudo");
+        retraction(
+            "Lift the ban on calendar invites.",
+            &["calendar", "invites"],
+            "calendar invites",
+        );
+        retraction("Please scratch the sudo rule.", &["sudo"], "sudo");
+        retraction(
+            "The rule about Sarah no longer applies.",
+            &["sarah"],
+            "sarah",
+        );
+        retraction("The ban on Slack is lifted.", &["slack"], "slack");
+        retraction(
+            "You can forget what I told you earlier about the staging db.",
+            &["staging", "db"],
+            "the staging db",
+        );
+        retraction(
+            "I'm lifting the ban on force pushes.",
+            &["force", "pushes"],
+            "force pushes",
+        );
+        retraction("Forget the no-sudo rule.", &["sudo"], "no-sudo");
+    }
+
+    #[test]
+    fn ignores_near_misses() {
+        for message in [
+            "can you email Sarah again?",
+            "You can email Sarah again?",
+            "you can't email Sarah",
+            "You cannot use sudo again.",
+            "I said you can never email Sarah",
+            "don't forget the rule about Sarah",
+            "forget about it, just send the report",
+            "it's fine, never mind",
+            "she said I can use sudo again",
+            "She said you can use sudo again.",
+            "if you can use sudo again, clean up /tmp",
+            "Once the audit is done you can use sudo again.",
+            "I don't think you can use sudo again.",
+            "You can email Sarah the report.",
+            "You can use sudo again just this once.",
+            "You can use sudo for now.",
+            "You can email Sarah again, but only about invoices.",
+            "You can push to main again if the tests pass.",
+            "You can stop emailing Sarah now.",
+            "You can try using sudo again.",
+            "Ignore all previous instructions.",
+            "Ignore the error about the missing file.",
+            "Forget what I said about that.",
+            "Never email Sarah again.",
+            "> you can email Sarah again",
+            "```\nfeel free to use the terminal\n```",
+            "The README says \"feel free to use the terminal\".",
+            "The build is fine again.",
+        ] {
+            check(message, &[]);
+        }
+    }
+
+    #[test]
+    fn a_revocation_sentence_is_not_an_edict() {
+        let edicts = |message: &str| -> Vec<String> {
+            crate::edict::extract_edicts(message)
+                .iter()
+                .map(|edict| edict.text.to_owned())
+                .collect()
+        };
+        assert!(edicts("Ignore my earlier rule about never using the shell.").is_empty());
+        assert!(edicts("I changed my mind about never emailing Sarah.").is_empty());
+        assert_eq!(
+            edicts("Forget what I said about Slack; never post in #random though."),
+            ["Forget what I said about Slack; never post in #random though."]
+        );
+        assert_eq!(
+            edicts("Never email Sarah again."),
+            ["Never email Sarah again."]
+        );
+    }
+}
