@@ -53,8 +53,9 @@ pub struct ProposedRevocation {
     pub kind: RevocationKind,
     /// The significant words the user named about the rule, lower-cased, possessives dropped,
     /// without the permitted verb, stop words and fillers: `["sarah"]` for "you can email
-    /// Sarah again". May be empty for a permission on a named tool ("you may use the
-    /// browser again" on a tool whose kind word is the only one).
+    /// Sarah again", `["shell"]` for "ignore my earlier rule about the shell". Empty only for a
+    /// permission on an explicit tool ("you can email again"), which then lifts the tool's
+    /// blanket bans alone.
     pub subject: Vec<String>,
     /// The user's sentence, trimmed, at most [`MAX_EDICT_CHARS`] characters.
     pub text: String,
@@ -71,7 +72,8 @@ pub enum RevocationKind {
     #[default]
     Permission,
     /// The user names the rule: "forget the rule about the shell", "disregard what I said about
-    /// Slack". Lifts every rule on that topic.
+    /// Slack". Lifts every rule on that topic (a rule about a tool is on that tool). A rule
+    /// named by a banned action ("my rule about never using the shell") is a permission.
     Retraction,
 }
 

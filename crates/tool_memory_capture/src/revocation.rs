@@ -981,9 +981,16 @@ fn hedged(before: &[Token<'_>]) -> bool {
             return false;
         }
         let word = token.text;
+        let next = word_at(before, index + 1);
         if word == "once" {
             // "Once again, you can use sudo" is not a condition; "once it's fixed" is.
-            return !matches!(word_at(before, index + 1), Some("again" | "more"));
+            return !matches!(next, Some("again" | "more"));
+        }
+        // "Don't worry, you can …" and "never mind, you can …" are reassurances.
+        if matches!(word, "don't" | "dont" | "never")
+            && matches!(next, Some("worry" | "panic" | "stress" | "fret" | "mind"))
+        {
+            return false;
         }
         if HEDGES.contains(&word) {
             return true;
@@ -1441,6 +1448,22 @@ mod tests {
             &["shell"],
             "use the shell again",
         );
+    }
+
+    #[test]
+    fn reassurances_before_a_permission_are_not_hedges() {
+        permission(
+            "Don't worry, you can use sudo again.",
+            &["sudo"],
+            "use sudo again",
+        );
+        permission(
+            "Never mind, you can email Sarah again.",
+            &["sarah"],
+            "email sarah again",
+        );
+        check("I never said you can use sudo again.", &[]);
+        check("I didn't say you can use sudo again.", &[]);
     }
 
     #[test]
