@@ -1,0 +1,406 @@
+//! `Constraint`, the structured form of a rule the guard can check, and its validation.
+//!
+//! The JSON form is small and documented in `docs/guard.md` because programs write it (the
+//! facade and RPC accept explicit constraints) and users read and correct derived ones.
+
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+use crate::normalize::{PathPattern, normalize_domain, normalize_email, normalize_url};
+
+/// Whether a constraint forbids what its matchers describe or requires it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Polarity {
+    /// The call must not contain any of the matchers.
+    Forbid,
+    /// The call must contain every matcher.
+    Require,
+}
+
+/// What a matcher's value is and how it is compared with a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MatcherKind {
+    /// An e-mail address, compared as a normalised whole address.
+    Email,
+    /// A domain; matches addresses and hosts in it or in its subdomains.
+    Domain,
+    /// A URL; matches the same host and port at or below its path.
+    Url,
+    /// A file path; absolute paths match at or below them, relative ones anywhere.
+    Path,
+    /// A host name or IP address, compared exactly.
+    Host,
+    /// A command word or prefix such as `sudo`, `git push` or `rm -rf`.
+    Command,
+    /// A command-line flag such as `--force`.
+    Flag,
+    /// A quoted string, found as a whole phrase anywhere in the call.
+    Literal,
+    /// A person's name, found in recipient-like fields only.
+    Person,
+}
+
+impl MatcherKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [MatcherKind; 9] = [
+        MatcherKind::Email,
+        MatcherKind::Domain,
+        MatcherKind::Url,
+        MatcherKind::Path,
+        MatcherKind::Host,
+        MatcherKind::Command,
+        MatcherKind::Flag,
+        MatcherKind::Literal,
+        MatcherKind::Person,
+    ];
+
+    /// How much a match of this kind proves. A name is weak evidence: many people share it.
+    pub fn strength(self) -> Strength {
+        match self {
+            MatcherKind::Person => Strength::Weak,
+            _ => Strength::Strong,
+        }
+    }
+
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatcherKind::Email => "email",
+            MatcherKind::Domain => "domain",
+            MatcherKind::Url => "url",
+            MatcherKind::Path => "path",
+            MatcherKind::Host => "host",
+            MatcherKind::Command => "command",
+            MatcherKind::Flag => "flag",
+            MatcherKind::Literal => "literal",
+            MatcherKind::Person => "person",
+        }
+    }
+}
+
+/// How much a match proves about the user's intent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Strength {
+    /// A name without an address: ask the user.
+    Weak,
+    /// A literal the user named: address, URL, path, command, flag or quoted text.
+    Strong,
+}
+
+/// One literal to look for in a call.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Matcher {
+    /// What the value is.
+    pub kind: MatcherKind,
+    /// The literal, as the user wrote it or normalised; compared in normal form either way.
+    pub value: String,
+}
+
+impl Matcher {
+    /// A matcher of `kind` for `value`.
+    pub fn new(kind: MatcherKind, value: impl Into<String>) -> Matcher {
+        Matcher {
+            kind,
+            value: value.into(),
+        }
+    }
+
+    /// The strength of the matcher's kind.
+    pub fn strength(&self) -> Strength {
+        self.kind.strength()
+    }
+
+    /// Checks the value for its kind; `field` is the path used in the error.
+    fn validate(&self, field: &str) -> Result<(), Error> {
+        let field = format!("{field}.value");
+        let value = self.value.trim();
+        if value.is_empty() {
+            return Err(Error::invalid(field, "must not be blank"));
+        }
+        if value.chars().count() > MAX_MATCHER_CHARS {
+            return Err(Error::invalid(
+                field,
+                format!("has more than {MAX_MATCHER_CHARS} characters"),
+            ));
+        }
+        if value.chars().any(char::is_control) {
+            return Err(Error::invalid(field, "must not contain control characters"));
+        }
+        let reason = match self.kind {
+            MatcherKind::Email if normalize_email(value).is_none() => {
+                Some("is not an e-mail address")
+            }
+            MatcherKind::Domain => {
+                let domain = normalize_domain(value);
+                let valid = !domain.is_empty()
+                    && domain.split('.').all(|label| {
+                        !label.is_empty()
+                            && label.chars().all(|ch| ch.is_alphanumeric() || ch == '-')
+                    });
+                (!valid).then_some("is not a domain such as example.com")
+            }
+            MatcherKind::Url if normalize_url(value).is_none() => {
+                Some("is not a URL with a scheme (https://...) or www.")
+            }
+            MatcherKind::Path => {
+                let pattern = PathPattern::new(value);
+                (pattern.components.is_empty() && !pattern.anchored)
+                    .then_some("names no path component")
+            }
+            MatcherKind::Host => value
+                .contains(|ch: char| ch.is_whitespace() || ch == '/' || ch == '@')
+                .then_some("must be a bare host name or IP address"),
+            MatcherKind::Command if value.starts_with('-') => {
+                Some("must start with a command word, not a flag")
+            }
+            MatcherKind::Flag => {
+                let valid = value.starts_with('-')
+                    && value.chars().any(char::is_alphanumeric)
+                    && !value.contains(char::is_whitespace);
+                (!valid).then_some("must be one flag starting with '-'")
+            }
+            MatcherKind::Person => {
+                let valid = value.chars().any(char::is_alphabetic)
+                    && value
+                        .chars()
+                        .all(|ch| ch.is_alphabetic() || " -'.’".contains(ch));
+                (!valid).then_some("must be a name made of letters")
+            }
+            _ => None,
+        };
+        match reason {
+            Some(reason) => Err(Error::invalid(field, reason)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Longest accepted matcher value, in characters.
+pub const MAX_MATCHER_CHARS: usize = 512;
+/// Most matchers in `matchers` or in `when`.
+pub const MAX_MATCHERS: usize = 64;
+
+/// A checkable form of a rule.
+///
+/// * `forbid`: the call violates the constraint when any matcher matches.
+/// * `require`: the call violates it when any matcher is missing.
+///
+/// `when` narrows both to the situations the rule is about: if it lists `command` matchers,
+/// the constraint applies to each invocation of one of those commands (and its matchers are
+/// looked for inside that invocation); every other `when` matcher must also be present. With
+/// `ask_first` a violation asks the user instead of denying ("never ... without asking me").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Constraint {
+    /// Forbid or require.
+    pub polarity: Polarity,
+    /// The situations the constraint is about; empty means every call of the rule's tool.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub when: Vec<Matcher>,
+    /// What is forbidden or required.
+    pub matchers: Vec<Matcher>,
+    /// A violation asks the user first instead of denying.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub ask_first: bool,
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+impl Constraint {
+    /// A forbid constraint over `matchers`.
+    pub fn forbid(matchers: Vec<Matcher>) -> Constraint {
+        Constraint {
+            polarity: Polarity::Forbid,
+            when: Vec::new(),
+            matchers,
+            ask_first: false,
+        }
+    }
+
+    /// A require constraint over `matchers`.
+    pub fn require(matchers: Vec<Matcher>) -> Constraint {
+        Constraint {
+            polarity: Polarity::Require,
+            when: Vec::new(),
+            matchers,
+            ask_first: false,
+        }
+    }
+
+    /// Sets the situations the constraint is about.
+    pub fn with_when(mut self, when: Vec<Matcher>) -> Constraint {
+        self.when = when;
+        self
+    }
+
+    /// Makes a violation ask the user instead of denying.
+    pub fn with_ask_first(mut self, ask_first: bool) -> Constraint {
+        self.ask_first = ask_first;
+        self
+    }
+
+    /// Checks every field; the error names the first offending one (`matchers[1].value`).
+    pub fn validate(&self) -> Result<(), Error> {
+        if self.matchers.is_empty() {
+            return Err(Error::invalid("matchers", "must name at least one matcher"));
+        }
+        for (name, list) in [("when", &self.when), ("matchers", &self.matchers)] {
+            if list.len() > MAX_MATCHERS {
+                return Err(Error::invalid(
+                    name,
+                    format!(
+                        "has {} matchers, at most {MAX_MATCHERS} are allowed",
+                        list.len()
+                    ),
+                ));
+            }
+            for (index, matcher) in list.iter().enumerate() {
+                matcher.validate(&format!("{name}[{index}]"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the JSON form and validates it.
+    pub fn from_json(text: &str) -> Result<Constraint, Error> {
+        let constraint: Constraint =
+            serde_json::from_str(text).map_err(|source| Error::ConstraintJson { source })?;
+        constraint.validate()?;
+        Ok(constraint)
+    }
+
+    /// The compact JSON form.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a constraint always serialises")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_invalid(json: &str, field: &str) {
+        let err = Constraint::from_json(json).expect_err(json);
+        assert_eq!(err.field(), Some(field), "{json}: {err}");
+        assert!(err.to_string().starts_with(field), "{err}");
+    }
+
+    #[test]
+    fn round_trips_the_documented_forms() {
+        for json in [
+            r#"{"polarity":"forbid","matchers":[{"kind":"email","value":"sarah@example.com"},{"kind":"person","value":"sarah"}]}"#,
+            r#"{"polarity":"require","when":[{"kind":"command","value":"terraform"}],"matchers":[{"kind":"flag","value":"--dry-run"}]}"#,
+            r#"{"polarity":"forbid","matchers":[{"kind":"command","value":"git reset --hard"}],"ask_first":true}"#,
+            r#"{"polarity":"forbid","when":[{"kind":"command","value":"git push"}],"matchers":[{"kind":"literal","value":"main"}]}"#,
+        ] {
+            let constraint = Constraint::from_json(json).unwrap();
+            assert_eq!(constraint.to_json(), json);
+            let again: Constraint = serde_json::from_str(&constraint.to_json()).unwrap();
+            assert_eq!(again, constraint);
+        }
+    }
+
+    #[test]
+    fn every_kind_round_trips() {
+        let values = [
+            "a@b.com",
+            "b.com",
+            "https://b.com/x",
+            "/etc",
+            "db-1",
+            "sudo",
+            "--force",
+            "x y",
+            "Sarah",
+        ];
+        let matchers: Vec<Matcher> = MatcherKind::ALL
+            .into_iter()
+            .zip(values)
+            .map(|(kind, value)| Matcher::new(kind, value))
+            .collect();
+        let constraint = Constraint::forbid(matchers);
+        constraint.validate().unwrap();
+        let json = constraint.to_json();
+        for kind in MatcherKind::ALL {
+            assert!(json.contains(&format!("\"{}\"", kind.as_str())), "{json}");
+        }
+        assert_eq!(Constraint::from_json(&json).unwrap(), constraint);
+    }
+
+    #[test]
+    fn validation_names_the_offending_field() {
+        check_invalid(r#"{"polarity":"forbid","matchers":[]}"#, "matchers");
+        check_invalid(
+            r#"{"polarity":"forbid","matchers":[{"kind":"email","value":"a@b.com"},{"kind":"email","value":"nobody"}]}"#,
+            "matchers[1].value",
+        );
+        check_invalid(
+            r#"{"polarity":"require","when":[{"kind":"command","value":"--force"}],"matchers":[{"kind":"flag","value":"--x"}]}"#,
+            "when[0].value",
+        );
+        check_invalid(
+            r#"{"polarity":"forbid","matchers":[{"kind":"flag","value":"force"}]}"#,
+            "matchers[0].value",
+        );
+        check_invalid(
+            r#"{"polarity":"forbid","matchers":[{"kind":"url","value":"example.com"}]}"#,
+            "matchers[0].value",
+        );
+        check_invalid(
+            r#"{"polarity":"forbid","matchers":[{"kind":"domain","value":"a b"}]}"#,
+            "matchers[0].value",
+        );
+        check_invalid(
+            r#"{"polarity":"forbid","matchers":[{"kind":"host","value":"a/b"}]}"#,
+            "matchers[0].value",
+        );
+        check_invalid(
+            r#"{"polarity":"forbid","matchers":[{"kind":"person","value":"R2-D2"}]}"#,
+            "matchers[0].value",
+        );
+        check_invalid(
+            r#"{"polarity":"forbid","matchers":[{"kind":"literal","value":"  "}]}"#,
+            "matchers[0].value",
+        );
+        check_invalid(
+            r#"{"polarity":"forbid","matchers":[{"kind":"path","value":"./"}]}"#,
+            "matchers[0].value",
+        );
+    }
+
+    #[test]
+    fn malformed_json_is_a_json_error() {
+        for json in [
+            r#"{"polarity":"maybe","matchers":[]}"#,
+            r#"{"polarity":"forbid","matchers":[{"kind":"emial","value":"a@b.c"}]}"#,
+            r#"{"polarity":"forbid","matchers":[],"typo":1}"#,
+            "not json",
+        ] {
+            assert!(
+                matches!(
+                    Constraint::from_json(json),
+                    Err(Error::ConstraintJson { .. })
+                ),
+                "{json}"
+            );
+        }
+    }
+
+    #[test]
+    fn strength_follows_the_kind() {
+        for kind in MatcherKind::ALL {
+            let expected = if kind == MatcherKind::Person {
+                Strength::Weak
+            } else {
+                Strength::Strong
+            };
+            assert_eq!(Matcher::new(kind, "x").strength(), expected);
+        }
+    }
+}

@@ -1,0 +1,1712 @@
+//! Derivation of a [`Constraint`] from a rule's words: the literals a user names (addresses,
+//! domains, URLs, paths, hosts, commands, flags, quoted text, people) and the words that say
+//! whether they are forbidden or required.
+//!
+//! Derivation is deliberately conservative: it keeps only what the user wrote literally, so a
+//! rule it cannot read ("don't email my landlord") stays advice rather than becoming a guess.
+//! `docs/guard.md` lists the cue words; the unit tests below are the grammar's examples.
+
+use tool_memory_core::ToolMemoryRule;
+
+use crate::normalize::{is_domain_like, is_ipv4, normalize_email, normalize_url};
+use crate::{Constraint, Matcher, MatcherKind};
+
+/// Derives the constraint a rule's text states, or `None` when the text names nothing the
+/// guard can look for (the rule then only advises).
+pub fn derive_constraint(rule: &ToolMemoryRule) -> Option<Constraint> {
+    derive_from_text(&rule.rule, &rule.tool_name)
+}
+
+const FORBID_CUES: &[&str] = &[
+    "never",
+    "don't",
+    "dont",
+    "do not",
+    "does not",
+    "doesn't",
+    "no",
+    "not",
+    "avoid",
+    "stop",
+    "must not",
+    "mustn't",
+    "cannot",
+    "can't",
+    "shouldn't",
+    "should not",
+    "forbidden",
+    "prohibited",
+    "off-limits",
+    "off limits",
+    "refrain",
+    "under no circumstances",
+    "won't",
+    "nobody",
+    "banned",
+    "not allowed",
+    "disallowed",
+    "block",
+];
+const REQUIRE_CUES: &[&str] = &[
+    "always",
+    "must",
+    "make sure",
+    "ensure",
+    "remember to",
+    "be sure to",
+    "every time",
+    "each time",
+    "need to",
+    "needs to",
+    "has to",
+    "have to",
+    "required",
+    "requires",
+    "should",
+];
+/// A forbid cue followed by one of these is a requirement: "never forget --dry-run".
+const DOUBLE_NEGATIVES: &[&str] = &[
+    "never forget",
+    "don't forget",
+    "do not forget",
+    "never skip",
+    "don't skip",
+    "do not skip",
+    "never omit",
+    "don't omit",
+    "do not omit",
+    "never leave out",
+    "don't leave out",
+];
+/// The user wants to be asked, not refused.
+const ASK_CUES: &[&str] = &[
+    "without asking",
+    "without checking",
+    "without confirming",
+    "without my",
+    "without explicit",
+    "without approval",
+    "without permission",
+    "without a confirmation",
+    "without confirmation",
+    "unless i",
+    "ask me",
+    "ask first",
+    "ask before",
+    "asking first",
+    "asking me",
+    "check with me",
+    "confirm with me",
+    "get my",
+    "get approval",
+    "get permission",
+    "first ask",
+    "unless approved",
+    "unless explicitly",
+    "without consulting",
+];
+
+/// Programs recognised in prose as the start of a command.
+const PROGRAMS: &[&str] = &[
+    "sudo",
+    "rm",
+    "git",
+    "terraform",
+    "kubectl",
+    "docker",
+    "docker-compose",
+    "podman",
+    "npm",
+    "npx",
+    "pnpm",
+    "yarn",
+    "pip",
+    "pip3",
+    "curl",
+    "wget",
+    "chmod",
+    "chown",
+    "dd",
+    "mkfs",
+    "ssh",
+    "scp",
+    "rsync",
+    "helm",
+    "aws",
+    "gcloud",
+    "gsutil",
+    "az",
+    "cargo",
+    "brew",
+    "apt",
+    "apt-get",
+    "yum",
+    "dnf",
+    "systemctl",
+    "psql",
+    "mysql",
+    "redis-cli",
+    "shutdown",
+    "reboot",
+    "killall",
+    "pkill",
+    "crontab",
+    "iptables",
+    "fdisk",
+    "heroku",
+    "vercel",
+    "ansible-playbook",
+    "pulumi",
+    "eval",
+    "su",
+    "doas",
+];
+/// Programs that are also English words: commands only when a flag follows.
+const AMBIGUOUS_PROGRAMS: &[&str] = &["kill", "mv", "cp", "find", "make", "cat", "chattr"];
+
+fn subcommands(program: &str) -> &'static [&'static str] {
+    match program {
+        "git" => &[
+            "push",
+            "reset",
+            "clean",
+            "rebase",
+            "commit",
+            "checkout",
+            "merge",
+            "branch",
+            "tag",
+            "stash",
+            "gc",
+            "pull",
+            "fetch",
+            "cherry-pick",
+            "revert",
+            "restore",
+            "switch",
+            "filter-branch",
+            "add",
+            "rm",
+            "drop",
+            "clear",
+            "prune",
+        ],
+        "terraform" | "pulumi" => &[
+            "apply",
+            "plan",
+            "destroy",
+            "import",
+            "state",
+            "init",
+            "taint",
+            "untaint",
+            "workspace",
+            "refresh",
+            "rm",
+            "delete",
+            "up",
+        ],
+        "kubectl" => &[
+            "delete",
+            "apply",
+            "exec",
+            "drain",
+            "scale",
+            "rollout",
+            "edit",
+            "patch",
+            "cordon",
+            "replace",
+            "create",
+            "restart",
+            "undo",
+            "namespace",
+            "ns",
+            "pod",
+            "pods",
+            "deployment",
+            "deployments",
+        ],
+        "docker" | "podman" | "docker-compose" => &[
+            "rm",
+            "rmi",
+            "system",
+            "prune",
+            "push",
+            "run",
+            "kill",
+            "stop",
+            "volume",
+            "image",
+            "container",
+            "compose",
+            "down",
+            "exec",
+            "build",
+            "pull",
+            "login",
+        ],
+        "npm" | "pnpm" | "yarn" | "pip" | "pip3" | "cargo" | "brew" | "apt" | "apt-get" | "yum"
+        | "dnf" => &[
+            "publish",
+            "install",
+            "uninstall",
+            "update",
+            "upgrade",
+            "audit",
+            "unpublish",
+            "deprecate",
+            "add",
+            "remove",
+            "purge",
+            "autoremove",
+            "yank",
+            "fix",
+        ],
+        "helm" => &["install", "uninstall", "upgrade", "delete", "rollback"],
+        "aws" => &[
+            "s3",
+            "rm",
+            "rb",
+            "ec2",
+            "terminate-instances",
+            "cloudformation",
+            "delete-stack",
+            "iam",
+            "rds",
+            "delete-db-instance",
+            "lambda",
+            "delete-function",
+        ],
+        "gcloud" => &["compute", "instances", "delete", "projects", "sql"],
+        "systemctl" => &[
+            "stop", "restart", "disable", "mask", "kill", "reboot", "poweroff",
+        ],
+        "heroku" => &["apps", "destroy", "pg", "reset", "run"],
+        "vercel" => &["deploy", "remove", "rm"],
+        _ => &[],
+    }
+}
+
+const PERSON_VERBS: &[&str] = &[
+    "email",
+    "e-mail",
+    "emailing",
+    "emails",
+    "mail",
+    "message",
+    "messaging",
+    "msg",
+    "text",
+    "texting",
+    "call",
+    "calling",
+    "phone",
+    "ring",
+    "invite",
+    "inviting",
+    "pay",
+    "paying",
+    "dm",
+    "dming",
+    "ping",
+    "pinging",
+    "contact",
+    "contacting",
+    "cc",
+    "bcc",
+    "cc'ing",
+    "reply",
+    "forward",
+    "send",
+    "sending",
+    "book",
+    "schedule",
+    "meet",
+    "venmo",
+    "wire",
+    "transfer",
+    "refund",
+    "tag",
+    "mention",
+    "notify",
+    "share",
+    "add",
+    "include",
+    "loop",
+    "to",
+    "with",
+];
+/// Words between a verb and a name: "send anything to Sarah", "pay money to Bob".
+const PERSON_FILLERS: &[&str] = &[
+    "anything",
+    "anyone",
+    "a",
+    "an",
+    "the",
+    "any",
+    "money",
+    "payments",
+    "payment",
+    "messages",
+    "message",
+    "emails",
+    "email",
+    "invites",
+    "invite",
+    "meeting",
+    "meetings",
+    "files",
+    "it",
+    "them",
+    "stuff",
+    "docs",
+    "documents",
+    "reports",
+    "updates",
+    "texts",
+    "dms",
+    "calls",
+    "invoices",
+    "links",
+    "mail",
+    "in",
+    "on",
+];
+/// Capitalised words that are not people.
+const NOT_NAMES: &[&str] = &[
+    "i",
+    "me",
+    "you",
+    "we",
+    "they",
+    "it",
+    "the",
+    "a",
+    "an",
+    "this",
+    "that",
+    "these",
+    "those",
+    "my",
+    "our",
+    "your",
+    "their",
+    "anyone",
+    "everyone",
+    "someone",
+    "nobody",
+    "no",
+    "never",
+    "don't",
+    "do",
+    "always",
+    "please",
+    "ever",
+    "legal",
+    "hr",
+    "finance",
+    "sales",
+    "support",
+    "marketing",
+    "engineering",
+    "security",
+    "ceo",
+    "cto",
+    "cfo",
+    "coo",
+    "vp",
+    "customers",
+    "clients",
+    "us",
+    "uk",
+    "eu",
+    "english",
+    "api",
+    "sms",
+    "email",
+    "pdf",
+    "ok",
+    "okay",
+    "slack",
+    "teams",
+    "zoom",
+    "gmail",
+    "outlook",
+    "google",
+    "github",
+    "gitlab",
+    "jira",
+    "linear",
+    "notion",
+    "stripe",
+    "paypal",
+    "venmo",
+    "aws",
+    "azure",
+    "gcp",
+    "docker",
+    "kubernetes",
+    "terraform",
+    "git",
+    "prod",
+    "production",
+    "staging",
+    "main",
+    "master",
+    "develop",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "weekend",
+    "weekends",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "mr",
+    "mrs",
+    "ms",
+    "dr",
+    "prof",
+    "all",
+    "any",
+    "them",
+    "him",
+    "her",
+    "whatsapp",
+    "telegram",
+    "signal",
+    "discord",
+    "calendar",
+    "drive",
+    "dropbox",
+    "sharepoint",
+    "excel",
+    "word",
+    "chrome",
+    "safari",
+    "firefox",
+    "linkedin",
+    "twitter",
+    "x",
+    "facebook",
+    "instagram",
+    "tiktok",
+    "reddit",
+    "youtube",
+    "amazon",
+    "apple",
+    "microsoft",
+    "it's",
+    "without",
+    "unless",
+    "before",
+    "after",
+    "again",
+    "external",
+    "internal",
+];
+/// Verbs of direct contact after which a lower-case word is still read as a name
+/// ("never email sarah"); the match is weak, so a wrong guess only asks.
+const DIRECT_CONTACT_VERBS: &[&str] = &[
+    "email", "e-mail", "mail", "message", "text", "dm", "ping", "venmo", "pay", "invite", "cc",
+    "bcc", "call", "phone", "contact",
+];
+/// Lower-case words that follow contact verbs without being names.
+const COMMON_WORDS: &[&str] = &[
+    "anyone",
+    "anybody",
+    "everyone",
+    "people",
+    "clients",
+    "customers",
+    "users",
+    "them",
+    "him",
+    "her",
+    "me",
+    "us",
+    "support",
+    "sales",
+    "team",
+    "teams",
+    "more",
+    "again",
+    "back",
+    "about",
+    "after",
+    "before",
+    "during",
+    "without",
+    "unless",
+    "with",
+    "to",
+    "at",
+    "on",
+    "in",
+    "from",
+    "outside",
+    "external",
+    "internal",
+    "vendors",
+    "vendor",
+    "recruiters",
+    "strangers",
+    "my",
+    "our",
+    "your",
+    "their",
+    "this",
+    "that",
+    "these",
+    "those",
+    "every",
+    "each",
+    "all",
+    "twice",
+    "late",
+    "early",
+    "first",
+    "directly",
+    "personally",
+    "anything",
+    "someone",
+    "somebody",
+    "nobody",
+    "home",
+    "work",
+    "here",
+    "there",
+    "now",
+    "today",
+    "tomorrow",
+    "tonight",
+    "while",
+    "when",
+    "if",
+    "or",
+    "and",
+    "the",
+    "a",
+    "an",
+    "for",
+    "of",
+    "please",
+    "ever",
+    "until",
+    "people",
+    "anymore",
+    "again",
+    "out",
+    "up",
+    "apis",
+    "api",
+    "services",
+    "service",
+    "numbers",
+    "random",
+    "unknown",
+    "new",
+    "old",
+    "other",
+    "others",
+    "family",
+    "friends",
+    "colleagues",
+    "coworkers",
+    "managers",
+    "investors",
+    "press",
+    "reporters",
+    "journalists",
+    "candidates",
+    "contacts",
+    "landlord",
+    "boss",
+    "manager",
+    "ex",
+    "mom",
+    "dad",
+    "mum",
+    "wife",
+    "husband",
+    "partner",
+];
+const TITLES: &[&str] = &["mr", "mrs", "ms", "dr", "prof", "mr.", "mrs.", "ms.", "dr."];
+const BRANCHES: &[&str] = &[
+    "main",
+    "master",
+    "production",
+    "prod",
+    "release",
+    "develop",
+    "trunk",
+    "gh-pages",
+];
+const PUSH_WORDS: &[&str] = &["push", "pushing", "pushes", "pushed"];
+const FORCE_PUSH_WORDS: &[&str] = &[
+    "force-push",
+    "force-pushing",
+    "force-pushes",
+    "force-pushed",
+    "forcepush",
+];
+const SQL_PHRASES: &[&str] = &[
+    "drop table",
+    "drop database",
+    "drop schema",
+    "truncate table",
+];
+const HOST_TRIGGERS: &[&str] = &["host", "server", "machine", "box"];
+const NOT_HOSTS: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "any",
+    "into",
+    "to",
+    "on",
+    "as",
+    "with",
+    "without",
+    "prod",
+    "production",
+    "servers",
+    "hosts",
+    "machines",
+    "boxes",
+    "root",
+    "anything",
+    "it",
+    "them",
+];
+/// Abbreviations that look like file names.
+const NOT_FILES: &[&str] = &["e.g", "i.e", "a.m", "p.m", "etc", "vs", "approx", "u.s"];
+
+#[derive(Debug, Clone)]
+enum TokenKind {
+    Entity(MatcherKind, String),
+    /// A quoted command (`git push origin main`).
+    QuotedCommand(String),
+    Word,
+}
+
+#[derive(Debug, Clone)]
+struct Token {
+    kind: TokenKind,
+    /// The word as written (punctuation trimmed).
+    text: String,
+    lower: String,
+    offset: usize,
+    trailing_comma: bool,
+}
+
+#[derive(Debug, Clone)]
+struct CommandPhrase {
+    offset: usize,
+    words: Vec<String>,
+    adjacent_flags: Vec<String>,
+    loose_flags: Vec<String>,
+}
+
+impl CommandPhrase {
+    fn value(&self, extra_flag: Option<&str>) -> String {
+        let mut parts = self.words.clone();
+        parts.extend(self.adjacent_flags.iter().cloned());
+        parts.extend(extra_flag.map(str::to_owned));
+        parts.join(" ")
+    }
+}
+
+fn contains_cue(lower: &str, cues: &[&str]) -> Option<usize> {
+    cues.iter()
+        .filter_map(|cue| crate::normalize::find_word(lower, cue))
+        .min()
+}
+
+/// Classifies one trimmed token; `None` for a plain word.
+fn classify(token: &str) -> Option<(MatcherKind, String)> {
+    let lower = token.to_lowercase();
+    if lower.contains('@') && !lower.starts_with('@') && normalize_email(&lower).is_some() {
+        let email = lower.strip_prefix("mailto:").unwrap_or(&lower);
+        return Some((MatcherKind::Email, email.to_owned()));
+    }
+    if let Some(rest) = lower.strip_prefix('@') {
+        if is_domain_like(rest) {
+            return Some((MatcherKind::Domain, rest.to_owned()));
+        }
+        if !rest.is_empty()
+            && rest
+                .chars()
+                .all(|ch| ch.is_alphanumeric() || "-_.".contains(ch))
+        {
+            return Some((MatcherKind::Literal, lower));
+        }
+        return None;
+    }
+    if (lower.contains("://") || lower.starts_with("www.")) && normalize_url(&lower).is_some() {
+        return Some((MatcherKind::Url, lower));
+    }
+    if let Some(rest) = lower.strip_prefix('#')
+        && !rest.is_empty()
+        && rest
+            .chars()
+            .all(|ch| ch.is_alphanumeric() || "-_".contains(ch))
+    {
+        return Some((MatcherKind::Literal, lower));
+    }
+    let mut chars = lower.chars();
+    let (first, second, third) = (chars.next(), chars.next(), chars.next());
+    if first == Some('-')
+        && (second.is_some_and(char::is_alphabetic)
+            || (second == Some('-') && third.is_some_and(char::is_alphabetic)))
+    {
+        let name = lower.split('=').next().unwrap_or_default();
+        return Some((MatcherKind::Flag, name.to_owned()));
+    }
+    let host_part = lower.split(':').next().unwrap_or_default();
+    if is_ipv4(host_part) {
+        return Some((MatcherKind::Host, host_part.to_owned()));
+    }
+    if is_path_like(&lower) {
+        return Some((MatcherKind::Path, lower));
+    }
+    if is_domain_like(&lower) {
+        return Some((MatcherKind::Domain, lower));
+    }
+    None
+}
+
+fn is_path_like(lower: &str) -> bool {
+    if lower.contains("://") || NOT_FILES.contains(&lower) {
+        return false;
+    }
+    let path_chars = |text: &str| {
+        text.chars()
+            .all(|ch| ch.is_alphanumeric() || "/._-~*\\:".contains(ch))
+    };
+    if !path_chars(lower) {
+        return false;
+    }
+    if lower == "/"
+        || lower.starts_with("~/")
+        || lower.starts_with("./")
+        || lower.starts_with("../")
+    {
+        return true;
+    }
+    if lower.starts_with('/') {
+        return lower
+            .chars()
+            .nth(1)
+            .is_some_and(|ch| ch.is_alphanumeric() || ch == '.' || ch == '*');
+    }
+    let mut chars = lower.chars();
+    if chars.next().is_some_and(|ch| ch.is_ascii_alphabetic()) && lower[1..].starts_with(":\\") {
+        return true;
+    }
+    if let Some(rest) = lower.strip_prefix('.') {
+        return rest.chars().next().is_some_and(char::is_alphabetic);
+    }
+    if lower.contains('/') {
+        return lower.chars().any(char::is_alphanumeric)
+            && (lower.contains(['.', '_'])
+                || lower.ends_with('/')
+                || lower.matches('/').count() >= 2);
+    }
+    // A file name with an extension that is not a known top-level domain.
+    if let Some((stem, extension)) = lower.rsplit_once('.') {
+        return stem.chars().count() >= 2
+            && stem.chars().any(char::is_alphabetic)
+            && (1..=5).contains(&extension.len())
+            && extension.chars().all(|ch| ch.is_ascii_alphanumeric())
+            && extension.chars().any(|ch| ch.is_ascii_alphabetic())
+            && !is_domain_like(lower);
+    }
+    false
+}
+
+/// Quotes the guard reads as literal delimiters, with their closing partners.
+fn closing_quote(open: char) -> Option<char> {
+    match open {
+        '"' => Some('"'),
+        '`' => Some('`'),
+        '\'' => Some('\''),
+        '“' => Some('”'),
+        '‘' => Some('’'),
+        _ => None,
+    }
+}
+
+/// Finds quoted spans. Apostrophes inside words (`don't`, `Sarah's`) are not quotes: an
+/// opening quote must follow a non-word character and a closing one precede one.
+fn quoted_spans(text: &str) -> Vec<(usize, usize, String, bool)> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut spans = Vec::new();
+    let mut index = 0;
+    while index < chars.len() {
+        let (start, ch) = chars[index];
+        let Some(close) = closing_quote(ch) else {
+            index += 1;
+            continue;
+        };
+        let before_ok = index == 0 || !chars[index - 1].1.is_alphanumeric();
+        if !before_ok {
+            index += 1;
+            continue;
+        }
+        let mut end_index = None;
+        for (candidate, &(_, other)) in chars.iter().enumerate().skip(index + 1) {
+            let after_ok = chars
+                .get(candidate + 1)
+                .is_none_or(|(_, next)| !next.is_alphanumeric());
+            let is_close = other == close || (close == '’' && other == '\'');
+            if is_close && after_ok {
+                end_index = Some(candidate);
+                break;
+            }
+        }
+        match end_index {
+            Some(end) if end > index + 1 => {
+                let content_start = chars[index + 1].0;
+                let content_end = chars[end].0;
+                let content = text[content_start..content_end].trim().to_owned();
+                let end_byte = chars[end].0 + chars[end].1.len_utf8();
+                if !content.is_empty() && content.chars().count() <= 200 {
+                    spans.push((start, end_byte, content, ch == '`'));
+                }
+                index = end + 1;
+            }
+            _ => index += 1,
+        }
+    }
+    spans
+}
+
+fn tokenize(text: &str) -> Vec<Token> {
+    let spans = quoted_spans(text);
+    let mut tokens = Vec::new();
+    for (start, _, content, backtick) in &spans {
+        let lower = content.to_lowercase();
+        let first = lower.split_whitespace().next().unwrap_or_default();
+        let single = !content.contains(char::is_whitespace);
+        let kind = if single {
+            match classify(content) {
+                Some((kind, value)) => TokenKind::Entity(kind, value),
+                None if *backtick && PROGRAMS.contains(&first) => {
+                    TokenKind::QuotedCommand(lower.clone())
+                }
+                None => TokenKind::Entity(MatcherKind::Literal, lower.clone()),
+            }
+        } else if *backtick || PROGRAMS.contains(&first) {
+            TokenKind::QuotedCommand(lower.clone())
+        } else {
+            TokenKind::Entity(MatcherKind::Literal, lower.clone())
+        };
+        tokens.push(Token {
+            kind,
+            text: content.clone(),
+            lower,
+            offset: *start,
+            trailing_comma: false,
+        });
+    }
+    let inside = |offset: usize| {
+        spans
+            .iter()
+            .any(|(start, end, ..)| offset >= *start && offset < *end)
+    };
+    let mut offset = 0;
+    for raw in text.split_whitespace() {
+        let at = offset + text[offset..].find(raw).unwrap_or(0);
+        offset = at + raw.len();
+        if inside(at) {
+            continue;
+        }
+        let trailing_comma = raw.trim_end_matches(['"', '\'', ')']).ends_with([',', ';']);
+        let trimmed = raw
+            .trim_start_matches(['(', '[', '{', '"', '“', '‘', '\''])
+            .trim_end_matches([',', ';', ':', '!', '?', ')', ']', '}', '"', '”', '’', '\'']);
+        let trimmed = if trimmed.len() > 1 {
+            trimmed.trim_end_matches('.')
+        } else {
+            trimmed
+        };
+        let trimmed = trimmed.trim_end_matches([',', ';', ':', '!', '?', ')']);
+        if trimmed.is_empty() {
+            continue;
+        }
+        let kind = match classify(trimmed) {
+            Some((kind, value)) => TokenKind::Entity(kind, value),
+            None => TokenKind::Word,
+        };
+        tokens.push(Token {
+            kind,
+            text: trimmed.to_owned(),
+            lower: trimmed.to_lowercase().replace('’', "'"),
+            offset: at,
+            trailing_comma,
+        });
+    }
+    tokens.sort_by_key(|token| token.offset);
+    tokens
+}
+
+fn is_flag(token: &Token) -> bool {
+    matches!(token.kind, TokenKind::Entity(MatcherKind::Flag, _))
+}
+
+fn flag_value(token: &Token) -> Option<&str> {
+    match &token.kind {
+        TokenKind::Entity(MatcherKind::Flag, value) => Some(value),
+        _ => None,
+    }
+}
+
+fn is_word(token: &Token, words: &[&str]) -> bool {
+    matches!(token.kind, TokenKind::Word) && words.contains(&token.lower.as_str())
+}
+
+/// Finds command phrases; returns them and marks the token indices they consumed.
+fn command_phrases(tokens: &[Token], git_context: bool, used: &mut [bool]) -> Vec<CommandPhrase> {
+    let mut phrases = Vec::new();
+    let mut index = 0;
+    while index < tokens.len() {
+        let token = &tokens[index];
+        if let TokenKind::QuotedCommand(command) = &token.kind {
+            let mut words = Vec::new();
+            let mut flags = Vec::new();
+            for part in command.split_whitespace() {
+                if part.starts_with('-') && part.len() > 1 {
+                    flags.push(part.to_owned());
+                } else {
+                    words.push(part.to_owned());
+                }
+            }
+            used[index] = true;
+            phrases.push(CommandPhrase {
+                offset: token.offset,
+                words,
+                adjacent_flags: flags,
+                loose_flags: Vec::new(),
+            });
+            index += 1;
+            continue;
+        }
+        let program = token.lower.as_str();
+        let is_program = matches!(token.kind, TokenKind::Word)
+            && (PROGRAMS.contains(&program)
+                || (AMBIGUOUS_PROGRAMS.contains(&program)
+                    && tokens.get(index + 1).is_some_and(is_flag)));
+        let force_push = matches!(token.kind, TokenKind::Word)
+            && git_context
+            && (FORCE_PUSH_WORDS.contains(&program)
+                || (program == "force"
+                    && tokens
+                        .get(index + 1)
+                        .is_some_and(|next| is_word(next, PUSH_WORDS))));
+        let plain_push =
+            matches!(token.kind, TokenKind::Word) && git_context && PUSH_WORDS.contains(&program);
+        if force_push || plain_push {
+            used[index] = true;
+            let mut next = index + 1;
+            if program == "force" {
+                used[next] = true;
+                next += 1;
+            }
+            phrases.push(CommandPhrase {
+                offset: token.offset,
+                words: vec!["git".to_owned(), "push".to_owned()],
+                adjacent_flags: if force_push {
+                    vec!["--force".to_owned()]
+                } else {
+                    Vec::new()
+                },
+                loose_flags: Vec::new(),
+            });
+            index = next;
+            continue;
+        }
+        if !is_program {
+            index += 1;
+            continue;
+        }
+        used[index] = true;
+        let mut words = vec![program.to_owned()];
+        let known = subcommands(program);
+        let mut next = index + 1;
+        while let Some(candidate) = tokens.get(next) {
+            if is_word(candidate, known) {
+                words.push(candidate.lower.clone());
+                used[next] = true;
+                next += 1;
+            } else if program == "git" && is_word(candidate, FORCE_PUSH_WORDS) {
+                words.push("push".to_owned());
+                used[next] = true;
+                next += 1;
+            } else {
+                break;
+            }
+        }
+        let mut adjacent_flags = Vec::new();
+        while let Some(candidate) = tokens.get(next) {
+            if let Some(value) = flag_value(candidate) {
+                adjacent_flags.push(value.to_owned());
+            } else if matches!(candidate.kind, TokenKind::Word)
+                && candidate.lower.chars().all(|ch| ch.is_ascii_digit())
+            {
+                // A numeric argument is part of what the user named: `chmod 777`.
+                words.push(candidate.lower.clone());
+            } else {
+                break;
+            }
+            used[next] = true;
+            next += 1;
+        }
+        phrases.push(CommandPhrase {
+            offset: token.offset,
+            words,
+            adjacent_flags,
+            loose_flags: Vec::new(),
+        });
+        index = next;
+    }
+    merge_wrappers(tokens, phrases)
+}
+
+/// "npm install with sudo" means `sudo npm install`: a wrapper named after `with`, `using`
+/// or `via` wraps the command before it, instead of being forbidden on its own.
+fn merge_wrappers(tokens: &[Token], phrases: Vec<CommandPhrase>) -> Vec<CommandPhrase> {
+    let mut merged: Vec<CommandPhrase> = Vec::new();
+    for phrase in phrases {
+        let wrapper = matches!(phrase.words.as_slice(), [only] if only == "sudo" || only == "doas");
+        let joined_by = tokens
+            .iter()
+            .rev()
+            .find(|token| token.offset < phrase.offset)
+            .is_some_and(|token| is_word(token, &["with", "using", "via", "under"]));
+        match merged.last_mut() {
+            Some(previous) if wrapper && joined_by && previous.words[0] != "sudo" => {
+                let mut words = phrase.words.clone();
+                words.append(&mut previous.words);
+                previous.words = words;
+                previous.adjacent_flags.extend(phrase.adjacent_flags);
+            }
+            _ => merged.push(phrase),
+        }
+    }
+    merged
+}
+
+fn is_name_word(token: &Token) -> bool {
+    if !matches!(token.kind, TokenKind::Word) {
+        return false;
+    }
+    let name = strip_possessive(&token.text);
+    let mut chars = name.chars();
+    chars.next().is_some_and(char::is_uppercase)
+        && name.chars().count() >= 2
+        && name
+            .chars()
+            .all(|ch| ch.is_alphabetic() || ch == '-' || ch == '\'')
+        && !NOT_NAMES.contains(&name.to_lowercase().as_str())
+}
+
+fn strip_possessive(text: &str) -> &str {
+    text.strip_suffix("'s")
+        .or_else(|| text.strip_suffix("’s"))
+        .unwrap_or(text)
+}
+
+/// A lower-case word right after a direct-contact verb that reads as a name.
+fn is_lowercase_name(token: &Token) -> bool {
+    matches!(token.kind, TokenKind::Word)
+        && token.text.chars().count() >= 3
+        && token
+            .text
+            .chars()
+            .all(|ch| ch.is_lowercase() && ch.is_alphabetic())
+        && !NOT_NAMES.contains(&token.lower.as_str())
+        && !PERSON_FILLERS.contains(&token.lower.as_str())
+        && !COMMON_WORDS.contains(&token.lower.as_str())
+}
+
+/// People named after a verb of contact: "email Sarah", "send anything to Sarah or Tom".
+fn person_names(tokens: &[Token], used: &[bool]) -> Vec<(usize, String)> {
+    let mut names: Vec<(usize, String)> = Vec::new();
+    let mut index = 0;
+    while index < tokens.len() {
+        if used[index] || !is_word(&tokens[index], PERSON_VERBS) {
+            index += 1;
+            continue;
+        }
+        if is_word(&tokens[index], DIRECT_CONTACT_VERBS)
+            && let Some(next) = tokens
+                .get(index + 1)
+                .filter(|token| is_lowercase_name(token))
+        {
+            if !names.iter().any(|(_, known)| *known == next.lower) {
+                names.push((next.offset, next.lower.clone()));
+            }
+            index += 2;
+            continue;
+        }
+        let mut next = index + 1;
+        let mut fillers = 0;
+        while fillers < 3
+            && tokens
+                .get(next)
+                .is_some_and(|token| is_word(token, PERSON_FILLERS) || is_word(token, TITLES))
+        {
+            next += 1;
+            fillers += 1;
+        }
+        loop {
+            let start = next;
+            let mut parts = Vec::new();
+            while parts.len() < 3 && tokens.get(next).is_some_and(is_name_word) {
+                let token = &tokens[next];
+                parts.push(strip_possessive(&token.text).to_lowercase());
+                next += 1;
+                if token.trailing_comma || token.text != strip_possessive(&token.text) {
+                    break;
+                }
+            }
+            if parts.is_empty() {
+                break;
+            }
+            let name = parts.join(" ");
+            if !names.iter().any(|(_, known)| *known == name) {
+                names.push((tokens[start].offset, name));
+            }
+            let continues = tokens[next - 1].trailing_comma
+                || tokens
+                    .get(next)
+                    .is_some_and(|token| is_word(token, &["or", "and", "nor"]));
+            if !continues {
+                break;
+            }
+            if !tokens[next - 1].trailing_comma {
+                next += 1;
+            }
+        }
+        index = next.max(index + 1);
+    }
+    names
+}
+
+/// Host names after `ssh`, `ssh into`, `log into`, `host`, `server`: `prod-db-1`.
+fn host_names(tokens: &[Token], used: &[bool]) -> Vec<(usize, String)> {
+    let mut hosts = Vec::new();
+    for (index, token) in tokens.iter().enumerate() {
+        if used[index] || !matches!(token.kind, TokenKind::Word) {
+            continue;
+        }
+        let previous = index.checked_sub(1).map(|i| tokens[i].lower.as_str());
+        let before_previous = index.checked_sub(2).map(|i| tokens[i].lower.as_str());
+        let after_ssh = previous == Some("ssh")
+            || (matches!(previous, Some("into" | "to" | "onto"))
+                && matches!(before_previous, Some("ssh" | "log" | "connect" | "login")));
+        let after_trigger = previous.is_some_and(|word| HOST_TRIGGERS.contains(&word));
+        let lower = token.lower.as_str();
+        let shaped = lower.chars().count() >= 2
+            && lower
+                .chars()
+                .next()
+                .is_some_and(|ch| ch.is_ascii_alphanumeric())
+            && lower
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '-')
+            && !NOT_HOSTS.contains(&lower);
+        let distinctive = lower.contains(|ch: char| ch.is_ascii_digit() || ch == '-');
+        if shaped && (after_ssh || (after_trigger && distinctive)) {
+            hosts.push((token.offset, lower.to_owned()));
+        }
+    }
+    hosts
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cue {
+    Forbid {
+        ask_first: bool,
+    },
+    Require,
+    /// "use X instead of Y": Y is forbidden.
+    InsteadOf(usize),
+}
+
+fn polarity_cue(lower: &str) -> Option<Cue> {
+    if contains_cue(lower, DOUBLE_NEGATIVES).is_some() {
+        return Some(Cue::Require);
+    }
+    if contains_cue(lower, ASK_CUES).is_some() {
+        return Some(Cue::Forbid { ask_first: true });
+    }
+    if contains_cue(lower, FORBID_CUES).is_some() {
+        return Some(Cue::Forbid { ask_first: false });
+    }
+    if let Some(at) = lower.find("instead of") {
+        return Some(Cue::InsteadOf(at));
+    }
+    if contains_cue(lower, REQUIRE_CUES).is_some() {
+        return Some(Cue::Require);
+    }
+    None
+}
+
+/// The grammar behind [`derive_constraint`], on text and a tool name.
+pub(crate) fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
+    let text = text.replace('’', "'");
+    let lower = text.to_lowercase();
+    let cue = polarity_cue(&lower)?;
+    let mut tokens = tokenize(&text);
+    if let Cue::InsteadOf(at) = cue {
+        tokens.retain(|token| token.offset > at);
+    }
+    let tool_lower = tool_name.to_lowercase();
+    let git_context = tool_lower.contains("git")
+        || crate::normalize::find_word(&lower, "git").is_some()
+        || crate::normalize::find_word(&lower, "branch").is_some()
+        || BRANCHES
+            .iter()
+            .any(|branch| crate::normalize::find_word(&lower, &format!("to {branch}")).is_some());
+    let mut used = vec![false; tokens.len()];
+    let mut phrases = command_phrases(&tokens, git_context, &mut used);
+
+    // Loose flags attach to the nearest command before them (or the first command).
+    let mut flags: Vec<(usize, String)> = Vec::new();
+    for (index, token) in tokens.iter().enumerate() {
+        if used[index] {
+            continue;
+        }
+        if let Some(value) = flag_value(token) {
+            used[index] = true;
+            let owner = phrases
+                .iter()
+                .rposition(|phrase| phrase.offset < token.offset)
+                .or(if phrases.is_empty() { None } else { Some(0) });
+            match owner {
+                Some(owner) => phrases[owner].loose_flags.push(value.to_owned()),
+                None => flags.push((token.offset, value.to_owned())),
+            }
+        }
+    }
+
+    let mut entities: Vec<(usize, Matcher)> = Vec::new();
+    for (index, token) in tokens.iter().enumerate() {
+        if let (false, TokenKind::Entity(kind, value)) = (used[index], &token.kind) {
+            entities.push((token.offset, Matcher::new(*kind, value.clone())));
+        }
+    }
+    for phrase in SQL_PHRASES {
+        if let Some(at) = crate::normalize::find_word(&lower, phrase) {
+            entities.push((at, Matcher::new(MatcherKind::Literal, *phrase)));
+        }
+    }
+    if phrases.iter().any(|phrase| phrase.words == ["git", "push"]) {
+        for (index, token) in tokens.iter().enumerate() {
+            if !used[index] && is_word(token, BRANCHES) {
+                let after_push = phrases.iter().any(|phrase| phrase.offset < token.offset);
+                if after_push {
+                    used[index] = true;
+                    entities.push((
+                        token.offset,
+                        Matcher::new(MatcherKind::Literal, token.lower.clone()),
+                    ));
+                }
+            }
+        }
+    }
+    for (index, token) in tokens.iter().enumerate() {
+        if used[index] || !matches!(token.kind, TokenKind::Word) {
+            continue;
+        }
+        let next = tokens.get(index + 1).map(|next| next.lower.as_str());
+        let identifier = token.lower.contains('_')
+            && token.lower.starts_with(char::is_alphanumeric)
+            && token.lower.ends_with(char::is_alphanumeric)
+            && token
+                .lower
+                .chars()
+                .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '-');
+        let named_container = matches!(next, Some("folder" | "directory" | "dir"))
+            && token
+                .lower
+                .chars()
+                .all(|ch| ch.is_alphanumeric() || "_-.".contains(ch))
+            && !COMMON_WORDS.contains(&token.lower.as_str())
+            && !PERSON_FILLERS.contains(&token.lower.as_str());
+        let named_branch = next == Some("branch")
+            && (BRANCHES.contains(&token.lower.as_str())
+                || (token.lower.contains(['-', '/', '_'])
+                    && token.lower.starts_with(char::is_alphanumeric)));
+        if named_container {
+            entities.push((
+                token.offset,
+                Matcher::new(MatcherKind::Path, token.lower.clone()),
+            ));
+        } else if identifier || named_branch {
+            entities.push((
+                token.offset,
+                Matcher::new(MatcherKind::Literal, token.lower.clone()),
+            ));
+        }
+    }
+    for (offset, host) in host_names(&tokens, &used) {
+        entities.push((offset, Matcher::new(MatcherKind::Host, host)));
+    }
+    for (offset, name) in person_names(&tokens, &used) {
+        entities.push((offset, Matcher::new(MatcherKind::Person, name)));
+    }
+    entities.sort_by_key(|(offset, _)| *offset);
+
+    let constraint = match cue {
+        Cue::Forbid { ask_first } => {
+            let without = if ask_first {
+                None
+            } else {
+                lower.find("without ")
+            };
+            let required_after = without.filter(|at| {
+                entities.iter().any(|(offset, _)| offset > at)
+                    || flags.iter().any(|(offset, _)| offset > at)
+                    || phrases.iter().any(|phrase| !phrase.loose_flags.is_empty())
+            });
+            match required_after {
+                Some(at) => require_without(at, &phrases, &entities, &flags),
+                None => forbid(&phrases, &entities, &flags).with_ask_first(ask_first),
+            }
+        }
+        Cue::InsteadOf(_) => forbid(&phrases, &entities, &flags),
+        Cue::Require => require(&phrases, &entities, &flags),
+    };
+    finish(constraint)
+}
+
+fn command_matchers(phrases: &[CommandPhrase]) -> Vec<Matcher> {
+    let mut matchers = Vec::new();
+    for phrase in phrases {
+        if phrase.loose_flags.is_empty() {
+            matchers.push(Matcher::new(MatcherKind::Command, phrase.value(None)));
+        } else {
+            for flag in &phrase.loose_flags {
+                matchers.push(Matcher::new(MatcherKind::Command, phrase.value(Some(flag))));
+            }
+        }
+    }
+    matchers
+}
+
+fn forbid(
+    phrases: &[CommandPhrase],
+    entities: &[(usize, Matcher)],
+    flags: &[(usize, String)],
+) -> Constraint {
+    let mut matchers: Vec<Matcher> = entities
+        .iter()
+        .map(|(_, matcher)| matcher.clone())
+        .collect();
+    matchers.extend(
+        flags
+            .iter()
+            .map(|(_, flag)| Matcher::new(MatcherKind::Flag, flag.clone())),
+    );
+    if phrases.is_empty() {
+        return Constraint::forbid(matchers);
+    }
+    let commands = command_matchers(phrases);
+    if matchers.is_empty() {
+        Constraint::forbid(commands)
+    } else {
+        Constraint::forbid(matchers).with_when(commands)
+    }
+}
+
+fn require(
+    phrases: &[CommandPhrase],
+    entities: &[(usize, Matcher)],
+    flags: &[(usize, String)],
+) -> Constraint {
+    let mut matchers: Vec<Matcher> = entities
+        .iter()
+        .map(|(_, matcher)| matcher.clone())
+        .collect();
+    matchers.extend(
+        flags
+            .iter()
+            .map(|(_, flag)| Matcher::new(MatcherKind::Flag, flag.clone())),
+    );
+    let mut when = Vec::new();
+    for phrase in phrases {
+        when.push(Matcher::new(MatcherKind::Command, phrase.words.join(" ")));
+        for flag in phrase.adjacent_flags.iter().chain(&phrase.loose_flags) {
+            matchers.push(Matcher::new(MatcherKind::Flag, flag.clone()));
+        }
+    }
+    Constraint::require(matchers).with_when(when)
+}
+
+/// "never X without Y": Y is required whenever X happens.
+fn require_without(
+    at: usize,
+    phrases: &[CommandPhrase],
+    entities: &[(usize, Matcher)],
+    flags: &[(usize, String)],
+) -> Constraint {
+    let mut when: Vec<Matcher> = Vec::new();
+    let mut matchers: Vec<Matcher> = Vec::new();
+    for phrase in phrases {
+        when.push(Matcher::new(MatcherKind::Command, phrase.value(None)));
+        matchers.extend(
+            phrase
+                .loose_flags
+                .iter()
+                .map(|flag| Matcher::new(MatcherKind::Flag, flag.clone())),
+        );
+    }
+    for (offset, matcher) in entities {
+        if *offset > at {
+            matchers.push(matcher.clone());
+        } else if matcher.kind != MatcherKind::Person {
+            when.push(matcher.clone());
+        }
+    }
+    for (offset, flag) in flags {
+        let matcher = Matcher::new(MatcherKind::Flag, flag.clone());
+        if *offset > at {
+            matchers.push(matcher);
+        } else {
+            when.push(matcher);
+        }
+    }
+    Constraint::require(matchers).with_when(when)
+}
+
+/// Drops invalid or duplicate matchers; `None` when nothing is left to check.
+fn finish(mut constraint: Constraint) -> Option<Constraint> {
+    let keep = |list: &mut Vec<Matcher>| {
+        let mut seen: Vec<Matcher> = Vec::new();
+        list.retain(|matcher| {
+            let single = Constraint::forbid(vec![matcher.clone()]);
+            let fresh = !seen.contains(matcher);
+            seen.push(matcher.clone());
+            fresh && single.validate().is_ok()
+        });
+    };
+    keep(&mut constraint.matchers);
+    keep(&mut constraint.when);
+    if constraint.matchers.is_empty() {
+        return None;
+    }
+    debug_assert!(constraint.validate().is_ok(), "{constraint:?}");
+    constraint.validate().ok().map(|()| constraint)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Derives from `text` on `tool` and compares the JSON form (`None` for advice only).
+    fn check(tool: &str, text: &str, expected: Option<&str>) {
+        let derived = derive_from_text(text, tool).map(|constraint| constraint.to_json());
+        assert_eq!(derived.as_deref(), expected, "{tool}: {text}");
+    }
+
+    #[test]
+    fn addresses_and_names() {
+        check(
+            "send_email",
+            "Never email Sarah at sarah@example.com.",
+            Some(
+                r#"{"polarity":"forbid","matchers":[{"kind":"person","value":"sarah"},{"kind":"email","value":"sarah@example.com"}]}"#,
+            ),
+        );
+        check(
+            "send_email",
+            "never email Sarah",
+            Some(r#"{"polarity":"forbid","matchers":[{"kind":"person","value":"sarah"}]}"#),
+        );
+        check(
+            "send_email",
+            "Don't send anything to Sarah Connor or Tom.",
+            Some(
+                r#"{"polarity":"forbid","matchers":[{"kind":"person","value":"sarah connor"},{"kind":"person","value":"tom"}]}"#,
+            ),
+        );
+        check(
+            "send_email",
+            "Never send anything to legal@acme-corp.co.uk without asking me first.",
+            Some(
+                r#"{"polarity":"forbid","matchers":[{"kind":"email","value":"legal@acme-corp.co.uk"}],"ask_first":true}"#,
+            ),
+        );
+        check(
+            "send_email",
+            "never email anyone @competitor.com",
+            Some(
+                r#"{"polarity":"forbid","matchers":[{"kind":"domain","value":"competitor.com"}]}"#,
+            ),
+        );
+        check("send_email", "don't email my landlord, ever", None);
+        check(
+            "send_email",
+            "Don't reply-all on threads with more than ten people.",
+            None,
+        );
+    }
+
+    #[test]
+    fn commands_and_flags() {
+        check(
+            "shell",
+            "Don't run shell commands with sudo.",
+            Some(r#"{"polarity":"forbid","matchers":[{"kind":"command","value":"sudo"}]}"#),
+        );
+        check(
+            "shell",
+            "never rm -rf",
+            Some(r#"{"polarity":"forbid","matchers":[{"kind":"command","value":"rm -rf"}]}"#),
+        );
+        check(
+            "bash",
+            "Don't ever run git reset --hard without asking me first!",
+            Some(
+                r#"{"polarity":"forbid","matchers":[{"kind":"command","value":"git reset --hard"}],"ask_first":true}"#,
+            ),
+        );
+        check(
+            "shell",
+            "never run git push with --force",
+            Some(
+                r#"{"polarity":"forbid","matchers":[{"kind":"command","value":"git push --force"}]}"#,
+            ),
+        );
+        check(
+            "git_push",
+            "never force-push to main",
+            Some(
+                r#"{"polarity":"forbid","when":[{"kind":"command","value":"git push --force"}],"matchers":[{"kind":"literal","value":"main"}]}"#,
+            ),
+        );
+        check(
+            "git_push",
+            "never push to main or master",
+            Some(
+                r#"{"polarity":"forbid","when":[{"kind":"command","value":"git push"}],"matchers":[{"kind":"literal","value":"main"},{"kind":"literal","value":"master"}]}"#,
+            ),
+        );
+        check(
+            "shell",
+            "Never use --force",
+            Some(r#"{"polarity":"forbid","matchers":[{"kind":"flag","value":"--force"}]}"#),
+        );
+    }
+
+    #[test]
+    fn requirements() {
+        check(
+            "shell",
+            "always pass --dry-run to terraform",
+            Some(
+                r#"{"polarity":"require","when":[{"kind":"command","value":"terraform"}],"matchers":[{"kind":"flag","value":"--dry-run"}]}"#,
+            ),
+        );
+        check(
+            "shell",
+            "always run terraform plan with -lock=true",
+            Some(
+                r#"{"polarity":"require","when":[{"kind":"command","value":"terraform plan"}],"matchers":[{"kind":"flag","value":"-lock"}]}"#,
+            ),
+        );
+        check(
+            "send_email",
+            "always cc my manager at boss@corp.com",
+            Some(r#"{"polarity":"require","matchers":[{"kind":"email","value":"boss@corp.com"}]}"#),
+        );
+        check(
+            "shell",
+            "never run terraform apply without --dry-run",
+            Some(
+                r#"{"polarity":"require","when":[{"kind":"command","value":"terraform apply"}],"matchers":[{"kind":"flag","value":"--dry-run"}]}"#,
+            ),
+        );
+        check(
+            "terraform",
+            "Don't forget --dry-run.",
+            Some(r#"{"polarity":"require","matchers":[{"kind":"flag","value":"--dry-run"}]}"#),
+        );
+        check("shell", "always run the tests before git push", None);
+    }
+
+    #[test]
+    fn paths_urls_hosts_and_literals() {
+        check(
+            "write_file",
+            "Never write to /etc or ~/.ssh/",
+            Some(
+                r#"{"polarity":"forbid","matchers":[{"kind":"path","value":"/etc"},{"kind":"path","value":"~/.ssh/"}]}"#,
+            ),
+        );
+        check(
+            "read_file",
+            "don't read .env files",
+            Some(r#"{"polarity":"forbid","matchers":[{"kind":"path","value":".env"}]}"#),
+        );
+        check(
+            "browser",
+            "Never open https://admin.internal.corp/ or anything on facebook.com",
+            Some(
+                r#"{"polarity":"forbid","matchers":[{"kind":"url","value":"https://admin.internal.corp/"},{"kind":"domain","value":"facebook.com"}]}"#,
+            ),
+        );
+        check(
+            "shell",
+            "never ssh into prod-db-1",
+            Some(
+                r#"{"polarity":"forbid","when":[{"kind":"command","value":"ssh"}],"matchers":[{"kind":"host","value":"prod-db-1"}]}"#,
+            ),
+        );
+        check(
+            "send_email",
+            "Never mention \"Project Falcon\" in emails",
+            Some(
+                r#"{"polarity":"forbid","matchers":[{"kind":"literal","value":"project falcon"}]}"#,
+            ),
+        );
+        check(
+            "slack_post",
+            "don't post in #general",
+            Some(r##"{"polarity":"forbid","matchers":[{"kind":"literal","value":"#general"}]}"##),
+        );
+        check(
+            "execute_sql",
+            "Never run DROP TABLE on anything",
+            Some(r#"{"polarity":"forbid","matchers":[{"kind":"literal","value":"drop table"}]}"#),
+        );
+        check(
+            "shell",
+            "use trash instead of rm",
+            Some(r#"{"polarity":"forbid","matchers":[{"kind":"command","value":"rm"}]}"#),
+        );
+        check("browser", "Stop using browser for that.", None);
+        check(
+            "shell",
+            "Tool failed 2 times in one turn (shell: failed (timeout)). Consider an alternative approach before retrying.",
+            None,
+        );
+    }
+}

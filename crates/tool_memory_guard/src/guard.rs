@@ -1,0 +1,412 @@
+//! The `Guard`: rules indexed per tool once, then every proposed call checked against them,
+//! with the decision policy that turns matches into allow, confirm or deny.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tool_memory_core::{ToolMemoryPriority, ToolMemoryRule, UNSCOPED_TOOL, normalize_tool_name};
+
+use crate::call::{CallView, tool_words};
+use crate::matching::{CompiledConstraint, Hit, evaluate};
+use crate::normalize::{alnum_runs, flag_of_key};
+use crate::{Constraint, Error, MatcherKind, Polarity, Strength, derive_constraint};
+
+/// What the caller should do with a proposed call.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    /// Run it.
+    #[default]
+    Allow,
+    /// Ask the user first.
+    Confirm,
+    /// Do not run it.
+    Deny,
+}
+
+impl Decision {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decision::Allow => "allow",
+            Decision::Confirm => "confirm",
+            Decision::Deny => "deny",
+        }
+    }
+}
+
+/// The guard's answer for one proposed call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// Allow, confirm or deny.
+    pub decision: Decision,
+    /// The rules that decided it (empty when allowed), highest priority first.
+    pub rules: Vec<ToolMemoryRule>,
+    /// Rules of this tool (and the no-tool sentinel) that carry no checkable literal, and
+    /// matched normal-priority rules: advice for the agent, never a block.
+    pub advice: Vec<ToolMemoryRule>,
+    /// One human line saying why.
+    pub reason: String,
+}
+
+/// FNV-1a: the index keys are short words, for which SipHash's setup dominates the lookup.
+/// No untrusted party chooses the keys of the guard's own index.
+#[derive(Debug, Clone, Copy)]
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 ^= u64::from(*byte);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+type FastMap<V> = HashMap<String, V, BuildHasherDefault<Fnv>>;
+
+#[derive(Debug, Clone)]
+struct Entry {
+    rule: ToolMemoryRule,
+    constraint: Option<Constraint>,
+    compiled: Option<CompiledConstraint>,
+}
+
+/// The rules of one tool (or of the sentinel), indexed by the words their matchers need.
+#[derive(Debug, Clone, Default)]
+struct ToolIndex {
+    entries: Vec<Entry>,
+    by_word: FastMap<Vec<u32>>,
+    always: Vec<u32>,
+    advice: Vec<u32>,
+}
+
+impl ToolIndex {
+    fn push(&mut self, entry: Entry) {
+        let index = u32::try_from(self.entries.len()).expect("fewer than 4 billion rules");
+        match entry.compiled.as_ref().map(CompiledConstraint::index_keys) {
+            None => self.advice.push(index),
+            Some(None) => self.always.push(index),
+            Some(Some(keys)) => {
+                for key in keys {
+                    self.by_word.entry(key).or_default().push(index);
+                }
+            }
+        }
+        self.entries.push(entry);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// Rules compiled for checking. Build once per rule set (cheap: one derivation per rule),
+/// then [`Guard::check`] as many calls as needed.
+#[derive(Debug, Clone, Default)]
+pub struct Guard {
+    tools: HashMap<String, ToolIndex>,
+    unscoped: ToolIndex,
+}
+
+impl Guard {
+    /// Builds a guard from rules with optional explicit constraints; `None` derives the
+    /// constraint from the rule text. An explicit constraint that fails validation is an
+    /// error naming the rule.
+    pub fn new(rules: Vec<(ToolMemoryRule, Option<Constraint>)>) -> Result<Guard, Error> {
+        let mut guard = Guard::default();
+        for (rule, explicit) in rules {
+            let constraint = match explicit {
+                Some(constraint) => {
+                    constraint
+                        .validate()
+                        .map_err(|source| Error::RuleConstraint {
+                            rule_id: rule.id.clone(),
+                            source: Box::new(source),
+                        })?;
+                    Some(constraint)
+                }
+                None => derive_constraint(&rule),
+            };
+            guard.insert(rule, constraint);
+        }
+        Ok(guard)
+    }
+
+    /// Builds a guard deriving every rule's constraint from its text.
+    pub fn from_rules<I>(rules: I) -> Guard
+    where
+        I: IntoIterator<Item = ToolMemoryRule>,
+    {
+        let mut guard = Guard::default();
+        for rule in rules {
+            let constraint = derive_constraint(&rule);
+            guard.insert(rule, constraint);
+        }
+        guard
+    }
+
+    fn insert(&mut self, rule: ToolMemoryRule, constraint: Option<Constraint>) {
+        let compiled = constraint.as_ref().and_then(CompiledConstraint::new);
+        let tool = normalize_tool_name(&rule.tool_name);
+        let index = if tool == UNSCOPED_TOOL {
+            &mut self.unscoped
+        } else {
+            self.tools.entry(tool).or_default()
+        };
+        index.push(Entry {
+            rule,
+            constraint,
+            compiled,
+        });
+    }
+
+    /// Number of rules held.
+    pub fn len(&self) -> usize {
+        self.unscoped.entries.len()
+            + self
+                .tools
+                .values()
+                .map(|index| index.entries.len())
+                .sum::<usize>()
+    }
+
+    /// Whether the guard holds no rule.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every rule with the constraint the guard checks for it (`None`: advice only), so a
+    /// user can inspect and correct derived constraints.
+    pub fn constraints(&self) -> impl Iterator<Item = (&ToolMemoryRule, Option<&Constraint>)> {
+        self.unscoped
+            .entries
+            .iter()
+            .chain(self.tools.values().flat_map(|index| index.entries.iter()))
+            .map(|entry| (&entry.rule, entry.constraint.as_ref()))
+    }
+
+    /// Checks a proposed call of `tool_name` with `arguments` against the tool's rules and the
+    /// rules for every tool.
+    pub fn check(&self, tool_name: &str, arguments: &Value) -> Verdict {
+        let tool = normalize_tool_name(tool_name);
+        let tool_index = if tool == UNSCOPED_TOOL {
+            None
+        } else {
+            self.tools.get(&tool)
+        };
+        let indexes: [&ToolIndex; 2] = [tool_index.unwrap_or(&EMPTY_INDEX), &self.unscoped];
+        if indexes.iter().all(|index| index.is_empty()) {
+            return allow(&tool, Vec::new());
+        }
+
+        let mut candidates: Vec<(usize, u32)> = Vec::new();
+        for (which, index) in indexes.iter().enumerate() {
+            candidates.extend(index.always.iter().map(|entry| (which, *entry)));
+        }
+        if indexes.iter().any(|index| !index.by_word.is_empty()) {
+            let mut buffer = [0u8; 64];
+            let mut visit = |word: &str| {
+                let key = lower_key(word, &mut buffer);
+                for (which, index) in indexes.iter().enumerate() {
+                    if let Some(entries) = index.by_word.get(key.as_ref()) {
+                        candidates.extend(entries.iter().map(|entry| (which, *entry)));
+                    }
+                }
+            };
+            for word in tool_words(&tool) {
+                visit(&word);
+            }
+            visit_words(arguments, &mut visit);
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+
+        let mut decided: Vec<(Decision, &Entry, Hit)> = Vec::new();
+        let mut advice: Vec<&Entry> = Vec::new();
+        if !candidates.is_empty() {
+            let view = CallView::new(&tool, arguments);
+            for (which, entry_index) in candidates {
+                let entry = &indexes[which].entries[entry_index as usize];
+                let Some(compiled) = &entry.compiled else {
+                    continue;
+                };
+                if let Some(hit) = evaluate(compiled, &view) {
+                    match decide(entry.rule.priority, hit.strength, compiled.ask_first) {
+                        Decision::Allow => advice.push(entry),
+                        decision => decided.push((decision, entry, hit)),
+                    }
+                }
+            }
+        }
+        for index in indexes {
+            advice.extend(
+                index
+                    .advice
+                    .iter()
+                    .map(|entry| &index.entries[*entry as usize]),
+            );
+        }
+        let advice: Vec<ToolMemoryRule> =
+            advice.into_iter().map(|entry| entry.rule.clone()).collect();
+
+        let Some(decision) = decided.iter().map(|(decision, ..)| *decision).max() else {
+            return allow(&tool, advice);
+        };
+        decided.retain(|(candidate, ..)| *candidate == decision);
+        decided.sort_by(|a, b| {
+            b.1.rule
+                .priority
+                .cmp(&a.1.rule.priority)
+                .then(b.2.strength.cmp(&a.2.strength))
+                .then_with(|| a.1.rule.id.cmp(&b.1.rule.id))
+        });
+        let (_, top, hit) = &decided[0];
+        let reason = reason_line(decision, &top.rule, hit, &tool);
+        Verdict {
+            decision,
+            rules: decided
+                .iter()
+                .map(|(_, entry, _)| entry.rule.clone())
+                .collect(),
+            advice,
+            reason,
+        }
+    }
+}
+
+static EMPTY_INDEX: std::sync::LazyLock<ToolIndex> = std::sync::LazyLock::new(ToolIndex::default);
+
+/// Checks one call against a slice of rules, deriving every constraint. Builds a throwaway
+/// [`Guard`]; keep a guard instead when checking many calls.
+pub fn check_rules(rules: &[ToolMemoryRule], tool_name: &str, arguments: &Value) -> Verdict {
+    Guard::from_rules(rules.iter().cloned()).check(tool_name, arguments)
+}
+
+/// The decision policy; see the table in `docs/guard.md`.
+fn decide(priority: ToolMemoryPriority, strength: Strength, ask_first: bool) -> Decision {
+    if ask_first {
+        // The rule's own words ask to be asked ("never ... without asking me").
+        return Decision::Confirm;
+    }
+    match (priority, strength) {
+        (ToolMemoryPriority::Critical, Strength::Strong) => Decision::Deny,
+        (ToolMemoryPriority::Critical, Strength::Weak) | (ToolMemoryPriority::High, _) => {
+            Decision::Confirm
+        }
+        (ToolMemoryPriority::Normal, _) => Decision::Allow,
+    }
+}
+
+fn allow(tool: &str, advice: Vec<ToolMemoryRule>) -> Verdict {
+    let reason = match advice.len() {
+        0 => format!("allowed: no rule on {tool} applies to this call"),
+        1 => format!("allowed: no rule on {tool} forbids this call; 1 advisory rule applies"),
+        count => {
+            format!("allowed: no rule on {tool} forbids this call; {count} advisory rules apply")
+        }
+    };
+    Verdict {
+        decision: Decision::Allow,
+        rules: Vec::new(),
+        advice,
+        reason,
+    }
+}
+
+fn reason_line(decision: Decision, rule: &ToolMemoryRule, hit: &Hit, tool: &str) -> String {
+    let owner = if rule.tool_name == UNSCOPED_TOOL {
+        "for every tool".to_owned()
+    } else {
+        format!("on {tool}")
+    };
+    let lead = match decision {
+        Decision::Deny => format!("denied by a {} rule {owner}", rule.priority),
+        _ => format!("confirm first: a {} rule {owner} matched", rule.priority),
+    };
+    let value = &hit.matcher.value;
+    let what = match (hit.polarity, hit.matcher.kind) {
+        (Polarity::Require, _) => match &hit.scope {
+            Some(scope) => format!("`{scope}` requires {value}, which is missing"),
+            None => format!("every call requires {value}, which is missing"),
+        },
+        (_, MatcherKind::Email) if hit.recipient => {
+            format!("the recipient {} is forbidden", hit.found)
+        }
+        (_, MatcherKind::Email) => format!("the address {} is forbidden", hit.found),
+        (_, MatcherKind::Domain) => format!("{} is in the forbidden domain {value}", hit.found),
+        (_, MatcherKind::Url) => format!("the URL {} is forbidden", hit.found),
+        (_, MatcherKind::Path) => format!("the path {} is forbidden", hit.found),
+        (_, MatcherKind::Host) => format!("the host {} is forbidden", hit.found),
+        (_, MatcherKind::Command) => format!("the command `{value}` is forbidden"),
+        (_, MatcherKind::Flag) => format!("the flag {value} is forbidden"),
+        (_, MatcherKind::Literal) => format!("the text \"{value}\" is forbidden"),
+        (_, MatcherKind::Person) => {
+            format!(
+                "the recipient \"{}\" may be {value} (a name, not an address)",
+                hit.found
+            )
+        }
+    };
+    let scope = match (&hit.scope, hit.polarity) {
+        (Some(scope), Polarity::Forbid) => format!(" in `{scope}`"),
+        _ => String::new(),
+    };
+    let ask = if decision == Decision::Confirm
+        && hit.strength == Strength::Strong
+        && rule.priority == ToolMemoryPriority::Critical
+    {
+        " (the rule asks to be asked first)"
+    } else {
+        ""
+    };
+    format!("{lead}: {what}{scope}{ask}")
+}
+
+/// Lower-cases an index word without allocating for short ASCII words.
+fn lower_key<'a>(word: &'a str, buffer: &'a mut [u8; 64]) -> std::borrow::Cow<'a, str> {
+    if word.len() <= buffer.len() && word.is_ascii() {
+        if !word.bytes().any(|byte| byte.is_ascii_uppercase()) {
+            return std::borrow::Cow::Borrowed(word);
+        }
+        let bytes = &mut buffer[..word.len()];
+        bytes.copy_from_slice(word.as_bytes());
+        bytes.make_ascii_lowercase();
+        // Lower-casing ASCII keeps the bytes valid UTF-8.
+        return std::borrow::Cow::Borrowed(std::str::from_utf8(bytes).unwrap_or_default());
+    }
+    std::borrow::Cow::Owned(word.to_lowercase())
+}
+
+/// Calls `visit` with every alphanumeric run of every string in `value`, and of the flags set
+/// by `true` arguments.
+fn visit_words(value: &Value, visit: &mut dyn FnMut(&str)) {
+    match value {
+        Value::String(text) => alnum_runs(text).for_each(&mut *visit),
+        Value::Array(items) => items.iter().for_each(|item| visit_words(item, visit)),
+        Value::Object(map) => {
+            for (key, item) in map {
+                if item == &Value::Bool(true) {
+                    alnum_runs(&flag_of_key(key)).for_each(&mut *visit);
+                }
+                visit_words(item, visit);
+            }
+        }
+        Value::Number(number) => alnum_runs(&number.to_string()).for_each(&mut *visit),
+        Value::Bool(_) | Value::Null => {}
+    }
+}

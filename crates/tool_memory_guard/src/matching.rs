@@ -1,0 +1,1012 @@
+//! Compiled constraints and their evaluation against a [`CallView`].
+//!
+//! Compilation normalises every matcher value once, when the guard is built; evaluation then
+//! compares normal forms. Evaluation is exact: the index in `guard.rs` only decides which
+//! rules are worth evaluating.
+
+use crate::call::{CallView, Invocation, Text};
+use crate::normalize::{
+    PathPattern, UrlParts, bare_host, canonical_flag, chunks, expand_flag, find_word, first_run,
+    flag_spellings, host_in_domain, host_of_chunk, normalize_domain, normalize_email,
+    normalize_path, normalize_url, path_candidates, program_name,
+};
+use crate::{Constraint, Matcher, MatcherKind, Polarity, Strength};
+
+/// A command prefix: program, subcommands, and the flags it must carry.
+#[derive(Debug, Clone)]
+pub(crate) struct CommandPattern {
+    pub(crate) words: Vec<String>,
+    pub(crate) flags: Vec<String>,
+}
+
+impl CommandPattern {
+    pub(crate) fn parse(value: &str) -> CommandPattern {
+        let lower = value.to_lowercase();
+        let mut words = Vec::new();
+        let mut raw_flags = Vec::new();
+        for token in lower.split_whitespace() {
+            if token.len() > 1 && token.starts_with('-') && !words.is_empty() {
+                raw_flags.push(token.to_owned());
+            } else if words.is_empty() {
+                words.push(program_name(token));
+            } else {
+                words.push(token.to_owned());
+            }
+        }
+        let program = words.first().cloned().unwrap_or_default();
+        let mut flags = Vec::new();
+        let mut expanded = Vec::new();
+        for token in raw_flags {
+            expanded.clear();
+            expand_flag(&token, &mut expanded);
+            // A cluster (`-rf`) requires each of its letters, not the cluster spelling.
+            let required = if expanded.len() > 1 {
+                &expanded[1..]
+            } else {
+                &expanded[..]
+            };
+            for flag in required {
+                let flag = canonical_flag(&program, flag);
+                if !flags.contains(&flag) {
+                    flags.push(flag);
+                }
+            }
+        }
+        CommandPattern { words, flags }
+    }
+
+    fn matches_invocation(&self, invocation: &Invocation) -> bool {
+        let Some((program, subcommands)) = self.words.split_first() else {
+            return false;
+        };
+        *program == invocation.program
+            && invocation.positional.len() >= subcommands.len()
+            && invocation
+                .positional
+                .iter()
+                .zip(subcommands)
+                .all(|(a, b)| a == b)
+            && self
+                .flags
+                .iter()
+                .all(|flag| invocation.flags.contains(flag))
+    }
+
+    /// Whether the tool itself runs this command: a `git_push` tool runs `git push`; a
+    /// `terraform` tool with `{"command": "apply"}` runs `terraform apply`. The flags must
+    /// then appear anywhere in the call.
+    fn matches_tool(&self, view: &CallView, tool_words: &[String]) -> bool {
+        let Some(start) = tool_words
+            .iter()
+            .position(|word| Some(word) == self.words.first())
+        else {
+            return false;
+        };
+        for (offset, word) in self.words.iter().enumerate().skip(1) {
+            match tool_words.get(start + offset) {
+                Some(tool_word) if tool_word == word => {}
+                Some(_) => return false,
+                None => {
+                    let named = view
+                        .texts
+                        .iter()
+                        .any(|text| chunks(&text.lower).any(|chunk| chunk == word));
+                    if !named {
+                        return false;
+                    }
+                }
+            }
+        }
+        let program = &self.words[0];
+        self.flags.iter().all(|flag| {
+            view.bool_flags.contains(flag)
+                || view.invocations.iter().any(|invocation| {
+                    invocation.flags.contains(flag)
+                        || invocation.flags.contains(&canonical_flag(program, flag))
+                        || invocation
+                            .flags
+                            .iter()
+                            .any(|seen| canonical_flag(program, seen) == *flag)
+                })
+        })
+    }
+}
+
+/// A matcher in normal form.
+#[derive(Debug, Clone)]
+pub(crate) enum Compiled {
+    Email(String),
+    Domain(String),
+    Url(UrlParts),
+    Path(PathPattern),
+    Host(String),
+    Command(CommandPattern),
+    Flag(String),
+    Literal(String),
+    Person(Vec<String>),
+}
+
+impl Compiled {
+    pub(crate) fn new(matcher: &Matcher) -> Option<Compiled> {
+        let value = matcher.value.trim();
+        Some(match matcher.kind {
+            MatcherKind::Email => Compiled::Email(normalize_email(value)?),
+            MatcherKind::Domain => Compiled::Domain(normalize_domain(value)),
+            MatcherKind::Url => Compiled::Url(normalize_url(value)?),
+            MatcherKind::Path => Compiled::Path(PathPattern::new(value)),
+            MatcherKind::Host => Compiled::Host(bare_host(&value.to_lowercase()).to_owned()),
+            MatcherKind::Command => Compiled::Command(CommandPattern::parse(value)),
+            MatcherKind::Flag => {
+                let lower = value.to_lowercase();
+                Compiled::Flag(lower.split('=').next().unwrap_or_default().to_owned())
+            }
+            MatcherKind::Literal => Compiled::Literal(value.to_lowercase()),
+            MatcherKind::Person => Compiled::Person(
+                value
+                    .to_lowercase()
+                    .split(|ch: char| !ch.is_alphanumeric())
+                    .filter(|word| !word.is_empty())
+                    .map(str::to_owned)
+                    .collect(),
+            ),
+        })
+    }
+
+    /// The token-index keys under which a call containing this matcher's value must have at
+    /// least one alphanumeric run. `None`: no key exists, evaluate on every call.
+    pub(crate) fn index_keys(&self) -> Option<Vec<String>> {
+        let single = |text: &str| first_run(text).map(|key| vec![key]);
+        match self {
+            Compiled::Email(value) | Compiled::Domain(value) | Compiled::Host(value) => {
+                single(value)
+            }
+            Compiled::Url(url) => single(&url.host),
+            Compiled::Path(path) => path.components.first().and_then(|first| single(first)),
+            Compiled::Command(command) => command.words.first().and_then(|first| single(first)),
+            Compiled::Flag(flag) => flag_spellings(flag)
+                .iter()
+                .map(|spelling| first_run(spelling))
+                .collect(),
+            Compiled::Literal(literal) => single(literal),
+            Compiled::Person(words) => words.first().and_then(|first| single(first)),
+        }
+    }
+}
+
+/// A constraint with its matchers compiled.
+#[derive(Debug, Clone)]
+pub(crate) struct CompiledConstraint {
+    pub(crate) polarity: Polarity,
+    pub(crate) when: Vec<(Matcher, Compiled)>,
+    pub(crate) matchers: Vec<(Matcher, Compiled)>,
+    pub(crate) ask_first: bool,
+    has_email: bool,
+}
+
+impl CompiledConstraint {
+    /// `None` when a matcher does not compile; callers validate first, so this does not
+    /// happen for accepted constraints.
+    pub(crate) fn new(constraint: &Constraint) -> Option<CompiledConstraint> {
+        let compile = |list: &[Matcher]| -> Option<Vec<(Matcher, Compiled)>> {
+            list.iter()
+                .map(|matcher| Compiled::new(matcher).map(|compiled| (matcher.clone(), compiled)))
+                .collect()
+        };
+        let matchers = compile(&constraint.matchers)?;
+        if matchers.is_empty() {
+            return None;
+        }
+        Some(CompiledConstraint {
+            polarity: constraint.polarity,
+            when: compile(&constraint.when)?,
+            has_email: constraint
+                .matchers
+                .iter()
+                .any(|m| m.kind == MatcherKind::Email),
+            matchers,
+            ask_first: constraint.ask_first,
+        })
+    }
+
+    /// Index keys: a rule is a candidate for a call containing any of them. `None` means the
+    /// rule must be evaluated on every call (a standing requirement, or a matcher without an
+    /// alphanumeric key such as the path `/`).
+    pub(crate) fn index_keys(&self) -> Option<Vec<String>> {
+        let when_commands: Vec<&Compiled> = self
+            .when
+            .iter()
+            .map(|(_, compiled)| compiled)
+            .filter(|compiled| matches!(compiled, Compiled::Command(_)))
+            .collect();
+        if !when_commands.is_empty() {
+            // Any one of the `when` commands must be present.
+            return union_keys(when_commands);
+        }
+        if let Some((_, first)) = self.when.first() {
+            // Every `when` matcher must be present; one of them is enough as a key.
+            return first.index_keys();
+        }
+        match self.polarity {
+            Polarity::Require => None,
+            Polarity::Forbid => {
+                union_keys(self.matchers.iter().map(|(_, compiled)| compiled).collect())
+            }
+        }
+    }
+}
+
+fn union_keys(list: Vec<&Compiled>) -> Option<Vec<String>> {
+    let mut keys = Vec::new();
+    for compiled in list {
+        for key in compiled.index_keys()? {
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+    }
+    Some(keys)
+}
+
+/// What a rule found in (or found missing from) a call.
+#[derive(Debug, Clone)]
+pub(crate) struct Hit {
+    pub(crate) polarity: Polarity,
+    pub(crate) matcher: Matcher,
+    pub(crate) strength: Strength,
+    /// The call's value that matched (forbid), empty for an unmet requirement.
+    pub(crate) found: String,
+    /// The match sat under a recipient-like key.
+    pub(crate) recipient: bool,
+    /// The `when` command whose invocation was checked, if any.
+    pub(crate) scope: Option<String>,
+}
+
+/// The part of a call a constraint is checked in.
+#[derive(Clone, Copy)]
+struct Scope<'a> {
+    texts: &'a [Text],
+    invocations: &'a [Invocation],
+    bool_flags: &'a [String],
+    /// The whole call, when the scope is the whole call (tool-as-command checks need it).
+    view: Option<&'a CallView>,
+    has_recipients: bool,
+}
+
+impl<'a> Scope<'a> {
+    fn whole(view: &'a CallView) -> Scope<'a> {
+        Scope {
+            texts: &view.texts,
+            invocations: &view.invocations,
+            bool_flags: &view.bool_flags,
+            view: Some(view),
+            has_recipients: view.has_recipients,
+        }
+    }
+
+    fn invocation(invocation: &'a Invocation) -> Scope<'a> {
+        Scope {
+            texts: &invocation.texts,
+            invocations: std::slice::from_ref(invocation),
+            bool_flags: &[],
+            view: None,
+            has_recipients: false,
+        }
+    }
+
+    fn plain_texts(&self) -> impl Iterator<Item = &'a Text> {
+        self.texts.iter().filter(|text| !text.command_only)
+    }
+
+    /// Texts that can name whom a call reaches: the recipient-like fields when the call has
+    /// any, every text otherwise (a shell `mail` command has no fields).
+    fn address_texts(&self) -> impl Iterator<Item = &'a Text> {
+        let only_recipients = self.has_recipients;
+        self.plain_texts()
+            .filter(move |text| !only_recipients || text.recipient)
+    }
+}
+
+struct Found {
+    value: String,
+    recipient: bool,
+}
+
+fn found(value: &str, recipient: bool) -> Option<Found> {
+    Some(Found {
+        value: value.to_owned(),
+        recipient,
+    })
+}
+
+fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Found> {
+    match compiled {
+        Compiled::Email(email) => scope.address_texts().find_map(|text| {
+            chunks(&text.lower)
+                .filter(|chunk| chunk.contains('@'))
+                .find(|chunk| normalize_email(chunk).as_deref() == Some(email.as_str()))
+                .and_then(|_| found(email, text.recipient))
+        }),
+        Compiled::Domain(domain) => {
+            let in_addresses = scope.address_texts().find_map(|text| {
+                chunks(&text.lower)
+                    .filter(|chunk| chunk.contains('@'))
+                    .filter_map(normalize_email)
+                    .find(|email| {
+                        email
+                            .rsplit_once('@')
+                            .is_some_and(|(_, host)| host_in_domain(host, domain))
+                    })
+                    .and_then(|email| found(&email, text.recipient))
+            });
+            if in_addresses.is_some() || scope.has_recipients {
+                return in_addresses;
+            }
+            scope.plain_texts().find_map(|text| {
+                chunks(&text.lower)
+                    .filter_map(host_of_chunk)
+                    .find(|host| host_in_domain(host, domain))
+                    .and_then(|host| found(&host, false))
+            })
+        }
+        Compiled::Url(url) => scope.plain_texts().find_map(|text| {
+            chunks(&text.lower)
+                .filter(|chunk| chunk.contains("://") || chunk.starts_with("www."))
+                .filter_map(normalize_url)
+                .find(|candidate| url.covers(candidate))
+                .and_then(|candidate| found(&candidate.display(), false))
+        }),
+        Compiled::Path(pattern) => {
+            let needs_shape = !pattern.anchored;
+            scope.plain_texts().find_map(|text| {
+                chunks(&text.lower)
+                    .flat_map(path_candidates)
+                    .filter(|candidate| !needs_shape || candidate.contains(['/', '.', '~', '\\']))
+                    .map(normalize_path)
+                    .find(|path| pattern.covers(path))
+                    .and_then(|path| found(&path, false))
+            })
+        }
+        Compiled::Host(host) => scope.plain_texts().find_map(|text| {
+            chunks(&text.lower)
+                .find(|chunk| {
+                    host_of_chunk(chunk).as_deref() == Some(host.as_str())
+                        || bare_host(chunk) == host
+                })
+                .and_then(|_| found(host, text.recipient))
+        }),
+        Compiled::Command(command) => {
+            let in_invocations = scope
+                .invocations
+                .iter()
+                .any(|invocation| command.matches_invocation(invocation));
+            let by_tool = scope
+                .view
+                .is_some_and(|view| command.matches_tool(view, &view.tool_words));
+            (in_invocations || by_tool).then(|| Found {
+                value: command.words.join(" "),
+                recipient: false,
+            })
+        }
+        Compiled::Flag(flag) => {
+            let present = scope.bool_flags.contains(flag)
+                || scope.invocations.iter().any(|invocation| {
+                    invocation
+                        .flags
+                        .contains(&canonical_flag(&invocation.program, flag))
+                });
+            present.then(|| Found {
+                value: flag.clone(),
+                recipient: false,
+            })
+        }
+        Compiled::Literal(literal) => {
+            let sigil_free = literal
+                .strip_prefix(['#', '@'])
+                .filter(|rest| !rest.is_empty());
+            // A `#channel` names where a message goes: like an address, it is looked for in
+            // the recipient-like fields (a message that mentions #general is not posted there).
+            let channel = literal.starts_with('#');
+            let texts: Box<dyn Iterator<Item = &Text>> = if channel {
+                Box::new(scope.address_texts())
+            } else {
+                Box::new(scope.plain_texts())
+            };
+            texts.into_iter().find_map(|text| {
+                let direct = find_word(&text.lower, literal).is_some();
+                let by_name = text.recipient
+                    && sigil_free
+                        .is_some_and(|name| chunks(&text.lower).any(|chunk| chunk == name));
+                (direct || by_name).then(|| Found {
+                    value: literal.clone(),
+                    recipient: text.recipient,
+                })
+            })
+        }
+        Compiled::Person(words) => {
+            if skip_person || words.is_empty() {
+                return None;
+            }
+            scope.address_texts().find_map(|text| {
+                let tokens = person_tokens(&text.lower);
+                tokens
+                    .windows(words.len())
+                    .any(|window| window.iter().zip(words).all(|(a, b)| a == b))
+                    .then(|| Found {
+                        value: text.lower.trim().chars().take(80).collect(),
+                        recipient: text.recipient,
+                    })
+            })
+        }
+    }
+}
+
+/// The name words of a recipient value: display names and the local part of addresses
+/// (`sarah.j@corp.com` → `sarah`, `j`), never the domain.
+fn person_tokens(text: &str) -> Vec<&str> {
+    let mut tokens = Vec::new();
+    for chunk in chunks(text) {
+        let name_part = match chunk.rsplit_once('@') {
+            // `@kevin` is a handle: the name follows the sigil.
+            Some(("", handle)) => handle,
+            Some((local, _)) => local.strip_prefix("mailto:").unwrap_or(local),
+            None => chunk,
+        };
+        tokens.extend(
+            name_part
+                .split(|ch: char| !ch.is_alphanumeric())
+                .filter(|word| !word.is_empty()),
+        );
+    }
+    tokens
+}
+
+/// Evaluates a constraint against a call; `Some` when the call violates it.
+pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Option<Hit> {
+    let whole = Scope::whole(view);
+    let mut scopes: Vec<(Scope<'_>, Option<String>)> = Vec::new();
+    let when_commands: Vec<&CommandPattern> = constraint
+        .when
+        .iter()
+        .filter_map(|(_, compiled)| match compiled {
+            Compiled::Command(command) => Some(command),
+            _ => None,
+        })
+        .collect();
+    if when_commands.is_empty() {
+        scopes.push((whole, None));
+    } else {
+        for invocation in &view.invocations {
+            if let Some(command) = when_commands
+                .iter()
+                .find(|command| command.matches_invocation(invocation))
+            {
+                scopes.push((Scope::invocation(invocation), Some(command.words.join(" "))));
+            }
+        }
+        if let Some(command) = when_commands
+            .iter()
+            .find(|command| command.matches_tool(view, &view.tool_words))
+        {
+            scopes.push((whole, Some(command.words.join(" "))));
+        }
+    }
+    scopes.retain(|(scope, _)| {
+        constraint
+            .when
+            .iter()
+            .filter(|(_, compiled)| !matches!(compiled, Compiled::Command(_)))
+            .all(|(_, compiled)| find(compiled, *scope, false).is_some())
+    });
+
+    let mut best: Option<Hit> = None;
+    for (scope, scope_name) in scopes {
+        // An address beats a name: when the rule names an address and the call's recipients
+        // carry addresses, the addresses decide and the bare name is not consulted.
+        let skip_person = constraint.has_email
+            && scope.address_texts().any(|text| {
+                chunks(&text.lower)
+                    .any(|chunk| chunk.contains('@') && normalize_email(chunk).is_some())
+            });
+        for (matcher, compiled) in &constraint.matchers {
+            let result = find(compiled, scope, skip_person);
+            let hit = match (constraint.polarity, result) {
+                (Polarity::Forbid, Some(found)) => Hit {
+                    polarity: Polarity::Forbid,
+                    matcher: matcher.clone(),
+                    strength: matcher.strength(),
+                    found: found.value,
+                    recipient: found.recipient,
+                    scope: scope_name.clone(),
+                },
+                (Polarity::Require, None) => {
+                    if matcher.kind == MatcherKind::Person && skip_person {
+                        continue;
+                    }
+                    Hit {
+                        polarity: Polarity::Require,
+                        matcher: matcher.clone(),
+                        strength: matcher.strength(),
+                        found: String::new(),
+                        recipient: false,
+                        scope: scope_name.clone(),
+                    }
+                }
+                _ => continue,
+            };
+            if hit.strength == Strength::Strong {
+                return Some(hit);
+            }
+            if best.is_none() {
+                best = Some(hit);
+            }
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    /// Checks one matcher against one call.
+    fn check(kind: MatcherKind, value: &str, tool: &str, arguments: Value, expected: bool) {
+        let constraint = Constraint::forbid(vec![Matcher::new(kind, value)]);
+        let compiled = CompiledConstraint::new(&constraint).expect("compiles");
+        let view = CallView::new(tool, &arguments);
+        assert_eq!(
+            evaluate(&compiled, &view).is_some(),
+            expected,
+            "{kind:?} {value} vs {arguments}"
+        );
+    }
+
+    #[test]
+    fn email_matches_whole_addresses_in_recipients() {
+        use MatcherKind::Email;
+        check(
+            Email,
+            "sarah@example.com",
+            "send_email",
+            json!({"to": "Sarah@Example.com"}),
+            true,
+        );
+        check(
+            Email,
+            "sarah@example.com",
+            "send_email",
+            json!({"to": "Sarah <sarah@example.com>"}),
+            true,
+        );
+        check(
+            Email,
+            "sarah@example.com",
+            "send_email",
+            json!({"cc": ["a@b.com", "mailto:sarah@example.com"]}),
+            true,
+        );
+        check(
+            Email,
+            "sarah@example.com",
+            "send_email",
+            json!({"to": "sarah+x@example.com"}),
+            true,
+        );
+        check(
+            Email,
+            "sarah@example.com",
+            "send_email",
+            json!({"to": "sarah.connor@example.com"}),
+            false,
+        );
+        check(
+            Email,
+            "sarah@example.com",
+            "send_email",
+            json!({"to": "asarah@example.com"}),
+            false,
+        );
+        check(
+            Email,
+            "sarah@example.com",
+            "send_email",
+            json!({"to": "sarah@example.com.au"}),
+            false,
+        );
+        check(
+            Email,
+            "sarah@example.com",
+            "send_email",
+            json!({"to": "bob@x.com", "body": "cc sarah@example.com later"}),
+            false,
+        );
+        check(
+            Email,
+            "sarah@example.com",
+            "shell",
+            json!({"command": "mail -s hi sarah@example.com"}),
+            true,
+        );
+        check(
+            Email,
+            "sarah@example.com",
+            "send_email",
+            json!({"message": {"headers": {"To": "SARAH@example.com"}}}),
+            true,
+        );
+    }
+
+    #[test]
+    fn domain_matches_subdomains_not_lookalikes() {
+        use MatcherKind::Domain;
+        check(
+            Domain,
+            "example.com",
+            "browser",
+            json!({"url": "https://mail.example.com/x"}),
+            true,
+        );
+        check(
+            Domain,
+            "example.com",
+            "browser",
+            json!({"url": "https://notexample.com/"}),
+            false,
+        );
+        check(
+            Domain,
+            "example.com",
+            "send_email",
+            json!({"to": "a@sub.example.com"}),
+            true,
+        );
+        check(
+            Domain,
+            "example.com",
+            "send_email",
+            json!({"to": "a@example.co"}),
+            false,
+        );
+        check(
+            Domain,
+            "competitor.com",
+            "send_email",
+            json!({"to": "a@b.com", "body": "see competitor.com"}),
+            false,
+        );
+    }
+
+    #[test]
+    fn url_host_path_and_literal_kinds() {
+        check(
+            MatcherKind::Url,
+            "https://intranet.corp/admin",
+            "browser",
+            json!({"url": "http://www.intranet.corp/admin/users"}),
+            true,
+        );
+        check(
+            MatcherKind::Url,
+            "https://intranet.corp/admin",
+            "browser",
+            json!({"url": "https://intranet.corp/administrator"}),
+            false,
+        );
+        check(
+            MatcherKind::Host,
+            "prod-db-1",
+            "shell",
+            json!({"command": "ssh deploy@prod-db-1 uptime"}),
+            true,
+        );
+        check(
+            MatcherKind::Host,
+            "prod-db-1",
+            "shell",
+            json!({"command": "ssh prod-db-10"}),
+            false,
+        );
+        check(
+            MatcherKind::Host,
+            "10.0.0.5",
+            "shell",
+            json!({"command": "curl http://10.0.0.5:8080/x"}),
+            true,
+        );
+        check(
+            MatcherKind::Path,
+            "/etc",
+            "write_file",
+            json!({"path": "//etc/hosts"}),
+            true,
+        );
+        check(
+            MatcherKind::Path,
+            "/etc",
+            "write_file",
+            json!({"path": "/home/me/etc/x"}),
+            false,
+        );
+        check(
+            MatcherKind::Path,
+            ".env",
+            "read_file",
+            json!({"path": "./app/.env"}),
+            true,
+        );
+        check(
+            MatcherKind::Path,
+            ".env",
+            "read_file",
+            json!({"path": "./app/.env.example"}),
+            false,
+        );
+        check(
+            MatcherKind::Path,
+            "/",
+            "shell",
+            json!({"command": "rm -rf /"}),
+            true,
+        );
+        check(
+            MatcherKind::Path,
+            "/",
+            "shell",
+            json!({"command": "rm -rf /tmp/build"}),
+            false,
+        );
+        check(
+            MatcherKind::Literal,
+            "project falcon",
+            "send_email",
+            json!({"body": "Re: Project Falcon launch"}),
+            true,
+        );
+        check(
+            MatcherKind::Literal,
+            "project falcon",
+            "send_email",
+            json!({"body": "Project Falconer"}),
+            false,
+        );
+        check(
+            MatcherKind::Literal,
+            "main",
+            "git_push",
+            json!({"branch": "maintenance"}),
+            false,
+        );
+        check(
+            MatcherKind::Literal,
+            "#general",
+            "slack_post",
+            json!({"channel": "general"}),
+            true,
+        );
+        check(
+            MatcherKind::Literal,
+            "#general",
+            "slack_post",
+            json!({"channel": "general-chat"}),
+            false,
+        );
+    }
+
+    #[test]
+    fn command_and_flag_kinds() {
+        use MatcherKind::{Command, Flag};
+        check(
+            Command,
+            "rm -rf",
+            "shell",
+            json!({"command": "rm -rf build"}),
+            true,
+        );
+        check(
+            Command,
+            "rm -rf",
+            "shell",
+            json!({"command": "rm -fr build"}),
+            true,
+        );
+        check(
+            Command,
+            "rm -rf",
+            "shell",
+            json!({"command": "rm -r -f build"}),
+            true,
+        );
+        check(
+            Command,
+            "rm -rf",
+            "shell",
+            json!({"command": "rm --recursive --force build"}),
+            true,
+        );
+        check(
+            Command,
+            "rm -rf",
+            "shell",
+            json!({"command": "rm -r build"}),
+            false,
+        );
+        check(
+            Command,
+            "sudo",
+            "shell",
+            json!({"command": "sudo apt update"}),
+            true,
+        );
+        check(
+            Command,
+            "sudo",
+            "shell",
+            json!({"command": "echo pseudocode"}),
+            false,
+        );
+        check(
+            Command,
+            "git push",
+            "shell",
+            json!({"command": "cd x && git push origin main"}),
+            true,
+        );
+        check(
+            Command,
+            "git push",
+            "shell",
+            json!({"command": "git pull"}),
+            false,
+        );
+        check(
+            Command,
+            "git push",
+            "git_push",
+            json!({"remote": "origin"}),
+            true,
+        );
+        check(
+            Command,
+            "git push --force",
+            "git_push",
+            json!({"force": true}),
+            true,
+        );
+        check(
+            Command,
+            "git push --force",
+            "git_push",
+            json!({"force": false}),
+            false,
+        );
+        check(
+            Command,
+            "git push --force",
+            "shell",
+            json!({"argv": ["git", "push", "-f"]}),
+            true,
+        );
+        check(
+            Flag,
+            "--force",
+            "shell",
+            json!({"command": "git push --force-with-lease"}),
+            false,
+        );
+        check(
+            Flag,
+            "--force",
+            "shell",
+            json!({"command": "git push --force"}),
+            true,
+        );
+        check(
+            Flag,
+            "--force",
+            "shell",
+            json!({"command": "git push -f"}),
+            true,
+        );
+        check(
+            Flag,
+            "--force",
+            "shell",
+            json!({"command": "tail -f log"}),
+            false,
+        );
+    }
+
+    #[test]
+    fn person_matches_name_words_in_recipients() {
+        use MatcherKind::Person;
+        check(Person, "Sarah", "send_email", json!({"to": "Sarah"}), true);
+        check(
+            Person,
+            "Sarah",
+            "send_email",
+            json!({"to": "sarah.j@corp.com", "name": "Sarah J"}),
+            true,
+        );
+        check(
+            Person,
+            "Sarah",
+            "send_email",
+            json!({"to": "sarahsbakery.com@x.com"}),
+            false,
+        );
+        check(
+            Person,
+            "Sarah",
+            "send_email",
+            json!({"to": "bob@x.com", "body": "Hi Sarah"}),
+            false,
+        );
+        check(
+            Person,
+            "Sarah",
+            "send_email",
+            json!({"to": "asarah@x.com"}),
+            false,
+        );
+        check(
+            Person,
+            "Sarah Lee",
+            "send_email",
+            json!({"to": "Sarah Lee <sl@x.com>"}),
+            true,
+        );
+        check(
+            Person,
+            "Sarah Lee",
+            "send_email",
+            json!({"to": "Sarah Kim"}),
+            false,
+        );
+    }
+
+    #[test]
+    fn an_address_beats_a_name() {
+        let constraint = Constraint::forbid(vec![
+            Matcher::new(MatcherKind::Email, "sarah@example.com"),
+            Matcher::new(MatcherKind::Person, "Sarah"),
+        ]);
+        let compiled = CompiledConstraint::new(&constraint).unwrap();
+        let hit = |arguments: Value| evaluate(&compiled, &CallView::new("send_email", &arguments));
+        assert!(hit(json!({"to": "sarah.lee@corp.com", "name": "Sarah Lee"})).is_none());
+        assert_eq!(
+            hit(json!({"to": "Sarah"})).unwrap().strength,
+            Strength::Weak
+        );
+        assert_eq!(
+            hit(json!({"to": "sarah@example.com"})).unwrap().strength,
+            Strength::Strong
+        );
+    }
+
+    #[test]
+    fn requirement_checks_each_invocation_of_the_when_command() {
+        let constraint = Constraint::require(vec![Matcher::new(MatcherKind::Flag, "--dry-run")])
+            .with_when(vec![Matcher::new(MatcherKind::Command, "terraform")]);
+        let compiled = CompiledConstraint::new(&constraint).unwrap();
+        let unmet = |tool: &str, arguments: Value| {
+            evaluate(&compiled, &CallView::new(tool, &arguments)).is_some()
+        };
+        assert!(unmet("shell", json!({"command": "terraform apply"})));
+        assert!(!unmet(
+            "shell",
+            json!({"command": "terraform apply --dry-run"})
+        ));
+        assert!(unmet(
+            "shell",
+            json!({"command": "terraform plan --dry-run && terraform apply"})
+        ));
+        assert!(!unmet("shell", json!({"command": "ls -la"})));
+        assert!(unmet("terraform", json!({"args": ["apply"]})));
+        assert!(!unmet("terraform", json!({"args": ["apply", "--dry-run"]})));
+        assert!(!unmet(
+            "terraform",
+            json!({"subcommand": "plan", "dry_run": true})
+        ));
+    }
+}

@@ -1,0 +1,683 @@
+//! Normal forms of the literals the guard compares: e-mail addresses, URLs, hosts, paths and
+//! flags, plus the chunking of free text into candidate literals.
+//!
+//! Rule values and call values go through the same functions, so a match is an equality (or
+//! a prefix at a component boundary) between two normal forms, never a raw substring search.
+//! That is what keeps `sarah@example.com` away from `sarah.connor@example.com`.
+
+/// Characters that end a chunk of free text. Quotes, brackets and list separators surround
+/// literals in prose and in shell commands alike; none of them occurs inside an address, a
+/// host or a flag.
+fn is_chunk_separator(ch: char) -> bool {
+    ch.is_whitespace()
+        || matches!(
+            ch,
+            ',' | ';'
+                | '<'
+                | '>'
+                | '('
+                | ')'
+                | '['
+                | ']'
+                | '{'
+                | '}'
+                | '"'
+                | '\''
+                | '`'
+                | '|'
+                | '“'
+                | '”'
+                | '‘'
+                | '’'
+        )
+}
+
+/// Punctuation that ends a sentence rather than a literal: `mail sarah@example.com.` names
+/// `sarah@example.com`.
+fn trim_chunk(chunk: &str) -> &str {
+    chunk
+        .trim_end_matches(['.', ':', '!', '?', '*'])
+        .trim_start_matches('*')
+}
+
+/// Splits text into candidate literals (addresses, URLs, paths, hosts, flags, words).
+pub(crate) fn chunks(text: &str) -> impl Iterator<Item = &str> {
+    text.split(is_chunk_separator)
+        .map(trim_chunk)
+        .filter(|chunk| !chunk.is_empty())
+}
+
+/// Maximal runs of alphanumeric characters, the unit of the guard's token index.
+pub(crate) fn alnum_runs(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|ch: char| !ch.is_alphanumeric())
+        .filter(|run| !run.is_empty())
+}
+
+/// The first alphanumeric run of a normalised value, lower-cased; the key a matcher is
+/// indexed under.
+pub(crate) fn first_run(value: &str) -> Option<String> {
+    alnum_runs(value).next().map(str::to_lowercase)
+}
+
+fn is_local_part_char(ch: char) -> bool {
+    ch.is_alphanumeric() || "._%+-'!#$&*=^{}~/".contains(ch)
+}
+
+fn is_host_char(ch: char) -> bool {
+    ch.is_alphanumeric() || ch == '-' || ch == '.'
+}
+
+/// The normal form of an e-mail address: lower-case, no `mailto:`, no `Name <...>` wrapper, no
+/// `+tag` (plus-addressing reaches the same mailbox). `None` when the text is not an address.
+pub(crate) fn normalize_email(raw: &str) -> Option<String> {
+    let mut text = raw.trim().to_lowercase();
+    if let (Some(open), Some(close)) = (text.find('<'), text.rfind('>'))
+        && open < close
+    {
+        text = text[open + 1..close].to_owned();
+    }
+    let mut text = text.trim_matches(|ch: char| is_chunk_separator(ch) || ch == '.');
+    if let Some(rest) = text.strip_prefix("mailto:") {
+        text = rest;
+    }
+    if let Some(query) = text.find('?') {
+        text = &text[..query];
+    }
+    let at = text.rfind('@')?;
+    let (mut local, domain) = (&text[..at], &text[at + 1..]);
+    // `to=sarah@example.com` and `--to=sarah@...` name the address after the `=`.
+    if let Some(eq) = local.rfind(['=', ':']) {
+        local = &local[eq + 1..];
+    }
+    if let Some(plus) = local.find('+')
+        && plus > 0
+    {
+        local = &local[..plus];
+    }
+    let domain = domain.trim_end_matches('.');
+    if local.is_empty()
+        || domain.is_empty()
+        || !local.chars().all(is_local_part_char)
+        || !domain.chars().all(is_host_char)
+        || domain.starts_with(['.', '-'])
+        || !domain.chars().any(char::is_alphanumeric)
+    {
+        return None;
+    }
+    Some(format!("{local}@{domain}"))
+}
+
+/// A URL reduced to what identifies a resource for the guard: host, explicit non-default
+/// port and path. Scheme, `www.`, user info, query, fragment and trailing slashes are dropped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct UrlParts {
+    pub(crate) host: String,
+    pub(crate) port: Option<String>,
+    /// Empty or `/a/b`, never ending in `/`.
+    pub(crate) path: String,
+}
+
+impl UrlParts {
+    /// The display form: `host[:port][/path]`.
+    pub(crate) fn display(&self) -> String {
+        let mut out = self.host.clone();
+        if let Some(port) = &self.port {
+            out.push(':');
+            out.push_str(port);
+        }
+        out.push_str(&self.path);
+        out
+    }
+
+    /// Whether `other` (a call's URL) is this URL or lies below it.
+    pub(crate) fn covers(&self, other: &UrlParts) -> bool {
+        self.host == other.host
+            && (self.port.is_none() || self.port == other.port)
+            && (self.path.is_empty()
+                || other.path == self.path
+                || other
+                    .path
+                    .strip_prefix(self.path.as_str())
+                    .is_some_and(|rest| rest.starts_with('/')))
+    }
+}
+
+/// Parses `scheme://host/path` or `www.host/path`. `None` for anything else.
+pub(crate) fn normalize_url(raw: &str) -> Option<UrlParts> {
+    let text = raw.trim().to_lowercase();
+    let text = text.trim_end_matches(['.', ',', ')']);
+    let rest = match text.find("://") {
+        Some(index) => {
+            let scheme = &text[..index];
+            if scheme.is_empty()
+                || !scheme
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || "+-.".contains(ch))
+            {
+                return None;
+            }
+            &text[index + 3..]
+        }
+        None if text.starts_with("www.") => text,
+        None => return None,
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let mut authority = &rest[..end];
+    if let Some(at) = authority.rfind('@') {
+        authority = &authority[at + 1..];
+    }
+    let (host, port) = match authority.rsplit_once(':') {
+        Some((host, port)) if port.chars().all(|ch| ch.is_ascii_digit()) => (host, Some(port)),
+        _ => (authority, None),
+    };
+    let host = host.trim_end_matches('.');
+    let host = host.strip_prefix("www.").unwrap_or(host);
+    if host.is_empty() || !host.chars().all(|ch| is_host_char(ch) || ch == '_') {
+        return None;
+    }
+    let port = port.filter(|port| !port.is_empty() && *port != "80" && *port != "443");
+    let tail = &rest[end..];
+    let path_end = tail.find(['?', '#']).unwrap_or(tail.len());
+    let path = collapse_slashes(&tail[..path_end]);
+    let path = path.trim_end_matches('/').to_owned();
+    Some(UrlParts {
+        host: host.to_owned(),
+        port: port.map(str::to_owned),
+        path,
+    })
+}
+
+fn collapse_slashes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut previous_slash = false;
+    for ch in text.chars() {
+        if ch == '/' && previous_slash {
+            continue;
+        }
+        previous_slash = ch == '/';
+        out.push(ch);
+    }
+    out
+}
+
+/// Top-level domains the guard recognises in prose. A closed list, because a dotted word is
+/// far more often a file (`config.yaml`, `main.rs`) than a host; file-like endings that are
+/// also country codes (`.rs`, `.py`, `.sh`, `.md`) are deliberately left out.
+const TLDS: &[&str] = &[
+    "com",
+    "org",
+    "net",
+    "io",
+    "dev",
+    "co",
+    "uk",
+    "de",
+    "fr",
+    "ai",
+    "app",
+    "edu",
+    "gov",
+    "mil",
+    "internal",
+    "local",
+    "corp",
+    "lan",
+    "intra",
+    "us",
+    "eu",
+    "ca",
+    "au",
+    "info",
+    "biz",
+    "me",
+    "cloud",
+    "example",
+    "test",
+    "xyz",
+    "tech",
+    "jp",
+    "cn",
+    "in",
+    "nl",
+    "se",
+    "ch",
+    "es",
+    "it",
+    "br",
+    "ie",
+    "nz",
+    "at",
+    "be",
+    "dk",
+    "no",
+    "fi",
+    "pl",
+    "tv",
+    "gg",
+    "so",
+    "to",
+    "site",
+    "online",
+    "store",
+    "shop",
+    "page",
+    "email",
+    "invalid",
+    "localhost",
+    "svc",
+    "cluster",
+];
+
+/// Whether a lower-case dotted name looks like a host or domain: labels of letters, digits
+/// and hyphens, and a final label from [`TLDS`].
+pub(crate) fn is_domain_like(text: &str) -> bool {
+    let mut labels = text.split('.');
+    let Some(last) = text.rsplit('.').next() else {
+        return false;
+    };
+    text.contains('.')
+        && labels.all(|label| {
+            !label.is_empty()
+                && !label.starts_with('-')
+                && label.chars().all(|ch| ch.is_alphanumeric() || ch == '-')
+        })
+        && TLDS.contains(&last)
+}
+
+/// Whether the text is a dotted-quad IPv4 address.
+pub(crate) fn is_ipv4(text: &str) -> bool {
+    let parts: Vec<&str> = text.split('.').collect();
+    parts.len() == 4
+        && parts
+            .iter()
+            .all(|part| !part.is_empty() && part.len() <= 3 && part.parse::<u8>().is_ok())
+}
+
+/// The host a chunk of a call names, if any: the domain of an address, the host of a URL, a
+/// bare dotted host name or an IP address (with `user@` and `:port` removed).
+pub(crate) fn host_of_chunk(chunk: &str) -> Option<String> {
+    let lower = chunk.to_lowercase();
+    if lower.contains("://") || lower.starts_with("www.") {
+        return normalize_url(&lower).map(|url| url.host);
+    }
+    if lower.contains('@') {
+        return normalize_email(&lower)
+            .map(|email| email.rsplit('@').next().unwrap_or_default().to_owned());
+    }
+    let bare = bare_host(&lower);
+    (is_domain_like(bare) || is_ipv4(bare)).then(|| bare.to_owned())
+}
+
+/// Strips a path, a `:port` and a leading `user@` from a host-like chunk (`deploy@db-1:22`).
+pub(crate) fn bare_host(chunk: &str) -> &str {
+    let chunk = chunk.rsplit_once('@').map_or(chunk, |(_, host)| host);
+    let chunk = chunk.split('/').next().unwrap_or_default();
+    let chunk = chunk.split(':').next().unwrap_or_default();
+    chunk.trim_end_matches('.')
+}
+
+/// The normal form of a domain written in a rule: lower-case, without `@`, `*.`, `www.` or a
+/// trailing dot.
+pub(crate) fn normalize_domain(raw: &str) -> String {
+    let lower = raw.trim().to_lowercase();
+    let text = lower.trim_start_matches('@').trim_start_matches("*.");
+    let text = text.strip_prefix("www.").unwrap_or(text);
+    text.trim_end_matches('.').to_owned()
+}
+
+/// Whether `host` is `domain` or one of its subdomains (`mail.example.com` for `example.com`,
+/// never `notexample.com`).
+pub(crate) fn host_in_domain(host: &str, domain: &str) -> bool {
+    host == domain
+        || host
+            .strip_suffix(domain)
+            .is_some_and(|rest| rest.ends_with('.'))
+}
+
+/// The normal form of a path: lower-case, `/` separators, no duplicate slashes, no `.`
+/// segments, `..` resolved where possible, no trailing slash (except the root itself).
+pub(crate) fn normalize_path(raw: &str) -> String {
+    let text = raw.trim().to_lowercase().replace('\\', "/");
+    let absolute = text.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in text.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts
+                .last()
+                .is_some_and(|last| *last != ".." && *last != "~") =>
+            {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    let joined = parts.join("/");
+    if absolute {
+        format!("/{joined}")
+    } else {
+        joined
+    }
+}
+
+/// A path a rule names, ready to compare: absolute paths match at the root, relative ones
+/// (and `~/...`) wherever their components occur in sequence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PathPattern {
+    pub(crate) display: String,
+    pub(crate) anchored: bool,
+    pub(crate) components: Vec<String>,
+}
+
+impl PathPattern {
+    pub(crate) fn new(raw: &str) -> PathPattern {
+        let display = normalize_path(raw);
+        let anchored = display.starts_with('/');
+        let relative = display.strip_prefix("~/").unwrap_or(&display);
+        let components = relative
+            .split('/')
+            .filter(|part| !part.is_empty() && *part != "~")
+            .map(str::to_owned)
+            .collect();
+        PathPattern {
+            display,
+            anchored,
+            components,
+        }
+    }
+
+    /// Whether a normalised call path is this path or lies below it. The root `/` matches only
+    /// itself (and `/*`): a rule about `rm -rf /` is not a rule about every absolute path.
+    pub(crate) fn covers(&self, path: &str) -> bool {
+        if self.components.is_empty() {
+            return self.anchored && (path == "/" || path == "/*");
+        }
+        let parts: Vec<&str> = path.split('/').filter(|part| !part.is_empty()).collect();
+        let wanted = self.components.len();
+        if self.anchored {
+            return path.starts_with('/')
+                && parts.len() >= wanted
+                && parts[..wanted]
+                    .iter()
+                    .zip(&self.components)
+                    .all(|(a, b)| a == b);
+        }
+        parts
+            .windows(wanted)
+            .any(|window| window.iter().zip(&self.components).all(|(a, b)| a == b))
+    }
+}
+
+/// Whether a chunk can name a file: not a URL, and not an e-mail address.
+pub(crate) fn path_candidates(chunk: &str) -> impl Iterator<Item = &str> {
+    let usable = !chunk.contains("://") && !chunk.contains('@');
+    let after_eq = chunk.split_once('=').map(|(_, value)| value);
+    let after_colon = chunk
+        .split_once(":/")
+        .filter(|(head, _)| head.len() > 1)
+        .map(|(_, tail)| &chunk[chunk.len() - tail.len() - 1..]);
+    [Some(chunk), after_eq, after_colon]
+        .into_iter()
+        .flatten()
+        .filter(move |_| usable)
+}
+
+/// Expands one flag token into the flags it sets: `--force=yes` → `--force`; `-rf` → `-rf`,
+/// `-r`, `-f` (short clusters of up to four letters); lower-case throughout.
+pub(crate) fn expand_flag(token: &str, out: &mut Vec<String>) {
+    let lower = token.to_lowercase();
+    let name = lower.split('=').next().unwrap_or_default();
+    if name.len() < 2 || !name.starts_with('-') {
+        return;
+    }
+    out.push(name.to_owned());
+    if !name.starts_with("--") {
+        let letters = &name[1..];
+        if (2..=4).contains(&letters.len()) && letters.chars().all(|ch| ch.is_ascii_alphabetic()) {
+            out.extend(letters.chars().map(|ch| format!("-{ch}")));
+        }
+    }
+}
+
+/// Per-program spellings of the same flag, mapped to one canonical spelling. Kept small and
+/// scoped to the program: `-f` means `--force` for `rm` and `git push`, but "file" for `tar`.
+const FLAG_ALIASES: &[(&str, &str, &str)] = &[
+    ("rm", "--recursive", "-r"),
+    ("rm", "--force", "-f"),
+    ("cp", "--recursive", "-r"),
+    ("chmod", "--recursive", "-r"),
+    ("chown", "--recursive", "-r"),
+    ("scp", "--recursive", "-r"),
+    ("git", "-f", "--force"),
+    ("docker", "-f", "--force"),
+    ("terraform", "--auto-approve", "-auto-approve"),
+];
+
+/// The canonical spelling of `flag` for `program`.
+pub(crate) fn canonical_flag(program: &str, flag: &str) -> String {
+    FLAG_ALIASES
+        .iter()
+        .find(|(alias_program, from, _)| *alias_program == program && *from == flag)
+        .map_or_else(|| flag.to_owned(), |(_, _, to)| (*to).to_owned())
+}
+
+/// Every spelling a flag may take in a call, for the index: the flag itself and whatever
+/// aliases to it under any program.
+pub(crate) fn flag_spellings(flag: &str) -> Vec<String> {
+    let mut spellings = vec![flag.to_owned()];
+    for (_, from, to) in FLAG_ALIASES {
+        if *to == flag && !spellings.iter().any(|known| known == from) {
+            spellings.push((*from).to_owned());
+        }
+    }
+    spellings
+}
+
+/// The flag a boolean argument sets: `{"dry_run": true}` and `{"dryRun": true}` both set
+/// `--dry-run`.
+pub(crate) fn flag_of_key(key: &str) -> String {
+    let mut out = String::from("--");
+    let mut previous_lower = false;
+    for ch in key.chars() {
+        if ch == '_' || ch == ' ' {
+            out.push('-');
+        } else if ch.is_uppercase() && previous_lower {
+            out.push('-');
+            out.extend(ch.to_lowercase());
+        } else {
+            out.extend(ch.to_lowercase());
+        }
+        previous_lower = ch.is_lowercase();
+    }
+    out
+}
+
+/// The program a command token runs: its base name (`/usr/bin/rm` → `rm`), lower-case.
+pub(crate) fn program_name(token: &str) -> String {
+    token.rsplit('/').next().unwrap_or(token).to_lowercase()
+}
+
+/// Finds `needle` (lower-case) in `haystack` (lower-case) as a whole word: the characters
+/// around the occurrence must not continue a word. Hyphens and underscores continue words
+/// (`main-fix` is not `main`), and so does a dot between two word characters.
+pub(crate) fn find_word(haystack: &str, needle: &str) -> Option<usize> {
+    if needle.is_empty() {
+        return None;
+    }
+    let continues = |ch: char| ch.is_alphanumeric() || ch == '-' || ch == '_';
+    let mut start = 0;
+    while let Some(offset) = haystack[start..].find(needle) {
+        let at = start + offset;
+        let end = at + needle.len();
+        let before = haystack[..at].chars().next_back();
+        let mut after = haystack[end..].chars();
+        let first_after = after.next();
+        let needle_first = needle.chars().next().is_some_and(continues);
+        let needle_last = needle.chars().next_back().is_some_and(continues);
+        let before_ok = !needle_first
+            || !before.is_some_and(|ch| {
+                continues(ch)
+                    || (ch == '.'
+                        && haystack[..at - 1]
+                            .chars()
+                            .next_back()
+                            .is_some_and(char::is_alphanumeric))
+            });
+        let after_ok = !needle_last
+            || !first_after.is_some_and(|ch| {
+                continues(ch) || (ch == '.' && after.next().is_some_and(char::is_alphanumeric))
+            });
+        if before_ok && after_ok {
+            return Some(at);
+        }
+        start = at + needle.chars().next().map_or(1, char::len_utf8);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_email(raw: &str, expected: Option<&str>) {
+        assert_eq!(normalize_email(raw).as_deref(), expected, "{raw}");
+    }
+
+    #[test]
+    fn normalises_email_addresses() {
+        check_email("Sarah@Example.COM", Some("sarah@example.com"));
+        check_email("mailto:sarah@example.com", Some("sarah@example.com"));
+        check_email("Sarah Lee <sarah@example.com>", Some("sarah@example.com"));
+        check_email("sarah+news@example.com", Some("sarah@example.com"));
+        check_email("sarah@example.com.", Some("sarah@example.com"));
+        check_email("--to=sarah@example.com", Some("sarah@example.com"));
+        check_email(
+            "mailto:sarah@example.com?subject=hi",
+            Some("sarah@example.com"),
+        );
+        check_email("sarah.connor@example.com", Some("sarah.connor@example.com"));
+        check_email("@example.com", None);
+        check_email("sarah@", None);
+        check_email("not an address", None);
+    }
+
+    fn check_url(raw: &str, expected: Option<&str>) {
+        assert_eq!(
+            normalize_url(raw).map(|url| url.display()).as_deref(),
+            expected,
+            "{raw}"
+        );
+    }
+
+    #[test]
+    fn normalises_urls() {
+        check_url("https://www.Example.com/", Some("example.com"));
+        check_url("http://example.com:80/a//b/?q=1#x", Some("example.com/a/b"));
+        check_url("https://example.com:443/admin", Some("example.com/admin"));
+        check_url("http://localhost:8080/x", Some("localhost:8080/x"));
+        check_url("www.example.com/pricing", Some("example.com/pricing"));
+        check_url("https://user:pw@host.internal/", Some("host.internal"));
+        check_url("example.com", None);
+        check_url("not a url", None);
+    }
+
+    #[test]
+    fn url_prefixes_stop_at_path_boundaries() {
+        let rule = normalize_url("https://intranet.corp/admin").unwrap();
+        let covers = |call: &str| rule.covers(&normalize_url(call).unwrap());
+        assert!(covers("http://www.intranet.corp/admin/"));
+        assert!(covers("https://intranet.corp/admin/users?id=1"));
+        assert!(!covers("https://intranet.corp/administrator"));
+        assert!(!covers("https://intranet.corp/"));
+        assert!(!covers("https://other.corp/admin"));
+    }
+
+    #[test]
+    fn domains_match_subdomains_only() {
+        assert!(host_in_domain("example.com", "example.com"));
+        assert!(host_in_domain("mail.example.com", "example.com"));
+        assert!(!host_in_domain("notexample.com", "example.com"));
+        assert!(!host_in_domain("example.com.evil.io", "example.com"));
+        assert_eq!(normalize_domain("@Corp.com"), "corp.com");
+        assert_eq!(normalize_domain("*.corp.com"), "corp.com");
+        assert!(is_domain_like("mail.example.com"));
+        assert!(!is_domain_like("config.yaml"));
+        assert!(!is_domain_like("main.rs"));
+        assert!(is_ipv4("10.0.0.5"));
+        assert!(!is_ipv4("10.0.0"));
+        assert_eq!(
+            host_of_chunk("deploy@db.prod.internal").as_deref(),
+            Some("db.prod.internal")
+        );
+        assert_eq!(host_of_chunk("https://www.x.io/a").as_deref(), Some("x.io"));
+        assert_eq!(host_of_chunk("10.0.0.5:22").as_deref(), Some("10.0.0.5"));
+        assert_eq!(host_of_chunk("notes.txt"), None);
+    }
+
+    fn check_path(rule: &str, call: &str, expected: bool) {
+        let pattern = PathPattern::new(rule);
+        assert_eq!(
+            pattern.covers(&normalize_path(call)),
+            expected,
+            "{rule} vs {call}"
+        );
+    }
+
+    #[test]
+    fn paths_match_at_component_boundaries() {
+        assert_eq!(normalize_path("./a//b/./c/"), "a/b/c");
+        assert_eq!(normalize_path("/tmp/../etc/passwd"), "/etc/passwd");
+        assert_eq!(normalize_path("C:\\Users\\Me"), "c:/users/me");
+        check_path("/etc", "/etc/passwd", true);
+        check_path("/etc/", "//etc//", true);
+        check_path("/etc", "/etcetera", false);
+        check_path("/etc", "/home/etc", false);
+        check_path("/", "/", true);
+        check_path("/", "/tmp/build", false);
+        check_path(".env", "/app/.env", true);
+        check_path(".env", "./.env", true);
+        check_path(".env", ".env.example", false);
+        check_path("~/.ssh", "/home/bob/.ssh/id_rsa", true);
+        check_path("~/.ssh/", "~/.ssh/config", true);
+        check_path("secrets/", "./secrets/prod.key", true);
+        check_path("secrets", "my-secrets/x", false);
+        check_path("/tmp/../etc/shadow", "/etc/shadow", true);
+    }
+
+    #[test]
+    fn flags_expand_and_alias_per_program() {
+        let mut out = Vec::new();
+        expand_flag("-rf", &mut out);
+        assert_eq!(out, ["-rf", "-r", "-f"]);
+        out.clear();
+        expand_flag("--force=true", &mut out);
+        assert_eq!(out, ["--force"]);
+        out.clear();
+        expand_flag("-auto-approve", &mut out);
+        assert_eq!(out, ["-auto-approve"]);
+        assert_eq!(canonical_flag("git", "-f"), "--force");
+        assert_eq!(canonical_flag("tar", "-f"), "-f");
+        assert_eq!(canonical_flag("rm", "--recursive"), "-r");
+        assert_eq!(flag_of_key("dry_run"), "--dry-run");
+        assert_eq!(flag_of_key("dryRun"), "--dry-run");
+        assert_eq!(flag_of_key("force"), "--force");
+        assert!(flag_spellings("--force").contains(&"-f".to_owned()));
+    }
+
+    #[test]
+    fn finds_whole_words_only() {
+        assert_eq!(find_word("git push origin main", "main"), Some(16));
+        assert_eq!(find_word("origin/main", "main"), Some(7));
+        assert_eq!(find_word("head:main", "main"), Some(5));
+        assert_eq!(find_word("maintenance", "main"), None);
+        assert_eq!(find_word("main-fix", "main"), None);
+        assert_eq!(find_word("the main.", "main"), Some(4));
+        assert_eq!(find_word("x.main", "main"), None);
+        assert_eq!(
+            find_word("project falcon launch", "project falcon"),
+            Some(0)
+        );
+        assert_eq!(find_word("#general", "#general"), Some(0));
+        assert_eq!(find_word("#general-chat", "#general"), None);
+    }
+}

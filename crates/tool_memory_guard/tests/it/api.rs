@@ -1,0 +1,219 @@
+//! The public entry points and the JSON shapes the facade and RPC rely on.
+
+use anyhow::Result;
+use serde_json::json;
+use tool_memory_core::{
+    Timestamp, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, UNSCOPED_TOOL,
+};
+use tool_memory_guard::{
+    Constraint, Decision, Guard, Matcher, MatcherKind, Polarity, check_rules, derive_constraint,
+};
+
+pub(crate) fn rule(
+    id: &str,
+    tool: &str,
+    text: &str,
+    priority: ToolMemoryPriority,
+) -> ToolMemoryRule {
+    let at = Timestamp::parse("2026-05-11T00:00:00Z").expect("valid timestamp");
+    ToolMemoryRule {
+        id: id.to_owned(),
+        tool_name: tool.to_owned(),
+        rule: text.to_owned(),
+        priority,
+        source: ToolMemorySource::UserExplicit,
+        tags: Vec::new(),
+        created_at: at,
+        updated_at: at,
+    }
+}
+
+#[test]
+fn headline_rule_denies_with_a_readable_reason() -> Result<()> {
+    let rules = [rule(
+        "r1",
+        "send_email",
+        "Never email Sarah at sarah@example.com.",
+        ToolMemoryPriority::Critical,
+    )];
+    let verdict = check_rules(
+        &rules,
+        "send_email",
+        &json!({"to": "sarah@example.com", "body": "hi"}),
+    );
+    assert_eq!(verdict.decision, Decision::Deny);
+    assert_eq!(
+        verdict.reason,
+        "denied by a critical rule on send_email: the recipient sarah@example.com is forbidden"
+    );
+    assert_eq!(verdict.rules.len(), 1);
+    assert!(verdict.advice.is_empty());
+    let value = serde_json::to_value(&verdict)?;
+    assert_eq!(value["decision"], "deny");
+    assert_eq!(value["rules"][0]["id"], "r1");
+    Ok(())
+}
+
+#[test]
+fn advice_rules_ride_along_without_blocking() -> Result<()> {
+    let guard = Guard::from_rules([
+        rule(
+            "a",
+            "send_email",
+            "don't email my landlord, ever",
+            ToolMemoryPriority::Critical,
+        ),
+        rule("b", UNSCOPED_TOOL, "be brief", ToolMemoryPriority::Normal),
+        rule("c", "shell", "never use sudo", ToolMemoryPriority::Critical),
+    ]);
+    let verdict = guard.check("send_email", &json!({"to": "x@y.com"}));
+    assert_eq!(verdict.decision, Decision::Allow);
+    let mut ids: Vec<&str> = verdict.advice.iter().map(|rule| rule.id.as_str()).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, ["a", "b"]);
+    assert!(
+        verdict.reason.contains("2 advisory rules"),
+        "{}",
+        verdict.reason
+    );
+    Ok(())
+}
+
+#[test]
+fn explicit_constraints_override_derivation_and_are_validated() -> Result<()> {
+    let constraint = Constraint::from_json(
+        r#"{"polarity":"require","when":[{"kind":"command","value":"terraform"}],"matchers":[{"kind":"flag","value":"--dry-run"}]}"#,
+    )?;
+    assert_eq!(constraint.polarity, Polarity::Require);
+    let guard = Guard::new(vec![(
+        rule(
+            "t",
+            "shell",
+            "be careful with terraform",
+            ToolMemoryPriority::Critical,
+        ),
+        Some(constraint),
+    )])?;
+    assert_eq!(
+        guard
+            .check("shell", &json!({"command": "terraform apply"}))
+            .decision,
+        Decision::Deny
+    );
+    assert_eq!(
+        guard
+            .check("shell", &json!({"command": "terraform apply --dry-run"}))
+            .decision,
+        Decision::Allow
+    );
+
+    let bad = Constraint::forbid(vec![
+        Matcher::new(MatcherKind::Email, "a@b.com"),
+        Matcher::new(MatcherKind::Flag, "force"),
+    ]);
+    let err = Guard::new(vec![(
+        rule("bad", "shell", "x", ToolMemoryPriority::Critical),
+        Some(bad),
+    )])
+    .unwrap_err();
+    assert_eq!(err.field(), Some("matchers[1].value"));
+    assert!(err.to_string().contains("bad"), "{err}");
+    Ok(())
+}
+
+#[test]
+fn derived_constraints_are_inspectable() -> Result<()> {
+    let derived = derive_constraint(&rule(
+        "d",
+        "shell",
+        "always pass --dry-run to terraform",
+        ToolMemoryPriority::Critical,
+    ));
+    let json = derived.map(|constraint| constraint.to_json());
+    assert_eq!(
+        json.as_deref(),
+        Some(
+            r#"{"polarity":"require","when":[{"kind":"command","value":"terraform"}],"matchers":[{"kind":"flag","value":"--dry-run"}]}"#
+        )
+    );
+    let guard = Guard::from_rules([rule(
+        "d",
+        "shell",
+        "always pass --dry-run to terraform",
+        ToolMemoryPriority::Critical,
+    )]);
+    assert_eq!(guard.len(), 1);
+    assert!(
+        guard
+            .constraints()
+            .all(|(_, constraint)| constraint.is_some())
+    );
+    Ok(())
+}
+
+#[test]
+fn decision_policy_by_priority() -> Result<()> {
+    // (priority, rule, call, expected)
+    let table = [
+        (
+            ToolMemoryPriority::Critical,
+            "never email sarah@example.com",
+            json!({"to": "sarah@example.com"}),
+            Decision::Deny,
+        ),
+        (
+            ToolMemoryPriority::High,
+            "never email sarah@example.com",
+            json!({"to": "sarah@example.com"}),
+            Decision::Confirm,
+        ),
+        (
+            ToolMemoryPriority::Normal,
+            "never email sarah@example.com",
+            json!({"to": "sarah@example.com"}),
+            Decision::Allow,
+        ),
+        (
+            ToolMemoryPriority::Critical,
+            "never email Sarah",
+            json!({"to": "Sarah"}),
+            Decision::Confirm,
+        ),
+        (
+            ToolMemoryPriority::Normal,
+            "never email sarah@example.com without asking me",
+            json!({"to": "sarah@example.com"}),
+            Decision::Confirm,
+        ),
+    ];
+    for (priority, text, arguments, expected) in table {
+        let verdict = check_rules(
+            &[rule("p", "send_email", text, priority)],
+            "send_email",
+            &arguments,
+        );
+        assert_eq!(
+            verdict.decision, expected,
+            "{priority} {text}: {}",
+            verdict.reason
+        );
+        if expected == Decision::Allow {
+            assert!(verdict.rules.is_empty());
+            assert_eq!(verdict.advice.len(), 1, "a matched normal rule advises");
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn decisions_serialise_lowercase() -> Result<()> {
+    for (decision, text) in [
+        (Decision::Allow, "\"allow\""),
+        (Decision::Confirm, "\"confirm\""),
+        (Decision::Deny, "\"deny\""),
+    ] {
+        assert_eq!(serde_json::to_string(&decision)?, text);
+        assert_eq!(serde_json::from_str::<Decision>(text)?, decision);
+    }
+    Ok(())
+}
