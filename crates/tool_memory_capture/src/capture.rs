@@ -148,6 +148,18 @@ mod tests {
     }
 
     #[test]
+    fn joined_edicts_land_on_their_own_tools() {
+        check(
+            "please don’t run sudo in the terminal; and never ever push to main",
+            &["send_email", "bash", "git"],
+            &[
+                ("bash", "please don’t run sudo in the terminal"),
+                ("git", "and never ever push to main"),
+            ],
+        );
+    }
+
+    #[test]
     fn headline_case_keeps_the_whole_address() {
         check(
             "Never email Sarah at sarah@example.com.",

@@ -27,18 +27,43 @@ pub(crate) fn extract_edicts(message: &str) -> Vec<Edict<'_>> {
     let mut edicts = Vec::new();
     for line in own_lines(message) {
         for sentence in split_sentences(strip_bullet(line)) {
-            let form = match_form(sentence);
-            // A revocation ("forget my rule about never using the shell") is not also an
-            // edict; only a clause outside it can be ("…; never post in #random").
-            if is_edict(&blank_revocation(&form)) {
-                edicts.push(Edict {
-                    text: truncate_chars(sentence, MAX_EDICT_CHARS),
-                    form,
-                });
+            for clause in split_joined_edicts(sentence) {
+                let form = match_form(clause);
+                if is_own_edict(&form) {
+                    edicts.push(Edict {
+                        text: truncate_chars(clause, MAX_EDICT_CHARS),
+                        form,
+                    });
+                }
             }
         }
     }
     edicts
+}
+
+/// A revocation ("forget my rule about never using the shell") is not also an edict; only a
+/// clause outside it can be ("…; never post in #random").
+fn is_own_edict(form: &str) -> bool {
+    is_edict(&blank_revocation(form))
+}
+
+/// Splits a sentence at a semicolon that joins two edicts ("don't run sudo; never push to
+/// main"), so each becomes its own rule on its own tool. A semicolon before a reason ("never
+/// email Sarah; she opted out") stays inside the sentence, which keeps the reason with its rule.
+fn split_joined_edicts(sentence: &str) -> Vec<&str> {
+    let mut clauses = Vec::new();
+    let mut start = 0;
+    for (at, _) in sentence.match_indices(';') {
+        let head = sentence[start..at].trim();
+        let rest = &sentence[at + 1..];
+        let next = rest.find(';').map_or(rest, |end| &rest[..end]).trim();
+        if !head.is_empty() && is_own_edict(&match_form(head)) && is_own_edict(&match_form(next)) {
+            clauses.push(head);
+            start = at + 1;
+        }
+    }
+    clauses.push(sentence[start..].trim());
+    clauses
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -972,6 +997,21 @@ mod tests {
             &["Please stop emailing Sarah"],
         );
         check("ok; stop emailing Bob", &["ok; stop emailing Bob"]);
+        check(
+            "please don’t run sudo in the terminal; and never ever push to main",
+            &[
+                "please don’t run sudo in the terminal",
+                "and never ever push to main",
+            ],
+        );
+        check(
+            "Never email Sarah; she opted out.",
+            &["Never email Sarah; she opted out."],
+        );
+        check(
+            "Never use sudo; don't touch /etc; always quote paths.",
+            &["Never use sudo", "don't touch /etc", "always quote paths."],
+        );
         check("Never, ever email Sarah", &["Never, ever email Sarah"]);
         check("never ever use sudo", &["never ever use sudo"]);
         check(
