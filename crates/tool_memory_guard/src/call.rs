@@ -131,7 +131,8 @@ pub(crate) struct CallView {
     /// The tool name's words (`git_push` → `git`, `push`); a tool can be a command.
     pub(crate) tool_words: Vec<String>,
     pub(crate) texts: Vec<Text>,
-    pub(crate) invocations: Vec<Invocation>,
+    /// Parsed on first use: most rules (addresses, names, URLs) never need them.
+    invocations: std::cell::OnceCell<Vec<Invocation>>,
     /// Flags set by `true` arguments: `{"force": true}` → `--force`.
     pub(crate) bool_flags: Vec<String>,
     pub(crate) has_recipients: bool,
@@ -144,13 +145,19 @@ impl CallView {
             ..CallView::default()
         };
         view.walk(arguments, false);
-        let mut invocations = Vec::new();
-        for text in &view.texts {
-            parse_command_line(&text.lower, 0, &mut invocations);
-        }
-        view.invocations = invocations;
         view.has_recipients = view.texts.iter().any(|text| text.recipient);
         view
+    }
+
+    /// Every invocation in every string of the call.
+    pub(crate) fn invocations(&self) -> &[Invocation] {
+        self.invocations.get_or_init(|| {
+            let mut invocations = Vec::new();
+            for text in &self.texts {
+                parse_command_line(&text.lower, 0, &mut invocations);
+            }
+            invocations
+        })
     }
 
     fn walk(&mut self, value: &Value, recipient: bool) {
@@ -488,7 +495,7 @@ mod tests {
         assert_eq!(recipients, ["bob", "sarah <s@x.com>"]);
         assert_eq!(view.bool_flags, ["--dry-run"]);
         assert!(
-            view.invocations
+            view.invocations()
                 .iter()
                 .any(|inv| inv.program == "git" && inv.positional == ["push"])
         );

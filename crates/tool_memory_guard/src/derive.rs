@@ -368,6 +368,23 @@ const PERSON_FILLERS: &[&str] = &[
     "dms",
     "calls",
     "invoices",
+    "my",
+    "our",
+    "ex",
+    "boss",
+    "manager",
+    "landlord",
+    "colleague",
+    "friend",
+    "brother",
+    "sister",
+    "mom",
+    "dad",
+    "wife",
+    "husband",
+    "partner",
+    "coworker",
+    "client",
     "links",
     "mail",
     "in",
@@ -664,6 +681,19 @@ const FORCE_PUSH_WORDS: &[&str] = &[
     "force-pushed",
     "forcepush",
 ];
+/// A clause that turns to what the user wants instead.
+const POSITIVE_TURNS: &[&str] = &[
+    ", use ",
+    "; use ",
+    ". use ",
+    ", prefer ",
+    "; prefer ",
+    " but use ",
+    " and use ",
+    ", try ",
+    " use instead",
+    ", just use ",
+];
 const SQL_PHRASES: &[&str] = &[
     "drop table",
     "drop database",
@@ -771,7 +801,7 @@ fn classify(token: &str) -> Option<(MatcherKind, String)> {
     let mut chars = lower.chars();
     let (first, second, third) = (chars.next(), chars.next(), chars.next());
     if first == Some('-')
-        && (second.is_some_and(char::is_alphabetic)
+        && (second.is_some_and(char::is_alphanumeric)
             || (second == Some('-') && third.is_some_and(char::is_alphabetic)))
     {
         let name = lower.split('=').next().unwrap_or_default();
@@ -780,6 +810,13 @@ fn classify(token: &str) -> Option<(MatcherKind, String)> {
     let host_part = lower.split(':').next().unwrap_or_default();
     if is_ipv4(host_part) {
         return Some((MatcherKind::Host, host_part.to_owned()));
+    }
+    // `paypal.me/scammer`: a host followed by a path is a URL without its scheme.
+    if let Some((host, _)) = lower.split_once('/')
+        && is_domain_like(host)
+        && normalize_url(&format!("https://{lower}")).is_some()
+    {
+        return Some((MatcherKind::Url, format!("https://{lower}")));
     }
     if is_path_like(&lower) {
         return Some((MatcherKind::Path, lower));
@@ -1167,9 +1204,11 @@ fn person_names(tokens: &[Token], used: &[bool]) -> Vec<(usize, String)> {
         let mut next = index + 1;
         let mut fillers = 0;
         while fillers < 3
-            && tokens
-                .get(next)
-                .is_some_and(|token| is_word(token, PERSON_FILLERS) || is_word(token, TITLES))
+            && tokens.get(next).is_some_and(|token| {
+                // "Mom" written as a name is a name, "my mom" is a filler.
+                let lower_case = token.text.starts_with(char::is_lowercase);
+                (lower_case && is_word(token, PERSON_FILLERS)) || is_word(token, TITLES)
+            })
         {
             next += 1;
             fillers += 1;
@@ -1373,6 +1412,34 @@ pub(crate) fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint
         entities.push((offset, Matcher::new(MatcherKind::Person, name)));
     }
     entities.sort_by_key(|(offset, _)| *offset);
+
+    // "stop using wget, use curl": what follows a positive directive after a clause break is
+    // what the user wants instead, not what is forbidden.
+    let mut cue = cue;
+    if let Cue::Forbid { .. } = cue
+        && let Some(cut) = POSITIVE_TURNS
+            .iter()
+            .filter_map(|turn| lower.find(turn))
+            .min()
+        && contains_cue(&lower[..cut], FORBID_CUES).is_some()
+    {
+        entities.retain(|(offset, _)| *offset < cut);
+        flags.retain(|(offset, _)| *offset < cut);
+        phrases.retain(|phrase| phrase.offset < cut);
+    }
+    // "always use https://staging..., never production": every literal sits in the "always"
+    // clause, and the "never" clause names nothing, so the rule is a requirement.
+    if let (Cue::Forbid { ask_first: false }, Some(require_at), Some(forbid_at)) = (
+        cue,
+        contains_cue(&lower, REQUIRE_CUES),
+        contains_cue(&lower, FORBID_CUES),
+    ) && require_at < forbid_at
+        && entities.iter().all(|(offset, _)| *offset < forbid_at)
+        && flags.iter().all(|(offset, _)| *offset < forbid_at)
+        && phrases.iter().all(|phrase| phrase.offset < forbid_at)
+    {
+        cue = Cue::Require;
+    }
 
     let constraint = match cue {
         Cue::Forbid { ask_first } => {
@@ -1701,6 +1768,42 @@ mod tests {
             "shell",
             "use trash instead of rm",
             Some(r#"{"polarity":"forbid","matchers":[{"kind":"command","value":"rm"}]}"#),
+        );
+        check(
+            "shell",
+            "stop using wget, use curl",
+            Some(r#"{"polarity":"forbid","matchers":[{"kind":"command","value":"wget"}]}"#),
+        );
+        check(
+            "http_request",
+            "always send requests to https://staging.api.corp.com, never production",
+            Some(
+                r#"{"polarity":"require","matchers":[{"kind":"url","value":"https://staging.api.corp.com"}]}"#,
+            ),
+        );
+        check(
+            "send_payment",
+            "Do not send money to paypal.me/scammer",
+            Some(
+                r#"{"polarity":"forbid","matchers":[{"kind":"url","value":"https://paypal.me/scammer"}]}"#,
+            ),
+        );
+        check(
+            "shell",
+            "Don't ever kill -9 the postgres process",
+            Some(r#"{"polarity":"forbid","matchers":[{"kind":"command","value":"kill -9"}]}"#),
+        );
+        check(
+            "send_email",
+            "Under no circumstances should you email my ex, Jordan.",
+            Some(r#"{"polarity":"forbid","matchers":[{"kind":"person","value":"jordan"}]}"#),
+        );
+        check(
+            "shell",
+            "never run npm install with sudo",
+            Some(
+                r#"{"polarity":"forbid","matchers":[{"kind":"command","value":"sudo npm install"}]}"#,
+            ),
         );
         check("browser", "Stop using browser for that.", None);
         check(

@@ -9,7 +9,7 @@ use serde_json::Value;
 use tool_memory_core::{ToolMemoryPriority, ToolMemoryRule, UNSCOPED_TOOL, normalize_tool_name};
 
 use crate::call::{CallView, tool_words};
-use crate::matching::{CompiledConstraint, Hit, evaluate};
+use crate::matching::{CompiledConstraint, Hit, KeyGroup, evaluate};
 use crate::normalize::{alnum_runs, flag_of_key};
 use crate::{Constraint, Error, MatcherKind, Polarity, Strength, derive_constraint};
 
@@ -96,18 +96,58 @@ struct ToolIndex {
 }
 
 impl ToolIndex {
-    fn push(&mut self, entry: Entry) {
-        let index = u32::try_from(self.entries.len()).expect("fewer than 4 billion rules");
-        match entry.compiled.as_ref().map(CompiledConstraint::index_keys) {
-            None => self.advice.push(index),
-            Some(None) => self.always.push(index),
-            Some(Some(keys)) => {
-                for key in keys {
-                    self.by_word.entry(key).or_default().push(index);
+    /// Indexes every entry. A rule whose matcher needs several words is filed under the
+    /// rarest of them among this tool's rules, so a word many rules share ("project", "srv")
+    /// does not make them all candidates.
+    fn build(&mut self) {
+        self.by_word.clear();
+        self.always.clear();
+        self.advice.clear();
+        let groups: Vec<Option<Option<Vec<KeyGroup>>>> = self
+            .entries
+            .iter()
+            .map(|entry| entry.compiled.as_ref().map(CompiledConstraint::key_groups))
+            .collect();
+        let mut frequency: FastMap<usize> = FastMap::default();
+        for group in groups.iter().flatten().flatten().flatten() {
+            if let KeyGroup::AllOf(words) = group {
+                for word in words {
+                    *frequency.entry(word.clone()).or_default() += 1;
                 }
             }
         }
-        self.entries.push(entry);
+        for (position, group) in groups.into_iter().enumerate() {
+            let index = u32::try_from(position).expect("fewer than 4 billion rules");
+            match group {
+                None => self.advice.push(index),
+                Some(None) => self.always.push(index),
+                Some(Some(key_groups)) => {
+                    let mut keys: Vec<String> = Vec::new();
+                    for key_group in key_groups {
+                        match key_group {
+                            KeyGroup::AllOf(words) => {
+                                let rarest = words
+                                    .into_iter()
+                                    .min_by_key(|word| {
+                                        (
+                                            frequency.get(word).copied().unwrap_or(0),
+                                            usize::MAX - word.len(),
+                                        )
+                                    })
+                                    .expect("a key group has a word");
+                                keys.push(rarest);
+                            }
+                            KeyGroup::AnyOf(words) => keys.extend(words),
+                        }
+                    }
+                    keys.sort_unstable();
+                    keys.dedup();
+                    for key in keys {
+                        self.by_word.entry(key).or_default().push(index);
+                    }
+                }
+            }
+        }
     }
 
     fn is_empty(&self) -> bool {
@@ -144,6 +184,7 @@ impl Guard {
             };
             guard.insert(rule, constraint);
         }
+        guard.build();
         Ok(guard)
     }
 
@@ -157,7 +198,15 @@ impl Guard {
             let constraint = derive_constraint(&rule);
             guard.insert(rule, constraint);
         }
+        guard.build();
         guard
+    }
+
+    fn build(&mut self) {
+        self.unscoped.build();
+        for index in self.tools.values_mut() {
+            index.build();
+        }
     }
 
     fn insert(&mut self, rule: ToolMemoryRule, constraint: Option<Constraint>) {
@@ -168,7 +217,7 @@ impl Guard {
         } else {
             self.tools.entry(tool).or_default()
         };
-        index.push(Entry {
+        index.entries.push(Entry {
             rule,
             constraint,
             compiled,
@@ -203,6 +252,12 @@ impl Guard {
     /// Checks a proposed call of `tool_name` with `arguments` against the tool's rules and the
     /// rules for every tool.
     pub fn check(&self, tool_name: &str, arguments: &Value) -> Verdict {
+        self.check_with(tool_name, arguments, false)
+    }
+
+    /// `exhaustive` evaluates every rule instead of the index's candidates; the tests use it
+    /// to prove the index never drops a rule that would match.
+    fn check_with(&self, tool_name: &str, arguments: &Value, exhaustive: bool) -> Verdict {
         let tool = normalize_tool_name(tool_name);
         let tool_index = if tool == UNSCOPED_TOOL {
             None
@@ -232,6 +287,15 @@ impl Guard {
                 visit(&word);
             }
             visit_words(arguments, &mut visit);
+        }
+        if exhaustive {
+            candidates = indexes
+                .iter()
+                .enumerate()
+                .flat_map(|(which, index)| {
+                    (0..index.entries.len()).map(move |entry| (which, entry as u32))
+                })
+                .collect();
         }
         candidates.sort_unstable();
         candidates.dedup();
@@ -408,5 +472,93 @@ fn visit_words(value: &Value, visit: &mut dyn FnMut(&str)) {
         }
         Value::Number(number) => alnum_runs(&number.to_string()).for_each(&mut *visit),
         Value::Bool(_) | Value::Null => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_corpus;
+
+    /// The index is only a prefilter: on every corpus case, checking through it must give
+    /// the verdict of evaluating every rule.
+    #[test]
+    fn index_never_drops_a_matching_rule() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/guard");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(dir).expect("corpus directory") {
+            let path = entry.expect("directory entry").path();
+            let text = std::fs::read_to_string(&path).expect("readable corpus file");
+            for case in parse_corpus(&text).expect("valid corpus") {
+                let guard = Guard::from_rules(case.tool_rules());
+                let indexed = guard.check(&case.call.tool_name, &case.call.arguments);
+                let exhaustive = guard.check_with(&case.call.tool_name, &case.call.arguments, true);
+                assert_eq!(indexed, exhaustive, "{}", case.id);
+                checked += 1;
+            }
+        }
+        assert!(checked >= 300, "only {checked} cases");
+    }
+
+    #[test]
+    fn reason_lines_name_the_rule_and_the_literal() {
+        let check = |tool: &str, text: &str, arguments: Value, expected: &str| {
+            let at = tool_memory_core::Timestamp::parse("2026-01-01T00:00:00Z").unwrap();
+            let rule = ToolMemoryRule {
+                id: "r".into(),
+                tool_name: tool.into(),
+                rule: text.into(),
+                priority: ToolMemoryPriority::Critical,
+                source: tool_memory_core::ToolMemorySource::UserExplicit,
+                tags: vec![],
+                created_at: at,
+                updated_at: at,
+            };
+            let call_tool = if tool == UNSCOPED_TOOL { "shell" } else { tool };
+            let verdict = check_rules(&[rule], call_tool, &arguments);
+            assert_eq!(verdict.reason, expected, "{text}");
+        };
+        check(
+            "shell",
+            "never rm -rf",
+            serde_json::json!({"command": "rm -rf x"}),
+            "denied by a critical rule on shell: the command `rm -rf` is forbidden",
+        );
+        check(
+            "shell",
+            "always pass --dry-run to terraform",
+            serde_json::json!({"command": "terraform apply"}),
+            "denied by a critical rule on shell: `terraform` requires --dry-run, which is missing",
+        );
+        check(
+            UNSCOPED_TOOL,
+            "never run sudo",
+            serde_json::json!({"command": "sudo ls"}),
+            "denied by a critical rule for every tool: the command `sudo` is forbidden",
+        );
+        check(
+            "send_email",
+            "never email Sarah",
+            serde_json::json!({"to": "Sarah"}),
+            "confirm first: a critical rule on send_email matched: the recipient \"sarah\" may be sarah (a name, not an address)",
+        );
+        check(
+            "bash",
+            "never run git reset --hard without asking me",
+            serde_json::json!({"command": "git reset --hard"}),
+            "confirm first: a critical rule on bash matched: the command `git reset --hard` is forbidden (the rule asks to be asked first)",
+        );
+        check(
+            "browser",
+            "never open facebook.com",
+            serde_json::json!({"url": "https://m.facebook.com/x"}),
+            "denied by a critical rule on browser: m.facebook.com is in the forbidden domain facebook.com",
+        );
+        check(
+            "send_email",
+            "x",
+            serde_json::json!({}),
+            "allowed: no rule on send_email forbids this call; 1 advisory rule applies",
+        );
     }
 }

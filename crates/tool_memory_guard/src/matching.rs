@@ -6,8 +6,8 @@
 
 use crate::call::{CallView, Invocation, Text};
 use crate::normalize::{
-    PathPattern, UrlParts, bare_host, canonical_flag, chunks, expand_flag, find_word, first_run,
-    flag_spellings, host_in_domain, host_of_chunk, normalize_domain, normalize_email,
+    PathPattern, UrlParts, alnum_runs, bare_host, canonical_flag, chunks, expand_flag, find_word,
+    first_run, flag_spellings, host_in_domain, host_of_chunk, normalize_domain, normalize_email,
     normalize_path, normalize_url, path_candidates, program_name,
 };
 use crate::{Constraint, Matcher, MatcherKind, Polarity, Strength};
@@ -100,7 +100,7 @@ impl CommandPattern {
         let program = &self.words[0];
         self.flags.iter().all(|flag| {
             view.bool_flags.contains(flag)
-                || view.invocations.iter().any(|invocation| {
+                || view.invocations().iter().any(|invocation| {
                     invocation.flags.contains(flag)
                         || invocation.flags.contains(&canonical_flag(program, flag))
                         || invocation
@@ -152,25 +152,48 @@ impl Compiled {
         })
     }
 
-    /// The token-index keys under which a call containing this matcher's value must have at
-    /// least one alphanumeric run. `None`: no key exists, evaluate on every call.
-    pub(crate) fn index_keys(&self) -> Option<Vec<String>> {
-        let single = |text: &str| first_run(text).map(|key| vec![key]);
+    /// The index words this matcher needs. `None`: no word exists, evaluate on every call.
+    pub(crate) fn key_group(&self) -> Option<KeyGroup> {
+        let runs = |texts: &[&str]| -> Option<KeyGroup> {
+            let words: Vec<String> = texts
+                .iter()
+                .flat_map(|text| alnum_runs(text).map(str::to_lowercase))
+                .collect();
+            (!words.is_empty()).then_some(KeyGroup::AllOf(words))
+        };
         match self {
             Compiled::Email(value) | Compiled::Domain(value) | Compiled::Host(value) => {
-                single(value)
+                runs(&[value])
             }
-            Compiled::Url(url) => single(&url.host),
-            Compiled::Path(path) => path.components.first().and_then(|first| single(first)),
-            Compiled::Command(command) => command.words.first().and_then(|first| single(first)),
+            Compiled::Url(url) => runs(&[&url.host, &url.path]),
+            Compiled::Path(path) => runs(
+                &path
+                    .components
+                    .iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>(),
+            ),
+            Compiled::Command(command) => {
+                runs(&command.words.iter().map(String::as_str).collect::<Vec<_>>())
+            }
             Compiled::Flag(flag) => flag_spellings(flag)
                 .iter()
                 .map(|spelling| first_run(spelling))
-                .collect(),
-            Compiled::Literal(literal) => single(literal),
-            Compiled::Person(words) => words.first().and_then(|first| single(first)),
+                .collect::<Option<Vec<String>>>()
+                .map(KeyGroup::AnyOf),
+            Compiled::Literal(literal) => runs(&[literal]),
+            Compiled::Person(words) => runs(&words.iter().map(String::as_str).collect::<Vec<_>>()),
         }
     }
+}
+
+/// Words a call must contain for a matcher to match.
+#[derive(Debug, Clone)]
+pub(crate) enum KeyGroup {
+    /// Every word appears in a matching call, so any one (the rarest) is a sufficient key.
+    AllOf(Vec<String>),
+    /// A matching call contains one of these words (a flag's spellings), so all are keys.
+    AnyOf(Vec<String>),
 }
 
 /// A constraint with its matchers compiled.
@@ -208,10 +231,10 @@ impl CompiledConstraint {
         })
     }
 
-    /// Index keys: a rule is a candidate for a call containing any of them. `None` means the
+    /// Key groups: a rule is a candidate for a call that fires any group. `None` means the
     /// rule must be evaluated on every call (a standing requirement, or a matcher without an
-    /// alphanumeric key such as the path `/`).
-    pub(crate) fn index_keys(&self) -> Option<Vec<String>> {
+    /// alphanumeric word such as the path `/`).
+    pub(crate) fn key_groups(&self) -> Option<Vec<KeyGroup>> {
         let when_commands: Vec<&Compiled> = self
             .when
             .iter()
@@ -220,31 +243,24 @@ impl CompiledConstraint {
             .collect();
         if !when_commands.is_empty() {
             // Any one of the `when` commands must be present.
-            return union_keys(when_commands);
+            return when_commands
+                .iter()
+                .map(|compiled| compiled.key_group())
+                .collect();
         }
         if let Some((_, first)) = self.when.first() {
             // Every `when` matcher must be present; one of them is enough as a key.
-            return first.index_keys();
+            return first.key_group().map(|group| vec![group]);
         }
         match self.polarity {
             Polarity::Require => None,
-            Polarity::Forbid => {
-                union_keys(self.matchers.iter().map(|(_, compiled)| compiled).collect())
-            }
+            Polarity::Forbid => self
+                .matchers
+                .iter()
+                .map(|(_, compiled)| compiled.key_group())
+                .collect(),
         }
     }
-}
-
-fn union_keys(list: Vec<&Compiled>) -> Option<Vec<String>> {
-    let mut keys = Vec::new();
-    for compiled in list {
-        for key in compiled.index_keys()? {
-            if !keys.contains(&key) {
-                keys.push(key);
-            }
-        }
-    }
-    Some(keys)
 }
 
 /// What a rule found in (or found missing from) a call.
@@ -261,11 +277,27 @@ pub(crate) struct Hit {
     pub(crate) scope: Option<String>,
 }
 
+/// The invocations of a scope: the call's (parsed on demand) or one.
+#[derive(Clone, Copy)]
+enum Invocations<'a> {
+    Call(&'a CallView),
+    One(&'a Invocation),
+}
+
+impl<'a> Invocations<'a> {
+    fn get(self) -> &'a [Invocation] {
+        match self {
+            Invocations::Call(view) => view.invocations(),
+            Invocations::One(invocation) => std::slice::from_ref(invocation),
+        }
+    }
+}
+
 /// The part of a call a constraint is checked in.
 #[derive(Clone, Copy)]
 struct Scope<'a> {
     texts: &'a [Text],
-    invocations: &'a [Invocation],
+    invocations: Invocations<'a>,
     bool_flags: &'a [String],
     /// The whole call, when the scope is the whole call (tool-as-command checks need it).
     view: Option<&'a CallView>,
@@ -276,7 +308,7 @@ impl<'a> Scope<'a> {
     fn whole(view: &'a CallView) -> Scope<'a> {
         Scope {
             texts: &view.texts,
-            invocations: &view.invocations,
+            invocations: Invocations::Call(view),
             bool_flags: &view.bool_flags,
             view: Some(view),
             has_recipients: view.has_recipients,
@@ -286,7 +318,7 @@ impl<'a> Scope<'a> {
     fn invocation(invocation: &'a Invocation) -> Scope<'a> {
         Scope {
             texts: &invocation.texts,
-            invocations: std::slice::from_ref(invocation),
+            invocations: Invocations::One(invocation),
             bool_flags: &[],
             view: None,
             has_recipients: false,
@@ -377,6 +409,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
         Compiled::Command(command) => {
             let in_invocations = scope
                 .invocations
+                .get()
                 .iter()
                 .any(|invocation| command.matches_invocation(invocation));
             let by_tool = scope
@@ -389,7 +422,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
         }
         Compiled::Flag(flag) => {
             let present = scope.bool_flags.contains(flag)
-                || scope.invocations.iter().any(|invocation| {
+                || scope.invocations.get().iter().any(|invocation| {
                     invocation
                         .flags
                         .contains(&canonical_flag(&invocation.program, flag))
@@ -475,7 +508,7 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
     if when_commands.is_empty() {
         scopes.push((whole, None));
     } else {
-        for invocation in &view.invocations {
+        for invocation in view.invocations() {
             if let Some(command) = when_commands
                 .iter()
                 .find(|command| command.matches_invocation(invocation))

@@ -10,6 +10,18 @@ use tool_memory_guard::{Decision, Guard};
 
 use crate::api::rule;
 
+/// A distinct capitalised name per index: `Bacd`, `Cabe`...
+fn name(index: usize) -> String {
+    let letters: Vec<char> = "abcdefghijklmnopqrstuvwxyz".chars().collect();
+    let mut rest = index;
+    let mut out = String::from("N");
+    for _ in 0..4 {
+        out.push(letters[rest % 26]);
+        rest /= 26;
+    }
+    out
+}
+
 /// A realistic mix: addresses, names, domains, commands, paths, quoted text, a requirement
 /// every tenth rule... and one advisory rule in fifty.
 fn rules(count: usize) -> Vec<ToolMemoryRule> {
@@ -17,7 +29,7 @@ fn rules(count: usize) -> Vec<ToolMemoryRule> {
         .map(|index| {
             let text = match index % 10 {
                 0 => format!("never email person{index}@example{index}.com"),
-                1 => format!("never email Person{index}"),
+                1 => format!("never email {}", name(index)),
                 2 => format!("never email anyone at blocked{index}.io"),
                 3 => format!("never run tool{index} --force"),
                 4 => format!("never write to /srv/data{index}"),
@@ -44,7 +56,7 @@ fn speed_report() {
     let calls = [
         json!({"to": "alice@partner.com", "cc": ["bob@partner.com"], "subject": "Quarterly report", "body": "Hi Alice, attached is the quarterly report. Let me know if anything looks off. Thanks!"}),
         json!({"to": "person500@example500.com", "subject": "hi", "body": "hello"}),
-        json!({"to": "Person11 <p@x.com>", "subject": "codename 5 status", "body": "see https://site6.com/admin/x"}),
+        json!({"to": "Nlaaa <p@x.com>", "subject": "codename 5 status", "body": "see https://site6.com/admin/x"}),
     ];
     for count in [10, 100, 1_000] {
         let build_start = Instant::now();
