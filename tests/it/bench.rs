@@ -26,6 +26,7 @@ async fn the_workload_produces_every_row() -> Result<()> {
             "get",
             "list",
             "prompt",
+            "prompt_after_write",
             "capture",
             "rpc_get",
             "rpc_prompt",

@@ -41,6 +41,20 @@ pub struct ActiveMemoryClient {
     store: Arc<dyn RuleStore>,
     clock: Arc<dyn Clock>,
     config: ClientConfig,
+    /// The last block rendered, with exactly the input it was rendered from.
+    last_render: Arc<parking_lot::Mutex<Option<Rendered>>>,
+}
+
+/// A rendered block and its input. Rendering is a pure function of the selected rules and the
+/// budget, so when the next session start selects the very same rules (compared field by
+/// field, not by a hash that could collide) the bytes are reused instead of rebuilt.
+#[derive(Debug)]
+struct Rendered {
+    rules: Vec<ToolMemoryRule>,
+    budget_bytes: usize,
+    rendered: String,
+    left_out: Vec<ToolMemoryRule>,
+    critical_over_budget: bool,
 }
 
 /// The pinned block and the eager rules behind it.
@@ -104,6 +118,7 @@ impl ActiveMemoryClient {
             store,
             clock,
             config: ClientConfig::from_env(),
+            last_render: Arc::default(),
         }
     }
 
@@ -157,12 +172,27 @@ impl ActiveMemoryClient {
     /// The pinned block for these tools (every tool when empty) and the rules behind it.
     pub async fn rules_for_prompt(&self, tools: &[String]) -> Result<RulesForPrompt> {
         let selection = self.store.rules_for_prompt(tools, None).await?;
-        let report = render_prompt(&selection.rules, self.config.prompt_budget_bytes);
+        let budget_bytes = self.config.prompt_budget_bytes;
+        let mut last = self.last_render.lock();
+        let reusable = last
+            .as_ref()
+            .is_some_and(|last| last.budget_bytes == budget_bytes && last.rules == selection.rules);
+        if !reusable {
+            let report = render_prompt(&selection.rules, budget_bytes);
+            *last = Some(Rendered {
+                rules: selection.rules.clone(),
+                budget_bytes,
+                rendered: report.rendered,
+                left_out: report.left_out,
+                critical_over_budget: report.critical_over_budget,
+            });
+        }
+        let last = last.as_ref().expect("filled above");
         Ok(RulesForPrompt {
-            rendered: report.rendered,
+            rendered: last.rendered.clone(),
             rules: selection.rules,
-            left_out: report.left_out,
-            critical_over_budget: report.critical_over_budget,
+            left_out: last.left_out.clone(),
+            critical_over_budget: last.critical_over_budget,
         })
     }
 

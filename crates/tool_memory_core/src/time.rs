@@ -18,6 +18,9 @@ pub struct Timestamp(DateTime<Utc>);
 impl Timestamp {
     /// Parses any RFC 3339 string (`Z` or a numeric offset) into a UTC instant.
     pub fn parse(text: &str) -> Result<Timestamp, Error> {
+        if let Some(fast) = parse_utc_fast(text) {
+            return Ok(fast);
+        }
         DateTime::parse_from_rfc3339(text.trim())
             .map(|parsed| Timestamp(parsed.with_timezone(&Utc)))
             .map_err(|err| Error::invalid("timestamp", format!("`{text}` is not RFC 3339: {err}")))
@@ -58,6 +61,52 @@ impl Timestamp {
     pub fn as_datetime(&self) -> DateTime<Utc> {
         self.0
     }
+}
+
+/// The form toolmem writes, `YYYY-MM-DDTHH:MM:SS[.fraction](+00:00|Z)`, parsed without the
+/// general parser: stores decode two timestamps per row, hundreds of rows per session start.
+/// Anything else returns `None` and goes through chrono.
+fn parse_utc_fast(text: &str) -> Option<Timestamp> {
+    let bytes = text.as_bytes();
+    let body = bytes
+        .strip_suffix(b"+00:00")
+        .or_else(|| bytes.strip_suffix(b"Z"))?;
+    if body.len() < 19
+        || body[4] != b'-'
+        || body[7] != b'-'
+        || body[10] != b'T'
+        || body[13] != b':'
+        || body[16] != b':'
+    {
+        return None;
+    }
+    let number = |range: std::ops::Range<usize>| -> Option<u32> {
+        body.get(range)?.iter().try_fold(0u32, |value, &digit| {
+            digit
+                .is_ascii_digit()
+                .then(|| value * 10 + u32::from(digit - b'0'))
+        })
+    };
+    let mut nanos = 0;
+    if body.len() > 19 {
+        let fraction = &body[20..];
+        if body[19] != b'.' || fraction.is_empty() || fraction.len() > 9 {
+            return None;
+        }
+        nanos = number(20..body.len())? * 10u32.pow(9 - u32::try_from(fraction.len()).ok()?);
+    }
+    let date = chrono::NaiveDate::from_ymd_opt(
+        i32::try_from(number(0..4)?).ok()?,
+        number(5..7)?,
+        number(8..10)?,
+    )?;
+    let time = chrono::NaiveTime::from_hms_nano_opt(
+        number(11..13)?,
+        number(14..16)?,
+        number(17..19)?,
+        nanos,
+    )?;
+    Some(Timestamp(date.and_time(time).and_utc()))
 }
 
 impl fmt::Display for Timestamp {
@@ -120,6 +169,39 @@ mod tests {
     fn keeps_nanoseconds_on_the_wire() {
         let text = "2026-07-23T17:04:54.123456789+00:00";
         assert_eq!(Timestamp::parse(text).unwrap().to_rfc3339(), text);
+    }
+
+    #[test]
+    fn fast_path_agrees_with_chrono() {
+        for text in [
+            "2026-07-23T17:04:54.123456789+00:00",
+            "2026-07-23T17:04:54+00:00",
+            "2026-07-23T17:04:54Z",
+            "2026-07-23T17:04:54.5Z",
+            "2026-07-23T17:04:54.000120+00:00",
+            "1970-01-01T00:00:00Z",
+            "2024-02-29T23:59:59.999999999+00:00",
+        ] {
+            let fast = parse_utc_fast(text).expect(text);
+            let general = DateTime::parse_from_rfc3339(text)
+                .unwrap()
+                .with_timezone(&Utc);
+            assert_eq!(fast.0, general, "{text}");
+        }
+        for text in [
+            "2026-02-30T00:00:00Z",
+            "2026-07-23T25:00:00Z",
+            "2026-07-23T17:04:54.+00:00",
+            "2026-07-23T17:04:54.1234567891Z",
+            "2026-07-23 17:04:54Z",
+            "2026-07-23T17:04:54+02:00",
+            "+00:00",
+        ] {
+            assert_eq!(parse_utc_fast(text), None, "{text}");
+        }
+        // Other offsets still parse, through chrono.
+        assert!(Timestamp::parse("2026-07-23T19:04:54+02:00").is_ok());
+        assert!(Timestamp::parse("2026-02-30T00:00:00Z").is_err());
     }
 
     #[test]

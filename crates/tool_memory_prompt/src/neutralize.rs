@@ -30,6 +30,9 @@
 
 /// The rule body as it appears after its bullet's marker.
 pub(crate) fn neutralize_body(body: &str) -> String {
+    if is_plain_body(body) {
+        return body.to_owned();
+    }
     let cleaned = replace_controls(body);
     let mut words: Vec<String> = Vec::new();
     for (index, word) in cleaned.split_whitespace().enumerate() {
@@ -46,6 +49,14 @@ pub(crate) fn neutralize_body(body: &str) -> String {
 
 /// The tool name as it appears inside the backticks of its group heading.
 pub(crate) fn neutralize_tool_name(name: &str) -> String {
+    // Ordinary names (`send_email`, `github.create_issue`) need nothing done.
+    if !name.is_empty()
+        && name
+            .bytes()
+            .all(|byte| byte.is_ascii_graphic() && !matches!(byte, b'`' | b'[' | b']'))
+    {
+        return name.to_owned();
+    }
     let cleaned = replace_controls(name).replace('`', "'");
     let collapsed = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
     defuse_markers(&collapsed)
@@ -53,6 +64,42 @@ pub(crate) fn neutralize_tool_name(name: &str) -> String {
 
 /// Rule 1. Whitespace controls (`\t`, `\n`, `\r`, `\x0b`, `\x0c`, `\u{85}`) are left for the
 /// whitespace collapse, so that step keeps the reference's exact definition.
+/// Whether a body is already in its neutral form, which nearly every rule is: no control
+/// characters, single ASCII spaces between words and none at the ends, no bracket that could
+/// form or touch a marker, no word made only of `#`, no leading list mark. Such a body is
+/// copied as is, which keeps session start cheap with hundreds of rules.
+fn is_plain_body(body: &str) -> bool {
+    let bytes = body.as_bytes();
+    if bytes
+        .first()
+        .is_none_or(|&first| first == b' ' || matches!(first, b'-' | b'*' | b'+'))
+        || bytes.last() == Some(&b' ')
+    {
+        return false;
+    }
+    let mut previous = b' ';
+    let mut word_only_hashes = true;
+    for &byte in bytes {
+        match byte {
+            // Non-ASCII text may hold Unicode whitespace or controls: take the careful path.
+            0x80.. => return false,
+            b' ' if previous == b' ' => return false,
+            b' ' => {
+                if word_only_hashes {
+                    return false;
+                }
+                word_only_hashes = true;
+            }
+            b'[' | b']' => return false,
+            byte if byte.is_ascii_control() => return false,
+            b'#' => {}
+            _ => word_only_hashes = false,
+        }
+        previous = byte;
+    }
+    !word_only_hashes
+}
+
 fn replace_controls(text: &str) -> String {
     text.chars()
         .map(|c| {
@@ -105,6 +152,44 @@ mod tests {
 
     fn check_tool_name(input: &str, expected: &str) {
         assert_eq!(neutralize_tool_name(input), expected, "tool name {input:?}");
+    }
+
+    #[test]
+    fn plain_fast_path_agrees_with_the_careful_path() {
+        for body in [
+            "Never email Sarah at sarah@example",
+            "always pass --dry-run first",
+            "see issue #42",
+            "# not plain",
+            "a ## b",
+            "- bullet",
+            "two  spaces",
+            " leading",
+            "trailing ",
+            "tab\there",
+            "x **[critical]** y",
+            "ünïcode text",
+            "#",
+            "C# and F#",
+        ] {
+            if is_plain_body(body) {
+                let careful = defuse_markers(
+                    &replace_controls(body)
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                );
+                assert_eq!(careful, body, "{body:?} is not already neutral");
+            }
+            let expected_plain = matches!(
+                body,
+                "Never email Sarah at sarah@example"
+                    | "always pass --dry-run first"
+                    | "see issue #42"
+                    | "C# and F#"
+            );
+            assert_eq!(is_plain_body(body), expected_plain, "{body:?}");
+        }
     }
 
     #[test]

@@ -115,6 +115,14 @@ enum Group {
 }
 
 impl Group {
+    /// Bytes of the heading line, without building it.
+    fn heading_len(&self) -> usize {
+        match self {
+            Group::Tool(name) => "### `".len() + name.len() + "`".len(),
+            Group::AnyTool => UNSCOPED_GROUP_HEADING.len(),
+        }
+    }
+
     fn heading(&self) -> String {
         match self {
             Group::Tool(name) => format!("### `{name}`"),
@@ -148,11 +156,13 @@ impl<'a> Entry<'a> {
         } else {
             Group::Tool(neutralize_tool_name(&rule.tool_name))
         };
-        let bullet = format!(
-            "- **[{}]** {}",
-            rule.priority.as_str(),
-            neutralize_body(&rule.rule)
-        );
+        let body = neutralize_body(&rule.rule);
+        let marker = rule.priority.as_str();
+        let mut bullet = String::with_capacity("- **[] ".len() + marker.len() + 2 + body.len());
+        bullet.push_str("- **[");
+        bullet.push_str(marker);
+        bullet.push_str("]** ");
+        bullet.push_str(&body);
         Entry {
             rule,
             group,
@@ -199,7 +209,7 @@ fn select(entries: &[Entry<'_>], budget_bytes: usize) -> Vec<bool> {
         if !groups.contains(&entry.group) {
             // A new group costs its heading line, plus the blank line that separates it from
             // the group before, if any.
-            bytes += entry.group.heading().len() + 1 + usize::from(!groups.is_empty());
+            bytes += entry.group.heading_len() + 1 + usize::from(!groups.is_empty());
         }
         bytes
     };
@@ -255,7 +265,14 @@ fn layout(entries: &[&Entry<'_>], notice: Option<&str>) -> String {
     if entries.is_empty() && notice.is_none() {
         return String::new();
     }
-    let mut out = String::with_capacity(fixed_len() + 64 * entries.len());
+    let bullets: usize = entries.iter().map(|entry| entry.bullet.len() + 1).sum();
+    let headings: usize = entries
+        .iter()
+        .map(|entry| entry.group.heading_len() + 2)
+        .sum();
+    let mut out = String::with_capacity(
+        fixed_len() + bullets + headings + notice.map_or(0, |notice| notice.len() + 2),
+    );
     out.push_str(TOOL_MEMORY_HEADING);
     out.push_str("\n\n");
     out.push_str(TOOL_MEMORY_PREAMBLE);

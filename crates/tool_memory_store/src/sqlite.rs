@@ -84,9 +84,121 @@ struct Connections {
     /// Empty for an in-memory database, whose data only the writer connection can see.
     readers: Vec<Mutex<Connection>>,
     next_reader: std::sync::atomic::AtomicUsize,
+    /// A connection that only ever asks `PRAGMA data_version`, which changes whenever any
+    /// other connection, in this process or another, commits. `None` in memory.
+    watch: Option<Mutex<Connection>>,
+    /// Commits made through this store's writer.
+    local_writes: std::sync::atomic::AtomicU64,
+    /// Every eager rule, as of a database version.
+    eager: Mutex<Option<EagerCache>>,
+    /// Recent per-tool listings, all as of one database version; emptied when it changes.
+    lists: Mutex<ListCache>,
+}
+
+/// Listings of recently listed tools at one database version. Bounded: it is emptied when it
+/// holds [`LIST_CACHE_TOOLS`] tools, and whenever the database changes.
+#[derive(Debug, Default)]
+struct ListCache {
+    version: (i64, u64),
+    tools: std::collections::HashMap<String, Arc<Vec<ToolMemoryRule>>>,
+}
+
+/// Most tools whose listings are kept.
+const LIST_CACHE_TOOLS: usize = 1024;
+
+/// The eager rules of every tool at one database version. Session start reads them on every new
+/// session while they change rarely, so an unchanged database answers from memory; any commit,
+/// here or in another process, changes the version and the next read goes back to SQLite.
+#[derive(Debug)]
+struct EagerCache {
+    version: (i64, u64),
+    rules: Arc<Vec<ToolMemoryRule>>,
+    /// The tool of each unreadable eager row.
+    unreadable: Vec<String>,
 }
 
 impl Connections {
+    /// The database version: changes with every commit by any connection.
+    fn version(&self) -> Result<(i64, u64)> {
+        // Read the local count first: a write that lands after it makes the version newer than
+        // what a query started now could miss, never older.
+        let local = self.local_writes.load(std::sync::atomic::Ordering::SeqCst);
+        let external = match &self.watch {
+            Some(watch) => watch
+                .lock()
+                .query_row("PRAGMA data_version", [], |row| row.get(0))
+                .map_err(Error::sqlite("read data version"))?,
+            None => 0,
+        };
+        Ok((external, local))
+    }
+
+    /// One tool's readable rules in listing order, from the cache when the database has not
+    /// changed since they were read.
+    fn list(&self, tool_name: &str) -> Result<Arc<Vec<ToolMemoryRule>>> {
+        let version = self.version()?;
+        {
+            let cache = self.lists.lock();
+            if cache.version == version
+                && let Some(rules) = cache.tools.get(tool_name)
+            {
+                return Ok(Arc::clone(rules));
+            }
+        }
+        let rows = query_rows(
+            &self.reader(),
+            &format!("SELECT {RULE_COLUMNS} FROM rules WHERE tool_name = ?1"),
+            params![tool_name],
+        )?;
+        let (mut rules, _) = keep_readable(rows);
+        rules.sort_by(compare_for_listing);
+        let rules = Arc::new(rules);
+        let mut cache = self.lists.lock();
+        if cache.version != version || cache.tools.len() >= LIST_CACHE_TOOLS {
+            cache.tools.clear();
+            cache.version = version;
+        }
+        cache.tools.insert(tool_name.to_owned(), Arc::clone(&rules));
+        Ok(rules)
+    }
+
+    /// Every eager rule and the tools of unreadable eager rows, from the cache when the
+    /// database has not changed since it was filled.
+    fn eager_rules(&self) -> Result<(Arc<Vec<ToolMemoryRule>>, Vec<String>)> {
+        let version = self.version()?;
+        if let Some(cache) = self
+            .eager
+            .lock()
+            .as_ref()
+            .filter(|cache| cache.version == version)
+        {
+            return Ok((Arc::clone(&cache.rules), cache.unreadable.clone()));
+        }
+        // One query over the partial covering index of eager rows. `priority <> 'normal'`
+        // (not `IN ('high','critical')`) so that a priority written by a newer version is
+        // read, found unreadable, and counted rather than ignored.
+        let rows = query_rows(
+            &self.reader(),
+            &format!("SELECT {RULE_COLUMNS} FROM rules WHERE priority <> 'normal'"),
+            [],
+        )?;
+        let unreadable = rows
+            .iter()
+            .filter_map(|row| {
+                row.as_ref()
+                    .err()
+                    .map(|(tool_name, _, _)| tool_name.clone())
+            })
+            .collect();
+        let rules = Arc::new(keep_readable(rows).0);
+        *self.eager.lock() = Some(EagerCache {
+            version,
+            rules: Arc::clone(&rules),
+            unreadable: Vec::clone(&unreadable),
+        });
+        Ok((rules, unreadable))
+    }
+
     /// A free reader if there is one, else the next in turn; the writer when there are none.
     fn reader(&self) -> parking_lot::MutexGuard<'_, Connection> {
         if self.readers.is_empty() {
@@ -153,7 +265,11 @@ impl SqliteRuleStore {
             .map_err(Error::sqlite("set synchronous"))?;
         schema::migrate(&mut connection)?;
         let mut readers = Vec::new();
+        let mut watch = None;
         if let Some(path) = &path {
+            watch = Some(Mutex::new(
+                Connection::open(path).map_err(Error::sqlite("open watch connection"))?,
+            ));
             for _ in 0..READERS {
                 let reader = Connection::open(path).map_err(Error::sqlite("open reader"))?;
                 reader
@@ -171,6 +287,10 @@ impl SqliteRuleStore {
                 writer: Mutex::new(connection),
                 readers,
                 next_reader: std::sync::atomic::AtomicUsize::new(0),
+                watch,
+                local_writes: std::sync::atomic::AtomicU64::new(0),
+                eager: Mutex::new(None),
+                lists: Mutex::default(),
             }),
             services: options.services,
             path,
@@ -205,19 +325,38 @@ impl SqliteRuleStore {
     {
         let connections = Arc::clone(&self.connections);
         let services = self.services.clone();
-        let run = move || match access {
+        run_blocking(move || match access {
             Access::Read => work(&mut connections.reader(), &services),
-            Access::Write => work(&mut connections.writer.lock(), &services),
-        };
-        match tokio::runtime::Handle::try_current() {
-            Ok(handle) if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
-                Ok(tokio::task::block_in_place(run)?)
+            Access::Write => {
+                let mut writer = connections.writer.lock();
+                let outcome = work(&mut writer, &services);
+                // Counted while the writer is still held, so no reader can see the commit and
+                // an unchanged count.
+                connections
+                    .local_writes
+                    .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                outcome
             }
-            Ok(_) => tokio::task::spawn_blocking(run)
-                .await
-                .map_err(|err| Error::Worker(err.to_string()))?,
-            Err(_) => run(),
+        })
+        .await
+    }
+}
+
+/// Runs blocking SQLite work without blocking the async runtime (see the module
+/// documentation).
+async fn run_blocking<T, F>(run: F) -> Result<T>
+where
+    T: Send + 'static,
+    F: FnOnce() -> Result<T> + Send + 'static,
+{
+    match tokio::runtime::Handle::try_current() {
+        Ok(handle) if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(run)
         }
+        Ok(_) => tokio::task::spawn_blocking(run)
+            .await
+            .map_err(|err| Error::Worker(err.to_string()))?,
+        Err(_) => run(),
     }
 }
 
@@ -225,30 +364,30 @@ impl SqliteRuleStore {
 type StoredRow = std::result::Result<ToolMemoryRule, (String, String, String)>;
 
 fn read_row(row: &Row<'_>) -> rusqlite::Result<StoredRow> {
-    let id: String = row.get(0)?;
-    let tool_name: String = row.get(1)?;
-    let parsed = parse_row(row);
-    Ok(parsed.map_err(|reason| (tool_name, id, reason)))
+    Ok(parse_row(row).map_err(|reason| {
+        let text = |index: usize| row.get::<_, String>(index).unwrap_or_default();
+        (text(1), text(0), reason)
+    }))
 }
 
+/// Decodes one row, borrowing the columns that are only parsed (priority, source, tags and the
+/// timestamps) rather than copying them: the session-start query decodes hundreds of rows.
 fn parse_row(row: &Row<'_>) -> std::result::Result<ToolMemoryRule, String> {
-    let text = |index: usize| -> std::result::Result<String, String> {
-        row.get::<_, String>(index).map_err(|err| err.to_string())
+    let text = |index: usize| -> std::result::Result<&str, String> {
+        row.get_ref(index)
+            .map_err(|err| err.to_string())?
+            .as_str()
+            .map_err(|err| format!("column {index}: {err}"))
     };
-    let priority = text(3)?;
-    let source = text(4)?;
-    let tags = text(5)?;
-    let created_at = text(6)?;
-    let updated_at = text(7)?;
     Ok(ToolMemoryRule {
-        id: text(0)?,
-        tool_name: text(1)?,
-        rule: text(2)?,
-        priority: priority.parse().map_err(|err| format!("{err}"))?,
-        source: source.parse().map_err(|err| format!("{err}"))?,
-        tags: serde_json::from_str(&tags).map_err(|err| format!("tags: {err}"))?,
-        created_at: Timestamp::parse(&created_at).map_err(|err| format!("created_at: {err}"))?,
-        updated_at: Timestamp::parse(&updated_at).map_err(|err| format!("updated_at: {err}"))?,
+        id: text(0)?.to_owned(),
+        tool_name: text(1)?.to_owned(),
+        rule: text(2)?.to_owned(),
+        priority: text(3)?.parse().map_err(|err| format!("{err}"))?,
+        source: text(4)?.parse().map_err(|err| format!("{err}"))?,
+        tags: serde_json::from_str(text(5)?).map_err(|err| format!("tags: {err}"))?,
+        created_at: Timestamp::parse(text(6)?).map_err(|err| format!("created_at: {err}"))?,
+        updated_at: Timestamp::parse(text(7)?).map_err(|err| format!("updated_at: {err}"))?,
     })
 }
 
@@ -317,6 +456,34 @@ fn write_rule(connection: &Connection, rule: &ToolMemoryRule) -> Result<()> {
         })
         .map_err(Error::sqlite("write rule"))?;
     Ok(())
+}
+
+/// Indexes the rows written since the last search, in one transaction: one new index segment
+/// for a batch of changes instead of one per write.
+fn catch_up_full_text_index(connection: &mut Connection) -> Result<()> {
+    let pending: i64 = connection
+        .query_row("SELECT count(*) FROM rules_fts_pending", [], |row| {
+            row.get(0)
+        })
+        .map_err(Error::sqlite("count pending index rows"))?;
+    if pending == 0 {
+        return Ok(());
+    }
+    let transaction = connection
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(Error::sqlite("begin index catch-up"))?;
+    transaction
+        .execute_batch(
+            "DELETE FROM rules_fts WHERE rowid IN (SELECT row_id FROM rules_fts_pending);
+             INSERT INTO rules_fts (rowid, rule)
+                 SELECT r.row_id, r.rule FROM rules AS r
+                 JOIN rules_fts_pending AS p ON p.row_id = r.row_id;
+             DELETE FROM rules_fts_pending;",
+        )
+        .map_err(Error::sqlite("catch up the full-text index"))?;
+    transaction
+        .commit()
+        .map_err(Error::sqlite("commit index catch-up"))
 }
 
 fn saturating_i64(count: u64) -> i64 {
@@ -433,17 +600,9 @@ impl RuleStore for SqliteRuleStore {
 
     async fn list(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
         let tool_name = normalize_tool_name(tool_name);
-        self.with_connection(Access::Read, move |connection, _| {
-            let rows = query_rows(
-                connection,
-                &format!("SELECT {RULE_COLUMNS} FROM rules WHERE tool_name = ?1"),
-                params![tool_name],
-            )?;
-            let (mut rules, _) = keep_readable(rows);
-            rules.sort_by(compare_for_listing);
-            Ok(rules)
-        })
-        .await
+        let connections = Arc::clone(&self.connections);
+        let rules = run_blocking(move || connections.list(&tool_name)).await?;
+        Ok(Vec::clone(&rules))
     }
 
     async fn delete(&self, tool_name: &str, id: &str) -> Result<bool> {
@@ -487,7 +646,9 @@ impl RuleStore for SqliteRuleStore {
             return Ok(Vec::new());
         };
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        self.with_connection(Access::Read, move |connection, _| {
+        // On the writer: the search first folds pending changes into the index.
+        self.with_connection(Access::Write, move |connection, _| {
+            catch_up_full_text_index(connection)?;
             let rows = query_rows(
                 connection,
                 "SELECT r.id, r.tool_name, r.rule, r.priority, r.source, r.tags, r.created_at, r.updated_at
@@ -551,32 +712,23 @@ impl RuleStore for SqliteRuleStore {
         max_rules: Option<usize>,
     ) -> Result<PromptSelection> {
         let filter = prompt_tool_filter(tools);
-        self.with_connection(Access::Read, move |connection, _| {
-            // One query over the partial index of eager rows, whatever the number of tools.
-            // `priority <> 'normal'` (not `IN ('high','critical')`) so that a priority written
-            // by a newer version is read, found unreadable, and counted rather than ignored.
-            let rows = match filter {
-                None => query_rows(
-                    connection,
-                    &format!("SELECT {RULE_COLUMNS} FROM rules WHERE priority <> 'normal'"),
-                    [],
-                )?,
-                Some(names) => {
-                    let names = serde_json::to_string(&names).expect("names always serialise");
-                    query_rows(
-                        connection,
-                        &format!(
-                            "SELECT {RULE_COLUMNS} FROM rules WHERE priority <> 'normal'
-                             AND tool_name IN (SELECT value FROM json_each(?1))"
-                        ),
-                        params![names],
-                    )?
-                }
-            };
-            let (rules, unreadable) = keep_readable(rows);
-            Ok(select_for_prompt(rules, max_rules, unreadable))
-        })
-        .await
+        let connections = Arc::clone(&self.connections);
+        let (rules, unreadable_tools) = run_blocking(move || connections.eager_rules()).await?;
+        let wanted = |tool_name: &String| {
+            filter
+                .as_ref()
+                .is_none_or(|names| names.contains(tool_name))
+        };
+        let rules = rules
+            .iter()
+            .filter(|rule| wanted(&rule.tool_name))
+            .cloned()
+            .collect();
+        let unreadable = unreadable_tools
+            .iter()
+            .filter(|tool_name| wanted(tool_name))
+            .count();
+        Ok(select_for_prompt(rules, max_rules, unreadable))
     }
 }
 
@@ -599,8 +751,10 @@ mod tests {
                 .unwrap();
             rows.join("\n")
         };
-        let all = plan("SELECT id FROM rules WHERE priority <> 'normal'");
-        assert!(all.contains("rules_eager"), "{all}");
+        let all = plan(&format!(
+            "SELECT {RULE_COLUMNS} FROM rules WHERE priority <> 'normal'"
+        ));
+        assert!(all.contains("COVERING INDEX rules_eager"), "{all}");
         let some = plan(
             "SELECT id FROM rules WHERE priority <> 'normal' AND tool_name IN (SELECT value FROM json_each('[\"a\"]'))",
         );

@@ -176,6 +176,21 @@ async fn run_once(options: &BenchOptions) -> Result<Vec<Row>> {
     }
     rows.push(row("prompt", 20, total, started.elapsed()));
 
+    // prompt_after_write: the same, each call preceded by an untimed write, so the store's
+    // eager-rule cache never helps: the cost of a session start right after a change.
+    let mut elapsed = Duration::ZERO;
+    for round in 0..20 {
+        client
+            .put(RulePut::new("tool_000", format!("scratch note {round}")).with_id("bench-scratch"))
+            .await?;
+        let started = Instant::now();
+        let prompt = client.rules_for_prompt(&[]).await?;
+        elapsed += started.elapsed();
+        debug_assert!(!prompt.rendered.is_empty());
+    }
+    client.delete("tool_000", "bench-scratch").await?;
+    rows.push(row("prompt_after_write", 20, total, elapsed));
+
     // capture: a 500-character message with five tool calls, pure.
     let turn = capture_turn_fixture();
     let now = Timestamp::parse("2026-11-30T00:00:00Z")?;

@@ -195,3 +195,47 @@ fn the_active_client_slot_is_set_once() {
 fn tool_memory_store_for_slot() -> impl active_memory_client::RuleStore {
     tool_memory_store::InMemoryRuleStore::new()
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rendered_block_follows_every_change_of_its_rules() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let client = ActiveMemoryClient::open_sqlite(dir.path().join("rules.sqlite3"))?
+        .with_config(ClientConfig::default());
+    let block = |client: ActiveMemoryClient| async move {
+        anyhow::Ok(client.rules_for_prompt(&[]).await?.rendered)
+    };
+    assert_eq!(block(client.clone()).await?, "");
+    let rule = client
+        .put(RulePut::new("bash", "never run sudo").with_priority(ToolMemoryPriority::Critical))
+        .await?;
+    assert!(
+        block(client.clone())
+            .await?
+            .contains("- **[critical]** never run sudo\n")
+    );
+    // Same rules again: the same bytes.
+    assert_eq!(block(client.clone()).await?, block(client.clone()).await?);
+    client
+        .put(RulePut::new("bash", "never run sudo -i").with_id(&rule.id))
+        .await?;
+    assert!(
+        block(client.clone())
+            .await?
+            .contains("- **[critical]** never run sudo -i\n")
+    );
+    client
+        .put(
+            RulePut::new("bash", "never run sudo -i")
+                .with_id(&rule.id)
+                .with_priority(ToolMemoryPriority::High),
+        )
+        .await?;
+    assert!(
+        block(client.clone())
+            .await?
+            .contains("- **[high]** never run sudo -i\n")
+    );
+    client.delete("bash", &rule.id).await?;
+    assert_eq!(block(client.clone()).await?, "");
+    Ok(())
+}

@@ -49,6 +49,38 @@ const MIGRATIONS: &[&str] = &[
         last_failure_class TEXT,
         last_seen          TEXT
     );",
+    // 3: the full-text index becomes lazy. Keeping FTS5 in step inside every single-rule
+    // transaction flushed a new index segment per write and doubled the cost of put and
+    // delete, while recall is rare. Now triggers only note which rows changed, in a small
+    // table, and a search folds those rows into a contentless index (which can delete by rowid)
+    // in one transaction before it queries. (`NOT EXISTS`, not `INSERT OR IGNORE`: the conflict
+    // clause of an outer upsert overrides the one of a statement inside its trigger.)
+    "DROP TRIGGER rules_fts_insert;
+    DROP TRIGGER rules_fts_delete;
+    DROP TRIGGER rules_fts_update;
+    DROP TABLE rules_fts;
+    CREATE VIRTUAL TABLE rules_fts USING fts5(rule, content = '', contentless_delete = 1);
+    CREATE TABLE rules_fts_pending (row_id INTEGER PRIMARY KEY);
+    CREATE TRIGGER rules_fts_insert AFTER INSERT ON rules BEGIN
+        INSERT INTO rules_fts_pending (row_id) SELECT new.row_id
+            WHERE NOT EXISTS (SELECT 1 FROM rules_fts_pending WHERE row_id = new.row_id);
+    END;
+    CREATE TRIGGER rules_fts_update AFTER UPDATE OF rule ON rules BEGIN
+        INSERT INTO rules_fts_pending (row_id) SELECT new.row_id
+            WHERE NOT EXISTS (SELECT 1 FROM rules_fts_pending WHERE row_id = new.row_id);
+    END;
+    CREATE TRIGGER rules_fts_delete AFTER DELETE ON rules BEGIN
+        INSERT INTO rules_fts_pending (row_id) SELECT old.row_id
+            WHERE NOT EXISTS (SELECT 1 FROM rules_fts_pending WHERE row_id = old.row_id);
+    END;
+    INSERT INTO rules_fts_pending (row_id) SELECT row_id FROM rules;",
+    // 4: the eager index covers every column the session-start query reads, so that query
+    // never visits the table. It holds only high and critical rows, so it stays small
+    // whatever the number of normal rules.
+    "DROP INDEX rules_eager;
+    CREATE INDEX rules_eager ON rules
+        (tool_name, priority, id, rule, source, tags, created_at, updated_at)
+        WHERE priority <> 'normal';",
 ];
 
 /// The schema version this build writes.
@@ -118,6 +150,14 @@ mod tests {
             .unwrap();
         migrate(&mut connection).unwrap();
         assert_eq!(user_version(&connection).unwrap(), SCHEMA_VERSION);
+        // The row waits in the pending table; the first search indexes it.
+        let pending: i64 = connection
+            .query_row("SELECT count(*) FROM rules_fts_pending", [], |row| {
+                row.get(0)
+            })
+            .unwrap();
+        assert_eq!(pending, 1);
+        super::super::catch_up_full_text_index(&mut connection).unwrap();
         let hits: i64 = connection
             .query_row(
                 "SELECT count(*) FROM rules_fts WHERE rules_fts MATCH 'sudo'",

@@ -162,6 +162,8 @@ suite!(
     search_ranks_by_keywords_within_one_tool,
     search_follows_updates_and_deletes,
     statistics_accumulate_apart_from_rules,
+    prompt_sees_every_write_made_after_it_was_read,
+    list_sees_every_write_made_after_it_was_read,
 );
 
 fn ts(text: &str) -> Timestamp {
@@ -783,5 +785,56 @@ async fn statistics_accumulate_apart_from_rules(h: &Harness) -> Result<()> {
     // Statistics are not rules and do not make a tool appear in rule listings.
     assert!(h.store.list("shell").await?.is_empty());
     assert!(h.store.list_tool_names().await?.is_empty());
+    Ok(())
+}
+
+async fn prompt_sees_every_write_made_after_it_was_read(h: &Harness) -> Result<()> {
+    let read = |store: Arc<dyn RuleStore>| async move {
+        let selection = store.rules_for_prompt(&[], None).await?;
+        anyhow::Ok(
+            texts(&selection.rules)
+                .into_iter()
+                .map(str::to_owned)
+                .collect::<Vec<_>>(),
+        )
+    };
+    assert!(read(h.store.clone()).await?.is_empty());
+    let rule = h
+        .store
+        .put(put("bash", "never run rm -rf /", Critical).with_id("r"))
+        .await?;
+    assert_eq!(read(h.store.clone()).await?, ["never run rm -rf /"]);
+    h.store
+        .put(RulePut::new("bash", "never run rm -rf ~").with_id("r"))
+        .await?;
+    assert_eq!(read(h.store.clone()).await?, ["never run rm -rf ~"]);
+    h.store
+        .put(put("bash", "never run rm -rf ~", Normal).with_id("r"))
+        .await?;
+    assert!(read(h.store.clone()).await?.is_empty());
+    h.store
+        .put(put("bash", "never run rm -rf ~", High).with_id("r"))
+        .await?;
+    assert_eq!(read(h.store.clone()).await?.len(), 1);
+    h.store.delete("bash", &rule.id).await?;
+    assert!(read(h.store.clone()).await?.is_empty());
+    Ok(())
+}
+
+async fn list_sees_every_write_made_after_it_was_read(h: &Harness) -> Result<()> {
+    assert!(h.store.list("bash").await?.is_empty());
+    let rule = h
+        .store
+        .put(put("bash", "quote paths", Normal).with_id("r"))
+        .await?;
+    assert_eq!(texts(&h.store.list("bash").await?), ["quote paths"]);
+    h.store
+        .put(RulePut::new("bash", "quote every path").with_id("r"))
+        .await?;
+    assert_eq!(texts(&h.store.list("bash").await?), ["quote every path"]);
+    h.store.put(put("shell", "other tool", Normal)).await?;
+    assert_eq!(texts(&h.store.list("bash").await?), ["quote every path"]);
+    h.store.delete("bash", &rule.id).await?;
+    assert!(h.store.list("bash").await?.is_empty());
     Ok(())
 }

@@ -26,7 +26,7 @@ async fn rules_survive_reopening_the_file() -> Result<()> {
     )?;
     assert_eq!(reopened.get("send_email", &stored.id).await?, Some(stored));
     assert_eq!(reopened.integrity_check()?, "ok");
-    assert_eq!(reopened.schema_version()?, 2);
+    assert_eq!(reopened.schema_version()?, 4);
     let mode: String =
         rusqlite::Connection::open(&path)?
             .query_row("PRAGMA journal_mode", [], |row| row.get(0))?;
@@ -44,5 +44,37 @@ fn works_without_an_async_runtime() -> Result<()> {
         panic!("outside a runtime the call completes inline");
     };
     assert_eq!(stored?.tool_name, "shell");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prompt_sees_writes_from_other_connections() -> Result<()> {
+    // Each store has its own connections and its own cache, as a second process would.
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("rules.sqlite3");
+    let reader = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let writer = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let eager = |store: &SqliteRuleStore| {
+        let store = store.clone();
+        async move { anyhow::Ok(store.rules_for_prompt(&[], None).await?.rules.len()) }
+    };
+    assert_eq!(eager(&reader).await?, 0);
+    let rule = writer
+        .put(
+            RulePut::new("send_email", "never email Sarah")
+                .with_priority(ToolMemoryPriority::Critical),
+        )
+        .await?;
+    assert_eq!(eager(&reader).await?, 1);
+    assert_eq!(eager(&reader).await?, 1);
+    rusqlite::Connection::open(&path)?.execute(
+        "UPDATE rules SET priority = 'normal' WHERE id = ?1",
+        [&rule.id],
+    )?;
+    assert_eq!(eager(&reader).await?, 0);
+    // Listings too.
+    assert_eq!(reader.list("send_email").await?.len(), 1);
+    writer.delete("send_email", &rule.id).await?;
+    assert!(reader.list("send_email").await?.is_empty());
     Ok(())
 }
