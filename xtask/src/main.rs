@@ -104,10 +104,24 @@ fn ci() -> Result<()> {
 fn regress(args: &[String]) -> Result<()> {
     // Each corpus is an ordinary test that prints its metrics and fails below its bar, so the
     // test suite and this command can never disagree.
-    let suites: &[(&str, &[&str])] = &[(
-        "capture corpus",
-        &["-p", "tool_memory_capture", "--test", "it", "corpus"],
-    )];
+    let suites: &[(&str, &[&str])] = &[
+        (
+            "capture corpus (edicts, attribution, revocations)",
+            &["-p", "tool_memory_capture", "--test", "it", "corpus"],
+        ),
+        (
+            "guard corpus",
+            &["-p", "tool_memory_guard", "--test", "it", "corpus"],
+        ),
+        (
+            "never email Sarah, in-process through the facade",
+            &["-p", "active_memory_client", "--test", "it", "sarah"],
+        ),
+        (
+            "never email Sarah, over HTTP across a server restart",
+            &["-p", "tests", "--test", "it", "server::never_email_sarah"],
+        ),
+    ];
     for (name, selector) in suites {
         eprintln!("== {name}");
         let mut test = cargo();
