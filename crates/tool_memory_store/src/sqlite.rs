@@ -96,15 +96,16 @@ struct Connections {
 }
 
 /// Listings of recently listed tools at one database version. Bounded: it is emptied when it
-/// holds [`LIST_CACHE_TOOLS`] tools, and whenever the database changes.
+/// would hold more than [`LIST_CACHE_RULES`] rules, and whenever the database changes.
 #[derive(Debug, Default)]
 struct ListCache {
     version: (i64, u64),
     tools: std::collections::HashMap<String, Arc<Vec<ToolMemoryRule>>>,
+    rules: usize,
 }
 
-/// Most tools whose listings are kept.
-const LIST_CACHE_TOOLS: usize = 1024;
+/// Most rules kept in listings, so memory stays flat however large the store grows.
+const LIST_CACHE_RULES: usize = 16 * 1024;
 
 /// The eager rules of every tool at one database version. Session start reads them on every new
 /// session while they change rarely, so an unchanged database answers from memory; any commit,
@@ -154,11 +155,17 @@ impl Connections {
         rules.sort_by(compare_for_listing);
         let rules = Arc::new(rules);
         let mut cache = self.lists.lock();
-        if cache.version != version || cache.tools.len() >= LIST_CACHE_TOOLS {
+        if cache.version != version || cache.rules + rules.len() > LIST_CACHE_RULES {
             cache.tools.clear();
+            cache.rules = 0;
             cache.version = version;
         }
-        cache.tools.insert(tool_name.to_owned(), Arc::clone(&rules));
+        if rules.len() <= LIST_CACHE_RULES {
+            cache.rules += rules.len();
+            if let Some(replaced) = cache.tools.insert(tool_name.to_owned(), Arc::clone(&rules)) {
+                cache.rules -= replaced.len();
+            }
+        }
         Ok(rules)
     }
 
