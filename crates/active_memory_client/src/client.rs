@@ -4,10 +4,10 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
-use tool_memory_capture::{TurnRecord, capture_turn};
+use tool_memory_capture::{ProposedRevocation, TurnRecord, capture_turn, revocation_matches};
 use tool_memory_core::{
-    Clock, RulePut, TOOL_NAMESPACE_PREFIX, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource,
-    ToolStats, UNSCOPED_TOOL, validate_tool_name,
+    Clock, HistoryEntry, Origin, RulePut, TOOL_NAMESPACE_PREFIX, Timestamp, ToolMemoryPriority,
+    ToolMemoryRule, ToolMemorySource, ToolStats, UNSCOPED_TOOL, validate_tool_name,
 };
 use tool_memory_prompt::{ToolMemoryRulesSection, prefetch_rules_blocking, render_prompt};
 use tool_memory_store::{
@@ -81,6 +81,14 @@ pub struct AfterTurnReport {
     pub refreshed: Vec<ToolMemoryRule>,
     /// Rules said again differently (wording or priority).
     pub changed: Vec<ToolMemoryRule>,
+    /// Earlier rules this turn lifted ("you can email Sarah again").
+    pub revoked: Vec<ToolMemoryRule>,
+    /// Revoked rules this turn stated again, and so reinstated.
+    pub restored: Vec<ToolMemoryRule>,
+    /// Revocations the user gave that matched no active rule, so the host can say so.
+    pub unmatched_revocations: Vec<ProposedRevocation>,
+    /// Observations retired by this turn (expired, or outlived by successful calls).
+    pub expired: Vec<ToolMemoryRule>,
     /// Statistics totals after this turn, per tool called.
     pub stats: Vec<ToolStats>,
 }
@@ -153,9 +161,56 @@ impl ActiveMemoryClient {
         Ok(self.store.list(tool_name).await?)
     }
 
-    /// Deletes a rule; `true` when it existed.
-    pub async fn delete(&self, tool_name: &str, id: &str) -> Result<bool> {
-        Ok(self.store.delete(tool_name, id).await?)
+    /// Every rule of a tool, revoked ones included (marked by `meta.revoked_at`).
+    pub async fn list_including_revoked(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
+        Ok(self.store.list_including_revoked(tool_name).await?)
+    }
+
+    /// Deletes a rule; `true` when it existed. Its history stays.
+    pub async fn delete(&self, tool_name: &str, id: &str, origin: &Origin) -> Result<bool> {
+        Ok(self.store.delete(tool_name, id, origin).await?)
+    }
+
+    /// Lifts a rule without deleting it: it leaves the prompt, the guard and default listings,
+    /// and stays in history. `None` when there is no such rule.
+    pub async fn revoke(
+        &self,
+        tool_name: &str,
+        id: &str,
+        origin: &Origin,
+    ) -> Result<Option<ToolMemoryRule>> {
+        Ok(self.store.revoke(tool_name, id, origin).await?)
+    }
+
+    /// Reinstates a revoked rule. `None` when there is no such rule.
+    pub async fn restore(
+        &self,
+        tool_name: &str,
+        id: &str,
+        origin: &Origin,
+    ) -> Result<Option<ToolMemoryRule>> {
+        Ok(self.store.restore(tool_name, id, origin).await?)
+    }
+
+    /// Confirms a captured edict that awaited confirmation. `None` when there is no such rule.
+    pub async fn confirm(
+        &self,
+        tool_name: &str,
+        id: &str,
+        origin: &Origin,
+    ) -> Result<Option<ToolMemoryRule>> {
+        Ok(self.store.confirm(tool_name, id, origin).await?)
+    }
+
+    /// History of a tool (or of one rule), newest first.
+    pub async fn history(
+        &self,
+        tool_name: &str,
+        id: Option<&str>,
+        limit: usize,
+        before: Option<i64>,
+    ) -> Result<Vec<HistoryEntry>> {
+        Ok(self.store.history(tool_name, id, limit, before).await?)
     }
 
     /// Tools that hold rules, sorted (without the no-tool sentinel).
@@ -243,9 +298,18 @@ impl ActiveMemoryClient {
         Ok(self.store.tool_stats(tool_name).await?)
     }
 
-    /// Runs capture on a finished turn and applies what it proposes. A repeated edict has the
-    /// same identity key, which is used as the rule id, so it refreshes one rule rather than
-    /// adding a copy.
+    /// Runs capture on a finished turn and applies what it proposes, in this order:
+    ///
+    /// 1. Revocations, so that an edict in the same turn is never lifted by its own turn.
+    /// 2. Statistics, so that observations see this turn's successes.
+    /// 3. Rules. A repeated edict has the same identity key, which is used as the rule id, so it
+    ///    refreshes one rule rather than adding a copy; stating a revoked edict again restores
+    ///    it. Text observed in tool output never rises above normal. With
+    ///    `confirm_captured_edicts`, a new edict waits, proposed, for the user's confirmation.
+    ///    Observations expire after `observation_ttl` and retire after
+    ///    `observation_retire_after_successes` later successful calls of their tool.
+    /// 4. The observations of the turn's tools that have expired or retired are removed, with
+    ///    an `expire` line in their history.
     pub async fn after_turn(&self, turn: &TurnRecord) -> Result<AfterTurnReport> {
         let mut report = AfterTurnReport {
             capture_enabled: self.config.capture_enabled,
@@ -254,43 +318,26 @@ impl ActiveMemoryClient {
         if !self.config.capture_enabled {
             return Ok(report);
         }
-        let output = capture_turn(turn, self.clock.now());
-        for proposed in output.rules {
-            // Text observed in tool output is untrusted: it never rises above normal, whatever
-            // capture proposed.
-            let priority = match proposed.source {
-                ToolMemorySource::UserExplicit => proposed.priority,
-                _ => proposed.priority.min(ToolMemoryPriority::Normal),
-            };
-            let existing = self
-                .store
-                .get(&proposed.tool_name, &proposed.identity_key)
-                .await?;
-            let stored = self
-                .store
-                .put(
-                    RulePut::new(&proposed.tool_name, &proposed.rule)
-                        .with_id(&proposed.identity_key)
-                        .with_priority(priority)
-                        .with_source(proposed.source)
-                        .with_tags(proposed.tags),
-                )
-                .await?;
-            tracing::debug!(
-                tool = stored.tool_name,
-                body_len = stored.rule.len(),
-                "[tool-memory] captured rule"
-            );
-            match existing {
-                None => report.created.push(stored),
-                Some(before)
-                    if before.rule == stored.rule && before.priority == stored.priority =>
-                {
-                    report.refreshed.push(stored);
-                }
-                Some(_) => report.changed.push(stored),
+        let now = self.clock.now();
+        let output = capture_turn(turn, now);
+        let edict_origin = Origin::UserEdict {
+            session_id: turn.session_id.clone(),
+            turn: turn.turn,
+        };
+        let capture_origin = Origin::Capture {
+            session_id: turn.session_id.clone(),
+            turn: turn.turn,
+        };
+
+        for revocation in output.revocations {
+            let revoked = self.apply_revocation(&revocation, &edict_origin).await?;
+            if revoked.is_empty() {
+                report.unmatched_revocations.push(revocation);
             }
+            report.revoked.extend(revoked);
         }
+
+        let mut totals = std::collections::BTreeMap::new();
         for delta in output.stats {
             let delta = ToolStats {
                 tool_name: delta.tool_name,
@@ -300,28 +347,167 @@ impl ActiveMemoryClient {
                 last_failure_class: delta.last_failure_class.map(|class| class.to_string()),
                 last_seen: Some(delta.last_seen),
             };
-            report.stats.push(self.store.record_stats(&delta).await?);
+            let total = self.store.record_stats(&delta).await?;
+            totals.insert(total.tool_name.clone(), total.successes);
+            report.stats.push(total);
+        }
+
+        for proposed in output.rules {
+            let user_authored = proposed.source == ToolMemorySource::UserExplicit;
+            // Only the user's own words may raise a rule above normal.
+            let priority = if user_authored {
+                proposed.priority
+            } else {
+                proposed.priority.min(ToolMemoryPriority::Normal)
+            };
+            let existing = self
+                .store
+                .get(&proposed.tool_name, &proposed.identity_key)
+                .await?;
+            let mut put = RulePut::new(&proposed.tool_name, &proposed.rule)
+                .with_id(&proposed.identity_key)
+                .with_priority(priority)
+                .with_source(proposed.source)
+                .with_tags(proposed.tags)
+                .with_origin(if user_authored {
+                    edict_origin.clone()
+                } else {
+                    capture_origin.clone()
+                });
+            if user_authored && existing.is_none() && self.config.confirm_captured_edicts {
+                put.proposed = Some(true);
+            }
+            if !user_authored {
+                put.expires_at = now.checked_add(self.config.observation_ttl);
+                let successes = totals.get(&proposed.tool_name).copied().unwrap_or_default();
+                put.retire_after_successes =
+                    Some(successes.saturating_add(self.config.observation_retire_after_successes));
+            }
+            if user_authored
+                && existing
+                    .as_ref()
+                    .is_some_and(|rule| rule.meta.revoked_at.is_some())
+            {
+                self.store
+                    .restore(&proposed.tool_name, &proposed.identity_key, &edict_origin)
+                    .await?;
+            }
+            let stored = self.store.put(put).await?;
+            tracing::debug!(
+                tool = stored.tool_name,
+                body_len = stored.rule.len(),
+                "[tool-memory] captured rule"
+            );
+            match existing {
+                None => report.created.push(stored),
+                Some(before) if before.meta.revoked_at.is_some() => report.restored.push(stored),
+                Some(before)
+                    if before.rule == stored.rule && before.priority == stored.priority =>
+                {
+                    report.refreshed.push(stored);
+                }
+                Some(_) => report.changed.push(stored),
+            }
+        }
+
+        for (tool, successes) in &totals {
+            report.expired.extend(
+                self.retire_observations(tool, now, Some(*successes))
+                    .await?,
+            );
         }
         Ok(report)
     }
 
-    /// Every rule in the store, tool by tool (the no-tool group last), for export.
+    /// Revokes the active rules a revocation matches: on its tool and the no-tool group when
+    /// the user named the tool, on every tool otherwise.
+    async fn apply_revocation(
+        &self,
+        revocation: &ProposedRevocation,
+        origin: &Origin,
+    ) -> Result<Vec<ToolMemoryRule>> {
+        let tools = if revocation.tool_explicit {
+            vec![revocation.tool_name.clone(), UNSCOPED_TOOL.to_owned()]
+        } else {
+            let mut tools = self.store.list_tool_names().await?;
+            tools.push(UNSCOPED_TOOL.to_owned());
+            tools
+        };
+        let mut revoked = Vec::new();
+        for tool in tools {
+            for rule in self.store.list(&tool).await? {
+                if revocation_matches(revocation, &rule)
+                    && let Some(rule) = self.store.revoke(&tool, &rule.id, origin).await?
+                {
+                    revoked.push(rule);
+                }
+            }
+        }
+        Ok(revoked)
+    }
+
+    /// Removes a tool's observations that have expired at `now` or that `successes` (the
+    /// tool's total of successful calls) has outlived. User rules never expire.
+    async fn retire_observations(
+        &self,
+        tool_name: &str,
+        now: Timestamp,
+        successes: Option<u64>,
+    ) -> Result<Vec<ToolMemoryRule>> {
+        let mut retired = Vec::new();
+        for rule in self.store.list(tool_name).await? {
+            if rule.source == ToolMemorySource::UserExplicit {
+                continue;
+            }
+            let expired = rule.meta.expires_at.is_some_and(|expiry| expiry <= now);
+            let outlived = rule
+                .meta
+                .retire_after_successes
+                .zip(successes)
+                .is_some_and(|(threshold, successes)| successes >= threshold);
+            if (expired || outlived) && self.store.expire(tool_name, &rule.id).await? {
+                retired.push(rule);
+            }
+        }
+        Ok(retired)
+    }
+
+    /// Removes every observation in the store that has expired by now. The server runs it at
+    /// start-up; `after_turn` already does it for the tools of each turn.
+    pub async fn sweep_expired(&self) -> Result<Vec<ToolMemoryRule>> {
+        let now = self.clock.now();
+        let mut tools = self.store.list_tool_names().await?;
+        tools.push(UNSCOPED_TOOL.to_owned());
+        let mut retired = Vec::new();
+        for tool in tools {
+            let successes = self
+                .store
+                .tool_stats(&tool)
+                .await?
+                .map(|stats| stats.successes);
+            retired.extend(self.retire_observations(&tool, now, successes).await?);
+        }
+        Ok(retired)
+    }
+
+    /// Every rule in the store, revoked ones included, tool by tool (the no-tool group last),
+    /// for export.
     pub async fn export(&self) -> Result<Vec<ToolMemoryRule>> {
         let mut tools = self.list_tool_names().await?;
         tools.push(UNSCOPED_TOOL.to_owned());
         let mut rules = Vec::new();
         for tool in tools {
-            rules.extend(self.list(&tool).await?);
+            rules.extend(self.list_including_revoked(&tool).await?);
         }
         Ok(rules)
     }
 
-    /// Writes exported rules back verbatim (ids and timestamps kept), so importing the same
-    /// export twice changes nothing.
-    pub async fn import(&self, rules: Vec<ToolMemoryRule>) -> Result<usize> {
+    /// Writes exported rules back verbatim (ids, timestamps and state kept), so importing the
+    /// same export twice changes nothing but the history.
+    pub async fn import(&self, rules: Vec<ToolMemoryRule>, origin: &Origin) -> Result<usize> {
         let count = rules.len();
         for rule in rules {
-            self.store.restore(rule).await?;
+            self.store.import(rule, origin).await?;
         }
         Ok(count)
     }

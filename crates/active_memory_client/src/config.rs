@@ -15,7 +15,18 @@ pub struct ClientConfig {
     pub prompt_budget_bytes: usize,
     /// How long a blocking session-start prefetch may take before it gives up.
     pub prefetch_timeout: Duration,
+    /// Store captured edicts as proposed (shown as unconfirmed advice, not enforced as
+    /// critical) until the user confirms them through RPC or CLI. Off by default.
+    pub confirm_captured_edicts: bool,
+    /// How long a repeated-failure observation applies.
+    pub observation_ttl: Duration,
+    /// Later successful calls of its tool after which an observation retires.
+    pub observation_retire_after_successes: u64,
 }
+
+/// Environment switch for [`ClientConfig::confirm_captured_edicts`] (same values as the capture
+/// switch).
+pub const CONFIRM_CAPTURED_EDICTS_ENV: &str = "TOOLMEM_CONFIRM_CAPTURED_EDICTS";
 
 impl Default for ClientConfig {
     fn default() -> ClientConfig {
@@ -23,6 +34,9 @@ impl Default for ClientConfig {
             capture_enabled: CAPTURE_ENABLED_BY_DEFAULT,
             prompt_budget_bytes: DEFAULT_PROMPT_BUDGET_BYTES,
             prefetch_timeout: Duration::from_secs(2),
+            confirm_captured_edicts: false,
+            observation_ttl: Duration::from_secs(30 * 24 * 60 * 60),
+            observation_retire_after_successes: 20,
         }
     }
 }
@@ -34,6 +48,16 @@ impl ClientConfig {
         let mut config = ClientConfig::default();
         if let Ok(value) = std::env::var(CAPTURE_ENABLED_ENV) {
             config.apply_capture_switch(&value);
+        }
+        if let Ok(value) = std::env::var(CONFIRM_CAPTURED_EDICTS_ENV) {
+            match parse_capture_switch(&value) {
+                Some(confirm) => config.confirm_captured_edicts = confirm,
+                None => tracing::warn!(
+                    variable = CONFIRM_CAPTURED_EDICTS_ENV,
+                    value,
+                    "invalid boolean env override ignored; expected 1/true/yes/on or 0/false/no/off"
+                ),
+            }
         }
         config
     }

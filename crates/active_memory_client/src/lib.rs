@@ -18,15 +18,17 @@ pub use crate::client::{
     ActiveMemoryClient, AfterTurnReport, RulesForPrompt, active_memory_client, preview_capture,
     set_active_memory_client,
 };
-pub use crate::config::ClientConfig;
+pub use crate::config::{CONFIRM_CAPTURED_EDICTS_ENV, ClientConfig};
 pub use crate::error::{Error, Result};
 pub use crate::hook::{PostTurnHook, TOOL_MEMORY_CAPTURE_HOOK};
 
 /// Re-exports so that RPC, CLI and hosts need no direct dependency on the inner crates.
-pub use tool_memory_capture::{CaptureOutput, ToolCallRecord, TurnRecord, capture_turn};
+pub use tool_memory_capture::{
+    CaptureOutput, ProposedRevocation, ToolCallRecord, TurnRecord, capture_turn,
+};
 pub use tool_memory_core::{
-    RulePut, Timestamp, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, ToolStats,
-    UNSCOPED_TOOL,
+    HistoryAction, HistoryEntry, Origin, RuleMeta, RulePut, Timestamp, ToolMemoryPriority,
+    ToolMemoryRule, ToolMemorySource, ToolStats, UNSCOPED_TOOL,
 };
 pub use tool_memory_prompt::{PromptSection, ToolMemoryRulesSection};
 pub use tool_memory_store::{Durability, RuleStore};

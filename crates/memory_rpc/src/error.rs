@@ -25,8 +25,11 @@ pub const INTERNAL_ERROR_CODE: i32 = -32603;
 pub const REFERENCE_ERROR_CODE: i32 = -32000;
 /// The store failed: SQLite busy, locked or broken, a key/value backend down, a database
 /// written by a newer toolmem, or a stored row this version cannot read. Often transient;
-/// retrying later may succeed. (`-32001` is kept free for a future "rule not found".)
+/// retrying later may succeed.
 pub const STORAGE_ERROR_CODE: i32 = -32002;
+/// A lifecycle change (`memory.tool_rule_revoke`, `_restore`, `_confirm`) named a rule that does
+/// not exist. (`get` answers `null` and `delete` answers `false` instead, as in the reference.)
+pub const RULE_NOT_FOUND_CODE: i32 = -32001;
 
 /// Why a request failed. Messages are the native envelope's; [`error_object`] words them the
 /// reference's way when the call came through `openhuman.memory_*`.
@@ -70,6 +73,9 @@ pub(crate) enum Error {
     /// The facade failed.
     #[error(transparent)]
     Facade(#[from] active_memory_client::Error),
+    /// A lifecycle change named a rule that does not exist.
+    #[error("rule not found: no rule `{id}` on tool `{tool_name}`")]
+    RuleNotFound { tool_name: String, id: String },
     /// A result could not be encoded.
     #[error("internal error: {0}")]
     Internal(String),
@@ -130,6 +136,7 @@ pub(crate) fn error_object(error: &Error, envelope: Envelope) -> ErrorObject {
                 None,
             ),
         },
+        Error::RuleNotFound { .. } => (RULE_NOT_FOUND_CODE, error.to_string(), None),
         Error::Internal(_) => (INTERNAL_ERROR_CODE, error.to_string(), None),
     };
     ErrorObject {
@@ -157,7 +164,10 @@ fn reference_message(error: &Error) -> String {
             Some(invalid) => reference_validation_message(invalid),
             None => facade.to_string(),
         },
-        Error::Parse(_) | Error::InvalidRequest(_) | Error::Internal(_) => error.to_string(),
+        Error::Parse(_)
+        | Error::InvalidRequest(_)
+        | Error::RuleNotFound { .. }
+        | Error::Internal(_) => error.to_string(),
     }
 }
 

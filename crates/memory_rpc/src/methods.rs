@@ -9,7 +9,8 @@ use std::future::Future;
 use std::pin::Pin;
 
 use active_memory_client::{
-    ActiveMemoryClient, RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, TurnRecord,
+    ActiveMemoryClient, Origin, RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource,
+    TurnRecord,
 };
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -57,6 +58,14 @@ const PRIORITY: Param = Param::optional("priority", "normal, high or critical.")
 const SOURCE: Param = Param::optional("source", "user_explicit, post_turn or programmatic.");
 const TAGS: Param = Param::optional("tags", "Free-form labels.");
 const TOOLS: Param = Param::optional("tools", "Tools to pin rules for; empty means every tool.");
+const INCLUDE_REVOKED: Param = Param::optional(
+    "include_revoked",
+    "Also list revoked rules, marked by `revoked_at`; default false.",
+);
+
+/// Default and largest `limit` of `memory.tool_rule_history`.
+pub(crate) const DEFAULT_HISTORY_LIMIT: u64 = 50;
+pub(crate) const MAX_HISTORY_LIMIT: u64 = 1000;
 
 /// Every method, the reference's six first and in its registration order.
 pub(crate) const METHODS: &[Method] = &[
@@ -84,7 +93,7 @@ pub(crate) const METHODS: &[Method] = &[
             name: "openhuman.memory_tool_rule_list",
             log: "tool memory rules listed",
         }),
-        params: &[TOOL_NAME],
+        params: &[TOOL_NAME, INCLUDE_REVOKED],
         call: tool_rule_list,
     },
     Method {
@@ -132,8 +141,38 @@ pub(crate) const METHODS: &[Method] = &[
             Param::optional("tool_calls", "The turn's tool calls, in call order."),
             Param::optional("session_id", "The host's session id."),
             Param::optional("available_tools", "The agent's whole tool catalogue."),
+            Param::optional("turn", "The turn's number within the session."),
         ],
         call: after_turn,
+    },
+    Method {
+        name: "memory.tool_rule_revoke",
+        reference: None,
+        params: &[TOOL_NAME, ID],
+        call: tool_rule_revoke,
+    },
+    Method {
+        name: "memory.tool_rule_restore",
+        reference: None,
+        params: &[TOOL_NAME, ID],
+        call: tool_rule_restore,
+    },
+    Method {
+        name: "memory.tool_rule_confirm",
+        reference: None,
+        params: &[TOOL_NAME, ID],
+        call: tool_rule_confirm,
+    },
+    Method {
+        name: "memory.tool_rule_history",
+        reference: None,
+        params: &[
+            TOOL_NAME,
+            Param::optional("id", "Only this rule's history."),
+            Param::optional("limit", "Most entries to return, 1 to 1000; default 50."),
+            Param::optional("before", "Only entries older than this `seq` (for paging)."),
+        ],
+        call: tool_rule_history,
     },
 ];
 
@@ -159,6 +198,7 @@ fn tool_rule_put(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<
         put.source = params.enumeration::<ToolMemorySource>("source")?;
         put.tags = params.optional("tags")?;
         put.id = params.nullable("id")?;
+        put.origin = rpc_origin("memory.tool_rule_put");
         // The stored rule, not the request echoed back: normalised tool name, kept
         // `created_at` (the reference's V3 returned the pre-store copy, W-17).
         encode(&client.put(put).await?)
@@ -176,7 +216,71 @@ fn tool_rule_get(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<
 fn tool_rule_list(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
     Box::pin(async move {
         let tool_name = params.lookup_tool_name()?;
+        if params.optional::<bool>("include_revoked")?.unwrap_or(false) {
+            return encode(&client.list_including_revoked(&tool_name).await?);
+        }
         encode(&client.list(&tool_name).await?)
+    })
+}
+
+fn rpc_origin(method: &str) -> Origin {
+    Origin::Rpc {
+        method: method.to_owned(),
+    }
+}
+
+/// A lifecycle change of one rule; a missing rule is the application error "rule not found".
+async fn change_rule(
+    client: &ActiveMemoryClient,
+    mut params: Params,
+    method: &'static str,
+) -> CallResult {
+    let tool_name = params.lookup_tool_name()?;
+    let id = params.lookup_id()?;
+    let origin = rpc_origin(method);
+    let changed = match method {
+        "memory.tool_rule_revoke" => client.revoke(&tool_name, &id, &origin).await?,
+        "memory.tool_rule_restore" => client.restore(&tool_name, &id, &origin).await?,
+        _ => client.confirm(&tool_name, &id, &origin).await?,
+    };
+    match changed {
+        Some(rule) => encode(&rule),
+        None => Err(Error::RuleNotFound { tool_name, id }),
+    }
+}
+
+fn tool_rule_revoke(client: &ActiveMemoryClient, params: Params) -> CallFuture<'_> {
+    Box::pin(change_rule(client, params, "memory.tool_rule_revoke"))
+}
+
+fn tool_rule_restore(client: &ActiveMemoryClient, params: Params) -> CallFuture<'_> {
+    Box::pin(change_rule(client, params, "memory.tool_rule_restore"))
+}
+
+fn tool_rule_confirm(client: &ActiveMemoryClient, params: Params) -> CallFuture<'_> {
+    Box::pin(change_rule(client, params, "memory.tool_rule_confirm"))
+}
+
+fn tool_rule_history(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
+    Box::pin(async move {
+        let tool_name = params.lookup_tool_name()?;
+        let id: Option<String> = params.optional("id")?;
+        let before: Option<i64> = params.optional("before")?;
+        let limit = params
+            .optional::<u64>("limit")?
+            .unwrap_or(DEFAULT_HISTORY_LIMIT);
+        if !(1..=MAX_HISTORY_LIMIT).contains(&limit) {
+            return Err(Error::InvalidParam(tool_memory_core::Error::Invalid {
+                field: "limit",
+                reason: format!("must be between 1 and {MAX_HISTORY_LIMIT}, got {limit}"),
+            }));
+        }
+        let limit = usize::try_from(limit).map_err(|err| Error::Internal(err.to_string()))?;
+        encode(
+            &client
+                .history(&tool_name, id.as_deref(), limit, before)
+                .await?,
+        )
     })
 }
 
@@ -184,7 +288,8 @@ fn tool_rule_delete(client: &ActiveMemoryClient, mut params: Params) -> CallFutu
     Box::pin(async move {
         let tool_name = params.lookup_tool_name()?;
         let id = params.lookup_id()?;
-        encode(&client.delete(&tool_name, &id).await?)
+        let origin = rpc_origin("memory.tool_rule_delete");
+        encode(&client.delete(&tool_name, &id, &origin).await?)
     })
 }
 
@@ -245,6 +350,7 @@ fn after_turn(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_>
         turn.tool_calls = params.optional("tool_calls")?.unwrap_or_default();
         turn.session_id = params.optional("session_id")?;
         turn.available_tools = params.optional("available_tools")?.unwrap_or_default();
+        turn.turn = params.optional("turn")?;
         encode(&client.after_turn(&turn).await?)
     })
 }

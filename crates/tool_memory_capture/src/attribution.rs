@@ -735,6 +735,7 @@ mod tests {
                 .map(|name| ToolCallRecord::new(*name, true, "ok"))
                 .collect(),
             session_id: None,
+            turn: None,
             available_tools: catalogue.iter().map(|name| (*name).to_owned()).collect(),
         };
         let tool = Candidates::of_turn(&turn).attribute(&match_form(edict));

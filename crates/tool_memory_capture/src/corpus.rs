@@ -231,6 +231,7 @@ fn score_revocations(
             tags: vec![EDICT_TAG.to_owned()],
             created_at: now,
             updated_at: now,
+            meta: Default::default(),
         };
         let revoked = revocations
             .iter()

@@ -413,6 +413,7 @@ mod tests {
             tags: vec![REPEATED_FAILURE_TAG.to_owned()],
             created_at: timestamp,
             updated_at: timestamp,
+            meta: Default::default(),
         };
         let forget = revocation(Retraction, "shell", true, &["shell"]);
         assert!(!revocation_matches(&forget, &rule));

@@ -18,8 +18,12 @@ pub struct TurnRecord {
     #[serde(default)]
     pub tool_calls: Vec<ToolCallRecord>,
     /// The host's session id, if any. Capture does not use it: rules are never session-scoped.
+    /// The facade records it, with `turn`, in the history of every rule the turn changes.
     #[serde(default)]
     pub session_id: Option<String>,
+    /// The turn's number within the session, if the host counts turns.
+    #[serde(default)]
+    pub turn: Option<u64>,
     /// The agent's whole tool catalogue, which may be empty. Edicts are attributed against the
     /// tools that ran and these.
     #[serde(default)]

@@ -6,6 +6,7 @@
 
 mod clock;
 mod error;
+mod history;
 mod names;
 mod rule;
 mod stats;
@@ -13,6 +14,7 @@ mod time;
 
 pub use crate::clock::{Clock, IdSource, ManualClock, SequentialIds};
 pub use crate::error::{Error, Result};
+pub use crate::history::{HistoryAction, HistoryEntry, HistoryEvent, Origin};
 pub use crate::names::{
     MAX_ID_CHARS, MAX_RULE_CHARS, MAX_TAG_CHARS, MAX_TAGS, MAX_TOOL_NAME_CHARS, RULE_KEY_PREFIX,
     STATS_NAMESPACE_PREFIX, TOOL_NAMESPACE_PREFIX, UNSCOPED_TOOL, normalize_tool_name,
@@ -20,7 +22,7 @@ pub use crate::names::{
     validate_tags, validate_tool_name,
 };
 pub use crate::rule::{
-    RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, compare_for_listing,
+    RuleMeta, RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, compare_for_listing,
 };
 pub use crate::stats::ToolStats;
 pub use crate::time::Timestamp;

@@ -7,7 +7,9 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Error, Timestamp, validate_id, validate_rule_body, validate_tags, validate_tool_name};
+use crate::{
+    Error, Origin, Timestamp, validate_id, validate_rule_body, validate_tags, validate_tool_name,
+};
 
 /// How strongly a rule is surfaced. `Normal < High < Critical`; high and critical rules are
 /// "eager" and ride in the pinned system-prompt block.
@@ -151,9 +153,42 @@ pub struct ToolMemoryRule {
     pub created_at: Timestamp,
     /// Last write.
     pub updated_at: Timestamp,
+    /// toolmem's additions: lifecycle state and the enforcement constraint. Flattened and
+    /// absent when unset, so the record stays the reference's byte for byte.
+    #[serde(flatten)]
+    pub meta: RuleMeta,
+}
+
+/// What toolmem knows about a rule beyond the reference record. Every field is optional on the
+/// wire: the reference ignores them, and a record without them reads with the defaults.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RuleMeta {
+    /// When the rule was lifted by a later edict or a caller. A revoked rule leaves the prompt,
+    /// the guard and default listings, and is kept for history and a possible restore.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub revoked_at: Option<Timestamp>,
+    /// When an observation stops applying (user rules never expire).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<Timestamp>,
+    /// The tool's total of successful calls at which an observation retires.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retire_after_successes: Option<u64>,
+    /// Captured but awaiting the user's confirmation: shown as advice, not enforced as
+    /// critical, until confirmed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub proposed: bool,
+    /// The enforcement constraint in the guard's JSON form, derived from the text or given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub constraint: Option<serde_json::Value>,
 }
 
 impl ToolMemoryRule {
+    /// Whether the rule applies at `now`: not revoked and not expired.
+    pub fn is_active(&self, now: Timestamp) -> bool {
+        self.meta.revoked_at.is_none() && self.meta.expires_at.is_none_or(|expiry| expiry > now)
+    }
+
     /// Checks every field against the limits in [`crate::names`]. The tool name must already
     /// be normalised.
     pub fn validate(&self) -> Result<(), Error> {
@@ -200,6 +235,16 @@ pub struct RulePut {
     pub source: Option<ToolMemorySource>,
     /// `None` keeps the stored tags, or none for a new rule.
     pub tags: Option<Vec<String>>,
+    /// Who asked for the change; recorded in the history.
+    pub origin: Origin,
+    /// `None` keeps the stored expiry, or none for a new rule.
+    pub expires_at: Option<Timestamp>,
+    /// `None` keeps the stored retirement threshold, or none for a new rule.
+    pub retire_after_successes: Option<u64>,
+    /// `None` keeps the stored flag, or `false` for a new rule.
+    pub proposed: Option<bool>,
+    /// `None` keeps the stored constraint, or none for a new rule.
+    pub constraint: Option<serde_json::Value>,
 }
 
 impl RulePut {
@@ -237,6 +282,12 @@ impl RulePut {
         S: Into<String>,
     {
         self.tags = Some(tags.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Sets who asked for the change.
+    pub fn with_origin(mut self, origin: Origin) -> RulePut {
+        self.origin = origin;
         self
     }
 
@@ -286,6 +337,18 @@ impl RulePut {
                 .unwrap_or_default(),
             created_at: existing.map_or(now, |rule| rule.created_at),
             updated_at: now,
+            meta: {
+                let kept = existing.map(|rule| rule.meta.clone()).unwrap_or_default();
+                RuleMeta {
+                    revoked_at: kept.revoked_at,
+                    expires_at: self.expires_at.or(kept.expires_at),
+                    retire_after_successes: self
+                        .retire_after_successes
+                        .or(kept.retire_after_successes),
+                    proposed: self.proposed.unwrap_or(kept.proposed),
+                    constraint: self.constraint.or(kept.constraint),
+                }
+            },
         }
     }
 }
@@ -354,6 +417,39 @@ mod tests {
     }
 
     #[test]
+    fn meta_fields_are_absent_when_unset_and_round_trip_when_set() {
+        let plain = RulePut::new("bash", "x").normalized().unwrap().build(
+            "a".into(),
+            None,
+            at("2026-01-01T00:00:00Z"),
+        );
+        assert!(!plain.to_compact_json().contains("revoked_at"));
+        assert!(
+            plain
+                .to_compact_json()
+                .ends_with(r#""updated_at":"2026-01-01T00:00:00+00:00"}"#)
+        );
+        let mut marked = plain.clone();
+        marked.meta.revoked_at = Some(at("2026-01-02T00:00:00Z"));
+        marked.meta.proposed = true;
+        marked.meta.constraint = Some(serde_json::json!({"polarity": "forbid", "matchers": []}));
+        let json = marked.to_compact_json();
+        assert!(
+            json.contains(r#""revoked_at":"2026-01-02T00:00:00+00:00""#),
+            "{json}"
+        );
+        assert_eq!(
+            serde_json::from_str::<ToolMemoryRule>(&json).unwrap(),
+            marked
+        );
+        assert!(!marked.is_active(at("2026-01-03T00:00:00Z")));
+        let mut expiring = plain;
+        expiring.meta.expires_at = Some(at("2026-02-01T00:00:00Z"));
+        assert!(expiring.is_active(at("2026-01-31T00:00:00Z")));
+        assert!(!expiring.is_active(at("2026-02-01T00:00:00Z")));
+    }
+
+    #[test]
     fn unknown_enum_value_makes_the_row_unreadable() {
         let json = r#"{"id":"a","tool_name":"t","rule":"r","priority":"low","created_at":"2026-05-11T00:00:00Z","updated_at":"2026-05-11T00:00:00Z"}"#;
         assert!(serde_json::from_str::<ToolMemoryRule>(json).is_err());
@@ -415,6 +511,7 @@ mod tests {
             tags: vec![],
             created_at: at(updated),
             updated_at: at(updated),
+            meta: RuleMeta::default(),
         };
         let mut rules = [
             make("n", ToolMemoryPriority::Normal, "2026-01-03T00:00:00Z"),

@@ -36,6 +36,12 @@ impl Timestamp {
         DateTime::from_timestamp_micros(micros).map(Timestamp)
     }
 
+    /// The instant `duration` later, if chrono can represent it.
+    pub fn checked_add(&self, duration: std::time::Duration) -> Option<Timestamp> {
+        let duration = chrono::TimeDelta::from_std(duration).ok()?;
+        self.0.checked_add_signed(duration).map(Timestamp)
+    }
+
     /// Microseconds since the Unix epoch; the sort key the stores index.
     pub fn unix_micros(&self) -> i64 {
         self.0.timestamp_micros()

@@ -73,6 +73,7 @@ impl CorpusCase {
                 tags: Vec::new(),
                 created_at: at,
                 updated_at: at,
+                meta: Default::default(),
             })
             .collect()
     }

@@ -513,6 +513,7 @@ mod tests {
                 tags: vec![],
                 created_at: at,
                 updated_at: at,
+                meta: Default::default(),
             };
             let call_tool = if tool == UNSCOPED_TOOL { "shell" } else { tool };
             let verdict = check_rules(&[rule], call_tool, &arguments);

@@ -157,7 +157,13 @@ impl<'a> Entry<'a> {
             Group::Tool(neutralize_tool_name(&rule.tool_name))
         };
         let body = neutralize_body(&rule.rule);
-        let marker = rule.priority.as_str();
+        // A captured edict awaiting the user's confirmation is advice, not a hard constraint:
+        // it never carries a priority marker or the critical guarantee.
+        let marker = if rule.meta.proposed {
+            "unconfirmed"
+        } else {
+            rule.priority.as_str()
+        };
         let mut bullet = String::with_capacity("- **[] ".len() + marker.len() + 2 + body.len());
         bullet.push_str("- **[");
         bullet.push_str(marker);
@@ -168,6 +174,11 @@ impl<'a> Entry<'a> {
             group,
             bullet,
         }
+    }
+
+    /// Critical and confirmed: always rendered, whatever the budget.
+    fn is_pinned(&self) -> bool {
+        self.rule.priority == ToolMemoryPriority::Critical && !self.rule.meta.proposed
     }
 
     fn key(&self) -> (&Group, Reverse<ToolMemoryPriority>, &str, &str, &str, &str) {
@@ -226,10 +237,7 @@ fn select(entries: &[Entry<'_>], budget_bytes: usize) -> Vec<bool> {
 
     // Something will be left out, so the notice needs room. This is its longest possible
     // form (every non-critical rule, every namespace), which bounds the real one.
-    let droppable: Vec<&Entry<'_>> = entries
-        .iter()
-        .filter(|entry| entry.rule.priority != ToolMemoryPriority::Critical)
-        .collect();
+    let droppable: Vec<&Entry<'_>> = entries.iter().filter(|entry| !entry.is_pinned()).collect();
     let reserve = if droppable.is_empty() {
         0
     } else {
@@ -238,15 +246,20 @@ fn select(entries: &[Entry<'_>], budget_bytes: usize) -> Vec<bool> {
 
     let mut selected = vec![false; entries.len()];
     for (index, entry) in entries.iter().enumerate() {
-        if entry.rule.priority == ToolMemoryPriority::Critical {
+        if entry.is_pinned() {
             used += cost(entry, &groups);
             groups.insert(&entry.group);
             selected[index] = true;
         }
     }
-    for priority in [ToolMemoryPriority::High, ToolMemoryPriority::Normal] {
+    // Unconfirmed critical edicts compete first, then high rules, then the rest.
+    for priority in [
+        ToolMemoryPriority::Critical,
+        ToolMemoryPriority::High,
+        ToolMemoryPriority::Normal,
+    ] {
         for (index, entry) in entries.iter().enumerate() {
-            if entry.rule.priority != priority {
+            if entry.rule.priority != priority || selected[index] {
                 continue;
             }
             let bytes = cost(entry, &groups);
@@ -304,19 +317,34 @@ fn layout(entries: &[&Entry<'_>], notice: Option<&str>) -> String {
 /// within its size budget; they can be recalled from the `tool-shell` memory namespace via
 /// `memory_recall`._``
 fn notice_line(left_out: &[&Entry<'_>]) -> String {
+    let unconfirmed = left_out
+        .iter()
+        .filter(|entry| entry.rule.meta.proposed)
+        .count();
     let high = left_out
         .iter()
-        .filter(|entry| entry.rule.priority == ToolMemoryPriority::High)
+        .filter(|entry| {
+            !entry.rule.meta.proposed && entry.rule.priority == ToolMemoryPriority::High
+        })
         .count();
-    let other = left_out.len() - high;
+    let other = left_out.len() - high - unconfirmed;
     let counted = |count: usize, what: &str| {
         let plural = if count == 1 { "" } else { "s" };
-        format!("{count} {what}-priority rule{plural}")
+        format!("{count} {what} rule{plural}")
     };
-    let counts = match (high, other) {
-        (0, other) => counted(other, "normal"),
-        (high, 0) => counted(high, "high"),
-        (high, other) => format!("{} and {}", counted(high, "high"), counted(other, "normal")),
+    let parts: Vec<String> = [
+        (high, "high-priority"),
+        (unconfirmed, "unconfirmed"),
+        (other, "normal-priority"),
+    ]
+    .into_iter()
+    .filter(|(count, _)| *count > 0)
+    .map(|(count, what)| counted(count, what))
+    .collect();
+    let counts = match parts.as_slice() {
+        [] => String::new(),
+        [only] => only.clone(),
+        [first @ .., last] => format!("{} and {last}", first.join(", ")),
     };
     let pronoun = if left_out.len() == 1 { "it" } else { "they" };
 

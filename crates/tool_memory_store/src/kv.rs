@@ -7,11 +7,14 @@ use std::collections::BTreeMap;
 use async_trait::async_trait;
 use parking_lot::Mutex;
 use tool_memory_core::{
-    RULE_KEY_PREFIX, RulePut, TOOL_NAMESPACE_PREFIX, ToolMemoryRule, ToolStats, UNSCOPED_TOOL,
+    HistoryAction, HistoryEntry, HistoryEvent, Origin, RULE_KEY_PREFIX, RulePut,
+    TOOL_NAMESPACE_PREFIX, Timestamp, ToolMemoryRule, ToolStats, UNSCOPED_TOOL,
     compare_for_listing, normalize_tool_name, stats_namespace, storage_key, tool_memory_namespace,
 };
 
-use crate::store::{prompt_tool_filter, rank_by_keywords, select_for_prompt};
+use crate::store::{
+    active_at, prompt_tool_filter, rank_by_keywords, select_for_prompt, write_action,
+};
 use crate::{Error, PromptSelection, Result, RuleStore, Services};
 
 /// The category rules are written with, as in the reference.
@@ -20,6 +23,17 @@ pub const TOOL_MEMORY_CATEGORY: &str = "tool_memory";
 const TOOL_STATS_CATEGORY: &str = "tool_effectiveness";
 /// The key of a tool's statistics inside its statistics namespace.
 const STATS_KEY: &str = "stats";
+/// Prefix of the namespace that holds a tool's history lines.
+const HISTORY_NAMESPACE_PREFIX: &str = "tool_history/tool/";
+/// The category history lines are written with.
+const HISTORY_CATEGORY: &str = "tool_memory_history";
+
+fn history_namespace(tool_name: &str) -> String {
+    format!(
+        "{HISTORY_NAMESPACE_PREFIX}{}",
+        normalize_tool_name(tool_name)
+    )
+}
 
 /// One stored entry. `content` must be exactly what was stored (reference W-22).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,12 +96,17 @@ fn backend(op: &'static str) -> impl FnOnce(Box<dyn std::error::Error + Send + S
 /// A key/value backend has no compare-and-swap, so the read-then-write of `put` is serialised
 /// by a lock held by this store (one per store, not one per process as in the reference).
 /// That protects writers sharing this store; writers in other processes need a backend with
-/// transactions, such as [`crate::SqliteRuleStore`].
+/// transactions, such as [`crate::SqliteRuleStore`]. For the same reason a history line is
+/// written right after its change, not atomically with it: a crash between the two can lose
+/// the line (never the change). The SQLite store writes both in one transaction.
 #[derive(Debug)]
 pub struct KvRuleStore<B> {
     backend: B,
     services: Services,
     write_lock: tokio::sync::Mutex<()>,
+    /// The next history `seq`; starts at the clock's microseconds so that lines written after a
+    /// restart sort after the ones before it.
+    next_seq: std::sync::atomic::AtomicI64,
 }
 
 impl<B: KvBackend> KvRuleStore<B> {
@@ -98,16 +117,129 @@ impl<B: KvBackend> KvRuleStore<B> {
 
     /// Rules over `backend` with the given clock and id source.
     pub fn with_services(backend: B, services: Services) -> KvRuleStore<B> {
+        // Seeded from the system clock, not the store's clock, so that a test clock is not
+        // moved by merely opening a store.
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |elapsed| {
+                i64::try_from(elapsed.as_micros()).unwrap_or(i64::MAX)
+            });
+        let next_seq = std::sync::atomic::AtomicI64::new(seed);
         KvRuleStore {
             backend,
             services,
             write_lock: tokio::sync::Mutex::new(()),
+            next_seq,
         }
     }
 
     /// The backend underneath.
     pub fn backend(&self) -> &B {
         &self.backend
+    }
+
+    async fn write(&self, rule: &ToolMemoryRule) -> Result<()> {
+        self.backend
+            .store(
+                &tool_memory_namespace(&rule.tool_name),
+                &storage_key(&rule.id),
+                &rule.to_compact_json(),
+                TOOL_MEMORY_CATEGORY,
+            )
+            .await
+            .map_err(backend("store tool rule"))
+    }
+
+    /// Stores the line for `event`, stamped `at`: the time of the change it records.
+    async fn record(
+        &self,
+        at: Timestamp,
+        event: HistoryEvent,
+        before: Option<ToolMemoryRule>,
+    ) -> Result<HistoryEntry> {
+        let entry = HistoryEntry {
+            seq: self
+                .next_seq
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst),
+            at,
+            tool_name: normalize_tool_name(&event.tool_name),
+            rule_id: event.rule_id,
+            action: event.action,
+            origin: event.origin,
+            before,
+            after: event.rule,
+            detail: event.detail,
+        };
+        let content = serde_json::to_string(&entry).expect("history always serialises");
+        self.backend
+            .store(
+                &history_namespace(&entry.tool_name),
+                &format!("h/{:020}", entry.seq),
+                &content,
+                HISTORY_CATEGORY,
+            )
+            .await
+            .map_err(backend("store history"))?;
+        Ok(entry)
+    }
+
+    /// Applies `change` to a stored rule under the write lock and records `action` when it
+    /// changed anything.
+    async fn change(
+        &self,
+        (tool_name, id): (&str, &str),
+        action: HistoryAction,
+        origin: &Origin,
+        change: impl FnOnce(&mut ToolMemoryRule, Timestamp) -> bool + Send,
+    ) -> Result<Option<ToolMemoryRule>> {
+        let _guard = self.write_lock.lock().await;
+        let Some(before) = self.get(tool_name, id).await? else {
+            return Ok(None);
+        };
+        let now = self.services.clock.now();
+        let mut after = before.clone();
+        if !change(&mut after, now) {
+            return Ok(Some(before));
+        }
+        self.write(&after).await?;
+        let event = HistoryEvent {
+            tool_name: after.tool_name.clone(),
+            rule_id: after.id.clone(),
+            action,
+            origin: origin.clone(),
+            rule: Some(after.clone()),
+            detail: None,
+        };
+        self.record(now, event, Some(before)).await?;
+        Ok(Some(after))
+    }
+
+    async fn remove(
+        &self,
+        (tool_name, id): (&str, &str),
+        action: HistoryAction,
+        origin: &Origin,
+    ) -> Result<bool> {
+        let _guard = self.write_lock.lock().await;
+        let before = self.get(tool_name, id).await.ok().flatten();
+        let existed = self
+            .backend
+            .forget(&tool_memory_namespace(tool_name), &storage_key(id))
+            .await
+            .map_err(backend("forget tool rule"))?;
+        if existed {
+            let event = HistoryEvent {
+                tool_name: tool_name.to_owned(),
+                rule_id: id.to_owned(),
+                action,
+                origin: origin.clone(),
+                rule: None,
+                detail: None,
+            };
+            self.record(self.services.clock.now(), event, before)
+                .await?;
+        }
+        Ok(existed)
     }
 
     /// Reads and parses one tool's rules, counting rows that do not parse.
@@ -147,6 +279,7 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
         let key = storage_key(&id);
         let _guard = self.write_lock.lock().await;
         let existing = self.get(&put.tool_name, &id).await?;
+        let origin = put.origin.clone();
         let rule = put.build(id, existing.as_ref(), self.services.clock.now());
         self.backend
             .store(
@@ -157,21 +290,34 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
             )
             .await
             .map_err(backend("store tool rule"))?;
+        let event = HistoryEvent {
+            tool_name: rule.tool_name.clone(),
+            rule_id: rule.id.clone(),
+            action: write_action(existing.as_ref()),
+            origin,
+            rule: Some(rule.clone()),
+            detail: None,
+        };
+        self.record(rule.updated_at, event, existing).await?;
         Ok(rule)
     }
 
-    async fn restore(&self, rule: ToolMemoryRule) -> Result<()> {
+    async fn import(&self, rule: ToolMemoryRule, origin: &Origin) -> Result<()> {
         rule.validate()?;
         let _guard = self.write_lock.lock().await;
-        self.backend
-            .store(
-                &tool_memory_namespace(&rule.tool_name),
-                &storage_key(&rule.id),
-                &rule.to_compact_json(),
-                TOOL_MEMORY_CATEGORY,
-            )
-            .await
-            .map_err(backend("store tool rule"))
+        let before = self.get(&rule.tool_name, &rule.id).await.ok().flatten();
+        self.write(&rule).await?;
+        let event = HistoryEvent {
+            tool_name: rule.tool_name.clone(),
+            rule_id: rule.id.clone(),
+            action: write_action(before.as_ref()),
+            origin: origin.clone(),
+            rule: Some(rule),
+            detail: None,
+        };
+        self.record(self.services.clock.now(), event, before)
+            .await?;
+        Ok(())
     }
 
     async fn get(&self, tool_name: &str, id: &str) -> Result<Option<ToolMemoryRule>> {
@@ -191,16 +337,104 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
     }
 
     async fn list(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
+        let mut rules = self.list_including_revoked(tool_name).await?;
+        rules.retain(|rule| rule.meta.revoked_at.is_none());
+        Ok(rules)
+    }
+
+    async fn list_including_revoked(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
         let (mut rules, _) = self.read_tool(tool_name).await?;
         rules.sort_by(compare_for_listing);
         Ok(rules)
     }
 
-    async fn delete(&self, tool_name: &str, id: &str) -> Result<bool> {
-        self.backend
-            .forget(&tool_memory_namespace(tool_name), &storage_key(id))
+    async fn delete(&self, tool_name: &str, id: &str, origin: &Origin) -> Result<bool> {
+        self.remove((tool_name, id), HistoryAction::Delete, origin)
             .await
-            .map_err(backend("forget tool rule"))
+    }
+
+    async fn revoke(
+        &self,
+        tool_name: &str,
+        id: &str,
+        origin: &Origin,
+    ) -> Result<Option<ToolMemoryRule>> {
+        self.change(
+            (tool_name, id),
+            HistoryAction::Revoke,
+            origin,
+            |rule, now| {
+                rule.meta.revoked_at.is_none() && {
+                    rule.meta.revoked_at = Some(now);
+                    true
+                }
+            },
+        )
+        .await
+    }
+
+    async fn restore(
+        &self,
+        tool_name: &str,
+        id: &str,
+        origin: &Origin,
+    ) -> Result<Option<ToolMemoryRule>> {
+        self.change(
+            (tool_name, id),
+            HistoryAction::Restore,
+            origin,
+            |rule, _| rule.meta.revoked_at.take().is_some(),
+        )
+        .await
+    }
+
+    async fn confirm(
+        &self,
+        tool_name: &str,
+        id: &str,
+        origin: &Origin,
+    ) -> Result<Option<ToolMemoryRule>> {
+        self.change(
+            (tool_name, id),
+            HistoryAction::Confirm,
+            origin,
+            |rule, _| std::mem::take(&mut rule.meta.proposed),
+        )
+        .await
+    }
+
+    async fn expire(&self, tool_name: &str, id: &str) -> Result<bool> {
+        self.remove((tool_name, id), HistoryAction::Expire, &Origin::Expiry)
+            .await
+    }
+
+    async fn history(
+        &self,
+        tool_name: &str,
+        id: Option<&str>,
+        limit: usize,
+        before: Option<i64>,
+    ) -> Result<Vec<HistoryEntry>> {
+        let entries = self
+            .backend
+            .list(&history_namespace(tool_name))
+            .await
+            .map_err(backend("list history"))?;
+        let mut lines: Vec<HistoryEntry> = entries
+            .iter()
+            .filter_map(|entry| serde_json::from_str::<HistoryEntry>(&entry.content).ok())
+            .filter(|entry| id.is_none_or(|id| entry.rule_id == id))
+            .filter(|entry| before.is_none_or(|before| entry.seq < before))
+            .collect();
+        lines.sort_by_key(|entry| std::cmp::Reverse(entry.seq));
+        lines.truncate(limit);
+        Ok(lines)
+    }
+
+    async fn append_history(&self, event: HistoryEvent) -> Result<HistoryEntry> {
+        tool_memory_core::validate_tool_name(&event.tool_name)?;
+        let before = event.rule.clone();
+        self.record(self.services.clock.now(), event, before).await
     }
 
     async fn list_tool_names(&self) -> Result<Vec<String>> {
@@ -292,7 +526,12 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
             unreadable += skipped;
             eager.extend(rules.into_iter().filter(|rule| rule.priority.is_eager()));
         }
-        Ok(select_for_prompt(eager, max_rules, unreadable))
+        let now = self.services.clock.now();
+        Ok(select_for_prompt(
+            active_at(eager, now),
+            max_rules,
+            unreadable,
+        ))
     }
 }
 

@@ -5,20 +5,111 @@ use std::collections::BTreeMap;
 use async_trait::async_trait;
 use parking_lot::Mutex;
 use tool_memory_core::{
-    RulePut, ToolMemoryRule, ToolStats, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
+    HistoryAction, HistoryEntry, HistoryEvent, Origin, RulePut, Timestamp, ToolMemoryRule,
+    ToolStats, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
 };
 
-use crate::store::{prompt_tool_filter, rank_by_keywords, select_for_prompt};
+use crate::store::{
+    active_at, prompt_tool_filter, rank_by_keywords, select_for_prompt, write_action,
+};
 use crate::{PromptSelection, Result, RuleStore, Services};
 
 /// Rules in a map behind a mutex; gone when dropped.
 #[derive(Debug, Default)]
 pub struct InMemoryRuleStore {
     services: Services,
-    /// tool -> id -> rule.
-    rules: Mutex<BTreeMap<String, BTreeMap<String, ToolMemoryRule>>>,
+    /// Rules and their history under one lock, so a change and its history line are one step.
+    state: Mutex<State>,
     /// tool -> statistics; a separate map, as statistics never mix with rules.
     stats: Mutex<BTreeMap<String, ToolStats>>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    /// tool -> id -> rule.
+    rules: BTreeMap<String, BTreeMap<String, ToolMemoryRule>>,
+    history: Vec<HistoryEntry>,
+}
+
+impl State {
+    /// Appends the line for `event`, stamped `at`: the time of the change it records.
+    fn record(
+        &mut self,
+        at: Timestamp,
+        event: HistoryEvent,
+        before: Option<ToolMemoryRule>,
+    ) -> HistoryEntry {
+        let entry = HistoryEntry {
+            seq: i64::try_from(self.history.len()).unwrap_or(i64::MAX) + 1,
+            at,
+            tool_name: normalize_tool_name(&event.tool_name),
+            rule_id: event.rule_id,
+            action: event.action,
+            origin: event.origin,
+            before,
+            after: event.rule,
+            detail: event.detail,
+        };
+        self.history.push(entry.clone());
+        entry
+    }
+
+    /// Applies `change` to one stored rule, recording `action` when it changed anything.
+    fn change(
+        &mut self,
+        at: Timestamp,
+        (tool_name, id): (&str, &str),
+        action: HistoryAction,
+        origin: &Origin,
+        change: impl FnOnce(&mut ToolMemoryRule) -> bool,
+    ) -> Option<ToolMemoryRule> {
+        let name = normalize_tool_name(tool_name);
+        let rule = self.rules.get_mut(&name)?.get_mut(id)?;
+        let before = rule.clone();
+        if !change(rule) {
+            return Some(before);
+        }
+        let after = rule.clone();
+        let event = HistoryEvent {
+            tool_name: name.clone(),
+            rule_id: id.to_owned(),
+            action,
+            origin: origin.clone(),
+            rule: Some(after.clone()),
+            detail: None,
+        };
+        self.record(at, event, Some(before));
+        Some(after)
+    }
+
+    fn remove(
+        &mut self,
+        at: Timestamp,
+        (tool_name, id): (&str, &str),
+        action: HistoryAction,
+        origin: &Origin,
+    ) -> bool {
+        let name = normalize_tool_name(tool_name);
+        let Some(tool) = self.rules.get_mut(&name) else {
+            return false;
+        };
+        let Some(removed) = tool.remove(id) else {
+            return false;
+        };
+        if tool.is_empty() {
+            self.rules.remove(&name);
+        }
+        let event = HistoryEvent {
+            tool_name: name,
+            rule_id: id.to_owned(),
+            action,
+            origin: origin.clone(),
+            rule: None,
+            detail: None,
+        };
+        self.record(at, event, Some(removed));
+        true
+    }
 }
 
 impl InMemoryRuleStore {
@@ -34,6 +125,18 @@ impl InMemoryRuleStore {
             ..InMemoryRuleStore::default()
         }
     }
+
+    fn rules_of(&self, tool_name: &str) -> Vec<ToolMemoryRule> {
+        let mut listed: Vec<ToolMemoryRule> = self
+            .state
+            .lock()
+            .rules
+            .get(&normalize_tool_name(tool_name))
+            .map(|tool| tool.values().cloned().collect())
+            .unwrap_or_default();
+        listed.sort_by(compare_for_listing);
+        listed
+    }
 }
 
 #[async_trait]
@@ -44,60 +147,175 @@ impl RuleStore for InMemoryRuleStore {
             .id
             .clone()
             .unwrap_or_else(|| self.services.ids.next_id());
-        let mut rules = self.rules.lock();
-        let tool = rules.entry(put.tool_name.clone()).or_default();
-        let now = self.services.clock.now();
-        let rule = put.build(id.clone(), tool.get(&id), now);
-        tool.insert(id, rule.clone());
+        let origin = put.origin.clone();
+        let mut state = self.state.lock();
+        let before = state
+            .rules
+            .get(&put.tool_name)
+            .and_then(|tool| tool.get(&id))
+            .cloned();
+        let rule = put.build(id.clone(), before.as_ref(), self.services.clock.now());
+        state
+            .rules
+            .entry(rule.tool_name.clone())
+            .or_default()
+            .insert(id, rule.clone());
+        let action = write_action(before.as_ref());
+        let event = HistoryEvent {
+            tool_name: rule.tool_name.clone(),
+            rule_id: rule.id.clone(),
+            action,
+            origin,
+            rule: Some(rule.clone()),
+            detail: None,
+        };
+        state.record(rule.updated_at, event, before);
         Ok(rule)
     }
 
-    async fn restore(&self, rule: ToolMemoryRule) -> Result<()> {
+    async fn import(&self, rule: ToolMemoryRule, origin: &Origin) -> Result<()> {
         rule.validate()?;
-        self.rules
-            .lock()
+        let mut state = self.state.lock();
+        let before = state
+            .rules
             .entry(rule.tool_name.clone())
             .or_default()
-            .insert(rule.id.clone(), rule);
+            .insert(rule.id.clone(), rule.clone());
+        let action = write_action(before.as_ref());
+        let event = HistoryEvent {
+            tool_name: rule.tool_name.clone(),
+            rule_id: rule.id.clone(),
+            action,
+            origin: origin.clone(),
+            rule: Some(rule.clone()),
+            detail: None,
+        };
+        state.record(self.services.clock.now(), event, before);
         Ok(())
     }
 
     async fn get(&self, tool_name: &str, id: &str) -> Result<Option<ToolMemoryRule>> {
-        let rules = self.rules.lock();
-        Ok(rules
+        let state = self.state.lock();
+        Ok(state
+            .rules
             .get(&normalize_tool_name(tool_name))
             .and_then(|tool| tool.get(id))
             .cloned())
     }
 
     async fn list(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
-        let mut listed: Vec<ToolMemoryRule> = self
-            .rules
-            .lock()
-            .get(&normalize_tool_name(tool_name))
-            .map(|tool| tool.values().cloned().collect())
-            .unwrap_or_default();
-        listed.sort_by(compare_for_listing);
+        let mut listed = self.rules_of(tool_name);
+        listed.retain(|rule| rule.meta.revoked_at.is_none());
         Ok(listed)
     }
 
-    async fn delete(&self, tool_name: &str, id: &str) -> Result<bool> {
-        let mut rules = self.rules.lock();
+    async fn list_including_revoked(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
+        Ok(self.rules_of(tool_name))
+    }
+
+    async fn delete(&self, tool_name: &str, id: &str, origin: &Origin) -> Result<bool> {
+        Ok(self.state.lock().remove(
+            self.services.clock.now(),
+            (tool_name, id),
+            HistoryAction::Delete,
+            origin,
+        ))
+    }
+
+    async fn revoke(
+        &self,
+        tool_name: &str,
+        id: &str,
+        origin: &Origin,
+    ) -> Result<Option<ToolMemoryRule>> {
+        let now = self.services.clock.now();
+        Ok(self.state.lock().change(
+            now,
+            (tool_name, id),
+            HistoryAction::Revoke,
+            origin,
+            |rule| {
+                rule.meta.revoked_at.is_none() && {
+                    rule.meta.revoked_at = Some(now);
+                    true
+                }
+            },
+        ))
+    }
+
+    async fn restore(
+        &self,
+        tool_name: &str,
+        id: &str,
+        origin: &Origin,
+    ) -> Result<Option<ToolMemoryRule>> {
+        Ok(self.state.lock().change(
+            self.services.clock.now(),
+            (tool_name, id),
+            HistoryAction::Restore,
+            origin,
+            |rule| rule.meta.revoked_at.take().is_some(),
+        ))
+    }
+
+    async fn confirm(
+        &self,
+        tool_name: &str,
+        id: &str,
+        origin: &Origin,
+    ) -> Result<Option<ToolMemoryRule>> {
+        Ok(self.state.lock().change(
+            self.services.clock.now(),
+            (tool_name, id),
+            HistoryAction::Confirm,
+            origin,
+            |rule| std::mem::take(&mut rule.meta.proposed),
+        ))
+    }
+
+    async fn expire(&self, tool_name: &str, id: &str) -> Result<bool> {
+        Ok(self.state.lock().remove(
+            self.services.clock.now(),
+            (tool_name, id),
+            HistoryAction::Expire,
+            &Origin::Expiry,
+        ))
+    }
+
+    async fn history(
+        &self,
+        tool_name: &str,
+        id: Option<&str>,
+        limit: usize,
+        before: Option<i64>,
+    ) -> Result<Vec<HistoryEntry>> {
         let name = normalize_tool_name(tool_name);
-        let Some(tool) = rules.get_mut(&name) else {
-            return Ok(false);
-        };
-        let existed = tool.remove(id).is_some();
-        if tool.is_empty() {
-            rules.remove(&name);
-        }
-        Ok(existed)
+        Ok(self
+            .state
+            .lock()
+            .history
+            .iter()
+            .rev()
+            .filter(|entry| entry.tool_name == name)
+            .filter(|entry| id.is_none_or(|id| entry.rule_id == id))
+            .filter(|entry| before.is_none_or(|before| entry.seq < before))
+            .take(limit)
+            .cloned()
+            .collect())
+    }
+
+    async fn append_history(&self, event: HistoryEvent) -> Result<HistoryEntry> {
+        tool_memory_core::validate_tool_name(&event.tool_name)?;
+        let before = event.rule.clone();
+        let at = self.services.clock.now();
+        Ok(self.state.lock().record(at, event, before))
     }
 
     async fn list_tool_names(&self) -> Result<Vec<String>> {
         Ok(self
-            .rules
+            .state
             .lock()
+            .rules
             .keys()
             .filter(|name| name.as_str() != UNSCOPED_TOOL)
             .cloned()
@@ -138,14 +356,19 @@ impl RuleStore for InMemoryRuleStore {
     ) -> Result<PromptSelection> {
         let filter = prompt_tool_filter(tools);
         let eager: Vec<ToolMemoryRule> = self
-            .rules
+            .state
             .lock()
+            .rules
             .iter()
             .filter(|(name, _)| filter.as_ref().is_none_or(|wanted| wanted.contains(*name)))
             .flat_map(|(_, tool)| tool.values())
             .filter(|rule| rule.priority.is_eager())
             .cloned()
             .collect();
-        Ok(select_for_prompt(eager, max_rules, 0))
+        Ok(select_for_prompt(
+            active_at(eager, self.services.clock.now()),
+            max_rules,
+            0,
+        ))
     }
 }

@@ -28,11 +28,11 @@ use async_trait::async_trait;
 use parking_lot::Mutex;
 use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 use tool_memory_core::{
-    RulePut, Timestamp, ToolMemoryRule, ToolStats, UNSCOPED_TOOL, compare_for_listing,
-    normalize_tool_name,
+    HistoryAction, HistoryEntry, HistoryEvent, Origin, RuleMeta, RulePut, Timestamp,
+    ToolMemoryRule, ToolStats, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
 };
 
-use crate::store::{fts_query, prompt_tool_filter, select_for_prompt};
+use crate::store::{fts_query, prompt_tool_filter, select_for_prompt, write_action};
 use crate::{Error, PromptSelection, Result, RuleStore, Services};
 
 /// How hard a commit works to survive a crash. See the module documentation.
@@ -186,7 +186,9 @@ impl Connections {
         // read, found unreadable, and counted rather than ignored.
         let rows = query_rows(
             &self.reader(),
-            &format!("SELECT {RULE_COLUMNS} FROM rules WHERE priority <> 'normal'"),
+            &format!(
+                "SELECT {EAGER_COLUMNS} FROM rules WHERE priority <> 'normal' AND revoked_at IS NULL"
+            ),
             [],
         )?;
         let unreadable = rows
@@ -228,7 +230,13 @@ enum Access {
     Write,
 }
 
-const RULE_COLUMNS: &str = "id, tool_name, rule, priority, source, tags, created_at, updated_at";
+const RULE_COLUMNS: &str = "id, tool_name, rule, priority, source, tags, created_at, updated_at, \
+     revoked_at, expires_at, retire_after_successes, proposed, constraint_json";
+
+/// The columns of the session-start query: every column of the covering eager index, and a
+/// constant for `revoked_at`, which that index excludes by definition.
+const EAGER_COLUMNS: &str = "id, tool_name, rule, priority, source, tags, created_at, updated_at, \
+     NULL, expires_at, retire_after_successes, proposed, constraint_json";
 
 impl SqliteRuleStore {
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
@@ -349,6 +357,94 @@ impl SqliteRuleStore {
     }
 }
 
+impl SqliteRuleStore {
+    /// Applies `change` to a stored rule in one transaction with its history line; records
+    /// nothing when `change` reports no change.
+    async fn change(
+        &self,
+        tool_name: &str,
+        id: &str,
+        action: HistoryAction,
+        origin: &Origin,
+        change: impl FnOnce(&mut ToolMemoryRule, Timestamp) -> bool + Send + 'static,
+    ) -> Result<Option<ToolMemoryRule>> {
+        let tool_name = normalize_tool_name(tool_name);
+        let id = id.to_owned();
+        let origin = origin.clone();
+        self.with_connection(Access::Write, move |connection, services| {
+            let transaction = connection
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(Error::sqlite("begin change"))?;
+            let Some(before) = read_for_change(&transaction, &tool_name, &id)? else {
+                return Ok(None);
+            };
+            let now = services.clock.now();
+            let mut after = before.clone();
+            if !change(&mut after, now) {
+                return Ok(Some(before));
+            }
+            write_rule(&transaction, &after)?;
+            let event = HistoryEvent {
+                tool_name,
+                rule_id: id,
+                action,
+                origin,
+                rule: Some(after.clone()),
+                detail: None,
+            };
+            insert_history(&transaction, &event, Some(&before), now)?;
+            transaction
+                .commit()
+                .map_err(Error::sqlite("commit change"))?;
+            Ok(Some(after))
+        })
+        .await
+    }
+
+    /// Removes a rule in one transaction with its history line. An unreadable row can still be
+    /// removed by an explicit call; its history line then has no `before`.
+    async fn remove(
+        &self,
+        tool_name: &str,
+        id: &str,
+        action: HistoryAction,
+        origin: &Origin,
+    ) -> Result<bool> {
+        let tool_name = normalize_tool_name(tool_name);
+        let id = id.to_owned();
+        let origin = origin.clone();
+        self.with_connection(Access::Write, move |connection, services| {
+            let transaction = connection
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(Error::sqlite("begin delete"))?;
+            let before = match read_for_change(&transaction, &tool_name, &id) {
+                Err(Error::Unreadable { .. }) => None,
+                other => other?,
+            };
+            let deleted = transaction
+                .prepare_cached("DELETE FROM rules WHERE tool_name = ?1 AND id = ?2")
+                .and_then(|mut statement| statement.execute(params![tool_name, id]))
+                .map_err(Error::sqlite("delete rule"))?;
+            if deleted > 0 {
+                let event = HistoryEvent {
+                    tool_name,
+                    rule_id: id,
+                    action,
+                    origin,
+                    rule: None,
+                    detail: None,
+                };
+                insert_history(&transaction, &event, before.as_ref(), services.clock.now())?;
+            }
+            transaction
+                .commit()
+                .map_err(Error::sqlite("commit delete"))?;
+            Ok(deleted > 0)
+        })
+        .await
+    }
+}
+
 /// Runs blocking SQLite work without blocking the async runtime (see the module
 /// documentation).
 async fn run_blocking<T, F>(run: F) -> Result<T>
@@ -395,6 +491,37 @@ fn parse_row(row: &Row<'_>) -> std::result::Result<ToolMemoryRule, String> {
         tags: serde_json::from_str(text(5)?).map_err(|err| format!("tags: {err}"))?,
         created_at: Timestamp::parse(text(6)?).map_err(|err| format!("created_at: {err}"))?,
         updated_at: Timestamp::parse(text(7)?).map_err(|err| format!("updated_at: {err}"))?,
+        meta: parse_meta(row)?,
+    })
+}
+
+fn parse_meta(row: &Row<'_>) -> std::result::Result<RuleMeta, String> {
+    let optional_text = |index: usize| -> std::result::Result<Option<&str>, String> {
+        let value = row.get_ref(index).map_err(|err| err.to_string())?;
+        match value {
+            rusqlite::types::ValueRef::Null => Ok(None),
+            value => value
+                .as_str()
+                .map(Some)
+                .map_err(|err| format!("column {index}: {err}")),
+        }
+    };
+    let timestamp = |index: usize, field: &str| -> std::result::Result<Option<Timestamp>, String> {
+        optional_text(index)?
+            .map(|text| Timestamp::parse(text).map_err(|err| format!("{field}: {err}")))
+            .transpose()
+    };
+    Ok(RuleMeta {
+        revoked_at: timestamp(8, "revoked_at")?,
+        expires_at: timestamp(9, "expires_at")?,
+        retire_after_successes: row
+            .get::<_, Option<i64>>(10)
+            .map_err(|err| err.to_string())?
+            .map(|count| u64::try_from(count).unwrap_or_default()),
+        proposed: row.get::<_, bool>(11).map_err(|err| err.to_string())?,
+        constraint: optional_text(12)?
+            .map(|text| serde_json::from_str(text).map_err(|err| format!("constraint: {err}")))
+            .transpose()?,
     })
 }
 
@@ -439,14 +566,23 @@ fn query_rows(
 /// Inserts or replaces one rule row, every column from `rule`.
 fn write_rule(connection: &Connection, rule: &ToolMemoryRule) -> Result<()> {
     let tags = serde_json::to_string(&rule.tags).expect("tags always serialise");
+    let constraint = rule
+        .meta
+        .constraint
+        .as_ref()
+        .map(serde_json::Value::to_string);
     connection
         .prepare_cached(
-            "INSERT INTO rules (id, tool_name, rule, priority, source, tags, created_at, updated_at, updated_us)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            "INSERT INTO rules (id, tool_name, rule, priority, source, tags, created_at, updated_at,
+                 updated_us, revoked_at, expires_at, retire_after_successes, proposed, constraint_json)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
              ON CONFLICT (tool_name, id) DO UPDATE SET
                rule = excluded.rule, priority = excluded.priority, source = excluded.source,
                tags = excluded.tags, created_at = excluded.created_at,
-               updated_at = excluded.updated_at, updated_us = excluded.updated_us",
+               updated_at = excluded.updated_at, updated_us = excluded.updated_us,
+               revoked_at = excluded.revoked_at, expires_at = excluded.expires_at,
+               retire_after_successes = excluded.retire_after_successes,
+               proposed = excluded.proposed, constraint_json = excluded.constraint_json",
         )
         .and_then(|mut statement| {
             statement.execute(params![
@@ -459,10 +595,115 @@ fn write_rule(connection: &Connection, rule: &ToolMemoryRule) -> Result<()> {
                 rule.created_at.to_rfc3339(),
                 rule.updated_at.to_rfc3339(),
                 rule.updated_at.unix_micros(),
+                rule.meta.revoked_at.map(|at| at.to_rfc3339()),
+                rule.meta.expires_at.map(|at| at.to_rfc3339()),
+                rule.meta.retire_after_successes.map(saturating_i64),
+                rule.meta.proposed,
+                constraint,
             ])
         })
         .map_err(Error::sqlite("write rule"))?;
     Ok(())
+}
+
+/// Reads one rule inside a transaction; an unreadable row is an error, because a change must
+/// never overwrite what a newer version wrote.
+fn read_for_change(
+    connection: &Connection,
+    tool_name: &str,
+    id: &str,
+) -> Result<Option<ToolMemoryRule>> {
+    let row = connection
+        .prepare_cached(&format!(
+            "SELECT {RULE_COLUMNS} FROM rules WHERE tool_name = ?1 AND id = ?2"
+        ))
+        .and_then(|mut statement| {
+            statement
+                .query_row(params![tool_name, id], read_row)
+                .optional()
+        })
+        .map_err(Error::sqlite("read rule"))?;
+    match row {
+        None => Ok(None),
+        Some(Ok(rule)) => Ok(Some(rule)),
+        Some(Err((tool_name, id, reason))) => Err(Error::Unreadable {
+            tool_name,
+            id,
+            reason,
+        }),
+    }
+}
+
+/// Appends a history line on `connection` (inside the caller's transaction) and returns it.
+fn insert_history(
+    connection: &Connection,
+    event: &HistoryEvent,
+    before: Option<&ToolMemoryRule>,
+    at: Timestamp,
+) -> Result<HistoryEntry> {
+    let origin = serde_json::to_string(&event.origin).expect("origins always serialise");
+    let before_json = before.map(ToolMemoryRule::to_compact_json);
+    let after_json = event.rule.as_ref().map(ToolMemoryRule::to_compact_json);
+    let tool_name = normalize_tool_name(&event.tool_name);
+    connection
+        .prepare_cached(
+            "INSERT INTO rule_history (at, tool_name, rule_id, action, origin, before_json, after_json, detail)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        )
+        .and_then(|mut statement| {
+            statement.execute(params![
+                at.to_rfc3339(),
+                tool_name,
+                event.rule_id,
+                event.action.as_str(),
+                origin,
+                before_json,
+                after_json,
+                event.detail,
+            ])
+        })
+        .map_err(Error::sqlite("write history"))?;
+    Ok(HistoryEntry {
+        seq: connection.last_insert_rowid(),
+        at,
+        tool_name,
+        rule_id: event.rule_id.clone(),
+        action: event.action,
+        origin: event.origin.clone(),
+        before: before.cloned(),
+        after: event.rule.clone(),
+        detail: event.detail.clone(),
+    })
+}
+
+fn read_history_row(row: &Row<'_>) -> rusqlite::Result<std::result::Result<HistoryEntry, String>> {
+    let seq: i64 = row.get(0)?;
+    let parse = || -> std::result::Result<HistoryEntry, String> {
+        let text = |index: usize| -> std::result::Result<Option<String>, String> {
+            row.get::<_, Option<String>>(index)
+                .map_err(|err| err.to_string())
+        };
+        let rule = |index: usize| -> std::result::Result<Option<ToolMemoryRule>, String> {
+            text(index)?
+                .map(|json| serde_json::from_str(&json).map_err(|err| err.to_string()))
+                .transpose()
+        };
+        let action = text(4)?.unwrap_or_default();
+        Ok(HistoryEntry {
+            seq,
+            at: Timestamp::parse(&text(1)?.unwrap_or_default()).map_err(|err| err.to_string())?,
+            tool_name: text(2)?.unwrap_or_default(),
+            rule_id: text(3)?.unwrap_or_default(),
+            action: serde_json::from_value(serde_json::Value::String(action))
+                .map_err(|err| err.to_string())?,
+            origin: serde_json::from_str(&text(5)?.unwrap_or_default())
+                .map_err(|err| err.to_string())?,
+            before: rule(6)?,
+            after: rule(7)?,
+            detail: text(8)?,
+        })
+    };
+    Ok(parse())
 }
 
 /// Indexes the rows written since the last search, in one transaction: one new index segment
@@ -540,40 +781,45 @@ impl RuleStore for SqliteRuleStore {
             let transaction = connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)
                 .map_err(Error::sqlite("begin put"))?;
-            let existing = transaction
-                .prepare_cached(&format!(
-                    "SELECT {RULE_COLUMNS} FROM rules WHERE tool_name = ?1 AND id = ?2"
-                ))
-                .and_then(|mut statement| {
-                    statement
-                        .query_row(params![put.tool_name, id], read_row)
-                        .optional()
-                })
-                .map_err(Error::sqlite("read rule before put"))?;
-            let existing = match existing {
-                None => None,
-                Some(Ok(rule)) => Some(rule),
-                Some(Err((tool_name, id, reason))) => {
-                    return Err(Error::Unreadable {
-                        tool_name,
-                        id,
-                        reason,
-                    });
-                }
-            };
+            let existing = read_for_change(&transaction, &put.tool_name, &id)?;
+            let origin = put.origin.clone();
             // Read the clock inside the write lock so updated_at follows commit order.
             let rule = put.build(id, existing.as_ref(), services.clock.now());
             write_rule(&transaction, &rule)?;
+            let event = HistoryEvent {
+                tool_name: rule.tool_name.clone(),
+                rule_id: rule.id.clone(),
+                action: write_action(existing.as_ref()),
+                origin,
+                rule: Some(rule.clone()),
+                detail: None,
+            };
+            insert_history(&transaction, &event, existing.as_ref(), rule.updated_at)?;
             transaction.commit().map_err(Error::sqlite("commit put"))?;
             Ok(rule)
         })
         .await
     }
 
-    async fn restore(&self, rule: ToolMemoryRule) -> Result<()> {
+    async fn import(&self, rule: ToolMemoryRule, origin: &Origin) -> Result<()> {
         rule.validate()?;
-        self.with_connection(Access::Write, move |connection, _| {
-            write_rule(connection, &rule)
+        let origin = origin.clone();
+        self.with_connection(Access::Write, move |connection, services| {
+            let transaction = connection
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(Error::sqlite("begin import"))?;
+            let before = read_for_change(&transaction, &rule.tool_name, &rule.id)?;
+            write_rule(&transaction, &rule)?;
+            let event = HistoryEvent {
+                tool_name: rule.tool_name.clone(),
+                rule_id: rule.id.clone(),
+                action: write_action(before.as_ref()),
+                origin,
+                rule: Some(rule),
+                detail: None,
+            };
+            insert_history(&transaction, &event, before.as_ref(), services.clock.now())?;
+            transaction.commit().map_err(Error::sqlite("commit import"))
         })
         .await
     }
@@ -606,21 +852,111 @@ impl RuleStore for SqliteRuleStore {
     }
 
     async fn list(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
+        let mut rules = self.list_including_revoked(tool_name).await?;
+        rules.retain(|rule| rule.meta.revoked_at.is_none());
+        Ok(rules)
+    }
+
+    async fn list_including_revoked(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
         let tool_name = normalize_tool_name(tool_name);
         let connections = Arc::clone(&self.connections);
         let rules = run_blocking(move || connections.list(&tool_name)).await?;
         Ok(Vec::clone(&rules))
     }
 
-    async fn delete(&self, tool_name: &str, id: &str) -> Result<bool> {
+    async fn delete(&self, tool_name: &str, id: &str, origin: &Origin) -> Result<bool> {
+        self.remove(tool_name, id, HistoryAction::Delete, origin)
+            .await
+    }
+
+    async fn revoke(
+        &self,
+        tool_name: &str,
+        id: &str,
+        origin: &Origin,
+    ) -> Result<Option<ToolMemoryRule>> {
+        self.change(tool_name, id, HistoryAction::Revoke, origin, |rule, now| {
+            rule.meta.revoked_at.is_none() && {
+                rule.meta.revoked_at = Some(now);
+                true
+            }
+        })
+        .await
+    }
+
+    async fn restore(
+        &self,
+        tool_name: &str,
+        id: &str,
+        origin: &Origin,
+    ) -> Result<Option<ToolMemoryRule>> {
+        self.change(tool_name, id, HistoryAction::Restore, origin, |rule, _| {
+            rule.meta.revoked_at.take().is_some()
+        })
+        .await
+    }
+
+    async fn confirm(
+        &self,
+        tool_name: &str,
+        id: &str,
+        origin: &Origin,
+    ) -> Result<Option<ToolMemoryRule>> {
+        self.change(tool_name, id, HistoryAction::Confirm, origin, |rule, _| {
+            std::mem::take(&mut rule.meta.proposed)
+        })
+        .await
+    }
+
+    async fn expire(&self, tool_name: &str, id: &str) -> Result<bool> {
+        self.remove(tool_name, id, HistoryAction::Expire, &Origin::Expiry)
+            .await
+    }
+
+    async fn history(
+        &self,
+        tool_name: &str,
+        id: Option<&str>,
+        limit: usize,
+        before: Option<i64>,
+    ) -> Result<Vec<HistoryEntry>> {
         let tool_name = normalize_tool_name(tool_name);
-        let id = id.to_owned();
-        self.with_connection(Access::Write, move |connection, _| {
-            let deleted = connection
-                .prepare_cached("DELETE FROM rules WHERE tool_name = ?1 AND id = ?2")
-                .and_then(|mut statement| statement.execute(params![tool_name, id]))
-                .map_err(Error::sqlite("delete rule"))?;
-            Ok(deleted > 0)
+        let id = id.map(str::to_owned);
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        self.with_connection(Access::Read, move |connection, _| {
+            let mut statement = connection
+                .prepare_cached(
+                    "SELECT seq, at, tool_name, rule_id, action, origin, before_json, after_json, detail
+                     FROM rule_history
+                     WHERE tool_name = ?1 AND (?2 IS NULL OR rule_id = ?2) AND (?3 IS NULL OR seq < ?3)
+                     ORDER BY seq DESC LIMIT ?4",
+                )
+                .map_err(Error::sqlite("prepare history"))?;
+            let rows = statement
+                .query_map(params![tool_name, id, before, limit], read_history_row)
+                .map_err(Error::sqlite("query history"))?
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .map_err(Error::sqlite("read history"))?;
+            Ok(rows
+                .into_iter()
+                .filter_map(|row| {
+                    row.map_err(|reason| tracing::warn!(reason, "skipping an unreadable history line"))
+                        .ok()
+                })
+                .collect())
+        })
+        .await
+    }
+
+    async fn append_history(&self, event: HistoryEvent) -> Result<HistoryEntry> {
+        tool_memory_core::validate_tool_name(&event.tool_name)?;
+        self.with_connection(Access::Write, move |connection, services| {
+            insert_history(
+                connection,
+                &event,
+                event.rule.as_ref(),
+                services.clock.now(),
+            )
         })
         .await
     }
@@ -658,9 +994,10 @@ impl RuleStore for SqliteRuleStore {
             catch_up_full_text_index(connection)?;
             let rows = query_rows(
                 connection,
-                "SELECT r.id, r.tool_name, r.rule, r.priority, r.source, r.tags, r.created_at, r.updated_at
+                "SELECT r.id, r.tool_name, r.rule, r.priority, r.source, r.tags, r.created_at, r.updated_at,
+                        r.revoked_at, r.expires_at, r.retire_after_successes, r.proposed, r.constraint_json
                  FROM rules_fts JOIN rules AS r ON r.row_id = rules_fts.rowid
-                 WHERE rules_fts MATCH ?1 AND r.tool_name = ?2
+                 WHERE rules_fts MATCH ?1 AND r.tool_name = ?2 AND r.revoked_at IS NULL
                  ORDER BY bm25(rules_fts), r.updated_us DESC, r.id
                  LIMIT ?3",
                 params![query, tool_name, limit],
@@ -726,9 +1063,10 @@ impl RuleStore for SqliteRuleStore {
                 .as_ref()
                 .is_none_or(|names| names.contains(tool_name))
         };
+        let now = self.services.clock.now();
         let rules = rules
             .iter()
-            .filter(|rule| wanted(&rule.tool_name))
+            .filter(|rule| wanted(&rule.tool_name) && rule.is_active(now))
             .cloned()
             .collect();
         let unreadable = unreadable_tools
@@ -759,13 +1097,9 @@ mod tests {
             rows.join("\n")
         };
         let all = plan(&format!(
-            "SELECT {RULE_COLUMNS} FROM rules WHERE priority <> 'normal'"
+            "SELECT {EAGER_COLUMNS} FROM rules WHERE priority <> 'normal' AND revoked_at IS NULL"
         ));
         assert!(all.contains("COVERING INDEX rules_eager"), "{all}");
-        let some = plan(
-            "SELECT id FROM rules WHERE priority <> 'normal' AND tool_name IN (SELECT value FROM json_each('[\"a\"]'))",
-        );
-        assert!(some.contains("rules_eager"), "{some}");
         let one_tool = plan("SELECT id FROM rules WHERE tool_name = 'a'");
         assert!(
             one_tool.contains("USING INDEX") || one_tool.contains("USING COVERING INDEX"),

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use tool_memory_core::{
-    Clock, IdSource, RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, ToolStats,
-    UNSCOPED_TOOL, normalize_tool_name,
+    Clock, HistoryEntry, HistoryEvent, IdSource, Origin, RulePut, Timestamp, ToolMemoryPriority,
+    ToolMemoryRule, ToolMemorySource, ToolStats, UNSCOPED_TOOL, normalize_tool_name,
 };
 
 use crate::{Result, SystemClock, UuidIds};
@@ -47,25 +47,74 @@ impl Default for Services {
 #[async_trait]
 pub trait RuleStore: Send + Sync + std::fmt::Debug {
     /// Creates or updates a rule and returns what was stored. Updating an existing id keeps
-    /// its `created_at` and every field the put leaves unset.
+    /// its `created_at`, its revocation, and every field the put leaves unset. The change and its
+    /// history line (with `put.origin`) are written together.
     async fn put(&self, put: RulePut) -> Result<ToolMemoryRule>;
 
-    /// The rule with this id on this tool, if any.
+    /// The rule with this id on this tool, if any, revoked or not.
     async fn get(&self, tool_name: &str, id: &str) -> Result<Option<ToolMemoryRule>>;
 
-    /// Every readable rule of one tool: priority descending, then most recently updated, then
-    /// id. Unreadable rows are skipped and reported through `tracing`, never deleted.
+    /// Every readable, unrevoked rule of one tool: priority descending, then most recently
+    /// updated, then id. Unreadable rows are skipped and reported through `tracing`, never
+    /// deleted.
     async fn list(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>>;
 
-    /// Deletes a rule; `true` when it existed.
-    async fn delete(&self, tool_name: &str, id: &str) -> Result<bool>;
+    /// [`RuleStore::list`] with revoked rules too (marked by `meta.revoked_at`).
+    async fn list_including_revoked(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>>;
+
+    /// Deletes a rule; `true` when it existed. Its history stays.
+    async fn delete(&self, tool_name: &str, id: &str, origin: &Origin) -> Result<bool>;
+
+    /// Lifts a rule without deleting it. `None` when there is no such rule; an already revoked
+    /// rule is returned unchanged, with no new history line.
+    async fn revoke(
+        &self,
+        tool_name: &str,
+        id: &str,
+        origin: &Origin,
+    ) -> Result<Option<ToolMemoryRule>>;
+
+    /// Reinstates a revoked rule. `None` when there is no such rule; an active rule is returned
+    /// unchanged, with no new history line.
+    async fn restore(
+        &self,
+        tool_name: &str,
+        id: &str,
+        origin: &Origin,
+    ) -> Result<Option<ToolMemoryRule>>;
+
+    /// Confirms a proposed rule, which then applies at its priority. `None` when there is no
+    /// such rule.
+    async fn confirm(
+        &self,
+        tool_name: &str,
+        id: &str,
+        origin: &Origin,
+    ) -> Result<Option<ToolMemoryRule>>;
+
+    /// Removes an expired observation, recording `expire` (not `delete`) in the history.
+    async fn expire(&self, tool_name: &str, id: &str) -> Result<bool>;
+
+    /// History lines of a tool (or of one rule), newest first: at most `limit`, and only lines
+    /// older than `before` (a `seq`) when given.
+    async fn history(
+        &self,
+        tool_name: &str,
+        id: Option<&str>,
+        limit: usize,
+        before: Option<i64>,
+    ) -> Result<Vec<HistoryEntry>>;
+
+    /// Appends a line that records something other than a change, such as a guard decision.
+    async fn append_history(&self, event: HistoryEvent) -> Result<HistoryEntry>;
 
     /// Tools that hold at least one row, sorted, without the no-tool sentinel.
     async fn list_tool_names(&self) -> Result<Vec<String>>;
 
     /// The eager rules for the pinned prompt. `tools` empty means every tool; otherwise the
     /// named tools (normalised, duplicates ignored). Rules under the no-tool sentinel apply to
-    /// any tool and are always included. With `max_rules`, high rules fill what critical rules
+    /// any tool and are always included; revoked and expired rules never are. With `max_rules`,
+    /// high rules fill what critical rules
     /// leave of the limit; a critical rule is never left out.
     async fn rules_for_prompt(
         &self,
@@ -73,9 +122,10 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
         max_rules: Option<usize>,
     ) -> Result<PromptSelection>;
 
-    /// Writes a rule exactly as given, timestamps included, replacing any rule with the same
-    /// tool and id. For import and migration; ordinary writes go through [`RuleStore::put`].
-    async fn restore(&self, rule: ToolMemoryRule) -> Result<()>;
+    /// Writes a rule exactly as given, timestamps and state included, replacing any rule with
+    /// the same tool and id. For import and migration; ordinary writes go through
+    /// [`RuleStore::put`].
+    async fn import(&self, rule: ToolMemoryRule, origin: &Origin) -> Result<()>;
 
     /// Rules of one tool whose text matches the keywords of `query`, most relevant first, at
     /// most `limit`. A query with no keywords matches nothing.
@@ -109,6 +159,22 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
         )
         .await
     }
+}
+
+/// The history action of writing `after` over `before`.
+pub(crate) fn write_action(before: Option<&ToolMemoryRule>) -> tool_memory_core::HistoryAction {
+    match before {
+        None => tool_memory_core::HistoryAction::Create,
+        Some(_) => tool_memory_core::HistoryAction::Update,
+    }
+}
+
+/// Keeps the rules that apply at `now` (not revoked, not expired).
+pub(crate) fn active_at(rules: Vec<ToolMemoryRule>, now: Timestamp) -> Vec<ToolMemoryRule> {
+    rules
+        .into_iter()
+        .filter(|rule| rule.is_active(now))
+        .collect()
 }
 
 /// The set of tool identities a prompt query asks for: normalised, without blanks and

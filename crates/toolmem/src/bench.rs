@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use active_memory_client::{
-    ActiveMemoryClient, ClientConfig, RulePut, Timestamp, ToolCallRecord, ToolMemoryPriority,
-    ToolMemorySource, TurnRecord, capture_turn,
+    ActiveMemoryClient, ClientConfig, Origin, RulePut, Timestamp, ToolCallRecord,
+    ToolMemoryPriority, ToolMemorySource, TurnRecord, capture_turn,
 };
 use anyhow::{Context, Result};
 use memory_rpc::RpcHandler;
@@ -188,7 +188,9 @@ async fn run_once(options: &BenchOptions) -> Result<Vec<Row>> {
         elapsed += started.elapsed();
         debug_assert!(!prompt.rendered.is_empty());
     }
-    client.delete("tool_000", "bench-scratch").await?;
+    client
+        .delete("tool_000", "bench-scratch", &Origin::Api)
+        .await?;
     rows.push(row("prompt_after_write", 20, total, elapsed));
 
     // capture: a 500-character message with five tool calls, pure.
@@ -215,7 +217,7 @@ async fn run_once(options: &BenchOptions) -> Result<Vec<Row>> {
     // delete: every 10th rule, last, so the other rows ran on the full store.
     let started = Instant::now();
     for (tool, id) in &every_tenth {
-        client.delete(tool, id).await?;
+        client.delete(tool, id, &Origin::Api).await?;
     }
     rows.push(row("delete", every_tenth.len(), total, started.elapsed()));
     drop(client);

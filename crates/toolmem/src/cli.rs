@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use active_memory_client::{
-    ActiveMemoryClient, RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, TurnRecord,
-    preview_capture,
+    ActiveMemoryClient, Origin, RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource,
+    TurnRecord, preview_capture,
 };
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
@@ -75,7 +75,21 @@ enum Command {
         #[arg(long, default_value_t = 10)]
         limit: usize,
     },
-    /// Write every rule as JSON lines to stdout.
+    /// A tool's history of changes and guard decisions, newest first.
+    History {
+        /// The tool.
+        tool: String,
+        /// Only this rule's history.
+        #[arg(long)]
+        id: Option<String>,
+        /// Most entries to show.
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+        /// Only entries older than this sequence number (for paging).
+        #[arg(long)]
+        before: Option<i64>,
+    },
+    /// Write every rule (revoked ones too) as JSON lines to stdout.
     Export,
     /// Read JSON lines of rules from stdin and store them verbatim (idempotent).
     Import,
@@ -124,9 +138,21 @@ enum RuleCommand {
     /// Show one rule.
     Get { tool: String, id: String },
     /// List a tool's rules.
-    List { tool: String },
-    /// Remove a rule.
+    List {
+        tool: String,
+        /// Also list revoked rules, marked.
+        #[arg(long)]
+        include_revoked: bool,
+    },
+    /// Remove a rule (its history stays).
     Rm { tool: String, id: String },
+    /// Lift a rule without deleting it: it leaves the prompt and the guard, and stays in
+    /// history.
+    Revoke { tool: String, id: String },
+    /// Reinstate a revoked rule.
+    Restore { tool: String, id: String },
+    /// Confirm a captured edict that awaits confirmation.
+    Confirm { tool: String, id: String },
 }
 
 pub(crate) async fn run(args: Args) -> Result<ExitCode> {
@@ -224,6 +250,15 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         Command::Recall { tool, query, limit } => {
             output::rules(&client.recall(&tool, &query, limit).await?, json)?;
         }
+        Command::History {
+            tool,
+            id,
+            limit,
+            before,
+        } => {
+            let history = client.history(&tool, id.as_deref(), limit, before).await?;
+            output::history(&history, json)?;
+        }
         Command::Export => {
             for rule in client.export().await? {
                 println!("{}", rule.to_compact_json());
@@ -247,7 +282,7 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
                     .with_context(|| format!("line {}", index + 1))?;
                 rules.push(rule);
             }
-            let count = client.import(rules).await?;
+            let count = client.import(rules, &Origin::Cli).await?;
             if json {
                 println!("{}", serde_json::json!({ "imported": count }));
             } else {
@@ -281,15 +316,42 @@ async fn rule(client: &ActiveMemoryClient, command: RuleCommand, json: bool) -> 
                 put.tags = Some(tags);
             }
             put.id = id;
+            put.origin = Origin::Cli;
             output::rule(&client.put(put).await?, json)?;
         }
         RuleCommand::Get { tool, id } => match client.get(&tool, &id).await? {
             Some(rule) => output::rule(&rule, json)?,
             None => bail!("no rule {id} on tool {tool}"),
         },
-        RuleCommand::List { tool } => output::rules(&client.list(&tool).await?, json)?,
+        RuleCommand::List {
+            tool,
+            include_revoked,
+        } => {
+            let rules = if include_revoked {
+                client.list_including_revoked(&tool).await?
+            } else {
+                client.list(&tool).await?
+            };
+            output::rules(&rules, json)?;
+        }
+        RuleCommand::Revoke { tool, id } => match client.revoke(&tool, &id, &Origin::Cli).await? {
+            Some(rule) => output::rule(&rule, json)?,
+            None => bail!("no rule {id} on tool {tool}"),
+        },
+        RuleCommand::Restore { tool, id } => {
+            match client.restore(&tool, &id, &Origin::Cli).await? {
+                Some(rule) => output::rule(&rule, json)?,
+                None => bail!("no rule {id} on tool {tool}"),
+            }
+        }
+        RuleCommand::Confirm { tool, id } => {
+            match client.confirm(&tool, &id, &Origin::Cli).await? {
+                Some(rule) => output::rule(&rule, json)?,
+                None => bail!("no rule {id} on tool {tool}"),
+            }
+        }
         RuleCommand::Rm { tool, id } => {
-            let existed = client.delete(&tool, &id).await?;
+            let existed = client.delete(&tool, &id, &Origin::Cli).await?;
             if json {
                 println!("{existed}");
             } else if existed {

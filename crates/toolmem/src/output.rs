@@ -1,6 +1,6 @@
 //! Human-readable tables and `--json` output for the CLI.
 
-use active_memory_client::{ToolMemoryPriority, ToolMemoryRule};
+use active_memory_client::{HistoryEntry, ToolMemoryPriority, ToolMemoryRule};
 use anyhow::Result;
 use comfy_table::{ContentArrangement, Table, presets::UTF8_BORDERS_ONLY};
 use serde::Serialize;
@@ -76,10 +76,16 @@ pub(crate) fn rules(rules: &[ToolMemoryRule], json: bool) -> Result<()> {
     }
     let mut out = table(&["tool", "id", "priority", "source", "rule", "updated"]);
     for rule in rules {
+        // Revoked and unconfirmed rules are marked where a reader looks first.
+        let priority = match (&rule.meta.revoked_at, rule.meta.proposed) {
+            (Some(_), _) => format!("{} (revoked)", rule.priority),
+            (None, true) => format!("{} (unconfirmed)", rule.priority),
+            (None, false) => rule.priority.to_string(),
+        };
         out.add_row(vec![
             rule.tool_name.clone(),
             rule.id.clone(),
-            rule.priority.to_string(),
+            priority,
             rule.source.to_string(),
             rule.rule.clone(),
             rule.updated_at.to_string(),
@@ -95,5 +101,55 @@ pub(crate) fn rule(rule: &ToolMemoryRule, json: bool) -> Result<()> {
     } else {
         rules(std::slice::from_ref(rule), false)?;
     }
+    Ok(())
+}
+
+pub(crate) fn history(entries: &[HistoryEntry], json: bool) -> Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(entries)?);
+        return Ok(());
+    }
+    if entries.is_empty() {
+        println!("no history");
+        return Ok(());
+    }
+    let mut out = table(&["seq", "at", "action", "rule", "by", "text"]);
+    for entry in entries {
+        let origin = serde_json::to_value(&entry.origin)?;
+        let by = match (
+            origin["kind"].as_str(),
+            origin["session_id"].as_str(),
+            origin["turn"].as_u64(),
+        ) {
+            (Some(kind), Some(session), Some(turn)) => format!("{kind} ({session}, turn {turn})"),
+            (Some(kind), Some(session), None) => format!("{kind} ({session})"),
+            (Some("rpc"), _, _) => format!("rpc {}", origin["method"].as_str().unwrap_or_default()),
+            (Some(kind), _, _) => kind.to_owned(),
+            _ => String::new(),
+        };
+        let text = entry
+            .detail
+            .clone()
+            .or_else(|| {
+                entry
+                    .after
+                    .as_ref()
+                    .or(entry.before.as_ref())
+                    .map(|rule| rule.rule.clone())
+            })
+            .unwrap_or_default();
+        out.add_row(vec![
+            entry.seq.to_string(),
+            entry.at.to_string(),
+            serde_json::to_value(entry.action)?
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+            entry.rule_id.clone(),
+            by,
+            text,
+        ]);
+    }
+    println!("{out}");
     Ok(())
 }

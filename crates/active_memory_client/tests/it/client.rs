@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use active_memory_client::{
-    ActiveMemoryClient, ClientConfig, Error, RulePut, ToolCallRecord, ToolMemoryPriority,
+    ActiveMemoryClient, ClientConfig, Error, Origin, RulePut, ToolCallRecord, ToolMemoryPriority,
     TurnRecord, UNSCOPED_TOOL, active_memory_client, set_active_memory_client,
 };
 use anyhow::Result;
@@ -165,8 +165,8 @@ async fn export_then_import_is_idempotent() -> Result<()> {
     let exported = source.export().await?;
     assert_eq!(exported.len(), 2);
     let target = client();
-    target.import(exported.clone()).await?;
-    target.import(exported.clone()).await?;
+    target.import(exported.clone(), &Origin::Api).await?;
+    target.import(exported.clone(), &Origin::Api).await?;
     assert_eq!(target.export().await?, exported);
     Ok(())
 }
@@ -235,7 +235,7 @@ async fn the_rendered_block_follows_every_change_of_its_rules() -> Result<()> {
             .await?
             .contains("- **[high]** never run sudo -i\n")
     );
-    client.delete("bash", &rule.id).await?;
+    client.delete("bash", &rule.id, &Origin::Api).await?;
     assert_eq!(block(client.clone()).await?, "");
     Ok(())
 }

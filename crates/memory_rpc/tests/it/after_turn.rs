@@ -7,7 +7,7 @@ use anyhow::{Result, ensure};
 use async_trait::async_trait;
 use memory_rpc::{RpcHandler, STORAGE_ERROR_CODE};
 use serde_json::{Value, json};
-use tool_memory_core::{RulePut, ToolMemoryRule, ToolStats};
+use tool_memory_core::{HistoryEntry, Origin, RulePut, ToolMemoryRule, ToolStats};
 use tool_memory_store::{PromptSelection, RuleStore};
 
 use crate::support::{check, handler, native_error, reference_error, request, result};
@@ -90,7 +90,17 @@ async fn a_turn_without_edicts_or_tools_changes_nothing() -> Result<()> {
     .await?;
     ensure!(
         report
-            == json!({"capture_enabled": true, "created": [], "refreshed": [], "changed": [], "stats": []}),
+            == json!({
+                "capture_enabled": true,
+                "created": [],
+                "refreshed": [],
+                "changed": [],
+                "revoked": [],
+                "restored": [],
+                "unmatched_revocations": [],
+                "expired": [],
+                "stats": []
+            }),
         "{report}"
     );
     Ok(())
@@ -121,7 +131,60 @@ impl RuleStore for DownStore {
     async fn list(&self, _tool: &str) -> tool_memory_store::Result<Vec<ToolMemoryRule>> {
         down()
     }
-    async fn delete(&self, _tool: &str, _id: &str) -> tool_memory_store::Result<bool> {
+    async fn list_including_revoked(
+        &self,
+        _tool: &str,
+    ) -> tool_memory_store::Result<Vec<ToolMemoryRule>> {
+        down()
+    }
+    async fn delete(
+        &self,
+        _tool: &str,
+        _id: &str,
+        _origin: &Origin,
+    ) -> tool_memory_store::Result<bool> {
+        down()
+    }
+    async fn revoke(
+        &self,
+        _tool: &str,
+        _id: &str,
+        _origin: &Origin,
+    ) -> tool_memory_store::Result<Option<ToolMemoryRule>> {
+        down()
+    }
+    async fn restore(
+        &self,
+        _tool: &str,
+        _id: &str,
+        _origin: &Origin,
+    ) -> tool_memory_store::Result<Option<ToolMemoryRule>> {
+        down()
+    }
+    async fn confirm(
+        &self,
+        _tool: &str,
+        _id: &str,
+        _origin: &Origin,
+    ) -> tool_memory_store::Result<Option<ToolMemoryRule>> {
+        down()
+    }
+    async fn expire(&self, _tool: &str, _id: &str) -> tool_memory_store::Result<bool> {
+        down()
+    }
+    async fn history(
+        &self,
+        _tool: &str,
+        _id: Option<&str>,
+        _limit: usize,
+        _before: Option<i64>,
+    ) -> tool_memory_store::Result<Vec<HistoryEntry>> {
+        down()
+    }
+    async fn append_history(
+        &self,
+        _event: tool_memory_core::HistoryEvent,
+    ) -> tool_memory_store::Result<HistoryEntry> {
         down()
     }
     async fn list_tool_names(&self) -> tool_memory_store::Result<Vec<String>> {
@@ -134,7 +197,11 @@ impl RuleStore for DownStore {
     ) -> tool_memory_store::Result<PromptSelection> {
         down()
     }
-    async fn restore(&self, _rule: ToolMemoryRule) -> tool_memory_store::Result<()> {
+    async fn import(
+        &self,
+        _rule: ToolMemoryRule,
+        _origin: &Origin,
+    ) -> tool_memory_store::Result<()> {
         down()
     }
     async fn search(

@@ -114,6 +114,7 @@ fn a_revocation_is_proposed_with_a_stable_shape_and_matches_the_rule() -> Result
             tags: vec!["user-edict".to_owned()],
             created_at: now()?,
             updated_at: now()?,
+            meta: Default::default(),
         })
     };
     let revocation: &ProposedRevocation = &output.revocations[0];

@@ -25,6 +25,7 @@ pub(crate) fn rule(
         tags: Vec::new(),
         created_at: at,
         updated_at: at,
+        meta: Default::default(),
     }
 }
 

@@ -7,6 +7,7 @@ mod prefetch;
 mod section;
 mod snapshots;
 mod stability;
+mod unconfirmed;
 
 use tool_memory_core::{Timestamp, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource};
 
@@ -25,6 +26,7 @@ fn rule(id: &str, tool_name: &str, priority: ToolMemoryPriority, text: &str) -> 
         tags: Vec::new(),
         created_at: at,
         updated_at: at,
+        meta: Default::default(),
     }
 }
 

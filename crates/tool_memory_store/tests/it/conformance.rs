@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use anyhow::Result;
 use tool_memory_core::{
-    ManualClock, RulePut, SequentialIds, Timestamp, ToolMemoryPriority, ToolMemoryRule,
-    ToolMemorySource, ToolStats, UNSCOPED_TOOL,
+    HistoryAction, HistoryEvent, ManualClock, Origin, RulePut, SequentialIds, Timestamp,
+    ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, ToolStats, UNSCOPED_TOOL,
 };
 use tool_memory_store::{
     InMemoryKv, InMemoryRuleStore, KvBackend, KvRuleStore, RuleStore, Services, SqliteOptions,
@@ -164,6 +164,12 @@ suite!(
     statistics_accumulate_apart_from_rules,
     prompt_sees_every_write_made_after_it_was_read,
     list_sees_every_write_made_after_it_was_read,
+    revoked_rules_leave_listings_prompt_and_search_but_stay,
+    history_records_every_change_newest_first,
+    history_pages_with_limit_and_before,
+    expired_rules_leave_the_prompt_and_expiry_is_recorded,
+    proposed_rules_are_confirmed_once,
+    guard_decisions_are_appended_to_history,
 );
 
 fn ts(text: &str) -> Timestamp {
@@ -315,7 +321,11 @@ async fn tool_name_is_normalised_on_every_path(h: &Harness) -> Result<()> {
         .rules_for_prompt(&[" SEND_email".to_owned()], None)
         .await?;
     assert_eq!(prompt.rules.len(), 1);
-    assert!(h.store.delete("SEND_EMAIL", &stored.id).await?);
+    assert!(
+        h.store
+            .delete("SEND_EMAIL", &stored.id, &Origin::Api)
+            .await?
+    );
     assert!(h.store.list("send_email").await?.is_empty());
     Ok(())
 }
@@ -340,7 +350,7 @@ async fn unusual_tool_names_work_on_every_path(h: &Harness) -> Result<()> {
             .put(RulePut::new(tool, "be very careful").with_id("x"))
             .await?;
         assert_eq!(updated.created_at, stored.created_at, "{tool}");
-        assert!(h.store.delete(tool, "x").await?, "{tool}");
+        assert!(h.store.delete(tool, "x", &Origin::Api).await?, "{tool}");
         assert!(h.store.get(tool, "x").await?.is_none(), "{tool}");
     }
     Ok(())
@@ -364,8 +374,8 @@ async fn ids_are_kept_verbatim(h: &Harness) -> Result<()> {
         );
     }
     assert_eq!(h.store.list("shell").await?.len(), 4);
-    assert!(h.store.delete("shell", " abc ").await?);
-    assert!(!h.store.delete("shell", "abc").await?);
+    assert!(h.store.delete("shell", " abc ", &Origin::Api).await?);
+    assert!(!h.store.delete("shell", "abc", &Origin::Api).await?);
     Ok(())
 }
 
@@ -414,15 +424,22 @@ async fn list_orders_mixed_offset_timestamps_by_instant(h: &Harness) -> Result<(
         tags: vec![],
         created_at: ts("2026-01-01T00:00:00Z"),
         updated_at: ts(updated),
+        meta: Default::default(),
     };
     h.store
-        .restore(rule("zulu-older", "2026-05-11T00:00:01.5Z"))
+        .import(rule("zulu-older", "2026-05-11T00:00:01.5Z"), &Origin::Api)
         .await?;
     h.store
-        .restore(rule("offset-newer", "2026-05-11T00:00:01.6+00:00"))
+        .import(
+            rule("offset-newer", "2026-05-11T00:00:01.6+00:00"),
+            &Origin::Api,
+        )
         .await?;
     h.store
-        .restore(rule("east-newest", "2026-05-11T02:00:02+02:00"))
+        .import(
+            rule("east-newest", "2026-05-11T02:00:02+02:00"),
+            &Origin::Api,
+        )
         .await?;
     let ids: Vec<String> = h
         .store
@@ -448,14 +465,18 @@ async fn delete_removes_only_its_target(h: &Harness) -> Result<()> {
             Normal,
         ))
         .await?;
-    assert!(h.store.delete("shell", &sudo.id).await?);
+    assert!(h.store.delete("shell", &sudo.id, &Origin::Api).await?);
     assert_eq!(h.store.list("shell").await?, vec![tmux]);
     Ok(())
 }
 
 async fn delete_of_a_missing_rule_is_false(h: &Harness) -> Result<()> {
-    assert!(!h.store.delete("shell", "does-not-exist").await?);
-    assert!(!h.store.delete("never-seen-tool", "x").await?);
+    assert!(
+        !h.store
+            .delete("shell", "does-not-exist", &Origin::Api)
+            .await?
+    );
+    assert!(!h.store.delete("never-seen-tool", "x", &Origin::Api).await?);
     Ok(())
 }
 
@@ -625,13 +646,14 @@ async fn restore_writes_timestamps_verbatim(h: &Harness) -> Result<()> {
         tags: vec!["user-edict".into()],
         created_at: ts("2025-03-01T10:00:00Z"),
         updated_at: ts("2025-03-02T10:00:00.5+00:00"),
+        meta: Default::default(),
     };
-    h.store.restore(rule.clone()).await?;
-    h.store.restore(rule.clone()).await?;
+    h.store.import(rule.clone(), &Origin::Api).await?;
+    h.store.import(rule.clone(), &Origin::Api).await?;
     assert_eq!(h.store.list("email").await?, vec![rule.clone()]);
     let mut bad = rule;
     bad.tool_name = "Email".into();
-    assert!(h.store.restore(bad).await.is_err());
+    assert!(h.store.import(bad, &Origin::Api).await.is_err());
     Ok(())
 }
 
@@ -691,7 +713,7 @@ async fn unreadable_row_is_skipped_counted_and_kept(h: &Harness) -> Result<()> {
             .is_err()
     );
     // The row is still there: an explicit delete by id finds it.
-    assert!(h.store.delete("shell", "bad").await?);
+    assert!(h.store.delete("shell", "bad", &Origin::Api).await?);
     Ok(())
 }
 
@@ -757,7 +779,7 @@ async fn search_follows_updates_and_deletes(h: &Harness) -> Result<()> {
         .await?;
     assert!(h.store.search("bash", "tmux", 10).await?.is_empty());
     assert_eq!(h.store.search("bash", "screen", 10).await?.len(), 1);
-    h.store.delete("bash", &rule.id).await?;
+    h.store.delete("bash", &rule.id, &Origin::Api).await?;
     assert!(h.store.search("bash", "screen", 10).await?.is_empty());
     Ok(())
 }
@@ -816,7 +838,7 @@ async fn prompt_sees_every_write_made_after_it_was_read(h: &Harness) -> Result<(
         .put(put("bash", "never run rm -rf ~", High).with_id("r"))
         .await?;
     assert_eq!(read(h.store.clone()).await?.len(), 1);
-    h.store.delete("bash", &rule.id).await?;
+    h.store.delete("bash", &rule.id, &Origin::Api).await?;
     assert!(read(h.store.clone()).await?.is_empty());
     Ok(())
 }
@@ -834,7 +856,234 @@ async fn list_sees_every_write_made_after_it_was_read(h: &Harness) -> Result<()>
     assert_eq!(texts(&h.store.list("bash").await?), ["quote every path"]);
     h.store.put(put("shell", "other tool", Normal)).await?;
     assert_eq!(texts(&h.store.list("bash").await?), ["quote every path"]);
-    h.store.delete("bash", &rule.id).await?;
+    h.store.delete("bash", &rule.id, &Origin::Api).await?;
     assert!(h.store.list("bash").await?.is_empty());
+    Ok(())
+}
+
+fn actions(history: &[tool_memory_core::HistoryEntry]) -> Vec<HistoryAction> {
+    history.iter().map(|entry| entry.action).collect()
+}
+
+async fn revoked_rules_leave_listings_prompt_and_search_but_stay(h: &Harness) -> Result<()> {
+    let rule = h
+        .store
+        .put(put(
+            "send_email",
+            "Never email Sarah at sarah@example.com.",
+            Critical,
+        ))
+        .await?;
+    h.store
+        .put(put("send_email", "Never email Bob.", Critical))
+        .await?;
+    let revoked = h
+        .store
+        .revoke("send_email", &rule.id, &Origin::Cli)
+        .await?
+        .expect("rule");
+    assert!(revoked.meta.revoked_at.is_some());
+    assert_eq!(
+        texts(&h.store.list("send_email").await?),
+        ["Never email Bob."]
+    );
+    let everything = h.store.list_including_revoked("send_email").await?;
+    assert_eq!(everything.len(), 2);
+    assert!(everything.iter().any(|rule| rule.meta.revoked_at.is_some()));
+    let prompt = h.store.rules_for_prompt(&[], None).await?;
+    assert_eq!(texts(&prompt.rules), ["Never email Bob."]);
+    assert!(h.store.search("send_email", "sarah", 10).await?.is_empty());
+    assert_eq!(
+        h.store.get("send_email", &rule.id).await?,
+        Some(revoked.clone())
+    );
+    // Revoking again changes nothing and writes no second line.
+    assert_eq!(
+        h.store.revoke("send_email", &rule.id, &Origin::Cli).await?,
+        Some(revoked)
+    );
+    assert!(
+        h.store
+            .revoke("send_email", "missing", &Origin::Cli)
+            .await?
+            .is_none()
+    );
+    let restored = h
+        .store
+        .restore("send_email", &rule.id, &Origin::Cli)
+        .await?
+        .expect("rule");
+    assert!(restored.meta.revoked_at.is_none());
+    assert_eq!(h.store.rules_for_prompt(&[], None).await?.rules.len(), 2);
+    let history = h
+        .store
+        .history("send_email", Some(&rule.id), 10, None)
+        .await?;
+    assert_eq!(
+        actions(&history),
+        [
+            HistoryAction::Restore,
+            HistoryAction::Revoke,
+            HistoryAction::Create
+        ]
+    );
+    // A put over a revoked rule keeps it revoked; only restore lifts that.
+    h.store.revoke("send_email", &rule.id, &Origin::Cli).await?;
+    let kept = h
+        .store
+        .put(RulePut::new("send_email", "Never email Sarah.").with_id(&rule.id))
+        .await?;
+    assert!(kept.meta.revoked_at.is_some());
+    Ok(())
+}
+
+async fn history_records_every_change_newest_first(h: &Harness) -> Result<()> {
+    let edict = Origin::UserEdict {
+        session_id: Some("s1".into()),
+        turn: Some(3),
+    };
+    let created = h
+        .store
+        .put(
+            put("bash", "never run sudo", Critical)
+                .with_id("r")
+                .with_origin(edict.clone()),
+        )
+        .await?;
+    let rpc = Origin::Rpc {
+        method: "memory.tool_rule_put".into(),
+    };
+    let updated = h
+        .store
+        .put(
+            RulePut::new("bash", "never run sudo -i")
+                .with_id("r")
+                .with_origin(rpc.clone()),
+        )
+        .await?;
+    h.store.revoke("bash", "r", &Origin::Cli).await?;
+    h.store.restore("bash", "r", &Origin::Api).await?;
+    assert!(h.store.delete("bash", "r", &Origin::Cli).await?);
+    let history = h.store.history("BASH", Some("r"), 10, None).await?;
+    assert_eq!(
+        actions(&history),
+        [
+            HistoryAction::Delete,
+            HistoryAction::Restore,
+            HistoryAction::Revoke,
+            HistoryAction::Update,
+            HistoryAction::Create
+        ]
+    );
+    let create = &history[4];
+    assert_eq!(create.origin, edict);
+    assert_eq!(create.before, None);
+    assert_eq!(create.after.as_ref(), Some(&created));
+    let update = &history[3];
+    assert_eq!(update.origin, rpc);
+    assert_eq!(update.before.as_ref(), Some(&created));
+    assert_eq!(update.after.as_ref(), Some(&updated));
+    let delete = &history[0];
+    assert_eq!(delete.after, None);
+    assert_eq!(
+        delete.before.as_ref().map(|rule| rule.rule.as_str()),
+        Some("never run sudo -i")
+    );
+    assert!(history.windows(2).all(|pair| pair[0].seq > pair[1].seq));
+    // The rule is gone; its history stays, and other tools' lines are not mixed in.
+    h.store.put(put("shell", "x", Normal)).await?;
+    assert!(h.store.get("bash", "r").await?.is_none());
+    assert_eq!(h.store.history("bash", None, 10, None).await?.len(), 5);
+    Ok(())
+}
+
+async fn history_pages_with_limit_and_before(h: &Harness) -> Result<()> {
+    for index in 0..5 {
+        h.store
+            .put(put("git", &format!("rule {index}"), Normal).with_id(format!("r{index}")))
+            .await?;
+    }
+    let first = h.store.history("git", None, 2, None).await?;
+    assert_eq!(
+        first
+            .iter()
+            .map(|entry| entry.rule_id.as_str())
+            .collect::<Vec<_>>(),
+        ["r4", "r3"]
+    );
+    let next = h.store.history("git", None, 2, Some(first[1].seq)).await?;
+    assert_eq!(
+        next.iter()
+            .map(|entry| entry.rule_id.as_str())
+            .collect::<Vec<_>>(),
+        ["r2", "r1"]
+    );
+    assert_eq!(h.store.history("git", Some("r0"), 10, None).await?.len(), 1);
+    Ok(())
+}
+
+async fn expired_rules_leave_the_prompt_and_expiry_is_recorded(h: &Harness) -> Result<()> {
+    let mut soon = put("bash", "prefer tmux", High).with_id("obs");
+    soon.expires_at = Some(ts("2026-01-01T00:00:10Z"));
+    h.store.put(soon).await?;
+    assert_eq!(h.store.rules_for_prompt(&[], None).await?.rules.len(), 1);
+    h.clock.advance_micros(20_000_000);
+    assert!(h.store.rules_for_prompt(&[], None).await?.rules.is_empty());
+    assert!(h.store.expire("bash", "obs").await?);
+    assert!(!h.store.expire("bash", "obs").await?);
+    let history = h.store.history("bash", Some("obs"), 10, None).await?;
+    assert_eq!(
+        actions(&history),
+        [HistoryAction::Expire, HistoryAction::Create]
+    );
+    assert_eq!(history[0].origin, Origin::Expiry);
+    Ok(())
+}
+
+async fn proposed_rules_are_confirmed_once(h: &Harness) -> Result<()> {
+    let mut proposal = put("send_email", "never email Sarah", Critical).with_id("p");
+    proposal.proposed = Some(true);
+    assert!(h.store.put(proposal).await?.meta.proposed);
+    let confirmed = h
+        .store
+        .confirm("send_email", "p", &Origin::Cli)
+        .await?
+        .expect("rule");
+    assert!(!confirmed.meta.proposed);
+    assert_eq!(
+        h.store.confirm("send_email", "p", &Origin::Cli).await?,
+        Some(confirmed)
+    );
+    let history = h.store.history("send_email", Some("p"), 10, None).await?;
+    assert_eq!(
+        actions(&history),
+        [HistoryAction::Confirm, HistoryAction::Create]
+    );
+    Ok(())
+}
+
+async fn guard_decisions_are_appended_to_history(h: &Harness) -> Result<()> {
+    let rule = h
+        .store
+        .put(put("send_email", "never email Sarah", Critical))
+        .await?;
+    let entry = h
+        .store
+        .append_history(HistoryEvent {
+            tool_name: "send_email".into(),
+            rule_id: rule.id.clone(),
+            action: HistoryAction::Deny,
+            origin: Origin::Guard,
+            rule: Some(rule.clone()),
+            detail: Some("send_email to sarah@example.com".into()),
+        })
+        .await?;
+    let history = h.store.history("send_email", None, 1, None).await?;
+    assert_eq!(history, vec![entry]);
+    assert_eq!(
+        history[0].detail.as_deref(),
+        Some("send_email to sarah@example.com")
+    );
+    assert_eq!(h.store.get("send_email", &rule.id).await?, Some(rule));
     Ok(())
 }

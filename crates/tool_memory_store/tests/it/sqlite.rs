@@ -1,7 +1,7 @@
 //! Behaviour specific to the SQLite store: persistence across reopen, WAL, schema version.
 
 use anyhow::Result;
-use tool_memory_core::{RulePut, ToolMemoryPriority};
+use tool_memory_core::{Origin, RulePut, ToolMemoryPriority};
 use tool_memory_store::{Durability, RuleStore, SqliteOptions, SqliteRuleStore};
 
 #[tokio::test]
@@ -26,7 +26,7 @@ async fn rules_survive_reopening_the_file() -> Result<()> {
     )?;
     assert_eq!(reopened.get("send_email", &stored.id).await?, Some(stored));
     assert_eq!(reopened.integrity_check()?, "ok");
-    assert_eq!(reopened.schema_version()?, 4);
+    assert_eq!(reopened.schema_version()?, 5);
     let mode: String =
         rusqlite::Connection::open(&path)?
             .query_row("PRAGMA journal_mode", [], |row| row.get(0))?;
@@ -74,7 +74,47 @@ async fn prompt_sees_writes_from_other_connections() -> Result<()> {
     assert_eq!(eager(&reader).await?, 0);
     // Listings too.
     assert_eq!(reader.list("send_email").await?.len(), 1);
-    writer.delete("send_email", &rule.id).await?;
+    writer.delete("send_email", &rule.id, &Origin::Api).await?;
     assert!(reader.list("send_email").await?.is_empty());
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_is_never_without_its_history_line() -> Result<()> {
+    use tool_memory_core::Origin;
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("rules.sqlite3");
+    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let kept = store
+        .put(
+            RulePut::new("bash", "never run sudo")
+                .with_id("boom")
+                .with_priority(ToolMemoryPriority::Critical),
+        )
+        .await?;
+    // Simulate a failure after the change and before its history line is written.
+    rusqlite::Connection::open(&path)?.execute_batch(
+        "CREATE TRIGGER fail_history BEFORE INSERT ON rule_history
+         WHEN new.rule_id IN ('boom', 'new') BEGIN SELECT RAISE(ABORT, 'simulated failure'); END;",
+    )?;
+    assert!(
+        store
+            .put(RulePut::new("bash", "changed").with_id("boom"))
+            .await
+            .is_err()
+    );
+    assert!(
+        store
+            .put(RulePut::new("bash", "brand new").with_id("new"))
+            .await
+            .is_err()
+    );
+    assert!(store.revoke("bash", "boom", &Origin::Cli).await.is_err());
+    assert!(store.delete("bash", "boom", &Origin::Cli).await.is_err());
+    // Neither the change nor the line: the rule is exactly as it was, the new one absent.
+    assert_eq!(store.get("bash", "boom").await?, Some(kept));
+    assert_eq!(store.get("bash", "new").await?, None);
+    assert_eq!(store.history("bash", None, 10, None).await?.len(), 1);
+    assert_eq!(store.rules_for_prompt(&[], None).await?.rules.len(), 1);
     Ok(())
 }

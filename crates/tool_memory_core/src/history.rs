@@ -1,0 +1,126 @@
+//! The audit trail: every change to a rule, and every guard decision that stopped or questioned
+//! a tool call, as an append-only history with who asked for it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Timestamp, ToolMemoryRule};
+
+/// Who or what asked for a change.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Origin {
+    /// A user's own words, captured from a turn.
+    UserEdict {
+        /// The host's session id, if it gave one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        session_id: Option<String>,
+        /// The turn within the session, if the host numbers them.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turn: Option<u64>,
+    },
+    /// Observed after a turn (repeated failures).
+    Capture {
+        /// The host's session id, if it gave one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        session_id: Option<String>,
+        /// The turn within the session, if the host numbers them.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turn: Option<u64>,
+    },
+    /// A JSON-RPC call.
+    Rpc {
+        /// The method called.
+        method: String,
+    },
+    /// The command line.
+    Cli,
+    /// The expiry of an observation.
+    Expiry,
+    /// A guard decision on a tool call.
+    Guard,
+    /// A program using the library directly.
+    #[default]
+    Api,
+}
+
+/// What happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HistoryAction {
+    /// A rule was written for the first time.
+    Create,
+    /// An existing rule was written again.
+    Update,
+    /// A rule was lifted; it stays, marked, out of the prompt and the guard.
+    Revoke,
+    /// A revoked rule was reinstated.
+    Restore,
+    /// A proposed rule was confirmed by the user.
+    Confirm,
+    /// A rule was deleted.
+    Delete,
+    /// An observation expired.
+    Expire,
+    /// The guard denied a tool call.
+    Deny,
+    /// The guard asked for confirmation of a tool call.
+    AskConfirm,
+}
+
+impl HistoryAction {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HistoryAction::Create => "create",
+            HistoryAction::Update => "update",
+            HistoryAction::Revoke => "revoke",
+            HistoryAction::Restore => "restore",
+            HistoryAction::Confirm => "confirm",
+            HistoryAction::Delete => "delete",
+            HistoryAction::Expire => "expire",
+            HistoryAction::Deny => "deny",
+            HistoryAction::AskConfirm => "ask_confirm",
+        }
+    }
+}
+
+/// One line of history, newest lines having the highest `seq`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryEntry {
+    /// Position in the log; increases with every line.
+    pub seq: i64,
+    /// When it happened.
+    pub at: Timestamp,
+    /// The tool.
+    pub tool_name: String,
+    /// The rule.
+    pub rule_id: String,
+    /// What happened.
+    pub action: HistoryAction,
+    /// Who asked.
+    pub origin: Origin,
+    /// The rule before the change (absent for a creation).
+    pub before: Option<ToolMemoryRule>,
+    /// The rule after the change (absent for a deletion).
+    pub after: Option<ToolMemoryRule>,
+    /// For guard decisions: a summary of the call (never its full arguments).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// A history line to append; the store assigns `seq` and `at`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryEvent {
+    /// The tool.
+    pub tool_name: String,
+    /// The rule.
+    pub rule_id: String,
+    /// What happened.
+    pub action: HistoryAction,
+    /// Who asked.
+    pub origin: Origin,
+    /// The rule as it stands.
+    pub rule: Option<ToolMemoryRule>,
+    /// A summary (guard decisions).
+    pub detail: Option<String>,
+}
