@@ -153,3 +153,46 @@ fn export_then_import_is_idempotent_and_atomic() -> Result<()> {
     assert_eq!(after, exported);
     Ok(())
 }
+
+#[test]
+fn revoke_restore_and_history_from_the_command_line() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let db = dir.path().join("rules.sqlite3");
+    let (_, out, _) = cli(
+        &db,
+        &[
+            "--json",
+            "rule",
+            "add",
+            "git",
+            "never push to main",
+            "--priority",
+            "critical",
+        ],
+        "",
+    )?;
+    let id = serde_json::from_str::<Value>(&out)?["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let (code, out, _) = cli(&db, &["--json", "rule", "revoke", "git", &id], "")?;
+    assert_eq!(code, 0);
+    assert!(serde_json::from_str::<Value>(&out)?["revoked_at"].is_string());
+    let (_, out, _) = cli(&db, &["prompt"], "")?;
+    assert!(!out.contains("never push to main"), "{out}");
+    let (_, out, _) = cli(&db, &["rule", "list", "git", "--include-revoked"], "")?;
+    assert!(out.contains("(revoked)"), "{out}");
+    let (code, _, _) = cli(&db, &["rule", "restore", "git", &id], "")?;
+    assert_eq!(code, 0);
+    let (_, out, _) = cli(&db, &["prompt"], "")?;
+    assert!(out.contains("- **[critical]** never push to main"), "{out}");
+    let (code, out, _) = cli(&db, &["history", "git"], "")?;
+    assert_eq!(code, 0);
+    for action in ["create", "revoke", "restore"] {
+        assert!(out.contains(action), "{action} missing from {out}");
+    }
+    let (code, _, err) = cli(&db, &["rule", "revoke", "git", "nope"], "")?;
+    assert_ne!(code, 0);
+    assert!(err.contains("no rule"), "{err}");
+    Ok(())
+}

@@ -228,3 +228,73 @@ fn stdio_serves_one_response_per_request_line() -> Result<()> {
     assert_eq!(lines[2]["error"]["code"], -32700);
     Ok(())
 }
+
+#[tokio::test]
+async fn sarah_lifted_in_session_two_is_gone_in_session_three_with_its_history() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let db = dir.path().join("rules.sqlite3");
+    let mut turn_one = sarah_turn("session-1");
+    turn_one["turn"] = json!(1);
+
+    let server = Server::start(&db, &[])?;
+    let created = server.result("memory.after_turn", turn_one).await?;
+    let id = created["created"][0]["id"]
+        .as_str()
+        .context("id")?
+        .to_owned();
+    server.stop()?;
+
+    let server = Server::start(&db, &[])?;
+    let lifted = server
+        .result(
+            "memory.after_turn",
+            json!({
+                "user_message": "You can email Sarah again.",
+                "session_id": "session-2",
+                "turn": 3,
+                "tool_calls": [{"name": "send_email", "success": true}]
+            }),
+        )
+        .await?;
+    assert_eq!(lifted["revoked"][0]["id"], json!(id), "{lifted}");
+    server.stop()?;
+
+    let server = Server::start(&db, &[])?;
+    let prompt = server
+        .result(
+            "memory.tool_rules_for_prompt",
+            json!({"tools": ["send_email"]}),
+        )
+        .await?;
+    assert!(
+        !prompt["rendered"]
+            .as_str()
+            .context("rendered")?
+            .contains("Sarah"),
+        "{prompt}"
+    );
+    let listed = server
+        .result(
+            "memory.tool_rule_list",
+            json!({"tool_name": "send_email", "include_revoked": true}),
+        )
+        .await?;
+    assert!(listed[0]["revoked_at"].is_string(), "{listed}");
+    let history = server
+        .result(
+            "memory.tool_rule_history",
+            json!({"tool_name": "send_email", "id": id}),
+        )
+        .await?;
+    assert_eq!(history[0]["action"], "revoke", "{history}");
+    assert_eq!(
+        history[0]["origin"],
+        json!({"kind": "user_edict", "session_id": "session-2", "turn": 3})
+    );
+    assert_eq!(history[1]["action"], "create");
+    assert_eq!(
+        history[1]["origin"],
+        json!({"kind": "user_edict", "session_id": "session-1", "turn": 1})
+    );
+    server.stop()
+}

@@ -121,6 +121,14 @@ fn regress(args: &[String]) -> Result<()> {
             "never email Sarah, over HTTP across a server restart",
             &["-p", "tests", "--test", "it", "server::never_email_sarah"],
         ),
+        (
+            "Sarah lifted in session 2, gone in session 3, with history",
+            &["-p", "tests", "--test", "it", "server::sarah_lifted"],
+        ),
+        (
+            "lifecycle through the facade",
+            &["-p", "active_memory_client", "--test", "it", "lifecycle"],
+        ),
     ];
     for (name, selector) in suites {
         eprintln!("== {name}");

@@ -27,6 +27,26 @@ pub struct ClientConfig {
 /// Environment switch for [`ClientConfig::confirm_captured_edicts`] (same values as the capture
 /// switch).
 pub const CONFIRM_CAPTURED_EDICTS_ENV: &str = "TOOLMEM_CONFIRM_CAPTURED_EDICTS";
+/// Environment override of [`ClientConfig::observation_ttl`], in whole days.
+pub const OBSERVATION_TTL_DAYS_ENV: &str = "TOOLMEM_OBSERVATION_TTL_DAYS";
+/// Environment override of [`ClientConfig::observation_retire_after_successes`].
+pub const OBSERVATION_RETIRE_AFTER_ENV: &str = "TOOLMEM_OBSERVATION_RETIRE_AFTER_SUCCESSES";
+
+/// A positive whole number from the environment; anything else is ignored with a warning.
+fn positive_env(variable: &str) -> Option<u64> {
+    let value = std::env::var(variable).ok()?;
+    match value.trim().parse::<u64>() {
+        Ok(number) if number > 0 => Some(number),
+        _ => {
+            tracing::warn!(
+                variable,
+                value,
+                "invalid number env override ignored; expected a positive whole number"
+            );
+            None
+        }
+    }
+}
 
 impl Default for ClientConfig {
     fn default() -> ClientConfig {
@@ -48,6 +68,12 @@ impl ClientConfig {
         let mut config = ClientConfig::default();
         if let Ok(value) = std::env::var(CAPTURE_ENABLED_ENV) {
             config.apply_capture_switch(&value);
+        }
+        if let Some(days) = positive_env(OBSERVATION_TTL_DAYS_ENV) {
+            config.observation_ttl = Duration::from_secs(days.saturating_mul(24 * 60 * 60));
+        }
+        if let Some(count) = positive_env(OBSERVATION_RETIRE_AFTER_ENV) {
+            config.observation_retire_after_successes = count;
         }
         if let Ok(value) = std::env::var(CONFIRM_CAPTURED_EDICTS_ENV) {
             match parse_capture_switch(&value) {

@@ -18,7 +18,10 @@ pub use crate::client::{
     ActiveMemoryClient, AfterTurnReport, RulesForPrompt, active_memory_client, preview_capture,
     set_active_memory_client,
 };
-pub use crate::config::{CONFIRM_CAPTURED_EDICTS_ENV, ClientConfig};
+pub use crate::config::{
+    CONFIRM_CAPTURED_EDICTS_ENV, ClientConfig, OBSERVATION_RETIRE_AFTER_ENV,
+    OBSERVATION_TTL_DAYS_ENV,
+};
 pub use crate::error::{Error, Result};
 pub use crate::hook::{PostTurnHook, TOOL_MEMORY_CAPTURE_HOOK};
 

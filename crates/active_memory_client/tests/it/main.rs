@@ -2,4 +2,5 @@
 
 mod agent_tools;
 mod client;
+mod lifecycle;
 mod sarah;
