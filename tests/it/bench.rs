@@ -31,7 +31,10 @@ async fn the_workload_produces_every_row() -> Result<()> {
             "rpc_get",
             "rpc_prompt",
             "server_peak_rss",
-            "delete"
+            "delete",
+            "check_10",
+            "check_100",
+            "check_1000"
         ]
     );
     for row in &rows {

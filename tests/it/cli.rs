@@ -196,3 +196,85 @@ fn revoke_restore_and_history_from_the_command_line() -> Result<()> {
     assert!(err.contains("no rule"), "{err}");
     Ok(())
 }
+
+#[test]
+fn check_exit_codes_say_allow_confirm_or_deny() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let db = dir.path().join("rules.sqlite3");
+    cli(
+        &db,
+        &[
+            "rule",
+            "add",
+            "send_email",
+            "Never email Sarah at sarah@example.com.",
+            "--priority",
+            "critical",
+        ],
+        "",
+    )?;
+    cli(
+        &db,
+        &[
+            "rule",
+            "add",
+            "bash",
+            "Don't run sudo.",
+            "--priority",
+            "high",
+        ],
+        "",
+    )?;
+    let (code, out, _) = cli(
+        &db,
+        &["check", "send_email", r#"{"to":"sarah@example.com"}"#],
+        "",
+    )?;
+    assert_eq!(code, 3, "{out}");
+    assert!(out.starts_with("deny: "), "{out}");
+    let (code, _, _) = cli(
+        &db,
+        &["check", "send_email", r#"{"to":"bob@example.com"}"#],
+        "",
+    )?;
+    assert_eq!(code, 0);
+    let (code, out, _) = cli(
+        &db,
+        &[
+            "--json",
+            "check",
+            "bash",
+            r#"{"command":"sudo apt upgrade"}"#,
+        ],
+        "",
+    )?;
+    assert_eq!(code, 2, "{out}");
+    assert_eq!(serde_json::from_str::<Value>(&out)?["decision"], "confirm");
+    let (code, _, err) = cli(&db, &["check", "bash", "{not json"], "")?;
+    assert_eq!(code, 1);
+    assert!(err.contains("not JSON"), "{err}");
+    // A given constraint replaces the derived one and is what `rule get` shows.
+    let (code, out, err) = cli(
+        &db,
+        &[
+            "--json",
+            "rule",
+            "add",
+            "payments",
+            "Check with me before paying ACME.",
+            "--priority",
+            "critical",
+            "--constraint",
+            r#"{"polarity":"forbid","matchers":[{"kind":"literal","value":"ACME Ltd"}]}"#,
+        ],
+        "",
+    )?;
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&out)?["constraint_explicit"],
+        true
+    );
+    let (code, _, _) = cli(&db, &["check", "payments", r#"{"payee":"acme ltd"}"#], "")?;
+    assert_eq!(code, 3);
+    Ok(())
+}

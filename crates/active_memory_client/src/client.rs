@@ -39,8 +39,10 @@ pub fn preview_capture(turn: &TurnRecord) -> tool_memory_capture::CaptureOutput 
 #[derive(Debug, Clone)]
 pub struct ActiveMemoryClient {
     store: Arc<dyn RuleStore>,
-    clock: Arc<dyn Clock>,
+    pub(crate) clock: Arc<dyn Clock>,
     config: ClientConfig,
+    /// Guards built for tools, valid for one store version.
+    pub(crate) guards: Arc<parking_lot::Mutex<crate::guard::GuardCache>>,
     /// The last block rendered, with exactly the input it was rendered from.
     last_render: Arc<parking_lot::Mutex<Option<Rendered>>>,
 }
@@ -126,6 +128,7 @@ impl ActiveMemoryClient {
             store,
             clock,
             config: ClientConfig::from_env(),
+            guards: Arc::default(),
             last_render: Arc::default(),
         }
     }
@@ -146,8 +149,11 @@ impl ActiveMemoryClient {
         &self.store
     }
 
-    /// Creates or updates a rule; see [`RuleStore::put`].
+    /// Creates or updates a rule; see [`RuleStore::put`]. Its enforcement constraint is
+    /// derived from the text, or validated when the put gives one (`put.constraint`, in the
+    /// guard's JSON form; a given constraint is kept across later edits of the text).
     pub async fn put(&self, put: RulePut) -> Result<ToolMemoryRule> {
+        let put = self.with_constraint(put).await?;
         Ok(self.store.put(put).await?)
     }
 
@@ -392,7 +398,7 @@ impl ActiveMemoryClient {
                     .restore(&proposed.tool_name, &proposed.identity_key, &edict_origin)
                     .await?;
             }
-            let stored = self.store.put(put).await?;
+            let stored = self.put(put).await?;
             tracing::debug!(
                 tool = stored.tool_name,
                 body_len = stored.rule.len(),

@@ -9,6 +9,7 @@ mod agent_tools;
 mod client;
 mod config;
 mod error;
+mod guard;
 mod hook;
 
 pub use crate::agent_tools::{
@@ -33,5 +34,6 @@ pub use tool_memory_core::{
     HistoryAction, HistoryEntry, Origin, RuleMeta, RulePut, Timestamp, ToolMemoryPriority,
     ToolMemoryRule, ToolMemorySource, ToolStats, UNSCOPED_TOOL,
 };
+pub use tool_memory_guard::{Constraint, Decision, Verdict};
 pub use tool_memory_prompt::{PromptSection, ToolMemoryRulesSection};
 pub use tool_memory_store::{Durability, RuleStore};

@@ -58,6 +58,10 @@ const PRIORITY: Param = Param::optional("priority", "normal, high or critical.")
 const SOURCE: Param = Param::optional("source", "user_explicit, post_turn or programmatic.");
 const TAGS: Param = Param::optional("tags", "Free-form labels.");
 const TOOLS: Param = Param::optional("tools", "Tools to pin rules for; empty means every tool.");
+const CONSTRAINT: Param = Param::optional(
+    "constraint",
+    "The enforcement constraint in the guard's JSON form; derived from the text when absent.",
+);
 const INCLUDE_REVOKED: Param = Param::optional(
     "include_revoked",
     "Also list revoked rules, marked by `revoked_at`; default false.",
@@ -75,7 +79,7 @@ pub(crate) const METHODS: &[Method] = &[
             name: "openhuman.memory_tool_rule_put",
             log: "tool memory rule stored",
         }),
-        params: &[TOOL_NAME, RULE, PRIORITY, SOURCE, TAGS, PUT_ID],
+        params: &[TOOL_NAME, RULE, PRIORITY, SOURCE, TAGS, PUT_ID, CONSTRAINT],
         call: tool_rule_put,
     },
     Method {
@@ -164,6 +168,18 @@ pub(crate) const METHODS: &[Method] = &[
         call: tool_rule_confirm,
     },
     Method {
+        name: "memory.tool_call_check",
+        reference: None,
+        params: &[
+            TOOL_NAME,
+            Param::optional(
+                "arguments",
+                "The proposed call's arguments, any JSON; default {}.",
+            ),
+        ],
+        call: tool_call_check,
+    },
+    Method {
         name: "memory.tool_rule_history",
         reference: None,
         params: &[
@@ -199,6 +215,7 @@ fn tool_rule_put(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<
         put.tags = params.optional("tags")?;
         put.id = params.nullable("id")?;
         put.origin = rpc_origin("memory.tool_rule_put");
+        put.constraint = params.optional::<serde_json::Value>("constraint")?;
         // The stored rule, not the request echoed back: normalised tool name, kept
         // `created_at` (the reference's V3 returned the pre-store copy, W-17).
         encode(&client.put(put).await?)
@@ -259,6 +276,17 @@ fn tool_rule_restore(client: &ActiveMemoryClient, params: Params) -> CallFuture<
 
 fn tool_rule_confirm(client: &ActiveMemoryClient, params: Params) -> CallFuture<'_> {
     Box::pin(change_rule(client, params, "memory.tool_rule_confirm"))
+}
+
+/// The check result: the decision, the deciding rules, the advice and the reason.
+fn tool_call_check(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
+    Box::pin(async move {
+        let tool_name = params.lookup_tool_name()?;
+        let arguments = params
+            .optional::<serde_json::Value>("arguments")?
+            .unwrap_or_else(|| serde_json::json!({}));
+        encode(&client.check(&tool_name, &arguments).await?)
+    })
 }
 
 fn tool_rule_history(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {

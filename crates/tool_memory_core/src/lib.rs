@@ -8,6 +8,7 @@ mod clock;
 mod error;
 mod history;
 mod names;
+mod raw_json;
 mod rule;
 mod stats;
 mod time;
@@ -21,6 +22,7 @@ pub use crate::names::{
     stats_namespace, storage_key, tool_memory_namespace, validate_id, validate_rule_body,
     validate_tags, validate_tool_name,
 };
+pub use crate::raw_json::RawJson;
 pub use crate::rule::{
     RuleMeta, RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, compare_for_listing,
 };

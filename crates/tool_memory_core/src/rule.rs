@@ -8,7 +8,8 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    Error, Origin, Timestamp, validate_id, validate_rule_body, validate_tags, validate_tool_name,
+    Error, Origin, RawJson, Timestamp, validate_id, validate_rule_body, validate_tags,
+    validate_tool_name,
 };
 
 /// How strongly a rule is surfaced. `Normal < High < Critical`; high and critical rules are
@@ -180,7 +181,11 @@ pub struct RuleMeta {
     pub proposed: bool,
     /// The enforcement constraint in the guard's JSON form, derived from the text or given.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub constraint: Option<serde_json::Value>,
+    pub constraint: Option<RawJson>,
+    /// The constraint was given by a caller (a program or a user correcting a derived one),
+    /// so a later change of the text keeps it instead of deriving a new one.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub constraint_explicit: bool,
 }
 
 impl ToolMemoryRule {
@@ -243,8 +248,10 @@ pub struct RulePut {
     pub retire_after_successes: Option<u64>,
     /// `None` keeps the stored flag, or `false` for a new rule.
     pub proposed: Option<bool>,
-    /// `None` keeps the stored constraint, or none for a new rule.
+    /// `None` keeps the stored constraint, or none for a new rule; a JSON `null` clears it.
     pub constraint: Option<serde_json::Value>,
+    /// With `constraint`: whether it was given by a caller (`true`) or derived (`false`).
+    pub constraint_explicit: Option<bool>,
 }
 
 impl RulePut {
@@ -346,7 +353,15 @@ impl RulePut {
                         .retire_after_successes
                         .or(kept.retire_after_successes),
                     proposed: self.proposed.unwrap_or(kept.proposed),
-                    constraint: self.constraint.or(kept.constraint),
+                    // `Some(null)` clears the stored constraint (a derivation found none).
+                    constraint: match self.constraint {
+                        Some(serde_json::Value::Null) => None,
+                        Some(given) => Some(RawJson::from_value(&given)),
+                        None => kept.constraint,
+                    },
+                    constraint_explicit: self
+                        .constraint_explicit
+                        .unwrap_or(kept.constraint_explicit),
                 }
             },
         }
@@ -432,7 +447,9 @@ mod tests {
         let mut marked = plain.clone();
         marked.meta.revoked_at = Some(at("2026-01-02T00:00:00Z"));
         marked.meta.proposed = true;
-        marked.meta.constraint = Some(serde_json::json!({"polarity": "forbid", "matchers": []}));
+        marked.meta.constraint = Some(RawJson::from_value(
+            &serde_json::json!({"polarity": "forbid", "matchers": []}),
+        ));
         let json = marked.to_compact_json();
         assert!(
             json.contains(r#""revoked_at":"2026-01-02T00:00:00+00:00""#),

@@ -29,6 +29,8 @@ struct State {
     /// tool -> id -> rule.
     rules: BTreeMap<String, BTreeMap<String, ToolMemoryRule>>,
     history: Vec<HistoryEntry>,
+    /// Changes so far; every change writes a history line, which counts it.
+    changes: u64,
 }
 
 impl State {
@@ -51,6 +53,7 @@ impl State {
             detail: event.detail,
         };
         self.history.push(entry.clone());
+        self.changes += 1;
         entry
     }
 
@@ -347,6 +350,10 @@ impl RuleStore for InMemoryRuleStore {
             .lock()
             .get(&normalize_tool_name(tool_name))
             .cloned())
+    }
+
+    async fn version(&self) -> Result<Option<[u64; 2]>> {
+        Ok(Some([0, self.state.lock().changes]))
     }
 
     async fn rules_for_prompt(

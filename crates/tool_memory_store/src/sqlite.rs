@@ -28,7 +28,7 @@ use async_trait::async_trait;
 use parking_lot::Mutex;
 use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 use tool_memory_core::{
-    HistoryAction, HistoryEntry, HistoryEvent, Origin, RuleMeta, RulePut, Timestamp,
+    HistoryAction, HistoryEntry, HistoryEvent, Origin, RawJson, RuleMeta, RulePut, Timestamp,
     ToolMemoryRule, ToolStats, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
 };
 
@@ -231,12 +231,12 @@ enum Access {
 }
 
 const RULE_COLUMNS: &str = "id, tool_name, rule, priority, source, tags, created_at, updated_at, \
-     revoked_at, expires_at, retire_after_successes, proposed, constraint_json";
+     revoked_at, expires_at, retire_after_successes, proposed, constraint_json, constraint_explicit";
 
 /// The columns of the session-start query: every column of the covering eager index, and a
 /// constant for `revoked_at`, which that index excludes by definition.
 const EAGER_COLUMNS: &str = "id, tool_name, rule, priority, source, tags, created_at, updated_at, \
-     NULL, expires_at, retire_after_successes, proposed, constraint_json";
+     NULL, expires_at, retire_after_successes, proposed, constraint_json, constraint_explicit";
 
 impl SqliteRuleStore {
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
@@ -278,6 +278,7 @@ impl SqliteRuleStore {
         connection
             .pragma_update(None, "synchronous", synchronous)
             .map_err(Error::sqlite("set synchronous"))?;
+
         schema::migrate(&mut connection)?;
         let mut readers = Vec::new();
         let mut watch = None;
@@ -519,9 +520,9 @@ fn parse_meta(row: &Row<'_>) -> std::result::Result<RuleMeta, String> {
             .map_err(|err| err.to_string())?
             .map(|count| u64::try_from(count).unwrap_or_default()),
         proposed: row.get::<_, bool>(11).map_err(|err| err.to_string())?,
-        constraint: optional_text(12)?
-            .map(|text| serde_json::from_str(text).map_err(|err| format!("constraint: {err}")))
-            .transpose()?,
+        // Written from a `RawJson` by this store: handed back as it is, not parsed per read.
+        constraint: optional_text(12)?.map(|text| RawJson::from_stored(text.to_owned())),
+        constraint_explicit: row.get::<_, bool>(13).map_err(|err| err.to_string())?,
     })
 }
 
@@ -566,23 +567,21 @@ fn query_rows(
 /// Inserts or replaces one rule row, every column from `rule`.
 fn write_rule(connection: &Connection, rule: &ToolMemoryRule) -> Result<()> {
     let tags = serde_json::to_string(&rule.tags).expect("tags always serialise");
-    let constraint = rule
-        .meta
-        .constraint
-        .as_ref()
-        .map(serde_json::Value::to_string);
+    let constraint = rule.meta.constraint.as_ref().map(RawJson::as_str);
     connection
         .prepare_cached(
             "INSERT INTO rules (id, tool_name, rule, priority, source, tags, created_at, updated_at,
-                 updated_us, revoked_at, expires_at, retire_after_successes, proposed, constraint_json)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+                 updated_us, revoked_at, expires_at, retire_after_successes, proposed, constraint_json,
+                 constraint_explicit)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
              ON CONFLICT (tool_name, id) DO UPDATE SET
                rule = excluded.rule, priority = excluded.priority, source = excluded.source,
                tags = excluded.tags, created_at = excluded.created_at,
                updated_at = excluded.updated_at, updated_us = excluded.updated_us,
                revoked_at = excluded.revoked_at, expires_at = excluded.expires_at,
                retire_after_successes = excluded.retire_after_successes,
-               proposed = excluded.proposed, constraint_json = excluded.constraint_json",
+               proposed = excluded.proposed, constraint_json = excluded.constraint_json,
+               constraint_explicit = excluded.constraint_explicit",
         )
         .and_then(|mut statement| {
             statement.execute(params![
@@ -600,6 +599,7 @@ fn write_rule(connection: &Connection, rule: &ToolMemoryRule) -> Result<()> {
                 rule.meta.retire_after_successes.map(saturating_i64),
                 rule.meta.proposed,
                 constraint,
+                rule.meta.constraint_explicit,
             ])
         })
         .map_err(Error::sqlite("write rule"))?;
@@ -995,7 +995,8 @@ impl RuleStore for SqliteRuleStore {
             let rows = query_rows(
                 connection,
                 "SELECT r.id, r.tool_name, r.rule, r.priority, r.source, r.tags, r.created_at, r.updated_at,
-                        r.revoked_at, r.expires_at, r.retire_after_successes, r.proposed, r.constraint_json
+                        r.revoked_at, r.expires_at, r.retire_after_successes, r.proposed, r.constraint_json,
+                        r.constraint_explicit
                  FROM rules_fts JOIN rules AS r ON r.row_id = rules_fts.rowid
                  WHERE rules_fts MATCH ?1 AND r.tool_name = ?2 AND r.revoked_at IS NULL
                  ORDER BY bm25(rules_fts), r.updated_us DESC, r.id
@@ -1048,6 +1049,12 @@ impl RuleStore for SqliteRuleStore {
             read_stats(connection, &name)
         })
         .await
+    }
+
+    async fn version(&self) -> Result<Option<[u64; 2]>> {
+        let connections = Arc::clone(&self.connections);
+        let (external, local) = run_blocking(move || connections.version()).await?;
+        Ok(Some([external.cast_unsigned(), local]))
     }
 
     async fn rules_for_prompt(

@@ -142,6 +142,13 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
     /// A tool's statistics, if it was ever seen.
     async fn tool_stats(&self, tool_name: &str) -> Result<Option<ToolStats>>;
 
+    /// A value that changes whenever the stored rules change, through this store or (for a
+    /// shared database) any other writer, so callers can cache what they derive from the rules.
+    /// `None` when the backend cannot tell, and nothing may be cached.
+    async fn version(&self) -> Result<Option<[u64; 2]>> {
+        Ok(None)
+    }
+
     /// Inserts a new rule with a fresh id.
     async fn record(
         &self,

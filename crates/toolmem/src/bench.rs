@@ -220,9 +220,64 @@ async fn run_once(options: &BenchOptions) -> Result<Vec<Row>> {
         client.delete(tool, id, &Origin::Api).await?;
     }
     rows.push(row("delete", every_tenth.len(), total, started.elapsed()));
+
+    // check: guard verdicts through the facade against 10, 100 and 1,000 rules on one tool,
+    // last because its rules would change what the rows above measure.
+    for rules in [10, 100, 1000] {
+        rows.push(check_row(&client, rules, options.capture_turns, total).await?);
+    }
     drop(client);
     let _ = std::fs::remove_dir_all(&dir);
     Ok(rows)
+}
+
+/// Times `checks` allowed calls of a tool holding `rules` critical rules that each name a
+/// person and an address. An allowed call writes nothing; a denied or confirmed one also
+/// appends an audit line (one history write), which this row leaves out on purpose.
+async fn check_row(
+    client: &ActiveMemoryClient,
+    rules: usize,
+    checks: usize,
+    total: usize,
+) -> Result<Row> {
+    let tool = format!("guard_{rules}");
+    for index in 0..rules {
+        client
+            .put(
+                RulePut::new(
+                    &tool,
+                    format!(
+                        "Never email person{index} at person{index}@corp{}.example.",
+                        index % 7
+                    ),
+                )
+                .with_priority(ToolMemoryPriority::Critical),
+            )
+            .await?;
+    }
+    let call = json!({
+        "to": ["Dana Scully <dana@fbi.example>"],
+        "cc": "ops@corp3.example",
+        "subject": "weekly report",
+        "body": "Numbers attached; person12 is on leave, see the thread with corp1.example."
+    });
+    // Build the guard once before timing, as a long-running agent would have.
+    let first = client.check(&tool, &call).await?;
+    anyhow::ensure!(
+        first.decision == active_memory_client::Decision::Allow,
+        "bench call must be allowed: {}",
+        first.reason
+    );
+    let started = Instant::now();
+    for _ in 0..checks {
+        std::hint::black_box(client.check(&tool, std::hint::black_box(&call)).await?);
+    }
+    Ok(row(
+        &format!("check_{rules}"),
+        checks,
+        total,
+        started.elapsed(),
+    ))
 }
 
 /// A turn like the ones capture sees: about 500 characters of user text holding one edict,

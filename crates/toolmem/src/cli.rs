@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use active_memory_client::{
-    ActiveMemoryClient, Origin, RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource,
-    TurnRecord, preview_capture,
+    ActiveMemoryClient, Decision, Origin, RulePut, ToolMemoryPriority, ToolMemoryRule,
+    ToolMemorySource, TurnRecord, preview_capture,
 };
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
@@ -75,6 +75,14 @@ enum Command {
         #[arg(long, default_value_t = 10)]
         limit: usize,
     },
+    /// Check a proposed tool call against the rules: exit 0 allow, 2 confirm, 3 deny.
+    Check {
+        /// The tool about to be called.
+        tool: String,
+        /// The call's arguments as JSON.
+        #[arg(default_value = "{}")]
+        arguments: String,
+    },
     /// A tool's history of changes and guard decisions, newest first.
     History {
         /// The tool.
@@ -134,6 +142,9 @@ enum RuleCommand {
         /// Upsert this id instead of creating a new rule.
         #[arg(long)]
         id: Option<String>,
+        /// The enforcement constraint as JSON (docs/guard.md) instead of the derived one.
+        #[arg(long)]
+        constraint: Option<String>,
     },
     /// Show one rule.
     Get { tool: String, id: String },
@@ -250,6 +261,17 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         Command::Recall { tool, query, limit } => {
             output::rules(&client.recall(&tool, &query, limit).await?, json)?;
         }
+        Command::Check { tool, arguments } => {
+            let arguments: serde_json::Value =
+                serde_json::from_str(&arguments).context("the arguments are not JSON")?;
+            let verdict = client.check(&tool, &arguments).await?;
+            output::verdict(&verdict, json)?;
+            return Ok(ExitCode::from(match verdict.decision {
+                Decision::Allow => 0,
+                Decision::Confirm => 2,
+                Decision::Deny => 3,
+            }));
+        }
         Command::History {
             tool,
             id,
@@ -302,6 +324,7 @@ async fn rule(client: &ActiveMemoryClient, command: RuleCommand, json: bool) -> 
             source,
             tags,
             id,
+            constraint,
         } => {
             let mut put = RulePut::new(tool, rule);
             put.priority = priority
@@ -317,6 +340,11 @@ async fn rule(client: &ActiveMemoryClient, command: RuleCommand, json: bool) -> 
             }
             put.id = id;
             put.origin = Origin::Cli;
+            put.constraint = constraint
+                .as_deref()
+                .map(serde_json::from_str)
+                .transpose()
+                .context("--constraint is not JSON")?;
             output::rule(&client.put(put).await?, json)?;
         }
         RuleCommand::Get { tool, id } => match client.get(&tool, &id).await? {

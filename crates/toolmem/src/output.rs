@@ -1,6 +1,6 @@
 //! Human-readable tables and `--json` output for the CLI.
 
-use active_memory_client::{HistoryEntry, ToolMemoryPriority, ToolMemoryRule};
+use active_memory_client::{HistoryEntry, ToolMemoryPriority, ToolMemoryRule, Verdict};
 use anyhow::Result;
 use comfy_table::{ContentArrangement, Table, presets::UTF8_BORDERS_ONLY};
 use serde::Serialize;
@@ -151,5 +151,20 @@ pub(crate) fn history(entries: &[HistoryEntry], json: bool) -> Result<()> {
         ]);
     }
     println!("{out}");
+    Ok(())
+}
+
+pub(crate) fn verdict(verdict: &Verdict, json: bool) -> Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(verdict)?);
+        return Ok(());
+    }
+    println!("{}: {}", verdict.decision.as_str(), verdict.reason);
+    for rule in &verdict.rules {
+        println!("  rule {} [{}] {}", rule.id, rule.priority, rule.rule);
+    }
+    for rule in &verdict.advice {
+        println!("  advice [{}] {}", rule.priority, rule.rule);
+    }
     Ok(())
 }

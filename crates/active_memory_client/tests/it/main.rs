@@ -2,5 +2,6 @@
 
 mod agent_tools;
 mod client;
+mod guard;
 mod lifecycle;
 mod sarah;

@@ -1,9 +1,11 @@
 //! `memory.*`: every method's results and every way its params can be wrong.
 
-use anyhow::Result;
+use anyhow::{Context, Result, ensure};
 use serde_json::{Value, json};
 
-use crate::support::{T0, T1, T2, check, handler, native_error, ok, request, result, rule};
+use crate::support::{
+    T0, T1, T2, check, handler, native_error, ok, request, result, rule, with_constraint,
+};
 
 const INVALID_PARAMS: i32 = memory_rpc::INVALID_PARAMS_CODE;
 
@@ -94,7 +96,7 @@ async fn upsert_keeps_unset_fields_and_created_at() -> Result<()> {
     check(
         &handler,
         request(2, "memory.tool_rule_put", json!({"tool_name": "Email", "rule": "never email Sarah again", "priority": null, "id": "edict"})),
-        ok(2, rule("edict", "email", "never email Sarah again", "critical", "user_explicit", &["safety"], (T0, T1))),
+        ok(2, with_constraint(rule("edict", "email", "never email Sarah again", "critical", "user_explicit", &["safety"], (T0, T1)), json!({"polarity": "forbid", "matchers": [{"kind": "person", "value": "sarah"}]}))),
     )
     .await?;
     // Given fields replace the stored ones; a blank id generates a new rule.
@@ -157,14 +159,17 @@ async fn rules_for_prompt_reports_rendered_rules_and_budget() -> Result<()> {
         &[],
         (T0, T0),
     );
-    let high = rule(
-        "rule-2",
-        "git",
-        "never force push",
-        "high",
-        "programmatic",
-        &[],
-        (T1, T1),
+    let high = with_constraint(
+        rule(
+            "rule-2",
+            "git",
+            "never force push",
+            "high",
+            "programmatic",
+            &[],
+            (T1, T1),
+        ),
+        json!({"polarity": "forbid", "matchers": [{"kind": "command", "value": "git push --force"}]}),
     );
     let every_tool = result(
         &handler,
@@ -462,5 +467,46 @@ async fn unknown_methods_are_not_found() -> Result<()> {
         );
         check(&handler, request(1, method, json!({})), expected).await?;
     }
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tool_call_check_answers_before_the_call_runs() -> Result<()> {
+    let handler =
+        memory_rpc::RpcHandler::new(active_memory_client::ActiveMemoryClient::in_memory());
+    let put = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "memory.tool_rule_put",
+        "params": {"tool_name": "send_email", "rule": "Never email Sarah at sarah@example.com.", "priority": "critical"}});
+    handler.handle_value(put).await.context("put reply")?;
+    let check = |arguments: Value| {
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "memory.tool_call_check",
+            "params": {"tool_name": "send_email", "arguments": arguments}})
+    };
+    let denied = handler
+        .handle_value(check(serde_json::json!({"to": "sarah@example.com"})))
+        .await
+        .context("reply")?;
+    ensure!(denied["result"]["decision"] == "deny", "{denied}");
+    ensure!(
+        denied["result"]["rules"][0]["tool_name"] == "send_email",
+        "{denied}"
+    );
+    ensure!(
+        denied["result"]["reason"]
+            .as_str()
+            .is_some_and(|reason| !reason.is_empty()),
+        "{denied}"
+    );
+    let allowed = handler
+        .handle_value(check(serde_json::json!({"to": "bob@example.com"})))
+        .await
+        .context("reply")?;
+    ensure!(allowed["result"]["decision"] == "allow", "{allowed}");
+    let bad = serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "memory.tool_rule_put",
+        "params": {"tool_name": "x", "rule": "y", "constraint": {"polarity": "sometimes", "matchers": []}}});
+    let bad = handler.handle_value(bad).await.context("reply")?;
+    ensure!(
+        bad["error"]["code"] == -32602 && bad["error"]["data"]["field"] == "constraint",
+        "{bad}"
+    );
     Ok(())
 }

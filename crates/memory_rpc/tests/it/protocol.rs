@@ -359,6 +359,7 @@ async fn every_listed_method_is_served() -> Result<()> {
                 "memory.tool_rule_revoke",
                 "memory.tool_rule_restore",
                 "memory.tool_rule_confirm",
+                "memory.tool_call_check",
                 "memory.tool_rule_history",
                 "openhuman.memory_tool_rule_put",
                 "openhuman.memory_tool_rule_get",

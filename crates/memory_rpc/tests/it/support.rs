@@ -84,6 +84,13 @@ pub(crate) fn rule(
     })
 }
 
+/// `rule` with the enforcement constraint toolmem derived from its text, as every written rule
+/// carries one when its text names something the guard can check.
+pub(crate) fn with_constraint(mut rule: Value, constraint: Value) -> Value {
+    rule["constraint"] = constraint;
+    rule
+}
+
 /// Sends `request` and returns the reply, `None` when nothing was sent back.
 pub(crate) async fn call(handler: &RpcHandler, request: Value) -> Option<Value> {
     handler.handle_value(request).await

@@ -83,19 +83,23 @@ const MIGRATIONS: &[&str] = &[
         WHERE priority <> 'normal';",
     // 5: the rule lifecycle and its audit trail. Revoked rules stay in the table, out of the
     // eager index; every change (and every guard decision) is a line of `rule_history`, written
-    // in the same transaction as the change it records.
+    // in the same transaction as the change it records. History is never deleted, so a plain
+    // rowid key increases without AUTOINCREMENT (which would update `sqlite_sequence`, one more
+    // page, on every write); one index serves both a tool's and a rule's history.
     "ALTER TABLE rules ADD COLUMN revoked_at TEXT;
     ALTER TABLE rules ADD COLUMN expires_at TEXT;
     ALTER TABLE rules ADD COLUMN retire_after_successes INTEGER;
     ALTER TABLE rules ADD COLUMN proposed INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE rules ADD COLUMN constraint_json TEXT;
+    ALTER TABLE rules ADD COLUMN constraint_explicit INTEGER NOT NULL DEFAULT 0;
     DROP INDEX rules_eager;
     CREATE INDEX rules_eager ON rules
         (tool_name, priority, id, rule, source, tags, created_at, updated_at,
-         expires_at, retire_after_successes, proposed, constraint_json, revoked_at)
+         expires_at, retire_after_successes, proposed, constraint_json, constraint_explicit,
+         revoked_at)
         WHERE priority <> 'normal' AND revoked_at IS NULL;
     CREATE TABLE rule_history (
-        seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+        seq         INTEGER PRIMARY KEY,
         at          TEXT NOT NULL,
         tool_name   TEXT NOT NULL,
         rule_id     TEXT NOT NULL,
@@ -105,7 +109,6 @@ const MIGRATIONS: &[&str] = &[
         after_json  TEXT,
         detail      TEXT
     );
-    CREATE INDEX rule_history_by_rule ON rule_history (tool_name, rule_id, seq);
     CREATE INDEX rule_history_by_tool ON rule_history (tool_name, seq);",
 ];
 

@@ -170,6 +170,7 @@ suite!(
     expired_rules_leave_the_prompt_and_expiry_is_recorded,
     proposed_rules_are_confirmed_once,
     guard_decisions_are_appended_to_history,
+    version_changes_with_every_write_and_only_then,
 );
 
 fn ts(text: &str) -> Timestamp {
@@ -1085,5 +1086,28 @@ async fn guard_decisions_are_appended_to_history(h: &Harness) -> Result<()> {
         Some("send_email to sarah@example.com")
     );
     assert_eq!(h.store.get("send_email", &rule.id).await?, Some(rule));
+    Ok(())
+}
+
+async fn version_changes_with_every_write_and_only_then(h: &Harness) -> Result<()> {
+    // A backend that cannot tell answers `None`, and callers then cache nothing.
+    let Some(start) = h.store.version().await? else {
+        return Ok(());
+    };
+    h.store.list("bash").await?;
+    h.store.rules_for_prompt(&[], None).await?;
+    assert_eq!(
+        h.store.version().await?,
+        Some(start),
+        "reads change nothing"
+    );
+    let rule = h.store.put(put("bash", "never run sudo", Critical)).await?;
+    let after_put = h.store.version().await?;
+    assert_ne!(after_put, Some(start));
+    h.store.revoke("bash", &rule.id, &Origin::Cli).await?;
+    let after_revoke = h.store.version().await?;
+    assert_ne!(after_revoke, after_put);
+    h.store.delete("bash", &rule.id, &Origin::Cli).await?;
+    assert_ne!(h.store.version().await?, after_revoke);
     Ok(())
 }

@@ -1,0 +1,222 @@
+//! Enforcement through the facade: verdicts from stored rules, mid-session rules applying at
+//! once, revoked rules never matching, constraints derived or given, and the audit trail.
+
+use active_memory_client::{
+    ActiveMemoryClient, ClientConfig, Decision, HistoryAction, Origin, RulePut, ToolCallRecord,
+    ToolMemoryPriority, TurnRecord,
+};
+use anyhow::{Context, Result};
+use serde_json::json;
+
+fn client() -> ActiveMemoryClient {
+    ActiveMemoryClient::in_memory().with_config(ClientConfig::default())
+}
+
+fn turn(message: &str, tool: &str) -> TurnRecord {
+    let mut turn = TurnRecord::new(message);
+    turn.tool_calls = vec![ToolCallRecord::new(tool, true, "ok")];
+    turn
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn never_email_sarah_is_enforced_on_the_call() -> Result<()> {
+    let client = client();
+    let report = client
+        .after_turn(&turn(
+            "Never email Sarah at sarah@example.com.",
+            "send_email",
+        ))
+        .await?;
+    let rule = report.created.first().context("captured")?.clone();
+    assert!(
+        rule.meta.constraint.is_some(),
+        "a constraint is derived when the rule is written"
+    );
+
+    let denied = client
+        .check(
+            "send_email",
+            &json!({"to": ["Sarah@Example.com"], "subject": "lunch?"}),
+        )
+        .await?;
+    assert_eq!(denied.decision, Decision::Deny, "{denied:?}");
+    assert_eq!(
+        denied.rules.first().map(|rule| rule.id.as_str()),
+        Some(rule.id.as_str())
+    );
+    assert!(!denied.reason.is_empty());
+
+    for allowed in [
+        json!({"to": "bob@example.com", "subject": "lunch?"}),
+        json!({"to": "sarah.connor@example.com"}),
+    ] {
+        let verdict = client.check("send_email", &allowed).await?;
+        assert_eq!(
+            verdict.decision,
+            Decision::Allow,
+            "{allowed} -> {verdict:?}"
+        );
+    }
+    // Other tools are not this rule's business.
+    let other = client
+        .check("bash", &json!({"command": "echo sarah@example.com"}))
+        .await?;
+    assert_eq!(other.decision, Decision::Allow);
+
+    // Every deny is audited with a call summary, never the call's content.
+    let history = client
+        .history("send_email", Some(&rule.id), 10, None)
+        .await?;
+    let audit = history
+        .iter()
+        .find(|entry| entry.action == HistoryAction::Deny)
+        .context("audit line")?;
+    assert_eq!(audit.origin, Origin::Guard);
+    let detail = audit.detail.as_deref().unwrap_or_default();
+    assert!(
+        detail.starts_with("send_email(subject, to)")
+            || detail.starts_with("send_email(to, subject)"),
+        "{detail}"
+    );
+    assert!(!detail.contains("lunch"), "{detail}");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rule_captured_mid_session_applies_to_the_next_check() -> Result<()> {
+    let client = client();
+    let frozen = client.session_prompt(&["bash".to_owned()]).await?;
+    let command = json!({"command": "rm -rf /tmp/build"});
+    assert_eq!(
+        client.check("bash", &command).await?.decision,
+        Decision::Allow
+    );
+    client
+        .after_turn(&turn("Never run rm -rf in the terminal.", "bash"))
+        .await?;
+    assert_eq!(
+        client.check("bash", &command).await?.decision,
+        Decision::Deny
+    );
+    assert_eq!(
+        client
+            .check("bash", &json!({"command": "rm -r /tmp/build"}))
+            .await?
+            .decision,
+        Decision::Allow
+    );
+    // The pinned prompt of the running session is byte-stable; the guard is not frozen.
+    assert!(!frozen.rendered().contains("rm -rf"));
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn revoked_rules_never_match() -> Result<()> {
+    let client = client();
+    let report = client
+        .after_turn(&turn(
+            "Never email Sarah at sarah@example.com.",
+            "send_email",
+        ))
+        .await?;
+    let call = json!({"to": "sarah@example.com"});
+    assert_eq!(
+        client.check("send_email", &call).await?.decision,
+        Decision::Deny
+    );
+    client
+        .after_turn(&turn("You can email Sarah again.", "send_email"))
+        .await?;
+    assert_eq!(
+        client.check("send_email", &call).await?.decision,
+        Decision::Allow
+    );
+    let id = &report.created[0].id;
+    client.restore("send_email", id, &Origin::Cli).await?;
+    assert_eq!(
+        client.check("send_email", &call).await?.decision,
+        Decision::Deny
+    );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn standing_orders_become_requirements() -> Result<()> {
+    let client = client();
+    client
+        .put(
+            RulePut::new("bash", "Always pass --dry-run to terraform.")
+                .with_priority(ToolMemoryPriority::Critical),
+        )
+        .await?;
+    let without = client
+        .check("bash", &json!({"command": "terraform apply -auto-approve"}))
+        .await?;
+    assert_eq!(without.decision, Decision::Deny, "{without:?}");
+    let with = client
+        .check("bash", &json!({"command": "terraform plan --dry-run"}))
+        .await?;
+    assert_eq!(with.decision, Decision::Allow, "{with:?}");
+    let unrelated = client.check("bash", &json!({"command": "ls -la"})).await?;
+    assert_eq!(unrelated.decision, Decision::Allow);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn explicit_constraints_are_validated_and_survive_edits() -> Result<()> {
+    let client = client();
+    let mut put = RulePut::new("payments", "Ask before paying the landlord.")
+        .with_priority(ToolMemoryPriority::Critical)
+        .with_id("landlord");
+    put.constraint = Some(
+        json!({"polarity": "forbid", "matchers": [{"kind": "literal", "value": "ACME Properties"}]}),
+    );
+    let stored = client.put(put).await?;
+    assert!(stored.meta.constraint_explicit);
+    let denied = client
+        .check(
+            "payments",
+            &json!({"payee": "acme properties", "amount": 1200}),
+        )
+        .await?;
+    assert_eq!(denied.decision, Decision::Deny, "{denied:?}");
+    // A later edit of the text keeps the constraint the caller gave.
+    let edited = client
+        .put(
+            RulePut::new("payments", "Ask before paying the landlord, always.").with_id("landlord"),
+        )
+        .await?;
+    assert_eq!(edited.meta.constraint, stored.meta.constraint);
+
+    let mut bad = RulePut::new("payments", "x");
+    bad.constraint = Some(json!({"polarity": "forbid", "matchers": []}));
+    let err = client.put(bad).await.unwrap_err();
+    assert_eq!(err.invalid_field(), Some("constraint"), "{err}");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unconfirmed_edicts_only_advise() -> Result<()> {
+    let config = ClientConfig {
+        confirm_captured_edicts: true,
+        ..ClientConfig::default()
+    };
+    let client = ActiveMemoryClient::in_memory().with_config(config);
+    let report = client
+        .after_turn(&turn(
+            "Never email Sarah at sarah@example.com.",
+            "send_email",
+        ))
+        .await?;
+    let call = json!({"to": "sarah@example.com"});
+    let verdict = client.check("send_email", &call).await?;
+    assert_ne!(verdict.decision, Decision::Deny, "{verdict:?}");
+    client
+        .confirm("send_email", &report.created[0].id, &Origin::Cli)
+        .await?;
+    assert_eq!(
+        client.check("send_email", &call).await?.decision,
+        Decision::Deny
+    );
+    Ok(())
+}

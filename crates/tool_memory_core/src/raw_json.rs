@@ -1,0 +1,79 @@
+//! `RawJson`: a JSON value kept as its compact text, so that rules carrying one (the
+//! enforcement constraint) clone and compare as cheaply as a string and are written out
+//! verbatim.
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+/// A JSON value held as compact text.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct RawJson(String);
+
+impl RawJson {
+    /// The compact text of `value`.
+    pub fn from_value(value: &Value) -> RawJson {
+        RawJson(value.to_string())
+    }
+
+    /// Text that a store wrote from a `RawJson` earlier and hands back unchanged; it is not
+    /// parsed again. Use [`RawJson::from_value`] for anything else.
+    pub fn from_stored(text: String) -> RawJson {
+        RawJson(text)
+    }
+
+    /// The compact JSON text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The value, parsed.
+    pub fn to_value(&self) -> Value {
+        serde_json::from_str(&self.0).unwrap_or(Value::Null)
+    }
+}
+
+impl fmt::Debug for RawJson {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Serialize for RawJson {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let raw = serde_json::value::RawValue::from_string(self.0.clone())
+            .map_err(serde::ser::Error::custom)?;
+        raw.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for RawJson {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RawJson, D::Error> {
+        Value::deserialize(deserializer).map(|value| RawJson::from_value(&value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_verbatim_inside_a_record() {
+        let raw =
+            RawJson::from_value(&serde_json::json!({"polarity": "forbid", "matchers": [1, 2]}));
+        assert_eq!(raw.as_str(), r#"{"matchers":[1,2],"polarity":"forbid"}"#);
+        let wrapped = serde_json::json!({"constraint": raw});
+        assert_eq!(
+            wrapped.to_string(),
+            r#"{"constraint":{"matchers":[1,2],"polarity":"forbid"}}"#
+        );
+        let text = serde_json::to_string(&serde_json::json!({"c": raw.to_value()})).unwrap();
+        #[derive(Deserialize)]
+        struct Holder {
+            c: RawJson,
+        }
+        let back: Holder = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.c, raw);
+    }
+}
