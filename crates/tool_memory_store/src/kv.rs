@@ -13,7 +13,8 @@ use tool_memory_core::{
 };
 
 use crate::store::{
-    active_at, prompt_tool_filter, rank_by_keywords, select_for_prompt, write_action,
+    active_at, mark_confirmed, mark_restored, mark_revoked, prompt_tool_filter, rank_by_keywords,
+    select_for_prompt, write_action,
 };
 use crate::{Error, PromptSelection, Result, RuleStore, Services};
 
@@ -359,18 +360,8 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
         id: &str,
         origin: &Origin,
     ) -> Result<Option<ToolMemoryRule>> {
-        self.change(
-            (tool_name, id),
-            HistoryAction::Revoke,
-            origin,
-            |rule, now| {
-                rule.meta.revoked_at.is_none() && {
-                    rule.meta.revoked_at = Some(now);
-                    true
-                }
-            },
-        )
-        .await
+        self.change((tool_name, id), HistoryAction::Revoke, origin, mark_revoked)
+            .await
     }
 
     async fn restore(
@@ -383,7 +374,7 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
             (tool_name, id),
             HistoryAction::Restore,
             origin,
-            |rule, _| rule.meta.revoked_at.take().is_some(),
+            |rule, _| mark_restored(rule),
         )
         .await
     }
@@ -398,7 +389,7 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
             (tool_name, id),
             HistoryAction::Confirm,
             origin,
-            |rule, _| std::mem::take(&mut rule.meta.proposed),
+            |rule, _| mark_confirmed(rule),
         )
         .await
     }

@@ -10,7 +10,8 @@ use tool_memory_core::{
 };
 
 use crate::store::{
-    active_at, prompt_tool_filter, rank_by_keywords, select_for_prompt, write_action,
+    active_at, mark_confirmed, mark_restored, mark_revoked, prompt_tool_filter, rank_by_keywords,
+    select_for_prompt, write_action,
 };
 use crate::{PromptSelection, Result, RuleStore, Services};
 
@@ -237,12 +238,7 @@ impl RuleStore for InMemoryRuleStore {
             (tool_name, id),
             HistoryAction::Revoke,
             origin,
-            |rule| {
-                rule.meta.revoked_at.is_none() && {
-                    rule.meta.revoked_at = Some(now);
-                    true
-                }
-            },
+            |rule| mark_revoked(rule, now),
         ))
     }
 
@@ -257,7 +253,7 @@ impl RuleStore for InMemoryRuleStore {
             (tool_name, id),
             HistoryAction::Restore,
             origin,
-            |rule| rule.meta.revoked_at.take().is_some(),
+            mark_restored,
         ))
     }
 
@@ -272,7 +268,7 @@ impl RuleStore for InMemoryRuleStore {
             (tool_name, id),
             HistoryAction::Confirm,
             origin,
-            |rule| std::mem::take(&mut rule.meta.proposed),
+            mark_confirmed,
         ))
     }
 

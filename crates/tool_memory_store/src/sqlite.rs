@@ -32,7 +32,10 @@ use tool_memory_core::{
     ToolMemoryRule, ToolStats, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
 };
 
-use crate::store::{fts_query, prompt_tool_filter, select_for_prompt, write_action};
+use crate::store::{
+    fts_query, mark_confirmed, mark_restored, mark_revoked, prompt_tool_filter, select_for_prompt,
+    write_action,
+};
 use crate::{Error, PromptSelection, Result, RuleStore, Services};
 
 /// How hard a commit works to survive a crash. See the module documentation.
@@ -376,7 +379,7 @@ impl SqliteRuleStore {
             let transaction = connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)
                 .map_err(Error::sqlite("begin change"))?;
-            let Some(before) = read_for_change(&transaction, &tool_name, &id)? else {
+            let Some(before) = read_rule(&transaction, &tool_name, &id)? else {
                 return Ok(None);
             };
             let now = services.clock.now();
@@ -418,7 +421,7 @@ impl SqliteRuleStore {
             let transaction = connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)
                 .map_err(Error::sqlite("begin delete"))?;
-            let before = match read_for_change(&transaction, &tool_name, &id) {
+            let before = match read_rule(&transaction, &tool_name, &id) {
                 Err(Error::Unreadable { .. }) => None,
                 other => other?,
             };
@@ -606,13 +609,9 @@ fn write_rule(connection: &Connection, rule: &ToolMemoryRule) -> Result<()> {
     Ok(())
 }
 
-/// Reads one rule inside a transaction; an unreadable row is an error, because a change must
-/// never overwrite what a newer version wrote.
-fn read_for_change(
-    connection: &Connection,
-    tool_name: &str,
-    id: &str,
-) -> Result<Option<ToolMemoryRule>> {
+/// Reads one rule. An unreadable row is an error, not `None`: a change must never overwrite what
+/// a newer version wrote, and a reader must not take it for absent.
+fn read_rule(connection: &Connection, tool_name: &str, id: &str) -> Result<Option<ToolMemoryRule>> {
     let row = connection
         .prepare_cached(&format!(
             "SELECT {RULE_COLUMNS} FROM rules WHERE tool_name = ?1 AND id = ?2"
@@ -781,7 +780,7 @@ impl RuleStore for SqliteRuleStore {
             let transaction = connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)
                 .map_err(Error::sqlite("begin put"))?;
-            let existing = read_for_change(&transaction, &put.tool_name, &id)?;
+            let existing = read_rule(&transaction, &put.tool_name, &id)?;
             let origin = put.origin.clone();
             // Read the clock inside the write lock so updated_at follows commit order.
             let rule = put.build(id, existing.as_ref(), services.clock.now());
@@ -808,7 +807,7 @@ impl RuleStore for SqliteRuleStore {
             let transaction = connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)
                 .map_err(Error::sqlite("begin import"))?;
-            let before = read_for_change(&transaction, &rule.tool_name, &rule.id)?;
+            let before = read_rule(&transaction, &rule.tool_name, &rule.id)?;
             write_rule(&transaction, &rule)?;
             let event = HistoryEvent {
                 tool_name: rule.tool_name.clone(),
@@ -828,25 +827,7 @@ impl RuleStore for SqliteRuleStore {
         let tool_name = normalize_tool_name(tool_name);
         let id = id.to_owned();
         self.with_connection(Access::Read, move |connection, _| {
-            let row = connection
-                .prepare_cached(&format!(
-                    "SELECT {RULE_COLUMNS} FROM rules WHERE tool_name = ?1 AND id = ?2"
-                ))
-                .and_then(|mut statement| {
-                    statement
-                        .query_row(params![tool_name, id], read_row)
-                        .optional()
-                })
-                .map_err(Error::sqlite("get rule"))?;
-            match row {
-                None => Ok(None),
-                Some(Ok(rule)) => Ok(Some(rule)),
-                Some(Err((tool_name, id, reason))) => Err(Error::Unreadable {
-                    tool_name,
-                    id,
-                    reason,
-                }),
-            }
+            read_rule(connection, &tool_name, &id)
         })
         .await
     }
@@ -875,13 +856,8 @@ impl RuleStore for SqliteRuleStore {
         id: &str,
         origin: &Origin,
     ) -> Result<Option<ToolMemoryRule>> {
-        self.change(tool_name, id, HistoryAction::Revoke, origin, |rule, now| {
-            rule.meta.revoked_at.is_none() && {
-                rule.meta.revoked_at = Some(now);
-                true
-            }
-        })
-        .await
+        self.change(tool_name, id, HistoryAction::Revoke, origin, mark_revoked)
+            .await
     }
 
     async fn restore(
@@ -891,7 +867,7 @@ impl RuleStore for SqliteRuleStore {
         origin: &Origin,
     ) -> Result<Option<ToolMemoryRule>> {
         self.change(tool_name, id, HistoryAction::Restore, origin, |rule, _| {
-            rule.meta.revoked_at.take().is_some()
+            mark_restored(rule)
         })
         .await
     }
@@ -903,7 +879,7 @@ impl RuleStore for SqliteRuleStore {
         origin: &Origin,
     ) -> Result<Option<ToolMemoryRule>> {
         self.change(tool_name, id, HistoryAction::Confirm, origin, |rule, _| {
-            std::mem::take(&mut rule.meta.proposed)
+            mark_confirmed(rule)
         })
         .await
     }

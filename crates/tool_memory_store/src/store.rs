@@ -176,6 +176,25 @@ pub(crate) fn write_action(before: Option<&ToolMemoryRule>) -> tool_memory_core:
     }
 }
 
+/// Marks a rule revoked at `now`; `false` when it already was (nothing to record).
+pub(crate) fn mark_revoked(rule: &mut ToolMemoryRule, now: Timestamp) -> bool {
+    if rule.meta.revoked_at.is_some() {
+        return false;
+    }
+    rule.meta.revoked_at = Some(now);
+    true
+}
+
+/// Lifts a revocation; `false` when the rule was active (nothing to record).
+pub(crate) fn mark_restored(rule: &mut ToolMemoryRule) -> bool {
+    rule.meta.revoked_at.take().is_some()
+}
+
+/// Confirms a proposed rule; `false` when it was confirmed already (nothing to record).
+pub(crate) fn mark_confirmed(rule: &mut ToolMemoryRule) -> bool {
+    std::mem::take(&mut rule.meta.proposed)
+}
+
 /// Keeps the rules that apply at `now` (not revoked, not expired).
 pub(crate) fn active_at(rules: Vec<ToolMemoryRule>, now: Timestamp) -> Vec<ToolMemoryRule> {
     rules
