@@ -13,6 +13,7 @@ use std::cmp::Reverse;
 use tool_memory_core::{UNSCOPED_TOOL, validate_tool_name};
 
 use crate::TurnRecord;
+use crate::text::is_word_char;
 
 /// A tool the edict may be attributed to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -256,10 +257,6 @@ const NAME_SUFFIXES: &[&str] = &["", "s", "'s"];
 const ALIAS_SUFFIXES: &[&str] = &[
     "", "s", "es", "ing", "ed", "d", "ting", "ted", "ming", "med", "'s", "'ing", "'d", "'ed",
 ];
-
-fn is_word_char(ch: char) -> bool {
-    ch.is_alphanumeric() || ch == '_'
-}
 
 /// The byte position of the first whole-word occurrence of `needle` (optionally followed by
 /// one of `suffixes`) in `haystack`.

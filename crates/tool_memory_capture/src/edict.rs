@@ -11,7 +11,7 @@
 
 use crate::output::MAX_EDICT_CHARS;
 use crate::revocation::blank_revocation;
-use crate::text::{match_form, own_lines, split_sentences, strip_bullet, truncate_chars};
+use crate::text::{self, match_form, own_lines, split_sentences, strip_bullet, truncate_chars};
 
 /// One captured edict: the user's sentence and its match form.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,39 +72,16 @@ enum Token<'a> {
     Punct(char),
 }
 
-fn is_word_char(ch: char) -> bool {
-    ch.is_alphanumeric() || ch == '_'
-}
-
-/// Words (letters, digits, `_`, inner `'` and `-`) and single punctuation marks.
+/// The edict grammar reads words and punctuation marks; the ranges are the revocation
+/// grammar's business.
 fn tokenize(form: &str) -> Vec<Token<'_>> {
-    let chars: Vec<(usize, char)> = form.char_indices().collect();
-    let mut tokens = Vec::with_capacity(chars.len() / 4);
-    let mut index = 0;
-    while index < chars.len() {
-        let (start, ch) = chars[index];
-        if is_word_char(ch) {
-            let mut last = index;
-            loop {
-                match (chars.get(last + 1), chars.get(last + 2)) {
-                    (Some(&(_, next)), _) if is_word_char(next) => last += 1,
-                    (Some(&(_, '\'' | '-')), Some(&(_, after))) if is_word_char(after) => {
-                        last += 2;
-                    }
-                    _ => break,
-                }
-            }
-            let (end_start, end_char) = chars[last];
-            tokens.push(Token::Word(&form[start..end_start + end_char.len_utf8()]));
-            index = last + 1;
-        } else {
-            if !ch.is_whitespace() {
-                tokens.push(Token::Punct(ch));
-            }
-            index += 1;
-        }
-    }
-    tokens
+    text::tokenize(form)
+        .into_iter()
+        .map(|token| match token.word {
+            true => Token::Word(token.text),
+            false => Token::Punct(token.text.chars().next().unwrap_or(' ')),
+        })
+        .collect()
 }
 
 /// Whether a sentence (in [`match_form`]) is a standing instruction.

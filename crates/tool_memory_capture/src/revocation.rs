@@ -18,7 +18,9 @@ use std::ops::Range;
 
 use crate::edict::{SPEECH_VERBS, TAG_QUESTIONS};
 use crate::output::{MAX_EDICT_CHARS, RevocationKind};
-use crate::text::{match_form, own_lines, split_sentences, strip_bullet, truncate_chars};
+use crate::text::{
+    Token, match_form, own_lines, split_sentences, strip_bullet, tokenize, truncate_chars,
+};
 
 /// One revocation found in a sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,62 +78,6 @@ struct Found {
     scope: Range<usize>,
     /// Byte range from the marker to the end of the object.
     span: Range<usize>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Token<'a> {
-    text: &'a str,
-    start: usize,
-    end: usize,
-    word: bool,
-}
-
-fn is_word_char(ch: char) -> bool {
-    ch.is_alphanumeric() || ch == '_'
-}
-
-/// Words (letters, digits, `_`, inner `'` and `-`) and single punctuation marks, with their
-/// byte ranges; the same words as the edict tokenizer.
-fn tokenize(form: &str) -> Vec<Token<'_>> {
-    let chars: Vec<(usize, char)> = form.char_indices().collect();
-    let mut tokens = Vec::with_capacity(chars.len() / 4);
-    let mut index = 0;
-    while index < chars.len() {
-        let (start, ch) = chars[index];
-        if is_word_char(ch) {
-            let mut last = index;
-            loop {
-                match (chars.get(last + 1), chars.get(last + 2)) {
-                    (Some(&(_, next)), _) if is_word_char(next) => last += 1,
-                    (Some(&(_, '\'' | '-')), Some(&(_, after))) if is_word_char(after) => {
-                        last += 2;
-                    }
-                    _ => break,
-                }
-            }
-            let (end_start, end_char) = chars[last];
-            let end = end_start + end_char.len_utf8();
-            tokens.push(Token {
-                text: &form[start..end],
-                start,
-                end,
-                word: true,
-            });
-            index = last + 1;
-        } else {
-            if !ch.is_whitespace() {
-                let end = start + ch.len_utf8();
-                tokens.push(Token {
-                    text: &form[start..end],
-                    start,
-                    end,
-                    word: false,
-                });
-            }
-            index += 1;
-        }
-    }
-    tokens
 }
 
 fn word_at<'a>(tokens: &[Token<'a>], index: usize) -> Option<&'a str> {

@@ -213,6 +213,63 @@ pub(crate) fn sanitize(text: &str, max: usize) -> String {
     truncate_chars(&collapsed, max).to_owned()
 }
 
+/// A word or a punctuation mark of a sentence, with its byte range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Token<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) word: bool,
+}
+
+pub(crate) fn is_word_char(ch: char) -> bool {
+    ch.is_alphanumeric() || ch == '_'
+}
+
+/// Words (letters, digits, `_`, inner `'` and `-`) and single punctuation marks, with their
+/// byte ranges: the one tokenizer of the edict and revocation grammars.
+pub(crate) fn tokenize(form: &str) -> Vec<Token<'_>> {
+    let chars: Vec<(usize, char)> = form.char_indices().collect();
+    let mut tokens = Vec::with_capacity(chars.len() / 4);
+    let mut index = 0;
+    while index < chars.len() {
+        let (start, ch) = chars[index];
+        if is_word_char(ch) {
+            let mut last = index;
+            loop {
+                match (chars.get(last + 1), chars.get(last + 2)) {
+                    (Some(&(_, next)), _) if is_word_char(next) => last += 1,
+                    (Some(&(_, '\'' | '-')), Some(&(_, after))) if is_word_char(after) => {
+                        last += 2;
+                    }
+                    _ => break,
+                }
+            }
+            let (end_start, end_char) = chars[last];
+            let end = end_start + end_char.len_utf8();
+            tokens.push(Token {
+                text: &form[start..end],
+                start,
+                end,
+                word: true,
+            });
+            index = last + 1;
+        } else {
+            if !ch.is_whitespace() {
+                let end = start + ch.len_utf8();
+                tokens.push(Token {
+                    text: &form[start..end],
+                    start,
+                    end,
+                    word: false,
+                });
+            }
+            index += 1;
+        }
+    }
+    tokens
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
