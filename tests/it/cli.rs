@@ -278,3 +278,14 @@ fn check_exit_codes_say_allow_confirm_or_deny() -> Result<()> {
     assert_eq!(code, 3);
     Ok(())
 }
+
+#[test]
+fn a_mistyped_check_is_never_read_as_a_verdict() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let db = dir.path().join("rules.sqlite3");
+    let (code, _, _) = cli(&db, &["check", "send_email", "-1"], "")?;
+    assert_eq!(code, 64);
+    let (code, _, _) = cli(&db, &["check"], "")?;
+    assert_eq!(code, 64);
+    Ok(())
+}

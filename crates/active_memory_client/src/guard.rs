@@ -18,7 +18,15 @@ use crate::{ActiveMemoryClient, Result};
 #[derive(Debug, Default)]
 pub(crate) struct GuardCache {
     version: Option<[u64; 2]>,
-    guards: HashMap<String, Arc<Guard>>,
+    guards: HashMap<String, CachedGuard>,
+}
+
+/// A guard and the first instant one of its rules expires, after which it must be rebuilt
+/// even though the store has not changed.
+#[derive(Debug)]
+struct CachedGuard {
+    guard: Arc<Guard>,
+    until: Option<Timestamp>,
 }
 
 /// Most tools whose guards are kept at once.
@@ -29,8 +37,9 @@ impl ActiveMemoryClient {
     /// the user first) or `deny`, with the rules that decided it and a one-line reason. Revoked
     /// and expired rules never match; a rule written a moment ago (captured mid-session, say)
     /// applies to this very check, although the pinned prompt stays frozen. Every `deny` and
-    /// `confirm` is recorded in the audit history with a summary of the call, never its full
-    /// arguments.
+    /// `confirm` is recorded in the audit history with a summary of the call (the tool and the
+    /// names of its arguments), never their values; if that line cannot be written, the verdict
+    /// is still returned and the failure logged.
     pub async fn check(&self, tool_name: &str, arguments: &Value) -> Result<Verdict> {
         let tool = normalize_tool_name(tool_name);
         let guard = self.guard_for(&tool).await?;
@@ -40,9 +49,10 @@ impl ActiveMemoryClient {
                 Decision::Deny => HistoryAction::Deny,
                 _ => HistoryAction::AskConfirm,
             };
-            let detail = format!("{}: {}", call_summary(&tool, arguments), verdict.reason);
+            let detail = call_summary(&tool, arguments);
             for rule in &verdict.rules {
-                self.store()
+                let audited = self
+                    .store()
                     .append_history(HistoryEvent {
                         tool_name: rule.tool_name.clone(),
                         rule_id: rule.id.clone(),
@@ -51,7 +61,12 @@ impl ActiveMemoryClient {
                         rule: Some(rule.clone()),
                         detail: Some(detail.clone()),
                     })
-                    .await?;
+                    .await;
+                // The verdict matters more than its audit line: a host must still see the
+                // deny when the line cannot be written (a busy or read-only database).
+                if let Err(err) = audited {
+                    tracing::error!(tool = rule.tool_name, id = rule.id, %err, "could not audit a guard decision");
+                }
             }
         }
         Ok(verdict)
@@ -60,19 +75,25 @@ impl ActiveMemoryClient {
     /// The guard for a tool: from the cache while the store is unchanged, rebuilt otherwise.
     async fn guard_for(&self, tool: &str) -> Result<Arc<Guard>> {
         let version = self.store().version().await?;
+        let now = self.clock.now();
         if let Some(version) = version {
             let cache = self.guards.lock();
             if cache.version == Some(version)
-                && let Some(guard) = cache.guards.get(tool)
+                && let Some(cached) = cache.guards.get(tool)
+                && cached.until.is_none_or(|until| now < until)
             {
-                return Ok(Arc::clone(guard));
+                return Ok(Arc::clone(&cached.guard));
             }
         }
-        let now = self.clock.now();
         let mut rules = self.store().list(tool).await?;
         if tool != UNSCOPED_TOOL {
             rules.extend(self.store().list(UNSCOPED_TOOL).await?);
         }
+        let until = rules
+            .iter()
+            .filter(|rule| rule.is_active(now))
+            .filter_map(|rule| rule.meta.expires_at)
+            .min();
         let guard = Arc::new(build_guard(rules, now));
         if version.is_some() {
             let mut cache = self.guards.lock();
@@ -80,14 +101,22 @@ impl ActiveMemoryClient {
                 cache.guards.clear();
                 cache.version = version;
             }
-            cache.guards.insert(tool.to_owned(), Arc::clone(&guard));
+            cache.guards.insert(
+                tool.to_owned(),
+                CachedGuard {
+                    guard: Arc::clone(&guard),
+                    until,
+                },
+            );
         }
         Ok(guard)
     }
 
     /// Gives a put its constraint before it is written: a given one is validated and kept
-    /// across later edits; otherwise it is derived from the new text, unless the stored rule
-    /// carries one a caller gave.
+    /// across later edits; otherwise one is derived from the new text, which the store applies
+    /// only when the stored rule does not carry one a caller gave (decided in
+    /// `RulePut::build`, inside the write transaction, so a concurrent put cannot slip
+    /// between the check and the write).
     pub(crate) async fn with_constraint(&self, mut put: RulePut) -> Result<RulePut> {
         if let Some(given) = put.constraint.take() {
             let explicit = !given.is_null();
@@ -100,12 +129,6 @@ impl ActiveMemoryClient {
             return Ok(put);
         }
         let put = put.normalized()?;
-        if let Some(id) = &put.id
-            && let Some(existing) = self.store().get(&put.tool_name, id).await.ok().flatten()
-            && existing.meta.constraint_explicit
-        {
-            return Ok(put);
-        }
         let probe = put.clone().build(
             String::from("probe"),
             None,
@@ -148,12 +171,19 @@ fn build_guard(rules: Vec<ToolMemoryRule>, now: Timestamp) -> Guard {
             if rule.meta.proposed {
                 rule.priority = ToolMemoryPriority::Normal;
             }
-            let constraint = rule.meta.constraint.as_ref().and_then(|raw| match parse_constraint(&raw.to_value()) {
-                Ok(constraint) => Some(constraint),
-                Err(err) => {
-                    // Derive again rather than leave the rule unenforced.
-                    tracing::warn!(tool = rule.tool_name, id = rule.id, %err, "stored constraint unreadable; deriving it again");
-                    None
+            let constraint = rule.meta.constraint.as_ref().and_then(|raw| {
+                match parse_constraint(&raw.to_value()) {
+                    Ok(constraint) => Some(constraint),
+                    Err(_) => {
+                        // Derive again rather than leave the rule unenforced. The error text can
+                        // quote the constraint's literals (addresses), so only the rule is named.
+                        tracing::warn!(
+                            tool = rule.tool_name,
+                            id = rule.id,
+                            "stored constraint unreadable; deriving it again"
+                        );
+                        None
+                    }
                 }
             });
             (rule, constraint)

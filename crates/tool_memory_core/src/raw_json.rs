@@ -17,10 +17,12 @@ impl RawJson {
         RawJson(value.to_string())
     }
 
-    /// Text that a store wrote from a `RawJson` earlier and hands back unchanged; it is not
-    /// parsed again. Use [`RawJson::from_value`] for anything else.
-    pub fn from_stored(text: String) -> RawJson {
-        RawJson(text)
+    /// Text that a store wrote from a `RawJson` earlier and hands back unchanged. It is checked
+    /// to be JSON without being parsed into a value, so a damaged row is found on read rather
+    /// than when the rule is written out again.
+    pub fn from_stored(text: String) -> Result<RawJson, serde_json::Error> {
+        serde_json::from_str::<&serde_json::value::RawValue>(&text)?;
+        Ok(RawJson(text))
     }
 
     /// The compact JSON text.
@@ -57,6 +59,12 @@ impl<'de> Deserialize<'de> for RawJson {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn damaged_stored_text_is_refused() {
+        assert!(RawJson::from_stored("{bad".to_owned()).is_err());
+        assert!(RawJson::from_stored(r#"{"a":1}"#.to_owned()).is_ok());
+    }
 
     #[test]
     fn round_trips_verbatim_inside_a_record() {

@@ -250,7 +250,9 @@ pub struct RulePut {
     pub proposed: Option<bool>,
     /// `None` keeps the stored constraint, or none for a new rule; a JSON `null` clears it.
     pub constraint: Option<serde_json::Value>,
-    /// With `constraint`: whether it was given by a caller (`true`) or derived (`false`).
+    /// With `constraint`: whether it was given by a caller (`true`) or derived (`false`). A
+    /// derived constraint never replaces one a caller gave: that is decided in
+    /// [`RulePut::build`], against the stored rule, inside the store's write transaction.
     pub constraint_explicit: Option<bool>,
 }
 
@@ -346,6 +348,8 @@ impl RulePut {
             updated_at: now,
             meta: {
                 let kept = existing.map(|rule| rule.meta.clone()).unwrap_or_default();
+                let keep_given =
+                    self.constraint_explicit == Some(false) && kept.constraint_explicit;
                 RuleMeta {
                     revoked_at: kept.revoked_at,
                     expires_at: self.expires_at.or(kept.expires_at),
@@ -355,13 +359,16 @@ impl RulePut {
                     proposed: self.proposed.unwrap_or(kept.proposed),
                     // `Some(null)` clears the stored constraint (a derivation found none).
                     constraint: match self.constraint {
+                        _ if keep_given => kept.constraint,
                         Some(serde_json::Value::Null) => None,
                         Some(given) => Some(RawJson::from_value(&given)),
                         None => kept.constraint,
                     },
-                    constraint_explicit: self
-                        .constraint_explicit
-                        .unwrap_or(kept.constraint_explicit),
+                    constraint_explicit: if keep_given {
+                        true
+                    } else {
+                        self.constraint_explicit.unwrap_or(kept.constraint_explicit)
+                    },
                 }
             },
         }

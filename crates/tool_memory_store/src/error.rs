@@ -28,6 +28,9 @@ pub enum Error {
     /// The database was written by a newer toolmem.
     #[error("database schema version {found} is newer than this toolmem supports ({supported})")]
     SchemaTooNew { found: i64, supported: i64 },
+    /// The database carries a schema version no toolmem ever wrote (a foreign or damaged file).
+    #[error("database schema version {found} was not written by toolmem")]
+    SchemaUnknown { found: i64 },
     /// A key/value backend failed.
     #[error("{op}: {source}")]
     Backend {

@@ -108,6 +108,9 @@ pub struct KvRuleStore<B> {
     /// The next history `seq`; starts at the clock's microseconds so that lines written after a
     /// restart sort after the ones before it.
     next_seq: std::sync::atomic::AtomicI64,
+    /// Part of every history key this instance writes, so that two instances over one backend
+    /// (or a clock that stepped back) never overwrite each other's lines.
+    instance: String,
 }
 
 impl<B: KvBackend> KvRuleStore<B> {
@@ -131,6 +134,7 @@ impl<B: KvBackend> KvRuleStore<B> {
             services,
             write_lock: tokio::sync::Mutex::new(()),
             next_seq,
+            instance: uuid::Uuid::new_v4().simple().to_string(),
         }
     }
 
@@ -175,7 +179,7 @@ impl<B: KvBackend> KvRuleStore<B> {
         self.backend
             .store(
                 &history_namespace(&entry.tool_name),
-                &format!("h/{:020}", entry.seq),
+                &format!("h/{:020}/{}", entry.seq, self.instance),
                 &content,
                 HISTORY_CATEGORY,
             )
@@ -260,7 +264,14 @@ impl<B: KvBackend> KvRuleStore<B> {
                 Ok(rule) => rules.push(rule),
                 Err(err) => {
                     unreadable += 1;
-                    tracing::warn!(tool_name, key = entry.key, %err, "skipping a stored tool rule this version cannot read");
+                    // serde's message can quote the stored text; log where it broke, not what.
+                    tracing::warn!(
+                        tool_name,
+                        key = entry.key,
+                        line = err.line(),
+                        column = err.column(),
+                        "skipping a stored tool rule this version cannot read"
+                    );
                 }
             }
         }

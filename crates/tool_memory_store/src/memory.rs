@@ -30,7 +30,7 @@ struct State {
     /// tool -> id -> rule.
     rules: BTreeMap<String, BTreeMap<String, ToolMemoryRule>>,
     history: Vec<HistoryEntry>,
-    /// Changes so far; every change writes a history line, which counts it.
+    /// Rule changes so far (guard decisions in the history are not changes).
     changes: u64,
 }
 
@@ -53,8 +53,13 @@ impl State {
             after: event.rule,
             detail: event.detail,
         };
+        if !matches!(
+            entry.action,
+            HistoryAction::Deny | HistoryAction::AskConfirm
+        ) {
+            self.changes += 1;
+        }
         self.history.push(entry.clone());
-        self.changes += 1;
         entry
     }
 

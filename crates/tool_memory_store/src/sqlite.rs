@@ -87,11 +87,11 @@ struct Connections {
     /// Empty for an in-memory database, whose data only the writer connection can see.
     readers: Vec<Mutex<Connection>>,
     next_reader: std::sync::atomic::AtomicUsize,
-    /// A connection that only ever asks `PRAGMA data_version`, which changes whenever any
-    /// other connection, in this process or another, commits. `None` in memory.
+    /// A connection that only ever reads `rules_version`, which triggers on the rules table
+    /// bump with every committed change of a rule, by any connection in any process. Writes
+    /// that change no rule (history lines, statistics, the search index) leave it alone, so
+    /// they do not flush what is cached from the rules. `None` in memory.
     watch: Option<Mutex<Connection>>,
-    /// Commits made through this store's writer.
-    local_writes: std::sync::atomic::AtomicU64,
     /// Every eager rule, as of a database version.
     eager: Mutex<Option<EagerCache>>,
     /// Recent per-tool listings, all as of one database version; emptied when it changes.
@@ -122,19 +122,22 @@ struct EagerCache {
 }
 
 impl Connections {
-    /// The database version: changes with every commit by any connection.
+    /// The rules' version: changes with every committed change of a rule, by any connection.
+    /// A query that starts after this read sees data at least as new as the version says, so a
+    /// cache filled from it can be newer than its tag (one extra miss) but never older.
     fn version(&self) -> Result<(i64, u64)> {
-        // Read the local count first: a write that lands after it makes the version newer than
-        // what a query started now could miss, never older.
-        let local = self.local_writes.load(std::sync::atomic::Ordering::SeqCst);
-        let external = match &self.watch {
-            Some(watch) => watch
-                .lock()
-                .query_row("PRAGMA data_version", [], |row| row.get(0))
-                .map_err(Error::sqlite("read data version"))?,
-            None => 0,
+        let read = |connection: &Connection| {
+            connection
+                .prepare_cached("SELECT version FROM rules_version")
+                .and_then(|mut statement| statement.query_row([], |row| row.get::<_, i64>(0)))
+                .map_err(Error::sqlite("read rules version"))
         };
-        Ok((external, local))
+        let version = match &self.watch {
+            Some(watch) => read(&watch.lock())?,
+            // In memory there is no second connection; the writer sees its own commits.
+            None => read(&self.writer.lock())?,
+        };
+        Ok((version, 0))
     }
 
     /// One tool's readable rules in listing order, from the cache when the database has not
@@ -307,7 +310,6 @@ impl SqliteRuleStore {
                 readers,
                 next_reader: std::sync::atomic::AtomicUsize::new(0),
                 watch,
-                local_writes: std::sync::atomic::AtomicU64::new(0),
                 eager: Mutex::new(None),
                 lists: Mutex::default(),
             }),
@@ -346,16 +348,7 @@ impl SqliteRuleStore {
         let services = self.services.clone();
         run_blocking(move || match access {
             Access::Read => work(&mut connections.reader(), &services),
-            Access::Write => {
-                let mut writer = connections.writer.lock();
-                let outcome = work(&mut writer, &services);
-                // Counted while the writer is still held, so no reader can see the commit and
-                // an unchanged count.
-                connections
-                    .local_writes
-                    .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                outcome
-            }
+            Access::Write => work(&mut connections.writer.lock(), &services),
         })
         .await
     }
@@ -523,8 +516,12 @@ fn parse_meta(row: &Row<'_>) -> std::result::Result<RuleMeta, String> {
             .map_err(|err| err.to_string())?
             .map(|count| u64::try_from(count).unwrap_or_default()),
         proposed: row.get::<_, bool>(11).map_err(|err| err.to_string())?,
-        // Written from a `RawJson` by this store: handed back as it is, not parsed per read.
-        constraint: optional_text(12)?.map(|text| RawJson::from_stored(text.to_owned())),
+        // Written from a `RawJson` by this store: checked, not parsed into a value, per read.
+        constraint: optional_text(12)?
+            .map(|text| {
+                RawJson::from_stored(text.to_owned()).map_err(|err| format!("constraint: {err}"))
+            })
+            .transpose()?,
         constraint_explicit: row.get::<_, bool>(13).map_err(|err| err.to_string())?,
     })
 }
@@ -807,7 +804,11 @@ impl RuleStore for SqliteRuleStore {
             let transaction = connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)
                 .map_err(Error::sqlite("begin import"))?;
-            let before = read_rule(&transaction, &rule.tool_name, &rule.id)?;
+            // An import replaces what is there, even a row this version cannot read.
+            let before = match read_rule(&transaction, &rule.tool_name, &rule.id) {
+                Err(Error::Unreadable { .. }) => None,
+                other => other?,
+            };
             write_rule(&transaction, &rule)?;
             let event = HistoryEvent {
                 tool_name: rule.tool_name.clone(),

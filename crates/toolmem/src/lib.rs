@@ -15,7 +15,20 @@ use clap::Parser;
 
 /// Parses the command line, runs the command and returns the process exit code.
 pub fn main() -> ExitCode {
-    let args = cli::Args::parse();
+    // Usage errors exit 64 (EX_USAGE), not clap's 2: `toolmem check` uses 2 for "confirm", and
+    // a mistyped check must never read as a verdict.
+    let args = match cli::Args::try_parse() {
+        Ok(args) => args,
+        Err(err) if err.use_stderr() => {
+            let _ = err.print();
+            return ExitCode::from(64);
+        }
+        Err(err) => {
+            // --help and --version.
+            let _ = err.print();
+            return ExitCode::SUCCESS;
+        }
+    };
     // Logs go to stderr in every mode: in stdio mode stdout carries JSON-RPC only.
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)

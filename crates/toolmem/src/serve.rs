@@ -30,6 +30,12 @@ pub(crate) async fn http(
     token: Option<String>,
     max_body: usize,
 ) -> Result<()> {
+    if token
+        .as_deref()
+        .is_some_and(|token| token.trim().is_empty())
+    {
+        bail!("the bearer token must not be empty");
+    }
     if !addr.ip().is_loopback() && token.is_none() {
         bail!(
             "refusing to listen on non-loopback address {addr} without a bearer token; \
@@ -78,8 +84,12 @@ async fn rpc_endpoint(
         let presented = headers
             .get(header::AUTHORIZATION)
             .and_then(|value| value.to_str().ok())
-            .and_then(|value| value.strip_prefix("Bearer "));
-        if presented != Some(token.as_str()) {
+            .and_then(|value| value.split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, presented)| presented.trim());
+        if !presented
+            .is_some_and(|presented| constant_time_eq(presented.as_bytes(), token.as_bytes()))
+        {
             return (StatusCode::UNAUTHORIZED, "missing or wrong bearer token\n").into_response();
         }
     }
@@ -90,9 +100,18 @@ async fn rpc_endpoint(
     }
 }
 
+/// Compares without stopping at the first differing byte, so response time says nothing about
+/// how much of a guessed token was right.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
+}
+
 async fn shutdown_signal() {
     let interrupt = async {
-        let _ = tokio::signal::ctrl_c().await;
+        // If the handler cannot be installed, wait for SIGTERM alone rather than stop at once.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
     };
     #[cfg(unix)]
     let terminate = async {

@@ -220,3 +220,32 @@ async fn unconfirmed_edicts_only_advise() -> Result<()> {
     );
     Ok(())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rule_that_expires_stops_matching_without_any_write() -> Result<()> {
+    use std::sync::Arc;
+    use tool_memory_core::{ManualClock, SequentialIds, Timestamp};
+    use tool_memory_store::{InMemoryRuleStore, Services};
+    let clock = Arc::new(ManualClock::starting_at(Timestamp::parse(
+        "2026-05-01T00:00:00Z",
+    )?));
+    let services = Services {
+        clock: clock.clone(),
+        ids: Arc::new(SequentialIds::new("id")),
+    };
+    let client = ActiveMemoryClient::from_parts(
+        Arc::new(InMemoryRuleStore::with_services(services)),
+        clock.clone(),
+    )
+    .with_config(ClientConfig::default());
+    let mut put = RulePut::new("bash", "Never run sudo until the migration is done.")
+        .with_priority(ToolMemoryPriority::Critical);
+    put.expires_at = Some(Timestamp::parse("2026-05-01T00:01:00Z")?);
+    client.put(put).await?;
+    let call = json!({"command": "sudo systemctl restart db"});
+    assert_eq!(client.check("bash", &call).await?.decision, Decision::Deny);
+    clock.advance_micros(120_000_000);
+    // The store did not change; the cached guard must still notice the expiry.
+    assert_eq!(client.check("bash", &call).await?.decision, Decision::Allow);
+    Ok(())
+}

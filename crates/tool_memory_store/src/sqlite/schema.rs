@@ -86,6 +86,7 @@ const MIGRATIONS: &[&str] = &[
     // in the same transaction as the change it records. History is never deleted, so a plain
     // rowid key increases without AUTOINCREMENT (which would update `sqlite_sequence`, one more
     // page, on every write); one index serves both a tool's and a rule's history.
+    // `rules_version` counts committed rule changes, for caches (see `Connections::version`).
     "ALTER TABLE rules ADD COLUMN revoked_at TEXT;
     ALTER TABLE rules ADD COLUMN expires_at TEXT;
     ALTER TABLE rules ADD COLUMN retire_after_successes INTEGER;
@@ -109,7 +110,21 @@ const MIGRATIONS: &[&str] = &[
         after_json  TEXT,
         detail      TEXT
     );
-    CREATE INDEX rule_history_by_tool ON rule_history (tool_name, seq);",
+    CREATE INDEX rule_history_by_tool ON rule_history (tool_name, seq);
+    CREATE TABLE rules_version (
+        id      INTEGER PRIMARY KEY CHECK (id = 1),
+        version INTEGER NOT NULL
+    );
+    INSERT INTO rules_version (id, version) VALUES (1, 0);
+    CREATE TRIGGER rules_version_insert AFTER INSERT ON rules BEGIN
+        UPDATE rules_version SET version = version + 1;
+    END;
+    CREATE TRIGGER rules_version_update AFTER UPDATE ON rules BEGIN
+        UPDATE rules_version SET version = version + 1;
+    END;
+    CREATE TRIGGER rules_version_delete AFTER DELETE ON rules BEGIN
+        UPDATE rules_version SET version = version + 1;
+    END;",
 ];
 
 /// The schema version this build writes.
@@ -136,7 +151,10 @@ pub(crate) fn migrate(connection: &mut Connection) -> Result<()> {
         if version == SCHEMA_VERSION {
             return Ok(());
         }
-        let step = MIGRATIONS[usize::try_from(version).expect("version is non-negative")];
+        let Ok(step) = usize::try_from(version) else {
+            return Err(Error::SchemaUnknown { found: version });
+        };
+        let step = MIGRATIONS[step];
         transaction
             .execute_batch(step)
             .map_err(Error::sqlite("apply migration"))?;

@@ -1107,6 +1107,22 @@ async fn version_changes_with_every_write_and_only_then(h: &Harness) -> Result<(
     h.store.revoke("bash", &rule.id, &Origin::Cli).await?;
     let after_revoke = h.store.version().await?;
     assert_ne!(after_revoke, after_put);
+    // Writes that change no rule leave the version alone, so caches built from the rules
+    // survive a stream of audited guard decisions and statistics.
+    h.store
+        .append_history(HistoryEvent {
+            tool_name: "bash".into(),
+            rule_id: rule.id.clone(),
+            action: HistoryAction::Deny,
+            origin: Origin::Guard,
+            rule: None,
+            detail: Some("bash(command)".into()),
+        })
+        .await?;
+    let mut delta = ToolStats::empty("bash");
+    delta.calls = 1;
+    h.store.record_stats(&delta).await?;
+    assert_eq!(h.store.version().await?, after_revoke);
     h.store.delete("bash", &rule.id, &Origin::Cli).await?;
     assert_ne!(h.store.version().await?, after_revoke);
     Ok(())

@@ -118,3 +118,44 @@ async fn a_change_is_never_without_its_history_line() -> Result<()> {
     assert_eq!(store.rules_for_prompt(&[], None).await?.rules.len(), 1);
     Ok(())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_constraint_makes_its_row_unreadable_not_a_panic() -> Result<()> {
+    use tool_memory_core::Origin;
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("rules.sqlite3");
+    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    store
+        .put(RulePut::new("send_email", "never email Bob").with_id("ok"))
+        .await?;
+    store
+        .put(RulePut::new("send_email", "never email Sarah").with_id("bad"))
+        .await?;
+    rusqlite::Connection::open(&path)?.execute(
+        "UPDATE rules SET constraint_json = '{bad' WHERE id = 'bad'",
+        [],
+    )?;
+    let listed = store.list("send_email").await?;
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].id, "ok");
+    assert!(store.get("send_email", "bad").await.is_err());
+    assert!(
+        store
+            .revoke("send_email", "bad", &Origin::Cli)
+            .await
+            .is_err()
+    );
+    // An explicit delete still removes it.
+    assert!(store.delete("send_email", "bad", &Origin::Cli).await?);
+    Ok(())
+}
+
+#[test]
+fn a_foreign_schema_version_is_an_error_not_a_panic() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("foreign.sqlite3");
+    rusqlite::Connection::open(&path)?.pragma_update(None, "user_version", -1)?;
+    let err = SqliteRuleStore::open(&path, SqliteOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("schema version -1"), "{err}");
+    Ok(())
+}
