@@ -75,30 +75,34 @@ impl ClientConfig {
         if let Some(count) = positive_env(OBSERVATION_RETIRE_AFTER_ENV) {
             config.observation_retire_after_successes = count;
         }
-        if let Ok(value) = std::env::var(CONFIRM_CAPTURED_EDICTS_ENV) {
-            match parse_capture_switch(&value) {
-                Some(confirm) => config.confirm_captured_edicts = confirm,
-                None => tracing::warn!(
-                    variable = CONFIRM_CAPTURED_EDICTS_ENV,
-                    value,
-                    "invalid boolean env override ignored; expected 1/true/yes/on or 0/false/no/off"
-                ),
-            }
+        if let Some(confirm) = std::env::var(CONFIRM_CAPTURED_EDICTS_ENV)
+            .ok()
+            .and_then(|value| switch(CONFIRM_CAPTURED_EDICTS_ENV, &value))
+        {
+            config.confirm_captured_edicts = confirm;
         }
         config
     }
 
     /// Applies one value of the capture switch.
     pub fn apply_capture_switch(&mut self, value: &str) {
-        match parse_capture_switch(value) {
-            Some(enabled) => self.capture_enabled = enabled,
-            None => tracing::warn!(
-                variable = CAPTURE_ENABLED_ENV,
-                value,
-                "invalid boolean env override ignored; expected 1/true/yes/on or 0/false/no/off"
-            ),
+        if let Some(enabled) = switch(CAPTURE_ENABLED_ENV, value) {
+            self.capture_enabled = enabled;
         }
     }
+}
+
+/// A boolean switch's value, or `None` with a warning when it is not one.
+fn switch(variable: &str, value: &str) -> Option<bool> {
+    let parsed = parse_capture_switch(value);
+    if parsed.is_none() {
+        tracing::warn!(
+            variable,
+            value,
+            "invalid boolean env override ignored; expected 1/true/yes/on or 0/false/no/off"
+        );
+    }
+    parsed
 }
 
 #[cfg(test)]

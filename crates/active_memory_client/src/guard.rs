@@ -10,14 +10,14 @@ use tool_memory_core::{
     HistoryAction, HistoryEvent, Origin, RulePut, Timestamp, ToolMemoryPriority, ToolMemoryRule,
     UNSCOPED_TOOL, normalize_tool_name,
 };
-use tool_memory_guard::{Constraint, Decision, Guard, Verdict, derive_constraint};
+use tool_memory_guard::{Constraint, Decision, Guard, Verdict, derive_from_text};
 
 use crate::{ActiveMemoryClient, Result};
 
 /// Built guards by tool, all for one store version.
 #[derive(Debug, Default)]
 pub(crate) struct GuardCache {
-    version: Option<[u64; 2]>,
+    version: Option<u64>,
     guards: HashMap<String, CachedGuard>,
 }
 
@@ -128,14 +128,7 @@ impl ActiveMemoryClient {
             put.constraint_explicit = Some(explicit);
             return Ok(put);
         }
-        let put = put.normalized()?;
-        let probe = put.clone().build(
-            String::from("probe"),
-            None,
-            Timestamp::from_unix_micros(0).expect("epoch"),
-        );
-        let derived = derive_constraint(&probe);
-        let mut put = put;
+        let derived = derive_from_text(&put.rule, &normalize_tool_name(&put.tool_name));
         put.constraint = Some(derived.map_or(Value::Null, |constraint| {
             serde_json::to_value(constraint).expect("constraints serialise")
         }));

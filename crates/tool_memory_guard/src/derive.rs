@@ -1308,7 +1308,9 @@ fn polarity_cue(lower: &str) -> Option<Cue> {
 }
 
 /// The grammar behind [`derive_constraint`], on text and a tool name.
-pub(crate) fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
+/// [`derive_constraint`] for a rule not built yet: its text and (normalised) tool name are all
+/// derivation reads.
+pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     let text = text.replace('’', "'");
     let lower = text.to_lowercase();
     let cue = polarity_cue(&lower)?;

@@ -22,6 +22,6 @@ pub use crate::constraint::{
 pub use crate::corpus::{
     CorpusCall, CorpusCase, CorpusReport, CorpusRule, Disagreement, evaluate, parse_corpus,
 };
-pub use crate::derive::derive_constraint;
+pub use crate::derive::{derive_constraint, derive_from_text};
 pub use crate::error::{Error, Result};
 pub use crate::guard::{Decision, Guard, Verdict, check_rules};

@@ -353,8 +353,8 @@ impl RuleStore for InMemoryRuleStore {
             .cloned())
     }
 
-    async fn version(&self) -> Result<Option<[u64; 2]>> {
-        Ok(Some([0, self.state.lock().changes]))
+    async fn version(&self) -> Result<Option<u64>> {
+        Ok(Some(self.state.lock().changes))
     }
 
     async fn rules_for_prompt(

@@ -102,7 +102,7 @@ struct Connections {
 /// would hold more than [`LIST_CACHE_RULES`] rules, and whenever the database changes.
 #[derive(Debug, Default)]
 struct ListCache {
-    version: (i64, u64),
+    version: i64,
     tools: std::collections::HashMap<String, Arc<Vec<ToolMemoryRule>>>,
     rules: usize,
 }
@@ -115,7 +115,7 @@ const LIST_CACHE_RULES: usize = 16 * 1024;
 /// here or in another process, changes the version and the next read goes back to SQLite.
 #[derive(Debug)]
 struct EagerCache {
-    version: (i64, u64),
+    version: i64,
     rules: Arc<Vec<ToolMemoryRule>>,
     /// The tool of each unreadable eager row.
     unreadable: Vec<String>,
@@ -125,19 +125,18 @@ impl Connections {
     /// The rules' version: changes with every committed change of a rule, by any connection.
     /// A query that starts after this read sees data at least as new as the version says, so a
     /// cache filled from it can be newer than its tag (one extra miss) but never older.
-    fn version(&self) -> Result<(i64, u64)> {
+    fn version(&self) -> Result<i64> {
         let read = |connection: &Connection| {
             connection
                 .prepare_cached("SELECT version FROM rules_version")
                 .and_then(|mut statement| statement.query_row([], |row| row.get::<_, i64>(0)))
                 .map_err(Error::sqlite("read rules version"))
         };
-        let version = match &self.watch {
-            Some(watch) => read(&watch.lock())?,
+        match &self.watch {
+            Some(watch) => read(&watch.lock()),
             // In memory there is no second connection; the writer sees its own commits.
-            None => read(&self.writer.lock())?,
-        };
-        Ok((version, 0))
+            None => read(&self.writer.lock()),
+        }
     }
 
     /// One tool's readable rules in listing order, from the cache when the database has not
@@ -1028,10 +1027,10 @@ impl RuleStore for SqliteRuleStore {
         .await
     }
 
-    async fn version(&self) -> Result<Option<[u64; 2]>> {
+    async fn version(&self) -> Result<Option<u64>> {
         let connections = Arc::clone(&self.connections);
-        let (external, local) = run_blocking(move || connections.version()).await?;
-        Ok(Some([external.cast_unsigned(), local]))
+        let version = run_blocking(move || connections.version()).await?;
+        Ok(Some(version.cast_unsigned()))
     }
 
     async fn rules_for_prompt(

@@ -145,7 +145,7 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
     /// A value that changes whenever the stored rules change, through this store or (for a
     /// shared database) any other writer, so callers can cache what they derive from the rules.
     /// `None` when the backend cannot tell, and nothing may be cached.
-    async fn version(&self) -> Result<Option<[u64; 2]>> {
+    async fn version(&self) -> Result<Option<u64>> {
         Ok(None)
     }
 
