@@ -20,3 +20,15 @@ pub use crate::memory::InMemoryRuleStore;
 pub use crate::sqlite::{Durability, SqliteOptions, SqliteRuleStore};
 pub use crate::store::{PromptSelection, RuleStore, Services};
 pub use crate::system::{SystemClock, UuidIds};
+
+#[cfg(feature = "conformance")]
+pub mod conformance;
+
+/// Rule-handling steps every backend shares, so a backend in another crate (PostgreSQL)
+/// orders, filters and records exactly as the ones here do.
+pub mod backend {
+    pub use crate::store::{
+        active_at, keywords, mark_confirmed, mark_restored, mark_revoked, prompt_tool_filter,
+        rank_by_keywords, select_for_prompt, write_action,
+    };
+}

@@ -169,7 +169,7 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
 }
 
 /// The history action of writing `after` over `before`.
-pub(crate) fn write_action(before: Option<&ToolMemoryRule>) -> tool_memory_core::HistoryAction {
+pub fn write_action(before: Option<&ToolMemoryRule>) -> tool_memory_core::HistoryAction {
     match before {
         None => tool_memory_core::HistoryAction::Create,
         Some(_) => tool_memory_core::HistoryAction::Update,
@@ -177,7 +177,7 @@ pub(crate) fn write_action(before: Option<&ToolMemoryRule>) -> tool_memory_core:
 }
 
 /// Marks a rule revoked at `now`; `false` when it already was (nothing to record).
-pub(crate) fn mark_revoked(rule: &mut ToolMemoryRule, now: Timestamp) -> bool {
+pub fn mark_revoked(rule: &mut ToolMemoryRule, now: Timestamp) -> bool {
     if rule.meta.revoked_at.is_some() {
         return false;
     }
@@ -186,17 +186,17 @@ pub(crate) fn mark_revoked(rule: &mut ToolMemoryRule, now: Timestamp) -> bool {
 }
 
 /// Lifts a revocation; `false` when the rule was active (nothing to record).
-pub(crate) fn mark_restored(rule: &mut ToolMemoryRule) -> bool {
+pub fn mark_restored(rule: &mut ToolMemoryRule) -> bool {
     rule.meta.revoked_at.take().is_some()
 }
 
 /// Confirms a proposed rule; `false` when it was confirmed already (nothing to record).
-pub(crate) fn mark_confirmed(rule: &mut ToolMemoryRule) -> bool {
+pub fn mark_confirmed(rule: &mut ToolMemoryRule) -> bool {
     std::mem::take(&mut rule.meta.proposed)
 }
 
 /// Keeps the rules that apply at `now` (not revoked, not expired).
-pub(crate) fn active_at(rules: Vec<ToolMemoryRule>, now: Timestamp) -> Vec<ToolMemoryRule> {
+pub fn active_at(rules: Vec<ToolMemoryRule>, now: Timestamp) -> Vec<ToolMemoryRule> {
     rules
         .into_iter()
         .filter(|rule| rule.is_active(now))
@@ -205,7 +205,7 @@ pub(crate) fn active_at(rules: Vec<ToolMemoryRule>, now: Timestamp) -> Vec<ToolM
 
 /// The set of tool identities a prompt query asks for: normalised, without blanks and
 /// duplicates, plus the sentinel. `None` means every tool.
-pub(crate) fn prompt_tool_filter(tools: &[String]) -> Option<BTreeSet<String>> {
+pub fn prompt_tool_filter(tools: &[String]) -> Option<BTreeSet<String>> {
     if tools.is_empty() {
         return None;
     }
@@ -220,7 +220,7 @@ pub(crate) fn prompt_tool_filter(tools: &[String]) -> Option<BTreeSet<String>> {
 
 /// Orders eager rules for the prompt and applies the limit: every critical rule stays; high
 /// rules fill the rest in order.
-pub(crate) fn select_for_prompt(
+pub fn select_for_prompt(
     mut rules: Vec<ToolMemoryRule>,
     max_rules: Option<usize>,
     unreadable: usize,
@@ -262,7 +262,7 @@ pub(crate) fn select_for_prompt(
 
 /// The lower-cased words of a text: runs of letters and digits. Shared by the keyword search of
 /// the backends without a full-text index, so they rank alike.
-pub(crate) fn keywords(text: &str) -> Vec<String> {
+pub fn keywords(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|word| !word.is_empty())
         .map(str::to_lowercase)
@@ -271,7 +271,7 @@ pub(crate) fn keywords(text: &str) -> Vec<String> {
 
 /// Ranks rules by how many query keywords their text holds (distinct keywords first, then
 /// total hits), then by listing order. Rules that hold none are left out.
-pub(crate) fn rank_by_keywords(
+pub fn rank_by_keywords(
     mut rules: Vec<ToolMemoryRule>,
     query: &str,
     limit: usize,
