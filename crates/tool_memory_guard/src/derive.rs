@@ -762,9 +762,8 @@ impl CommandPhrase {
 }
 
 fn contains_cue(lower: &str, cues: &[&str]) -> Option<usize> {
-    cues.iter()
-        .filter_map(|cue| crate::normalize::find_word(lower, cue))
-        .min()
+    let words = crate::normalize::WordRuns::new(lower);
+    cues.iter().filter_map(|cue| words.find(cue)).min()
 }
 
 /// Classifies one trimmed token; `None` for a plain word.
@@ -1319,12 +1318,13 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         tokens.retain(|token| token.offset > at);
     }
     let tool_lower = tool_name.to_lowercase();
+    let words = crate::normalize::WordRuns::new(&lower);
     let git_context = tool_lower.contains("git")
-        || crate::normalize::find_word(&lower, "git").is_some()
-        || crate::normalize::find_word(&lower, "branch").is_some()
+        || words.find("git").is_some()
+        || words.find("branch").is_some()
         || BRANCHES
             .iter()
-            .any(|branch| crate::normalize::find_word(&lower, &format!("to {branch}")).is_some());
+            .any(|branch| words.find(&format!("to {branch}")).is_some());
     let mut used = vec![false; tokens.len()];
     let mut phrases = command_phrases(&tokens, git_context, &mut used);
 
@@ -1354,7 +1354,7 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         }
     }
     for phrase in SQL_PHRASES {
-        if let Some(at) = crate::normalize::find_word(&lower, phrase) {
+        if let Some(at) = words.find(phrase) {
             entities.push((at, Matcher::new(MatcherKind::Literal, *phrase)));
         }
     }

@@ -18,10 +18,12 @@
 //!   several processes sharing a file never lose an update or reset `created_at`; the busy
 //!   timeout makes them queue instead of failing.
 
+mod checkpoint;
 mod schema;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -87,15 +89,25 @@ struct Connections {
     /// Empty for an in-memory database, whose data only the writer connection can see.
     readers: Vec<Mutex<Connection>>,
     next_reader: std::sync::atomic::AtomicUsize,
-    /// A connection that only ever reads `rules_version`, which triggers on the rules table
-    /// bump with every committed change of a rule, by any connection in any process. Writes
-    /// that change no rule (history lines, statistics, the search index) leave it alone, so
-    /// they do not flush what is cached from the rules. `None` in memory.
-    watch: Option<Mutex<Connection>>,
+    /// Rule-changing writes made through this store, counted under the writer lock. Writes
+    /// that change no rule (history lines, statistics, the lazy indexes) are not counted, so
+    /// they do not flush what is cached from the rules.
+    own_changes: AtomicU64,
+    /// Commits by other connections (other stores, other processes), as seen through the
+    /// writer's `PRAGMA data_version`, which only they move.
+    foreign: Mutex<ForeignChanges>,
+    /// Keeps the write-ahead log short off the write path; `None` in memory.
+    _checkpointer: Option<checkpoint::Checkpointer>,
     /// Every eager rule, as of a database version.
     eager: Mutex<Option<EagerCache>>,
     /// Recent per-tool listings, all as of one database version; emptied when it changes.
     lists: Mutex<ListCache>,
+}
+
+#[derive(Debug, Default)]
+struct ForeignChanges {
+    data_version: i64,
+    seen: u64,
 }
 
 /// Listings of recently listed tools at one database version. Bounded: it is emptied when it
@@ -122,21 +134,36 @@ struct EagerCache {
 }
 
 impl Connections {
-    /// The rules' version: changes with every committed change of a rule, by any connection.
-    /// A query that starts after this read sees data at least as new as the version says, so a
-    /// cache filled from it can be newer than its tag (one extra miss) but never older.
+    /// The rules' version: changes with every committed change of a rule through this store
+    /// and with every commit of another connection (which may have changed a rule). A query
+    /// that starts after this read sees data at least as new as the version says, so a cache
+    /// filled from it can be newer than its tag (one extra miss) but never older.
     fn version(&self) -> Result<i64> {
-        let read = |connection: &Connection| {
-            connection
-                .prepare_cached("SELECT version FROM rules_version")
-                .and_then(|mut statement| statement.query_row([], |row| row.get::<_, i64>(0)))
-                .map_err(Error::sqlite("read rules version"))
-        };
-        match &self.watch {
-            Some(watch) => read(&watch.lock()),
-            // In memory there is no second connection; the writer sees its own commits.
-            None => read(&self.writer.lock()),
+        let mut foreign = self.foreign.lock();
+        // In memory no other connection can see the data; only this store's count matters.
+        if !self.readers.is_empty() {
+            match self.writer.try_lock() {
+                Some(writer) => {
+                    let data_version = writer
+                        .prepare_cached("PRAGMA data_version")
+                        .and_then(|mut statement| statement.query_row([], |row| row.get(0)))
+                        .map_err(Error::sqlite("read data version"))?;
+                    if data_version != foreign.data_version {
+                        foreign.data_version = data_version;
+                        foreign.seen += 1;
+                    }
+                    // Read under the writer lock: a change of this store is counted before
+                    // its writer lets go, so it cannot be missed here.
+                    let own = self.own_changes.load(Ordering::Acquire);
+                    return Ok(own.wrapping_add(foreign.seen).cast_signed());
+                }
+                // The writer is busy (perhaps waiting for another process), so nothing can be
+                // read from it: report a change. A needless miss is safe; a stale hit is not.
+                None => foreign.seen += 1,
+            }
         }
+        let own = self.own_changes.load(Ordering::Acquire);
+        Ok(own.wrapping_add(foreign.seen).cast_signed())
     }
 
     /// One tool's readable rules in listing order, from the cache when the database has not
@@ -286,11 +313,9 @@ impl SqliteRuleStore {
 
         schema::migrate(&mut connection)?;
         let mut readers = Vec::new();
-        let mut watch = None;
+        let mut checkpointer = None;
         if let Some(path) = &path {
-            watch = Some(Mutex::new(
-                Connection::open(path).map_err(Error::sqlite("open watch connection"))?,
-            ));
+            checkpointer = Some(checkpoint::Checkpointer::start(path, &mut connection)?);
             for _ in 0..READERS {
                 let reader = Connection::open(path).map_err(Error::sqlite("open reader"))?;
                 reader
@@ -308,7 +333,9 @@ impl SqliteRuleStore {
                 writer: Mutex::new(connection),
                 readers,
                 next_reader: std::sync::atomic::AtomicUsize::new(0),
-                watch,
+                own_changes: AtomicU64::new(0),
+                foreign: Mutex::default(),
+                _checkpointer: checkpointer,
                 eager: Mutex::new(None),
                 lists: Mutex::default(),
             }),
@@ -351,6 +378,25 @@ impl SqliteRuleStore {
         })
         .await
     }
+
+    /// Runs `work`, which may change rules, on the writer, and counts it as a change of the
+    /// rules before letting go of the writer (see [`Connections::version`]). A call that
+    /// changed nothing costs its caches one needless miss, never a stale hit.
+    async fn with_rule_writer<T, F>(&self, work: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection, &Services) -> Result<T> + Send + 'static,
+    {
+        let connections = Arc::clone(&self.connections);
+        let services = self.services.clone();
+        run_blocking(move || {
+            let mut writer = connections.writer.lock();
+            let result = work(&mut writer, &services);
+            connections.own_changes.fetch_add(1, Ordering::Release);
+            result
+        })
+        .await
+    }
 }
 
 impl SqliteRuleStore {
@@ -367,7 +413,7 @@ impl SqliteRuleStore {
         let tool_name = normalize_tool_name(tool_name);
         let id = id.to_owned();
         let origin = origin.clone();
-        self.with_connection(Access::Write, move |connection, services| {
+        self.with_rule_writer(move |connection, services| {
             let transaction = connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)
                 .map_err(Error::sqlite("begin change"))?;
@@ -379,7 +425,7 @@ impl SqliteRuleStore {
             if !change(&mut after, now) {
                 return Ok(Some(before));
             }
-            write_rule(&transaction, &after)?;
+            let row = write_rule(&transaction, &after)?;
             let event = HistoryEvent {
                 tool_name,
                 rule_id: id,
@@ -388,7 +434,7 @@ impl SqliteRuleStore {
                 rule: Some(after.clone()),
                 detail: None,
             };
-            insert_history(&transaction, &event, Some(&before), now)?;
+            insert_history(&transaction, &event, Some(&before), now, Some(row))?;
             transaction
                 .commit()
                 .map_err(Error::sqlite("commit change"))?;
@@ -409,7 +455,7 @@ impl SqliteRuleStore {
         let tool_name = normalize_tool_name(tool_name);
         let id = id.to_owned();
         let origin = origin.clone();
-        self.with_connection(Access::Write, move |connection, services| {
+        self.with_rule_writer(move |connection, services| {
             let transaction = connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)
                 .map_err(Error::sqlite("begin delete"))?;
@@ -417,11 +463,17 @@ impl SqliteRuleStore {
                 Err(Error::Unreadable { .. }) => None,
                 other => other?,
             };
-            let deleted = transaction
-                .prepare_cached("DELETE FROM rules WHERE tool_name = ?1 AND id = ?2")
-                .and_then(|mut statement| statement.execute(params![tool_name, id]))
+            let deleted: Option<i64> = transaction
+                .prepare_cached(
+                    "DELETE FROM rules WHERE tool_name = ?1 AND id = ?2 RETURNING row_id",
+                )
+                .and_then(|mut statement| {
+                    statement
+                        .query_row(params![tool_name, id], |row| row.get(0))
+                        .optional()
+                })
                 .map_err(Error::sqlite("delete rule"))?;
-            if deleted > 0 {
+            if deleted.is_some() {
                 let event = HistoryEvent {
                     tool_name,
                     rule_id: id,
@@ -430,12 +482,18 @@ impl SqliteRuleStore {
                     rule: None,
                     detail: None,
                 };
-                insert_history(&transaction, &event, before.as_ref(), services.clock.now())?;
+                insert_history(
+                    &transaction,
+                    &event,
+                    before.as_ref(),
+                    services.clock.now(),
+                    deleted,
+                )?;
             }
             transaction
                 .commit()
                 .map_err(Error::sqlite("commit delete"))?;
-            Ok(deleted > 0)
+            Ok(deleted.is_some())
         })
         .await
     }
@@ -563,8 +621,8 @@ fn query_rows(
     Ok(rows)
 }
 
-/// Inserts or replaces one rule row, every column from `rule`.
-fn write_rule(connection: &Connection, rule: &ToolMemoryRule) -> Result<()> {
+/// Inserts or replaces one rule row, every column from `rule`, and returns its row number.
+fn write_rule(connection: &Connection, rule: &ToolMemoryRule) -> Result<i64> {
     let tags = serde_json::to_string(&rule.tags).expect("tags always serialise");
     let constraint = rule.meta.constraint.as_ref().map(RawJson::as_str);
     connection
@@ -580,10 +638,11 @@ fn write_rule(connection: &Connection, rule: &ToolMemoryRule) -> Result<()> {
                revoked_at = excluded.revoked_at, expires_at = excluded.expires_at,
                retire_after_successes = excluded.retire_after_successes,
                proposed = excluded.proposed, constraint_json = excluded.constraint_json,
-               constraint_explicit = excluded.constraint_explicit",
+               constraint_explicit = excluded.constraint_explicit
+             RETURNING row_id",
         )
         .and_then(|mut statement| {
-            statement.execute(params![
+            statement.query_row(params![
                 rule.id,
                 rule.tool_name,
                 rule.rule,
@@ -599,10 +658,9 @@ fn write_rule(connection: &Connection, rule: &ToolMemoryRule) -> Result<()> {
                 rule.meta.proposed,
                 constraint,
                 rule.meta.constraint_explicit,
-            ])
+            ], |row| row.get(0))
         })
-        .map_err(Error::sqlite("write rule"))?;
-    Ok(())
+        .map_err(Error::sqlite("write rule"))
 }
 
 /// Reads one rule. An unreadable row is an error, not `None`: a change must never overwrite what
@@ -630,11 +688,14 @@ fn read_rule(connection: &Connection, tool_name: &str, id: &str) -> Result<Optio
 }
 
 /// Appends a history line on `connection` (inside the caller's transaction) and returns it.
+/// `rule_row` is the row of the rule the line changes, which tells the lazy search index what
+/// to refresh; `None` for lines that change no rule.
 fn insert_history(
     connection: &Connection,
     event: &HistoryEvent,
     before: Option<&ToolMemoryRule>,
     at: Timestamp,
+    rule_row: Option<i64>,
 ) -> Result<HistoryEntry> {
     let origin = serde_json::to_string(&event.origin).expect("origins always serialise");
     let before_json = before.map(ToolMemoryRule::to_compact_json);
@@ -642,8 +703,8 @@ fn insert_history(
     let tool_name = normalize_tool_name(&event.tool_name);
     connection
         .prepare_cached(
-            "INSERT INTO rule_history (at, tool_name, rule_id, action, origin, before_json, after_json, detail)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT INTO rule_history (at, tool_name, rule_id, action, origin, before_json, after_json, detail, rule_row)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         )
         .and_then(|mut statement| {
             statement.execute(params![
@@ -655,6 +716,7 @@ fn insert_history(
                 before_json,
                 after_json,
                 event.detail,
+                rule_row,
             ])
         })
         .map_err(Error::sqlite("write history"))?;
@@ -701,29 +763,70 @@ fn read_history_row(row: &Row<'_>) -> rusqlite::Result<std::result::Result<Histo
     Ok(parse())
 }
 
-/// Indexes the rows written since the last search, in one transaction: one new index segment
-/// for a batch of changes instead of one per write.
+/// Refreshes the search index for every rule row the history log changed since the last
+/// search, in one transaction: one new index segment for a batch of changes instead of one per
+/// write. A row deleted since is dropped; a row written is indexed with its current text.
 fn catch_up_full_text_index(connection: &mut Connection) -> Result<()> {
-    let pending: i64 = connection
-        .query_row("SELECT count(*) FROM rules_fts_pending", [], |row| {
-            row.get(0)
-        })
-        .map_err(Error::sqlite("count pending index rows"))?;
-    if pending == 0 {
+    catch_up(
+        connection,
+        "search",
+        "DELETE FROM rules_fts WHERE rowid IN (
+             SELECT rule_row FROM rule_history WHERE seq > ?1 AND seq <= ?2);
+         INSERT INTO rules_fts (rowid, rule)
+             SELECT row_id, rule FROM rules WHERE row_id IN (
+                 SELECT rule_row FROM rule_history WHERE seq > ?1 AND seq <= ?2);",
+    )
+}
+
+/// Adds the history lines written since the last history query to the per-tool history index.
+fn catch_up_history_index(connection: &mut Connection) -> Result<()> {
+    catch_up(
+        connection,
+        "history",
+        "INSERT INTO history_by_tool (tool_name, seq)
+             SELECT tool_name, seq FROM rule_history WHERE seq > ?1 AND seq <= ?2;",
+    )
+}
+
+/// Brings the lazy index `name` up to the end of the history log: runs `statements` (which
+/// read the lines in `(?1, ?2]`) and moves the index's watermark, in one transaction. Costs one
+/// read when the index is current.
+fn catch_up(connection: &mut Connection, name: &str, statements: &str) -> Result<()> {
+    let range = |connection: &Connection| {
+        connection
+            .prepare_cached(
+                "SELECT (SELECT seq FROM log_watermarks WHERE name = ?1),
+                        (SELECT coalesce(max(seq), 0) FROM rule_history)",
+            )
+            .and_then(|mut statement| {
+                statement.query_row(params![name], |row| {
+                    Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?))
+                })
+            })
+            .map_err(Error::sqlite("read index watermark"))
+    };
+    let (from, to) = range(connection)?;
+    if from >= to {
         return Ok(());
     }
     let transaction = connection
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .map_err(Error::sqlite("begin index catch-up"))?;
+    // Read again inside the write lock: another connection may have caught up meanwhile.
+    let (from, to) = range(&transaction)?;
+    for statement in statements.split_terminator(';').map(str::trim) {
+        if statement.is_empty() {
+            continue;
+        }
+        transaction
+            .prepare_cached(statement)
+            .and_then(|mut statement| statement.execute(params![from, to]))
+            .map_err(Error::sqlite("catch up an index"))?;
+    }
     transaction
-        .execute_batch(
-            "DELETE FROM rules_fts WHERE rowid IN (SELECT row_id FROM rules_fts_pending);
-             INSERT INTO rules_fts (rowid, rule)
-                 SELECT r.row_id, r.rule FROM rules AS r
-                 JOIN rules_fts_pending AS p ON p.row_id = r.row_id;
-             DELETE FROM rules_fts_pending;",
-        )
-        .map_err(Error::sqlite("catch up the full-text index"))?;
+        .prepare_cached("UPDATE log_watermarks SET seq = ?2 WHERE name = ?1")
+        .and_then(|mut statement| statement.execute(params![name, to]))
+        .map_err(Error::sqlite("move index watermark"))?;
     transaction
         .commit()
         .map_err(Error::sqlite("commit index catch-up"))
@@ -771,7 +874,7 @@ fn read_stats(connection: &Connection, tool_name: &str) -> Result<Option<ToolSta
 impl RuleStore for SqliteRuleStore {
     async fn put(&self, put: RulePut) -> Result<ToolMemoryRule> {
         let put = put.normalized()?;
-        self.with_connection(Access::Write, move |connection, services| {
+        self.with_rule_writer(move |connection, services| {
             let id = put.id.clone().unwrap_or_else(|| services.ids.next_id());
             let transaction = connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -780,7 +883,7 @@ impl RuleStore for SqliteRuleStore {
             let origin = put.origin.clone();
             // Read the clock inside the write lock so updated_at follows commit order.
             let rule = put.build(id, existing.as_ref(), services.clock.now());
-            write_rule(&transaction, &rule)?;
+            let row = write_rule(&transaction, &rule)?;
             let event = HistoryEvent {
                 tool_name: rule.tool_name.clone(),
                 rule_id: rule.id.clone(),
@@ -789,7 +892,13 @@ impl RuleStore for SqliteRuleStore {
                 rule: Some(rule.clone()),
                 detail: None,
             };
-            insert_history(&transaction, &event, existing.as_ref(), rule.updated_at)?;
+            insert_history(
+                &transaction,
+                &event,
+                existing.as_ref(),
+                rule.updated_at,
+                Some(row),
+            )?;
             transaction.commit().map_err(Error::sqlite("commit put"))?;
             Ok(rule)
         })
@@ -799,7 +908,7 @@ impl RuleStore for SqliteRuleStore {
     async fn import(&self, rule: ToolMemoryRule, origin: &Origin) -> Result<()> {
         rule.validate()?;
         let origin = origin.clone();
-        self.with_connection(Access::Write, move |connection, services| {
+        self.with_rule_writer(move |connection, services| {
             let transaction = connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)
                 .map_err(Error::sqlite("begin import"))?;
@@ -808,7 +917,7 @@ impl RuleStore for SqliteRuleStore {
                 Err(Error::Unreadable { .. }) => None,
                 other => other?,
             };
-            write_rule(&transaction, &rule)?;
+            let row = write_rule(&transaction, &rule)?;
             let event = HistoryEvent {
                 tool_name: rule.tool_name.clone(),
                 rule_id: rule.id.clone(),
@@ -817,7 +926,13 @@ impl RuleStore for SqliteRuleStore {
                 rule: Some(rule),
                 detail: None,
             };
-            insert_history(&transaction, &event, before.as_ref(), services.clock.now())?;
+            insert_history(
+                &transaction,
+                &event,
+                before.as_ref(),
+                services.clock.now(),
+                Some(row),
+            )?;
             transaction.commit().map_err(Error::sqlite("commit import"))
         })
         .await
@@ -899,13 +1014,17 @@ impl RuleStore for SqliteRuleStore {
         let tool_name = normalize_tool_name(tool_name);
         let id = id.map(str::to_owned);
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        self.with_connection(Access::Read, move |connection, _| {
+        // On the writer: the query first adds new lines to the per-tool index.
+        self.with_connection(Access::Write, move |connection, _| {
+            catch_up_history_index(connection)?;
             let mut statement = connection
                 .prepare_cached(
-                    "SELECT seq, at, tool_name, rule_id, action, origin, before_json, after_json, detail
-                     FROM rule_history
-                     WHERE tool_name = ?1 AND (?2 IS NULL OR rule_id = ?2) AND (?3 IS NULL OR seq < ?3)
-                     ORDER BY seq DESC LIMIT ?4",
+                    "SELECT h.seq, h.at, h.tool_name, h.rule_id, h.action, h.origin, h.before_json,
+                            h.after_json, h.detail
+                     FROM history_by_tool AS i JOIN rule_history AS h ON h.seq = i.seq
+                     WHERE i.tool_name = ?1 AND (?3 IS NULL OR i.seq < ?3)
+                       AND (?2 IS NULL OR h.rule_id = ?2)
+                     ORDER BY i.seq DESC LIMIT ?4",
                 )
                 .map_err(Error::sqlite("prepare history"))?;
             let rows = statement
@@ -916,8 +1035,10 @@ impl RuleStore for SqliteRuleStore {
             Ok(rows
                 .into_iter()
                 .filter_map(|row| {
-                    row.map_err(|reason| tracing::warn!(reason, "skipping an unreadable history line"))
-                        .ok()
+                    row.map_err(|reason| {
+                        tracing::warn!(reason, "skipping an unreadable history line")
+                    })
+                    .ok()
                 })
                 .collect())
         })
@@ -932,6 +1053,7 @@ impl RuleStore for SqliteRuleStore {
                 &event,
                 event.rule.as_ref(),
                 services.clock.now(),
+                None,
             )
         })
         .await
