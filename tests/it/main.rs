@@ -2,6 +2,8 @@
 
 mod bench;
 mod cli;
+mod faults;
+mod fuzz;
 mod processes;
 mod server;
 mod support;

@@ -12,6 +12,10 @@ use serde_json::value::RawValue;
 use crate::envelope::{Envelope, ReferenceOutcome};
 use crate::error::{Error, ErrorObject, INTERNAL_ERROR_CODE, STORAGE_ERROR_CODE, error_object};
 use crate::methods::{METHODS, find};
+
+/// Most requests in one batch. Requests of a batch run one after another while the client
+/// waits, so an unbounded batch would let one body hold the store for as long as it likes.
+pub const MAX_BATCH_LEN: usize = 1000;
 use crate::params::{Params, json_kind};
 
 /// Serves the toolmem JSON-RPC methods over an [`ActiveMemoryClient`], for any transport: the
@@ -83,6 +87,23 @@ impl RpcHandler {
         Some(serde_json::to_string(&reply).expect("responses always serialise"))
     }
 
+    /// [`handle_text`](Self::handle_text) for raw bytes, as a transport receives them. A body
+    /// that is not UTF-8 is not JSON either, so it gets the same `-32700` reply and nothing
+    /// runs (a lossy conversion would run a request whose text was silently changed).
+    pub async fn handle_bytes(&self, body: &[u8]) -> Option<String> {
+        match std::str::from_utf8(body) {
+            Ok(text) => self.handle_text(text).await,
+            Err(err) => {
+                let reply = Reply::Single(Response::failure(
+                    Value::Null,
+                    &Error::Parse(format!("the body is not UTF-8: {err}")),
+                    Envelope::Native,
+                ));
+                Some(serde_json::to_string(&reply).expect("responses always serialise"))
+            }
+        }
+    }
+
     /// [`handle_text`](Self::handle_text) for an already parsed body.
     pub async fn handle_value(&self, request: Value) -> Option<Value> {
         let reply = self.handle(request).await?;
@@ -107,6 +128,18 @@ impl RpcHandler {
                 Some(Reply::Single(Response::failure(
                     Value::Null,
                     &Error::InvalidRequest("empty batch".to_owned()),
+                    Envelope::Native,
+                )))
+            }
+            // Refused whole, before any element runs: a half-applied batch would be harder for
+            // the caller to recover from than none.
+            Value::Array(requests) if requests.len() > MAX_BATCH_LEN => {
+                Some(Reply::Single(Response::failure(
+                    Value::Null,
+                    &Error::InvalidRequest(format!(
+                        "batch of {} requests, at most {MAX_BATCH_LEN} are allowed",
+                        requests.len()
+                    )),
                     Envelope::Native,
                 )))
             }
