@@ -243,11 +243,28 @@ impl RpcHandler {
 
 /// Caller mistakes are the caller's to see; storage and internal failures are also the
 /// operator's, so they are logged where an operator looks.
+///
+/// A rejected call is logged by code and field only: its message quotes the offending value
+/// (serde's "invalid type: string \"...\"", an unknown priority), which may be rule text or a
+/// tool argument, and those never reach the logs. An unknown method name is the caller's text
+/// too, so only its length is logged.
 fn log_failure(method: &str, error: &Error, envelope: Envelope, notification: bool) {
-    let code = error_object(error, Envelope::Native).code;
+    let object = error_object(error, Envelope::Native);
+    let code = object.code;
+    let served = RpcHandler::method_names().contains(&method);
+    let method_len = method.len();
+    let method = if served { method } else { "(unknown)" };
     if code == STORAGE_ERROR_CODE || code == INTERNAL_ERROR_CODE {
+        // Store and internal messages carry SQLite's words, tool names and ids, never content.
         tracing::warn!(method, code, notification, %error, "[tool-memory] rpc call failed");
     } else {
-        tracing::debug!(method, code, ?envelope, notification, %error, "[tool-memory] rpc call rejected");
+        let field = object
+            .data
+            .as_ref()
+            .and_then(|data| data.get("field"))
+            .and_then(Value::as_str)
+            .filter(|_| !matches!(error, Error::UnknownParam { .. }))
+            .unwrap_or("");
+        tracing::debug!(method, method_len, code, field, ?envelope, notification, "[tool-memory] rpc call rejected");
     }
 }
