@@ -5,5 +5,6 @@ mod cli;
 mod faults;
 mod fuzz;
 mod processes;
+mod security;
 mod server;
 mod support;
