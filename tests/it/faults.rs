@@ -55,7 +55,12 @@ impl Acks {
 /// Checks a store against acknowledgements. With `in_flight`, one operation may have
 /// committed without its acknowledgement (the writer was killed between the two), so one id
 /// may be one action ahead of what was acknowledged; nothing may ever be behind.
-async fn check_acks(store: &SqliteRuleStore, tool: &str, acks: &Acks, in_flight: bool) -> Result<()> {
+async fn check_acks(
+    store: &SqliteRuleStore,
+    tool: &str,
+    acks: &Acks,
+    in_flight: bool,
+) -> Result<()> {
     ensure!(store.integrity_check()? == "ok", "integrity check failed");
     let stored: BTreeMap<String, bool> = store
         .list_including_revoked(tool)
@@ -77,11 +82,12 @@ async fn check_acks(store: &SqliteRuleStore, tool: &str, acks: &Acks, in_flight:
             history.starts_with(actions),
             "history of {id} lost an acknowledged change: acknowledged {actions:?}, history {history:?}"
         );
-        let expected_revoked = actions
-            .iter()
-            .rev()
-            .find(|action| matches!(action, HistoryAction::Revoke | HistoryAction::Restore | HistoryAction::Create))
-            == Some(&HistoryAction::Revoke);
+        let expected_revoked = actions.iter().rev().find(|action| {
+            matches!(
+                action,
+                HistoryAction::Revoke | HistoryAction::Restore | HistoryAction::Create
+            )
+        }) == Some(&HistoryAction::Revoke);
         let deleted = actions.last() == Some(&HistoryAction::Delete);
         let matches = match stored.get(id) {
             None => deleted,
@@ -130,7 +136,10 @@ async fn sigkill_at_many_points_loses_no_acknowledged_change() -> Result<()> {
         if mode == "churn" {
             args.push("1000000".to_owned());
         }
-        let mut writer = Command::new(WRITER).args(&args).stdout(Stdio::piped()).spawn()?;
+        let mut writer = Command::new(WRITER)
+            .args(&args)
+            .stdout(Stdio::piped())
+            .spawn()?;
         let kill_after = 1 + (next(&mut state) % 250) as usize;
         let pause = std::time::Duration::from_micros(next(&mut state) % 3000);
         let mut acks = Acks::default();
@@ -152,7 +161,10 @@ async fn sigkill_at_many_points_loses_no_acknowledged_change() -> Result<()> {
             .await
             .with_context(|| format!("run {run} ({mode}, killed after {kill_after} acks)"))?;
         store
-            .put(tool_memory_core::RulePut::new("bash", "written after the crash"))
+            .put(tool_memory_core::RulePut::new(
+                "bash",
+                "written after the crash",
+            ))
             .await
             .with_context(|| format!("run {run}: the database takes writes again"))?;
     }
@@ -174,7 +186,12 @@ async fn processes_and_tasks_writing_revoking_and_reading_lose_nothing() -> Resu
         .iter()
         .map(|name| {
             Command::new(WRITER)
-                .args(["churn", db.to_str().unwrap_or_default(), name, &rounds.to_string()])
+                .args([
+                    "churn",
+                    db.to_str().unwrap_or_default(),
+                    name,
+                    &rounds.to_string(),
+                ])
                 .stdout(Stdio::piped())
                 .spawn()
         })
@@ -202,11 +219,12 @@ async fn processes_and_tasks_writing_revoking_and_reading_lose_nothing() -> Resu
             Ok(child)
         })
         .collect::<Result<_>>()?;
-    let client = active_memory_client::ActiveMemoryClient::open_sqlite(&db)?
-        .with_config(active_memory_client::ClientConfig {
+    let client = active_memory_client::ActiveMemoryClient::open_sqlite(&db)?.with_config(
+        active_memory_client::ClientConfig {
             capture_enabled: true,
             ..active_memory_client::ClientConfig::default()
-        });
+        },
+    );
     let record: active_memory_client::TurnRecord = serde_json::from_value(turn)?;
     let record = Arc::new(record);
     let tasks: Vec<_> = (0..16)
@@ -236,7 +254,11 @@ async fn processes_and_tasks_writing_revoking_and_reading_lose_nothing() -> Resu
     let mut acks = Acks::default();
     for writer in writers {
         let output = writer.wait_with_output()?;
-        ensure!(output.status.success(), "writer failed: {:?}", output.status);
+        ensure!(
+            output.status.success(),
+            "writer failed: {:?}",
+            output.status
+        );
         for line in String::from_utf8(output.stdout)?.lines() {
             acks.read_line(line)?;
         }
@@ -248,8 +270,14 @@ async fn processes_and_tasks_writing_revoking_and_reading_lose_nothing() -> Resu
     for (id, created) in &acks.shared_created {
         ensure!(created.len() == 1, "created_at of {id} moved: {created:?}");
         let history = store.history("browser", Some(id), 10_000, None).await?;
-        let creates = history.iter().filter(|entry| entry.action == HistoryAction::Create).count();
-        let updates = history.iter().filter(|entry| entry.action == HistoryAction::Update).count();
+        let creates = history
+            .iter()
+            .filter(|entry| entry.action == HistoryAction::Create)
+            .count();
+        let updates = history
+            .iter()
+            .filter(|entry| entry.action == HistoryAction::Update)
+            .count();
         ensure!(creates == 1, "{id} created {creates} times");
         ensure!(
             creates + updates == acks.shared_puts[id],
@@ -259,10 +287,20 @@ async fn processes_and_tasks_writing_revoking_and_reading_lose_nothing() -> Resu
         );
     }
     let edicts = store.list("send_email").await?;
-    ensure!(edicts.len() == 1, "the edict is stored {} times: {edicts:?}", edicts.len());
-    let history = store.history("send_email", Some(&edicts[0].id), 1000, None).await?;
     ensure!(
-        history.iter().filter(|entry| entry.action == HistoryAction::Create).count() == 1,
+        edicts.len() == 1,
+        "the edict is stored {} times: {edicts:?}",
+        edicts.len()
+    );
+    let history = store
+        .history("send_email", Some(&edicts[0].id), 1000, None)
+        .await?;
+    ensure!(
+        history
+            .iter()
+            .filter(|entry| entry.action == HistoryAction::Create)
+            .count()
+            == 1,
         "{history:?}"
     );
     Ok(())
@@ -286,7 +324,10 @@ fn serve_output(db: &Path) -> Result<(i32, String)> {
         .env_remove("TOOLMEM_TOKEN")
         .stdin(Stdio::null())
         .output()?;
-    Ok((output.status.code().unwrap_or(-1), String::from_utf8(output.stderr)?))
+    Ok((
+        output.status.code().unwrap_or(-1),
+        String::from_utf8(output.stderr)?,
+    ))
 }
 
 #[test]
@@ -295,7 +336,10 @@ fn a_missing_directory_is_a_clear_error() -> Result<()> {
     let db = dir.path().join("no/such/dir/rules.sqlite3");
     let (code, _, stderr) = cli(&db, &["rule", "add", "bash", "never run sudo"], "")?;
     ensure_clear_error(code, &stderr, &["unable to open database file"])?;
-    ensure!(stderr.contains("no/such/dir"), "the error names the path: {stderr}");
+    ensure!(
+        stderr.contains("no/such/dir"),
+        "the error names the path: {stderr}"
+    );
     let (code, stderr) = serve_output(&db)?;
     ensure_clear_error(code, &stderr, &["unable to open database file"])?;
     ensure!(!db.exists());
@@ -307,7 +351,9 @@ async fn a_corrupt_database_is_a_clear_error_and_is_never_overwritten() -> Resul
     let dir = tempfile::tempdir()?;
     // Garbage from the first byte: not a database at all.
     let garbage = dir.path().join("garbage.sqlite3");
-    let bytes: Vec<u8> = (0..32_768_u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    let bytes: Vec<u8> = (0..32_768_u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
     std::fs::write(&garbage, &bytes)?;
     let (code, _, stderr) = cli(&garbage, &["rule", "list", "bash"], "")?;
     ensure_clear_error(code, &stderr, &["file is not a database"])?;
@@ -315,7 +361,10 @@ async fn a_corrupt_database_is_a_clear_error_and_is_never_overwritten() -> Resul
     ensure_clear_error(code, &stderr, &["file is not a database"])?;
     let (code, stderr) = serve_output(&garbage)?;
     ensure_clear_error(code, &stderr, &["file is not a database"])?;
-    ensure!(std::fs::read(&garbage)? == bytes, "a corrupt file was modified");
+    ensure!(
+        std::fs::read(&garbage)? == bytes,
+        "a corrupt file was modified"
+    );
 
     // A real database whose pages were overwritten past the header: the server starts or
     // refuses clearly; while up, every reply is well-formed JSON-RPC and it never crashes.
@@ -324,14 +373,21 @@ async fn a_corrupt_database_is_a_clear_error_and_is_never_overwritten() -> Resul
         let store = SqliteRuleStore::open(&damaged, SqliteOptions::default())?;
         for index in 0..300 {
             store
-                .put(tool_memory_core::RulePut::new("bash", format!("rule number {index} {}", "x".repeat(200))))
+                .put(tool_memory_core::RulePut::new(
+                    "bash",
+                    format!("rule number {index} {}", "x".repeat(200)),
+                ))
                 .await?;
         }
     }
     // Fold the WAL into the file so the damage hits the pages the server reads.
     rusqlite::Connection::open(&damaged)?.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")?;
     let mut file = std::fs::read(&damaged)?;
-    ensure!(file.len() > 40_000, "database too small to damage: {}", file.len());
+    ensure!(
+        file.len() > 40_000,
+        "database too small to damage: {}",
+        file.len()
+    );
     for (offset, byte) in file.iter_mut().enumerate().skip(8192).take(24_576) {
         *byte = (offset as u8).wrapping_mul(31);
     }
@@ -339,7 +395,11 @@ async fn a_corrupt_database_is_a_clear_error_and_is_never_overwritten() -> Resul
     let started = std::panic::catch_unwind(|| Server::start(&damaged, &[]));
     match started {
         Ok(Ok(server)) => {
-            for method in ["memory.tool_rule_list", "memory.tool_rule_put", "memory.tool_rules_for_prompt"] {
+            for method in [
+                "memory.tool_rule_list",
+                "memory.tool_rule_put",
+                "memory.tool_rules_for_prompt",
+            ] {
                 let params = match method {
                     "memory.tool_rule_put" => json!({"tool_name": "bash", "rule": "new"}),
                     "memory.tool_rules_for_prompt" => json!({}),
@@ -371,25 +431,47 @@ async fn a_locked_database_keeps_reads_and_names_the_lock_on_writes() -> Result<
     let db = dir.path().join("rules.sqlite3");
     let server = Server::start(&db, &[])?;
     server
-        .result("memory.tool_rule_put", json!({"tool_name": "bash", "rule": "before the lock"}))
+        .result(
+            "memory.tool_rule_put",
+            json!({"tool_name": "bash", "rule": "before the lock"}),
+        )
         .await?;
     let locker = rusqlite::Connection::open(&db)?;
     locker.execute_batch("BEGIN EXCLUSIVE;")?;
-    let listed = server.result("memory.tool_rule_list", json!({"tool_name": "bash"})).await?;
+    let listed = server
+        .result("memory.tool_rule_list", json!({"tool_name": "bash"}))
+        .await?;
     ensure!(listed.as_array().map(Vec::len) == Some(1), "{listed}");
     let reply = server
-        .call("memory.tool_rule_put", json!({"tool_name": "bash", "rule": "during the lock"}))
+        .call(
+            "memory.tool_rule_put",
+            json!({"tool_name": "bash", "rule": "during the lock"}),
+        )
         .await?;
     ensure!(reply["error"]["code"] == -32002, "{reply}");
     let message = reply["error"]["message"].as_str().unwrap_or_default();
-    ensure!(message.contains("locked") || message.contains("busy"), "{message}");
-    ensure!(!message.contains("during the lock"), "the error quotes rule text: {message}");
+    ensure!(
+        message.contains("locked") || message.contains("busy"),
+        "{message}"
+    );
+    ensure!(
+        !message.contains("during the lock"),
+        "the error quotes rule text: {message}"
+    );
     locker.execute_batch("ROLLBACK;")?;
     drop(locker);
-    let listed = server.result("memory.tool_rule_list", json!({"tool_name": "bash"})).await?;
-    ensure!(listed.as_array().map(Vec::len) == Some(1), "a failed write left a rule: {listed}");
+    let listed = server
+        .result("memory.tool_rule_list", json!({"tool_name": "bash"}))
+        .await?;
+    ensure!(
+        listed.as_array().map(Vec::len) == Some(1),
+        "a failed write left a rule: {listed}"
+    );
     server
-        .result("memory.tool_rule_put", json!({"tool_name": "bash", "rule": "after the lock"}))
+        .result(
+            "memory.tool_rule_put",
+            json!({"tool_name": "bash", "rule": "after the lock"}),
+        )
         .await?;
     server.stop()
 }
@@ -404,7 +486,13 @@ impl Tmpfs {
     fn mount(size: &str) -> Option<Tmpfs> {
         let dir = tempfile::tempdir().ok()?;
         let mounted = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size},mode=0700"), "tmpfs"])
+            .args([
+                "-t",
+                "tmpfs",
+                "-o",
+                &format!("size={size},mode=0700"),
+                "tmpfs",
+            ])
             .arg(dir.path())
             .stderr(Stdio::null())
             .status()
@@ -446,19 +534,28 @@ async fn a_read_only_database_is_a_clear_error_and_stays_untouched() -> Result<(
     let db = fs.path().join("rules.sqlite3");
     let server = Server::start(&db, &[])?;
     server
-        .result("memory.tool_rule_put", json!({"tool_name": "bash", "rule": "never run sudo", "priority": "critical"}))
+        .result(
+            "memory.tool_rule_put",
+            json!({"tool_name": "bash", "rule": "never run sudo", "priority": "critical"}),
+        )
         .await?;
     server.stop()?;
     fs.remount("ro")?;
     let before = std::fs::read(&db)?;
     let (code, _, stderr) = cli(&db, &["rule", "list", "bash"], "")?;
     ensure_clear_error(code, &stderr, &["unable to open database file"])?;
-    ensure!(stderr.contains(&db.display().to_string()), "the error names the file: {stderr}");
+    ensure!(
+        stderr.contains(&db.display().to_string()),
+        "the error names the file: {stderr}"
+    );
     let (code, _, stderr) = cli(&db, &["rule", "add", "bash", "never run rm"], "")?;
     ensure_clear_error(code, &stderr, &["unable to open database file"])?;
     let (code, stderr) = serve_output(&db)?;
     ensure_clear_error(code, &stderr, &["unable to open database file"])?;
-    ensure!(std::fs::read(&db)? == before, "a read-only database changed");
+    ensure!(
+        std::fs::read(&db)? == before,
+        "a read-only database changed"
+    );
     fs.remount("rw")?;
     let store = SqliteRuleStore::open(&db, SqliteOptions::default())?;
     ensure!(store.list("bash").await?.len() == 1, "the rule survived");
@@ -493,13 +590,16 @@ async fn a_full_disk_fails_writes_clearly_and_keeps_acknowledged_ones() -> Resul
     ensure!(failure["error"]["code"] == -32002, "{failure}");
     let message = failure["error"]["message"].as_str().unwrap_or_default();
     ensure!(message.contains("full"), "{message}");
-    let listed = server.result("memory.tool_rule_list", json!({"tool_name": "bash"})).await?;
+    let listed = server
+        .result("memory.tool_rule_list", json!({"tool_name": "bash"}))
+        .await?;
     ensure!(listed.as_array().map(Vec::len) == Some(acknowledged.len()));
     server.stop()?;
     let store = SqliteRuleStore::open(&db, SqliteOptions::default());
     // Reopening may itself need a little room (WAL index); a clear error is acceptable there,
     // but the rules must be readable from the file.
-    let connection = rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    let connection =
+        rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
     let mut statement = connection.prepare("SELECT id FROM rules WHERE tool_name = 'bash'")?;
     let stored: BTreeSet<String> = statement
         .query_map([], |row| row.get(0))?
@@ -559,9 +659,20 @@ async fn graceful_shutdown_under_load_keeps_every_acknowledged_put() -> Result<(
     }
     let store = SqliteRuleStore::open(&db, SqliteOptions::default())?;
     ensure!(store.integrity_check()? == "ok");
-    let stored: BTreeSet<String> = store.list("bash").await?.into_iter().map(|rule| rule.id).collect();
-    let lost: Vec<&String> = acknowledged.iter().filter(|id| !stored.contains(*id)).collect();
-    ensure!(lost.is_empty(), "acknowledged but lost at shutdown: {lost:?}");
+    let stored: BTreeSet<String> = store
+        .list("bash")
+        .await?
+        .into_iter()
+        .map(|rule| rule.id)
+        .collect();
+    let lost: Vec<&String> = acknowledged
+        .iter()
+        .filter(|id| !stored.contains(*id))
+        .collect();
+    ensure!(
+        lost.is_empty(),
+        "acknowledged but lost at shutdown: {lost:?}"
+    );
     ensure!(acknowledged.len() >= 200);
     Ok(())
 }

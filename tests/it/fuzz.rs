@@ -48,8 +48,25 @@ impl Rng {
     /// astral characters.
     fn text(&mut self, max: usize) -> String {
         const PIECES: &[&str] = &[
-            "never ", "email ", "Sarah ", "\n", "\t", "\u{0}", "\u{1b}[31m", "**[critical]** ",
-            "### `bash`", "- ", "é", "😀", "\u{2028}", "\"", "\\", "}", "]", "{\"a\":1}", "rm -rf / ",
+            "never ",
+            "email ",
+            "Sarah ",
+            "\n",
+            "\t",
+            "\u{0}",
+            "\u{1b}[31m",
+            "**[critical]** ",
+            "### `bash`",
+            "- ",
+            "é",
+            "😀",
+            "\u{2028}",
+            "\"",
+            "\\",
+            "}",
+            "]",
+            "{\"a\":1}",
+            "rm -rf / ",
         ];
         let mut text = String::from("r");
         let pieces = self.below(max.max(1));
@@ -108,7 +125,9 @@ fn one_request(rng: &mut Rng, model: &mut Model, id: Value, notify: bool, long: 
             } else {
                 text
             };
-            let priority = rng.chance(60).then(|| rng.pick(&["normal", "high", "critical"]).to_string());
+            let priority = rng
+                .chance(60)
+                .then(|| rng.pick(&["normal", "high", "critical"]).to_string());
             let reference = rng.chance(25);
             let mut params = json!({"tool_name": tool, "rule": text, "id": rule_id});
             if let Some(priority) = &priority {
@@ -117,20 +136,33 @@ fn one_request(rng: &mut Rng, model: &mut Model, id: Value, notify: bool, long: 
             let kept = model.get(&key).map(|(_, priority)| priority.clone());
             let stored_priority = priority.or(kept).unwrap_or_else(|| "normal".to_owned());
             model.insert(key, (text, stored_priority));
-            let method = if reference { "openhuman.memory_tool_rule_put" } else { "memory.tool_rule_put" };
-            Generated { request: base(method, params), expect: silent_or(Expect::Result(None)) }
+            let method = if reference {
+                "openhuman.memory_tool_rule_put"
+            } else {
+                "memory.tool_rule_put"
+            };
+            Generated {
+                request: base(method, params),
+                expect: silent_or(Expect::Result(None)),
+            }
         }
         6..=7 => {
             let existed = model.remove(&key).is_some();
             Generated {
-                request: base("memory.tool_rule_delete", json!({"tool_name": tool, "id": rule_id})),
+                request: base(
+                    "memory.tool_rule_delete",
+                    json!({"tool_name": tool, "id": rule_id}),
+                ),
                 expect: silent_or(Expect::Result(Some(json!(existed)))),
             }
         }
         8..=9 => {
             let stored = model.get(&key).map(|(text, _)| json!(text));
             Generated {
-                request: base("memory.tool_rule_get", json!({"tool_name": tool, "id": rule_id})),
+                request: base(
+                    "memory.tool_rule_get",
+                    json!({"tool_name": tool, "id": rule_id}),
+                ),
                 expect: silent_or(Expect::Result(Some(stored.unwrap_or(Value::Null)))),
             }
         }
@@ -140,12 +172,27 @@ fn one_request(rng: &mut Rng, model: &mut Model, id: Value, notify: bool, long: 
                 0 => (json!({"tool_name": tool}), Some("rule")),
                 1 => (json!({"tool_name": 5, "rule": "x"}), Some("tool_name")),
                 2 => (json!({"tool_name": tool, "rule": ["x"]}), Some("rule")),
-                3 => (json!({"tool_name": tool, "rule": "x", "colour": "red"}), Some("colour")),
-                4 => (json!({"tool_name": tool, "rule": "x", "priority": "urgent"}), Some("priority")),
-                5 => (json!({"tool_name": tool, "rule": "x".repeat(4097)}), Some("rule")),
-                6 => (json!({"tool_name": tool, "rule": "x", "tags": vec!["t"; 33]}), Some("tags")),
+                3 => (
+                    json!({"tool_name": tool, "rule": "x", "colour": "red"}),
+                    Some("colour"),
+                ),
+                4 => (
+                    json!({"tool_name": tool, "rule": "x", "priority": "urgent"}),
+                    Some("priority"),
+                ),
+                5 => (
+                    json!({"tool_name": tool, "rule": "x".repeat(4097)}),
+                    Some("rule"),
+                ),
+                6 => (
+                    json!({"tool_name": tool, "rule": "x", "tags": vec!["t"; 33]}),
+                    Some("tags"),
+                ),
                 7 => (json!({"tool_name": "  ", "rule": "x"}), Some("tool_name")),
-                8 => (json!({"tool_name": "a\u{7}b", "rule": "x"}), Some("tool_name")),
+                8 => (
+                    json!({"tool_name": "a\u{7}b", "rule": "x"}),
+                    Some("tool_name"),
+                ),
                 _ => (json!(["bash", "x"]), None),
             };
             Generated {
@@ -154,7 +201,10 @@ fn one_request(rng: &mut Rng, model: &mut Model, id: Value, notify: bool, long: 
             }
         }
         15 => Generated {
-            request: base(*rng.pick(&["memory.nope", "tool_rule_put", "", "memory.tool_rule_put "]), json!({})),
+            request: base(
+                *rng.pick(&["memory.nope", "tool_rule_put", "", "memory.tool_rule_put "]),
+                json!({}),
+            ),
             expect: silent_or(Expect::Error(-32601, None)),
         },
         // Malformed envelopes: always answered with -32600, even without an id.
@@ -163,11 +213,16 @@ fn one_request(rng: &mut Rng, model: &mut Model, id: Value, notify: bool, long: 
                 0 => json!({"jsonrpc": "1.0", "id": id, "method": "memory.tool_rule_list"}),
                 1 => json!({"jsonrpc": "2.0", "id": id}),
                 2 => json!({"jsonrpc": "2.0", "id": id, "method": 42}),
-                3 => json!({"jsonrpc": "2.0", "id": {"nested": id}, "method": "memory.tool_rule_put", "params": {"tool_name": "bash", "rule": "must not be stored"}}),
+                3 => {
+                    json!({"jsonrpc": "2.0", "id": {"nested": id}, "method": "memory.tool_rule_put", "params": {"tool_name": "bash", "rule": "must not be stored"}})
+                }
                 4 => json!("memory.tool_rule_put"),
                 _ => json!(null),
             };
-            Generated { request, expect: Expect::Error(-32600, None) }
+            Generated {
+                request,
+                expect: Expect::Error(-32600, None),
+            }
         }
     }
 }
@@ -184,20 +239,34 @@ fn check_reply(reply: &Value, expect: &Expect, sent_id: &Value) -> Result<()> {
     match expect {
         Expect::Silent => bail!("a notification was answered: {reply}"),
         Expect::Result(value) => {
-            ensure!(&object["id"] == sent_id, "id not echoed: sent {sent_id}, got {reply}");
-            let result = object.get("result").with_context(|| format!("expected a result: {reply}"))?;
+            ensure!(
+                &object["id"] == sent_id,
+                "id not echoed: sent {sent_id}, got {reply}"
+            );
+            let result = object
+                .get("result")
+                .with_context(|| format!("expected a result: {reply}"))?;
             if let Some(value) = value {
                 // Gets are compared by rule text; deletes by their boolean.
-                let actual = if value.is_string() { &result["rule"] } else { result };
+                let actual = if value.is_string() {
+                    &result["rule"]
+                } else {
+                    result
+                };
                 ensure!(actual == value, "expected {value}, got {reply}");
             }
         }
         Expect::Error(code, field) => {
-            let error = object.get("error").with_context(|| format!("expected an error: {reply}"))?;
+            let error = object
+                .get("error")
+                .with_context(|| format!("expected an error: {reply}"))?;
             ensure!(error["code"] == json!(code), "expected {code}: {reply}");
             ensure!(error["message"].is_string(), "{reply}");
             if let Some(field) = field {
-                ensure!(error["data"]["field"] == json!(field), "expected field {field}: {reply}");
+                ensure!(
+                    error["data"]["field"] == json!(field),
+                    "expected field {field}: {reply}"
+                );
             }
         }
     }
@@ -254,11 +323,17 @@ async fn run(seed: u64) -> Result<()> {
                 let generated = one_request(&mut rng, &mut model, id.clone(), notify, true);
                 let (status, body) = post(serde_json::to_vec(&generated.request)?).await?;
                 if generated.expect == Expect::Silent {
-                    ensure!(status == 204 && body.is_empty(), "notification got {status}");
+                    ensure!(
+                        status == 204 && body.is_empty(),
+                        "notification got {status}"
+                    );
                 } else {
                     ensure!(status == 200, "status {status} for {}", generated.request);
                     let sent_id = generated.request.get("id").cloned().unwrap_or(Value::Null);
-                    let sent_id = if generated.expect == Expect::Error(-32600, None) && !sent_id.is_string() && !sent_id.is_number() {
+                    let sent_id = if generated.expect == Expect::Error(-32600, None)
+                        && !sent_id.is_string()
+                        && !sent_id.is_number()
+                    {
                         Value::Null
                     } else {
                         sent_id
@@ -276,26 +351,39 @@ async fn run(seed: u64) -> Result<()> {
                 for element in 0..len {
                     let element_id = json!(format!("{index}-{element}"));
                     let notify = rng.chance(20);
-                    let generated = one_request(&mut rng, &mut model, element_id.clone(), notify, false);
+                    let generated =
+                        one_request(&mut rng, &mut model, element_id.clone(), notify, false);
                     requests.push(generated.request);
                     expects.push((element_id, generated.expect));
                 }
                 let (status, body) = post(serde_json::to_vec(&requests)?).await?;
-                let answered: Vec<&(Value, Expect)> =
-                    expects.iter().filter(|(_, expect)| *expect != Expect::Silent).collect();
+                let answered: Vec<&(Value, Expect)> = expects
+                    .iter()
+                    .filter(|(_, expect)| *expect != Expect::Silent)
+                    .collect();
                 if answered.is_empty() {
                     ensure!(status == 204, "a batch of notifications got {status}");
                     continue;
                 }
                 ensure!(status == 200, "batch status {status}");
                 let replies: Vec<Value> = serde_json::from_slice(&body)?;
-                ensure!(replies.len() == answered.len(), "batch replies {} for {}", replies.len(), answered.len());
+                ensure!(
+                    replies.len() == answered.len(),
+                    "batch replies {} for {}",
+                    replies.len(),
+                    answered.len()
+                );
                 // Malformed elements reply with a null id, in order; the rest carry their id.
                 let mut replies = replies.into_iter();
                 for (element_id, expect) in answered {
                     let reply = replies.next().context("reply")?;
-                    let sent = if reply["id"].is_null() { Value::Null } else { element_id.clone() };
-                    check_reply(&reply, expect, &sent).with_context(|| format!("batch element {element_id}"))?;
+                    let sent = if reply["id"].is_null() {
+                        Value::Null
+                    } else {
+                        element_id.clone()
+                    };
+                    check_reply(&reply, expect, &sent)
+                        .with_context(|| format!("batch element {element_id}"))?;
                 }
                 *counts.entry("batch").or_default() += 1;
             }
@@ -313,7 +401,8 @@ async fn run(seed: u64) -> Result<()> {
                         bytes.insert(at, *rng.pick(&[0xff_u8, 0xc0, 0x80, 0xfe]));
                         bytes
                     }
-                    3 => format!("{}1{}", "[".repeat(200 + rng.below(2000)), "]".repeat(10)).into_bytes(),
+                    3 => format!("{}1{}", "[".repeat(200 + rng.below(2000)), "]".repeat(10))
+                        .into_bytes(),
                     _ => b"[]".to_vec(),
                 };
                 let expected_code = if body == b"[]" { -32600 } else { -32700 };
@@ -342,12 +431,24 @@ async fn run(seed: u64) -> Result<()> {
             // Over the body limit: 413 and nothing stored, even for a valid put.
             _ => {
                 let rule = "o".repeat(MAX_BODY + rng.below(MAX_BODY));
-                let body = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": "memory.tool_rule_put", "params": {"tool_name": "bash", "rule": rule, "id": "oversized"}}))?;
+                let body = serde_json::to_vec(
+                    &json!({"jsonrpc": "2.0", "id": id, "method": "memory.tool_rule_put", "params": {"tool_name": "bash", "rule": rule, "id": "oversized"}}),
+                )?;
                 // The server answers 413 as soon as the body passes the limit and may close the
                 // connection before the client has sent the rest; the client then sees either
                 // the 413 or the connection closed. Either way the server must still be up.
-                match post(body).await {
-                    Ok((status, _)) => ensure!(status == 413, "oversized body got {status}"),
+                // A client of its own without a connection pool: the server closes the
+                // connection after a 413, and a pooled client could pick that dead connection
+                // for the next, valid request.
+                let once = reqwest::Client::builder()
+                    .pool_max_idle_per_host(0)
+                    .build()?;
+                let sent = once.post(&url).body(body).send().await;
+                match sent {
+                    Ok(response) => {
+                        let status = response.status().as_u16();
+                        ensure!(status == 413, "oversized body got {status}");
+                    }
                     Err(err) => {
                         let health = http.get(format!("{}/healthz", server.url)).send().await;
                         ensure!(
@@ -367,10 +468,16 @@ async fn run(seed: u64) -> Result<()> {
     let mut stored = Model::new();
     for tool in TOOLS {
         let listed = server
-            .result("memory.tool_rule_list", json!({"tool_name": tool, "include_revoked": true}))
+            .result(
+                "memory.tool_rule_list",
+                json!({"tool_name": tool, "include_revoked": true}),
+            )
             .await?;
         for rule in listed.as_array().context("list")? {
-            let key = (normalized(tool), rule["id"].as_str().context("id")?.to_owned());
+            let key = (
+                normalized(tool),
+                rule["id"].as_str().context("id")?.to_owned(),
+            );
             let value = (
                 rule["rule"].as_str().context("rule")?.to_owned(),
                 rule["priority"].as_str().context("priority")?.to_owned(),
@@ -378,9 +485,17 @@ async fn run(seed: u64) -> Result<()> {
             ensure!(stored.insert(key, value).is_none(), "duplicate rule {rule}");
         }
     }
-    let tools = server.result("memory.tool_rules_for_prompt", json!({})).await?;
+    let tools = server
+        .result("memory.tool_rules_for_prompt", json!({}))
+        .await?;
     ensure!(tools["rendered"].is_string());
-    ensure!(stored == model, "store and model differ:\nstore {stored:?}\nmodel {model:?}");
-    eprintln!("fuzz seed {seed}: {counts:?}, {} rules at the end", stored.len());
+    ensure!(
+        stored == model,
+        "store and model differ:\nstore {stored:?}\nmodel {model:?}"
+    );
+    eprintln!(
+        "fuzz seed {seed}: {counts:?}, {} rules at the end",
+        stored.len()
+    );
     server.stop()
 }

@@ -15,11 +15,18 @@ use crate::support::TOOLMEM;
 fn the_default_address_is_loopback_and_others_need_a_token() -> Result<()> {
     let help = Command::new(TOOLMEM).args(["serve", "--help"]).output()?;
     // clap wraps help text; compare with the whitespace collapsed.
-    let help = String::from_utf8(help.stdout)?.split_whitespace().collect::<Vec<_>>().join(" ");
+    let help = String::from_utf8(help.stdout)?
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     ensure!(help.contains("[default: 127.0.0.1:7878]"), "{help}");
     let dir = tempfile::tempdir()?;
     let db = dir.path().join("rules.sqlite3");
-    for (addr, token) in [("0.0.0.0:0", None), ("[::]:0", None), ("127.0.0.1:0", Some(" "))] {
+    for (addr, token) in [
+        ("0.0.0.0:0", None),
+        ("[::]:0", None),
+        ("127.0.0.1:0", Some(" ")),
+    ] {
         let mut command = Command::new(TOOLMEM);
         command
             .args(["serve", "--addr", addr, "--db"])
@@ -66,7 +73,9 @@ async fn server_log(db: &Path, level: Option<&str>) -> Result<String> {
     BufReader::new(child.stdout.take().context("stdout")?).read_line(&mut line)?;
     let url = format!(
         "{}/rpc",
-        line.trim().strip_prefix("toolmem listening on ").context("address line")?
+        line.trim()
+            .strip_prefix("toolmem listening on ")
+            .context("address line")?
     );
     let http = reqwest::Client::new();
     let requests = [
@@ -86,10 +95,21 @@ async fn server_log(db: &Path, level: Option<&str>) -> Result<String> {
         json!({"jsonrpc": "2.0", "id": 11, "method": RULE_TEXT, "params": {}}),
     ];
     for request in &requests {
-        let status = http.post(&url).bearer_auth(TOKEN).json(request).send().await?.status();
+        let status = http
+            .post(&url)
+            .bearer_auth(TOKEN)
+            .json(request)
+            .send()
+            .await?
+            .status();
         ensure!(status == 200, "{status} for {request}");
     }
-    let wrong = http.post(&url).bearer_auth("SECRET-wrong-token").json(&requests[0]).send().await?;
+    let wrong = http
+        .post(&url)
+        .bearer_auth("SECRET-wrong-token")
+        .json(&requests[0])
+        .send()
+        .await?;
     ensure!(wrong.status() == 401);
     let garbage = http
         .post(&url)
@@ -98,7 +118,9 @@ async fn server_log(db: &Path, level: Option<&str>) -> Result<String> {
         .send()
         .await?;
     ensure!(garbage.status() == 200);
-    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status()?;
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()?;
     ensure!(status.success());
     ensure!(child.wait()?.success());
     Ok(std::fs::read_to_string(&log)?)
@@ -108,11 +130,16 @@ async fn server_log(db: &Path, level: Option<&str>) -> Result<String> {
 async fn logs_never_hold_the_token_rule_text_or_arguments() -> Result<()> {
     let dir = tempfile::tempdir()?;
     for level in [None, Some("debug"), Some("trace")] {
-        let db = dir.path().join(format!("rules-{}.sqlite3", level.unwrap_or("default")));
+        let db = dir
+            .path()
+            .join(format!("rules-{}.sqlite3", level.unwrap_or("default")));
         let log = server_log(&db, level).await?;
         // The log must say something at debug and trace, or the test proves nothing.
         if level.is_some() {
-            ensure!(log.contains("rpc call rejected"), "{level:?} logged nothing useful: {log}");
+            ensure!(
+                log.contains("rpc call rejected"),
+                "{level:?} logged nothing useful: {log}"
+            );
         }
         for line in log.lines() {
             ensure!(
@@ -128,16 +155,23 @@ async fn logs_never_hold_the_token_rule_text_or_arguments() -> Result<()> {
 #[test]
 fn the_database_and_its_directory_are_owner_only() -> Result<()> {
     use std::os::unix::fs::PermissionsExt;
-    let mode = |path: &Path| -> Result<u32> { Ok(std::fs::metadata(path)?.permissions().mode() & 0o777) };
+    let mode =
+        |path: &Path| -> Result<u32> { Ok(std::fs::metadata(path)?.permissions().mode() & 0o777) };
     // An explicit --db: the file and its WAL companions are restricted.
     let dir = tempfile::tempdir()?;
     let db = dir.path().join("rules.sqlite3");
-    let (code, _, stderr) = crate::support::cli(&db, &["rule", "add", "bash", "never run sudo"], "")?;
+    let (code, _, stderr) =
+        crate::support::cli(&db, &["rule", "add", "bash", "never run sudo"], "")?;
     ensure!(code == 0, "{stderr}");
     for suffix in ["", "-wal", "-shm"] {
         let path = dir.path().join(format!("rules.sqlite3{suffix}"));
         if path.exists() {
-            ensure!(mode(&path)? == 0o600, "{} is {:o}", path.display(), mode(&path)?);
+            ensure!(
+                mode(&path)? == 0o600,
+                "{} is {:o}",
+                path.display(),
+                mode(&path)?
+            );
         }
     }
     // The default location: the directory is created 0700 and the file 0600.
@@ -148,9 +182,18 @@ fn the_database_and_its_directory_are_owner_only() -> Result<()> {
         .env_remove("XDG_DATA_HOME")
         .env_remove("TOOLMEM_DB")
         .output()?;
-    ensure!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    ensure!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let data = home.path().join(".local/share/toolmem");
-    ensure!(mode(&data)? == 0o700, "{} is {:o}", data.display(), mode(&data)?);
+    ensure!(
+        mode(&data)? == 0o700,
+        "{} is {:o}",
+        data.display(),
+        mode(&data)?
+    );
     ensure!(mode(&data.join("rules.sqlite3"))? == 0o600);
     Ok(())
 }

@@ -265,6 +265,14 @@ fn log_failure(method: &str, error: &Error, envelope: Envelope, notification: bo
             .and_then(Value::as_str)
             .filter(|_| !matches!(error, Error::UnknownParam { .. }))
             .unwrap_or("");
-        tracing::debug!(method, method_len, code, field, ?envelope, notification, "[tool-memory] rpc call rejected");
+        tracing::debug!(
+            method,
+            method_len,
+            code,
+            field,
+            ?envelope,
+            notification,
+            "[tool-memory] rpc call rejected"
+        );
     }
 }

@@ -78,11 +78,17 @@ async fn main() -> Result<()> {
                 // and must leave exactly one history line.
                 if round % 3 == 1 {
                     let id = format!("{writer}-{}", round - 1);
-                    store.revoke("bash", &id, &origin).await?.context("revoke")?;
+                    store
+                        .revoke("bash", &id, &origin)
+                        .await?
+                        .context("revoke")?;
                     writeln!(stdout, "revoke {id}")?;
                 } else if round % 3 == 2 {
                     let id = format!("{writer}-{}", round - 2);
-                    store.restore("bash", &id, &origin).await?.context("restore")?;
+                    store
+                        .restore("bash", &id, &origin)
+                        .await?
+                        .context("restore")?;
                     writeln!(stdout, "restore {id}")?;
                 }
                 stdout.flush()?;

@@ -8,7 +8,9 @@ use memory_rpc::{
     REFERENCE_ERROR_CODE,
 };
 use serde_json::{Value, json};
-use tool_memory_core::{MAX_ID_CHARS, MAX_RULE_CHARS, MAX_TAG_CHARS, MAX_TAGS, MAX_TOOL_NAME_CHARS};
+use tool_memory_core::{
+    MAX_ID_CHARS, MAX_RULE_CHARS, MAX_TAG_CHARS, MAX_TAGS, MAX_TOOL_NAME_CHARS,
+};
 
 use crate::support::{call, handler, request, result};
 
@@ -37,7 +39,10 @@ async fn a_batch_longer_than_the_limit_is_refused_whole() -> Result<()> {
     ensure!(reply["id"].is_null(), "{reply}");
     let message = reply["error"]["message"].as_str().unwrap_or_default();
     ensure!(
-        message == format!("invalid request: batch of 1001 requests, at most {MAX_BATCH_LEN} are allowed"),
+        message
+            == format!(
+                "invalid request: batch of 1001 requests, at most {MAX_BATCH_LEN} are allowed"
+            ),
         "{message}"
     );
     let listed = result(
@@ -55,12 +60,20 @@ async fn too_many_tools_in_a_prompt_request_name_the_field() -> Result<()> {
     let tools = |count: usize| -> Vec<String> { (0..count).map(|i| format!("tool_{i}")).collect() };
     result(
         &handler,
-        request(1, "memory.tool_rules_for_prompt", json!({"tools": tools(MAX_PROMPT_TOOLS)})),
+        request(
+            1,
+            "memory.tool_rules_for_prompt",
+            json!({"tools": tools(MAX_PROMPT_TOOLS)}),
+        ),
     )
     .await?;
     let reply = call(
         &handler,
-        request(2, "memory.tool_rules_for_prompt", json!({"tools": tools(MAX_PROMPT_TOOLS + 1)})),
+        request(
+            2,
+            "memory.tool_rules_for_prompt",
+            json!({"tools": tools(MAX_PROMPT_TOOLS + 1)}),
+        ),
     )
     .await
     .unwrap_or_default();
@@ -76,7 +89,10 @@ async fn too_many_tools_in_a_prompt_request_name_the_field() -> Result<()> {
     )
     .await
     .unwrap_or_default();
-    ensure!(reference["error"]["code"] == REFERENCE_ERROR_CODE, "{reference}");
+    ensure!(
+        reference["error"]["code"] == REFERENCE_ERROR_CODE,
+        "{reference}"
+    );
     ensure!(
         reference["error"]["message"]
             .as_str()
@@ -93,11 +109,31 @@ async fn rule_model_limits_are_enforced_and_name_the_field() -> Result<()> {
     let handler = handler()?;
     let tags = |count: usize| -> Vec<String> { (0..count).map(|i| format!("t{i}")).collect() };
     let cases = [
-        ("rule", json!({"tool_name": "bash", "rule": "r".repeat(MAX_RULE_CHARS)}), json!({"tool_name": "bash", "rule": "r".repeat(MAX_RULE_CHARS + 1)})),
-        ("tags", json!({"tool_name": "bash", "rule": "x", "tags": tags(MAX_TAGS)}), json!({"tool_name": "bash", "rule": "x", "tags": tags(MAX_TAGS + 1)})),
-        ("tags", json!({"tool_name": "bash", "rule": "x", "tags": ["t".repeat(MAX_TAG_CHARS)]}), json!({"tool_name": "bash", "rule": "x", "tags": ["t".repeat(MAX_TAG_CHARS + 1)]})),
-        ("tool_name", json!({"tool_name": "b".repeat(MAX_TOOL_NAME_CHARS), "rule": "x"}), json!({"tool_name": "b".repeat(MAX_TOOL_NAME_CHARS + 1), "rule": "x"})),
-        ("id", json!({"tool_name": "bash", "rule": "x", "id": "i".repeat(MAX_ID_CHARS)}), json!({"tool_name": "bash", "rule": "x", "id": "i".repeat(MAX_ID_CHARS + 1)})),
+        (
+            "rule",
+            json!({"tool_name": "bash", "rule": "r".repeat(MAX_RULE_CHARS)}),
+            json!({"tool_name": "bash", "rule": "r".repeat(MAX_RULE_CHARS + 1)}),
+        ),
+        (
+            "tags",
+            json!({"tool_name": "bash", "rule": "x", "tags": tags(MAX_TAGS)}),
+            json!({"tool_name": "bash", "rule": "x", "tags": tags(MAX_TAGS + 1)}),
+        ),
+        (
+            "tags",
+            json!({"tool_name": "bash", "rule": "x", "tags": ["t".repeat(MAX_TAG_CHARS)]}),
+            json!({"tool_name": "bash", "rule": "x", "tags": ["t".repeat(MAX_TAG_CHARS + 1)]}),
+        ),
+        (
+            "tool_name",
+            json!({"tool_name": "b".repeat(MAX_TOOL_NAME_CHARS), "rule": "x"}),
+            json!({"tool_name": "b".repeat(MAX_TOOL_NAME_CHARS + 1), "rule": "x"}),
+        ),
+        (
+            "id",
+            json!({"tool_name": "bash", "rule": "x", "id": "i".repeat(MAX_ID_CHARS)}),
+            json!({"tool_name": "bash", "rule": "x", "id": "i".repeat(MAX_ID_CHARS + 1)}),
+        ),
     ];
     let mut stored = 0;
     for (field, at_bound, past_bound) in cases {
@@ -106,11 +142,21 @@ async fn rule_model_limits_are_enforced_and_name_the_field() -> Result<()> {
         let reply = call(&handler, request(2, "memory.tool_rule_put", past_bound))
             .await
             .unwrap_or_default();
-        ensure!(reply["error"]["code"] == INVALID_PARAMS_CODE, "{field}: {reply}");
+        ensure!(
+            reply["error"]["code"] == INVALID_PARAMS_CODE,
+            "{field}: {reply}"
+        );
         ensure!(reply["error"]["data"]["field"] == field, "{field}: {reply}");
     }
-    let listed = result(&handler, request(3, "memory.tool_rule_list", json!({"tool_name": "bash"}))).await?;
+    let listed = result(
+        &handler,
+        request(3, "memory.tool_rule_list", json!({"tool_name": "bash"})),
+    )
+    .await?;
     // The tool-name case stored its rule under the long name, not under `bash`.
-    ensure!(listed.as_array().map(Vec::len) == Some(stored - 1), "{listed}");
+    ensure!(
+        listed.as_array().map(Vec::len) == Some(stored - 1),
+        "{listed}"
+    );
     Ok(())
 }

@@ -6,9 +6,7 @@
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use tool_memory_capture::{
-    MAX_EDICT_CHARS, ToolCallRecord, TurnRecord, capture_turn,
-};
+use tool_memory_capture::{MAX_EDICT_CHARS, ToolCallRecord, TurnRecord, capture_turn};
 use tool_memory_core::{Timestamp, ToolMemoryPriority, validate_rule_body, validate_tool_name};
 
 fn now() -> Timestamp {
@@ -43,7 +41,8 @@ fn arguments() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::from),
-        any::<f64>().prop_map(|x| serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)),
+        any::<f64>()
+            .prop_map(|x| serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)),
         hostile_text().prop_map(Value::from),
     ];
     leaf.prop_recursive(100, 400, 6, |inner| {
@@ -199,7 +198,12 @@ fn deeply_nested_arguments_and_huge_messages_are_captured() {
     }
     // serde_json drops nested values recursively; take the tower apart iteratively so the
     // test proves capture's behaviour, not the stack size of the test thread.
-    let mut pending = vec![turn.tool_calls.into_iter().next().map(|call| call.arguments)];
+    let mut pending = vec![
+        turn.tool_calls
+            .into_iter()
+            .next()
+            .map(|call| call.arguments),
+    ];
     while let Some(Some(value)) = pending.pop() {
         match value {
             Value::Array(items) => pending.extend(items.into_iter().map(Some)),

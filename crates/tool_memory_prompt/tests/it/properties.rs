@@ -82,7 +82,14 @@ fn rule() -> impl Strategy<Value = ToolMemoryRule> {
 fn is_line_break(c: char) -> bool {
     matches!(
         c,
-        '\r' | '\u{b}' | '\u{c}' | '\u{1c}' | '\u{1d}' | '\u{1e}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+        '\r' | '\u{b}'
+            | '\u{c}'
+            | '\u{1c}'
+            | '\u{1d}'
+            | '\u{1e}'
+            | '\u{85}'
+            | '\u{2028}'
+            | '\u{2029}'
     )
 }
 
@@ -102,7 +109,10 @@ fn check_structure(rules: &[ToolMemoryRule], report: &PromptReport) -> Result<()
         prop_assert_eq!(rendered.as_str(), "");
         return Ok(());
     }
-    prop_assert!(!rendered.chars().any(is_line_break), "a line break hides in {rendered:?}");
+    prop_assert!(
+        !rendered.chars().any(is_line_break),
+        "a line break hides in {rendered:?}"
+    );
     prop_assert!(rendered.ends_with('\n') && !rendered.ends_with("\n\n"));
     let lines: Vec<&str> = rendered[..rendered.len() - 1].split('\n').collect();
     prop_assert!(lines.len() >= 4);
@@ -129,15 +139,23 @@ fn check_structure(rules: &[ToolMemoryRule], report: &PromptReport) -> Result<()
             prop_assert!(!body.contains("**["), "forged marker in {line:?}");
             bullets.push(mark);
         } else if line.starts_with('#') {
-            prop_assert!(previous.is_empty(), "a heading must follow a blank line: {line:?}");
-            let name = line.strip_prefix("### `").and_then(|rest| rest.strip_suffix('`'));
+            prop_assert!(
+                previous.is_empty(),
+                "a heading must follow a blank line: {line:?}"
+            );
+            let name = line
+                .strip_prefix("### `")
+                .and_then(|rest| rest.strip_suffix('`'));
             prop_assert!(
                 *line == UNSCOPED_GROUP_HEADING || name.is_some_and(|name| !name.contains('`')),
                 "malformed group heading {line:?}"
             );
             headings += 1;
         } else if line.is_empty() {
-            prop_assert!(previous.starts_with("- **["), "stray blank line in {rendered:?}");
+            prop_assert!(
+                previous.starts_with("- **["),
+                "stray blank line in {rendered:?}"
+            );
         } else if line.starts_with('_') && line.ends_with("._") {
             prop_assert!(previous.is_empty() || headings == 0);
             notice = true;
@@ -146,7 +164,10 @@ fn check_structure(rules: &[ToolMemoryRule], report: &PromptReport) -> Result<()
         }
         previous = line;
     }
-    prop_assert_eq!(lines.iter().filter(|line| line.starts_with("## ")).count(), 1);
+    prop_assert_eq!(
+        lines.iter().filter(|line| line.starts_with("## ")).count(),
+        1
+    );
     // One bullet per included rule, in rendering order, each with its own rule's marker.
     let expected: Vec<&str> = report.included.iter().map(marker).collect();
     prop_assert_eq!(bullets, expected);
