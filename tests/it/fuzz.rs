@@ -71,7 +71,7 @@ impl Rng {
         let mut text = String::from("r");
         let pieces = self.below(max.max(1));
         for _ in 0..pieces {
-            text.push_str(*self.pick(PIECES));
+            text.push_str(self.pick(PIECES));
         }
         text
     }
@@ -202,7 +202,7 @@ fn one_request(rng: &mut Rng, model: &mut Model, id: Value, notify: bool, long: 
         }
         15 => Generated {
             request: base(
-                *rng.pick(&["memory.nope", "tool_rule_put", "", "memory.tool_rule_put "]),
+                rng.pick(&["memory.nope", "tool_rule_put", "", "memory.tool_rule_put "]),
                 json!({}),
             ),
             expect: silent_or(Expect::Error(-32601, None)),
@@ -498,4 +498,33 @@ async fn run(seed: u64) -> Result<()> {
         stored.len()
     );
     server.stop()
+}
+
+/// Over stdio a line that is not UTF-8 gets a parse error reply and the server reads on
+/// (it used to stop with "reading stdin").
+#[test]
+fn stdio_answers_a_line_that_is_not_utf8_and_goes_on() -> Result<()> {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir()?;
+    let mut child = Command::new(crate::support::TOOLMEM)
+        .args(["serve", "--stdio", "--db"])
+        .arg(dir.path().join("rules.sqlite3"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let mut stdin = child.stdin.take().context("stdin")?;
+    stdin.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"memory.tool_rule_put\",\"params\":{\"tool_name\":\"bash\",\"rule\":\"\xff\xfe\"}}\n")?;
+    stdin.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"memory.tool_rule_list\",\"params\":{\"tool_name\":\"bash\"}}\n")?;
+    drop(stdin);
+    let lines: Vec<Value> = BufReader::new(child.stdout.take().context("stdout")?)
+        .lines()
+        .map(|line| Ok(serde_json::from_str(&line?)?))
+        .collect::<Result<_>>()?;
+    ensure!(child.wait()?.success());
+    ensure!(lines.len() == 2, "{lines:?}");
+    ensure!(lines[0]["error"]["code"] == -32700, "{}", lines[0]);
+    ensure!(lines[1]["result"] == json!([]), "{}", lines[1]);
+    Ok(())
 }
