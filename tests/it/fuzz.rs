@@ -71,7 +71,7 @@ impl Rng {
         let mut text = String::from("r");
         let pieces = self.below(max.max(1));
         for _ in 0..pieces {
-            text.push_str(self.pick(PIECES));
+            text.push_str(self.pick::<&str>(PIECES));
         }
         text
     }
@@ -202,7 +202,7 @@ fn one_request(rng: &mut Rng, model: &mut Model, id: Value, notify: bool, long: 
         }
         15 => Generated {
             request: base(
-                rng.pick(&["memory.nope", "tool_rule_put", "", "memory.tool_rule_put "]),
+                rng.pick::<&str>(&["memory.nope", "tool_rule_put", "", "memory.tool_rule_put "]),
                 json!({}),
             ),
             expect: silent_or(Expect::Error(-32601, None)),
