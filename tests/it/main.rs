@@ -2,6 +2,9 @@
 
 mod bench;
 mod cli;
+mod faults;
+mod fuzz;
 mod processes;
+mod security;
 mod server;
 mod support;

@@ -12,6 +12,10 @@ use serde_json::value::RawValue;
 use crate::envelope::{Envelope, ReferenceOutcome};
 use crate::error::{Error, ErrorObject, INTERNAL_ERROR_CODE, STORAGE_ERROR_CODE, error_object};
 use crate::methods::{METHODS, find};
+
+/// Most requests in one batch. Requests of a batch run one after another while the client
+/// waits, so an unbounded batch would let one body hold the store for as long as it likes.
+pub const MAX_BATCH_LEN: usize = 1000;
 use crate::params::{Params, json_kind};
 
 /// Serves the toolmem JSON-RPC methods over an [`ActiveMemoryClient`], for any transport: the
@@ -83,6 +87,23 @@ impl RpcHandler {
         Some(serde_json::to_string(&reply).expect("responses always serialise"))
     }
 
+    /// [`handle_text`](Self::handle_text) for raw bytes, as a transport receives them. A body
+    /// that is not UTF-8 is not JSON either, so it gets the same `-32700` reply and nothing
+    /// runs (a lossy conversion would run a request whose text was silently changed).
+    pub async fn handle_bytes(&self, body: &[u8]) -> Option<String> {
+        match std::str::from_utf8(body) {
+            Ok(text) => self.handle_text(text).await,
+            Err(err) => {
+                let reply = Reply::Single(Response::failure(
+                    Value::Null,
+                    &Error::Parse(format!("the body is not UTF-8: {err}")),
+                    Envelope::Native,
+                ));
+                Some(serde_json::to_string(&reply).expect("responses always serialise"))
+            }
+        }
+    }
+
     /// [`handle_text`](Self::handle_text) for an already parsed body.
     pub async fn handle_value(&self, request: Value) -> Option<Value> {
         let reply = self.handle(request).await?;
@@ -107,6 +128,18 @@ impl RpcHandler {
                 Some(Reply::Single(Response::failure(
                     Value::Null,
                     &Error::InvalidRequest("empty batch".to_owned()),
+                    Envelope::Native,
+                )))
+            }
+            // Refused whole, before any element runs: a half-applied batch would be harder for
+            // the caller to recover from than none.
+            Value::Array(requests) if requests.len() > MAX_BATCH_LEN => {
+                Some(Reply::Single(Response::failure(
+                    Value::Null,
+                    &Error::InvalidRequest(format!(
+                        "batch of {} requests, at most {MAX_BATCH_LEN} are allowed",
+                        requests.len()
+                    )),
                     Envelope::Native,
                 )))
             }
@@ -210,11 +243,36 @@ impl RpcHandler {
 
 /// Caller mistakes are the caller's to see; storage and internal failures are also the
 /// operator's, so they are logged where an operator looks.
+///
+/// A rejected call is logged by code and field only: its message quotes the offending value
+/// (serde's "invalid type: string \"...\"", an unknown priority), which may be rule text or a
+/// tool argument, and those never reach the logs. An unknown method name is the caller's text
+/// too, so only its length is logged.
 fn log_failure(method: &str, error: &Error, envelope: Envelope, notification: bool) {
-    let code = error_object(error, Envelope::Native).code;
+    let object = error_object(error, Envelope::Native);
+    let code = object.code;
+    let served = RpcHandler::method_names().contains(&method);
+    let method_len = method.len();
+    let method = if served { method } else { "(unknown)" };
     if code == STORAGE_ERROR_CODE || code == INTERNAL_ERROR_CODE {
+        // Store and internal messages carry SQLite's words, tool names and ids, never content.
         tracing::warn!(method, code, notification, %error, "[tool-memory] rpc call failed");
     } else {
-        tracing::debug!(method, code, ?envelope, notification, %error, "[tool-memory] rpc call rejected");
+        let field = object
+            .data
+            .as_ref()
+            .and_then(|data| data.get("field"))
+            .and_then(Value::as_str)
+            .filter(|_| !matches!(error, Error::UnknownParam { .. }))
+            .unwrap_or("");
+        tracing::debug!(
+            method,
+            method_len,
+            code,
+            field,
+            ?envelope,
+            notification,
+            "[tool-memory] rpc call rejected"
+        );
     }
 }

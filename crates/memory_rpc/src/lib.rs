@@ -21,4 +21,5 @@ pub use crate::error::{
     INTERNAL_ERROR_CODE, INVALID_PARAMS_CODE, INVALID_REQUEST_CODE, METHOD_NOT_FOUND_CODE,
     PARSE_ERROR_CODE, REFERENCE_ERROR_CODE, RULE_NOT_FOUND_CODE, STORAGE_ERROR_CODE,
 };
-pub use crate::handler::RpcHandler;
+pub use crate::handler::{MAX_BATCH_LEN, RpcHandler};
+pub use crate::methods::MAX_PROMPT_TOOLS;

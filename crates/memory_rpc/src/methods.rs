@@ -67,6 +67,10 @@ const INCLUDE_REVOKED: Param = Param::optional(
     "Also list revoked rules, marked by `revoked_at`; default false.",
 );
 
+/// Most tool names in one `memory.tool_rules_for_prompt` request. An agent has dozens of tools,
+/// not thousands; the bound keeps one request from fanning out into unbounded store reads.
+pub const MAX_PROMPT_TOOLS: usize = 1000;
+
 /// Default and largest `limit` of `memory.tool_rule_history`.
 pub(crate) const DEFAULT_HISTORY_LIMIT: u64 = 50;
 pub(crate) const MAX_HISTORY_LIMIT: u64 = 1000;
@@ -333,6 +337,15 @@ fn tool_rules_for_prompt(client: &ActiveMemoryClient, mut params: Params) -> Cal
         // Empty means every tool, as the reference's schema promises (its V3 returned nothing,
         // W-18).
         let tools: Vec<String> = params.optional("tools")?.unwrap_or_default();
+        if tools.len() > MAX_PROMPT_TOOLS {
+            return Err(Error::InvalidParam(tool_memory_core::Error::Invalid {
+                field: "tools",
+                reason: format!(
+                    "at most {MAX_PROMPT_TOOLS} tools are allowed, got {}",
+                    tools.len()
+                ),
+            }));
+        }
         let prompt = client.rules_for_prompt(&tools).await?;
         match params.envelope() {
             Envelope::Native => encode(&prompt),

@@ -78,7 +78,7 @@ pub(crate) async fn serve_on(
 async fn rpc_endpoint(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
-    body: String,
+    body: axum::body::Bytes,
 ) -> Response {
     if let Some(token) = &state.token {
         let presented = headers
@@ -93,7 +93,9 @@ async fn rpc_endpoint(
             return (StatusCode::UNAUTHORIZED, "missing or wrong bearer token\n").into_response();
         }
     }
-    match state.rpc.handle_text(&body).await {
+    // Bytes, not `String`: a body that is not UTF-8 gets a JSON-RPC parse error like any other
+    // body that is not JSON, instead of axum's plain-text 400.
+    match state.rpc.handle_bytes(&body).await {
         Some(response) => ([(header::CONTENT_TYPE, "application/json")], response).into_response(),
         // Only notifications: JSON-RPC sends nothing back.
         None => StatusCode::NO_CONTENT.into_response(),
@@ -132,17 +134,28 @@ async fn shutdown_signal() {
 
 /// Serves line-delimited JSON-RPC on stdin/stdout until stdin closes.
 pub(crate) async fn stdio(rpc: RpcHandler) -> Result<()> {
-    let mut lines = BufReader::new(tokio::io::stdin()).lines();
+    let mut stdin = BufReader::new(tokio::io::stdin());
     let mut stdout = tokio::io::stdout();
-    while let Some(line) = lines.next_line().await.context("reading stdin")? {
-        if line.trim().is_empty() {
+    // Lines are read as bytes: a line that is not UTF-8 gets a parse error reply like any other
+    // line that is not JSON, instead of ending the server.
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if stdin
+            .read_until(b'\n', &mut line)
+            .await
+            .context("reading stdin")?
+            == 0
+        {
+            return Ok(());
+        }
+        if line.trim_ascii().is_empty() {
             continue;
         }
-        if let Some(response) = rpc.handle_text(&line).await {
+        if let Some(response) = rpc.handle_bytes(&line).await {
             stdout.write_all(response.as_bytes()).await?;
             stdout.write_all(b"\n").await?;
             stdout.flush().await?;
         }
     }
-    Ok(())
 }

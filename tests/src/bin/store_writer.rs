@@ -4,11 +4,13 @@
 //! Usage:
 //!   store_writer shared DB WRITER ROUNDS   upsert ten shared ids and one own id per round
 //!   store_writer stream DB WRITER          insert rules until killed
+//!   store_writer churn DB WRITER ROUNDS    per round: put an own rule and a shared one, revoke,
+//!                                          restore or delete an earlier own rule, read it back
 
 use std::io::Write;
 
 use anyhow::{Context, Result, bail};
-use tool_memory_core::{RulePut, ToolMemoryPriority};
+use tool_memory_core::{Origin, RulePut, ToolMemoryPriority};
 use tool_memory_store::{RuleStore, SqliteOptions, SqliteRuleStore};
 
 #[tokio::main(flavor = "current_thread")]
@@ -52,6 +54,56 @@ async fn main() -> Result<()> {
                 // The line goes out only after `put` returned: an acknowledgement.
                 writeln!(stdout, "ack {}", stored.id)?;
                 stdout.flush()?;
+            }
+        }
+        "churn" => {
+            let rounds: usize = rest.first().context("ROUNDS")?.parse()?;
+            let origin = Origin::default();
+            for round in 0..rounds {
+                let own = format!("{writer}-{round}");
+                store
+                    .put(RulePut::new("bash", format!("own {round}")).with_id(&own))
+                    .await?;
+                writeln!(stdout, "put {own}")?;
+                stdout.flush()?;
+                let shared = store
+                    .put(
+                        RulePut::new("browser", format!("writer {writer} round {round}"))
+                            .with_id(format!("shared-{}", round % 10)),
+                    )
+                    .await?;
+                writeln!(stdout, "shared {} {}", shared.id, shared.created_at)?;
+                stdout.flush()?;
+                // Each own rule is touched by its writer only, so every step below changes it
+                // and must leave exactly one history line.
+                if round % 3 == 1 {
+                    let id = format!("{writer}-{}", round - 1);
+                    store
+                        .revoke("bash", &id, &origin)
+                        .await?
+                        .context("revoke")?;
+                    writeln!(stdout, "revoke {id}")?;
+                } else if round % 3 == 2 {
+                    let id = format!("{writer}-{}", round - 2);
+                    store
+                        .restore("bash", &id, &origin)
+                        .await?
+                        .context("restore")?;
+                    writeln!(stdout, "restore {id}")?;
+                }
+                stdout.flush()?;
+                if round % 4 == 3 {
+                    let id = format!("{writer}-{}", round - 3);
+                    if !store.delete("bash", &id, &origin).await? {
+                        bail!("{id} vanished before its delete");
+                    }
+                    writeln!(stdout, "delete {id}")?;
+                    stdout.flush()?;
+                }
+                // Read your own writes, through a reader connection.
+                if store.get("bash", &own).await?.is_none() {
+                    bail!("{own} not readable after its put");
+                }
             }
         }
         other => bail!("unknown mode {other}"),

@@ -3,6 +3,7 @@
 
 mod after_turn;
 mod docs;
+mod limits;
 mod native;
 mod protocol;
 mod reference;

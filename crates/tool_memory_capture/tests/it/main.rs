@@ -3,3 +3,4 @@
 
 mod api;
 mod corpus;
+mod properties;

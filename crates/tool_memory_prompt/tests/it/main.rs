@@ -4,6 +4,7 @@
 mod budget;
 mod golden;
 mod prefetch;
+mod properties;
 mod section;
 mod snapshots;
 mod stability;
