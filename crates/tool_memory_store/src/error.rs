@@ -28,6 +28,12 @@ pub enum Error {
     /// The database was written by a newer toolmem.
     #[error("database schema version {found} is newer than this toolmem supports ({supported})")]
     SchemaTooNew { found: i64, supported: i64 },
+    /// The database file is read-only and its schema is not the one this version writes, so
+    /// it can neither be read as it is nor upgraded.
+    #[error(
+        "the database file is read-only and at schema version {found}; this toolmem reads version {supported}: open it once where it can be written to upgrade it"
+    )]
+    ReadOnlySchema { found: i64, supported: i64 },
     /// The database carries a schema version no toolmem ever wrote (a foreign or damaged file).
     #[error("database schema version {found} was not written by toolmem")]
     SchemaUnknown { found: i64 },

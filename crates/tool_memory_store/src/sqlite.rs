@@ -28,7 +28,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use parking_lot::Mutex;
-use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, TransactionBehavior, params};
 use tool_memory_core::{
     HistoryAction, HistoryEntry, HistoryEvent, Origin, RawJson, RuleMeta, RulePut, Timestamp,
     ToolMemoryRule, ToolStats, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
@@ -134,6 +134,23 @@ struct EagerCache {
 }
 
 impl Connections {
+    fn new(
+        writer: Connection,
+        readers: Vec<Mutex<Connection>>,
+        checkpointer: Option<checkpoint::Checkpointer>,
+    ) -> Connections {
+        Connections {
+            writer: Mutex::new(writer),
+            readers,
+            next_reader: std::sync::atomic::AtomicUsize::new(0),
+            own_changes: AtomicU64::new(0),
+            foreign: Mutex::default(),
+            _checkpointer: checkpointer,
+            eager: Mutex::new(None),
+            lists: Mutex::default(),
+        }
+    }
+
     /// The rules' version: changes with every committed change of a rule through this store
     /// and with every commit of another connection (which may have changed a rule). A query
     /// that starts after this read sees data at least as new as the version says, so a cache
@@ -272,10 +289,57 @@ const EAGER_COLUMNS: &str = "id, tool_name, rule, priority, source, tags, create
 
 impl SqliteRuleStore {
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    ///
+    /// A file this process may not write (a read-only file system, a file it lacks write
+    /// permission for) opens read-only: reads work, and every write fails with SQLite's
+    /// "attempt to write a readonly database". Its schema must already be current.
     pub fn open(path: impl AsRef<Path>, options: SqliteOptions) -> Result<SqliteRuleStore> {
         let path = path.as_ref();
         let connection = Connection::open(path).map_err(Error::sqlite("open database"))?;
+        // SQLite falls back to reading a file it cannot open for writing, without an error.
+        if connection
+            .is_readonly(rusqlite::MAIN_DB)
+            .map_err(Error::sqlite("open database"))?
+        {
+            drop(connection);
+            return SqliteRuleStore::open_read_only(path, options);
+        }
         SqliteRuleStore::configure(connection, Some(path.to_owned()), options)
+    }
+
+    fn open_read_only(path: &Path, options: SqliteOptions) -> Result<SqliteRuleStore> {
+        let open = |immutable: bool| -> rusqlite::Result<Connection> {
+            let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+                | OpenFlags::SQLITE_OPEN_URI
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+            let connection = Connection::open_with_flags(read_only_uri(path, immutable), flags)?;
+            connection.busy_timeout(options.busy_timeout)?;
+            // Opening is lazy; the first read tells whether the file can be read like this.
+            connection.query_row("SELECT count(*) FROM sqlite_master", [], |_| Ok(()))?;
+            Ok(connection)
+        };
+        // A WAL database is read through its index file beside it. Where that cannot be
+        // created (a read-only file system), nobody can change the file either, so SQLite may
+        // read it as immutable, without the index.
+        let immutable = open(false).is_err();
+        let writer = open(immutable).map_err(Error::sqlite("open database read-only"))?;
+        let found = schema::user_version(&writer)?;
+        if found != schema::SCHEMA_VERSION {
+            return Err(Error::ReadOnlySchema {
+                found,
+                supported: schema::SCHEMA_VERSION,
+            });
+        }
+        let readers = (0..READERS)
+            .map(|_| open(immutable).map(Mutex::new))
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(Error::sqlite("open reader"))?;
+        tracing::warn!("the database file is read-only: rules can be read, every write fails");
+        Ok(SqliteRuleStore {
+            connections: Arc::new(Connections::new(writer, readers, None)),
+            services: options.services,
+            path: Some(path.to_owned()),
+        })
     }
 
     /// A private in-memory database. It has no WAL and no durability; for tests and tools.
@@ -329,16 +393,7 @@ impl SqliteRuleStore {
             }
         }
         Ok(SqliteRuleStore {
-            connections: Arc::new(Connections {
-                writer: Mutex::new(connection),
-                readers,
-                next_reader: std::sync::atomic::AtomicUsize::new(0),
-                own_changes: AtomicU64::new(0),
-                foreign: Mutex::default(),
-                _checkpointer: checkpointer,
-                eager: Mutex::new(None),
-                lists: Mutex::default(),
-            }),
+            connections: Arc::new(Connections::new(connection, readers, checkpointer)),
             services: options.services,
             path,
         })
@@ -497,6 +552,24 @@ impl SqliteRuleStore {
         })
         .await
     }
+}
+
+/// The `file:` URI that opens `path` read-only, as immutable when asked.
+fn read_only_uri(path: &Path, immutable: bool) -> String {
+    let mut uri = String::from("file:");
+    for ch in path.to_string_lossy().chars() {
+        match ch {
+            '%' => uri.push_str("%25"),
+            '?' => uri.push_str("%3f"),
+            '#' => uri.push_str("%23"),
+            _ => uri.push(ch),
+        }
+    }
+    uri.push_str("?mode=ro");
+    if immutable {
+        uri.push_str("&immutable=1");
+    }
+    uri
 }
 
 /// Runs blocking SQLite work without blocking the async runtime (see the module

@@ -58,10 +58,15 @@ impl Checkpointer {
         };
         let hook_shared = Arc::clone(&shared);
         // Replaces SQLite's automatic checkpoint on this connection (both use the same hook).
+        // The hook runs after the commit, and an error from it would be reported as the
+        // commit's own, for a write that did land; so it never returns one.
         writer
             .wal_hook(Some(move |wal: &mut Wal, pages: i32| {
                 if pages >= BACKSTOP_PAGES {
-                    return wal.checkpoint();
+                    if let Err(err) = wal.checkpoint() {
+                        tracing::warn!(%err, pages, "checkpoint on the write path failed; the log keeps growing until one succeeds");
+                    }
+                    return Ok(());
                 }
                 if pages >= WAKE_AT_PAGES {
                     hook_shared.signal.lock().wanted = true;
