@@ -576,7 +576,10 @@ async fn a_read_only_database_serves_reads_and_refuses_writes_clearly() -> Resul
 
     fs.remount("rw")?;
     let store = SqliteRuleStore::open(&db, SqliteOptions::default())?;
-    ensure!(store.list("bash").await?.len() == 1, "no rule was added or lost");
+    ensure!(
+        store.list("bash").await?.len() == 1,
+        "no rule was added or lost"
+    );
     Ok(())
 }
 

@@ -531,10 +531,12 @@ pub(crate) struct WordRuns<'a> {
 
 impl<'a> WordRuns<'a> {
     pub(crate) fn new(text: &'a str) -> WordRuns<'a> {
-        let runs = text
+        let mut runs: Vec<&str> = text
             .split(|ch: char| !continues_word(ch))
             .filter(|run| !run.is_empty())
             .collect();
+        runs.sort_unstable();
+        runs.dedup();
         WordRuns { text, runs }
     }
 
@@ -544,7 +546,7 @@ impl<'a> WordRuns<'a> {
             .split(|ch: char| !continues_word(ch))
             .next()
             .unwrap_or("");
-        if !lead.is_empty() && !self.runs.contains(&lead) {
+        if !lead.is_empty() && self.runs.binary_search(&lead).is_err() {
             return None;
         }
         find_word(self.text, needle)

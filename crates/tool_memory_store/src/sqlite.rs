@@ -28,7 +28,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use parking_lot::Mutex;
-use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, TransactionBehavior, params};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
 use tool_memory_core::{
     HistoryAction, HistoryEntry, HistoryEvent, Origin, RawJson, RuleMeta, RulePut, Timestamp,
     ToolMemoryRule, ToolStats, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
@@ -469,9 +469,7 @@ impl SqliteRuleStore {
         let id = id.to_owned();
         let origin = origin.clone();
         self.with_rule_writer(move |connection, services| {
-            let transaction = connection
-                .transaction_with_behavior(TransactionBehavior::Immediate)
-                .map_err(Error::sqlite("begin change"))?;
+            let transaction = WriteTransaction::begin(connection, "begin change")?;
             let Some(before) = read_rule(&transaction, &tool_name, &id)? else {
                 return Ok(None);
             };
@@ -490,9 +488,7 @@ impl SqliteRuleStore {
                 detail: None,
             };
             insert_history(&transaction, &event, Some(&before), now, Some(row))?;
-            transaction
-                .commit()
-                .map_err(Error::sqlite("commit change"))?;
+            transaction.commit("commit change")?;
             Ok(Some(after))
         })
         .await
@@ -511,9 +507,7 @@ impl SqliteRuleStore {
         let id = id.to_owned();
         let origin = origin.clone();
         self.with_rule_writer(move |connection, services| {
-            let transaction = connection
-                .transaction_with_behavior(TransactionBehavior::Immediate)
-                .map_err(Error::sqlite("begin delete"))?;
+            let transaction = WriteTransaction::begin(connection, "begin delete")?;
             let before = match read_rule(&transaction, &tool_name, &id) {
                 Err(Error::Unreadable { .. }) => None,
                 other => other?,
@@ -545,12 +539,58 @@ impl SqliteRuleStore {
                     deleted,
                 )?;
             }
-            transaction
-                .commit()
-                .map_err(Error::sqlite("commit delete"))?;
+            transaction.commit("commit delete")?;
             Ok(deleted.is_some())
         })
         .await
+    }
+}
+
+/// A `BEGIN IMMEDIATE` transaction whose `BEGIN` and `COMMIT` are cached statements: rusqlite's
+/// `Transaction` parses both anew on every call, a few microseconds of every write. Rolls back
+/// when dropped uncommitted (an early return, or a failed `COMMIT`).
+struct WriteTransaction<'c> {
+    connection: &'c Connection,
+    committed: bool,
+}
+
+impl<'c> WriteTransaction<'c> {
+    fn begin(connection: &'c Connection, op: &'static str) -> Result<WriteTransaction<'c>> {
+        connection
+            .prepare_cached("BEGIN IMMEDIATE")
+            .and_then(|mut statement| statement.execute([]))
+            .map_err(Error::sqlite(op))?;
+        Ok(WriteTransaction {
+            connection,
+            committed: false,
+        })
+    }
+
+    fn commit(mut self, op: &'static str) -> Result<()> {
+        self.connection
+            .prepare_cached("COMMIT")
+            .and_then(|mut statement| statement.execute([]))
+            .map_err(Error::sqlite(op))?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl std::ops::Deref for WriteTransaction<'_> {
+    type Target = Connection;
+
+    fn deref(&self) -> &Connection {
+        self.connection
+    }
+}
+
+impl Drop for WriteTransaction<'_> {
+    fn drop(&mut self) {
+        if !self.committed && !self.connection.is_autocommit() {
+            if let Err(err) = self.connection.execute_batch("ROLLBACK") {
+                tracing::warn!(%err, "rolling back a failed write");
+            }
+        }
     }
 }
 
@@ -882,9 +922,7 @@ fn catch_up(connection: &mut Connection, name: &str, statements: &str) -> Result
     if from >= to {
         return Ok(());
     }
-    let transaction = connection
-        .transaction_with_behavior(TransactionBehavior::Immediate)
-        .map_err(Error::sqlite("begin index catch-up"))?;
+    let transaction = WriteTransaction::begin(connection, "begin index catch-up")?;
     // Read again inside the write lock: another connection may have caught up meanwhile.
     let (from, to) = range(&transaction)?;
     for statement in statements.split_terminator(';').map(str::trim) {
@@ -900,9 +938,7 @@ fn catch_up(connection: &mut Connection, name: &str, statements: &str) -> Result
         .prepare_cached("UPDATE log_watermarks SET seq = ?2 WHERE name = ?1")
         .and_then(|mut statement| statement.execute(params![name, to]))
         .map_err(Error::sqlite("move index watermark"))?;
-    transaction
-        .commit()
-        .map_err(Error::sqlite("commit index catch-up"))
+    transaction.commit("commit index catch-up")
 }
 
 fn saturating_i64(count: u64) -> i64 {
@@ -949,9 +985,7 @@ impl RuleStore for SqliteRuleStore {
         let put = put.normalized()?;
         self.with_rule_writer(move |connection, services| {
             let id = put.id.clone().unwrap_or_else(|| services.ids.next_id());
-            let transaction = connection
-                .transaction_with_behavior(TransactionBehavior::Immediate)
-                .map_err(Error::sqlite("begin put"))?;
+            let transaction = WriteTransaction::begin(connection, "begin put")?;
             let existing = read_rule(&transaction, &put.tool_name, &id)?;
             let origin = put.origin.clone();
             // Read the clock inside the write lock so updated_at follows commit order.
@@ -972,7 +1006,7 @@ impl RuleStore for SqliteRuleStore {
                 rule.updated_at,
                 Some(row),
             )?;
-            transaction.commit().map_err(Error::sqlite("commit put"))?;
+            transaction.commit("commit put")?;
             Ok(rule)
         })
         .await
@@ -982,9 +1016,7 @@ impl RuleStore for SqliteRuleStore {
         rule.validate()?;
         let origin = origin.clone();
         self.with_rule_writer(move |connection, services| {
-            let transaction = connection
-                .transaction_with_behavior(TransactionBehavior::Immediate)
-                .map_err(Error::sqlite("begin import"))?;
+            let transaction = WriteTransaction::begin(connection, "begin import")?;
             // An import replaces what is there, even a row this version cannot read.
             let before = match read_rule(&transaction, &rule.tool_name, &rule.id) {
                 Err(Error::Unreadable { .. }) => None,
@@ -1006,7 +1038,7 @@ impl RuleStore for SqliteRuleStore {
                 services.clock.now(),
                 Some(row),
             )?;
-            transaction.commit().map_err(Error::sqlite("commit import"))
+            transaction.commit("commit import")
         })
         .await
     }
@@ -1183,9 +1215,7 @@ impl RuleStore for SqliteRuleStore {
         let name = tool_memory_core::validate_tool_name(&delta.tool_name)?;
         let delta = delta.clone();
         self.with_connection(Access::Write, move |connection, _| {
-            let transaction = connection
-                .transaction_with_behavior(TransactionBehavior::Immediate)
-                .map_err(Error::sqlite("begin statistics"))?;
+            let transaction = WriteTransaction::begin(connection, "begin statistics")?;
             let mut totals = read_stats(&transaction, &name)?.unwrap_or_else(|| ToolStats::empty(&name));
             totals.add(&delta);
             transaction
@@ -1208,7 +1238,7 @@ impl RuleStore for SqliteRuleStore {
                     ])
                 })
                 .map_err(Error::sqlite("write statistics"))?;
-            transaction.commit().map_err(Error::sqlite("commit statistics"))?;
+            transaction.commit("commit statistics")?;
             Ok(totals)
         })
         .await

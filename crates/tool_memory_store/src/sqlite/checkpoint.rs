@@ -1,10 +1,18 @@
-//! Checkpoints the write-ahead log on a thread of its own, off the write path.
+//! Checkpoints the write-ahead log on a thread of its own, mostly off the write path.
 //!
 //! SQLite's automatic checkpoint runs inside the `COMMIT` that pushes the log past 1,000 pages:
 //! that one write copies the log into the database file and fsyncs both, which made the
-//! average put about twice as slow as the write itself. Here the writer's commit hook only
-//! wakes this thread, which runs a `PASSIVE` checkpoint on its own connection while writes go
-//! on. Durability is unchanged: a commit is in the log before it returns either way; the
+//! average put about twice as slow as the write itself. Here the writer's commit hook wakes
+//! this thread once per 1,000 new pages, and it copies the log with a `PASSIVE` checkpoint on
+//! its own connection while writes go on. The log can only start over once a checkpoint has
+//! copied all of it, which a checkpoint racing a steady stream of writes rarely manages; so at
+//! 4,000 pages the writer runs one itself, which by then only copies what the thread has not,
+//! and the next write starts the log over. (Measured on 10,000 puts: SQLite's own
+//! checkpoint about 50-70 us per put, this about 30-40; the thread taking the writer for
+//! that last pass instead was slower than either, since writes then waited for its fsync
+//! every 1,000 pages.)
+//!
+//! Durability is unchanged: a commit is in the log before it returns either way; the
 //! checkpoint only moves it into the main file so the log can be reused.
 
 use std::path::Path;
@@ -21,9 +29,9 @@ use crate::{Error, Result};
 /// Log size, in pages, that wakes the checkpointer: SQLite's own default threshold.
 const WAKE_AT_PAGES: i32 = 1000;
 
-/// Log size at which the writer stops waiting for the thread and checkpoints itself, so the
-/// log stays bounded even if the thread cannot keep up.
-const BACKSTOP_PAGES: i32 = 16 * WAKE_AT_PAGES;
+/// Log size at which the writer checkpoints itself, so the log starts over and stays bounded
+/// (16 MiB of 4 KiB pages) however the thread fares.
+const BACKSTOP_PAGES: i32 = 4 * WAKE_AT_PAGES;
 
 #[derive(Debug, Default)]
 struct Signal {
@@ -57,6 +65,9 @@ impl Checkpointer {
                 .map_err(|err| Error::Worker(err.to_string()))?
         };
         let hook_shared = Arc::clone(&shared);
+        // The log size at the last wake-up: the thread is woken once per 1,000 new pages, not
+        // on every commit while the log is long.
+        let mut woken_at = 0;
         // Replaces SQLite's automatic checkpoint on this connection (both use the same hook).
         // The hook runs after the commit, and an error from it would be reported as the
         // commit's own, for a write that did land; so it never returns one.
@@ -68,7 +79,11 @@ impl Checkpointer {
                     }
                     return Ok(());
                 }
-                if pages >= WAKE_AT_PAGES {
+                if pages < woken_at {
+                    woken_at = 0;
+                }
+                if pages >= woken_at + WAKE_AT_PAGES {
+                    woken_at = pages;
                     hook_shared.signal.lock().wanted = true;
                     hook_shared.wake.notify_one();
                 }
@@ -94,10 +109,9 @@ fn run(connection: &Connection, shared: &Shared) {
             }
             signal.wanted = false;
         }
-        // Passive: never waits for the writer or readers; what it cannot copy now, the next
-        // wake-up copies.
+        // Passive: never waits for the writer or readers.
         if let Err(err) = connection.wal_checkpoint_v2(None::<&str>, CheckpointMode::PASSIVE) {
-            tracing::warn!(%err, "background checkpoint failed; the writer checkpoints itself past the backstop");
+            tracing::warn!(%err, "background checkpoint failed; the writer checkpoints itself at the backstop");
         }
     }
 }
