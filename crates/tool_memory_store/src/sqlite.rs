@@ -586,10 +586,11 @@ impl std::ops::Deref for WriteTransaction<'_> {
 
 impl Drop for WriteTransaction<'_> {
     fn drop(&mut self) {
-        if !self.committed && !self.connection.is_autocommit() {
-            if let Err(err) = self.connection.execute_batch("ROLLBACK") {
-                tracing::warn!(%err, "rolling back a failed write");
-            }
+        if !self.committed
+            && !self.connection.is_autocommit()
+            && let Err(err) = self.connection.execute_batch("ROLLBACK")
+        {
+            tracing::warn!(%err, "rolling back a failed write");
         }
     }
 }
