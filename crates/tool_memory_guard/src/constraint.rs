@@ -114,21 +114,25 @@ impl Matcher {
         self.kind.strength()
     }
 
-    /// Checks the value for its kind; `field` is the path used in the error.
-    fn validate(&self, field: &str) -> Result<(), Error> {
-        let field = format!("{field}.value");
+    /// Checks the value for its kind; the error names `{list}[{index}].value`. (The path is
+    /// only formatted for an error: every put validates its derived constraint.)
+    fn validate(&self, list: &str, index: usize) -> Result<(), Error> {
+        let field = || format!("{list}[{index}].value");
         let value = self.value.trim();
         if value.is_empty() {
-            return Err(Error::invalid(field, "must not be blank"));
+            return Err(Error::invalid(field(), "must not be blank"));
         }
         if value.chars().count() > MAX_MATCHER_CHARS {
             return Err(Error::invalid(
-                field,
+                field(),
                 format!("has more than {MAX_MATCHER_CHARS} characters"),
             ));
         }
         if value.chars().any(char::is_control) {
-            return Err(Error::invalid(field, "must not contain control characters"));
+            return Err(Error::invalid(
+                field(),
+                "must not contain control characters",
+            ));
         }
         let reason = match self.kind {
             MatcherKind::Email if normalize_email(value).is_none() => {
@@ -173,7 +177,7 @@ impl Matcher {
             _ => None,
         };
         match reason {
-            Some(reason) => Err(Error::invalid(field, reason)),
+            Some(reason) => Err(Error::invalid(field(), reason)),
             None => Ok(()),
         }
     }
@@ -261,7 +265,7 @@ impl Constraint {
                 ));
             }
             for (index, matcher) in list.iter().enumerate() {
-                matcher.validate(&format!("{name}[{index}]"))?;
+                matcher.validate(name, index)?;
             }
         }
         Ok(())

@@ -8,7 +8,7 @@
 
 use tool_memory_core::ToolMemoryRule;
 
-use crate::normalize::{is_domain_like, is_ipv4, normalize_email, normalize_url};
+use crate::normalize::{WordRuns, is_domain_like, is_ipv4, normalize_email, normalize_url};
 use crate::{Constraint, Matcher, MatcherKind};
 
 /// Derives the constraint a rule's text states, or `None` when the text names nothing the
@@ -761,8 +761,8 @@ impl CommandPhrase {
     }
 }
 
-fn contains_cue(lower: &str, cues: &[&str]) -> Option<usize> {
-    let words = crate::normalize::WordRuns::new(lower);
+/// Where the first of `cues` occurs in the text of `words`, as a whole word.
+fn contains_cue(words: &WordRuns<'_>, cues: &[&str]) -> Option<usize> {
     cues.iter().filter_map(|cue| words.find(cue)).min()
 }
 
@@ -1287,20 +1287,20 @@ enum Cue {
     InsteadOf(usize),
 }
 
-fn polarity_cue(lower: &str) -> Option<Cue> {
-    if contains_cue(lower, DOUBLE_NEGATIVES).is_some() {
+fn polarity_cue(words: &WordRuns<'_>) -> Option<Cue> {
+    if contains_cue(words, DOUBLE_NEGATIVES).is_some() {
         return Some(Cue::Require);
     }
-    if contains_cue(lower, ASK_CUES).is_some() {
+    if contains_cue(words, ASK_CUES).is_some() {
         return Some(Cue::Forbid { ask_first: true });
     }
-    if contains_cue(lower, FORBID_CUES).is_some() {
+    if contains_cue(words, FORBID_CUES).is_some() {
         return Some(Cue::Forbid { ask_first: false });
     }
-    if let Some(at) = lower.find("instead of") {
+    if let Some(at) = words.text().find("instead of") {
         return Some(Cue::InsteadOf(at));
     }
-    if contains_cue(lower, REQUIRE_CUES).is_some() {
+    if contains_cue(words, REQUIRE_CUES).is_some() {
         return Some(Cue::Require);
     }
     None
@@ -1312,13 +1312,14 @@ fn polarity_cue(lower: &str) -> Option<Cue> {
 pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     let text = text.replace('’', "'");
     let lower = text.to_lowercase();
-    let cue = polarity_cue(&lower)?;
+    // The words of the text, built once: derivation looks up over a hundred cues in it.
+    let words = WordRuns::new(&lower);
+    let cue = polarity_cue(&words)?;
     let mut tokens = tokenize(&text);
     if let Cue::InsteadOf(at) = cue {
         tokens.retain(|token| token.offset > at);
     }
     let tool_lower = tool_name.to_lowercase();
-    let words = crate::normalize::WordRuns::new(&lower);
     let git_context = tool_lower.contains("git")
         || words.find("git").is_some()
         || words.find("branch").is_some()
@@ -1423,7 +1424,7 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
             .iter()
             .filter_map(|turn| lower.find(turn))
             .min()
-        && contains_cue(&lower[..cut], FORBID_CUES).is_some()
+        && contains_cue(&WordRuns::new(&lower[..cut]), FORBID_CUES).is_some()
     {
         entities.retain(|(offset, _)| *offset < cut);
         flags.retain(|(offset, _)| *offset < cut);
@@ -1433,8 +1434,8 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     // clause, and the "never" clause names nothing, so the rule is a requirement.
     if let (Cue::Forbid { ask_first: false }, Some(require_at), Some(forbid_at)) = (
         cue,
-        contains_cue(&lower, REQUIRE_CUES),
-        contains_cue(&lower, FORBID_CUES),
+        contains_cue(&words, REQUIRE_CUES),
+        contains_cue(&words, FORBID_CUES),
     ) && require_at < forbid_at
         && entities.iter().all(|(offset, _)| *offset < forbid_at)
         && flags.iter().all(|(offset, _)| *offset < forbid_at)

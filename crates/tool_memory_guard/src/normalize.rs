@@ -540,6 +540,11 @@ impl<'a> WordRuns<'a> {
         WordRuns { text, runs }
     }
 
+    /// The text the runs are of.
+    pub(crate) fn text(&self) -> &'a str {
+        self.text
+    }
+
     /// [`find_word`] on the text.
     pub(crate) fn find(&self, needle: &str) -> Option<usize> {
         let lead = needle
