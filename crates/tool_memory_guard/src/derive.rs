@@ -6,9 +6,11 @@
 //! rule it cannot read ("don't email my landlord") stays advice rather than becoming a guess.
 //! `docs/guard.md` lists the cue words; the unit tests below are the grammar's examples.
 
+use std::sync::LazyLock;
+
 use tool_memory_core::ToolMemoryRule;
 
-use crate::normalize::{WordRuns, is_domain_like, is_ipv4, normalize_email, normalize_url};
+use crate::normalize::{CueSet, WordRuns, is_domain_like, is_ipv4, normalize_email, normalize_url};
 use crate::{Constraint, Matcher, MatcherKind};
 
 /// Derives the constraint a rule's text states, or `None` when the text names nothing the
@@ -761,9 +763,14 @@ impl CommandPhrase {
     }
 }
 
+static FORBID: LazyLock<CueSet> = LazyLock::new(|| CueSet::new(FORBID_CUES));
+static REQUIRE: LazyLock<CueSet> = LazyLock::new(|| CueSet::new(REQUIRE_CUES));
+static DOUBLE_NEGATIVE: LazyLock<CueSet> = LazyLock::new(|| CueSet::new(DOUBLE_NEGATIVES));
+static ASK: LazyLock<CueSet> = LazyLock::new(|| CueSet::new(ASK_CUES));
+
 /// Where the first of `cues` occurs in the text of `words`, as a whole word.
-fn contains_cue(words: &WordRuns<'_>, cues: &[&str]) -> Option<usize> {
-    cues.iter().filter_map(|cue| words.find(cue)).min()
+fn contains_cue(words: &WordRuns<'_>, cues: &CueSet) -> Option<usize> {
+    cues.first_in(words)
 }
 
 /// Classifies one trimmed token; `None` for a plain word.
@@ -1288,19 +1295,19 @@ enum Cue {
 }
 
 fn polarity_cue(words: &WordRuns<'_>) -> Option<Cue> {
-    if contains_cue(words, DOUBLE_NEGATIVES).is_some() {
+    if contains_cue(words, &DOUBLE_NEGATIVE).is_some() {
         return Some(Cue::Require);
     }
-    if contains_cue(words, ASK_CUES).is_some() {
+    if contains_cue(words, &ASK).is_some() {
         return Some(Cue::Forbid { ask_first: true });
     }
-    if contains_cue(words, FORBID_CUES).is_some() {
+    if contains_cue(words, &FORBID).is_some() {
         return Some(Cue::Forbid { ask_first: false });
     }
     if let Some(at) = words.text().find("instead of") {
         return Some(Cue::InsteadOf(at));
     }
-    if contains_cue(words, REQUIRE_CUES).is_some() {
+    if contains_cue(words, &REQUIRE).is_some() {
         return Some(Cue::Require);
     }
     None
@@ -1424,7 +1431,7 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
             .iter()
             .filter_map(|turn| lower.find(turn))
             .min()
-        && contains_cue(&WordRuns::new(&lower[..cut]), FORBID_CUES).is_some()
+        && contains_cue(&WordRuns::new(&lower[..cut]), &FORBID).is_some()
     {
         entities.retain(|(offset, _)| *offset < cut);
         flags.retain(|(offset, _)| *offset < cut);
@@ -1434,8 +1441,8 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     // clause, and the "never" clause names nothing, so the rule is a requirement.
     if let (Cue::Forbid { ask_first: false }, Some(require_at), Some(forbid_at)) = (
         cue,
-        contains_cue(&words, REQUIRE_CUES),
-        contains_cue(&words, FORBID_CUES),
+        contains_cue(&words, &REQUIRE),
+        contains_cue(&words, &FORBID),
     ) && require_at < forbid_at
         && entities.iter().all(|(offset, _)| *offset < forbid_at)
         && flags.iter().all(|(offset, _)| *offset < forbid_at)

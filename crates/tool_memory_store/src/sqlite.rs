@@ -478,7 +478,7 @@ impl SqliteRuleStore {
             if !change(&mut after, now) {
                 return Ok(Some(before));
             }
-            let row = write_rule(&transaction, &after)?;
+            write_rule(&transaction, &after)?;
             let event = HistoryEvent {
                 tool_name,
                 rule_id: id,
@@ -487,7 +487,7 @@ impl SqliteRuleStore {
                 rule: Some(after.clone()),
                 detail: None,
             };
-            insert_history(&transaction, &event, Some(&before), now, Some(row))?;
+            insert_history(&transaction, &event, Some(&before), now)?;
             transaction.commit("commit change")?;
             Ok(Some(after))
         })
@@ -512,17 +512,12 @@ impl SqliteRuleStore {
                 Err(Error::Unreadable { .. }) => None,
                 other => other?,
             };
-            let deleted: Option<i64> = transaction
-                .prepare_cached(
-                    "DELETE FROM rules WHERE tool_name = ?1 AND id = ?2 RETURNING row_id",
-                )
-                .and_then(|mut statement| {
-                    statement
-                        .query_row(params![tool_name, id], |row| row.get(0))
-                        .optional()
-                })
-                .map_err(Error::sqlite("delete rule"))?;
-            if deleted.is_some() {
+            let deleted = transaction
+                .prepare_cached("DELETE FROM rules WHERE tool_name = ?1 AND id = ?2")
+                .and_then(|mut statement| statement.execute(params![tool_name, id]))
+                .map_err(Error::sqlite("delete rule"))?
+                > 0;
+            if deleted {
                 let event = HistoryEvent {
                     tool_name,
                     rule_id: id,
@@ -531,16 +526,10 @@ impl SqliteRuleStore {
                     rule: None,
                     detail: None,
                 };
-                insert_history(
-                    &transaction,
-                    &event,
-                    before.as_ref(),
-                    services.clock.now(),
-                    deleted,
-                )?;
+                insert_history(&transaction, &event, before.as_ref(), services.clock.now())?;
             }
             transaction.commit("commit delete")?;
-            Ok(deleted.is_some())
+            Ok(deleted)
         })
         .await
     }
@@ -735,8 +724,8 @@ fn query_rows(
     Ok(rows)
 }
 
-/// Inserts or replaces one rule row, every column from `rule`, and returns its row number.
-fn write_rule(connection: &Connection, rule: &ToolMemoryRule) -> Result<i64> {
+/// Inserts or replaces one rule row, every column from `rule`.
+fn write_rule(connection: &Connection, rule: &ToolMemoryRule) -> Result<()> {
     let tags = serde_json::to_string(&rule.tags).expect("tags always serialise");
     let constraint = rule.meta.constraint.as_ref().map(RawJson::as_str);
     connection
@@ -752,11 +741,10 @@ fn write_rule(connection: &Connection, rule: &ToolMemoryRule) -> Result<i64> {
                revoked_at = excluded.revoked_at, expires_at = excluded.expires_at,
                retire_after_successes = excluded.retire_after_successes,
                proposed = excluded.proposed, constraint_json = excluded.constraint_json,
-               constraint_explicit = excluded.constraint_explicit
-             RETURNING row_id",
+               constraint_explicit = excluded.constraint_explicit",
         )
         .and_then(|mut statement| {
-            statement.query_row(params![
+            statement.execute(params![
                 rule.id,
                 rule.tool_name,
                 rule.rule,
@@ -772,9 +760,10 @@ fn write_rule(connection: &Connection, rule: &ToolMemoryRule) -> Result<i64> {
                 rule.meta.proposed,
                 constraint,
                 rule.meta.constraint_explicit,
-            ], |row| row.get(0))
+            ])
         })
-        .map_err(Error::sqlite("write rule"))
+        .map_err(Error::sqlite("write rule"))?;
+    Ok(())
 }
 
 /// Reads one rule. An unreadable row is an error, not `None`: a change must never overwrite what
@@ -802,14 +791,11 @@ fn read_rule(connection: &Connection, tool_name: &str, id: &str) -> Result<Optio
 }
 
 /// Appends a history line on `connection` (inside the caller's transaction) and returns it.
-/// `rule_row` is the row of the rule the line changes, which tells the lazy search index what
-/// to refresh; `None` for lines that change no rule.
 fn insert_history(
     connection: &Connection,
     event: &HistoryEvent,
     before: Option<&ToolMemoryRule>,
     at: Timestamp,
-    rule_row: Option<i64>,
 ) -> Result<HistoryEntry> {
     let origin = serde_json::to_string(&event.origin).expect("origins always serialise");
     let before_json = before.map(ToolMemoryRule::to_compact_json);
@@ -817,8 +803,8 @@ fn insert_history(
     let tool_name = normalize_tool_name(&event.tool_name);
     connection
         .prepare_cached(
-            "INSERT INTO rule_history (at, tool_name, rule_id, action, origin, before_json, after_json, detail, rule_row)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT INTO rule_history (at, tool_name, rule_id, action, origin, before_json, after_json, detail)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         )
         .and_then(|mut statement| {
             statement.execute(params![
@@ -830,7 +816,6 @@ fn insert_history(
                 before_json,
                 after_json,
                 event.detail,
-                rule_row,
             ])
         })
         .map_err(Error::sqlite("write history"))?;
@@ -877,35 +862,74 @@ fn read_history_row(row: &Row<'_>) -> rusqlite::Result<std::result::Result<Histo
     Ok(parse())
 }
 
-/// Refreshes the search index for every rule row the history log changed since the last
-/// search, in one transaction: one new index segment for a batch of changes instead of one per
-/// write. A row deleted since is dropped; a row written is indexed with its current text.
+/// Refreshes the search index for every rule the history log names since the last search, in
+/// one transaction: one new index segment for a batch of changes instead of one per write. A
+/// rule deleted since is dropped; a rule written gets a new document with its current text.
 fn catch_up_full_text_index(connection: &mut Connection) -> Result<()> {
-    catch_up(
-        connection,
-        "search",
-        "DELETE FROM rules_fts WHERE rowid IN (
-             SELECT rule_row FROM rule_history WHERE seq > ?1 AND seq <= ?2);
-         INSERT INTO rules_fts (rowid, rule)
-             SELECT row_id, rule FROM rules WHERE row_id IN (
-                 SELECT rule_row FROM rule_history WHERE seq > ?1 AND seq <= ?2);",
-    )
+    catch_up(connection, "search", |transaction, from, to| {
+        let changed = "SELECT tool_name, rule_id FROM rule_history WHERE seq > ?1 AND seq <= ?2";
+        let run = |sql: &str, from: i64, to: i64| {
+            transaction
+                .prepare_cached(sql)
+                .and_then(|mut statement| statement.execute(params![from, to]))
+        };
+        run(
+            &format!(
+                "DELETE FROM rules_fts WHERE rowid IN
+                     (SELECT doc_id FROM search_docs WHERE (tool_name, id) IN ({changed}))"
+            ),
+            from,
+            to,
+        )?;
+        run(
+            &format!("DELETE FROM search_docs WHERE (tool_name, id) IN ({changed})"),
+            from,
+            to,
+        )?;
+        let first_new: i64 = transaction
+            .prepare_cached("SELECT coalesce(max(doc_id), 0) FROM search_docs")
+            .and_then(|mut statement| statement.query_row([], |row| row.get(0)))?;
+        run(
+            &format!(
+                "INSERT INTO search_docs (tool_name, id)
+                     SELECT tool_name, id FROM rules WHERE (tool_name, id) IN ({changed})"
+            ),
+            from,
+            to,
+        )?;
+        transaction
+            .prepare_cached(
+                "INSERT INTO rules_fts (rowid, rule)
+                     SELECT d.doc_id, r.rule FROM search_docs AS d
+                     JOIN rules AS r ON r.tool_name = d.tool_name AND r.id = d.id
+                     WHERE d.doc_id > ?1",
+            )
+            .and_then(|mut statement| statement.execute(params![first_new]))?;
+        Ok(())
+    })
 }
 
 /// Adds the history lines written since the last history query to the per-tool history index.
 fn catch_up_history_index(connection: &mut Connection) -> Result<()> {
-    catch_up(
-        connection,
-        "history",
-        "INSERT INTO history_by_tool (tool_name, seq)
-             SELECT tool_name, seq FROM rule_history WHERE seq > ?1 AND seq <= ?2;",
-    )
+    catch_up(connection, "history", |transaction, from, to| {
+        transaction
+            .prepare_cached(
+                "INSERT INTO history_by_tool (tool_name, seq)
+                     SELECT tool_name, seq FROM rule_history WHERE seq > ?1 AND seq <= ?2",
+            )
+            .and_then(|mut statement| statement.execute(params![from, to]))?;
+        Ok(())
+    })
 }
 
-/// Brings the lazy index `name` up to the end of the history log: runs `statements` (which
-/// read the lines in `(?1, ?2]`) and moves the index's watermark, in one transaction. Costs one
-/// read when the index is current.
-fn catch_up(connection: &mut Connection, name: &str, statements: &str) -> Result<()> {
+/// Brings the lazy index `name` up to the end of the history log: `apply` folds in the lines
+/// with `from < seq <= to`, and the index's watermark moves to `to`, in one transaction. Costs
+/// one read when the index is current.
+fn catch_up(
+    connection: &mut Connection,
+    name: &str,
+    apply: impl FnOnce(&Connection, i64, i64) -> rusqlite::Result<()>,
+) -> Result<()> {
     let range = |connection: &Connection| {
         connection
             .prepare_cached(
@@ -926,15 +950,7 @@ fn catch_up(connection: &mut Connection, name: &str, statements: &str) -> Result
     let transaction = WriteTransaction::begin(connection, "begin index catch-up")?;
     // Read again inside the write lock: another connection may have caught up meanwhile.
     let (from, to) = range(&transaction)?;
-    for statement in statements.split_terminator(';').map(str::trim) {
-        if statement.is_empty() {
-            continue;
-        }
-        transaction
-            .prepare_cached(statement)
-            .and_then(|mut statement| statement.execute(params![from, to]))
-            .map_err(Error::sqlite("catch up an index"))?;
-    }
+    apply(&transaction, from, to).map_err(Error::sqlite("catch up an index"))?;
     transaction
         .prepare_cached("UPDATE log_watermarks SET seq = ?2 WHERE name = ?1")
         .and_then(|mut statement| statement.execute(params![name, to]))
@@ -991,7 +1007,7 @@ impl RuleStore for SqliteRuleStore {
             let origin = put.origin.clone();
             // Read the clock inside the write lock so updated_at follows commit order.
             let rule = put.build(id, existing.as_ref(), services.clock.now());
-            let row = write_rule(&transaction, &rule)?;
+            write_rule(&transaction, &rule)?;
             let event = HistoryEvent {
                 tool_name: rule.tool_name.clone(),
                 rule_id: rule.id.clone(),
@@ -1000,13 +1016,7 @@ impl RuleStore for SqliteRuleStore {
                 rule: Some(rule.clone()),
                 detail: None,
             };
-            insert_history(
-                &transaction,
-                &event,
-                existing.as_ref(),
-                rule.updated_at,
-                Some(row),
-            )?;
+            insert_history(&transaction, &event, existing.as_ref(), rule.updated_at)?;
             transaction.commit("commit put")?;
             Ok(rule)
         })
@@ -1023,7 +1033,7 @@ impl RuleStore for SqliteRuleStore {
                 Err(Error::Unreadable { .. }) => None,
                 other => other?,
             };
-            let row = write_rule(&transaction, &rule)?;
+            write_rule(&transaction, &rule)?;
             let event = HistoryEvent {
                 tool_name: rule.tool_name.clone(),
                 rule_id: rule.id.clone(),
@@ -1032,13 +1042,7 @@ impl RuleStore for SqliteRuleStore {
                 rule: Some(rule),
                 detail: None,
             };
-            insert_history(
-                &transaction,
-                &event,
-                before.as_ref(),
-                services.clock.now(),
-                Some(row),
-            )?;
+            insert_history(&transaction, &event, before.as_ref(), services.clock.now())?;
             transaction.commit("commit import")
         })
         .await
@@ -1159,7 +1163,6 @@ impl RuleStore for SqliteRuleStore {
                 &event,
                 event.rule.as_ref(),
                 services.clock.now(),
-                None,
             )
         })
         .await
@@ -1201,8 +1204,10 @@ impl RuleStore for SqliteRuleStore {
                 "SELECT r.id, r.tool_name, r.rule, r.priority, r.source, r.tags, r.created_at, r.updated_at,
                         r.revoked_at, r.expires_at, r.retire_after_successes, r.proposed, r.constraint_json,
                         r.constraint_explicit
-                 FROM rules_fts JOIN rules AS r ON r.row_id = rules_fts.rowid
-                 WHERE rules_fts MATCH ?1 AND r.tool_name = ?2 AND r.revoked_at IS NULL
+                 FROM rules_fts
+                 JOIN search_docs AS d ON d.doc_id = rules_fts.rowid
+                 JOIN rules AS r ON r.tool_name = d.tool_name AND r.id = d.id
+                 WHERE rules_fts MATCH ?1 AND d.tool_name = ?2 AND r.revoked_at IS NULL
                  ORDER BY bm25(rules_fts), r.updated_us DESC, r.id
                  LIMIT ?3",
                 params![query, tool_name, limit],
@@ -1309,10 +1314,17 @@ mod tests {
             "SELECT {EAGER_COLUMNS} FROM rules WHERE priority <> 'normal' AND revoked_at IS NULL"
         ));
         assert!(all.contains("COVERING INDEX rules_eager"), "{all}");
+        // Rules are clustered by (tool_name, id): one tool's rules are one range of the table.
         let one_tool = plan("SELECT id FROM rules WHERE tool_name = 'a'");
         assert!(
-            one_tool.contains("USING INDEX") || one_tool.contains("USING COVERING INDEX"),
+            one_tool.contains("USING PRIMARY KEY (tool_name=?)"),
             "{one_tool}"
         );
+        let search = plan(
+            "SELECT r.rule FROM rules_fts JOIN search_docs AS d ON d.doc_id = rules_fts.rowid
+             JOIN rules AS r ON r.tool_name = d.tool_name AND r.id = d.id
+             WHERE rules_fts MATCH 'x' AND d.tool_name = 'a'",
+        );
+        assert!(search.contains("USING PRIMARY KEY"), "{search}");
     }
 }

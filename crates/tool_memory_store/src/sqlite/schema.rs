@@ -126,16 +126,18 @@ const MIGRATIONS: &[&str] = &[
         UPDATE rules_version SET version = version + 1;
     END;",
     // 6: a write touches as few pages as it can, because each page is one more WAL frame to
-    // write, checksum and later checkpoint: a put went from about seven frames to three
-    // (the rule row, its unique key and its history line; an eager rule adds the eager index).
-    // - The history line is the change log the lazy indexes read. It records the rule's row
-    //   (`rule_row`), so the search index, which is keyed by row, no longer needs a pending
-    //   table fed by triggers: a search folds every line after its watermark into the index.
-    // - The per-tool history index is lazy the same way: `history_by_tool` is filled from the
-    //   log by the next history query, in one transaction for a whole batch of changes.
+    // write, checksum and later checkpoint: a put went from about seven frames to two (the rule
+    // and its history line; an eager rule adds the eager index).
+    // - Rules are clustered by their key (`WITHOUT ROWID`, primary key (tool_name, id)), so a
+    //   rule is one b-tree entry instead of a row plus a unique-index entry; a tool's rules are
+    //   also adjacent, which is what a listing reads.
+    // - The history line is the change feed of two lazy indexes, each with a watermark in
+    //   `log_watermarks`: the search index (the next search re-indexes every rule the lines
+    //   after its watermark name; `search_docs` gives each indexed rule the integer key FTS5
+    //   needs) and `history_by_tool`, the per-tool history index (the next history query adds
+    //   the new lines). Their triggers and the pending table go.
     // - The version counter and its triggers go: the store counts its own rule changes in
     //   memory and notices other connections' commits with `PRAGMA data_version`.
-    // One watermark row per lazy index says how far it has read the log.
     "DROP TRIGGER rules_version_insert;
     DROP TRIGGER rules_version_update;
     DROP TRIGGER rules_version_delete;
@@ -144,7 +146,48 @@ const MIGRATIONS: &[&str] = &[
     DROP TRIGGER rules_fts_update;
     DROP TRIGGER rules_fts_delete;
     DROP TABLE rules_fts_pending;
-    ALTER TABLE rule_history ADD COLUMN rule_row INTEGER;
+    CREATE TABLE rules_by_key (
+        tool_name              TEXT NOT NULL,
+        id                     TEXT NOT NULL,
+        rule                   TEXT NOT NULL,
+        priority               TEXT NOT NULL,
+        source                 TEXT NOT NULL,
+        tags                   TEXT NOT NULL DEFAULT '[]',
+        created_at             TEXT NOT NULL,
+        updated_at             TEXT NOT NULL,
+        updated_us             INTEGER NOT NULL,
+        revoked_at             TEXT,
+        expires_at             TEXT,
+        retire_after_successes INTEGER,
+        proposed               INTEGER NOT NULL DEFAULT 0,
+        constraint_json        TEXT,
+        constraint_explicit    INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tool_name, id)
+    ) WITHOUT ROWID;
+    INSERT INTO rules_by_key
+        SELECT tool_name, id, rule, priority, source, tags, created_at, updated_at, updated_us,
+               revoked_at, expires_at, retire_after_successes, proposed, constraint_json,
+               constraint_explicit
+        FROM rules;
+    DROP INDEX rules_eager;
+    DROP TABLE rules;
+    ALTER TABLE rules_by_key RENAME TO rules;
+    CREATE INDEX rules_eager ON rules
+        (tool_name, priority, id, rule, source, tags, created_at, updated_at,
+         expires_at, retire_after_successes, proposed, constraint_json, constraint_explicit,
+         revoked_at)
+        WHERE priority <> 'normal' AND revoked_at IS NULL;
+    CREATE TABLE search_docs (
+        doc_id    INTEGER PRIMARY KEY,
+        tool_name TEXT NOT NULL,
+        id        TEXT NOT NULL,
+        UNIQUE (tool_name, id)
+    );
+    INSERT INTO search_docs (tool_name, id) SELECT tool_name, id FROM rules;
+    INSERT INTO rules_fts (rules_fts) VALUES ('delete-all');
+    INSERT INTO rules_fts (rowid, rule)
+        SELECT d.doc_id, r.rule FROM search_docs AS d
+        JOIN rules AS r ON r.tool_name = d.tool_name AND r.id = d.id;
     DROP INDEX rule_history_by_tool;
     CREATE TABLE history_by_tool (
         tool_name TEXT NOT NULL,
@@ -152,8 +195,6 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (tool_name, seq)
     ) WITHOUT ROWID;
     INSERT INTO history_by_tool (tool_name, seq) SELECT tool_name, seq FROM rule_history;
-    INSERT INTO rules_fts (rules_fts) VALUES ('delete-all');
-    INSERT INTO rules_fts (rowid, rule) SELECT row_id, rule FROM rules;
     CREATE TABLE log_watermarks (
         name TEXT PRIMARY KEY,
         seq  INTEGER NOT NULL

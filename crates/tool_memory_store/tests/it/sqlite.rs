@@ -159,3 +159,41 @@ fn a_foreign_schema_version_is_an_error_not_a_panic() -> Result<()> {
     assert!(err.to_string().contains("schema version -1"), "{err}");
     Ok(())
 }
+
+/// The search index is lazy: one search folds in every change since the last. A batch that
+/// updates, deletes and recreates the same rules must leave exactly their current text indexed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_folds_a_batch_of_changes_to_the_same_rules() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let store = SqliteRuleStore::open(dir.path().join("rules.sqlite3"), SqliteOptions::default())?;
+    let put = |id: &str, text: &str| RulePut::new("bash", text).with_id(id);
+    store.put(put("a", "alpha bravo")).await?;
+    store.put(put("b", "alpha delta")).await?;
+    let ids = |rules: Vec<tool_memory_core::ToolMemoryRule>| -> Vec<String> {
+        rules.into_iter().map(|rule| rule.id).collect()
+    };
+    assert_eq!(ids(store.search("bash", "alpha", 10).await?).len(), 2);
+    // One batch: a is rewritten twice, b is deleted and written again with other words, and
+    // c comes and goes.
+    store.put(put("a", "charlie")).await?;
+    store.put(put("a", "charlie echo")).await?;
+    store.delete("bash", "b", &Origin::Api).await?;
+    store.put(put("b", "foxtrot")).await?;
+    store.put(put("c", "alpha")).await?;
+    store.delete("bash", "c", &Origin::Api).await?;
+    assert!(store.search("bash", "alpha", 10).await?.is_empty());
+    assert!(store.search("bash", "bravo delta", 10).await?.is_empty());
+    assert_eq!(ids(store.search("bash", "echo", 10).await?), ["a"]);
+    assert_eq!(ids(store.search("bash", "foxtrot", 10).await?), ["b"]);
+    // Reopening keeps the index and its watermark: nothing is folded in twice.
+    drop(store);
+    let store = SqliteRuleStore::open(dir.path().join("rules.sqlite3"), SqliteOptions::default())?;
+    assert_eq!(ids(store.search("bash", "charlie", 10).await?), ["a"]);
+    let indexed: i64 = rusqlite::Connection::open(dir.path().join("rules.sqlite3"))?.query_row(
+        "SELECT count(*) FROM search_docs",
+        [],
+        |row| row.get(0),
+    )?;
+    assert_eq!(indexed, 2);
+    Ok(())
+}
