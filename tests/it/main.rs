@@ -2,6 +2,7 @@
 
 mod bench;
 mod cli;
+mod postgres;
 mod processes;
 mod server;
 mod support;
