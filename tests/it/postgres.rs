@@ -17,7 +17,10 @@ const URL_ENV: &str = "TOOLMEM_TEST_PG_URL";
 
 /// The server's URL, or `None` (with a note) when the tests may skip; see the module docs.
 fn database_url() -> Option<String> {
-    if let Some(url) = std::env::var(URL_ENV).ok().filter(|url| !url.trim().is_empty()) {
+    if let Some(url) = std::env::var(URL_ENV)
+        .ok()
+        .filter(|url| !url.trim().is_empty())
+    {
         return Some(url);
     }
     let in_ci = std::env::var_os("CI").is_some();
@@ -198,7 +201,9 @@ async fn a_rule_put_through_one_server_is_enforced_by_the_other_at_once() -> Res
     let call = json!({"tool_name": "send_email", "arguments": {"to": "sarah@example.com"}});
 
     // The second server builds (and caches) its guard for the tool while it has no rules.
-    let verdict = second.result("memory.tool_call_check", call.clone()).await?;
+    let verdict = second
+        .result("memory.tool_call_check", call.clone())
+        .await?;
     assert_eq!(verdict["decision"], "allow", "{verdict}");
 
     let rule = first
@@ -214,7 +219,9 @@ async fn a_rule_put_through_one_server_is_enforced_by_the_other_at_once() -> Res
         .await?;
     assert_eq!(rule["id"], "sarah");
     // Its very next check sees the rule: the cache is keyed by the shared version.
-    let verdict = second.result("memory.tool_call_check", call.clone()).await?;
+    let verdict = second
+        .result("memory.tool_call_check", call.clone())
+        .await?;
     assert_eq!(verdict["decision"], "deny", "{verdict}");
     assert_eq!(verdict["rules"][0]["id"], "sarah");
 
@@ -264,11 +271,20 @@ async fn the_benchmark_runs_against_postgres_and_leaves_nothing_behind() -> Resu
     };
     let rows = toolmem::bench::run(&options).await?;
     let ops: Vec<&str> = rows.iter().map(|row| row.op.as_str()).collect();
-    for op in ["put", "get", "list", "prompt", "rpc_get", "delete", "check_1000"] {
+    for op in [
+        "put",
+        "get",
+        "list",
+        "prompt",
+        "rpc_get",
+        "delete",
+        "check_1000",
+    ] {
         assert!(ops.contains(&op), "{op} missing from {ops:?}");
     }
     assert!(rows.iter().all(|row| row.us_per_op.is_some()), "{rows:?}");
-    let (client, connection) = tokio_postgres::connect(&database.url, tokio_postgres::NoTls).await?;
+    let (client, connection) =
+        tokio_postgres::connect(&database.url, tokio_postgres::NoTls).await?;
     let connection = tokio::spawn(connection);
     let left: i64 = client
         .query_one(

@@ -140,7 +140,10 @@ pub(crate) async fn migrate(
             )
             .await
             .map_err(pg_error("postgres: record the schema version"))?;
-        tracing::debug!(version = reached, "migrated the PostgreSQL tool memory schema");
+        tracing::debug!(
+            version = reached,
+            "migrated the PostgreSQL tool memory schema"
+        );
     }
     transaction
         .commit()

@@ -109,8 +109,9 @@ impl PostgresRuleStore {
     /// Connects to the database at `url` (`postgres://user:password@host:port/dbname`, with any
     /// parameter tokio-postgres accepts) and brings its schema up to date.
     pub async fn open(url: &str, options: PostgresOptions) -> Result<PostgresRuleStore> {
-        let mut config: tokio_postgres::Config =
-            url.parse().map_err(pg_error("postgres: parse the database URL"))?;
+        let mut config: tokio_postgres::Config = url
+            .parse()
+            .map_err(pg_error("postgres: parse the database URL"))?;
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(options.timeout);
         }
@@ -578,9 +579,14 @@ impl PostgresRuleStore {
                 rule: None,
                 detail: None,
             };
-            insert_history(&transaction, &event, before.as_ref(), self.services.clock.now())
-                .await
-                .map_err(self.failed("postgres: write history"))?;
+            insert_history(
+                &transaction,
+                &event,
+                before.as_ref(),
+                self.services.clock.now(),
+            )
+            .await
+            .map_err(self.failed("postgres: write history"))?;
         }
         transaction
             .commit()
@@ -613,7 +619,10 @@ impl PostgresRuleStore {
 impl RuleStore for PostgresRuleStore {
     async fn put(&self, put: RulePut) -> Result<ToolMemoryRule> {
         let put = put.normalized()?;
-        let id = put.id.clone().unwrap_or_else(|| self.services.ids.next_id());
+        let id = put
+            .id
+            .clone()
+            .unwrap_or_else(|| self.services.ids.next_id());
         let origin = put.origin.clone();
         let mut client = self.client().await?;
         let transaction = client
@@ -691,9 +700,14 @@ impl RuleStore for PostgresRuleStore {
                 rule: Some(rule.clone()),
                 detail: None,
             };
-            insert_history(&transaction, &event, before.as_ref(), self.services.clock.now())
-                .await
-                .map_err(self.failed("postgres: write history"))?;
+            insert_history(
+                &transaction,
+                &event,
+                before.as_ref(),
+                self.services.clock.now(),
+            )
+            .await
+            .map_err(self.failed("postgres: write history"))?;
             return transaction
                 .commit()
                 .await

@@ -2,8 +2,8 @@
 //! gets a schema of its own, so it neither sees nor leaves rules in the database's own tables,
 //! and drops it afterwards.
 
-use anyhow::{Context, Result};
 use active_memory_client::{ActiveMemoryClient, ClientConfig, PostgresOptions, PostgresRuleStore};
+use anyhow::{Context, Result};
 
 /// A client over a fresh schema of the database at `url`, and the store to drop it with.
 pub(crate) async fn open(url: &str) -> Result<(ActiveMemoryClient, PostgresRuleStore)> {

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use active_memory_client::{
-    ActiveMemoryClient, Decision, Origin, PostgresOptions, RulePut, ToolMemoryPriority, ToolMemoryRule,
-    ToolMemorySource, TurnRecord, preview_capture,
+    ActiveMemoryClient, Decision, Origin, PostgresOptions, RulePut, ToolMemoryPriority,
+    ToolMemoryRule, ToolMemorySource, TurnRecord, preview_capture,
 };
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
@@ -27,7 +27,12 @@ pub(crate) struct Args {
     #[arg(long, env = "TOOLMEM_DB", global = true, hide_env_values = true)]
     db: Option<PathBuf>,
     /// PostgreSQL only: most connections this process holds open.
-    #[arg(long, env = "TOOLMEM_PG_POOL_SIZE", global = true, default_value_t = 16)]
+    #[arg(
+        long,
+        env = "TOOLMEM_PG_POOL_SIZE",
+        global = true,
+        default_value_t = 16
+    )]
     pg_pool_size: usize,
     /// PostgreSQL only: seconds to wait for a connection (new or free) before a call fails.
     #[arg(long, env = "TOOLMEM_PG_TIMEOUT", global = true, default_value_t = 5)]

@@ -109,9 +109,13 @@ mod tests {
     #[test]
     fn a_postgres_url_selects_postgres_and_a_path_sqlite() {
         let database =
-            Database::resolve(Some(PathBuf::from("postgres://u:pw@db.example:5432/rules"))).unwrap();
+            Database::resolve(Some(PathBuf::from("postgres://u:pw@db.example:5432/rules")))
+                .unwrap();
         assert!(matches!(database, Database::Postgres(_)));
-        assert_eq!(database.describe(), "postgres://u:***@db.example:5432/rules");
+        assert_eq!(
+            database.describe(),
+            "postgres://u:***@db.example:5432/rules"
+        );
         let database = Database::resolve(Some(PathBuf::from("/tmp/postgres.sqlite3"))).unwrap();
         assert!(matches!(database, Database::Sqlite(_)));
     }

@@ -97,7 +97,10 @@ async fn two_stores_writing_and_revoking_at_once_lose_nothing() -> Result<()> {
         .await?;
     let created = shared_history.last().expect("oldest line");
     assert_eq!(created.action, HistoryAction::Create);
-    let shared = stores[1].get("send_email", "shared").await?.expect("shared");
+    let shared = stores[1]
+        .get("send_email", "shared")
+        .await?
+        .expect("shared");
     assert_eq!(
         shared.created_at,
         created.after.as_ref().expect("created rule").created_at
@@ -156,7 +159,9 @@ async fn migrations_raced_by_many_stores_all_succeed_once() -> Result<()> {
     for store in &stores {
         assert_eq!(store.schema_version().await?, 1);
     }
-    stores[0].put(RulePut::new("bash", "never run sudo")).await?;
+    stores[0]
+        .put(RulePut::new("bash", "never run sudo"))
+        .await?;
     assert_eq!(stores[5].list("bash").await?.len(), 1);
     Ok(())
 }
@@ -177,7 +182,10 @@ async fn a_database_that_is_not_there_is_a_clear_error() -> Result<()> {
     .await
     .unwrap_err();
     let message = format!("{err}");
-    assert!(message.starts_with("postgres: get a connection"), "{message}");
+    assert!(
+        message.starts_with("postgres: get a connection"),
+        "{message}"
+    );
     assert!(!message.contains("secret-password"), "{message}");
     Ok(())
 }
@@ -250,7 +258,10 @@ async fn lost_connections_fail_cleanly_write_nothing_half_and_recover() -> Resul
     let mut failures = 0;
     while store.list("bash").await.is_err() {
         failures += 1;
-        assert!(failures <= 4, "still failing after every pooled connection was replaced");
+        assert!(
+            failures <= 4,
+            "still failing after every pooled connection was replaced"
+        );
     }
     for _ in 0..5 {
         store.list("bash").await?;

@@ -14,7 +14,10 @@ pub(crate) const URL_ENV: &str = "TOOLMEM_TEST_PG_URL";
 /// (and `TOOLMEM_TEST_PG_OPTIONAL` is not): in CI a missing database must fail, never pass
 /// silently. `cargo xtask ci` sets the latter when it runs outside CI.
 pub(crate) fn database_url() -> Option<String> {
-    if let Some(url) = std::env::var(URL_ENV).ok().filter(|url| !url.trim().is_empty()) {
+    if let Some(url) = std::env::var(URL_ENV)
+        .ok()
+        .filter(|url| !url.trim().is_empty())
+    {
         return Some(url);
     }
     let in_ci = std::env::var_os("CI").is_some();
