@@ -211,8 +211,10 @@ async fn lost_connections_fail_cleanly_write_nothing_half_and_recover() -> Resul
         )
         .await?,
     );
+    // With a timeout, `pg_terminate_backend` returns once the backend is gone, so no connection
+    // that is about to die can still answer a call after the termination returned.
     let terminate = format!(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '{name}'"
+        "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE application_name = '{name}'"
     );
 
     // Writers put rules while their connections are terminated under them, several times.
