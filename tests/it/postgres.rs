@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
-use crate::support::Server;
+use crate::support::{Server, cli};
 
 const URL_ENV: &str = "TOOLMEM_TEST_PG_URL";
 
@@ -297,6 +297,139 @@ async fn the_benchmark_runs_against_postgres_and_leaves_nothing_behind() -> Resu
     drop(client);
     let _ = connection.await;
     Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_command_line_and_a_server_share_one_database() -> Result<()> {
+    let Some(admin_url) = database_url() else {
+        return Ok(());
+    };
+    let database = TestDatabase::create(&admin_url)?;
+    let db = Path::new(&database.url);
+    let (code, _, stderr) = cli(
+        db,
+        &[
+            "rule",
+            "add",
+            "send_email",
+            "Never email Sarah at sarah@example.com.",
+            "--priority",
+            "critical",
+            "--id",
+            "sarah",
+        ],
+        "",
+    )?;
+    assert_eq!(code, 0, "{stderr}");
+    let server = Server::start(db, &[])?;
+    let call = json!({"tool_name": "send_email", "arguments": {"to": "sarah@example.com"}});
+    let verdict = server
+        .result("memory.tool_call_check", call.clone())
+        .await?;
+    assert_eq!(verdict["decision"], "deny", "{verdict}");
+    // The CLI's own check agrees (exit 3: deny), then lifts the rule for the server too.
+    let (code, _, _) = cli(
+        db,
+        &["check", "send_email", r#"{"to":"sarah@example.com"}"#],
+        "",
+    )?;
+    assert_eq!(code, 3);
+    let (code, _, stderr) = cli(db, &["rule", "revoke", "send_email", "sarah"], "")?;
+    assert_eq!(code, 0, "{stderr}");
+    let verdict = server.result("memory.tool_call_check", call).await?;
+    assert_eq!(verdict["decision"], "allow", "{verdict}");
+    // Export and import round-trip through the same database: importing again changes nothing.
+    let (code, exported, stderr) = cli(db, &["export"], "")?;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(exported.lines().count(), 1, "{exported}");
+    let (code, _, stderr) = cli(db, &["import"], &exported)?;
+    assert_eq!(code, 0, "{stderr}");
+    let (_, again, _) = cli(db, &["export"], "")?;
+    assert_eq!(again, exported);
+    server.stop()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_loses_its_database_fails_clearly_and_recovers() -> Result<()> {
+    let Some(admin_url) = database_url() else {
+        return Ok(());
+    };
+    let database = TestDatabase::create(&admin_url)?;
+    let name = database.name.clone();
+    let server = Server::start(Path::new(&database.url), &[])?;
+    let put = |id: &str| json!({"tool_name": "bash", "rule": format!("never run {id}"), "id": id, "priority": "critical"});
+    server.result("memory.tool_rule_put", put("before")).await?;
+
+    // The database goes away for this server: no new connections, and the open ones ended
+    // (with a timeout, the call returns once the backends are gone).
+    run_sql(
+        &admin_url,
+        &format!(
+            "ALTER DATABASE {name} ALLOW_CONNECTIONS false;
+             SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = '{name}'"
+        ),
+    )?;
+    for _ in 0..3 {
+        let response = server.call("memory.tool_rule_put", put("during")).await?;
+        assert_eq!(response["error"]["code"], -32002, "{response}");
+        let message = response["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.starts_with("storage error: postgres: "),
+            "{message}"
+        );
+    }
+    let health = server
+        .client()
+        .get(format!("{}/healthz", server.url))
+        .send()
+        .await?;
+    assert!(
+        health.status().is_success(),
+        "the server itself keeps running"
+    );
+
+    // The database returns; within one failure per pooled connection (16 at most) the server
+    // answers again, and keeps doing so.
+    run_sql(
+        &admin_url,
+        &format!("ALTER DATABASE {name} ALLOW_CONNECTIONS true"),
+    )?;
+    let mut failures = 0;
+    loop {
+        let response = server.call("memory.tool_rule_put", put("after")).await?;
+        if response.get("result").is_some() {
+            break;
+        }
+        assert_eq!(response["error"]["code"], -32002, "{response}");
+        failures += 1;
+        assert!(
+            failures <= 16,
+            "still failing after every pooled connection was replaced"
+        );
+    }
+    for _ in 0..5 {
+        server
+            .result("memory.tool_rule_list", json!({"tool_name": "bash"}))
+            .await?;
+    }
+    // Nothing half-written: the puts that failed left no rule and no history line.
+    let listed = server
+        .result("memory.tool_rule_list", json!({"tool_name": "bash"}))
+        .await?;
+    assert_eq!(
+        ids(&listed),
+        BTreeSet::from(["after".to_owned(), "before".to_owned()])
+    );
+    let history = server
+        .result("memory.tool_rule_history", json!({"tool_name": "bash"}))
+        .await?;
+    let lines = history.as_array().context("history array")?;
+    assert_eq!(lines.len(), 2, "{history}");
+    assert!(
+        lines.iter().all(|line| line["action"] == "create"),
+        "{history}"
+    );
+    server.stop()
 }
 
 #[test]

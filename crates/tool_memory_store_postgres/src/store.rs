@@ -26,7 +26,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
+use deadpool_postgres::{
+    GenericClient, Manager, ManagerConfig, Pool, PoolError, RecyclingMethod, Runtime, TimeoutType,
+};
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{NoTls, Row};
 use tool_memory_core::{
@@ -79,6 +81,8 @@ pub struct PostgresRuleStore {
     pool: Pool,
     services: Services,
     schema: Option<Arc<str>>,
+    /// The pool's wait and connect timeout, for error messages.
+    timeout: Duration,
 }
 
 impl std::fmt::Debug for PostgresRuleStore {
@@ -95,8 +99,26 @@ impl std::fmt::Debug for PostgresRuleStore {
 pub(crate) fn pg_error(op: &'static str) -> impl FnOnce(tokio_postgres::Error) -> Error {
     move |source| Error::Backend {
         op,
-        source: Box::new(source),
+        source: with_causes(&source).into(),
     }
+}
+
+/// An error's message with its causes: the driver's own message is often only the kind
+/// ("error connecting to server"), and the reason ("Connection refused") is a cause, which an
+/// RPC reply (one message, no chain) would otherwise lose. Causes already in the text are not
+/// repeated.
+fn with_causes(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut next = error.source();
+    while let Some(cause) = next {
+        let part = cause.to_string();
+        if !text.contains(&part) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
+        next = cause.source();
+    }
+    text
 }
 
 const RULE_COLUMNS: &str = "id, tool_name, rule, priority, source, tags, created_at, updated_at, \
@@ -146,12 +168,13 @@ impl PostgresRuleStore {
             .build()
             .map_err(|err| Error::Backend {
                 op: "postgres: build the connection pool",
-                source: Box::new(err),
+                source: with_causes(&err).into(),
             })?;
         let store = PostgresRuleStore {
             pool,
             services: options.services,
             schema: options.schema.map(Arc::from),
+            timeout: options.timeout,
         };
         let mut client = store.client().await?;
         crate::schema::migrate(&mut client, store.schema.as_deref()).await?;
@@ -188,12 +211,44 @@ impl PostgresRuleStore {
         Ok(())
     }
 
-    /// A pooled connection. Fails with the pool's reason: the database refused or did not
-    /// answer within the timeout, or every connection stayed busy for the timeout.
+    /// A pooled connection. Fails with what went wrong: the database refused the connection
+    /// (`postgres: connect: ...`, with the server's reason), or nothing answered, or every
+    /// pooled connection stayed busy, within the timeout (`postgres: get a connection: ...`).
     async fn client(&self) -> Result<deadpool_postgres::Client> {
-        self.pool.get().await.map_err(|err| Error::Backend {
-            op: "postgres: get a connection",
-            source: Box::new(err),
+        self.pool.get().await.map_err(|err| match err {
+            PoolError::Backend(source) => Error::Backend {
+                op: "postgres: connect",
+                source: with_causes(&source).into(),
+            },
+            PoolError::Timeout(kind) => {
+                let reason = match kind {
+                    TimeoutType::Wait => format!(
+                        "all {} pooled connections stayed busy for {:?}",
+                        self.pool.status().max_size,
+                        self.timeout
+                    ),
+                    TimeoutType::Create => {
+                        format!(
+                            "the database did not accept a connection within {:?}",
+                            self.timeout
+                        )
+                    }
+                    TimeoutType::Recycle => {
+                        format!(
+                            "checking a pooled connection took longer than {:?}",
+                            self.timeout
+                        )
+                    }
+                };
+                Error::Backend {
+                    op: "postgres: get a connection",
+                    source: reason.into(),
+                }
+            }
+            other => Error::Backend {
+                op: "postgres: get a connection",
+                source: with_causes(&other).into(),
+            },
         })
     }
 
