@@ -29,6 +29,7 @@ use async_trait::async_trait;
 use deadpool_postgres::{
     GenericClient, Manager, ManagerConfig, Pool, PoolError, RecyclingMethod, Runtime, TimeoutType,
 };
+use parking_lot::Mutex;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{NoTls, Row};
 use tool_memory_core::{
@@ -83,6 +84,19 @@ pub struct PostgresRuleStore {
     schema: Option<Arc<str>>,
     /// The pool's wait and connect timeout, for error messages.
     timeout: Duration,
+    /// Every eager rule as of one rules version, shared by clones.
+    eager: Arc<Mutex<Option<EagerCache>>>,
+}
+
+/// The eager rules of every tool at one rules version. Session start reads them on every new
+/// session while they change rarely: when the shared version has not moved, they come from
+/// memory (one round trip for the version instead of every eager row).
+#[derive(Debug)]
+struct EagerCache {
+    version: i64,
+    rules: Arc<Vec<ToolMemoryRule>>,
+    /// The tool of each unreadable eager row.
+    unreadable: Arc<Vec<String>>,
 }
 
 impl std::fmt::Debug for PostgresRuleStore {
@@ -175,6 +189,7 @@ impl PostgresRuleStore {
             services: options.services,
             schema: options.schema.map(Arc::from),
             timeout: options.timeout,
+            eager: Arc::default(),
         };
         let mut client = store.client().await?;
         crate::schema::migrate(&mut client, store.schema.as_deref()).await?;
@@ -913,24 +928,22 @@ impl RuleStore for PostgresRuleStore {
         tools: &[String],
         max_rules: Option<usize>,
     ) -> Result<PromptSelection> {
-        let filter: Option<Vec<String>> =
-            prompt_tool_filter(tools).map(|names| names.into_iter().collect());
-        let client = self.client().await?;
-        // `priority <> 'normal'` (not `IN ('high','critical')`) so that a priority written by a
-        // newer version is read, found unreadable, and counted rather than ignored.
-        let statement = client
-            .prepare_cached(&format!(
-                "SELECT {RULE_COLUMNS} FROM rules
-                 WHERE priority <> 'normal' AND revoked_at IS NULL
-                   AND ($1::text[] IS NULL OR tool_name = ANY($1))"
-            ))
-            .await
-            .map_err(self.failed("postgres: prepare prompt rules"))?;
-        let rows = client
-            .query(&statement, &[&filter])
-            .await
-            .map_err(self.failed("postgres: read prompt rules"))?;
-        let (rules, unreadable) = keep_readable(rows.iter().map(read_row));
+        let filter = prompt_tool_filter(tools);
+        let wanted = |tool_name: &String| {
+            filter
+                .as_ref()
+                .is_none_or(|names| names.contains(tool_name))
+        };
+        let (rules, unreadable_tools) = self.eager_rules().await?;
+        let rules = rules
+            .iter()
+            .filter(|rule| wanted(&rule.tool_name))
+            .cloned()
+            .collect();
+        let unreadable = unreadable_tools
+            .iter()
+            .filter(|tool_name| wanted(tool_name))
+            .count();
         Ok(select_for_prompt(
             active_at(rules, self.services.clock.now()),
             max_rules,
@@ -1014,16 +1027,69 @@ impl RuleStore for PostgresRuleStore {
 
     async fn version(&self) -> Result<Option<u64>> {
         let client = self.client().await?;
+        let version = self.rules_version(&client).await?;
+        Ok(Some(version.cast_unsigned()))
+    }
+}
+
+impl PostgresRuleStore {
+    /// The shared rules version: changes with every committed change of a rule, by any server.
+    async fn rules_version(&self, client: &deadpool_postgres::Client) -> Result<i64> {
         let statement = client
             .prepare_cached("SELECT version FROM rules_version WHERE id = 1")
             .await
             .map_err(self.failed("postgres: prepare rules version"))?;
-        let version: i64 = client
+        client
             .query_one(&statement, &[])
             .await
             .and_then(|row| row.try_get(0))
-            .map_err(self.failed("postgres: read rules version"))?;
-        Ok(Some(version.cast_unsigned()))
+            .map_err(self.failed("postgres: read rules version"))
+    }
+
+    /// Every eager (high or critical), unrevoked rule and the tools of unreadable eager rows,
+    /// from the cache while the rules version is unchanged. The version is read before the
+    /// rows, so what is cached is at least as new as its tag (one extra refresh at worst),
+    /// never older.
+    async fn eager_rules(&self) -> Result<(Arc<Vec<ToolMemoryRule>>, Arc<Vec<String>>)> {
+        let client = self.client().await?;
+        let version = self.rules_version(&client).await?;
+        if let Some(cache) = self
+            .eager
+            .lock()
+            .as_ref()
+            .filter(|cache| cache.version == version)
+        {
+            return Ok((Arc::clone(&cache.rules), Arc::clone(&cache.unreadable)));
+        }
+        // `priority <> 'normal'` (not `IN ('high','critical')`) so that a priority written by a
+        // newer version is read, found unreadable, and counted rather than ignored.
+        let statement = client
+            .prepare_cached(&format!(
+                "SELECT {RULE_COLUMNS} FROM rules WHERE priority <> 'normal' AND revoked_at IS NULL"
+            ))
+            .await
+            .map_err(self.failed("postgres: prepare prompt rules"))?;
+        let rows = client
+            .query(&statement, &[])
+            .await
+            .map_err(self.failed("postgres: read prompt rules"))?;
+        let rows: Vec<StoredRow> = rows.iter().map(read_row).collect();
+        let unreadable: Vec<String> = rows
+            .iter()
+            .filter_map(|row| {
+                row.as_ref()
+                    .err()
+                    .map(|(tool_name, _, _)| tool_name.clone())
+            })
+            .collect();
+        let rules = Arc::new(keep_readable(rows).0);
+        let unreadable = Arc::new(unreadable);
+        *self.eager.lock() = Some(EagerCache {
+            version,
+            rules: Arc::clone(&rules),
+            unreadable: Arc::clone(&unreadable),
+        });
+        Ok((rules, unreadable))
     }
 }
 

@@ -115,18 +115,28 @@ async fn a_write_through_one_store_changes_the_others_version() -> Result<()> {
     };
     let before = second.version().await?;
     assert!(before.is_some(), "a shared database can always tell");
-    first
+    // The second store caches the (empty) eager rules at this version.
+    assert!(second.rules_for_prompt(&[], None).await?.rules.is_empty());
+    let rule = first
         .put(RulePut::new("bash", "never run sudo").with_priority(ToolMemoryPriority::Critical))
         .await?;
     let after_put = second.version().await?;
     assert_ne!(after_put, before);
     assert_eq!(first.version().await?, after_put, "one counter for both");
+    // Its next session start sees the rule, and the revocation after it.
+    assert_eq!(
+        second.rules_for_prompt(&[], None).await?.rules,
+        vec![rule.clone()]
+    );
+    first.revoke("bash", &rule.id, &Origin::Cli).await?;
+    assert!(second.rules_for_prompt(&[], None).await?.rules.is_empty());
+    let after_revoke = second.version().await?;
     // Statistics and audit lines through one store leave the other's caches valid.
     let mut delta = tool_memory_core::ToolStats::empty("bash");
     delta.calls = 3;
     first.record_stats(&delta).await?;
     second.record_stats(&delta).await?;
-    assert_eq!(second.version().await?, after_put);
+    assert_eq!(second.version().await?, after_revoke);
     assert_eq!(
         first.tool_stats("bash").await?.map(|stats| stats.calls),
         Some(6),
