@@ -51,10 +51,15 @@ impl Cluster {
         format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
     }
 
+    /// The cluster's data directory (the temporary directory also holds the socket and log).
+    fn data_dir(&self) -> PathBuf {
+        self.data.join("db")
+    }
+
     fn running(&self) -> bool {
         as_postgres(&self.bin.join("pg_ctl"))
             .args(["status", "-D"])
-            .arg(&self.data)
+            .arg(self.data_dir())
             .output()
             .map(|output| output.status.success())
             .unwrap_or(false)
@@ -90,7 +95,7 @@ fn start(state: &Path) -> Result<String> {
                 "--no-instructions",
                 "-D",
             ])
-            .arg(cluster.data.join("db")),
+            .arg(cluster.data_dir()),
     )
     .context("initdb failed (is Debian's `postgresql` package installed?)")?;
     // The socket goes into the data directory: /var/run/postgresql may not exist or not be
@@ -102,7 +107,7 @@ fn start(state: &Path) -> Result<String> {
     checked(
         as_postgres(&cluster.bin.join("pg_ctl"))
             .args(["start", "-w", "-t", "60", "-D"])
-            .arg(cluster.data.join("db"))
+            .arg(cluster.data_dir())
             .arg("-l")
             .arg(cluster.data.join("server.log"))
             .args(["-o", &server_options]),
@@ -125,11 +130,13 @@ fn stop(state: &Path) -> Result<()> {
         eprintln!("xtask pg: no cluster to stop");
         return Ok(());
     };
-    if cluster.running() {
+    // A cluster whose status cannot be read is stopped anyway: removing the directory under a
+    // running server would leave it running until it notices.
+    if cluster.running() || cluster.data_dir().join("postmaster.pid").exists() {
         checked(
             as_postgres(&cluster.bin.join("pg_ctl"))
                 .args(["stop", "-w", "-m", "fast", "-D"])
-                .arg(cluster.data.join("db")),
+                .arg(cluster.data_dir()),
         )?;
     }
     fs::remove_dir_all(&cluster.data)
