@@ -15,6 +15,7 @@ async fn the_workload_produces_every_row() -> Result<()> {
         capture_turns: 10,
         rpc_requests: 40,
         server_exe: Some(TOOLMEM.into()),
+        postgres: None,
     };
     let rows = run(&options).await?;
     let ops: Vec<&str> = rows.iter().map(|row| row.op.as_str()).collect();

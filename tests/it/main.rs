@@ -4,6 +4,7 @@ mod bench;
 mod cli;
 mod faults;
 mod fuzz;
+mod postgres;
 mod processes;
 mod security;
 mod server;

@@ -1,6 +1,7 @@
 //! Project automation, run as `cargo xtask <verb>`: what CI runs, the regression corpora,
 //! benchmarks, snapshot review and tidy checks. Needs nothing but cargo.
 
+mod pg;
 mod tidy;
 
 use std::env;
@@ -17,6 +18,8 @@ verbs:
             mismatches fail), orphaned/pending snapshot check, tidy
   regress   the labelled corpora and end-to-end scenarios, with their metrics
   bench     the standard benchmark workload (see docs/performance.md)
+  pg        start|stop|status a throwaway PostgreSQL cluster on loopback; `start`
+            prints its URL (for TOOLMEM_TEST_PG_URL; see docs/deploy.md)
   review    list pending snapshots (uses cargo-insta when it is installed)
   tidy      repository hygiene checks (also run as a test)
 ";
@@ -27,6 +30,7 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("regress") => regress(&args[1..]),
         Some("bench") => bench(&args[1..]),
+        Some("pg") => pg::run(&project_root(), &args[1..]),
         Some("review") => review(),
         Some("tidy") => tidy::run(&project_root()).map(|()| println!("tidy: ok")),
         Some("help" | "-h" | "--help") | None => {
@@ -95,6 +99,23 @@ fn ci() -> Result<()> {
         .env("CI", "true")
         .env("INSTA_UPDATE", "no")
         .env("INSTA_SNAPSHOT_REFERENCES_FILE", &references);
+    // The PostgreSQL tests run when TOOLMEM_TEST_PG_URL names a database (`.ci/run` starts
+    // one; locally `cargo xtask pg start`). `CI` is set above for insta, so say whether the
+    // caller really is CI: there a missing database fails those tests, here they skip.
+    if env::var_os("CI").is_none() {
+        test.env("TOOLMEM_TEST_PG_OPTIONAL", "1");
+    }
+    match env::var("TOOLMEM_TEST_PG_URL") {
+        Ok(url) if !url.trim().is_empty() => eprintln!("xtask ci: PostgreSQL tests enabled"),
+        _ => eprintln!(
+            "xtask ci: TOOLMEM_TEST_PG_URL is not set; the PostgreSQL tests {}",
+            if env::var_os("CI").is_none() {
+                "will skip (`cargo xtask pg start` prints a URL)"
+            } else {
+                "will fail"
+            }
+        ),
+    }
     run(test)?;
     tidy::check_snapshots(&root, Some(&references))?;
     println!("xtask ci: ok");

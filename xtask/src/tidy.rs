@@ -12,6 +12,10 @@ use anyhow::{Context, Result, bail};
 const ALLOWED_EDGES: &[(&str, &[&str])] = &[
     ("tool_memory_core", &[]),
     ("tool_memory_store", &["tool_memory_core"]),
+    (
+        "tool_memory_store_postgres",
+        &["tool_memory_core", "tool_memory_store"],
+    ),
     ("tool_memory_capture", &["tool_memory_core"]),
     ("tool_memory_prompt", &["tool_memory_core"]),
     ("tool_memory_guard", &["tool_memory_core"]),
@@ -20,6 +24,7 @@ const ALLOWED_EDGES: &[(&str, &[&str])] = &[
         &[
             "tool_memory_core",
             "tool_memory_store",
+            "tool_memory_store_postgres",
             "tool_memory_capture",
             "tool_memory_prompt",
             "tool_memory_guard",

@@ -11,6 +11,7 @@ mod config;
 mod error;
 mod guard;
 mod hook;
+mod postgres;
 
 pub use crate::agent_tools::{
     AgentTool, AgentToolSpec, MemoryToolsList, MemoryToolsPut, agent_tools,
@@ -36,4 +37,5 @@ pub use tool_memory_core::{
 };
 pub use tool_memory_guard::{Constraint, Decision, Verdict};
 pub use tool_memory_prompt::{PromptSection, ToolMemoryRulesSection};
-pub use tool_memory_store::{Durability, RuleStore};
+pub use tool_memory_store::{Durability, RuleStore, Services};
+pub use tool_memory_store_postgres::{PostgresOptions, PostgresRuleStore, is_postgres_url};

@@ -40,11 +40,26 @@ impl std::fmt::Debug for Harness {
 
 /// Runs every conformance test against the stores an async function `$harness()` makes.
 ///
+/// With `optional`, `$harness()` returns `Option<Harness>` and each test passes without
+/// running when it is `None`: for backends that need a server the machine may not have (the
+/// harness says why it skipped, or panics where skipping is not allowed).
+///
 /// The calling crate needs `tokio` (macros, multi-thread runtime) as a dev-dependency.
 #[macro_export]
 macro_rules! conformance_suite {
+    (optional $harness:path) => {
+        $crate::__conformance_list!(optional $harness);
+    };
     ($harness:path) => {
-        $crate::__conformance_tests!($harness;
+        $crate::__conformance_list!(required $harness);
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __conformance_list {
+    ($mode:ident $harness:path) => {
+        $crate::__conformance_tests!($mode $harness;
             blank_tool_name_is_rejected_naming_the_field,
             blank_body_is_rejected_naming_the_field,
             oversized_fields_are_rejected_and_nothing_is_stored,
@@ -89,11 +104,22 @@ macro_rules! conformance_suite {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __conformance_tests {
-    ($harness:path; $($test:ident),* $(,)?) => {
+    (required $harness:path; $($test:ident),* $(,)?) => {
         $(
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn $test() -> $crate::conformance::Result<()> {
                 let harness = $harness().await;
+                $crate::conformance::$test(&harness).await
+            }
+        )*
+    };
+    (optional $harness:path; $($test:ident),* $(,)?) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() -> $crate::conformance::Result<()> {
+                let Some(harness) = $harness().await else {
+                    return Ok(());
+                };
                 $crate::conformance::$test(&harness).await
             }
         )*

@@ -37,7 +37,7 @@ pub enum Error {
     /// The database carries a schema version no toolmem ever wrote (a foreign or damaged file).
     #[error("database schema version {found} was not written by toolmem")]
     SchemaUnknown { found: i64 },
-    /// A key/value backend failed.
+    /// A key/value backend or a database server (PostgreSQL) failed; `op` names the step.
     #[error("{op}: {source}")]
     Backend {
         op: &'static str,

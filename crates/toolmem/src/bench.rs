@@ -30,6 +30,9 @@ pub struct BenchOptions {
     pub rpc_requests: usize,
     /// The `toolmem` executable to measure peak server memory with; `None` skips that row.
     pub server_exe: Option<PathBuf>,
+    /// A PostgreSQL URL to run against instead of a temporary SQLite file (in a schema of its
+    /// own, dropped afterwards); the server memory row is then left out.
+    pub postgres: Option<String>,
 }
 
 impl Default for BenchOptions {
@@ -41,6 +44,7 @@ impl Default for BenchOptions {
             capture_turns: 20_000,
             rpc_requests: 20_000,
             server_exe: std::env::current_exe().ok(),
+            postgres: None,
         }
     }
 }
@@ -116,7 +120,15 @@ fn priority(tool: usize, index: usize) -> ToolMemoryPriority {
 async fn run_once(options: &BenchOptions) -> Result<Vec<Row>> {
     let dir = tempfile_dir()?;
     let db = dir.join("bench.sqlite3");
-    let client = ActiveMemoryClient::open_sqlite(&db)?.with_config(ClientConfig::default());
+    let (client, postgres) = match &options.postgres {
+        Some(url) => crate::bench_pg::open(url)
+            .await
+            .map(|(client, store)| (client, Some(store)))?,
+        None => (
+            ActiveMemoryClient::open_sqlite(&db)?.with_config(ClientConfig::default()),
+            None,
+        ),
+    };
     let total = options.tools * options.per_tool;
     let mut rows = Vec::new();
 
@@ -210,7 +222,7 @@ async fn run_once(options: &BenchOptions) -> Result<Vec<Row>> {
     if options.rpc_requests > 0 {
         rows.extend(rpc_rows(&client, &keys, options.rpc_requests, total).await?);
     }
-    if let Some(exe) = &options.server_exe {
+    if let Some(exe) = options.server_exe.as_ref().filter(|_| postgres.is_none()) {
         rows.push(peak_rss_row(exe, &db, total).await?);
     }
 
@@ -227,6 +239,9 @@ async fn run_once(options: &BenchOptions) -> Result<Vec<Row>> {
         rows.push(check_row(&client, rules, options.capture_turns, total).await?);
     }
     drop(client);
+    if let Some(store) = postgres {
+        store.drop_schema().await?;
+    }
     let _ = std::fs::remove_dir_all(&dir);
     Ok(rows)
 }

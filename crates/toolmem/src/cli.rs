@@ -7,23 +7,36 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use active_memory_client::{
-    ActiveMemoryClient, Decision, Origin, RulePut, ToolMemoryPriority, ToolMemoryRule,
-    ToolMemorySource, TurnRecord, preview_capture,
+    ActiveMemoryClient, Decision, Origin, PostgresOptions, RulePut, ToolMemoryPriority,
+    ToolMemoryRule, ToolMemorySource, TurnRecord, preview_capture,
 };
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use memory_rpc::RpcHandler;
 
-use crate::{bench, db_path, output, serve};
+use crate::db_path::{self, Database};
+use crate::{bench, output, serve};
 
 /// Durable, tool-scoped rules for LLM agents.
 #[derive(Debug, Parser)]
 #[command(name = "toolmem", version, about)]
 pub(crate) struct Args {
-    /// The SQLite database file [default: the platform data directory, e.g.
+    /// The SQLite database file, or a PostgreSQL URL (postgres://user:password@host/db) to
+    /// share rules between servers [default: the platform data directory, e.g.
     /// ~/.local/share/toolmem/rules.sqlite3]
-    #[arg(long, env = "TOOLMEM_DB", global = true)]
+    #[arg(long, env = "TOOLMEM_DB", global = true, hide_env_values = true)]
     db: Option<PathBuf>,
+    /// PostgreSQL only: most connections this process holds open.
+    #[arg(
+        long,
+        env = "TOOLMEM_PG_POOL_SIZE",
+        global = true,
+        default_value_t = 16
+    )]
+    pg_pool_size: usize,
+    /// PostgreSQL only: seconds to wait for a connection (new or free) before a call fails.
+    #[arg(long, env = "TOOLMEM_PG_TIMEOUT", global = true, default_value_t = 5)]
+    pg_timeout: u64,
     /// Print JSON instead of human-readable tables.
     #[arg(long, global = true)]
     json: bool,
@@ -195,13 +208,36 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         if no_rss {
             options.server_exe = None;
         }
+        // `--db postgres://...` runs the workload against PostgreSQL; a file path is ignored
+        // (the SQLite workload always uses a temporary file).
+        options.postgres = args
+            .db
+            .as_deref()
+            .and_then(std::path::Path::to_str)
+            .filter(|text| active_memory_client::is_postgres_url(text))
+            .map(str::to_owned);
         bench::print(&bench::run(&options).await?, json);
         return Ok(ExitCode::SUCCESS);
     }
-    let db = db_path::resolve(args.db)?;
-    let client = ActiveMemoryClient::open_sqlite(&db)
-        .with_context(|| format!("opening {}", db.display()))?;
-    db_path::restrict_file(&db);
+    let db = Database::resolve(args.db)?;
+    let client = match &db {
+        Database::Sqlite(path) => {
+            let client = ActiveMemoryClient::open_sqlite(path)
+                .with_context(|| format!("opening {}", path.display()))?;
+            db_path::restrict_file(path);
+            client
+        }
+        Database::Postgres(url) => {
+            let options = PostgresOptions {
+                pool_size: args.pg_pool_size,
+                timeout: std::time::Duration::from_secs(args.pg_timeout),
+                ..PostgresOptions::default()
+            };
+            ActiveMemoryClient::open_postgres_with(url, options)
+                .await
+                .with_context(|| format!("opening {}", db.describe()))?
+        }
+    };
     match args.command {
         Command::Serve {
             addr,
@@ -213,7 +249,7 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
             if stdio {
                 serve::stdio(rpc).await?;
             } else {
-                eprintln!("toolmem: database {}", db.display());
+                eprintln!("toolmem: database {}", db.describe());
                 serve::http(rpc, addr, token, max_body).await?;
             }
         }

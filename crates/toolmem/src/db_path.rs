@@ -1,9 +1,66 @@
 //! Where the database lives: `--db`, else `TOOLMEM_DB`, else the platform data directory
-//! (for example `~/.local/share/toolmem/rules.sqlite3`), created owner-only.
+//! (for example `~/.local/share/toolmem/rules.sqlite3`), created owner-only. A
+//! `postgres://` (or `postgresql://`) URL selects PostgreSQL instead of an SQLite file.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+
+/// The database a command opens.
+#[derive(Debug, Clone)]
+pub(crate) enum Database {
+    /// An SQLite file.
+    Sqlite(PathBuf),
+    /// A PostgreSQL URL, which may hold a password: show it through [`Database::describe`].
+    Postgres(String),
+}
+
+impl Database {
+    /// The `--db` value (or `TOOLMEM_DB`) as a database, the default file when there is none.
+    pub(crate) fn resolve(explicit: Option<PathBuf>) -> Result<Database> {
+        if let Some(url) = explicit
+            .as_deref()
+            .and_then(Path::to_str)
+            .filter(|text| active_memory_client::is_postgres_url(text))
+        {
+            return Ok(Database::Postgres(url.trim().to_owned()));
+        }
+        resolve(explicit).map(Database::Sqlite)
+    }
+
+    /// What to print about the database: the path, or the URL without its password.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            Database::Sqlite(path) => path.display().to_string(),
+            Database::Postgres(url) => redact_password(url),
+        }
+    }
+}
+
+/// `postgres://user:secret@host/db` as `postgres://user:***@host/db`.
+fn redact_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    // The user info ends at the last `@` before the path; a password may itself hold `@`.
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(authority_end);
+    let redacted = match authority.rsplit_once('@') {
+        Some((user_info, host)) => match user_info.split_once(':') {
+            Some((user, _password)) => format!("{user}:***@{host}"),
+            None => authority.to_owned(),
+        },
+        None => authority.to_owned(),
+    };
+    // Query parameters may carry a password too (`?password=...`).
+    let path = match path.split_once('?') {
+        Some((path, query)) if query.to_ascii_lowercase().contains("password") => {
+            format!("{path}?***")
+        }
+        _ => path.to_owned(),
+    };
+    format!("{scheme}://{redacted}{path}")
+}
 
 /// The database file to open, creating its directory when it is the default one.
 pub(crate) fn resolve(explicit: Option<PathBuf>) -> Result<PathBuf> {
@@ -43,4 +100,34 @@ pub(crate) fn restrict_file(path: &Path) {
     }
     #[cfg(not(unix))]
     let _ = path;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_postgres_url_selects_postgres_and_a_path_sqlite() {
+        let database =
+            Database::resolve(Some(PathBuf::from("postgres://u:pw@db.example:5432/rules")))
+                .unwrap();
+        assert!(matches!(database, Database::Postgres(_)));
+        assert_eq!(
+            database.describe(),
+            "postgres://u:***@db.example:5432/rules"
+        );
+        let database = Database::resolve(Some(PathBuf::from("/tmp/postgres.sqlite3"))).unwrap();
+        assert!(matches!(database, Database::Sqlite(_)));
+    }
+
+    #[test]
+    fn passwords_never_show() {
+        for (url, shown) in [
+            ("postgres://u@h/db", "postgres://u@h/db"),
+            ("postgresql://u:p@ss@h/db", "postgresql://u:***@h/db"),
+            ("postgres://h/db?user=u&password=p", "postgres://h/db?***"),
+        ] {
+            assert_eq!(redact_password(url), shown);
+        }
+    }
 }

@@ -1,0 +1,304 @@
+//! What only a shared database has: several stores (as on several servers, each with its own
+//! pool) writing at once, migrations raced at start-up, and connections lost mid-work.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use anyhow::{Result, ensure};
+use tool_memory_core::{HistoryAction, Origin, RulePut, ToolMemoryPriority};
+use tool_memory_store::{RuleStore, Services};
+use tool_memory_store_postgres::{PostgresOptions, PostgresRuleStore};
+
+use crate::support::{SchemaGuard, database_url, open, run_sql, unique_schema};
+
+/// Two stores on one schema, as two servers would be. Ids come from UUIDs here: sequential ids
+/// from two sources would collide, as they would on two real servers.
+async fn two_stores() -> Result<Option<(PostgresRuleStore, PostgresRuleStore, SchemaGuard)>> {
+    let Some(url) = database_url() else {
+        return Ok(None);
+    };
+    let schema = unique_schema();
+    let guard = SchemaGuard {
+        url: url.clone(),
+        schema: schema.clone(),
+    };
+    let first = open(&url, &schema, Services::default()).await?;
+    let second = open(&url, &schema, Services::default()).await?;
+    Ok(Some((first, second, guard)))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_stores_writing_and_revoking_at_once_lose_nothing() -> Result<()> {
+    let Some((first, second, _guard)) = two_stores().await? else {
+        return Ok(());
+    };
+    let stores: [Arc<dyn RuleStore>; 2] = [Arc::new(first), Arc::new(second)];
+    let writers = 6;
+    let rounds = 15;
+    let mut tasks = Vec::new();
+    for writer in 0..writers {
+        let mine = Arc::clone(&stores[writer % 2]);
+        let other = Arc::clone(&stores[(writer + 1) % 2]);
+        tasks.push(tokio::spawn(async move {
+            for round in 0..rounds {
+                let id = format!("w{writer}-{round}");
+                mine.put(RulePut::new("send_email", format!("rule {id}")).with_id(&id))
+                    .await?;
+                // Every writer also upserts one shared rule, through both stores.
+                other
+                    .put(
+                        RulePut::new("send_email", format!("shared by {writer} in {round}"))
+                            .with_id("shared"),
+                    )
+                    .await?;
+                // Every other rule is revoked through the other store, right away.
+                if round % 2 == 1 {
+                    let revoked = other.revoke("send_email", &id, &Origin::Api).await?;
+                    ensure!(revoked.is_some(), "{id} written a moment ago must exist");
+                }
+            }
+            anyhow::Ok(())
+        }));
+    }
+    for task in tasks {
+        task.await??;
+    }
+
+    for store in &stores {
+        let every = store.list_including_revoked("send_email").await?;
+        assert_eq!(every.len(), writers * rounds + 1, "every rule, once");
+        let active: BTreeSet<String> = store
+            .list("send_email")
+            .await?
+            .into_iter()
+            .map(|rule| rule.id)
+            .collect();
+        for writer in 0..writers {
+            for round in 0..rounds {
+                let id = format!("w{writer}-{round}");
+                assert_eq!(active.contains(&id), round % 2 == 0, "{id}");
+            }
+        }
+    }
+    // History is complete: one create per rule, one update per later upsert of the shared rule,
+    // one revoke per revoked rule, each exactly once.
+    let history = stores[0]
+        .history("send_email", None, usize::MAX, None)
+        .await?;
+    let count = |action: HistoryAction| history.iter().filter(|h| h.action == action).count();
+    assert_eq!(count(HistoryAction::Create), writers * rounds + 1);
+    assert_eq!(count(HistoryAction::Update), writers * rounds - 1);
+    assert_eq!(count(HistoryAction::Revoke), writers * (rounds / 2));
+    let seqs: BTreeSet<i64> = history.iter().map(|entry| entry.seq).collect();
+    assert_eq!(seqs.len(), history.len(), "sequence numbers are unique");
+    // The shared rule kept the creation time of its first write.
+    let shared_history = stores[1]
+        .history("send_email", Some("shared"), usize::MAX, None)
+        .await?;
+    let created = shared_history.last().expect("oldest line");
+    assert_eq!(created.action, HistoryAction::Create);
+    let shared = stores[1]
+        .get("send_email", "shared")
+        .await?
+        .expect("shared");
+    assert_eq!(
+        shared.created_at,
+        created.after.as_ref().expect("created rule").created_at
+    );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_through_one_store_changes_the_others_version() -> Result<()> {
+    let Some((first, second, _guard)) = two_stores().await? else {
+        return Ok(());
+    };
+    let before = second.version().await?;
+    assert!(before.is_some(), "a shared database can always tell");
+    // The second store caches the (empty) eager rules at this version.
+    assert!(second.rules_for_prompt(&[], None).await?.rules.is_empty());
+    let rule = first
+        .put(RulePut::new("bash", "never run sudo").with_priority(ToolMemoryPriority::Critical))
+        .await?;
+    let after_put = second.version().await?;
+    assert_ne!(after_put, before);
+    assert_eq!(first.version().await?, after_put, "one counter for both");
+    // Its next session start sees the rule, and the revocation after it.
+    assert_eq!(
+        second.rules_for_prompt(&[], None).await?.rules,
+        vec![rule.clone()]
+    );
+    first.revoke("bash", &rule.id, &Origin::Cli).await?;
+    assert!(second.rules_for_prompt(&[], None).await?.rules.is_empty());
+    let after_revoke = second.version().await?;
+    // Statistics and audit lines through one store leave the other's caches valid.
+    let mut delta = tool_memory_core::ToolStats::empty("bash");
+    delta.calls = 3;
+    first.record_stats(&delta).await?;
+    second.record_stats(&delta).await?;
+    assert_eq!(second.version().await?, after_revoke);
+    assert_eq!(
+        first.tool_stats("bash").await?.map(|stats| stats.calls),
+        Some(6),
+        "statistics from both stores add up"
+    );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn migrations_raced_by_many_stores_all_succeed_once() -> Result<()> {
+    let Some(url) = database_url() else {
+        return Ok(());
+    };
+    let schema = unique_schema();
+    let _guard = SchemaGuard {
+        url: url.clone(),
+        schema: schema.clone(),
+    };
+    let mut opening = Vec::new();
+    for _ in 0..6 {
+        let (url, schema) = (url.clone(), schema.clone());
+        opening.push(tokio::spawn(async move {
+            open(&url, &schema, Services::default()).await
+        }));
+    }
+    let mut stores = Vec::new();
+    for task in opening {
+        stores.push(task.await??);
+    }
+    for store in &stores {
+        assert_eq!(store.schema_version().await?, 1);
+    }
+    stores[0]
+        .put(RulePut::new("bash", "never run sudo"))
+        .await?;
+    assert_eq!(stores[5].list("bash").await?.len(), 1);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_that_is_not_there_is_a_clear_error() -> Result<()> {
+    // A port nothing listens on: bound, then released.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port();
+    let err = PostgresRuleStore::open(
+        &format!("postgres://toolmem:secret-password@127.0.0.1:{port}/toolmem"),
+        PostgresOptions {
+            timeout: std::time::Duration::from_secs(2),
+            ..PostgresOptions::default()
+        },
+    )
+    .await
+    .unwrap_err();
+    let message = format!("{err}");
+    assert!(message.starts_with("postgres: connect: "), "{message}");
+    assert!(message.contains("refused"), "{message}");
+    assert!(!message.contains("secret-password"), "{message}");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn lost_connections_fail_cleanly_write_nothing_half_and_recover() -> Result<()> {
+    let Some(url) = database_url() else {
+        return Ok(());
+    };
+    let schema = unique_schema();
+    let _guard = SchemaGuard {
+        url: url.clone(),
+        schema: schema.clone(),
+    };
+    // Its own application name, so that terminating its connections spares other tests.
+    let name = format!("toolmem_{schema}");
+    let separator = if url.contains('?') { '&' } else { '?' };
+    let store = Arc::new(
+        open(
+            &format!("{url}{separator}application_name={name}"),
+            &schema,
+            Services::default(),
+        )
+        .await?,
+    );
+    // With a timeout, `pg_terminate_backend` returns once the backend is gone, so no connection
+    // that is about to die can still answer a call after the termination returned.
+    let terminate = format!(
+        "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE application_name = '{name}'"
+    );
+
+    // Writers put rules while their connections are terminated under them, several times.
+    let mut tasks = Vec::new();
+    for writer in 0..3 {
+        let store = Arc::clone(&store);
+        tasks.push(tokio::spawn(async move {
+            let mut outcomes = Vec::new();
+            for round in 0..40 {
+                let id = format!("w{writer}-{round}");
+                let result = store
+                    .put(RulePut::new("bash", format!("rule {id}")).with_id(&id))
+                    .await;
+                outcomes.push((id, result.map(|_| ()).map_err(|err| err.to_string())));
+            }
+            outcomes
+        }));
+    }
+    for _ in 0..5 {
+        let (url, terminate) = (url.clone(), terminate.clone());
+        tokio::task::spawn_blocking(move || run_sql(&url, "public", &terminate)).await?;
+        tokio::task::yield_now().await;
+    }
+    let mut outcomes = Vec::new();
+    for task in tasks {
+        outcomes.extend(task.await?);
+    }
+    let mut failed = 0;
+    for (id, outcome) in &outcomes {
+        if let Err(message) = outcome {
+            failed += 1;
+            assert!(message.starts_with("postgres: "), "{id}: {message}");
+        }
+    }
+    eprintln!(
+        "{failed} of {} puts failed while their connections were terminated",
+        outcomes.len()
+    );
+
+    // Recovery: the pool drops dead connections as it finds them, so within one failure per
+    // pooled connection a call succeeds again, and from then on every call does.
+    run_sql(&url, "public", &terminate);
+    let mut failures = 0;
+    while store.list("bash").await.is_err() {
+        failures += 1;
+        assert!(
+            failures <= 4,
+            "still failing after every pooled connection was replaced"
+        );
+    }
+    for _ in 0..5 {
+        store.list("bash").await?;
+    }
+
+    // Nothing half-written: every rule stored has its creation line and every creation line
+    // its rule; every put that succeeded is stored (a failed one may or may not be: its commit
+    // may have happened before the connection went).
+    let stored: BTreeSet<String> = store
+        .list("bash")
+        .await?
+        .into_iter()
+        .map(|rule| rule.id)
+        .collect();
+    let created: Vec<String> = store
+        .history("bash", None, usize::MAX, None)
+        .await?
+        .into_iter()
+        .filter(|entry| entry.action == HistoryAction::Create)
+        .map(|entry| entry.rule_id)
+        .collect();
+    assert_eq!(created.len(), stored.len(), "one creation line per rule");
+    assert_eq!(created.into_iter().collect::<BTreeSet<_>>(), stored);
+    for (id, outcome) in &outcomes {
+        if outcome.is_ok() {
+            assert!(stored.contains(id), "{id} was acknowledged but is missing");
+        }
+    }
+    Ok(())
+}
