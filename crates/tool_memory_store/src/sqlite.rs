@@ -357,9 +357,10 @@ impl SqliteRuleStore {
             .busy_timeout(options.busy_timeout)
             .map_err(Error::sqlite("set busy timeout"))?;
         if path.is_some() {
-            let mode: String = connection
-                .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
-                .map_err(Error::sqlite("enable WAL"))?;
+            let mode: String = retry_while_busy(options.busy_timeout, || {
+                connection.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
+            })
+            .map_err(Error::sqlite("enable WAL"))?;
             if !mode.eq_ignore_ascii_case("wal") {
                 tracing::warn!(
                     mode,
@@ -580,6 +581,27 @@ impl Drop for WriteTransaction<'_> {
             && let Err(err) = self.connection.execute_batch("ROLLBACK")
         {
             tracing::warn!(%err, "rolling back a failed write");
+        }
+    }
+}
+
+/// Runs `attempt` until it is not refused as busy or `timeout` has passed. Switching the
+/// journal mode takes an exclusive lock without calling the busy handler, so several processes
+/// opening a new file at once (one of them migrating it) can refuse each other.
+fn retry_while_busy<T>(
+    timeout: Duration,
+    mut attempt: impl FnMut() -> rusqlite::Result<T>,
+) -> rusqlite::Result<T> {
+    let deadline = std::time::Instant::now() + timeout;
+    loop {
+        match attempt() {
+            Err(rusqlite::Error::SqliteFailure(failure, _))
+                if failure.code == rusqlite::ErrorCode::DatabaseBusy
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            other => return other,
         }
     }
 }

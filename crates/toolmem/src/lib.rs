@@ -51,8 +51,57 @@ pub fn main() -> ExitCode {
     match runtime.block_on(cli::run(args)) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", error_chain(&err));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The error and its causes on one line, like anyhow's `{:#}`, but without a cause whose text
+/// the line already holds: the storage errors include their cause in their own message.
+fn error_chain(err: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    /// A storage error as the store crates write them: its message includes its cause, and it
+    /// also exposes the cause as its source.
+    #[derive(Debug)]
+    struct WithCause(std::io::Error);
+
+    impl std::fmt::Display for WithCause {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "sqlite write rule: {}", self.0)
+        }
+    }
+
+    impl std::error::Error for WithCause {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn error_chain_names_each_cause_once() {
+        let err = anyhow::Error::new(WithCause(std::io::Error::other("disk full")))
+            .context("opening rules.sqlite3");
+        assert_eq!(
+            super::error_chain(&err),
+            "opening rules.sqlite3: sqlite write rule: disk full"
+        );
+        let err = anyhow::anyhow!("disk full").context("write rule");
+        assert_eq!(super::error_chain(&err), "write rule: disk full");
     }
 }

@@ -46,9 +46,12 @@ pub(crate) async fn http(
         .await
         .with_context(|| format!("binding {addr}"))?;
     let local = listener.local_addr()?;
+    // The handlers go in before the address is announced: a SIGTERM sent as soon as the
+    // address is read must stop the server cleanly, not kill it with the default action.
+    let shutdown = shutdown_signal();
     // Tests and scripts bind port 0 and read the real address from this line.
     println!("toolmem listening on http://{local}");
-    serve_on(listener, rpc, token, max_body, shutdown_signal()).await?;
+    serve_on(listener, rpc, token, max_body, shutdown).await?;
     eprintln!("toolmem: shut down cleanly");
     Ok(())
 }
@@ -108,27 +111,39 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
 }
 
-async fn shutdown_signal() {
-    let interrupt = async {
-        // If the handler cannot be installed, wait for SIGTERM alone rather than stop at once.
+/// Installs the SIGINT and SIGTERM handlers now and returns a future that completes on either.
+/// (An `async fn` would install them only when first polled.)
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    #[cfg(unix)]
+    let handlers = {
+        use tokio::signal::unix::{SignalKind, signal};
+        (
+            signal(SignalKind::interrupt()).ok(),
+            signal(SignalKind::terminate()).ok(),
+        )
+    };
+    async move {
+        #[cfg(unix)]
+        {
+            // A handler that could not be installed waits forever rather than stop at once.
+            let wait = |handler: Option<tokio::signal::unix::Signal>| async move {
+                match handler {
+                    Some(mut handler) => {
+                        handler.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            let (interrupt, terminate) = handlers;
+            tokio::select! {
+                () = wait(interrupt) => {},
+                () = wait(terminate) => {},
+            }
+        }
+        #[cfg(not(unix))]
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {},
-        () = terminate => {},
     }
 }
 
