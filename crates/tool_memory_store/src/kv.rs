@@ -13,10 +13,9 @@ use tool_memory_core::{
 };
 
 use crate::store::{
-    active_at, mark_confirmed, mark_restored, mark_revoked, prompt_tool_filter, rank_by_keywords,
-    select_for_prompt, write_action,
+    active_at, prompt_tool_filter, rank_by_keywords, select_for_prompt, write_action,
 };
-use crate::{Error, PromptSelection, Result, RuleStore, Services};
+use crate::{Error, PromptSelection, Result, RuleChange, RuleStore, Services};
 
 /// The category rules are written with, as in the reference.
 pub const TOOL_MEMORY_CATEGORY: &str = "tool_memory";
@@ -188,65 +187,6 @@ impl<B: KvBackend> KvRuleStore<B> {
         Ok(entry)
     }
 
-    /// Applies `change` to a stored rule under the write lock and records `action` when it
-    /// changed anything.
-    async fn change(
-        &self,
-        (tool_name, id): (&str, &str),
-        action: HistoryAction,
-        origin: &Origin,
-        change: impl FnOnce(&mut ToolMemoryRule, Timestamp) -> bool + Send,
-    ) -> Result<Option<ToolMemoryRule>> {
-        let _guard = self.write_lock.lock().await;
-        let Some(before) = self.get(tool_name, id).await? else {
-            return Ok(None);
-        };
-        let now = self.services.clock.now();
-        let mut after = before.clone();
-        if !change(&mut after, now) {
-            return Ok(Some(before));
-        }
-        self.write(&after).await?;
-        let event = HistoryEvent {
-            tool_name: after.tool_name.clone(),
-            rule_id: after.id.clone(),
-            action,
-            origin: origin.clone(),
-            rule: Some(after.clone()),
-            detail: None,
-        };
-        self.record(now, event, Some(before)).await?;
-        Ok(Some(after))
-    }
-
-    async fn remove(
-        &self,
-        (tool_name, id): (&str, &str),
-        action: HistoryAction,
-        origin: &Origin,
-    ) -> Result<bool> {
-        let _guard = self.write_lock.lock().await;
-        let before = self.get(tool_name, id).await.ok().flatten();
-        let existed = self
-            .backend
-            .forget(&tool_memory_namespace(tool_name), &storage_key(id))
-            .await
-            .map_err(backend("forget tool rule"))?;
-        if existed {
-            let event = HistoryEvent {
-                tool_name: tool_name.to_owned(),
-                rule_id: id.to_owned(),
-                action,
-                origin: origin.clone(),
-                rule: None,
-                detail: None,
-            };
-            self.record(self.services.clock.now(), event, before)
-                .await?;
-        }
-        Ok(existed)
-    }
-
     /// Reads and parses one tool's rules, counting rows that do not parse.
     async fn read_tool(&self, tool_name: &str) -> Result<(Vec<ToolMemoryRule>, usize)> {
         let entries = self
@@ -360,54 +300,65 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
         Ok(rules)
     }
 
-    async fn delete(&self, tool_name: &str, id: &str, origin: &Origin) -> Result<bool> {
-        self.remove((tool_name, id), HistoryAction::Delete, origin)
-            .await
-    }
-
-    async fn revoke(
+    /// Applies `change` to a stored rule under the write lock and records `action` when it
+    /// changed anything.
+    async fn change_rule(
         &self,
         tool_name: &str,
         id: &str,
+        action: HistoryAction,
         origin: &Origin,
+        change: RuleChange,
     ) -> Result<Option<ToolMemoryRule>> {
-        self.change((tool_name, id), HistoryAction::Revoke, origin, mark_revoked)
-            .await
+        let _guard = self.write_lock.lock().await;
+        let Some(before) = self.get(tool_name, id).await? else {
+            return Ok(None);
+        };
+        let now = self.services.clock.now();
+        let mut after = before.clone();
+        if !change(&mut after, now) {
+            return Ok(Some(before));
+        }
+        self.write(&after).await?;
+        let event = HistoryEvent {
+            tool_name: after.tool_name.clone(),
+            rule_id: after.id.clone(),
+            action,
+            origin: origin.clone(),
+            rule: Some(after.clone()),
+            detail: None,
+        };
+        self.record(now, event, Some(before)).await?;
+        Ok(Some(after))
     }
 
-    async fn restore(
+    async fn remove_rule(
         &self,
         tool_name: &str,
         id: &str,
+        action: HistoryAction,
         origin: &Origin,
-    ) -> Result<Option<ToolMemoryRule>> {
-        self.change(
-            (tool_name, id),
-            HistoryAction::Restore,
-            origin,
-            |rule, _| mark_restored(rule),
-        )
-        .await
-    }
-
-    async fn confirm(
-        &self,
-        tool_name: &str,
-        id: &str,
-        origin: &Origin,
-    ) -> Result<Option<ToolMemoryRule>> {
-        self.change(
-            (tool_name, id),
-            HistoryAction::Confirm,
-            origin,
-            |rule, _| mark_confirmed(rule),
-        )
-        .await
-    }
-
-    async fn expire(&self, tool_name: &str, id: &str) -> Result<bool> {
-        self.remove((tool_name, id), HistoryAction::Expire, &Origin::Expiry)
+    ) -> Result<bool> {
+        let _guard = self.write_lock.lock().await;
+        let before = self.get(tool_name, id).await.ok().flatten();
+        let existed = self
+            .backend
+            .forget(&tool_memory_namespace(tool_name), &storage_key(id))
             .await
+            .map_err(backend("forget tool rule"))?;
+        if existed {
+            let event = HistoryEvent {
+                tool_name: tool_name.to_owned(),
+                rule_id: id.to_owned(),
+                action,
+                origin: origin.clone(),
+                rule: None,
+                detail: None,
+            };
+            self.record(self.services.clock.now(), event, before)
+                .await?;
+        }
+        Ok(existed)
     }
 
     async fn history(

@@ -10,10 +10,9 @@ use tool_memory_core::{
 };
 
 use crate::store::{
-    active_at, mark_confirmed, mark_restored, mark_revoked, prompt_tool_filter, rank_by_keywords,
-    select_for_prompt, write_action,
+    active_at, prompt_tool_filter, rank_by_keywords, select_for_prompt, write_action,
 };
-use crate::{PromptSelection, Result, RuleStore, Services};
+use crate::{PromptSelection, Result, RuleChange, RuleStore, Services};
 
 /// Rules in a map behind a mutex; gone when dropped.
 #[derive(Debug, Default)]
@@ -222,68 +221,34 @@ impl RuleStore for InMemoryRuleStore {
         Ok(self.rules_of(tool_name))
     }
 
-    async fn delete(&self, tool_name: &str, id: &str, origin: &Origin) -> Result<bool> {
-        Ok(self.state.lock().remove(
-            self.services.clock.now(),
-            (tool_name, id),
-            HistoryAction::Delete,
-            origin,
-        ))
-    }
-
-    async fn revoke(
+    async fn change_rule(
         &self,
         tool_name: &str,
         id: &str,
+        action: HistoryAction,
         origin: &Origin,
+        change: RuleChange,
     ) -> Result<Option<ToolMemoryRule>> {
         let now = self.services.clock.now();
-        Ok(self.state.lock().change(
-            now,
-            (tool_name, id),
-            HistoryAction::Revoke,
-            origin,
-            |rule| mark_revoked(rule, now),
-        ))
+        Ok(self
+            .state
+            .lock()
+            .change(now, (tool_name, id), action, origin, |rule| {
+                change(rule, now)
+            }))
     }
 
-    async fn restore(
+    async fn remove_rule(
         &self,
         tool_name: &str,
         id: &str,
+        action: HistoryAction,
         origin: &Origin,
-    ) -> Result<Option<ToolMemoryRule>> {
-        Ok(self.state.lock().change(
-            self.services.clock.now(),
-            (tool_name, id),
-            HistoryAction::Restore,
-            origin,
-            mark_restored,
-        ))
-    }
-
-    async fn confirm(
-        &self,
-        tool_name: &str,
-        id: &str,
-        origin: &Origin,
-    ) -> Result<Option<ToolMemoryRule>> {
-        Ok(self.state.lock().change(
-            self.services.clock.now(),
-            (tool_name, id),
-            HistoryAction::Confirm,
-            origin,
-            mark_confirmed,
-        ))
-    }
-
-    async fn expire(&self, tool_name: &str, id: &str) -> Result<bool> {
-        Ok(self.state.lock().remove(
-            self.services.clock.now(),
-            (tool_name, id),
-            HistoryAction::Expire,
-            &Origin::Expiry,
-        ))
+    ) -> Result<bool> {
+        Ok(self
+            .state
+            .lock()
+            .remove(self.services.clock.now(), (tool_name, id), action, origin))
     }
 
     async fn history(

@@ -34,11 +34,8 @@ use tool_memory_core::{
     ToolMemoryRule, ToolStats, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
 };
 
-use crate::store::{
-    fts_query, mark_confirmed, mark_restored, mark_revoked, prompt_tool_filter, select_for_prompt,
-    write_action,
-};
-use crate::{Error, PromptSelection, Result, RuleStore, Services};
+use crate::store::{fts_query, prompt_tool_filter, select_for_prompt, write_action};
+use crate::{Error, PromptSelection, Result, RuleChange, RuleStore, Services};
 
 /// How hard a commit works to survive a crash. See the module documentation.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -450,87 +447,6 @@ impl SqliteRuleStore {
             let result = work(&mut writer, &services);
             connections.own_changes.fetch_add(1, Ordering::Release);
             result
-        })
-        .await
-    }
-}
-
-impl SqliteRuleStore {
-    /// Applies `change` to a stored rule in one transaction with its history line; records
-    /// nothing when `change` reports no change.
-    async fn change(
-        &self,
-        tool_name: &str,
-        id: &str,
-        action: HistoryAction,
-        origin: &Origin,
-        change: impl FnOnce(&mut ToolMemoryRule, Timestamp) -> bool + Send + 'static,
-    ) -> Result<Option<ToolMemoryRule>> {
-        let tool_name = normalize_tool_name(tool_name);
-        let id = id.to_owned();
-        let origin = origin.clone();
-        self.with_rule_writer(move |connection, services| {
-            let transaction = WriteTransaction::begin(connection, "begin change")?;
-            let Some(before) = read_rule(&transaction, &tool_name, &id)? else {
-                return Ok(None);
-            };
-            let now = services.clock.now();
-            let mut after = before.clone();
-            if !change(&mut after, now) {
-                return Ok(Some(before));
-            }
-            write_rule(&transaction, &after)?;
-            let event = HistoryEvent {
-                tool_name,
-                rule_id: id,
-                action,
-                origin,
-                rule: Some(after.clone()),
-                detail: None,
-            };
-            insert_history(&transaction, &event, Some(&before), now)?;
-            transaction.commit("commit change")?;
-            Ok(Some(after))
-        })
-        .await
-    }
-
-    /// Removes a rule in one transaction with its history line. An unreadable row can still be
-    /// removed by an explicit call; its history line then has no `before`.
-    async fn remove(
-        &self,
-        tool_name: &str,
-        id: &str,
-        action: HistoryAction,
-        origin: &Origin,
-    ) -> Result<bool> {
-        let tool_name = normalize_tool_name(tool_name);
-        let id = id.to_owned();
-        let origin = origin.clone();
-        self.with_rule_writer(move |connection, services| {
-            let transaction = WriteTransaction::begin(connection, "begin delete")?;
-            let before = match read_rule(&transaction, &tool_name, &id) {
-                Err(Error::Unreadable { .. }) => None,
-                other => other?,
-            };
-            let deleted = transaction
-                .prepare_cached("DELETE FROM rules WHERE tool_name = ?1 AND id = ?2")
-                .and_then(|mut statement| statement.execute(params![tool_name, id]))
-                .map_err(Error::sqlite("delete rule"))?
-                > 0;
-            if deleted {
-                let event = HistoryEvent {
-                    tool_name,
-                    rule_id: id,
-                    action,
-                    origin,
-                    rule: None,
-                    detail: None,
-                };
-                insert_history(&transaction, &event, before.as_ref(), services.clock.now())?;
-            }
-            transaction.commit("commit delete")?;
-            Ok(deleted)
         })
         .await
     }
@@ -1092,48 +1008,83 @@ impl RuleStore for SqliteRuleStore {
         Ok(Vec::clone(&rules))
     }
 
-    async fn delete(&self, tool_name: &str, id: &str, origin: &Origin) -> Result<bool> {
-        self.remove(tool_name, id, HistoryAction::Delete, origin)
-            .await
-    }
-
-    async fn revoke(
+    /// Applies `change` to a stored rule in one transaction with its history line; records
+    /// nothing when `change` reports no change.
+    async fn change_rule(
         &self,
         tool_name: &str,
         id: &str,
+        action: HistoryAction,
         origin: &Origin,
+        change: RuleChange,
     ) -> Result<Option<ToolMemoryRule>> {
-        self.change(tool_name, id, HistoryAction::Revoke, origin, mark_revoked)
-            .await
-    }
-
-    async fn restore(
-        &self,
-        tool_name: &str,
-        id: &str,
-        origin: &Origin,
-    ) -> Result<Option<ToolMemoryRule>> {
-        self.change(tool_name, id, HistoryAction::Restore, origin, |rule, _| {
-            mark_restored(rule)
+        let tool_name = normalize_tool_name(tool_name);
+        let id = id.to_owned();
+        let origin = origin.clone();
+        self.with_rule_writer(move |connection, services| {
+            let transaction = WriteTransaction::begin(connection, "begin change")?;
+            let Some(before) = read_rule(&transaction, &tool_name, &id)? else {
+                return Ok(None);
+            };
+            let now = services.clock.now();
+            let mut after = before.clone();
+            if !change(&mut after, now) {
+                return Ok(Some(before));
+            }
+            write_rule(&transaction, &after)?;
+            let event = HistoryEvent {
+                tool_name,
+                rule_id: id,
+                action,
+                origin,
+                rule: Some(after.clone()),
+                detail: None,
+            };
+            insert_history(&transaction, &event, Some(&before), now)?;
+            transaction.commit("commit change")?;
+            Ok(Some(after))
         })
         .await
     }
 
-    async fn confirm(
+    /// Removes a rule in one transaction with its history line. An unreadable row can still be
+    /// removed by an explicit call; its history line then has no `before`.
+    async fn remove_rule(
         &self,
         tool_name: &str,
         id: &str,
+        action: HistoryAction,
         origin: &Origin,
-    ) -> Result<Option<ToolMemoryRule>> {
-        self.change(tool_name, id, HistoryAction::Confirm, origin, |rule, _| {
-            mark_confirmed(rule)
+    ) -> Result<bool> {
+        let tool_name = normalize_tool_name(tool_name);
+        let id = id.to_owned();
+        let origin = origin.clone();
+        self.with_rule_writer(move |connection, services| {
+            let transaction = WriteTransaction::begin(connection, "begin delete")?;
+            let before = match read_rule(&transaction, &tool_name, &id) {
+                Err(Error::Unreadable { .. }) => None,
+                other => other?,
+            };
+            let deleted = transaction
+                .prepare_cached("DELETE FROM rules WHERE tool_name = ?1 AND id = ?2")
+                .and_then(|mut statement| statement.execute(params![tool_name, id]))
+                .map_err(Error::sqlite("delete rule"))?
+                > 0;
+            if deleted {
+                let event = HistoryEvent {
+                    tool_name,
+                    rule_id: id,
+                    action,
+                    origin,
+                    rule: None,
+                    detail: None,
+                };
+                insert_history(&transaction, &event, before.as_ref(), services.clock.now())?;
+            }
+            transaction.commit("commit delete")?;
+            Ok(deleted)
         })
         .await
-    }
-
-    async fn expire(&self, tool_name: &str, id: &str) -> Result<bool> {
-        self.remove(tool_name, id, HistoryAction::Expire, &Origin::Expiry)
-            .await
     }
 
     async fn history(

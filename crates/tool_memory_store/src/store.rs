@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use tool_memory_core::{
-    Clock, HistoryEntry, HistoryEvent, IdSource, Origin, RulePut, Timestamp, ToolMemoryPriority,
-    ToolMemoryRule, ToolMemorySource, ToolStats, UNSCOPED_TOOL, normalize_tool_name,
+    Clock, HistoryAction, HistoryEntry, HistoryEvent, IdSource, Origin, RulePut, Timestamp,
+    ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, ToolStats, UNSCOPED_TOOL,
+    normalize_tool_name,
 };
 
 use crate::{Result, SystemClock, UuidIds};
@@ -42,6 +43,10 @@ impl Default for Services {
     }
 }
 
+/// A change of a stored rule's state (revoke, restore, confirm): edits the rule in place at the
+/// given time and says whether anything changed.
+pub type RuleChange = fn(&mut ToolMemoryRule, Timestamp) -> bool;
+
 /// Storage for tool-scoped rules. Every method normalises tool names (trim + lower-case), so
 /// one tool is one identity whichever path a caller takes.
 #[async_trait]
@@ -62,8 +67,35 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
     /// [`RuleStore::list`] with revoked rules too (marked by `meta.revoked_at`).
     async fn list_including_revoked(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>>;
 
+    /// Applies `change` to the stored rule (tool, id) and records `action` by `origin`, with
+    /// the rule before and after, together. `None` when there is no such rule; when `change`
+    /// reports no change the rule is returned as it is and nothing is recorded. Backends
+    /// implement this once; revoke, restore and confirm are built on it.
+    async fn change_rule(
+        &self,
+        tool_name: &str,
+        id: &str,
+        action: HistoryAction,
+        origin: &Origin,
+        change: RuleChange,
+    ) -> Result<Option<ToolMemoryRule>>;
+
+    /// Removes the rule (tool, id) and records `action` by `origin` with the rule as it was,
+    /// together; `true` when it existed. Backends implement this once; delete and expire are
+    /// built on it.
+    async fn remove_rule(
+        &self,
+        tool_name: &str,
+        id: &str,
+        action: HistoryAction,
+        origin: &Origin,
+    ) -> Result<bool>;
+
     /// Deletes a rule; `true` when it existed. Its history stays.
-    async fn delete(&self, tool_name: &str, id: &str, origin: &Origin) -> Result<bool>;
+    async fn delete(&self, tool_name: &str, id: &str, origin: &Origin) -> Result<bool> {
+        self.remove_rule(tool_name, id, HistoryAction::Delete, origin)
+            .await
+    }
 
     /// Lifts a rule without deleting it. `None` when there is no such rule; an already revoked
     /// rule is returned unchanged, with no new history line.
@@ -72,7 +104,10 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
         tool_name: &str,
         id: &str,
         origin: &Origin,
-    ) -> Result<Option<ToolMemoryRule>>;
+    ) -> Result<Option<ToolMemoryRule>> {
+        self.change_rule(tool_name, id, HistoryAction::Revoke, origin, mark_revoked)
+            .await
+    }
 
     /// Reinstates a revoked rule. `None` when there is no such rule; an active rule is returned
     /// unchanged, with no new history line.
@@ -81,7 +116,12 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
         tool_name: &str,
         id: &str,
         origin: &Origin,
-    ) -> Result<Option<ToolMemoryRule>>;
+    ) -> Result<Option<ToolMemoryRule>> {
+        self.change_rule(tool_name, id, HistoryAction::Restore, origin, |rule, _| {
+            mark_restored(rule)
+        })
+        .await
+    }
 
     /// Confirms a proposed rule, which then applies at its priority. `None` when there is no
     /// such rule.
@@ -90,10 +130,18 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
         tool_name: &str,
         id: &str,
         origin: &Origin,
-    ) -> Result<Option<ToolMemoryRule>>;
+    ) -> Result<Option<ToolMemoryRule>> {
+        self.change_rule(tool_name, id, HistoryAction::Confirm, origin, |rule, _| {
+            mark_confirmed(rule)
+        })
+        .await
+    }
 
     /// Removes an expired observation, recording `expire` (not `delete`) in the history.
-    async fn expire(&self, tool_name: &str, id: &str) -> Result<bool>;
+    async fn expire(&self, tool_name: &str, id: &str) -> Result<bool> {
+        self.remove_rule(tool_name, id, HistoryAction::Expire, &Origin::Expiry)
+            .await
+    }
 
     /// History lines of a tool (or of one rule), newest first: at most `limit`, and only lines
     /// older than `before` (a `seq`) when given.

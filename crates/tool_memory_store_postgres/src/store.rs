@@ -37,10 +37,9 @@ use tool_memory_core::{
     ToolMemoryRule, ToolStats, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
 };
 use tool_memory_store::backend::{
-    active_at, mark_confirmed, mark_restored, mark_revoked, prompt_tool_filter, rank_by_keywords,
-    select_for_prompt, write_action,
+    active_at, prompt_tool_filter, rank_by_keywords, select_for_prompt, write_action,
 };
-use tool_memory_store::{Error, PromptSelection, Result, RuleStore, Services};
+use tool_memory_store::{Error, PromptSelection, Result, RuleChange, RuleStore, Services};
 
 /// How to open a [`PostgresRuleStore`].
 #[derive(Debug, Clone)]
@@ -564,107 +563,6 @@ fn read_history_row(row: &Row) -> std::result::Result<HistoryEntry, String> {
 const CREATE_ATTEMPTS: usize = 8;
 
 impl PostgresRuleStore {
-    /// Applies `change` to a stored rule in one transaction with its history line; records
-    /// nothing when `change` reports no change.
-    async fn change(
-        &self,
-        tool_name: &str,
-        id: &str,
-        action: HistoryAction,
-        origin: &Origin,
-        change: impl FnOnce(&mut ToolMemoryRule, Timestamp) -> bool + Send,
-    ) -> Result<Option<ToolMemoryRule>> {
-        let tool_name = normalize_tool_name(tool_name);
-        let mut client = self.client().await?;
-        let transaction = client
-            .transaction()
-            .await
-            .map_err(self.failed("postgres: begin change"))?;
-        let row = fetch_row(&transaction, &tool_name, id, true)
-            .await
-            .map_err(self.failed("postgres: read rule"))?;
-        // Dropping the transaction rolls it back: nothing was written.
-        let Some(before) = readable(row)? else {
-            return Ok(None);
-        };
-        let now = self.services.clock.now();
-        let mut after = before.clone();
-        if !change(&mut after, now) {
-            return Ok(Some(before));
-        }
-        write_rule(&transaction, &after, true)
-            .await
-            .map_err(self.failed("postgres: write rule"))?;
-        let event = HistoryEvent {
-            tool_name,
-            rule_id: id.to_owned(),
-            action,
-            origin: origin.clone(),
-            rule: Some(after.clone()),
-            detail: None,
-        };
-        insert_history(&transaction, &event, Some(&before), now)
-            .await
-            .map_err(self.failed("postgres: write history"))?;
-        transaction
-            .commit()
-            .await
-            .map_err(self.failed("postgres: commit change"))?;
-        Ok(Some(after))
-    }
-
-    /// Removes a rule in one transaction with its history line. An unreadable row can still be
-    /// removed by an explicit call; its history line then has no `before`.
-    async fn remove(
-        &self,
-        tool_name: &str,
-        id: &str,
-        action: HistoryAction,
-        origin: &Origin,
-    ) -> Result<bool> {
-        let tool_name = normalize_tool_name(tool_name);
-        let mut client = self.client().await?;
-        let transaction = client
-            .transaction()
-            .await
-            .map_err(self.failed("postgres: begin delete"))?;
-        let before = fetch_row(&transaction, &tool_name, id, true)
-            .await
-            .map_err(self.failed("postgres: read rule"))?
-            .and_then(Result::ok);
-        let statement = transaction
-            .prepare_cached("DELETE FROM rules WHERE tool_name = $1 AND id = $2")
-            .await
-            .map_err(self.failed("postgres: prepare delete"))?;
-        let deleted = transaction
-            .execute(&statement, &[&tool_name, &id])
-            .await
-            .map_err(self.failed("postgres: delete rule"))?;
-        if deleted > 0 {
-            let event = HistoryEvent {
-                tool_name,
-                rule_id: id.to_owned(),
-                action,
-                origin: origin.clone(),
-                rule: None,
-                detail: None,
-            };
-            insert_history(
-                &transaction,
-                &event,
-                before.as_ref(),
-                self.services.clock.now(),
-            )
-            .await
-            .map_err(self.failed("postgres: write history"))?;
-        }
-        transaction
-            .commit()
-            .await
-            .map_err(self.failed("postgres: commit delete"))?;
-        Ok(deleted > 0)
-    }
-
     /// Every readable rule of one tool, revoked ones included, in listing order.
     async fn rules_of(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
         let tool_name = normalize_tool_name(tool_name);
@@ -812,48 +710,105 @@ impl RuleStore for PostgresRuleStore {
         self.rules_of(tool_name).await
     }
 
-    async fn delete(&self, tool_name: &str, id: &str, origin: &Origin) -> Result<bool> {
-        self.remove(tool_name, id, HistoryAction::Delete, origin)
-            .await
-    }
-
-    async fn revoke(
+    /// Applies `change` to a stored rule in one transaction with its history line; records
+    /// nothing when `change` reports no change.
+    async fn change_rule(
         &self,
         tool_name: &str,
         id: &str,
+        action: HistoryAction,
         origin: &Origin,
+        change: RuleChange,
     ) -> Result<Option<ToolMemoryRule>> {
-        self.change(tool_name, id, HistoryAction::Revoke, origin, mark_revoked)
+        let tool_name = normalize_tool_name(tool_name);
+        let mut client = self.client().await?;
+        let transaction = client
+            .transaction()
             .await
+            .map_err(self.failed("postgres: begin change"))?;
+        let row = fetch_row(&transaction, &tool_name, id, true)
+            .await
+            .map_err(self.failed("postgres: read rule"))?;
+        // Dropping the transaction rolls it back: nothing was written.
+        let Some(before) = readable(row)? else {
+            return Ok(None);
+        };
+        let now = self.services.clock.now();
+        let mut after = before.clone();
+        if !change(&mut after, now) {
+            return Ok(Some(before));
+        }
+        write_rule(&transaction, &after, true)
+            .await
+            .map_err(self.failed("postgres: write rule"))?;
+        let event = HistoryEvent {
+            tool_name,
+            rule_id: id.to_owned(),
+            action,
+            origin: origin.clone(),
+            rule: Some(after.clone()),
+            detail: None,
+        };
+        insert_history(&transaction, &event, Some(&before), now)
+            .await
+            .map_err(self.failed("postgres: write history"))?;
+        transaction
+            .commit()
+            .await
+            .map_err(self.failed("postgres: commit change"))?;
+        Ok(Some(after))
     }
 
-    async fn restore(
+    /// Removes a rule in one transaction with its history line. An unreadable row can still be
+    /// removed by an explicit call; its history line then has no `before`.
+    async fn remove_rule(
         &self,
         tool_name: &str,
         id: &str,
+        action: HistoryAction,
         origin: &Origin,
-    ) -> Result<Option<ToolMemoryRule>> {
-        self.change(tool_name, id, HistoryAction::Restore, origin, |rule, _| {
-            mark_restored(rule)
-        })
-        .await
-    }
-
-    async fn confirm(
-        &self,
-        tool_name: &str,
-        id: &str,
-        origin: &Origin,
-    ) -> Result<Option<ToolMemoryRule>> {
-        self.change(tool_name, id, HistoryAction::Confirm, origin, |rule, _| {
-            mark_confirmed(rule)
-        })
-        .await
-    }
-
-    async fn expire(&self, tool_name: &str, id: &str) -> Result<bool> {
-        self.remove(tool_name, id, HistoryAction::Expire, &Origin::Expiry)
+    ) -> Result<bool> {
+        let tool_name = normalize_tool_name(tool_name);
+        let mut client = self.client().await?;
+        let transaction = client
+            .transaction()
             .await
+            .map_err(self.failed("postgres: begin delete"))?;
+        let before = fetch_row(&transaction, &tool_name, id, true)
+            .await
+            .map_err(self.failed("postgres: read rule"))?
+            .and_then(Result::ok);
+        let statement = transaction
+            .prepare_cached("DELETE FROM rules WHERE tool_name = $1 AND id = $2")
+            .await
+            .map_err(self.failed("postgres: prepare delete"))?;
+        let deleted = transaction
+            .execute(&statement, &[&tool_name, &id])
+            .await
+            .map_err(self.failed("postgres: delete rule"))?;
+        if deleted > 0 {
+            let event = HistoryEvent {
+                tool_name,
+                rule_id: id.to_owned(),
+                action,
+                origin: origin.clone(),
+                rule: None,
+                detail: None,
+            };
+            insert_history(
+                &transaction,
+                &event,
+                before.as_ref(),
+                self.services.clock.now(),
+            )
+            .await
+            .map_err(self.failed("postgres: write history"))?;
+        }
+        transaction
+            .commit()
+            .await
+            .map_err(self.failed("postgres: commit delete"))?;
+        Ok(deleted > 0)
     }
 
     async fn history(

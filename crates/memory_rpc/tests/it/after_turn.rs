@@ -137,39 +137,23 @@ impl RuleStore for DownStore {
     ) -> tool_memory_store::Result<Vec<ToolMemoryRule>> {
         down()
     }
-    async fn delete(
+    async fn change_rule(
         &self,
         _tool: &str,
         _id: &str,
+        _action: tool_memory_core::HistoryAction,
+        _origin: &Origin,
+        _change: tool_memory_store::RuleChange,
+    ) -> tool_memory_store::Result<Option<ToolMemoryRule>> {
+        down()
+    }
+    async fn remove_rule(
+        &self,
+        _tool: &str,
+        _id: &str,
+        _action: tool_memory_core::HistoryAction,
         _origin: &Origin,
     ) -> tool_memory_store::Result<bool> {
-        down()
-    }
-    async fn revoke(
-        &self,
-        _tool: &str,
-        _id: &str,
-        _origin: &Origin,
-    ) -> tool_memory_store::Result<Option<ToolMemoryRule>> {
-        down()
-    }
-    async fn restore(
-        &self,
-        _tool: &str,
-        _id: &str,
-        _origin: &Origin,
-    ) -> tool_memory_store::Result<Option<ToolMemoryRule>> {
-        down()
-    }
-    async fn confirm(
-        &self,
-        _tool: &str,
-        _id: &str,
-        _origin: &Origin,
-    ) -> tool_memory_store::Result<Option<ToolMemoryRule>> {
-        down()
-    }
-    async fn expire(&self, _tool: &str, _id: &str) -> tool_memory_store::Result<bool> {
         down()
     }
     async fn history(
