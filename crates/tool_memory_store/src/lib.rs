@@ -28,7 +28,7 @@ pub mod conformance;
 /// orders, filters and records exactly as the ones here do.
 pub mod backend {
     pub use crate::store::{
-        active_at, keywords, mark_confirmed, mark_restored, mark_revoked, prompt_tool_filter,
-        rank_by_keywords, select_for_prompt, write_action,
+        StoredRow, active_at, keep_readable, keywords, mark_confirmed, mark_restored, mark_revoked,
+        prompt_tool_filter, rank_by_keywords, select_for_prompt, write_action,
     };
 }

@@ -34,7 +34,9 @@ use tool_memory_core::{
     ToolMemoryRule, ToolStats, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
 };
 
-use crate::store::{fts_query, prompt_tool_filter, select_for_prompt, write_action};
+use crate::store::{
+    StoredRow, fts_query, keep_readable, prompt_tool_filter, select_for_prompt, write_action,
+};
 use crate::{Error, PromptSelection, Result, RuleChange, RuleStore, Services};
 
 /// How hard a commit works to survive a crash. See the module documentation.
@@ -558,9 +560,6 @@ where
     }
 }
 
-/// A stored row: either a rule, or the reason this version cannot read it.
-type StoredRow = std::result::Result<ToolMemoryRule, (String, String, String)>;
-
 fn read_row(row: &Row<'_>) -> rusqlite::Result<StoredRow> {
     Ok(parse_row(row).map_err(|reason| {
         let text = |index: usize| row.get::<_, String>(index).unwrap_or_default();
@@ -622,28 +621,6 @@ fn parse_meta(row: &Row<'_>) -> std::result::Result<RuleMeta, String> {
             .transpose()?,
         constraint_explicit: row.get::<_, bool>(13).map_err(|err| err.to_string())?,
     })
-}
-
-/// Splits rows into readable rules and a count of unreadable ones, logging each skipped row
-/// (by tool and id only; the text may hold personal data).
-fn keep_readable(rows: Vec<StoredRow>) -> (Vec<ToolMemoryRule>, usize) {
-    let mut rules = Vec::with_capacity(rows.len());
-    let mut unreadable = 0;
-    for row in rows {
-        match row {
-            Ok(rule) => rules.push(rule),
-            Err((tool_name, id, reason)) => {
-                unreadable += 1;
-                tracing::warn!(
-                    tool_name,
-                    id,
-                    reason,
-                    "skipping a stored tool rule this version cannot read"
-                );
-            }
-        }
-    }
-    (rules, unreadable)
 }
 
 fn query_rows(

@@ -243,6 +243,31 @@ pub fn mark_confirmed(rule: &mut ToolMemoryRule) -> bool {
     std::mem::take(&mut rule.meta.proposed)
 }
 
+/// A row as a backend read it: a rule, or (tool, id, reason) when this version cannot read it.
+pub type StoredRow = std::result::Result<ToolMemoryRule, (String, String, String)>;
+
+/// The readable rules of `rows`, and how many were not: an unreadable row is skipped and
+/// reported (tool and id, never its text), never deleted, and never hides the others.
+pub fn keep_readable(rows: impl IntoIterator<Item = StoredRow>) -> (Vec<ToolMemoryRule>, usize) {
+    let mut rules = Vec::new();
+    let mut unreadable = 0;
+    for row in rows {
+        match row {
+            Ok(rule) => rules.push(rule),
+            Err((tool_name, id, reason)) => {
+                unreadable += 1;
+                tracing::warn!(
+                    tool_name,
+                    id,
+                    reason,
+                    "skipping a stored tool rule this version cannot read"
+                );
+            }
+        }
+    }
+    (rules, unreadable)
+}
+
 /// Keeps the rules that apply at `now` (not revoked, not expired).
 pub fn active_at(rules: Vec<ToolMemoryRule>, now: Timestamp) -> Vec<ToolMemoryRule> {
     rules

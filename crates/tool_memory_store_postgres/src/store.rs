@@ -37,7 +37,8 @@ use tool_memory_core::{
     ToolMemoryRule, ToolStats, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
 };
 use tool_memory_store::backend::{
-    active_at, prompt_tool_filter, rank_by_keywords, select_for_prompt, write_action,
+    StoredRow, active_at, keep_readable, prompt_tool_filter, rank_by_keywords, select_for_prompt,
+    write_action,
 };
 use tool_memory_store::{Error, PromptSelection, Result, RuleChange, RuleStore, Services};
 
@@ -136,9 +137,6 @@ fn with_causes(error: &(dyn std::error::Error + 'static)) -> String {
 
 const RULE_COLUMNS: &str = "id, tool_name, rule, priority, source, tags, created_at, updated_at, \
      revoked_at, expires_at, retire_after_successes, proposed, constraint_json, constraint_explicit";
-
-/// A stored row: either a rule, or (tool, id, reason) when this version cannot read it.
-type StoredRow = std::result::Result<ToolMemoryRule, (String, String, String)>;
 
 impl PostgresRuleStore {
     /// Connects to the database at `url` (`postgres://user:password@host:port/dbname`, with any
@@ -361,28 +359,6 @@ fn parse_row(row: &Row) -> std::result::Result<ToolMemoryRule, String> {
             constraint_explicit: flag(13)?,
         },
     })
-}
-
-/// Splits rows into readable rules and a count of unreadable ones, logging each skipped row
-/// (by tool and id only; the text may hold personal data).
-fn keep_readable(rows: impl IntoIterator<Item = StoredRow>) -> (Vec<ToolMemoryRule>, usize) {
-    let mut rules = Vec::new();
-    let mut unreadable = 0;
-    for row in rows {
-        match row {
-            Ok(rule) => rules.push(rule),
-            Err((tool_name, id, reason)) => {
-                unreadable += 1;
-                tracing::warn!(
-                    tool_name,
-                    id,
-                    reason,
-                    "skipping a stored tool rule this version cannot read"
-                );
-            }
-        }
-    }
-    (rules, unreadable)
 }
 
 /// A readable row as a rule, an unreadable one as the error that says so.
