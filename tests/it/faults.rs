@@ -559,6 +559,25 @@ async fn a_read_only_database_serves_reads_and_refuses_writes_clearly() -> Resul
         .result("memory.tool_rules_for_prompt", json!({"tools": ["bash"]}))
         .await?;
     ensure!(prompt.to_string().contains("never run sudo"), "{prompt}");
+    // Search and history have lazy indexes that cannot be brought up to date here; they still
+    // answer, from the rules and the log themselves.
+    let recalled = server
+        .result(
+            "memory.recall",
+            json!({"namespace": "tool-bash", "query": "sudo", "limit": 5}),
+        )
+        .await?;
+    ensure!(
+        recalled.to_string().contains("never run sudo"),
+        "{recalled}"
+    );
+    let history = server
+        .result("memory.tool_rule_history", json!({"tool_name": "bash"}))
+        .await?;
+    ensure!(
+        history.as_array().map(Vec::len) == Some(1) && history[0]["action"] == "create",
+        "{history}"
+    );
     let reply = server
         .call(
             "memory.tool_rule_put",
@@ -580,6 +599,46 @@ async fn a_read_only_database_serves_reads_and_refuses_writes_clearly() -> Resul
         store.list("bash").await?.len() == 1,
         "no rule was added or lost"
     );
+    Ok(())
+}
+
+/// A copy of a database taken while it was in use (its log holds commits the main file lacks,
+/// and no index file) on a read-only file system: reading the main file alone would miss
+/// rules, so opening it is refused with a clear error instead.
+#[tokio::test]
+async fn a_read_only_copy_with_a_pending_log_is_refused_not_misread() -> Result<()> {
+    let Some(fs) = Tmpfs::mount("8m") else {
+        eprintln!("skipped: cannot mount a tmpfs (not root?); see docs/reliability.md");
+        return Ok(());
+    };
+    let source = tempfile::tempdir()?;
+    let live = source.path().join("rules.sqlite3");
+    let store = SqliteRuleStore::open(&live, SqliteOptions::default())?;
+    store
+        .put(tool_memory_core::RulePut::new(
+            "send_email",
+            "never email sarah",
+        ))
+        .await?;
+    // The store is still open, so the put is in the log, not yet in the main file.
+    let copy = fs.path().join("rules.sqlite3");
+    std::fs::copy(&live, &copy)?;
+    std::fs::copy(
+        source.path().join("rules.sqlite3-wal"),
+        fs.path().join("rules.sqlite3-wal"),
+    )?;
+    ensure!(
+        std::fs::metadata(fs.path().join("rules.sqlite3-wal"))?.len() > 0,
+        "the copied log is empty"
+    );
+    fs.remount("ro")?;
+    let err = SqliteRuleStore::open(&copy, SqliteOptions::default())
+        .err()
+        .context("a read-only copy with a pending log opened")?;
+    ensure!(err.to_string().contains("write-ahead log"), "{err}");
+    let (code, _, stderr) = cli(&copy, &["rule", "list", "send_email"], "")?;
+    ensure_clear_error(code, &stderr, &["write-ahead log"])?;
+    drop(store);
     Ok(())
 }
 

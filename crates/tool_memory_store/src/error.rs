@@ -34,6 +34,12 @@ pub enum Error {
         "the database file is read-only and at schema version {found}; this toolmem reads version {supported}: open it once where it can be written to upgrade it"
     )]
     ReadOnlySchema { found: i64, supported: i64 },
+    /// The database file is on a read-only file system with a write-ahead log beside it that
+    /// may hold commits the file lacks; reading the file alone could miss rules.
+    #[error(
+        "the database is on a read-only file system and its write-ahead log (-wal) holds changes the file may lack; open it once where it can be written"
+    )]
+    ReadOnlyLog,
     /// The database carries a schema version no toolmem ever wrote (a foreign or damaged file).
     #[error("database schema version {found} was not written by toolmem")]
     SchemaUnknown { found: i64 },

@@ -316,7 +316,7 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
         };
         let now = self.services.clock.now();
         let mut after = before.clone();
-        if !change(&mut after, now) {
+        if !change(&mut after.meta, now) {
             return Ok(Some(before));
         }
         self.write(&after).await?;

@@ -234,7 +234,7 @@ impl RuleStore for InMemoryRuleStore {
             .state
             .lock()
             .change(now, (tool_name, id), action, origin, |rule| {
-                change(rule, now)
+                change(&mut rule.meta, now)
             }))
     }
 

@@ -35,7 +35,8 @@ use tool_memory_core::{
 };
 
 use crate::store::{
-    StoredRow, fts_query, keep_readable, prompt_tool_filter, select_for_prompt, write_action,
+    StoredRow, fts_query, keep_readable, prompt_tool_filter, rank_by_keywords, select_for_prompt,
+    write_action,
 };
 use crate::{Error, PromptSelection, Result, RuleChange, RuleStore, Services};
 
@@ -77,6 +78,9 @@ pub struct SqliteRuleStore {
     connections: Arc<Connections>,
     services: Services,
     path: Option<PathBuf>,
+    /// Opened read-only: the lazy indexes cannot be brought up to date, so search and history
+    /// read around them.
+    read_only: bool,
 }
 
 /// How many read connections a file-backed store keeps.
@@ -318,10 +322,21 @@ impl SqliteRuleStore {
             Ok(connection)
         };
         // A WAL database is read through its index file beside it. Where that cannot be
-        // created (a read-only file system), nobody can change the file either, so SQLite may
-        // read it as immutable, without the index.
-        let immutable = open(false).is_err();
-        let writer = open(immutable).map_err(Error::sqlite("open database read-only"))?;
+        // created, SQLite may read the file as immutable, without the index and the log: sound
+        // only where nobody can change the file (a read-only file system) and the log holds no
+        // commits the file lacks. Anywhere else an immutable reader would silently miss rules.
+        let (writer, immutable) = match open(false) {
+            Ok(connection) => (connection, false),
+            Err(err) if on_read_only_file_system(path) => {
+                if has_log(path) {
+                    return Err(Error::ReadOnlyLog);
+                }
+                tracing::debug!(%err, "reading the database as immutable");
+                let connection = open(true).map_err(Error::sqlite("open database read-only"))?;
+                (connection, true)
+            }
+            Err(err) => return Err(Error::sqlite("open database read-only")(err)),
+        };
         let found = schema::user_version(&writer)?;
         if found != schema::SCHEMA_VERSION {
             return Err(Error::ReadOnlySchema {
@@ -338,6 +353,7 @@ impl SqliteRuleStore {
             connections: Arc::new(Connections::new(writer, readers, None)),
             services: options.services,
             path: Some(path.to_owned()),
+            read_only: true,
         })
     }
 
@@ -396,6 +412,7 @@ impl SqliteRuleStore {
             connections: Arc::new(Connections::new(connection, readers, checkpointer)),
             services: options.services,
             path,
+            read_only: false,
         })
     }
 
@@ -464,6 +481,13 @@ struct WriteTransaction<'c> {
 
 impl<'c> WriteTransaction<'c> {
     fn begin(connection: &'c Connection, op: &'static str) -> Result<WriteTransaction<'c>> {
+        // A rollback that failed earlier leaves a transaction open, and every later BEGIN
+        // would fail; end it first.
+        if !connection.is_autocommit() {
+            connection
+                .execute_batch("ROLLBACK")
+                .map_err(Error::sqlite(op))?;
+        }
         connection
             .prepare_cached("BEGIN IMMEDIATE")
             .and_then(|mut statement| statement.execute([]))
@@ -522,6 +546,26 @@ fn retry_while_busy<T>(
             other => return other,
         }
     }
+}
+
+/// Whether `path` lies on a file system mounted read-only, where nobody can change the file.
+#[cfg(unix)]
+fn on_read_only_file_system(path: &Path) -> bool {
+    rustix::fs::statvfs(path)
+        .is_ok_and(|stat| stat.f_flag.contains(rustix::fs::StatVfsMountFlags::RDONLY))
+}
+
+#[cfg(not(unix))]
+fn on_read_only_file_system(_path: &Path) -> bool {
+    false
+}
+
+/// Whether the database has a non-empty write-ahead log beside it, which may hold commits the
+/// main file does not.
+fn has_log(path: &Path) -> bool {
+    let mut log = path.as_os_str().to_owned();
+    log.push("-wal");
+    std::fs::metadata(log).is_ok_and(|metadata| metadata.len() > 0)
 }
 
 /// The `file:` URI that opens `path` read-only, as immutable when asked.
@@ -837,13 +881,18 @@ fn catch_up_history_index(connection: &mut Connection) -> Result<()> {
     })
 }
 
-/// Brings the lazy index `name` up to the end of the history log: `apply` folds in the lines
-/// with `from < seq <= to`, and the index's watermark moves to `to`, in one transaction. Costs
-/// one read when the index is current.
+/// History lines folded into a lazy index per transaction: the catch-up holds the write lock,
+/// and a long backlog (200,000 puts without a search took 2.2 s in one piece) would make other
+/// processes' writes wait past their busy timeout.
+const CATCH_UP_LINES: i64 = 4096;
+
+/// Brings the lazy index `name` up to the end of the history log as it is when called: `apply`
+/// folds in the lines with `from < seq <= to` and the index's watermark moves to `to`, one
+/// transaction per [`CATCH_UP_LINES`] lines. Costs one read when the index is current.
 fn catch_up(
     connection: &mut Connection,
     name: &str,
-    apply: impl FnOnce(&Connection, i64, i64) -> rusqlite::Result<()>,
+    apply: impl Fn(&Connection, i64, i64) -> rusqlite::Result<()>,
 ) -> Result<()> {
     let range = |connection: &Connection| {
         connection
@@ -858,19 +907,24 @@ fn catch_up(
             })
             .map_err(Error::sqlite("read index watermark"))
     };
-    let (from, to) = range(connection)?;
-    if from >= to {
-        return Ok(());
+    // Lines written after this call started are left to the next one.
+    let (mut from, end) = range(connection)?;
+    while from < end {
+        let transaction = WriteTransaction::begin(connection, "begin index catch-up")?;
+        // Read again inside the write lock: another connection may have caught up meanwhile.
+        let (start, _) = range(&transaction)?;
+        let to = end.min(start.saturating_add(CATCH_UP_LINES));
+        if start < to {
+            apply(&transaction, start, to).map_err(Error::sqlite("catch up an index"))?;
+            transaction
+                .prepare_cached("UPDATE log_watermarks SET seq = ?2 WHERE name = ?1")
+                .and_then(|mut statement| statement.execute(params![name, to]))
+                .map_err(Error::sqlite("move index watermark"))?;
+        }
+        transaction.commit("commit index catch-up")?;
+        from = start.max(to);
     }
-    let transaction = WriteTransaction::begin(connection, "begin index catch-up")?;
-    // Read again inside the write lock: another connection may have caught up meanwhile.
-    let (from, to) = range(&transaction)?;
-    apply(&transaction, from, to).map_err(Error::sqlite("catch up an index"))?;
-    transaction
-        .prepare_cached("UPDATE log_watermarks SET seq = ?2 WHERE name = ?1")
-        .and_then(|mut statement| statement.execute(params![name, to]))
-        .map_err(Error::sqlite("move index watermark"))?;
-    transaction.commit("commit index catch-up")
+    Ok(())
 }
 
 fn saturating_i64(count: u64) -> i64 {
@@ -1005,7 +1059,7 @@ impl RuleStore for SqliteRuleStore {
             };
             let now = services.clock.now();
             let mut after = before.clone();
-            if !change(&mut after, now) {
+            if !change(&mut after.meta, now) {
                 return Ok(Some(before));
             }
             write_rule(&transaction, &after)?;
@@ -1074,18 +1128,26 @@ impl RuleStore for SqliteRuleStore {
         let tool_name = normalize_tool_name(tool_name);
         let id = id.map(str::to_owned);
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        // On the writer: the query first adds new lines to the per-tool index.
+        let read_only = self.read_only;
+        // On the writer: the query first adds new lines to the per-tool index. A read-only
+        // store cannot, so it reads the log itself (every line, without the index).
         self.with_connection(Access::Write, move |connection, _| {
-            catch_up_history_index(connection)?;
+            let sql = if read_only {
+                "SELECT seq, at, tool_name, rule_id, action, origin, before_json, after_json, detail
+                 FROM rule_history
+                 WHERE tool_name = ?1 AND (?3 IS NULL OR seq < ?3) AND (?2 IS NULL OR rule_id = ?2)
+                 ORDER BY seq DESC LIMIT ?4"
+            } else {
+                catch_up_history_index(connection)?;
+                "SELECT h.seq, h.at, h.tool_name, h.rule_id, h.action, h.origin, h.before_json,
+                        h.after_json, h.detail
+                 FROM history_by_tool AS i JOIN rule_history AS h ON h.seq = i.seq
+                 WHERE i.tool_name = ?1 AND (?3 IS NULL OR i.seq < ?3)
+                   AND (?2 IS NULL OR h.rule_id = ?2)
+                 ORDER BY i.seq DESC LIMIT ?4"
+            };
             let mut statement = connection
-                .prepare_cached(
-                    "SELECT h.seq, h.at, h.tool_name, h.rule_id, h.action, h.origin, h.before_json,
-                            h.after_json, h.detail
-                     FROM history_by_tool AS i JOIN rule_history AS h ON h.seq = i.seq
-                     WHERE i.tool_name = ?1 AND (?3 IS NULL OR i.seq < ?3)
-                       AND (?2 IS NULL OR h.rule_id = ?2)
-                     ORDER BY i.seq DESC LIMIT ?4",
-                )
+                .prepare_cached(sql)
                 .map_err(Error::sqlite("prepare history"))?;
             let rows = statement
                 .query_map(params![tool_name, id, before, limit], read_history_row)
@@ -1142,6 +1204,11 @@ impl RuleStore for SqliteRuleStore {
         limit: usize,
     ) -> Result<Vec<ToolMemoryRule>> {
         let tool_name = normalize_tool_name(tool_name);
+        if self.read_only {
+            // The index cannot be brought up to date without writing; rank like the stores
+            // without one.
+            return Ok(rank_by_keywords(self.list(&tool_name).await?, query, limit));
+        }
         let Some(query) = fts_query(query) else {
             return Ok(Vec::new());
         };

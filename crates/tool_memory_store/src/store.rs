@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use tool_memory_core::{
-    Clock, HistoryAction, HistoryEntry, HistoryEvent, IdSource, Origin, RulePut, Timestamp,
-    ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, ToolStats, UNSCOPED_TOOL,
+    Clock, HistoryAction, HistoryEntry, HistoryEvent, IdSource, Origin, RuleMeta, RulePut,
+    Timestamp, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, ToolStats, UNSCOPED_TOOL,
     normalize_tool_name,
 };
 
@@ -43,9 +43,10 @@ impl Default for Services {
     }
 }
 
-/// A change of a stored rule's state (revoke, restore, confirm): edits the rule in place at the
-/// given time and says whether anything changed.
-pub type RuleChange = fn(&mut ToolMemoryRule, Timestamp) -> bool;
+/// A change of a stored rule's state (revoke, restore, confirm): edits the rule's lifecycle
+/// state in place at the given time and says whether anything changed. It sees only the state,
+/// so it cannot move the rule to another key or put unvalidated text in it.
+pub type RuleChange = fn(&mut RuleMeta, Timestamp) -> bool;
 
 /// Storage for tool-scoped rules. Every method normalises tool names (trim + lower-case), so
 /// one tool is one identity whichever path a caller takes.
@@ -117,8 +118,8 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
         id: &str,
         origin: &Origin,
     ) -> Result<Option<ToolMemoryRule>> {
-        self.change_rule(tool_name, id, HistoryAction::Restore, origin, |rule, _| {
-            mark_restored(rule)
+        self.change_rule(tool_name, id, HistoryAction::Restore, origin, |meta, _| {
+            mark_restored(meta)
         })
         .await
     }
@@ -131,8 +132,8 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
         id: &str,
         origin: &Origin,
     ) -> Result<Option<ToolMemoryRule>> {
-        self.change_rule(tool_name, id, HistoryAction::Confirm, origin, |rule, _| {
-            mark_confirmed(rule)
+        self.change_rule(tool_name, id, HistoryAction::Confirm, origin, |meta, _| {
+            mark_confirmed(meta)
         })
         .await
     }
@@ -225,22 +226,22 @@ pub fn write_action(before: Option<&ToolMemoryRule>) -> tool_memory_core::Histor
 }
 
 /// Marks a rule revoked at `now`; `false` when it already was (nothing to record).
-pub fn mark_revoked(rule: &mut ToolMemoryRule, now: Timestamp) -> bool {
-    if rule.meta.revoked_at.is_some() {
+pub fn mark_revoked(meta: &mut RuleMeta, now: Timestamp) -> bool {
+    if meta.revoked_at.is_some() {
         return false;
     }
-    rule.meta.revoked_at = Some(now);
+    meta.revoked_at = Some(now);
     true
 }
 
 /// Lifts a revocation; `false` when the rule was active (nothing to record).
-pub fn mark_restored(rule: &mut ToolMemoryRule) -> bool {
-    rule.meta.revoked_at.take().is_some()
+pub fn mark_restored(meta: &mut RuleMeta) -> bool {
+    meta.revoked_at.take().is_some()
 }
 
 /// Confirms a proposed rule; `false` when it was confirmed already (nothing to record).
-pub fn mark_confirmed(rule: &mut ToolMemoryRule) -> bool {
-    std::mem::take(&mut rule.meta.proposed)
+pub fn mark_confirmed(meta: &mut RuleMeta) -> bool {
+    std::mem::take(&mut meta.proposed)
 }
 
 /// A row as a backend read it: a rule, or (tool, id, reason) when this version cannot read it.

@@ -711,7 +711,7 @@ impl RuleStore for PostgresRuleStore {
         };
         let now = self.services.clock.now();
         let mut after = before.clone();
-        if !change(&mut after, now) {
+        if !change(&mut after.meta, now) {
             return Ok(Some(before));
         }
         write_rule(&transaction, &after, true)

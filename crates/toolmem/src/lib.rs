@@ -57,13 +57,14 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// The error and its causes on one line, like anyhow's `{:#}`, but without a cause whose text
-/// the line already holds: the storage errors include their cause in their own message.
+/// The error and its causes on one line, like anyhow's `{:#}`, but without a cause that the
+/// message before it already ends with: the storage errors include their cause in their own
+/// message.
 fn error_chain(err: &anyhow::Error) -> String {
     let mut line = String::new();
     for cause in err.chain() {
         let text = cause.to_string();
-        if line.contains(&text) {
+        if line.ends_with(&text) {
             continue;
         }
         if !line.is_empty() {
@@ -103,5 +104,9 @@ mod tests {
         );
         let err = anyhow::anyhow!("disk full").context("write rule");
         assert_eq!(super::error_chain(&err), "write rule: disk full");
+        // A cause is dropped only when it repeats the end of the line, not when it merely
+        // occurs in it.
+        let err = anyhow::anyhow!("rule").context("could not write rule 7");
+        assert_eq!(super::error_chain(&err), "could not write rule 7: rule");
     }
 }

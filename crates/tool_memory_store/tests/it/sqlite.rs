@@ -197,3 +197,27 @@ async fn search_folds_a_batch_of_changes_to_the_same_rules() -> Result<()> {
     assert_eq!(indexed, 2);
     Ok(())
 }
+
+/// A backlog longer than one catch-up transaction (4,096 history lines) is folded in over
+/// several, and nothing in it is missed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_backlog_is_folded_into_the_lazy_indexes_in_pieces() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let store = SqliteRuleStore::open(dir.path().join("rules.sqlite3"), SqliteOptions::default())?;
+    let count = 9_000;
+    for index in 0..count {
+        store
+            .put(RulePut::new("bash", format!("token{index} rule")).with_id(format!("r{index}")))
+            .await?;
+    }
+    for index in [0, 4_095, 4_096, 8_191, 8_192, count - 1] {
+        let found = store.search("bash", &format!("token{index}"), 5).await?;
+        assert_eq!(found.len(), 1, "token{index}");
+        assert_eq!(found[0].id, format!("r{index}"));
+    }
+    let history = store.history("bash", None, count + 10, None).await?;
+    assert_eq!(history.len(), count);
+    assert_eq!(history[0].rule_id, format!("r{}", count - 1));
+    assert_eq!(history[count - 1].rule_id, "r0");
+    Ok(())
+}
