@@ -763,6 +763,13 @@ impl CommandPhrase {
     }
 }
 
+/// "to main", "to master", ...: a push target names a git context.
+static TO_BRANCHES: LazyLock<Vec<String>> = LazyLock::new(|| {
+    BRANCHES
+        .iter()
+        .map(|branch| format!("to {branch}"))
+        .collect()
+});
 static FORBID: LazyLock<CueSet> = LazyLock::new(|| CueSet::new(FORBID_CUES));
 static REQUIRE: LazyLock<CueSet> = LazyLock::new(|| CueSet::new(REQUIRE_CUES));
 static DOUBLE_NEGATIVE: LazyLock<CueSet> = LazyLock::new(|| CueSet::new(DOUBLE_NEGATIVES));
@@ -773,9 +780,8 @@ fn contains_cue(words: &WordRuns<'_>, cues: &CueSet) -> Option<usize> {
     cues.first_in(words)
 }
 
-/// Classifies one trimmed token; `None` for a plain word.
-fn classify(token: &str) -> Option<(MatcherKind, String)> {
-    let lower = token.to_lowercase();
+/// Classifies one trimmed, lower-case token; `None` for a plain word.
+fn classify(lower: &str) -> Option<(MatcherKind, String)> {
     if lower.contains('@') && !lower.starts_with('@') && normalize_email(&lower).is_some() {
         let email = lower.strip_prefix("mailto:").unwrap_or(&lower);
         return Some((MatcherKind::Email, email.to_owned()));
@@ -789,12 +795,12 @@ fn classify(token: &str) -> Option<(MatcherKind, String)> {
                 .chars()
                 .all(|ch| ch.is_alphanumeric() || "-_.".contains(ch))
         {
-            return Some((MatcherKind::Literal, lower));
+            return Some((MatcherKind::Literal, lower.to_owned()));
         }
         return None;
     }
     if (lower.contains("://") || lower.starts_with("www.")) && normalize_url(&lower).is_some() {
-        return Some((MatcherKind::Url, lower));
+        return Some((MatcherKind::Url, lower.to_owned()));
     }
     if let Some(rest) = lower.strip_prefix('#')
         && !rest.is_empty()
@@ -802,7 +808,7 @@ fn classify(token: &str) -> Option<(MatcherKind, String)> {
             .chars()
             .all(|ch| ch.is_alphanumeric() || "-_".contains(ch))
     {
-        return Some((MatcherKind::Literal, lower));
+        return Some((MatcherKind::Literal, lower.to_owned()));
     }
     let mut chars = lower.chars();
     let (first, second, third) = (chars.next(), chars.next(), chars.next());
@@ -825,10 +831,10 @@ fn classify(token: &str) -> Option<(MatcherKind, String)> {
         return Some((MatcherKind::Url, format!("https://{lower}")));
     }
     if is_path_like(&lower) {
-        return Some((MatcherKind::Path, lower));
+        return Some((MatcherKind::Path, lower.to_owned()));
     }
     if is_domain_like(&lower) {
-        return Some((MatcherKind::Domain, lower));
+        return Some((MatcherKind::Domain, lower.to_owned()));
     }
     None
 }
@@ -992,14 +998,16 @@ fn tokenize(text: &str) -> Vec<Token> {
         if trimmed.is_empty() {
             continue;
         }
-        let kind = match classify(trimmed) {
+        // The text's typographic apostrophes are already plain ones (see `derive_from_text`).
+        let lower = trimmed.to_lowercase();
+        let kind = match classify(&lower) {
             Some((kind, value)) => TokenKind::Entity(kind, value),
             None => TokenKind::Word,
         };
         tokens.push(Token {
             kind,
             text: trimmed.to_owned(),
-            lower: trimmed.to_lowercase().replace('’', "'"),
+            lower,
             offset: at,
             trailing_comma,
         });
@@ -1317,7 +1325,11 @@ fn polarity_cue(words: &WordRuns<'_>) -> Option<Cue> {
 /// [`derive_constraint`] for a rule not built yet: its text and (normalised) tool name are all
 /// derivation reads.
 pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
-    let text = text.replace('’', "'");
+    let text = if text.contains('’') {
+        std::borrow::Cow::Owned(text.replace('’', "'"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
     let lower = text.to_lowercase();
     // The words of the text, built once: derivation looks up over a hundred cues in it.
     let words = WordRuns::new(&lower);
@@ -1330,9 +1342,9 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     let git_context = tool_lower.contains("git")
         || words.find("git").is_some()
         || words.find("branch").is_some()
-        || BRANCHES
+        || TO_BRANCHES
             .iter()
-            .any(|branch| words.find(&format!("to {branch}")).is_some());
+            .any(|phrase| words.find(phrase).is_some());
     let mut used = vec![false; tokens.len()];
     let mut phrases = command_phrases(&tokens, git_context, &mut used);
 
