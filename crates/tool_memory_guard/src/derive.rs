@@ -782,8 +782,8 @@ fn contains_cue(words: &WordRuns<'_>, cues: &CueSet) -> Option<usize> {
 
 /// Classifies one trimmed, lower-case token; `None` for a plain word.
 fn classify(lower: &str) -> Option<(MatcherKind, String)> {
-    if lower.contains('@') && !lower.starts_with('@') && normalize_email(&lower).is_some() {
-        let email = lower.strip_prefix("mailto:").unwrap_or(&lower);
+    if lower.contains('@') && !lower.starts_with('@') && normalize_email(lower).is_some() {
+        let email = lower.strip_prefix("mailto:").unwrap_or(lower);
         return Some((MatcherKind::Email, email.to_owned()));
     }
     if let Some(rest) = lower.strip_prefix('@') {
@@ -799,7 +799,7 @@ fn classify(lower: &str) -> Option<(MatcherKind, String)> {
         }
         return None;
     }
-    if (lower.contains("://") || lower.starts_with("www.")) && normalize_url(&lower).is_some() {
+    if (lower.contains("://") || lower.starts_with("www.")) && normalize_url(lower).is_some() {
         return Some((MatcherKind::Url, lower.to_owned()));
     }
     if let Some(rest) = lower.strip_prefix('#')
@@ -830,10 +830,10 @@ fn classify(lower: &str) -> Option<(MatcherKind, String)> {
     {
         return Some((MatcherKind::Url, format!("https://{lower}")));
     }
-    if is_path_like(&lower) {
+    if is_path_like(lower) {
         return Some((MatcherKind::Path, lower.to_owned()));
     }
-    if is_domain_like(&lower) {
+    if is_domain_like(lower) {
         return Some((MatcherKind::Domain, lower.to_owned()));
     }
     None
