@@ -68,19 +68,27 @@ impl Checkpointer {
         // The log size at the last wake-up: the thread is woken once per 1,000 new pages, not
         // on every commit while the log is long.
         let mut woken_at = 0;
+        // The log size at the writer's last checkpoint of its own.
+        let mut checkpointed_at = 0;
         // Replaces SQLite's automatic checkpoint on this connection (both use the same hook).
         // The hook runs after the commit, and an error from it would be reported as the
         // commit's own, for a write that did land; so it never returns one.
         writer
             .wal_hook(Some(move |wal: &mut Wal, pages: i32| {
-                if pages >= BACKSTOP_PAGES {
+                // The log shrank: it started over.
+                if pages < woken_at {
+                    woken_at = 0;
+                    checkpointed_at = 0;
+                }
+                // Once per 4,000 pages, not on every commit: a reader in another process that
+                // holds an old snapshot keeps the log from starting over, and every commit
+                // would then pay for a checkpoint.
+                if pages >= checkpointed_at + BACKSTOP_PAGES {
+                    checkpointed_at = pages;
                     if let Err(err) = wal.checkpoint() {
                         tracing::warn!(%err, pages, "checkpoint on the write path failed; the log keeps growing until one succeeds");
                     }
                     return Ok(());
-                }
-                if pages < woken_at {
-                    woken_at = 0;
                 }
                 if pages >= woken_at + WAKE_AT_PAGES {
                     woken_at = pages;
