@@ -35,8 +35,8 @@ use tool_memory_core::{
 };
 
 use crate::store::{
-    StoredRow, fts_query, keep_readable, prompt_tool_filter, rank_by_keywords, select_for_prompt,
-    write_action,
+    StoredRow, fts_query, keep_readable, prompt_tool_filter, rank_by_keywords, rule_from_columns,
+    select_for_prompt, write_action,
 };
 use crate::{Error, PromptSelection, Result, RuleChange, RuleStore, Services};
 
@@ -620,17 +620,7 @@ fn parse_row(row: &Row<'_>) -> std::result::Result<ToolMemoryRule, String> {
             .as_str()
             .map_err(|err| format!("column {index}: {err}"))
     };
-    Ok(ToolMemoryRule {
-        id: text(0)?.to_owned(),
-        tool_name: text(1)?.to_owned(),
-        rule: text(2)?.to_owned(),
-        priority: text(3)?.parse().map_err(|err| format!("{err}"))?,
-        source: text(4)?.parse().map_err(|err| format!("{err}"))?,
-        tags: serde_json::from_str(text(5)?).map_err(|err| format!("tags: {err}"))?,
-        created_at: Timestamp::parse(text(6)?).map_err(|err| format!("created_at: {err}"))?,
-        updated_at: Timestamp::parse(text(7)?).map_err(|err| format!("updated_at: {err}"))?,
-        meta: parse_meta(row)?,
-    })
+    rule_from_columns(text, || parse_meta(row))
 }
 
 fn parse_meta(row: &Row<'_>) -> std::result::Result<RuleMeta, String> {

@@ -244,6 +244,26 @@ pub fn mark_confirmed(meta: &mut RuleMeta) -> bool {
     std::mem::take(&mut meta.proposed)
 }
 
+/// Builds a rule from the text of its first eight columns, in the order every SQL backend
+/// reads them (id, tool_name, rule, priority, source, tags, created_at, updated_at), and its
+/// lifecycle state; the error names what did not parse.
+pub fn rule_from_columns<'r>(
+    text: impl Fn(usize) -> std::result::Result<&'r str, String>,
+    meta: impl FnOnce() -> std::result::Result<RuleMeta, String>,
+) -> std::result::Result<ToolMemoryRule, String> {
+    Ok(ToolMemoryRule {
+        id: text(0)?.to_owned(),
+        tool_name: text(1)?.to_owned(),
+        rule: text(2)?.to_owned(),
+        priority: text(3)?.parse().map_err(|err| format!("{err}"))?,
+        source: text(4)?.parse().map_err(|err| format!("{err}"))?,
+        tags: serde_json::from_str(text(5)?).map_err(|err| format!("tags: {err}"))?,
+        created_at: Timestamp::parse(text(6)?).map_err(|err| format!("created_at: {err}"))?,
+        updated_at: Timestamp::parse(text(7)?).map_err(|err| format!("updated_at: {err}"))?,
+        meta: meta()?,
+    })
+}
+
 /// A row as a backend read it: a rule, or (tool, id, reason) when this version cannot read it.
 pub type StoredRow = std::result::Result<ToolMemoryRule, (String, String, String)>;
 

@@ -37,8 +37,8 @@ use tool_memory_core::{
     ToolMemoryRule, ToolStats, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
 };
 use tool_memory_store::backend::{
-    StoredRow, active_at, keep_readable, prompt_tool_filter, rank_by_keywords, select_for_prompt,
-    write_action,
+    StoredRow, active_at, keep_readable, prompt_tool_filter, rank_by_keywords, rule_from_columns,
+    select_for_prompt, write_action,
 };
 use tool_memory_store::{Error, PromptSelection, Result, RuleChange, RuleStore, Services};
 
@@ -333,16 +333,8 @@ fn parse_row(row: &Row) -> std::result::Result<ToolMemoryRule, String> {
         row.try_get::<_, bool>(index)
             .map_err(|err| format!("column {index}: {err}"))
     };
-    Ok(ToolMemoryRule {
-        id: text(0)?.to_owned(),
-        tool_name: text(1)?.to_owned(),
-        rule: text(2)?.to_owned(),
-        priority: text(3)?.parse().map_err(|err| format!("{err}"))?,
-        source: text(4)?.parse().map_err(|err| format!("{err}"))?,
-        tags: serde_json::from_str(text(5)?).map_err(|err| format!("tags: {err}"))?,
-        created_at: Timestamp::parse(text(6)?).map_err(|err| format!("created_at: {err}"))?,
-        updated_at: Timestamp::parse(text(7)?).map_err(|err| format!("updated_at: {err}"))?,
-        meta: RuleMeta {
+    rule_from_columns(text, || {
+        Ok(RuleMeta {
             revoked_at: timestamp(8, "revoked_at")?,
             expires_at: timestamp(9, "expires_at")?,
             retire_after_successes: row
@@ -357,7 +349,7 @@ fn parse_row(row: &Row) -> std::result::Result<ToolMemoryRule, String> {
                 })
                 .transpose()?,
             constraint_explicit: flag(13)?,
-        },
+        })
     })
 }
 
