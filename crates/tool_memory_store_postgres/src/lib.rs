@@ -6,4 +6,5 @@
 mod schema;
 mod store;
 
+pub use crate::schema::SCHEMA_VERSION;
 pub use crate::store::{PostgresOptions, PostgresRuleStore, is_postgres_url};

@@ -75,16 +75,38 @@ const MIGRATIONS: &[&str] = &[
     $$;
     CREATE TRIGGER rules_version_bump AFTER INSERT OR UPDATE OR DELETE ON rules
         FOR EACH ROW EXECUTE FUNCTION toolmem_bump_rules_version();",
+    // 2: a row trigger does not fire on TRUNCATE, which empties the table without moving the
+    // counter: every server would go on enforcing the rules that were there.
+    "CREATE TRIGGER rules_version_truncate AFTER TRUNCATE ON rules
+        FOR EACH STATEMENT EXECUTE FUNCTION toolmem_bump_rules_version();",
 ];
 
 /// The schema version this build writes.
-pub(crate) const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// Brings the schema (`schema`, or the connection's current one) up to date.
 pub(crate) async fn migrate(
     client: &mut deadpool_postgres::Client,
     schema: Option<&str>,
 ) -> Result<()> {
+    // A current schema needs nothing, and checking costs no rights beyond reading: a server
+    // whose user may only read and write toolmem's tables must start. (The DDL below needs the
+    // right to create even when everything exists.)
+    if let Ok(row) = client
+        .query_one("SELECT coalesce(max(version), 0) FROM schema_version", &[])
+        .await
+        && let Ok(version) = row.try_get::<_, i64>(0)
+    {
+        if version == SCHEMA_VERSION {
+            return Ok(());
+        }
+        if version > SCHEMA_VERSION {
+            return Err(Error::SchemaTooNew {
+                found: version,
+                supported: SCHEMA_VERSION,
+            });
+        }
+    }
     let transaction = client
         .transaction()
         .await

@@ -151,15 +151,28 @@ impl PostgresRuleStore {
         if config.get_application_name().is_none() {
             config.application_name("toolmem");
         }
+        // Limits the server enforces on every connection, so one stalled writer (a machine
+        // gone silent between its write and its commit) cannot hold the rules' version row, and
+        // with it every other server's writes, for the two hours of TCP's default keepalive: a
+        // write waits at most 10 s for a lock, and an idle open transaction ends after 60 s. They
+        // come first on the line, so options the URL gives win.
+        let mut line =
+            String::from("-c lock_timeout=10s -c idle_in_transaction_session_timeout=60s");
+        if let Some(given) = config.get_options() {
+            line.push(' ');
+            line.push_str(given);
+        }
         if let Some(schema) = &options.schema {
             check_schema_name(schema)?;
-            // Appended to any options the URL gives, so every pooled connection resolves the
-            // tables (and the trigger) in this schema.
-            let options = match config.get_options() {
-                Some(given) => format!("{given} -c search_path={schema}"),
-                None => format!("-c search_path={schema}"),
-            };
-            config.options(&options);
+            // Last, so every pooled connection resolves the tables (and the trigger) in this
+            // schema.
+            line.push_str(&format!(" -c search_path={schema}"));
+        }
+        config.options(&line);
+        // A peer that vanished without closing the connection is noticed in about a minute,
+        // not two hours (the default idle time before the first probe), unless the URL says.
+        if config.get_keepalives_idle() == DEFAULT_KEEPALIVES_IDLE {
+            config.keepalives_idle(Duration::from_secs(30));
         }
         let manager = Manager::from_config(
             config,
@@ -525,6 +538,9 @@ fn read_history_row(row: &Row) -> std::result::Result<HistoryEntry, String> {
         detail: text(8)?,
     })
 }
+
+/// tokio-postgres's default idle time before the first keepalive probe.
+const DEFAULT_KEEPALIVES_IDLE: Duration = Duration::from_secs(2 * 60 * 60);
 
 /// How often a create retries after losing the race for a new id to another writer. Each retry
 /// locks the row that writer created, so a second loss needs that row deleted meanwhile.

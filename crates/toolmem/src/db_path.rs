@@ -37,29 +37,35 @@ impl Database {
     }
 }
 
-/// `postgres://user:secret@host/db` as `postgres://user:***@host/db`.
+/// `postgres://user:secret@host/db` as `postgres://user:***@host/db`, and every
+/// `password=...` parameter as `password=***`. It errs on hiding too much: the driver reads the
+/// login up to the first `@` (so a password may hold `/` or `?`), and everything from the
+/// login's `:` up to the last `@` is hidden.
 fn redact_password(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
         return url.to_owned();
     };
-    // The user info ends at the last `@` before the path; a password may itself hold `@`.
-    let authority_end = rest.find('/').unwrap_or(rest.len());
-    let (authority, path) = rest.split_at(authority_end);
-    let redacted = match authority.rsplit_once('@') {
-        Some((user_info, host)) => match user_info.split_once(':') {
-            Some((user, _password)) => format!("{user}:***@{host}"),
-            None => authority.to_owned(),
-        },
-        None => authority.to_owned(),
-    };
-    // Query parameters may carry a password too (`?password=...`).
-    let path = match path.split_once('?') {
-        Some((path, query)) if query.to_ascii_lowercase().contains("password") => {
-            format!("{path}?***")
+    let shown = match (rest.split_once('@'), rest.rfind('@')) {
+        (Some((login, _)), Some(last_at)) if login.contains(':') => {
+            let user_end = login.find(':').unwrap_or(login.len());
+            format!("{}:***{}", &rest[..user_end], &rest[last_at..])
         }
-        _ => path.to_owned(),
+        _ => rest.to_owned(),
     };
-    format!("{scheme}://{redacted}{path}")
+    // Lower-casing ASCII keeps every byte offset, so offsets found in `lower` index `shown`.
+    let lower = shown.to_ascii_lowercase();
+    let mut redacted = String::with_capacity(shown.len());
+    let mut copied = 0;
+    while let Some(found) = lower[copied..].find("password=") {
+        let value = copied + found + "password=".len();
+        redacted.push_str(&shown[copied..value]);
+        redacted.push_str("***");
+        copied = shown[value..]
+            .find('&')
+            .map_or(shown.len(), |end| value + end);
+    }
+    redacted.push_str(&shown[copied..]);
+    format!("{scheme}://{redacted}")
 }
 
 /// The database file to open, creating its directory when it is the default one.
@@ -125,7 +131,24 @@ mod tests {
         for (url, shown) in [
             ("postgres://u@h/db", "postgres://u@h/db"),
             ("postgresql://u:p@ss@h/db", "postgresql://u:***@h/db"),
-            ("postgres://h/db?user=u&password=p", "postgres://h/db?***"),
+            (
+                "postgres://h/db?user=u&password=p",
+                "postgres://h/db?user=u&password=***",
+            ),
+            (
+                "postgres://u@db?password=s3cret",
+                "postgres://u@db?password=***",
+            ),
+            (
+                "postgres://db?user=u&PASSWORD=s3cret&sslmode=disable",
+                "postgres://db?user=u&PASSWORD=***&sslmode=disable",
+            ),
+            ("postgres://u:pa/ss@db/tm", "postgres://u:***@db/tm"),
+            ("postgres://u:pa?ss@db/tm", "postgres://u:***@db/tm"),
+            (
+                "postgres://u:p@db/tm?password=x&application_name=a",
+                "postgres://u:***@db/tm?password=***&application_name=a",
+            ),
         ] {
             assert_eq!(redact_password(url), shown);
         }

@@ -167,7 +167,10 @@ async fn migrations_raced_by_many_stores_all_succeed_once() -> Result<()> {
         stores.push(task.await??);
     }
     for store in &stores {
-        assert_eq!(store.schema_version().await?, 1);
+        assert_eq!(
+            store.schema_version().await?,
+            tool_memory_store_postgres::SCHEMA_VERSION
+        );
     }
     stores[0]
         .put(RulePut::new("bash", "never run sudo"))
@@ -301,4 +304,72 @@ async fn lost_connections_fail_cleanly_write_nothing_half_and_recover() -> Resul
         }
     }
     Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_truncate_of_the_rules_changes_every_stores_version() -> Result<()> {
+    let Some((first, second, guard)) = two_stores().await? else {
+        return Ok(());
+    };
+    first
+        .put(RulePut::new("bash", "never run sudo").with_priority(ToolMemoryPriority::Critical))
+        .await?;
+    assert_eq!(second.rules_for_prompt(&[], None).await?.rules.len(), 1);
+    let before = second.version().await?;
+    // An operator empties the table by hand: no row trigger fires.
+    run_sql(&guard.url, &guard.schema, "TRUNCATE rules");
+    assert_ne!(second.version().await?, before);
+    assert!(second.rules_for_prompt(&[], None).await?.rules.is_empty());
+    Ok(())
+}
+
+/// A server whose database user may only read and write toolmem's tables (no right to create
+/// anything) starts on a schema that is already current, and works.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_user_without_create_rights_starts_on_a_current_schema() -> Result<()> {
+    let Some((first, _second, guard)) = two_stores().await? else {
+        return Ok(());
+    };
+    let role = format!(
+        "toolmem_rw_{}",
+        guard.schema.trim_start_matches("toolmem_test_")
+    );
+    run_sql(
+        &guard.url,
+        &guard.schema,
+        &format!(
+            "CREATE ROLE {role} LOGIN;
+             GRANT USAGE ON SCHEMA {schema} TO {role};
+             GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {schema} TO {role};
+             GRANT USAGE ON ALL SEQUENCES IN SCHEMA {schema} TO {role};",
+            schema = guard.schema
+        ),
+    );
+    let url = guard
+        .url
+        .replacen("://postgres@", &format!("://{role}@"), 1);
+    let opened = PostgresRuleStore::open(
+        &url,
+        PostgresOptions {
+            schema: Some(guard.schema.clone()),
+            ..PostgresOptions::default()
+        },
+    )
+    .await;
+    let outcome = async {
+        let store = opened?;
+        let rule = store.put(RulePut::new("bash", "never run sudo")).await?;
+        ensure!(
+            first.get("bash", &rule.id).await?.is_some(),
+            "the write landed"
+        );
+        anyhow::Ok(())
+    }
+    .await;
+    run_sql(
+        &guard.url,
+        &guard.schema,
+        &format!("DROP OWNED BY {role}; DROP ROLE {role};"),
+    );
+    outcome
 }
