@@ -126,8 +126,8 @@ const MIGRATIONS: &[&str] = &[
         UPDATE rules_version SET version = version + 1;
     END;",
     // 6: a write touches as few pages as it can, because each page is one more WAL frame to
-    // write, checksum and later checkpoint: a put went from about seven frames to two (the rule
-    // and its history line; an eager rule adds the eager index).
+    // write, checksum and later checkpoint: a put went from 6.9 frames to 3.5 on average (the
+    // rule's leaf and its history line's on every put, plus page splits and the eager index).
     // - Rules are clustered by their key (`WITHOUT ROWID`, primary key (tool_name, id)), so a
     //   rule is one b-tree entry instead of a row plus a unique-index entry; a tool's rules are
     //   also adjacent, which is what a listing reads.
