@@ -124,3 +124,67 @@ pub struct HistoryEvent {
     /// A summary (guard decisions).
     pub detail: Option<String>,
 }
+
+impl HistoryEvent {
+    /// The line of `rule` written by `origin` over `before`: a creation, or an update.
+    pub fn written(
+        rule: &ToolMemoryRule,
+        before: Option<&ToolMemoryRule>,
+        origin: Origin,
+    ) -> HistoryEvent {
+        let action = match before {
+            None => HistoryAction::Create,
+            Some(_) => HistoryAction::Update,
+        };
+        HistoryEvent::changed(rule, action, origin)
+    }
+
+    /// The line of `action` (a revocation, a confirmation, ...) that left the rule as `rule`.
+    pub fn changed(rule: &ToolMemoryRule, action: HistoryAction, origin: Origin) -> HistoryEvent {
+        HistoryEvent {
+            tool_name: rule.tool_name.clone(),
+            rule_id: rule.id.clone(),
+            action,
+            origin,
+            rule: Some(rule.clone()),
+            detail: None,
+        }
+    }
+
+    /// The line of `action` (a deletion, an expiry) that removed the rule (tool, id).
+    pub fn removed(
+        tool_name: &str,
+        rule_id: &str,
+        action: HistoryAction,
+        origin: Origin,
+    ) -> HistoryEvent {
+        HistoryEvent {
+            tool_name: tool_name.to_owned(),
+            rule_id: rule_id.to_owned(),
+            action,
+            origin,
+            rule: None,
+            detail: None,
+        }
+    }
+
+    /// The line this event becomes as number `seq`, written at `at` over `before`.
+    pub fn into_entry(
+        self,
+        seq: i64,
+        at: Timestamp,
+        before: Option<ToolMemoryRule>,
+    ) -> HistoryEntry {
+        HistoryEntry {
+            seq,
+            at,
+            tool_name: crate::normalize_tool_name(&self.tool_name),
+            rule_id: self.rule_id,
+            action: self.action,
+            origin: self.origin,
+            before,
+            after: self.rule,
+            detail: self.detail,
+        }
+    }
+}

@@ -12,9 +12,7 @@ use tool_memory_core::{
     compare_for_listing, normalize_tool_name, stats_namespace, storage_key, tool_memory_namespace,
 };
 
-use crate::store::{
-    active_at, prompt_tool_filter, rank_by_keywords, select_for_prompt, write_action,
-};
+use crate::store::{active_at, prompt_tool_filter, rank_by_keywords, select_for_prompt};
 use crate::{Error, PromptSelection, Result, RuleChange, RuleStore, Services};
 
 /// The category rules are written with, as in the reference.
@@ -161,19 +159,10 @@ impl<B: KvBackend> KvRuleStore<B> {
         event: HistoryEvent,
         before: Option<ToolMemoryRule>,
     ) -> Result<HistoryEntry> {
-        let entry = HistoryEntry {
-            seq: self
-                .next_seq
-                .fetch_add(1, std::sync::atomic::Ordering::SeqCst),
-            at,
-            tool_name: normalize_tool_name(&event.tool_name),
-            rule_id: event.rule_id,
-            action: event.action,
-            origin: event.origin,
-            before,
-            after: event.rule,
-            detail: event.detail,
-        };
+        let seq = self
+            .next_seq
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let entry = event.into_entry(seq, at, before);
         let content = serde_json::to_string(&entry).expect("history always serialises");
         self.backend
             .store(
@@ -242,14 +231,7 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
             )
             .await
             .map_err(backend("store tool rule"))?;
-        let event = HistoryEvent {
-            tool_name: rule.tool_name.clone(),
-            rule_id: rule.id.clone(),
-            action: write_action(existing.as_ref()),
-            origin,
-            rule: Some(rule.clone()),
-            detail: None,
-        };
+        let event = HistoryEvent::written(&rule, existing.as_ref(), origin);
         self.record(rule.updated_at, event, existing).await?;
         Ok(rule)
     }
@@ -259,14 +241,7 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
         let _guard = self.write_lock.lock().await;
         let before = self.get(&rule.tool_name, &rule.id).await.ok().flatten();
         self.write(&rule).await?;
-        let event = HistoryEvent {
-            tool_name: rule.tool_name.clone(),
-            rule_id: rule.id.clone(),
-            action: write_action(before.as_ref()),
-            origin: origin.clone(),
-            rule: Some(rule),
-            detail: None,
-        };
+        let event = HistoryEvent::written(&rule, before.as_ref(), origin.clone());
         self.record(self.services.clock.now(), event, before)
             .await?;
         Ok(())
@@ -320,14 +295,7 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
             return Ok(Some(before));
         }
         self.write(&after).await?;
-        let event = HistoryEvent {
-            tool_name: after.tool_name.clone(),
-            rule_id: after.id.clone(),
-            action,
-            origin: origin.clone(),
-            rule: Some(after.clone()),
-            detail: None,
-        };
+        let event = HistoryEvent::changed(&after, action, origin.clone());
         self.record(now, event, Some(before)).await?;
         Ok(Some(after))
     }
@@ -347,14 +315,7 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
             .await
             .map_err(backend("forget tool rule"))?;
         if existed {
-            let event = HistoryEvent {
-                tool_name: tool_name.to_owned(),
-                rule_id: id.to_owned(),
-                action,
-                origin: origin.clone(),
-                rule: None,
-                detail: None,
-            };
+            let event = HistoryEvent::removed(tool_name, id, action, origin.clone());
             self.record(self.services.clock.now(), event, before)
                 .await?;
         }

@@ -29,6 +29,6 @@ pub mod conformance;
 pub mod backend {
     pub use crate::store::{
         StoredRow, active_at, keep_readable, keywords, mark_confirmed, mark_restored, mark_revoked,
-        prompt_tool_filter, rank_by_keywords, rule_from_columns, select_for_prompt, write_action,
+        prompt_tool_filter, rank_by_keywords, rule_from_columns, select_for_prompt,
     };
 }

@@ -9,9 +9,7 @@ use tool_memory_core::{
     ToolStats, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
 };
 
-use crate::store::{
-    active_at, prompt_tool_filter, rank_by_keywords, select_for_prompt, write_action,
-};
+use crate::store::{active_at, prompt_tool_filter, rank_by_keywords, select_for_prompt};
 use crate::{PromptSelection, Result, RuleChange, RuleStore, Services};
 
 /// Rules in a map behind a mutex; gone when dropped.
@@ -41,17 +39,8 @@ impl State {
         event: HistoryEvent,
         before: Option<ToolMemoryRule>,
     ) -> HistoryEntry {
-        let entry = HistoryEntry {
-            seq: i64::try_from(self.history.len()).unwrap_or(i64::MAX) + 1,
-            at,
-            tool_name: normalize_tool_name(&event.tool_name),
-            rule_id: event.rule_id,
-            action: event.action,
-            origin: event.origin,
-            before,
-            after: event.rule,
-            detail: event.detail,
-        };
+        let seq = i64::try_from(self.history.len()).unwrap_or(i64::MAX) + 1;
+        let entry = event.into_entry(seq, at, before);
         if !matches!(
             entry.action,
             HistoryAction::Deny | HistoryAction::AskConfirm
@@ -78,14 +67,7 @@ impl State {
             return Some(before);
         }
         let after = rule.clone();
-        let event = HistoryEvent {
-            tool_name: name.clone(),
-            rule_id: id.to_owned(),
-            action,
-            origin: origin.clone(),
-            rule: Some(after.clone()),
-            detail: None,
-        };
+        let event = HistoryEvent::changed(&after, action, origin.clone());
         self.record(at, event, Some(before));
         Some(after)
     }
@@ -107,14 +89,7 @@ impl State {
         if tool.is_empty() {
             self.rules.remove(&name);
         }
-        let event = HistoryEvent {
-            tool_name: name,
-            rule_id: id.to_owned(),
-            action,
-            origin: origin.clone(),
-            rule: None,
-            detail: None,
-        };
+        let event = HistoryEvent::removed(&name, id, action, origin.clone());
         self.record(at, event, Some(removed));
         true
     }
@@ -168,15 +143,7 @@ impl RuleStore for InMemoryRuleStore {
             .entry(rule.tool_name.clone())
             .or_default()
             .insert(id, rule.clone());
-        let action = write_action(before.as_ref());
-        let event = HistoryEvent {
-            tool_name: rule.tool_name.clone(),
-            rule_id: rule.id.clone(),
-            action,
-            origin,
-            rule: Some(rule.clone()),
-            detail: None,
-        };
+        let event = HistoryEvent::written(&rule, before.as_ref(), origin);
         state.record(rule.updated_at, event, before);
         Ok(rule)
     }
@@ -189,15 +156,7 @@ impl RuleStore for InMemoryRuleStore {
             .entry(rule.tool_name.clone())
             .or_default()
             .insert(rule.id.clone(), rule.clone());
-        let action = write_action(before.as_ref());
-        let event = HistoryEvent {
-            tool_name: rule.tool_name.clone(),
-            rule_id: rule.id.clone(),
-            action,
-            origin: origin.clone(),
-            rule: Some(rule.clone()),
-            detail: None,
-        };
+        let event = HistoryEvent::written(&rule, before.as_ref(), origin.clone());
         state.record(self.services.clock.now(), event, before);
         Ok(())
     }

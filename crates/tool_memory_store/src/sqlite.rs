@@ -36,7 +36,7 @@ use tool_memory_core::{
 
 use crate::store::{
     StoredRow, fts_query, keep_readable, prompt_tool_filter, rank_by_keywords, rule_from_columns,
-    select_for_prompt, write_action,
+    select_for_prompt,
 };
 use crate::{Error, PromptSelection, Result, RuleChange, RuleStore, Services};
 
@@ -768,17 +768,9 @@ fn insert_history(
             ])
         })
         .map_err(Error::sqlite("write history"))?;
-    Ok(HistoryEntry {
-        seq: connection.last_insert_rowid(),
-        at,
-        tool_name,
-        rule_id: event.rule_id.clone(),
-        action: event.action,
-        origin: event.origin.clone(),
-        before: before.cloned(),
-        after: event.rule.clone(),
-        detail: event.detail.clone(),
-    })
+    Ok(event
+        .clone()
+        .into_entry(connection.last_insert_rowid(), at, before.cloned()))
 }
 
 fn read_history_row(row: &Row<'_>) -> rusqlite::Result<std::result::Result<HistoryEntry, String>> {
@@ -967,14 +959,7 @@ impl RuleStore for SqliteRuleStore {
             // Read the clock inside the write lock so updated_at follows commit order.
             let rule = put.build(id, existing.as_ref(), services.clock.now());
             write_rule(&transaction, &rule)?;
-            let event = HistoryEvent {
-                tool_name: rule.tool_name.clone(),
-                rule_id: rule.id.clone(),
-                action: write_action(existing.as_ref()),
-                origin,
-                rule: Some(rule.clone()),
-                detail: None,
-            };
+            let event = HistoryEvent::written(&rule, existing.as_ref(), origin);
             insert_history(&transaction, &event, existing.as_ref(), rule.updated_at)?;
             transaction.commit("commit put")?;
             Ok(rule)
@@ -993,14 +978,7 @@ impl RuleStore for SqliteRuleStore {
                 other => other?,
             };
             write_rule(&transaction, &rule)?;
-            let event = HistoryEvent {
-                tool_name: rule.tool_name.clone(),
-                rule_id: rule.id.clone(),
-                action: write_action(before.as_ref()),
-                origin,
-                rule: Some(rule),
-                detail: None,
-            };
+            let event = HistoryEvent::written(&rule, before.as_ref(), origin);
             insert_history(&transaction, &event, before.as_ref(), services.clock.now())?;
             transaction.commit("commit import")
         })
@@ -1053,14 +1031,7 @@ impl RuleStore for SqliteRuleStore {
                 return Ok(Some(before));
             }
             write_rule(&transaction, &after)?;
-            let event = HistoryEvent {
-                tool_name,
-                rule_id: id,
-                action,
-                origin,
-                rule: Some(after.clone()),
-                detail: None,
-            };
+            let event = HistoryEvent::changed(&after, action, origin);
             insert_history(&transaction, &event, Some(&before), now)?;
             transaction.commit("commit change")?;
             Ok(Some(after))
@@ -1092,14 +1063,7 @@ impl RuleStore for SqliteRuleStore {
                 .map_err(Error::sqlite("delete rule"))?
                 > 0;
             if deleted {
-                let event = HistoryEvent {
-                    tool_name,
-                    rule_id: id,
-                    action,
-                    origin,
-                    rule: None,
-                    detail: None,
-                };
+                let event = HistoryEvent::removed(&tool_name, &id, action, origin);
                 insert_history(&transaction, &event, before.as_ref(), services.clock.now())?;
             }
             transaction.commit("commit delete")?;

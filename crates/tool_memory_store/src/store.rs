@@ -217,14 +217,6 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
     }
 }
 
-/// The history action of writing `after` over `before`.
-pub fn write_action(before: Option<&ToolMemoryRule>) -> tool_memory_core::HistoryAction {
-    match before {
-        None => tool_memory_core::HistoryAction::Create,
-        Some(_) => tool_memory_core::HistoryAction::Update,
-    }
-}
-
 /// Marks a rule revoked at `now`; `false` when it already was (nothing to record).
 pub fn mark_revoked(meta: &mut RuleMeta, now: Timestamp) -> bool {
     if meta.revoked_at.is_some() {

@@ -38,7 +38,7 @@ use tool_memory_core::{
 };
 use tool_memory_store::backend::{
     StoredRow, active_at, keep_readable, prompt_tool_filter, rank_by_keywords, rule_from_columns,
-    select_for_prompt, write_action,
+    select_for_prompt,
 };
 use tool_memory_store::{Error, PromptSelection, Result, RuleChange, RuleStore, Services};
 
@@ -500,17 +500,9 @@ async fn insert_history(
             ],
         )
         .await?;
-    Ok(HistoryEntry {
-        seq: row.try_get(0)?,
-        at,
-        tool_name,
-        rule_id: event.rule_id.clone(),
-        action: event.action,
-        origin: event.origin.clone(),
-        before: before.cloned(),
-        after: event.rule.clone(),
-        detail: event.detail.clone(),
-    })
+    Ok(event
+        .clone()
+        .into_entry(row.try_get(0)?, at, before.cloned()))
 }
 
 fn read_history_row(row: &Row) -> std::result::Result<HistoryEntry, String> {
@@ -597,14 +589,7 @@ impl RuleStore for PostgresRuleStore {
                 // Another server created this id after our read; lock and update its row.
                 continue;
             }
-            let event = HistoryEvent {
-                tool_name: rule.tool_name.clone(),
-                rule_id: rule.id.clone(),
-                action: write_action(existing.as_ref()),
-                origin,
-                rule: Some(rule.clone()),
-                detail: None,
-            };
+            let event = HistoryEvent::written(&rule, existing.as_ref(), origin);
             insert_history(&transaction, &event, existing.as_ref(), rule.updated_at)
                 .await
                 .map_err(self.failed("postgres: write history"))?;
@@ -644,14 +629,7 @@ impl RuleStore for PostgresRuleStore {
             if !written {
                 continue;
             }
-            let event = HistoryEvent {
-                tool_name: rule.tool_name.clone(),
-                rule_id: rule.id.clone(),
-                action: write_action(before.as_ref()),
-                origin: origin.clone(),
-                rule: Some(rule.clone()),
-                detail: None,
-            };
+            let event = HistoryEvent::written(&rule, before.as_ref(), origin.clone());
             insert_history(
                 &transaction,
                 &event,
@@ -725,14 +703,7 @@ impl RuleStore for PostgresRuleStore {
         write_rule(&transaction, &after, true)
             .await
             .map_err(self.failed("postgres: write rule"))?;
-        let event = HistoryEvent {
-            tool_name,
-            rule_id: id.to_owned(),
-            action,
-            origin: origin.clone(),
-            rule: Some(after.clone()),
-            detail: None,
-        };
+        let event = HistoryEvent::changed(&after, action, origin.clone());
         insert_history(&transaction, &event, Some(&before), now)
             .await
             .map_err(self.failed("postgres: write history"))?;
@@ -771,14 +742,7 @@ impl RuleStore for PostgresRuleStore {
             .await
             .map_err(self.failed("postgres: delete rule"))?;
         if deleted > 0 {
-            let event = HistoryEvent {
-                tool_name,
-                rule_id: id.to_owned(),
-                action,
-                origin: origin.clone(),
-                rule: None,
-                detail: None,
-            };
+            let event = HistoryEvent::removed(&tool_name, id, action, origin.clone());
             insert_history(
                 &transaction,
                 &event,
