@@ -28,7 +28,8 @@ pub mod conformance;
 /// orders, filters and records exactly as the ones here do.
 pub mod backend {
     pub use crate::store::{
-        StoredRow, active_at, keep_readable, keywords, mark_confirmed, mark_restored, mark_revoked,
-        prompt_tool_filter, rank_by_keywords, rule_from_columns, select_for_prompt,
+        StoredRow, active_at, history_from_columns, keep_readable, keywords, mark_confirmed,
+        mark_restored, mark_revoked, prompt_tool_filter, rank_by_keywords, rule_from_columns,
+        select_for_prompt,
     };
 }

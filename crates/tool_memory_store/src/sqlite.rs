@@ -35,8 +35,8 @@ use tool_memory_core::{
 };
 
 use crate::store::{
-    StoredRow, fts_query, keep_readable, prompt_tool_filter, rank_by_keywords, rule_from_columns,
-    select_for_prompt,
+    StoredRow, fts_query, history_from_columns, keep_readable, prompt_tool_filter,
+    rank_by_keywords, rule_from_columns, select_for_prompt,
 };
 use crate::{Error, PromptSelection, Result, RuleChange, RuleStore, Services};
 
@@ -775,32 +775,10 @@ fn insert_history(
 
 fn read_history_row(row: &Row<'_>) -> rusqlite::Result<std::result::Result<HistoryEntry, String>> {
     let seq: i64 = row.get(0)?;
-    let parse = || -> std::result::Result<HistoryEntry, String> {
-        let text = |index: usize| -> std::result::Result<Option<String>, String> {
-            row.get::<_, Option<String>>(index)
-                .map_err(|err| err.to_string())
-        };
-        let rule = |index: usize| -> std::result::Result<Option<ToolMemoryRule>, String> {
-            text(index)?
-                .map(|json| serde_json::from_str(&json).map_err(|err| err.to_string()))
-                .transpose()
-        };
-        let action = text(4)?.unwrap_or_default();
-        Ok(HistoryEntry {
-            seq,
-            at: Timestamp::parse(&text(1)?.unwrap_or_default()).map_err(|err| err.to_string())?,
-            tool_name: text(2)?.unwrap_or_default(),
-            rule_id: text(3)?.unwrap_or_default(),
-            action: serde_json::from_value(serde_json::Value::String(action))
-                .map_err(|err| err.to_string())?,
-            origin: serde_json::from_str(&text(5)?.unwrap_or_default())
-                .map_err(|err| err.to_string())?,
-            before: rule(6)?,
-            after: rule(7)?,
-            detail: text(8)?,
-        })
-    };
-    Ok(parse())
+    Ok(history_from_columns(seq, |index| {
+        row.get::<_, Option<String>>(index)
+            .map_err(|err| err.to_string())
+    }))
 }
 
 /// Refreshes the search index for every rule the history log names since the last search, in

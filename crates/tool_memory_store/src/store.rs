@@ -256,6 +256,34 @@ pub fn rule_from_columns<'r>(
     })
 }
 
+/// Builds a history line from its number and the text of its other columns, in the order every
+/// SQL backend reads them (seq, at, tool_name, rule_id, action, origin, before_json,
+/// after_json, detail); the error says what did not parse.
+pub fn history_from_columns(
+    seq: i64,
+    text: impl Fn(usize) -> std::result::Result<Option<String>, String>,
+) -> std::result::Result<HistoryEntry, String> {
+    let rule = |index: usize| -> std::result::Result<Option<ToolMemoryRule>, String> {
+        text(index)?
+            .map(|json| serde_json::from_str(&json).map_err(|err| err.to_string()))
+            .transpose()
+    };
+    let action = text(4)?.unwrap_or_default();
+    Ok(HistoryEntry {
+        seq,
+        at: Timestamp::parse(&text(1)?.unwrap_or_default()).map_err(|err| err.to_string())?,
+        tool_name: text(2)?.unwrap_or_default(),
+        rule_id: text(3)?.unwrap_or_default(),
+        action: serde_json::from_value(serde_json::Value::String(action))
+            .map_err(|err| err.to_string())?,
+        origin: serde_json::from_str(&text(5)?.unwrap_or_default())
+            .map_err(|err| err.to_string())?,
+        before: rule(6)?,
+        after: rule(7)?,
+        detail: text(8)?,
+    })
+}
+
 /// A row as a backend read it: a rule, or (tool, id, reason) when this version cannot read it.
 pub type StoredRow = std::result::Result<ToolMemoryRule, (String, String, String)>;
 

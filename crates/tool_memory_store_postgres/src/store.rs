@@ -37,8 +37,8 @@ use tool_memory_core::{
     ToolMemoryRule, ToolStats, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
 };
 use tool_memory_store::backend::{
-    StoredRow, active_at, keep_readable, prompt_tool_filter, rank_by_keywords, rule_from_columns,
-    select_for_prompt,
+    StoredRow, active_at, history_from_columns, keep_readable, prompt_tool_filter,
+    rank_by_keywords, rule_from_columns, select_for_prompt,
 };
 use tool_memory_store::{Error, PromptSelection, Result, RuleChange, RuleStore, Services};
 
@@ -506,28 +506,10 @@ async fn insert_history(
 }
 
 fn read_history_row(row: &Row) -> std::result::Result<HistoryEntry, String> {
-    let text = |index: usize| -> std::result::Result<Option<String>, String> {
+    let seq = row.try_get(0).map_err(|err| err.to_string())?;
+    history_from_columns(seq, |index| {
         row.try_get::<_, Option<String>>(index)
             .map_err(|err| err.to_string())
-    };
-    let rule = |index: usize| -> std::result::Result<Option<ToolMemoryRule>, String> {
-        text(index)?
-            .map(|json| serde_json::from_str(&json).map_err(|err| err.to_string()))
-            .transpose()
-    };
-    let action = text(4)?.unwrap_or_default();
-    Ok(HistoryEntry {
-        seq: row.try_get(0).map_err(|err| err.to_string())?,
-        at: Timestamp::parse(&text(1)?.unwrap_or_default()).map_err(|err| err.to_string())?,
-        tool_name: text(2)?.unwrap_or_default(),
-        rule_id: text(3)?.unwrap_or_default(),
-        action: serde_json::from_value(serde_json::Value::String(action))
-            .map_err(|err| err.to_string())?,
-        origin: serde_json::from_str(&text(5)?.unwrap_or_default())
-            .map_err(|err| err.to_string())?,
-        before: rule(6)?,
-        after: rule(7)?,
-        detail: text(8)?,
     })
 }
 
