@@ -12,7 +12,7 @@ use tool_memory_core::{
     compare_for_listing, normalize_tool_name, stats_namespace, storage_key, tool_memory_namespace,
 };
 
-use crate::store::{active_at, prompt_tool_filter, rank_by_keywords, select_for_prompt};
+use crate::store::{active_at, prompt_tool_filter, select_for_prompt};
 use crate::{Error, PromptSelection, Result, RuleChange, RuleStore, Services};
 
 /// The category rules are written with, as in the reference.
@@ -370,15 +370,6 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
         names.sort();
         names.dedup();
         Ok(names)
-    }
-
-    async fn search(
-        &self,
-        tool_name: &str,
-        query: &str,
-        limit: usize,
-    ) -> Result<Vec<ToolMemoryRule>> {
-        Ok(rank_by_keywords(self.list(tool_name).await?, query, limit))
     }
 
     async fn record_stats(&self, delta: &ToolStats) -> Result<ToolStats> {

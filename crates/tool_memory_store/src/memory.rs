@@ -9,7 +9,7 @@ use tool_memory_core::{
     ToolStats, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
 };
 
-use crate::store::{active_at, prompt_tool_filter, rank_by_keywords, select_for_prompt};
+use crate::store::{active_at, prompt_tool_filter, select_for_prompt};
 use crate::{PromptSelection, Result, RuleChange, RuleStore, Services};
 
 /// Rules in a map behind a mutex; gone when dropped.
@@ -248,15 +248,6 @@ impl RuleStore for InMemoryRuleStore {
             .filter(|name| name.as_str() != UNSCOPED_TOOL)
             .cloned()
             .collect())
-    }
-
-    async fn search(
-        &self,
-        tool_name: &str,
-        query: &str,
-        limit: usize,
-    ) -> Result<Vec<ToolMemoryRule>> {
-        Ok(rank_by_keywords(self.list(tool_name).await?, query, limit))
     }
 
     async fn record_stats(&self, delta: &ToolStats) -> Result<ToolStats> {

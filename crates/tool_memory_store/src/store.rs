@@ -178,12 +178,16 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
 
     /// Rules of one tool whose text matches the keywords of `query`, most relevant first, at
     /// most `limit`. A query with no keywords matches nothing.
+    /// The default ranks the tool's listing by keywords (distinct keywords, then hits, then
+    /// listing order); a backend with a full-text index ranks with it instead.
     async fn search(
         &self,
         tool_name: &str,
         query: &str,
         limit: usize,
-    ) -> Result<Vec<ToolMemoryRule>>;
+    ) -> Result<Vec<ToolMemoryRule>> {
+        Ok(rank_by_keywords(self.list(tool_name).await?, query, limit))
+    }
 
     /// Adds a turn's call counts to a tool's statistics and returns the new totals.
     async fn record_stats(&self, delta: &ToolStats) -> Result<ToolStats>;

@@ -38,7 +38,7 @@ use tool_memory_core::{
 };
 use tool_memory_store::backend::{
     StoredRow, active_at, history_from_columns, keep_readable, prompt_tool_filter,
-    rank_by_keywords, rule_from_columns, select_for_prompt,
+    rule_from_columns, select_for_prompt,
 };
 use tool_memory_store::{Error, PromptSelection, Result, RuleChange, RuleStore, Services};
 
@@ -834,17 +834,6 @@ impl RuleStore for PostgresRuleStore {
             max_rules,
             unreadable,
         ))
-    }
-
-    async fn search(
-        &self,
-        tool_name: &str,
-        query: &str,
-        limit: usize,
-    ) -> Result<Vec<ToolMemoryRule>> {
-        // Ranked in Rust exactly like the in-memory store: one tool holds few rules, and a
-        // full-text index would rank by PostgreSQL's own weights instead.
-        Ok(rank_by_keywords(self.list(tool_name).await?, query, limit))
     }
 
     async fn record_stats(&self, delta: &ToolStats) -> Result<ToolStats> {
