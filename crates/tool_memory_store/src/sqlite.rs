@@ -161,8 +161,11 @@ impl Connections {
     fn version(&self) -> Result<i64> {
         let mut foreign = self.foreign.lock();
         // In memory no other connection can see the data; only this store's count matters.
-        if !self.readers.is_empty() {
-            match self.writer.try_lock() {
+        let writer = if self.readers.is_empty() {
+            None
+        } else {
+            let writer = self.writer.try_lock();
+            match &writer {
                 Some(writer) => {
                     let data_version = writer
                         .prepare_cached("PRAGMA data_version")
@@ -172,17 +175,17 @@ impl Connections {
                         foreign.data_version = data_version;
                         foreign.seen += 1;
                     }
-                    // Read under the writer lock: a change of this store is counted before
-                    // its writer lets go, so it cannot be missed here.
-                    let own = self.own_changes.load(Ordering::Acquire);
-                    return Ok(own.wrapping_add(foreign.seen).cast_signed());
                 }
                 // The writer is busy (perhaps waiting for another process), so nothing can be
                 // read from it: report a change. A needless miss is safe; a stale hit is not.
                 None => foreign.seen += 1,
             }
-        }
+            writer
+        };
+        // Read while still holding the writer when it was free: a change of this store is
+        // counted before its writer lets go, so it cannot be missed here.
         let own = self.own_changes.load(Ordering::Acquire);
+        drop(writer);
         Ok(own.wrapping_add(foreign.seen).cast_signed())
     }
 
