@@ -398,7 +398,12 @@ impl SqliteRuleStore {
         let mut readers = Vec::new();
         let mut checkpointer = None;
         if let Some(path) = &path {
-            checkpointer = Some(checkpoint::Checkpointer::start(path, &mut connection)?);
+            checkpointer = Some(checkpoint::Checkpointer::start(
+                path,
+                &mut connection,
+                options.busy_timeout,
+                synchronous,
+            )?);
             for _ in 0..READERS {
                 let reader = Connection::open(path).map_err(Error::sqlite("open reader"))?;
                 reader

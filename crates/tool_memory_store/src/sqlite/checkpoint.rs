@@ -18,6 +18,7 @@
 use std::path::Path;
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use parking_lot::{Condvar, Mutex};
 use rusqlite::Connection;
@@ -54,8 +55,26 @@ pub(crate) struct Checkpointer {
 
 impl Checkpointer {
     /// Starts the thread on its own connection to `path` and hooks `writer`'s commits to it.
-    pub(crate) fn start(path: &Path, writer: &mut Connection) -> Result<Checkpointer> {
+    /// `synchronous` is the writer's setting: a checkpoint syncs as its connection says.
+    pub(crate) fn start(
+        path: &Path,
+        writer: &mut Connection,
+        busy_timeout: Duration,
+        synchronous: &str,
+    ) -> Result<Checkpointer> {
         let connection = Connection::open(path).map_err(Error::sqlite("open checkpointer"))?;
+        connection
+            .busy_timeout(busy_timeout)
+            .and_then(|()| connection.pragma_update(None, "synchronous", synchronous))
+            .map_err(Error::sqlite("configure checkpointer"))?;
+        // A connection learns that the file is in WAL mode only when it first reads it; until
+        // then every checkpoint it runs returns at once having copied nothing (it did, for
+        // every release up to this one, so the writer ended up copying the whole log itself).
+        connection
+            .query_row("SELECT count(*) FROM sqlite_schema", [], |row| {
+                row.get::<_, i64>(0)
+            })
+            .map_err(Error::sqlite("open checkpointer"))?;
         let shared = Arc::new(Shared::default());
         let thread = {
             let shared = Arc::clone(&shared);
@@ -118,8 +137,16 @@ fn run(connection: &Connection, shared: &Shared) {
             signal.wanted = false;
         }
         // Passive: never waits for the writer or readers.
-        if let Err(err) = connection.wal_checkpoint_v2(None::<&str>, CheckpointMode::PASSIVE) {
-            tracing::warn!(%err, "background checkpoint failed; the writer checkpoints itself at the backstop");
+        match connection.wal_checkpoint_v2(None::<&str>, CheckpointMode::PASSIVE) {
+            // SQLite's answer for a connection that does not see the file in WAL mode.
+            Ok((-1, _)) => tracing::warn!(
+                "background checkpoint copied nothing: its connection sees no log; the writer checkpoints itself at the backstop"
+            ),
+            Ok(_) => {}
+            Err(err) => tracing::warn!(
+                %err,
+                "background checkpoint failed; the writer checkpoints itself at the backstop"
+            ),
         }
     }
 }

@@ -222,6 +222,52 @@ async fn a_long_backlog_is_folded_into_the_lazy_indexes_in_pieces() -> Result<()
     Ok(())
 }
 
+/// The checkpoint thread copies the log into the database file while writes go on, well before
+/// the writer's own checkpoint at 4,000 pages. (Its connection once never read the file, and
+/// so never learned it was in WAL mode: every checkpoint it ran copied nothing.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_checkpoint_thread_copies_the_log_before_the_backstop() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("rules.sqlite3");
+    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let frames = || -> Result<u64> {
+        // A frame is a 4 KiB page plus a 24-byte header, after a 32-byte log header.
+        Ok(std::fs::metadata(dir.path().join("rules.sqlite3-wal"))?.len() / (4096 + 24))
+    };
+    let mut index = 0;
+    while frames()? < 1_500 {
+        store
+            .put(RulePut::new(
+                format!("tool_{}", index % 40),
+                format!("rule {index}"),
+            ))
+            .await?;
+        index += 1;
+    }
+    assert!(frames()? < 4_000, "the writer's own checkpoint ran first");
+    // The database file alone (without its log) holds the rules a checkpoint has copied.
+    let copy = dir.path().join("copy");
+    std::fs::create_dir(&copy)?;
+    let rules_in_file = || -> Option<i64> {
+        std::fs::copy(&path, copy.join("rules.sqlite3")).ok()?;
+        let file = rusqlite::Connection::open(copy.join("rules.sqlite3")).ok()?;
+        file.query_row("SELECT count(*) FROM rules", [], |row| row.get(0))
+            .ok()
+    };
+    // The thread was woken at 1,000 pages; give it time to copy them (it takes milliseconds).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let mut copied = rules_in_file();
+    while copied.unwrap_or(0) == 0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        copied = rules_in_file();
+    }
+    assert!(
+        copied.unwrap_or(0) > 0,
+        "after {index} puts the database file holds {copied:?} rules: nothing was copied"
+    );
+    Ok(())
+}
+
 /// The write-ahead log stays bounded under a steady stream of writes: checkpoints run on a
 /// thread of their own, and the writer makes the log start over at 4,000 pages. (Without that,
 /// 12,000 puts leave a log of about 26,000 pages.)
