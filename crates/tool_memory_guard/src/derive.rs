@@ -831,36 +831,66 @@ static TO_BRANCHES: LazyLock<Vec<String>> = LazyLock::new(|| {
         .map(|branch| format!("to {branch}"))
         .collect()
 });
-/// The cue lists, looked up together in one pass over a text's words; [`CueSet::first_in`]
-/// answers in this order.
-static CUES: LazyLock<CueSet<4>> =
-    LazyLock::new(|| CueSet::new([DOUBLE_NEGATIVES, ASK_CUES, FORBID_CUES, REQUIRE_CUES]));
+/// Every fixed word and phrase derivation looks for in a text, looked up together in one
+/// pass over the text's words; [`CueSet::first_in`] answers in this order.
+static CUES: LazyLock<CueSet<6>> = LazyLock::new(|| {
+    let git_context: Vec<&'static str> = ["git", "branch"]
+        .into_iter()
+        .chain(TO_BRANCHES.iter().map(String::as_str))
+        .collect();
+    CueSet::new([
+        DOUBLE_NEGATIVES,
+        ASK_CUES,
+        FORBID_CUES,
+        REQUIRE_CUES,
+        &git_context,
+        SQL_PHRASES,
+    ])
+});
 
-/// Where the first cue of each list occurs in a text, as a whole word.
+/// Where the first word or phrase of each list occurs in a text, as a whole word.
 #[derive(Debug, Clone, Copy)]
 struct Cues {
     double_negative: Option<usize>,
     ask: Option<usize>,
     forbid: Option<usize>,
     require: Option<usize>,
+    /// "git", "branch", "to main"...
+    git_context: Option<usize>,
+    sql_phrase: Option<usize>,
 }
 
 impl Cues {
     fn of(words: &WordRuns<'_>) -> Cues {
-        let [double_negative, ask, forbid, require] = CUES.first_in(words);
+        let [
+            double_negative,
+            ask,
+            forbid,
+            require,
+            git_context,
+            sql_phrase,
+        ] = CUES.first_in(words);
         Cues {
             double_negative,
             ask,
             forbid,
             require,
+            git_context,
+            sql_phrase,
         }
     }
 }
 
 /// Classifies one trimmed, lower-case token; `None` for a plain word.
 fn classify(lower: &str) -> Option<(MatcherKind, String)> {
-    // Letters and digits alone have none of the shapes below, and most words are such.
-    if lower.chars().all(char::is_alphanumeric) {
+    // Every shape below needs one of these characters or a leading dash, and most words
+    // (`never`, `17-3`, `don't`) have none. (They are ASCII, so a byte is one of them only
+    // where a character is.)
+    if !lower.starts_with('-')
+        && !lower
+            .bytes()
+            .any(|byte| matches!(byte, b'@' | b':' | b'/' | b'.' | b'#'))
+    {
         return None;
     }
     if lower.contains('@') && !lower.starts_with('@') && normalize_email(lower).is_some() {
@@ -880,7 +910,7 @@ fn classify(lower: &str) -> Option<(MatcherKind, String)> {
         }
         return None;
     }
-    if (lower.contains("://") || lower.starts_with("www.")) && normalize_url(lower).is_some() {
+    if (has_scheme(lower) || lower.starts_with("www.")) && normalize_url(lower).is_some() {
         return Some((MatcherKind::Url, lower.to_owned()));
     }
     if let Some(rest) = lower.strip_prefix('#')
@@ -920,8 +950,14 @@ fn classify(lower: &str) -> Option<(MatcherKind, String)> {
     None
 }
 
+/// Whether the word contains `://`. Looking for the colon first is cheaper on the usual word
+/// that has none than a substring search.
+fn has_scheme(lower: &str) -> bool {
+    lower.contains(':') && lower.contains("://")
+}
+
 fn is_path_like(lower: &str) -> bool {
-    if lower.contains("://") || NOT_FILES.contains(&lower) {
+    if has_scheme(lower) || NOT_FILES.contains(&lower) {
         return false;
     }
     let path_chars = |text: &str| {
@@ -1038,7 +1074,8 @@ fn offset_in(text: &str, part: &str) -> usize {
 /// The tokens of `text`, whose lower-case form is `lower_text`.
 fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>> {
     let spans = quoted_spans(text);
-    let mut tokens = Vec::new();
+    // About one token per five bytes of prose: enough room for most rules at once.
+    let mut tokens = Vec::with_capacity(spans.len() + text.len() / 5);
     for &(start, _, content, backtick) in &spans {
         let lower = content.to_lowercase();
         let first = lower.split_whitespace().next().unwrap_or_default();
@@ -1110,7 +1147,10 @@ fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>> {
             trailing_comma,
         });
     }
-    tokens.sort_by_key(|token| token.offset);
+    // The words come in text order; only quoted spans (listed first) need sorting in.
+    if !spans.is_empty() {
+        tokens.sort_by_key(|token| token.offset);
+    }
     tokens
 }
 
@@ -1460,12 +1500,7 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     } else {
         tool_name.to_lowercase().contains("git")
     };
-    let git_context = tool_git
-        || words.find("git").is_some()
-        || words.find("branch").is_some()
-        || TO_BRANCHES
-            .iter()
-            .any(|phrase| words.find(phrase).is_some());
+    let git_context = tool_git || cues.git_context.is_some();
     let mut used = vec![false; tokens.len()];
     let mut phrases = command_phrases(&tokens, git_context, &mut used);
 
@@ -1494,9 +1529,12 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
             entities.push((token.offset, Matcher::new(*kind, value.clone())));
         }
     }
-    for phrase in SQL_PHRASES {
-        if let Some(at) = words.find(phrase) {
-            entities.push((at, Matcher::new(MatcherKind::Literal, *phrase)));
+    // The cues found the first SQL phrase; each one found is a literal.
+    if cues.sql_phrase.is_some() {
+        for phrase in SQL_PHRASES {
+            if let Some(at) = words.find(phrase) {
+                entities.push((at, Matcher::new(MatcherKind::Literal, *phrase)));
+            }
         }
     }
     if phrases.iter().any(|phrase| phrase.words == ["git", "push"]) {
@@ -1585,7 +1623,8 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
 
     let constraint = match cue {
         Cue::Forbid { ask_first } => {
-            let without = if ask_first {
+            // `contains` is cheaper than `find` on the usual miss.
+            let without = if ask_first || !lower.contains("without ") {
                 None
             } else {
                 lower.find("without ")
@@ -1596,12 +1635,12 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
                     || phrases.iter().any(|phrase| !phrase.loose_flags.is_empty())
             });
             match required_after {
-                Some(at) => require_without(at, &phrases, &entities, &flags),
-                None => forbid(&phrases, &entities, &flags).with_ask_first(ask_first),
+                Some(at) => require_without(at, &phrases, entities, flags),
+                None => forbid(&phrases, entities, flags).with_ask_first(ask_first),
             }
         }
-        Cue::InsteadOf(_) => forbid(&phrases, &entities, &flags),
-        Cue::Require => require(&phrases, &entities, &flags),
+        Cue::InsteadOf(_) => forbid(&phrases, entities, flags),
+        Cue::Require => require(&phrases, entities, flags),
     };
     finish(constraint)
 }
@@ -1620,20 +1659,24 @@ fn command_matchers(phrases: &[CommandPhrase]) -> Vec<Matcher> {
     matchers
 }
 
-fn forbid(
-    phrases: &[CommandPhrase],
-    entities: &[(usize, Matcher)],
-    flags: &[(usize, String)],
-) -> Constraint {
-    let mut matchers: Vec<Matcher> = entities
-        .iter()
-        .map(|(_, matcher)| matcher.clone())
-        .collect();
+/// The entities, then the flags, as matchers.
+fn literal_matchers(entities: Vec<(usize, Matcher)>, flags: Vec<(usize, String)>) -> Vec<Matcher> {
+    let mut matchers = Vec::with_capacity(entities.len() + flags.len());
+    matchers.extend(entities.into_iter().map(|(_, matcher)| matcher));
     matchers.extend(
         flags
-            .iter()
-            .map(|(_, flag)| Matcher::new(MatcherKind::Flag, flag.clone())),
+            .into_iter()
+            .map(|(_, flag)| Matcher::new(MatcherKind::Flag, flag)),
     );
+    matchers
+}
+
+fn forbid(
+    phrases: &[CommandPhrase],
+    entities: Vec<(usize, Matcher)>,
+    flags: Vec<(usize, String)>,
+) -> Constraint {
+    let matchers = literal_matchers(entities, flags);
     if phrases.is_empty() {
         return Constraint::forbid(matchers);
     }
@@ -1647,18 +1690,10 @@ fn forbid(
 
 fn require(
     phrases: &[CommandPhrase],
-    entities: &[(usize, Matcher)],
-    flags: &[(usize, String)],
+    entities: Vec<(usize, Matcher)>,
+    flags: Vec<(usize, String)>,
 ) -> Constraint {
-    let mut matchers: Vec<Matcher> = entities
-        .iter()
-        .map(|(_, matcher)| matcher.clone())
-        .collect();
-    matchers.extend(
-        flags
-            .iter()
-            .map(|(_, flag)| Matcher::new(MatcherKind::Flag, flag.clone())),
-    );
+    let mut matchers = literal_matchers(entities, flags);
     let mut when = Vec::new();
     for phrase in phrases {
         when.push(Matcher::new(MatcherKind::Command, phrase.words.join(" ")));
@@ -1673,8 +1708,8 @@ fn require(
 fn require_without(
     at: usize,
     phrases: &[CommandPhrase],
-    entities: &[(usize, Matcher)],
-    flags: &[(usize, String)],
+    entities: Vec<(usize, Matcher)>,
+    flags: Vec<(usize, String)>,
 ) -> Constraint {
     let mut when: Vec<Matcher> = Vec::new();
     let mut matchers: Vec<Matcher> = Vec::new();
@@ -1688,15 +1723,15 @@ fn require_without(
         );
     }
     for (offset, matcher) in entities {
-        if *offset > at {
-            matchers.push(matcher.clone());
+        if offset > at {
+            matchers.push(matcher);
         } else if matcher.kind != MatcherKind::Person {
-            when.push(matcher.clone());
+            when.push(matcher);
         }
     }
     for (offset, flag) in flags {
-        let matcher = Matcher::new(MatcherKind::Flag, flag.clone());
-        if *offset > at {
+        let matcher = Matcher::new(MatcherKind::Flag, flag);
+        if offset > at {
             matchers.push(matcher);
         } else {
             when.push(matcher);

@@ -296,8 +296,12 @@ pub(crate) fn is_domain_like(text: &str) -> bool {
                 && !label.starts_with('-')
                 && label.chars().all(|ch| ch.is_alphanumeric() || ch == '-')
         })
-        && TLDS.contains(&last)
+        && TLD_SET.contains(last)
 }
+
+/// [`TLDS`] as a set: every dotted word of a rule and of a call is checked against it.
+static TLD_SET: std::sync::LazyLock<WordSet> =
+    std::sync::LazyLock::new(|| TLDS.iter().copied().collect());
 
 /// Whether the text is a dotted-quad IPv4 address.
 pub(crate) fn is_ipv4(text: &str) -> bool {
@@ -546,6 +550,9 @@ impl std::hash::Hasher for WordHasher {
 /// A map keyed by words, hashed with [`WordHasher`].
 pub(crate) type WordMap<V> =
     std::collections::HashMap<&'static str, V, std::hash::BuildHasherDefault<WordHasher>>;
+/// A set of words, hashed with [`WordHasher`].
+pub(crate) type WordSet =
+    std::collections::HashSet<&'static str, std::hash::BuildHasherDefault<WordHasher>>;
 
 /// A lower-case text with its maximal runs of word characters, for many [`find_word`] lookups
 /// in one text. A needle that starts with a word character can only match where a run of the
@@ -562,7 +569,8 @@ pub(crate) struct WordRuns<'a> {
 
 impl<'a> WordRuns<'a> {
     pub(crate) fn new(text: &'a str) -> WordRuns<'a> {
-        let mut runs = Vec::new();
+        // About one run per five bytes of prose: enough room for most rules at once.
+        let mut runs = Vec::with_capacity(text.len() / 5 + 1);
         let mut start = None;
         for (at, ch) in text.char_indices() {
             match (continues_word(ch), start) {
