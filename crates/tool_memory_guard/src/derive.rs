@@ -1742,16 +1742,18 @@ fn require_without(
 
 /// Drops invalid or duplicate matchers; `None` when nothing is left to check.
 fn finish(mut constraint: Constraint) -> Option<Constraint> {
-    // A matcher equal to an earlier one that was dropped as invalid is invalid too, so
-    // comparing with the kept ones finds every duplicate.
+    // The kept matchers gather, in order, at the front of the list. A matcher equal to an
+    // earlier one that was dropped as invalid is invalid too, so comparing with the kept ones
+    // finds every duplicate.
     let keep = |list: &mut Vec<Matcher>| {
-        let mut kept: Vec<Matcher> = Vec::with_capacity(list.len());
-        for matcher in list.drain(..) {
-            if !kept.contains(&matcher) && matcher.is_valid() {
-                kept.push(matcher);
+        let mut kept = 0;
+        for index in 0..list.len() {
+            if !list[..kept].contains(&list[index]) && list[index].is_valid() {
+                list.swap(kept, index);
+                kept += 1;
             }
         }
-        *list = kept;
+        list.truncate(kept);
     };
     keep(&mut constraint.matchers);
     keep(&mut constraint.when);

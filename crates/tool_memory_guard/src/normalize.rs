@@ -569,11 +569,31 @@ pub(crate) struct WordRuns<'a> {
 
 impl<'a> WordRuns<'a> {
     pub(crate) fn new(text: &'a str) -> WordRuns<'a> {
+        // An ASCII text is read byte by byte, without decoding characters.
+        if text.is_ascii() {
+            let word_bytes = text.bytes().enumerate().map(|(at, byte)| {
+                (
+                    at,
+                    byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_',
+                )
+            });
+            Self::from_word_chars(text, word_bytes)
+        } else {
+            let word_chars = text.char_indices().map(|(at, ch)| (at, continues_word(ch)));
+            Self::from_word_chars(text, word_chars)
+        }
+    }
+
+    /// The runs of `text`, given the offset of each character and whether it continues a word.
+    fn from_word_chars(
+        text: &'a str,
+        word_chars: impl Iterator<Item = (usize, bool)>,
+    ) -> WordRuns<'a> {
         // About one run per five bytes of prose: enough room for most rules at once.
         let mut runs = Vec::with_capacity(text.len() / 5 + 1);
         let mut start = None;
-        for (at, ch) in text.char_indices() {
-            match (continues_word(ch), start) {
+        for (at, continues) in word_chars {
+            match (continues, start) {
                 (true, None) => start = Some(at),
                 (false, Some(from)) => {
                     runs.push((from, &text[from..at]));
