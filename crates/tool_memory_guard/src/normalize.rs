@@ -874,4 +874,39 @@ mod tests {
         assert_eq!(find_word("#general", "#general"), Some(0));
         assert_eq!(find_word("#general-chat", "#general"), None);
     }
+
+    /// Looking up through the runs must find what a search of the text finds.
+    #[test]
+    fn word_runs_and_cue_sets_find_what_find_word_finds() {
+        let texts = [
+            "git push origin main",
+            "x.main then main",
+            "don't, do not (or dont)",
+            "main-fix and main_fix; main",
+            "a.b.main .main main.",
+            "never-never, never",
+            "push to  main, then to main",
+            "çà İstanbul to main — never",
+            "#general and #general-chat",
+            "",
+        ];
+        let needles = [
+            "main", "do not", "don't", "dont", "never", "to main", "git", "b.main", "#general",
+            "istanbul",
+        ];
+        let cues = CueSet::new([&needles[..3], &needles[3..7], &needles[7..]]);
+        for text in texts {
+            let words = WordRuns::new(text);
+            for needle in needles {
+                assert_eq!(
+                    words.find(needle),
+                    find_word(text, needle),
+                    "{text:?} / {needle}"
+                );
+            }
+            let expected = [&needles[..3], &needles[3..7], &needles[7..]]
+                .map(|list| list.iter().filter_map(|cue| find_word(text, cue)).min());
+            assert_eq!(cues.first_in(&words), expected, "{text:?}");
+        }
+    }
 }
