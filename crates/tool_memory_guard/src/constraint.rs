@@ -114,6 +114,12 @@ impl Matcher {
         self.kind.strength()
     }
 
+    /// Whether the value is valid for its kind (what [`Constraint::validate`] checks of each
+    /// matcher).
+    pub(crate) fn is_valid(&self) -> bool {
+        self.validate("matchers", 0).is_ok()
+    }
+
     /// Checks the value for its kind; the error names `{list}[{index}].value`. (The path is
     /// only formatted for an error: every put validates its derived constraint.)
     fn validate(&self, list: &str, index: usize) -> Result<(), Error> {

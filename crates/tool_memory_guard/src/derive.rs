@@ -6,12 +6,15 @@
 //! rule it cannot read ("don't email my landlord") stays advice rather than becoming a guess.
 //! `docs/guard.md` lists the cue words; the unit tests below are the grammar's examples.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use tool_memory_core::ToolMemoryRule;
 
-use crate::normalize::{CueSet, WordRuns, is_domain_like, is_ipv4, normalize_email, normalize_url};
-use crate::{Constraint, Matcher, MatcherKind};
+use crate::normalize::{
+    CueSet, WordMap, WordRuns, is_domain_like, is_ipv4, normalize_email, normalize_url,
+};
+use crate::{Constraint, MAX_MATCHERS, Matcher, MatcherKind};
 
 /// Derives the constraint a rule's text states, or `None` when the text names nothing the
 /// guard can look for (the rule then only advises).
@@ -727,6 +730,61 @@ const NOT_HOSTS: &[&str] = &[
 ];
 /// Abbreviations that look like file names.
 const NOT_FILES: &[&str] = &["e.g", "i.e", "a.m", "p.m", "etc", "vs", "approx", "u.s"];
+/// Words after which a wrapper (`sudo`) wraps the command before it: "npm install with sudo".
+const WRAPPER_JOINS: &[&str] = &["with", "using", "via", "under"];
+/// Words that join one name to the next: "Sarah or Tom".
+const NAME_JOINS: &[&str] = &["or", "and", "nor"];
+
+/// Which of the word lists above a lower-case word is on, one bit per list (see
+/// [`word_class`]). Derivation asks about every word of a rule against a dozen lists; one
+/// lookup per word replaces a scan of each list.
+const PROGRAM: u32 = 1 << 0;
+const AMBIGUOUS_PROGRAM: u32 = 1 << 1;
+const PUSH_WORD: u32 = 1 << 2;
+const FORCE_PUSH_WORD: u32 = 1 << 3;
+const PERSON_VERB: u32 = 1 << 4;
+const PERSON_FILLER: u32 = 1 << 5;
+const NOT_NAME: u32 = 1 << 6;
+const DIRECT_CONTACT_VERB: u32 = 1 << 7;
+const COMMON_WORD: u32 = 1 << 8;
+const TITLE: u32 = 1 << 9;
+const BRANCH: u32 = 1 << 10;
+const HOST_TRIGGER: u32 = 1 << 11;
+const NOT_HOST: u32 = 1 << 12;
+const WRAPPER_JOIN: u32 = 1 << 13;
+const NAME_JOIN: u32 = 1 << 14;
+
+static WORD_CLASSES: LazyLock<WordMap<u32>> = LazyLock::new(|| {
+    let lists: [(&[&'static str], u32); 15] = [
+        (PROGRAMS, PROGRAM),
+        (AMBIGUOUS_PROGRAMS, AMBIGUOUS_PROGRAM),
+        (PUSH_WORDS, PUSH_WORD),
+        (FORCE_PUSH_WORDS, FORCE_PUSH_WORD),
+        (PERSON_VERBS, PERSON_VERB),
+        (PERSON_FILLERS, PERSON_FILLER),
+        (NOT_NAMES, NOT_NAME),
+        (DIRECT_CONTACT_VERBS, DIRECT_CONTACT_VERB),
+        (COMMON_WORDS, COMMON_WORD),
+        (TITLES, TITLE),
+        (BRANCHES, BRANCH),
+        (HOST_TRIGGERS, HOST_TRIGGER),
+        (NOT_HOSTS, NOT_HOST),
+        (WRAPPER_JOINS, WRAPPER_JOIN),
+        (NAME_JOINS, NAME_JOIN),
+    ];
+    let mut classes = WordMap::default();
+    for (words, bit) in lists {
+        for &word in words {
+            *classes.entry(word).or_insert(0) |= bit;
+        }
+    }
+    classes
+});
+
+/// The lists of [`WORD_CLASSES`] that `lower` is on; 0 for none.
+fn word_class(lower: &str) -> u32 {
+    WORD_CLASSES.get(lower).copied().unwrap_or(0)
+}
 
 #[derive(Debug, Clone)]
 enum TokenKind {
@@ -737,11 +795,14 @@ enum TokenKind {
 }
 
 #[derive(Debug, Clone)]
-struct Token {
+struct Token<'a> {
     kind: TokenKind,
     /// The word as written (punctuation trimmed).
-    text: String,
-    lower: String,
+    text: &'a str,
+    /// Borrowed from the lower-case text where that has the same offsets (an ASCII text).
+    lower: Cow<'a, str>,
+    /// The word lists `lower` is on ([`word_class`]).
+    class: u32,
     offset: usize,
     trailing_comma: bool,
 }
@@ -770,18 +831,68 @@ static TO_BRANCHES: LazyLock<Vec<String>> = LazyLock::new(|| {
         .map(|branch| format!("to {branch}"))
         .collect()
 });
-static FORBID: LazyLock<CueSet> = LazyLock::new(|| CueSet::new(FORBID_CUES));
-static REQUIRE: LazyLock<CueSet> = LazyLock::new(|| CueSet::new(REQUIRE_CUES));
-static DOUBLE_NEGATIVE: LazyLock<CueSet> = LazyLock::new(|| CueSet::new(DOUBLE_NEGATIVES));
-static ASK: LazyLock<CueSet> = LazyLock::new(|| CueSet::new(ASK_CUES));
+/// Every fixed word and phrase derivation looks for in a text, looked up together in one
+/// pass over the text's words; [`CueSet::first_in`] answers in this order.
+static CUES: LazyLock<CueSet<6>> = LazyLock::new(|| {
+    let git_context: Vec<&'static str> = ["git", "branch"]
+        .into_iter()
+        .chain(TO_BRANCHES.iter().map(String::as_str))
+        .collect();
+    CueSet::new([
+        DOUBLE_NEGATIVES,
+        ASK_CUES,
+        FORBID_CUES,
+        REQUIRE_CUES,
+        &git_context,
+        SQL_PHRASES,
+    ])
+});
 
-/// Where the first of `cues` occurs in the text of `words`, as a whole word.
-fn contains_cue(words: &WordRuns<'_>, cues: &CueSet) -> Option<usize> {
-    cues.first_in(words)
+/// Where the first word or phrase of each list occurs in a text, as a whole word.
+#[derive(Debug, Clone, Copy)]
+struct Cues {
+    double_negative: Option<usize>,
+    ask: Option<usize>,
+    forbid: Option<usize>,
+    require: Option<usize>,
+    /// "git", "branch", "to main"...
+    git_context: Option<usize>,
+    sql_phrase: Option<usize>,
+}
+
+impl Cues {
+    fn of(words: &WordRuns<'_>) -> Cues {
+        let [
+            double_negative,
+            ask,
+            forbid,
+            require,
+            git_context,
+            sql_phrase,
+        ] = CUES.first_in(words);
+        Cues {
+            double_negative,
+            ask,
+            forbid,
+            require,
+            git_context,
+            sql_phrase,
+        }
+    }
 }
 
 /// Classifies one trimmed, lower-case token; `None` for a plain word.
 fn classify(lower: &str) -> Option<(MatcherKind, String)> {
+    // Every shape below needs one of these characters or a leading dash, and most words
+    // (`never`, `17-3`, `don't`) have none. (They are ASCII, so a byte is one of them only
+    // where a character is.)
+    if !lower.starts_with('-')
+        && !lower
+            .bytes()
+            .any(|byte| matches!(byte, b'@' | b':' | b'/' | b'.' | b'#'))
+    {
+        return None;
+    }
     if lower.contains('@') && !lower.starts_with('@') && normalize_email(lower).is_some() {
         let email = lower.strip_prefix("mailto:").unwrap_or(lower);
         return Some((MatcherKind::Email, email.to_owned()));
@@ -799,7 +910,7 @@ fn classify(lower: &str) -> Option<(MatcherKind, String)> {
         }
         return None;
     }
-    if (lower.contains("://") || lower.starts_with("www.")) && normalize_url(lower).is_some() {
+    if (has_scheme(lower) || lower.starts_with("www.")) && normalize_url(lower).is_some() {
         return Some((MatcherKind::Url, lower.to_owned()));
     }
     if let Some(rest) = lower.strip_prefix('#')
@@ -839,8 +950,14 @@ fn classify(lower: &str) -> Option<(MatcherKind, String)> {
     None
 }
 
+/// Whether the word contains `://`. Looking for the colon first is cheaper on the usual word
+/// that has none than a substring search.
+fn has_scheme(lower: &str) -> bool {
+    lower.contains(':') && lower.contains("://")
+}
+
 fn is_path_like(lower: &str) -> bool {
-    if lower.contains("://") || NOT_FILES.contains(&lower) {
+    if has_scheme(lower) || NOT_FILES.contains(&lower) {
         return false;
     }
     let path_chars = |text: &str| {
@@ -902,7 +1019,11 @@ fn closing_quote(open: char) -> Option<char> {
 
 /// Finds quoted spans. Apostrophes inside words (`don't`, `Sarah's`) are not quotes: an
 /// opening quote must follow a non-word character and a closing one precede one.
-fn quoted_spans(text: &str) -> Vec<(usize, usize, String, bool)> {
+fn quoted_spans(text: &str) -> Vec<(usize, usize, &str, bool)> {
+    // Most rules have no opening quote, and then no span to look for.
+    if !text.contains(['"', '`', '\'', '“', '‘']) {
+        return Vec::new();
+    }
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let mut spans = Vec::new();
     let mut index = 0;
@@ -932,7 +1053,7 @@ fn quoted_spans(text: &str) -> Vec<(usize, usize, String, bool)> {
             Some(end) if end > index + 1 => {
                 let content_start = chars[index + 1].0;
                 let content_end = chars[end].0;
-                let content = text[content_start..content_end].trim().to_owned();
+                let content = text[content_start..content_end].trim();
                 let end_byte = chars[end].0 + chars[end].1.len_utf8();
                 if !content.is_empty() && content.chars().count() <= 200 {
                     spans.push((start, end_byte, content, ch == '`'));
@@ -945,31 +1066,38 @@ fn quoted_spans(text: &str) -> Vec<(usize, usize, String, bool)> {
     spans
 }
 
-fn tokenize(text: &str) -> Vec<Token> {
+/// Where `part`, a slice of `text`, starts in it.
+fn offset_in(text: &str, part: &str) -> usize {
+    part.as_ptr().addr() - text.as_ptr().addr()
+}
+
+/// The tokens of `text`, whose lower-case form is `lower_text`.
+fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>> {
     let spans = quoted_spans(text);
-    let mut tokens = Vec::new();
-    for (start, _, content, backtick) in &spans {
+    // About one token per five bytes of prose: enough room for most rules at once.
+    let mut tokens = Vec::with_capacity(spans.len() + text.len() / 5);
+    for &(start, _, content, backtick) in &spans {
         let lower = content.to_lowercase();
         let first = lower.split_whitespace().next().unwrap_or_default();
+        let first_is_program = word_class(first) & PROGRAM != 0;
         let single = !content.contains(char::is_whitespace);
         let kind = if single {
             match classify(content) {
                 Some((kind, value)) => TokenKind::Entity(kind, value),
-                None if *backtick && PROGRAMS.contains(&first) => {
-                    TokenKind::QuotedCommand(lower.clone())
-                }
+                None if backtick && first_is_program => TokenKind::QuotedCommand(lower.clone()),
                 None => TokenKind::Entity(MatcherKind::Literal, lower.clone()),
             }
-        } else if *backtick || PROGRAMS.contains(&first) {
+        } else if backtick || first_is_program {
             TokenKind::QuotedCommand(lower.clone())
         } else {
             TokenKind::Entity(MatcherKind::Literal, lower.clone())
         };
         tokens.push(Token {
             kind,
-            text: content.clone(),
-            lower,
-            offset: *start,
+            text: content,
+            class: word_class(&lower),
+            lower: Cow::Owned(lower),
+            offset: start,
             trailing_comma: false,
         });
     }
@@ -978,10 +1106,11 @@ fn tokenize(text: &str) -> Vec<Token> {
             .iter()
             .any(|(start, end, ..)| offset >= *start && offset < *end)
     };
-    let mut offset = 0;
+    // In an ASCII text a word's lower-case form is the lower-case text at the word's offsets,
+    // so it is borrowed rather than built again; elsewhere lower-casing may change lengths.
+    let same_offsets = text.is_ascii();
     for raw in text.split_whitespace() {
-        let at = offset + text[offset..].find(raw).unwrap_or(0);
-        offset = at + raw.len();
+        let at = offset_in(text, raw);
         if inside(at) {
             continue;
         }
@@ -999,20 +1128,29 @@ fn tokenize(text: &str) -> Vec<Token> {
             continue;
         }
         // The text's typographic apostrophes are already plain ones (see `derive_from_text`).
-        let lower = trimmed.to_lowercase();
+        let lower = if same_offsets {
+            let start = offset_in(text, trimmed);
+            Cow::Borrowed(&lower_text[start..start + trimmed.len()])
+        } else {
+            Cow::Owned(trimmed.to_lowercase())
+        };
         let kind = match classify(&lower) {
             Some((kind, value)) => TokenKind::Entity(kind, value),
             None => TokenKind::Word,
         };
         tokens.push(Token {
             kind,
-            text: trimmed.to_owned(),
+            text: trimmed,
+            class: word_class(&lower),
             lower,
             offset: at,
             trailing_comma,
         });
     }
-    tokens.sort_by_key(|token| token.offset);
+    // The words come in text order; only quoted spans (listed first) need sorting in.
+    if !spans.is_empty() {
+        tokens.sort_by_key(|token| token.offset);
+    }
     tokens
 }
 
@@ -1020,15 +1158,21 @@ fn is_flag(token: &Token) -> bool {
     matches!(token.kind, TokenKind::Entity(MatcherKind::Flag, _))
 }
 
-fn flag_value(token: &Token) -> Option<&str> {
+fn flag_value<'t>(token: &'t Token<'_>) -> Option<&'t str> {
     match &token.kind {
         TokenKind::Entity(MatcherKind::Flag, value) => Some(value),
         _ => None,
     }
 }
 
-fn is_word(token: &Token, words: &[&str]) -> bool {
-    matches!(token.kind, TokenKind::Word) && words.contains(&token.lower.as_str())
+/// Whether the token is a plain word on one of the lists of `class` ([`word_class`]).
+fn is_word(token: &Token, class: u32) -> bool {
+    matches!(token.kind, TokenKind::Word) && token.class & class != 0
+}
+
+/// Whether the token is a plain word in `words`.
+fn is_word_in(token: &Token, words: &[&str]) -> bool {
+    matches!(token.kind, TokenKind::Word) && words.contains(&token.lower.as_ref())
 }
 
 /// Finds command phrases; returns them and marks the token indices they consumed.
@@ -1057,20 +1201,17 @@ fn command_phrases(tokens: &[Token], git_context: bool, used: &mut [bool]) -> Ve
             index += 1;
             continue;
         }
-        let program = token.lower.as_str();
-        let is_program = matches!(token.kind, TokenKind::Word)
-            && (PROGRAMS.contains(&program)
-                || (AMBIGUOUS_PROGRAMS.contains(&program)
-                    && tokens.get(index + 1).is_some_and(is_flag)));
-        let force_push = matches!(token.kind, TokenKind::Word)
-            && git_context
-            && (FORCE_PUSH_WORDS.contains(&program)
-                || (program == "force"
+        let program = token.lower.as_ref();
+        let is_program = is_word(token, PROGRAM)
+            || (is_word(token, AMBIGUOUS_PROGRAM) && tokens.get(index + 1).is_some_and(is_flag));
+        let force_push = git_context
+            && (is_word(token, FORCE_PUSH_WORD)
+                || (matches!(token.kind, TokenKind::Word)
+                    && program == "force"
                     && tokens
                         .get(index + 1)
-                        .is_some_and(|next| is_word(next, PUSH_WORDS))));
-        let plain_push =
-            matches!(token.kind, TokenKind::Word) && git_context && PUSH_WORDS.contains(&program);
+                        .is_some_and(|next| is_word(next, PUSH_WORD))));
+        let plain_push = git_context && is_word(token, PUSH_WORD);
         if force_push || plain_push {
             used[index] = true;
             let mut next = index + 1;
@@ -1100,11 +1241,11 @@ fn command_phrases(tokens: &[Token], git_context: bool, used: &mut [bool]) -> Ve
         let known = subcommands(program);
         let mut next = index + 1;
         while let Some(candidate) = tokens.get(next) {
-            if is_word(candidate, known) {
-                words.push(candidate.lower.clone());
+            if is_word_in(candidate, known) {
+                words.push(candidate.lower.to_string());
                 used[next] = true;
                 next += 1;
-            } else if program == "git" && is_word(candidate, FORCE_PUSH_WORDS) {
+            } else if program == "git" && is_word(candidate, FORCE_PUSH_WORD) {
                 words.push("push".to_owned());
                 used[next] = true;
                 next += 1;
@@ -1120,7 +1261,7 @@ fn command_phrases(tokens: &[Token], git_context: bool, used: &mut [bool]) -> Ve
                 && candidate.lower.chars().all(|ch| ch.is_ascii_digit())
             {
                 // A numeric argument is part of what the user named: `chmod 777`.
-                words.push(candidate.lower.clone());
+                words.push(candidate.lower.to_string());
             } else {
                 break;
             }
@@ -1148,7 +1289,7 @@ fn merge_wrappers(tokens: &[Token], phrases: Vec<CommandPhrase>) -> Vec<CommandP
             .iter()
             .rev()
             .find(|token| token.offset < phrase.offset)
-            .is_some_and(|token| is_word(token, &["with", "using", "via", "under"]));
+            .is_some_and(|token| is_word(token, WRAPPER_JOIN));
         match merged.last_mut() {
             Some(previous) if wrapper && joined_by && previous.words[0] != "sudo" => {
                 let mut words = phrase.words.clone();
@@ -1166,14 +1307,20 @@ fn is_name_word(token: &Token) -> bool {
     if !matches!(token.kind, TokenKind::Word) {
         return false;
     }
-    let name = strip_possessive(&token.text);
+    let name = strip_possessive(token.text);
+    // Without a possessive, the name's lower-case form is the token's, already classed.
+    let class = if name.len() == token.text.len() {
+        token.class
+    } else {
+        word_class(&name.to_lowercase())
+    };
     let mut chars = name.chars();
     chars.next().is_some_and(char::is_uppercase)
         && name.chars().count() >= 2
         && name
             .chars()
             .all(|ch| ch.is_alphabetic() || ch == '-' || ch == '\'')
-        && !NOT_NAMES.contains(&name.to_lowercase().as_str())
+        && class & NOT_NAME == 0
 }
 
 fn strip_possessive(text: &str) -> &str {
@@ -1190,9 +1337,7 @@ fn is_lowercase_name(token: &Token) -> bool {
             .text
             .chars()
             .all(|ch| ch.is_lowercase() && ch.is_alphabetic())
-        && !NOT_NAMES.contains(&token.lower.as_str())
-        && !PERSON_FILLERS.contains(&token.lower.as_str())
-        && !COMMON_WORDS.contains(&token.lower.as_str())
+        && token.class & (NOT_NAME | PERSON_FILLER | COMMON_WORD) == 0
 }
 
 /// People named after a verb of contact: "email Sarah", "send anything to Sarah or Tom".
@@ -1200,17 +1345,17 @@ fn person_names(tokens: &[Token], used: &[bool]) -> Vec<(usize, String)> {
     let mut names: Vec<(usize, String)> = Vec::new();
     let mut index = 0;
     while index < tokens.len() {
-        if used[index] || !is_word(&tokens[index], PERSON_VERBS) {
+        if used[index] || !is_word(&tokens[index], PERSON_VERB) {
             index += 1;
             continue;
         }
-        if is_word(&tokens[index], DIRECT_CONTACT_VERBS)
+        if is_word(&tokens[index], DIRECT_CONTACT_VERB)
             && let Some(next) = tokens
                 .get(index + 1)
                 .filter(|token| is_lowercase_name(token))
         {
             if !names.iter().any(|(_, known)| *known == next.lower) {
-                names.push((next.offset, next.lower.clone()));
+                names.push((next.offset, next.lower.clone().into_owned()));
             }
             index += 2;
             continue;
@@ -1221,7 +1366,7 @@ fn person_names(tokens: &[Token], used: &[bool]) -> Vec<(usize, String)> {
             && tokens.get(next).is_some_and(|token| {
                 // "Mom" written as a name is a name, "my mom" is a filler.
                 let lower_case = token.text.starts_with(char::is_lowercase);
-                (lower_case && is_word(token, PERSON_FILLERS)) || is_word(token, TITLES)
+                (lower_case && is_word(token, PERSON_FILLER)) || is_word(token, TITLE)
             })
         {
             next += 1;
@@ -1232,9 +1377,9 @@ fn person_names(tokens: &[Token], used: &[bool]) -> Vec<(usize, String)> {
             let mut parts = Vec::new();
             while parts.len() < 3 && tokens.get(next).is_some_and(is_name_word) {
                 let token = &tokens[next];
-                parts.push(strip_possessive(&token.text).to_lowercase());
+                parts.push(strip_possessive(token.text).to_lowercase());
                 next += 1;
-                if token.trailing_comma || token.text != strip_possessive(&token.text) {
+                if token.trailing_comma || token.text != strip_possessive(token.text) {
                     break;
                 }
             }
@@ -1248,7 +1393,7 @@ fn person_names(tokens: &[Token], used: &[bool]) -> Vec<(usize, String)> {
             let continues = tokens[next - 1].trailing_comma
                 || tokens
                     .get(next)
-                    .is_some_and(|token| is_word(token, &["or", "and", "nor"]));
+                    .is_some_and(|token| is_word(token, NAME_JOIN));
             if !continues {
                 break;
             }
@@ -1268,13 +1413,19 @@ fn host_names(tokens: &[Token], used: &[bool]) -> Vec<(usize, String)> {
         if used[index] || !matches!(token.kind, TokenKind::Word) {
             continue;
         }
-        let previous = index.checked_sub(1).map(|i| tokens[i].lower.as_str());
-        let before_previous = index.checked_sub(2).map(|i| tokens[i].lower.as_str());
+        let previous = index.checked_sub(1).map(|i| tokens[i].lower.as_ref());
+        let before_previous = index.checked_sub(2).map(|i| tokens[i].lower.as_ref());
         let after_ssh = previous == Some("ssh")
             || (matches!(previous, Some("into" | "to" | "onto"))
                 && matches!(before_previous, Some("ssh" | "log" | "connect" | "login")));
-        let after_trigger = previous.is_some_and(|word| HOST_TRIGGERS.contains(&word));
-        let lower = token.lower.as_str();
+        let after_trigger = index
+            .checked_sub(1)
+            .is_some_and(|i| tokens[i].class & HOST_TRIGGER != 0);
+        // Most words follow neither: no need to look at their shape.
+        if !after_ssh && !after_trigger {
+            continue;
+        }
+        let lower = token.lower.as_ref();
         let shaped = lower.chars().count() >= 2
             && lower
                 .chars()
@@ -1283,7 +1434,7 @@ fn host_names(tokens: &[Token], used: &[bool]) -> Vec<(usize, String)> {
             && lower
                 .chars()
                 .all(|ch| ch.is_ascii_alphanumeric() || ch == '-')
-            && !NOT_HOSTS.contains(&lower);
+            && token.class & NOT_HOST == 0;
         let distinctive = lower.contains(|ch: char| ch.is_ascii_digit() || ch == '-');
         if shaped && (after_ssh || (after_trigger && distinctive)) {
             hosts.push((token.offset, lower.to_owned()));
@@ -1302,20 +1453,21 @@ enum Cue {
     InsteadOf(usize),
 }
 
-fn polarity_cue(words: &WordRuns<'_>) -> Option<Cue> {
-    if contains_cue(words, &DOUBLE_NEGATIVE).is_some() {
+/// The rule's polarity from the cues of its lower-case text `lower`.
+fn polarity_cue(cues: &Cues, lower: &str) -> Option<Cue> {
+    if cues.double_negative.is_some() {
         return Some(Cue::Require);
     }
-    if contains_cue(words, &ASK).is_some() {
+    if cues.ask.is_some() {
         return Some(Cue::Forbid { ask_first: true });
     }
-    if contains_cue(words, &FORBID).is_some() {
+    if cues.forbid.is_some() {
         return Some(Cue::Forbid { ask_first: false });
     }
-    if let Some(at) = words.text().find("instead of") {
+    if let Some(at) = lower.find("instead of") {
         return Some(Cue::InsteadOf(at));
     }
-    if contains_cue(words, &REQUIRE).is_some() {
+    if cues.require.is_some() {
         return Some(Cue::Require);
     }
     None
@@ -1326,25 +1478,29 @@ fn polarity_cue(words: &WordRuns<'_>) -> Option<Cue> {
 /// derivation reads.
 pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     let text = if text.contains('’') {
-        std::borrow::Cow::Owned(text.replace('’', "'"))
+        Cow::Owned(text.replace('’', "'"))
     } else {
-        std::borrow::Cow::Borrowed(text)
+        Cow::Borrowed(text)
     };
     let lower = text.to_lowercase();
     // The words of the text, built once: derivation looks up over a hundred cues in it.
     let words = WordRuns::new(&lower);
-    let cue = polarity_cue(&words)?;
-    let mut tokens = tokenize(&text);
+    let cues = Cues::of(&words);
+    let cue = polarity_cue(&cues, &lower)?;
+    let mut tokens = tokenize(&text, &lower);
     if let Cue::InsteadOf(at) = cue {
         tokens.retain(|token| token.offset > at);
     }
-    let tool_lower = tool_name.to_lowercase();
-    let git_context = tool_lower.contains("git")
-        || words.find("git").is_some()
-        || words.find("branch").is_some()
-        || TO_BRANCHES
-            .iter()
-            .any(|phrase| words.find(phrase).is_some());
+    // An ASCII tool name is searched without lower-casing a copy of it.
+    let tool_git = if tool_name.is_ascii() {
+        tool_name
+            .as_bytes()
+            .windows(3)
+            .any(|window| window.eq_ignore_ascii_case(b"git"))
+    } else {
+        tool_name.to_lowercase().contains("git")
+    };
+    let git_context = tool_git || cues.git_context.is_some();
     let mut used = vec![false; tokens.len()];
     let mut phrases = command_phrases(&tokens, git_context, &mut used);
 
@@ -1373,20 +1529,23 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
             entities.push((token.offset, Matcher::new(*kind, value.clone())));
         }
     }
-    for phrase in SQL_PHRASES {
-        if let Some(at) = words.find(phrase) {
-            entities.push((at, Matcher::new(MatcherKind::Literal, *phrase)));
+    // The cues found the first SQL phrase; each one found is a literal.
+    if cues.sql_phrase.is_some() {
+        for phrase in SQL_PHRASES {
+            if let Some(at) = words.find(phrase) {
+                entities.push((at, Matcher::new(MatcherKind::Literal, *phrase)));
+            }
         }
     }
     if phrases.iter().any(|phrase| phrase.words == ["git", "push"]) {
         for (index, token) in tokens.iter().enumerate() {
-            if !used[index] && is_word(token, BRANCHES) {
+            if !used[index] && is_word(token, BRANCH) {
                 let after_push = phrases.iter().any(|phrase| phrase.offset < token.offset);
                 if after_push {
                     used[index] = true;
                     entities.push((
                         token.offset,
-                        Matcher::new(MatcherKind::Literal, token.lower.clone()),
+                        Matcher::new(MatcherKind::Literal, token.lower.as_ref()),
                     ));
                 }
             }
@@ -1396,7 +1555,7 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         if used[index] || !matches!(token.kind, TokenKind::Word) {
             continue;
         }
-        let next = tokens.get(index + 1).map(|next| next.lower.as_str());
+        let next = tokens.get(index + 1).map(|next| next.lower.as_ref());
         let identifier = token.lower.contains('_')
             && token.lower.starts_with(char::is_alphanumeric)
             && token.lower.ends_with(char::is_alphanumeric)
@@ -1409,21 +1568,20 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
                 .lower
                 .chars()
                 .all(|ch| ch.is_alphanumeric() || "_-.".contains(ch))
-            && !COMMON_WORDS.contains(&token.lower.as_str())
-            && !PERSON_FILLERS.contains(&token.lower.as_str());
+            && token.class & (COMMON_WORD | PERSON_FILLER) == 0;
         let named_branch = next == Some("branch")
-            && (BRANCHES.contains(&token.lower.as_str())
+            && (token.class & BRANCH != 0
                 || (token.lower.contains(['-', '/', '_'])
                     && token.lower.starts_with(char::is_alphanumeric)));
         if named_container {
             entities.push((
                 token.offset,
-                Matcher::new(MatcherKind::Path, token.lower.clone()),
+                Matcher::new(MatcherKind::Path, token.lower.as_ref()),
             ));
         } else if identifier || named_branch {
             entities.push((
                 token.offset,
-                Matcher::new(MatcherKind::Literal, token.lower.clone()),
+                Matcher::new(MatcherKind::Literal, token.lower.as_ref()),
             ));
         }
     }
@@ -1439,11 +1597,13 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     // what the user wants instead, not what is forbidden.
     let mut cue = cue;
     if let Cue::Forbid { .. } = cue
+        // Each turn has one of these words on its own: without them, no turn to look for.
+        && ["use", "prefer", "try"].iter().any(|word| words.has_run(word))
         && let Some(cut) = POSITIVE_TURNS
             .iter()
             .filter_map(|turn| lower.find(turn))
             .min()
-        && contains_cue(&WordRuns::new(&lower[..cut]), &FORBID).is_some()
+        && Cues::of(&WordRuns::new(&lower[..cut])).forbid.is_some()
     {
         entities.retain(|(offset, _)| *offset < cut);
         flags.retain(|(offset, _)| *offset < cut);
@@ -1451,11 +1611,9 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     }
     // "always use https://staging..., never production": every literal sits in the "always"
     // clause, and the "never" clause names nothing, so the rule is a requirement.
-    if let (Cue::Forbid { ask_first: false }, Some(require_at), Some(forbid_at)) = (
-        cue,
-        contains_cue(&words, &REQUIRE),
-        contains_cue(&words, &FORBID),
-    ) && require_at < forbid_at
+    if let (Cue::Forbid { ask_first: false }, Some(require_at), Some(forbid_at)) =
+        (cue, cues.require, cues.forbid)
+        && require_at < forbid_at
         && entities.iter().all(|(offset, _)| *offset < forbid_at)
         && flags.iter().all(|(offset, _)| *offset < forbid_at)
         && phrases.iter().all(|phrase| phrase.offset < forbid_at)
@@ -1465,7 +1623,8 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
 
     let constraint = match cue {
         Cue::Forbid { ask_first } => {
-            let without = if ask_first {
+            // `contains` is cheaper than `find` on the usual miss.
+            let without = if ask_first || !lower.contains("without ") {
                 None
             } else {
                 lower.find("without ")
@@ -1476,12 +1635,12 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
                     || phrases.iter().any(|phrase| !phrase.loose_flags.is_empty())
             });
             match required_after {
-                Some(at) => require_without(at, &phrases, &entities, &flags),
-                None => forbid(&phrases, &entities, &flags).with_ask_first(ask_first),
+                Some(at) => require_without(at, &phrases, entities, flags),
+                None => forbid(&phrases, entities, flags).with_ask_first(ask_first),
             }
         }
-        Cue::InsteadOf(_) => forbid(&phrases, &entities, &flags),
-        Cue::Require => require(&phrases, &entities, &flags),
+        Cue::InsteadOf(_) => forbid(&phrases, entities, flags),
+        Cue::Require => require(&phrases, entities, flags),
     };
     finish(constraint)
 }
@@ -1500,20 +1659,24 @@ fn command_matchers(phrases: &[CommandPhrase]) -> Vec<Matcher> {
     matchers
 }
 
-fn forbid(
-    phrases: &[CommandPhrase],
-    entities: &[(usize, Matcher)],
-    flags: &[(usize, String)],
-) -> Constraint {
-    let mut matchers: Vec<Matcher> = entities
-        .iter()
-        .map(|(_, matcher)| matcher.clone())
-        .collect();
+/// The entities, then the flags, as matchers.
+fn literal_matchers(entities: Vec<(usize, Matcher)>, flags: Vec<(usize, String)>) -> Vec<Matcher> {
+    let mut matchers = Vec::with_capacity(entities.len() + flags.len());
+    matchers.extend(entities.into_iter().map(|(_, matcher)| matcher));
     matchers.extend(
         flags
-            .iter()
-            .map(|(_, flag)| Matcher::new(MatcherKind::Flag, flag.clone())),
+            .into_iter()
+            .map(|(_, flag)| Matcher::new(MatcherKind::Flag, flag)),
     );
+    matchers
+}
+
+fn forbid(
+    phrases: &[CommandPhrase],
+    entities: Vec<(usize, Matcher)>,
+    flags: Vec<(usize, String)>,
+) -> Constraint {
+    let matchers = literal_matchers(entities, flags);
     if phrases.is_empty() {
         return Constraint::forbid(matchers);
     }
@@ -1527,18 +1690,10 @@ fn forbid(
 
 fn require(
     phrases: &[CommandPhrase],
-    entities: &[(usize, Matcher)],
-    flags: &[(usize, String)],
+    entities: Vec<(usize, Matcher)>,
+    flags: Vec<(usize, String)>,
 ) -> Constraint {
-    let mut matchers: Vec<Matcher> = entities
-        .iter()
-        .map(|(_, matcher)| matcher.clone())
-        .collect();
-    matchers.extend(
-        flags
-            .iter()
-            .map(|(_, flag)| Matcher::new(MatcherKind::Flag, flag.clone())),
-    );
+    let mut matchers = literal_matchers(entities, flags);
     let mut when = Vec::new();
     for phrase in phrases {
         when.push(Matcher::new(MatcherKind::Command, phrase.words.join(" ")));
@@ -1553,8 +1708,8 @@ fn require(
 fn require_without(
     at: usize,
     phrases: &[CommandPhrase],
-    entities: &[(usize, Matcher)],
-    flags: &[(usize, String)],
+    entities: Vec<(usize, Matcher)>,
+    flags: Vec<(usize, String)>,
 ) -> Constraint {
     let mut when: Vec<Matcher> = Vec::new();
     let mut matchers: Vec<Matcher> = Vec::new();
@@ -1568,15 +1723,15 @@ fn require_without(
         );
     }
     for (offset, matcher) in entities {
-        if *offset > at {
-            matchers.push(matcher.clone());
+        if offset > at {
+            matchers.push(matcher);
         } else if matcher.kind != MatcherKind::Person {
-            when.push(matcher.clone());
+            when.push(matcher);
         }
     }
     for (offset, flag) in flags {
-        let matcher = Matcher::new(MatcherKind::Flag, flag.clone());
-        if *offset > at {
+        let matcher = Matcher::new(MatcherKind::Flag, flag);
+        if offset > at {
             matchers.push(matcher);
         } else {
             when.push(matcher);
@@ -1587,22 +1742,28 @@ fn require_without(
 
 /// Drops invalid or duplicate matchers; `None` when nothing is left to check.
 fn finish(mut constraint: Constraint) -> Option<Constraint> {
+    // The kept matchers gather, in order, at the front of the list. A matcher equal to an
+    // earlier one that was dropped as invalid is invalid too, so comparing with the kept ones
+    // finds every duplicate.
     let keep = |list: &mut Vec<Matcher>| {
-        let mut seen: Vec<Matcher> = Vec::new();
-        list.retain(|matcher| {
-            let single = Constraint::forbid(vec![matcher.clone()]);
-            let fresh = !seen.contains(matcher);
-            seen.push(matcher.clone());
-            fresh && single.validate().is_ok()
-        });
+        let mut kept = 0;
+        for index in 0..list.len() {
+            if !list[..kept].contains(&list[index]) && list[index].is_valid() {
+                list.swap(kept, index);
+                kept += 1;
+            }
+        }
+        list.truncate(kept);
     };
     keep(&mut constraint.matchers);
     keep(&mut constraint.when);
     if constraint.matchers.is_empty() {
         return None;
     }
-    debug_assert!(constraint.validate().is_ok(), "{constraint:?}");
-    constraint.validate().ok().map(|()| constraint)
+    // Every matcher is valid now; what `validate` has left to check is the list lengths.
+    let valid = constraint.matchers.len() <= MAX_MATCHERS && constraint.when.len() <= MAX_MATCHERS;
+    debug_assert_eq!(valid, constraint.validate().is_ok(), "{constraint:?}");
+    valid.then_some(constraint)
 }
 
 #[cfg(test)]
