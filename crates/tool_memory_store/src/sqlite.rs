@@ -122,6 +122,10 @@ struct ListCache {
     rules: usize,
 }
 
+/// How long [`Connections::version`] waits for a writer in use: longer than a read or a write
+/// of this store holds it, far shorter than a write waiting for another process's lock.
+const WRITER_WAIT: Duration = Duration::from_millis(2);
+
 /// Most rules kept in listings, so memory stays flat however large the store grows.
 const LIST_CACHE_RULES: usize = 16 * 1024;
 
@@ -164,7 +168,9 @@ impl Connections {
         let writer = if self.readers.is_empty() {
             None
         } else {
-            let writer = self.writer.try_lock();
+            // Reads use the writer too, for microseconds; wait that long rather than count a
+            // change that did not happen.
+            let writer = self.writer.try_lock_for(WRITER_WAIT);
             match &writer {
                 Some(writer) => {
                     let data_version = writer
@@ -176,8 +182,9 @@ impl Connections {
                         foreign.seen += 1;
                     }
                 }
-                // The writer is busy (perhaps waiting for another process), so nothing can be
-                // read from it: report a change. A needless miss is safe; a stale hit is not.
+                // The writer is held longer (perhaps waiting for another process), so nothing
+                // can be read from it: report a change. A needless miss is safe; a stale hit
+                // is not.
                 None => foreign.seen += 1,
             }
             writer
@@ -263,10 +270,16 @@ impl Connections {
         Ok((rules, unreadable))
     }
 
-    /// A free reader if there is one, else the next in turn; the writer when there are none.
+    /// The connection to read with: the writer when it is free, else a free reader, else the
+    /// next reader in turn. The writer first because its page cache survives its own commits,
+    /// while every other connection drops its whole cache at its first read after any commit:
+    /// a get right after a put read four or five pages back from the file on a reader.
     fn reader(&self) -> parking_lot::MutexGuard<'_, Connection> {
         if self.readers.is_empty() {
             return self.writer.lock();
+        }
+        if let Some(writer) = self.writer.try_lock() {
+            return writer;
         }
         if let Some(free) = self.readers.iter().find_map(Mutex::try_lock) {
             return free;
