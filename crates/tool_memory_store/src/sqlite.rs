@@ -766,7 +766,7 @@ fn insert_history(
     event: &HistoryEvent,
     before: Option<&ToolMemoryRule>,
     at: Timestamp,
-) -> Result<HistoryEntry> {
+) -> Result<i64> {
     let origin = serde_json::to_string(&event.origin).expect("origins always serialise");
     let before_json = before.map(ToolMemoryRule::to_compact_json);
     let after_json = event.rule.as_ref().map(ToolMemoryRule::to_compact_json);
@@ -789,9 +789,7 @@ fn insert_history(
             ])
         })
         .map_err(Error::sqlite("write history"))?;
-    Ok(event
-        .clone()
-        .into_entry(connection.last_insert_rowid(), at, before.cloned()))
+    Ok(connection.last_insert_rowid())
 }
 
 fn read_history_row(row: &Row<'_>) -> rusqlite::Result<std::result::Result<HistoryEntry, String>> {
@@ -1123,12 +1121,10 @@ impl RuleStore for SqliteRuleStore {
     async fn append_history(&self, event: HistoryEvent) -> Result<HistoryEntry> {
         tool_memory_core::validate_tool_name(&event.tool_name)?;
         self.with_connection(Access::Write, move |connection, services| {
-            insert_history(
-                connection,
-                &event,
-                event.rule.as_ref(),
-                services.clock.now(),
-            )
+            let at = services.clock.now();
+            let seq = insert_history(connection, &event, event.rule.as_ref(), at)?;
+            let before = event.rule.clone();
+            Ok(event.into_entry(seq, at, before))
         })
         .await
     }
