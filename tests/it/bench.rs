@@ -28,11 +28,11 @@ async fn the_workload_produces_every_row() -> Result<()> {
             "list",
             "prompt",
             "prompt_after_write",
+            "delete",
             "capture",
             "rpc_get",
             "rpc_prompt",
             "server_peak_rss",
-            "delete",
             "check_10",
             "check_100",
             "check_1000"
