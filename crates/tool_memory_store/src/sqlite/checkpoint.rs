@@ -23,9 +23,9 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use parking_lot::{Condvar, Mutex};
-use rusqlite::Connection;
 use rusqlite::hooks::Wal;
 use rusqlite::wal::CheckpointMode;
+use rusqlite::{Connection, ErrorCode};
 
 use crate::{Error, Result};
 
@@ -105,9 +105,16 @@ impl Checkpointer {
                 // holds an old snapshot keeps the log from starting over, and every commit
                 // would then pay for a checkpoint.
                 if pages >= checkpointed_at + BACKSTOP_PAGES {
-                    checkpointed_at = pages;
-                    if let Err(err) = wal.checkpoint() {
-                        tracing::warn!(%err, pages, "checkpoint on the write path failed; the log keeps growing until one succeeds");
+                    match wal.checkpoint() {
+                        Ok(()) => checkpointed_at = pages,
+                        // The thread is checkpointing: SQLite refuses a second checkpoint at
+                        // once, without copying anything. Try again on the next commit rather
+                        // than 4,000 pages later.
+                        Err(err) if err.sqlite_error_code() == Some(ErrorCode::DatabaseBusy) => {}
+                        Err(err) => {
+                            checkpointed_at = pages;
+                            tracing::warn!(%err, pages, "checkpoint on the write path failed; the log keeps growing until one succeeds");
+                        }
                     }
                     return Ok(());
                 }
