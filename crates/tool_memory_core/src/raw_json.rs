@@ -3,50 +3,65 @@
 //! verbatim.
 
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
-/// A JSON value held as compact text.
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct RawJson(String);
+/// A JSON value held as compact text. The text is checked to be JSON once, when it is made,
+/// so writing it out copies it without parsing it again (a put writes the constraint twice,
+/// and every rule in an RPC reply carries one).
+#[derive(Clone)]
+pub struct RawJson(Box<RawValue>);
 
 impl RawJson {
     /// The compact text of `value`.
     pub fn from_value(value: &Value) -> RawJson {
-        RawJson(value.to_string())
+        RawJson(serde_json::value::to_raw_value(value).expect("a JSON value always serialises"))
     }
 
     /// Text that a store wrote from a `RawJson` earlier and hands back unchanged. It is checked
     /// to be JSON without being parsed into a value, so a damaged row is found on read rather
     /// than when the rule is written out again.
     pub fn from_stored(text: String) -> Result<RawJson, serde_json::Error> {
-        serde_json::from_str::<&serde_json::value::RawValue>(&text)?;
-        Ok(RawJson(text))
+        RawValue::from_string(text).map(RawJson)
     }
 
     /// The compact JSON text.
     pub fn as_str(&self) -> &str {
-        &self.0
+        self.0.get()
     }
 
     /// The value, parsed.
     pub fn to_value(&self) -> Value {
-        serde_json::from_str(&self.0).unwrap_or(Value::Null)
+        serde_json::from_str(self.as_str()).unwrap_or(Value::Null)
+    }
+}
+
+impl PartialEq for RawJson {
+    fn eq(&self, other: &RawJson) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for RawJson {}
+
+impl Hash for RawJson {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
     }
 }
 
 impl fmt::Debug for RawJson {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.as_str())
     }
 }
 
 impl Serialize for RawJson {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let raw = serde_json::value::RawValue::from_string(self.0.clone())
-            .map_err(serde::ser::Error::custom)?;
-        raw.serialize(serializer)
+        self.0.serialize(serializer)
     }
 }
 
