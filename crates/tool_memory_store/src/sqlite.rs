@@ -208,11 +208,7 @@ impl Connections {
                 return Ok(Arc::clone(rules));
             }
         }
-        let rows = query_rows(
-            &self.reader(),
-            &format!("SELECT {RULE_COLUMNS} FROM rules WHERE tool_name = ?1"),
-            params![tool_name],
-        )?;
+        let rows = query_rows(&self.reader(), LIST_RULES, params![tool_name])?;
         let (mut rules, _) = keep_readable(rows);
         rules.sort_by(compare_for_listing);
         let rules = Arc::new(rules);
@@ -298,8 +294,29 @@ enum Access {
     Write,
 }
 
-const RULE_COLUMNS: &str = "id, tool_name, rule, priority, source, tags, created_at, updated_at, \
-     revoked_at, expires_at, retire_after_successes, proposed, constraint_json, constraint_explicit";
+/// The columns a rule is read from, in the order the row decoder expects. A macro so that the
+/// queries below are whole strings at compile time: the point read formatted its SQL on every
+/// call only to look up its cached statement.
+macro_rules! rule_columns {
+    () => {
+        "id, tool_name, rule, priority, source, tags, created_at, updated_at, revoked_at, \
+         expires_at, retire_after_successes, proposed, constraint_json, constraint_explicit"
+    };
+}
+
+/// Every rule of one tool.
+const LIST_RULES: &str = concat!(
+    "SELECT ",
+    rule_columns!(),
+    " FROM rules WHERE tool_name = ?1"
+);
+
+/// One rule by its key.
+const READ_RULE: &str = concat!(
+    "SELECT ",
+    rule_columns!(),
+    " FROM rules WHERE tool_name = ?1 AND id = ?2"
+);
 
 /// The columns of the session-start query: every column of the covering eager index, and a
 /// constant for `revoked_at`, which that index excludes by definition.
@@ -740,9 +757,7 @@ fn write_rule(connection: &Connection, rule: &ToolMemoryRule) -> Result<()> {
 /// a newer version wrote, and a reader must not take it for absent.
 fn read_rule(connection: &Connection, tool_name: &str, id: &str) -> Result<Option<ToolMemoryRule>> {
     let row = connection
-        .prepare_cached(&format!(
-            "SELECT {RULE_COLUMNS} FROM rules WHERE tool_name = ?1 AND id = ?2"
-        ))
+        .prepare_cached(READ_RULE)
         .and_then(|mut statement| {
             statement
                 .query_row(params![tool_name, id], read_row)
