@@ -274,7 +274,13 @@ impl Connections {
         if self.readers.is_empty() {
             return self.writer.lock();
         }
-        if let Some(writer) = self.writer.try_lock() {
+        // Not while it is inside a transaction (a write whose rollback failed leaves one open
+        // until the next write ends it): a read there would see what was never committed.
+        if let Some(writer) = self
+            .writer
+            .try_lock()
+            .filter(|writer| writer.is_autocommit())
+        {
             return writer;
         }
         if let Some(free) = self.readers.iter().find_map(Mutex::try_lock) {
@@ -1275,6 +1281,27 @@ impl RuleStore for SqliteRuleStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A read may use the writer connection, but never while it is inside a transaction: a
+    /// write whose rollback failed leaves one open, and its changes were never committed.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn reads_never_see_a_transaction_left_open_on_the_writer() -> Result<()> {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let store =
+            SqliteRuleStore::open(dir.path().join("rules.sqlite3"), SqliteOptions::default())?;
+        let rule = store
+            .put(RulePut::new("send_email", "never email sarah").with_id("sarah"))
+            .await?;
+        store
+            .connections
+            .writer
+            .lock()
+            .execute_batch("BEGIN IMMEDIATE; UPDATE rules SET rule = 'never committed'")
+            .expect("an open transaction on the writer");
+        let read = store.get("send_email", "sarah").await?.expect("the rule");
+        assert_eq!(read.rule, rule.rule);
+        Ok(())
+    }
 
     #[test]
     fn prompt_query_uses_the_eager_index() {
