@@ -122,9 +122,10 @@ struct ListCache {
     rules: usize,
 }
 
-/// How long [`Connections::version`] waits for a writer in use: longer than a read or a write
-/// of this store holds it, far shorter than a write waiting for another process's lock.
-const WRITER_WAIT: Duration = Duration::from_millis(2);
+/// How long [`Connections::version`] waits for a writer in use: longer than a point read or a
+/// write of this store holds it (tens of microseconds), far shorter than a write waiting for
+/// another process's lock or the writer's own checkpoint (milliseconds), which count as a change.
+const WRITER_WAIT: Duration = Duration::from_micros(500);
 
 /// Most rules kept in listings, so memory stays flat however large the store grows.
 const LIST_CACHE_RULES: usize = 16 * 1024;
@@ -163,32 +164,30 @@ impl Connections {
     /// that starts after this read sees data at least as new as the version says, so a cache
     /// filled from it can be newer than its tag (one extra miss) but never older.
     fn version(&self) -> Result<i64> {
-        let mut foreign = self.foreign.lock();
         // In memory no other connection can see the data; only this store's count matters.
-        let writer = if self.readers.is_empty() {
-            None
-        } else {
-            // Reads use the writer too, for microseconds; wait that long rather than count a
-            // change that did not happen.
-            let writer = self.writer.try_lock_for(WRITER_WAIT);
-            match &writer {
-                Some(writer) => {
-                    let data_version = writer
-                        .prepare_cached("PRAGMA data_version")
-                        .and_then(|mut statement| statement.query_row([], |row| row.get(0)))
-                        .map_err(Error::sqlite("read data version"))?;
-                    if data_version != foreign.data_version {
-                        foreign.data_version = data_version;
-                        foreign.seen += 1;
-                    }
+        if self.readers.is_empty() {
+            return Ok(self.own_changes.load(Ordering::Acquire).cast_signed());
+        }
+        // Point reads and this store's writes hold the writer for microseconds; wait that long
+        // rather than count a change that did not happen. Taken before `foreign` (and nothing
+        // holding the writer takes `foreign`), so callers wait side by side, not in a queue.
+        let writer = self.writer.try_lock_for(WRITER_WAIT);
+        let mut foreign = self.foreign.lock();
+        match &writer {
+            Some(writer) => {
+                let data_version = writer
+                    .prepare_cached("PRAGMA data_version")
+                    .and_then(|mut statement| statement.query_row([], |row| row.get(0)))
+                    .map_err(Error::sqlite("read data version"))?;
+                if data_version != foreign.data_version {
+                    foreign.data_version = data_version;
+                    foreign.seen += 1;
                 }
-                // The writer is held longer (perhaps waiting for another process), so nothing
-                // can be read from it: report a change. A needless miss is safe; a stale hit
-                // is not.
-                None => foreign.seen += 1,
             }
-            writer
-        };
+            // The writer is held longer (perhaps waiting for another process), so nothing can
+            // be read from it: report a change. A needless miss is safe; a stale hit is not.
+            None => foreign.seen += 1,
+        }
         // Read while still holding the writer when it was free: a change of this store is
         // counted before its writer lets go, so it cannot be missed here.
         let own = self.own_changes.load(Ordering::Acquire);
@@ -266,22 +265,11 @@ impl Connections {
         Ok((rules, unreadable))
     }
 
-    /// The connection to read with: the writer when it is free, else a free reader, else the
-    /// next reader in turn. The writer first because its page cache survives its own commits,
-    /// while every other connection drops its whole cache at its first read after any commit:
-    /// a get right after a put read four or five pages back from the file on a reader.
+    /// A connection for a query: a free reader, else the next in turn; the writer when there
+    /// are none (in memory).
     fn reader(&self) -> parking_lot::MutexGuard<'_, Connection> {
         if self.readers.is_empty() {
-            return self.writer.lock();
-        }
-        // Not while it is inside a transaction (a write whose rollback failed leaves one open
-        // until the next write ends it): a read there would see what was never committed.
-        if let Some(writer) = self
-            .writer
-            .try_lock()
-            .filter(|writer| writer.is_autocommit())
-        {
-            return writer;
+            return self.writer();
         }
         if let Some(free) = self.readers.iter().find_map(Mutex::try_lock) {
             return free;
@@ -291,12 +279,45 @@ impl Connections {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.readers[turn % self.readers.len()].lock()
     }
+
+    /// A connection for a read of one row by key: the writer when it is free, else a reader.
+    /// The writer's page cache survives its own commits, while a reader drops its whole cache
+    /// at its first read after any commit: a get right after a put read four or five pages back
+    /// from the file. Only point reads: they hold it for microseconds, so writes and
+    /// [`Connections::version`] barely wait for them.
+    fn point_reader(&self) -> parking_lot::MutexGuard<'_, Connection> {
+        match self.writer.try_lock() {
+            Some(writer) => settled(writer),
+            None => self.reader(),
+        }
+    }
+
+    /// The writer, with no transaction left open on it.
+    fn writer(&self) -> parking_lot::MutexGuard<'_, Connection> {
+        settled(self.writer.lock())
+    }
+}
+
+/// Ends a transaction a failed write left open on the writer: its rollback failed, and until it
+/// ends every read there would see what was never committed. Anyone who takes the writer finds
+/// it between writes, so an open transaction there is always such a leftover.
+fn settled(
+    writer: parking_lot::MutexGuard<'_, Connection>,
+) -> parking_lot::MutexGuard<'_, Connection> {
+    if !writer.is_autocommit()
+        && let Err(err) = writer.execute_batch("ROLLBACK")
+    {
+        tracing::warn!(%err, "rolling back what a failed write left open");
+    }
+    writer
 }
 
 /// Whether a call reads or writes, which decides the connection it gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Access {
     Read,
+    /// A read of one row by key.
+    PointRead,
     Write,
 }
 
@@ -490,7 +511,8 @@ impl SqliteRuleStore {
         let services = self.services.clone();
         run_blocking(move || match access {
             Access::Read => work(&mut connections.reader(), &services),
-            Access::Write => work(&mut connections.writer.lock(), &services),
+            Access::PointRead => work(&mut connections.point_reader(), &services),
+            Access::Write => work(&mut connections.writer(), &services),
         })
         .await
     }
@@ -506,7 +528,7 @@ impl SqliteRuleStore {
         let connections = Arc::clone(&self.connections);
         let services = self.services.clone();
         run_blocking(move || {
-            let mut writer = connections.writer.lock();
+            let mut writer = connections.writer();
             let result = work(&mut writer, &services);
             connections.own_changes.fetch_add(1, Ordering::Release);
             result
@@ -1006,7 +1028,7 @@ impl RuleStore for SqliteRuleStore {
     async fn get(&self, tool_name: &str, id: &str) -> Result<Option<ToolMemoryRule>> {
         let tool_name = normalize_tool_name(tool_name);
         let id = id.to_owned();
-        self.with_connection(Access::Read, move |connection, _| {
+        self.with_connection(Access::PointRead, move |connection, _| {
             read_rule(connection, &tool_name, &id)
         })
         .await
@@ -1282,24 +1304,43 @@ impl RuleStore for SqliteRuleStore {
 mod tests {
     use super::*;
 
-    /// A read may use the writer connection, but never while it is inside a transaction: a
-    /// write whose rollback failed leaves one open, and its changes were never committed.
+    /// Whoever takes the writer first ends a transaction a failed write left open on it (its
+    /// rollback failed), so no read, point read, search or history query, on a file or in
+    /// memory, sees what was never committed.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn reads_never_see_a_transaction_left_open_on_the_writer() -> Result<()> {
         let dir = tempfile::tempdir().expect("temporary directory");
-        let store =
+        let on_file =
             SqliteRuleStore::open(dir.path().join("rules.sqlite3"), SqliteOptions::default())?;
-        let rule = store
-            .put(RulePut::new("send_email", "never email sarah").with_id("sarah"))
-            .await?;
-        store
-            .connections
-            .writer
-            .lock()
-            .execute_batch("BEGIN IMMEDIATE; UPDATE rules SET rule = 'never committed'")
-            .expect("an open transaction on the writer");
-        let read = store.get("send_email", "sarah").await?.expect("the rule");
-        assert_eq!(read.rule, rule.rule);
+        let in_memory = SqliteRuleStore::open_in_memory(SqliteOptions::default())?;
+        for store in [on_file, in_memory] {
+            let rule = store
+                .put(RulePut::new("send_email", "never email sarah").with_id("sarah"))
+                .await?;
+            let leave_open = || {
+                let writer = store.connections.writer.lock();
+                if writer.is_autocommit() {
+                    writer
+                        .execute_batch("BEGIN IMMEDIATE")
+                        .expect("a transaction");
+                }
+                writer
+                    .execute_batch("UPDATE rules SET rule = 'never committed'")
+                    .expect("an uncommitted change on the writer");
+            };
+            leave_open();
+            let read = store.get("send_email", "sarah").await?.expect("the rule");
+            assert_eq!(read.rule, rule.rule);
+            leave_open();
+            let listed = store.list("send_email").await?;
+            assert_eq!(listed[0].rule, rule.rule);
+            leave_open();
+            let found = store.search("send_email", "sarah", 10).await?;
+            assert_eq!(found[0].rule, rule.rule);
+            leave_open();
+            let history = store.history("send_email", None, 10, None).await?;
+            assert_eq!(history[0].after.as_ref().expect("created").rule, rule.rule);
+        }
         Ok(())
     }
 

@@ -245,25 +245,101 @@ async fn the_checkpoint_thread_copies_the_log_before_the_backstop() -> Result<()
         index += 1;
     }
     assert!(frames()? < 4_000, "the writer's own checkpoint ran first");
-    // The database file alone (without its log) holds the rules a checkpoint has copied.
-    let copy = dir.path().join("copy");
-    std::fs::create_dir(&copy)?;
-    let rules_in_file = || -> Option<i64> {
-        std::fs::copy(&path, copy.join("rules.sqlite3")).ok()?;
-        let file = rusqlite::Connection::open(copy.join("rules.sqlite3")).ok()?;
+    // The database file alone (read as immutable: without its log and the log's index) holds
+    // the rules a checkpoint has copied.
+    let uri = format!("file:{}?immutable=1", path.display());
+    let rules_in_file = || -> std::result::Result<i64, String> {
+        let flags =
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_URI;
+        let file =
+            rusqlite::Connection::open_with_flags(&uri, flags).map_err(|err| err.to_string())?;
         file.query_row("SELECT count(*) FROM rules", [], |row| row.get(0))
-            .ok()
+            .map_err(|err| err.to_string())
     };
     // The thread was woken at 1,000 pages; give it time to copy them (it takes milliseconds).
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     let mut copied = rules_in_file();
-    while copied.unwrap_or(0) == 0 && std::time::Instant::now() < deadline {
+    while copied.as_ref().map_or(true, |rules| *rules == 0) && std::time::Instant::now() < deadline
+    {
         std::thread::sleep(std::time::Duration::from_millis(20));
         copied = rules_in_file();
     }
     assert!(
-        copied.unwrap_or(0) > 0,
-        "after {index} puts the database file holds {copied:?} rules: nothing was copied"
+        copied.as_ref().is_ok_and(|rules| *rules > 0),
+        "after {index} puts (log {} frames) the database file holds {copied:?} rules: nothing was copied",
+        frames()?
+    );
+    Ok(())
+}
+
+/// Readers that never pause can keep the log from starting over (a checkpoint cannot reuse a
+/// log someone is reading from), and it grows past its 4,000-page backstop; once they pause and
+/// the log starts over, its file shrinks back to 17 MiB instead of keeping its largest size.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_log_file_shrinks_back_after_readers_kept_it_growing() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("rules.sqlite3");
+    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let readers: Vec<_> = (0..3)
+        .map(|reader| {
+            let stop = std::sync::Arc::clone(&stop);
+            let path = path.clone();
+            std::thread::spawn(move || -> Result<u64> {
+                let connection = rusqlite::Connection::open(&path)?;
+                let mut rounds = 0;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let tool = format!("tool_{}", (rounds * 7 + reader) % 40);
+                    let _: i64 = connection.query_row(
+                        "SELECT count(*) FROM rules WHERE tool_name = ?1",
+                        [tool],
+                        |row| row.get(0),
+                    )?;
+                    rounds += 1;
+                }
+                Ok(rounds)
+            })
+        })
+        .collect();
+    let frames = || {
+        std::fs::metadata(dir.path().join("rules.sqlite3-wal"))
+            .map_or(0, |log| log.len() / (4096 + 24))
+    };
+    let mut index = 0;
+    let put = |index: u64| {
+        let store = store.clone();
+        async move {
+            store
+                .put(RulePut::new(
+                    format!("tool_{}", index % 40),
+                    format!("rule {index}"),
+                ))
+                .await
+        }
+    };
+    while index < 20_000 {
+        put(index).await?;
+        index += 1;
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for reader in readers {
+        reader.join().expect("reader thread")?;
+    }
+    let grown = frames();
+    assert!(
+        grown > 5_000,
+        "the readers did not keep the log growing ({grown} frames)"
+    );
+    // 17 MiB of frames of 4 KiB and their headers.
+    let limit = 17 * 1024 * 1024 / (4096 + 24);
+    while frames() > limit && index < 40_000 {
+        put(index).await?;
+        index += 1;
+    }
+    assert!(
+        frames() <= limit,
+        "the log file kept {} frames after it started over (it had grown to {grown})",
+        frames()
     );
     Ok(())
 }
