@@ -299,8 +299,9 @@ impl Connections {
 }
 
 /// Ends a transaction a failed write left open on the writer: its rollback failed, and until it
-/// ends every read there would see what was never committed. Anyone who takes the writer finds
-/// it between writes, so an open transaction there is always such a leftover.
+/// ends every read there would see what was never committed and every `BEGIN` would fail.
+/// Anyone who takes the writer finds it between writes, so an open transaction there is always
+/// such a leftover.
 fn settled(
     writer: parking_lot::MutexGuard<'_, Connection>,
 ) -> parking_lot::MutexGuard<'_, Connection> {
@@ -546,14 +547,8 @@ struct WriteTransaction<'c> {
 }
 
 impl<'c> WriteTransaction<'c> {
+    /// On the writer, which [`settled`] hands over with no transaction left open.
     fn begin(connection: &'c Connection, op: &'static str) -> Result<WriteTransaction<'c>> {
-        // A rollback that failed earlier leaves a transaction open, and every later BEGIN
-        // would fail; end it first.
-        if !connection.is_autocommit() {
-            connection
-                .execute_batch("ROLLBACK")
-                .map_err(Error::sqlite(op))?;
-        }
         connection
             .prepare_cached("BEGIN IMMEDIATE")
             .and_then(|mut statement| statement.execute([]))
@@ -1306,7 +1301,7 @@ mod tests {
 
     /// Whoever takes the writer first ends a transaction a failed write left open on it (its
     /// rollback failed), so no read, point read, search or history query, on a file or in
-    /// memory, sees what was never committed.
+    /// memory, sees what was never committed, and the next write does not fail on it.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn reads_never_see_a_transaction_left_open_on_the_writer() -> Result<()> {
         let dir = tempfile::tempdir().expect("temporary directory");
@@ -1340,6 +1335,20 @@ mod tests {
             leave_open();
             let history = store.history("send_email", None, 10, None).await?;
             assert_eq!(history[0].after.as_ref().expect("created").rule, rule.rule);
+            // And the next write starts afresh instead of failing on the open transaction.
+            leave_open();
+            let again = store
+                .put(RulePut::new("send_email", "never email bob").with_id("bob"))
+                .await?;
+            assert_eq!(store.get("send_email", "bob").await?, Some(again));
+            assert_eq!(
+                store
+                    .get("send_email", "sarah")
+                    .await?
+                    .expect("the rule")
+                    .rule,
+                rule.rule
+            );
         }
         Ok(())
     }
