@@ -798,7 +798,8 @@ fn read_rule(connection: &Connection, tool_name: &str, id: &str) -> Result<Optio
     }
 }
 
-/// Appends a history line on `connection` (inside the caller's transaction) and returns it.
+/// Appends a history line on `connection` (inside the caller's transaction) and returns its
+/// `seq`.
 fn insert_history(
     connection: &Connection,
     event: &HistoryEvent,

@@ -468,13 +468,14 @@ async fn write_rule(
     Ok(client.execute(&statement, &params).await? == 1)
 }
 
-/// Appends a history line (inside the caller's transaction, when it has one) and returns it.
+/// Appends a history line (inside the caller's transaction, when it has one) and returns its
+/// `seq`.
 async fn insert_history(
     client: &impl GenericClient,
     event: &HistoryEvent,
     before: Option<&ToolMemoryRule>,
     at: Timestamp,
-) -> std::result::Result<HistoryEntry, tokio_postgres::Error> {
+) -> std::result::Result<i64, tokio_postgres::Error> {
     let origin = serde_json::to_string(&event.origin).expect("origins always serialise");
     let before_json = before.map(ToolMemoryRule::to_compact_json);
     let after_json = event.rule.as_ref().map(ToolMemoryRule::to_compact_json);
@@ -500,9 +501,7 @@ async fn insert_history(
             ],
         )
         .await?;
-    Ok(event
-        .clone()
-        .into_entry(row.try_get(0)?, at, before.cloned()))
+    row.try_get(0)
 }
 
 fn read_history_row(row: &Row) -> std::result::Result<HistoryEntry, String> {
@@ -778,14 +777,12 @@ impl RuleStore for PostgresRuleStore {
     async fn append_history(&self, event: HistoryEvent) -> Result<HistoryEntry> {
         tool_memory_core::validate_tool_name(&event.tool_name)?;
         let client = self.client().await?;
-        insert_history(
-            &client,
-            &event,
-            event.rule.as_ref(),
-            self.services.clock.now(),
-        )
-        .await
-        .map_err(self.failed("postgres: write history"))
+        let at = self.services.clock.now();
+        let seq = insert_history(&client, &event, event.rule.as_ref(), at)
+            .await
+            .map_err(self.failed("postgres: write history"))?;
+        let before = event.rule.clone();
+        Ok(event.into_entry(seq, at, before))
     }
 
     async fn list_tool_names(&self) -> Result<Vec<String>> {
