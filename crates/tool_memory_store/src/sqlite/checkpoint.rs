@@ -10,9 +10,9 @@
 //! (about 4 ms, against 17 ms for the whole log), and the next write starts the log over.
 //! Measured on 10,000 puts through the facade, one run after the other: 49 us per put with
 //! the writer doing every checkpoint itself at 4,000 pages, 40 us with this thread copying;
-//! moving the writer's backstop to 8,000 or 16,000 pages made no difference over 30,000 puts. The thread taking
-//! the writer for that last pass instead was slower, since writes then waited for its fsync
-//! every 1,000 pages.
+//! moving the writer's backstop to 8,000 or 16,000 pages made no difference over 30,000 puts.
+//! The thread taking the writer for that last pass instead was slower, since writes then
+//! waited for its fsync every 1,000 pages.
 //!
 //! A reader still reading from the log when the writer's checkpoint completes keeps the log
 //! from starting over at the next write, and it would then grow by another 4,000 pages. So the
@@ -48,8 +48,8 @@ const LOG_FILE_LIMIT_BYTES: i64 = 17 * 1024 * 1024;
 /// Commits after the writer's own checkpoint that check again whether the log started over.
 const RESTART_RETRIES: u32 = 64;
 
-/// Log size at which the writer checkpoints itself, so the log starts over and stays bounded
-/// (16 MiB of 4 KiB pages) however the thread fares.
+/// Log size at which the writer checkpoints itself, so the log starts over at 16 MiB of 4 KiB
+/// pages however the thread fares (unless readers keep it from doing so; see above).
 const BACKSTOP_PAGES: i32 = 4 * WAKE_AT_PAGES;
 
 #[derive(Debug, Default)]
