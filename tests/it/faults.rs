@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use tool_memory_core::HistoryAction;
 use tool_memory_store::{RuleStore, SqliteOptions, SqliteRuleStore};
 
-use crate::support::{Server, TOOLMEM, cli};
+use crate::support::{Server, TOOLMEM, cli, lost_acknowledged};
 
 const WRITER: &str = env!("CARGO_BIN_EXE_store_writer");
 
@@ -737,18 +737,7 @@ async fn graceful_shutdown_under_load_keeps_every_acknowledged_put() -> Result<(
     for client in clients {
         acknowledged.extend(client.await?);
     }
-    let store = SqliteRuleStore::open(&db, SqliteOptions::default())?;
-    ensure!(store.integrity_check()? == "ok");
-    let stored: BTreeSet<String> = store
-        .list("bash")
-        .await?
-        .into_iter()
-        .map(|rule| rule.id)
-        .collect();
-    let lost: Vec<&String> = acknowledged
-        .iter()
-        .filter(|id| !stored.contains(*id))
-        .collect();
+    let lost = lost_acknowledged(&db, "bash", &acknowledged).await?;
     ensure!(
         lost.is_empty(),
         "acknowledged but lost at shutdown: {lost:?}"

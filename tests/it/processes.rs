@@ -9,6 +9,8 @@ use std::process::{Command, Stdio};
 use anyhow::{Context, Result};
 use tool_memory_store::{RuleStore, SqliteOptions, SqliteRuleStore};
 
+use crate::support::lost_acknowledged;
+
 const WRITER: &str = env!("CARGO_BIN_EXE_store_writer");
 
 #[tokio::test]
@@ -93,18 +95,7 @@ async fn acknowledged_puts_survive_sigkill() -> Result<()> {
     writer.kill()?;
     writer.wait()?;
 
-    let store = SqliteRuleStore::open(&db, SqliteOptions::default())?;
-    assert_eq!(store.integrity_check()?, "ok");
-    let stored: BTreeSet<String> = store
-        .list("bash")
-        .await?
-        .into_iter()
-        .map(|rule| rule.id)
-        .collect();
-    let missing: Vec<&String> = acknowledged
-        .iter()
-        .filter(|id| !stored.contains(*id))
-        .collect();
+    let missing = lost_acknowledged(&db, "bash", &acknowledged).await?;
     assert!(missing.is_empty(), "acknowledged but lost: {missing:?}");
     Ok(())
 }

@@ -108,3 +108,26 @@ pub(crate) fn cli(db: &Path, args: &[&str], stdin: &str) -> Result<(i32, String,
         String::from_utf8(output.stderr)?,
     ))
 }
+
+/// Opens the database at `db`, checks its integrity, and returns the acknowledged ids that are
+/// not among `tool`'s rules: what a writer said it stored and the file lost.
+pub(crate) async fn lost_acknowledged(
+    db: &Path,
+    tool: &str,
+    acknowledged: &[String],
+) -> Result<Vec<String>> {
+    use tool_memory_store::{RuleStore, SqliteOptions, SqliteRuleStore};
+    let store = SqliteRuleStore::open(db, SqliteOptions::default())?;
+    anyhow::ensure!(store.integrity_check()? == "ok", "integrity check failed");
+    let stored: std::collections::BTreeSet<String> = store
+        .list(tool)
+        .await?
+        .into_iter()
+        .map(|rule| rule.id)
+        .collect();
+    Ok(acknowledged
+        .iter()
+        .filter(|id| !stored.contains(*id))
+        .cloned()
+        .collect())
+}
