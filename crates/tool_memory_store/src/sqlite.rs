@@ -735,15 +735,32 @@ fn query_rows(
 }
 
 /// Inserts or replaces one rule row, every column from `rule`.
-fn write_rule(connection: &Connection, rule: &ToolMemoryRule) -> Result<()> {
+/// Inserts a rule; the statement fails on a row under the same key.
+macro_rules! insert_rule {
+    () => {
+        "INSERT INTO rules (id, tool_name, rule, priority, source, tags, created_at, updated_at,
+             updated_us, revoked_at, expires_at, retire_after_successes, proposed, constraint_json,
+             constraint_explicit)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"
+    };
+}
+
+/// What [`write_rule`] does with a row already under the rule's key.
+#[derive(Debug, Clone, Copy)]
+enum OnExisting {
+    Replace,
+    /// For a rule under a newly made id, which no stored rule can have: the write fails
+    /// instead of overwriting one.
+    Fail,
+}
+
+fn write_rule(connection: &Connection, rule: &ToolMemoryRule, existing: OnExisting) -> Result<()> {
     let tags = serde_json::to_string(&rule.tags).expect("tags always serialise");
     let constraint = rule.meta.constraint.as_ref().map(RawJson::as_str);
-    connection
-        .prepare_cached(
-            "INSERT INTO rules (id, tool_name, rule, priority, source, tags, created_at, updated_at,
-                 updated_us, revoked_at, expires_at, retire_after_successes, proposed, constraint_json,
-                 constraint_explicit)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+    let sql = match existing {
+        OnExisting::Replace => concat!(
+            insert_rule!(),
+            "
              ON CONFLICT (tool_name, id) DO UPDATE SET
                rule = excluded.rule, priority = excluded.priority, source = excluded.source,
                tags = excluded.tags, created_at = excluded.created_at,
@@ -751,8 +768,12 @@ fn write_rule(connection: &Connection, rule: &ToolMemoryRule) -> Result<()> {
                revoked_at = excluded.revoked_at, expires_at = excluded.expires_at,
                retire_after_successes = excluded.retire_after_successes,
                proposed = excluded.proposed, constraint_json = excluded.constraint_json,
-               constraint_explicit = excluded.constraint_explicit",
-        )
+               constraint_explicit = excluded.constraint_explicit"
+        ),
+        OnExisting::Fail => insert_rule!(),
+    };
+    connection
+        .prepare_cached(sql)
         .and_then(|mut statement| {
             statement.execute(params![
                 rule.id,
@@ -988,13 +1009,19 @@ impl RuleStore for SqliteRuleStore {
     async fn put(&self, put: RulePut) -> Result<ToolMemoryRule> {
         let put = put.normalized()?;
         self.with_rule_writer(move |connection, services| {
-            let id = put.id.clone().unwrap_or_else(|| services.ids.next_id());
             let transaction = WriteTransaction::begin(connection, "begin put")?;
-            let existing = read_rule(&transaction, &put.tool_name, &id)?;
+            // A new id names no stored rule, so there is nothing to read (a seek per put).
+            let (id, existing, on_existing) = match &put.id {
+                Some(id) => {
+                    let existing = read_rule(&transaction, &put.tool_name, id)?;
+                    (id.clone(), existing, OnExisting::Replace)
+                }
+                None => (services.ids.next_id(), None, OnExisting::Fail),
+            };
             let origin = put.origin.clone();
             // Read the clock inside the write lock so updated_at follows commit order.
             let rule = put.build(id, existing.as_ref(), services.clock.now());
-            write_rule(&transaction, &rule)?;
+            write_rule(&transaction, &rule, on_existing)?;
             let event = HistoryEvent::written(&rule, existing.as_ref(), origin);
             insert_history(&transaction, &event, existing.as_ref(), rule.updated_at)?;
             transaction.commit("commit put")?;
@@ -1013,7 +1040,7 @@ impl RuleStore for SqliteRuleStore {
                 Err(Error::Unreadable { .. }) => None,
                 other => other?,
             };
-            write_rule(&transaction, &rule)?;
+            write_rule(&transaction, &rule, OnExisting::Replace)?;
             let event = HistoryEvent::written(&rule, before.as_ref(), origin);
             insert_history(&transaction, &event, before.as_ref(), services.clock.now())?;
             transaction.commit("commit import")
@@ -1066,7 +1093,7 @@ impl RuleStore for SqliteRuleStore {
             if !change(&mut after.meta, now) {
                 return Ok(Some(before));
             }
-            write_rule(&transaction, &after)?;
+            write_rule(&transaction, &after, OnExisting::Replace)?;
             let event = HistoryEvent::changed(&after, action, origin);
             insert_history(&transaction, &event, Some(&before), now)?;
             transaction.commit("commit change")?;
