@@ -58,6 +58,21 @@ impl Timestamp {
             })
     }
 
+    /// Nanoseconds since the Unix epoch when they name this instant exactly: `None` outside
+    /// 1677-2262 (the range of an `i64` of nanoseconds) and for a leap second, which chrono
+    /// holds as a nanosecond count past one second. [`Timestamp::from_unix_nanos`] undoes it.
+    pub fn exact_unix_nanos(&self) -> Option<i64> {
+        if self.0.timestamp_subsec_nanos() >= 1_000_000_000 {
+            return None;
+        }
+        self.0.timestamp_nanos_opt()
+    }
+
+    /// The instant `nanos` nanoseconds after the Unix epoch.
+    pub fn from_unix_nanos(nanos: i64) -> Timestamp {
+        Timestamp(DateTime::from_timestamp_nanos(nanos))
+    }
+
     /// The wire form: RFC 3339, as many fractional digits as needed, `+00:00`.
     pub fn to_rfc3339(&self) -> String {
         format_utc_fast(&self.0)
@@ -268,6 +283,43 @@ mod tests {
                 datetime.to_rfc3339_opts(SecondsFormat::AutoSi, false)
             );
         }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(5_000))]
+
+        /// Every instant that has exact nanoseconds comes back from them unchanged, and every
+        /// other one (outside 1677-2262, or a leap second) has none.
+        #[test]
+        fn exact_nanoseconds_round_trip(
+            seconds in -62_167_219_200i64..253_402_300_800i64,
+            nanos in 0u32..2_000_000_000,
+        ) {
+            let Some(datetime) = DateTime::from_timestamp(seconds, nanos) else {
+                return Ok(());
+            };
+            let at = Timestamp(datetime);
+            match at.exact_unix_nanos() {
+                Some(exact) => {
+                    prop_assert!(nanos < 1_000_000_000);
+                    prop_assert_eq!(Timestamp::from_unix_nanos(exact), at);
+                }
+                None => prop_assert!(
+                    nanos >= 1_000_000_000 || !(-9_223_372_036..9_223_372_036).contains(&seconds)
+                ),
+            }
+        }
+    }
+
+    #[test]
+    fn exact_nanoseconds_at_the_edges() {
+        let leap = Timestamp(DateTime::from_timestamp(1_483_228_799, 1_500_000_000).unwrap());
+        assert_eq!(leap.exact_unix_nanos(), None);
+        let far = Timestamp::parse("9999-12-31T23:59:59Z").unwrap();
+        assert_eq!(far.exact_unix_nanos(), None);
+        let now = Timestamp::parse("2026-07-23T17:04:54.123456789+00:00").unwrap();
+        assert_eq!(now.exact_unix_nanos(), Some(1_784_826_294_123_456_789));
+        assert_eq!(Timestamp::from_unix_nanos(1_784_826_294_123_456_789), now);
     }
 
     #[test]

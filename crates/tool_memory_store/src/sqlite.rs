@@ -681,7 +681,29 @@ fn parse_row(row: &Row<'_>) -> std::result::Result<ToolMemoryRule, String> {
             .as_str()
             .map_err(|err| format!("column {index}: {err}"))
     };
-    rule_from_columns(text, || parse_meta(row))
+    // Integer nanoseconds as written since schema 7, RFC 3339 text before and where those
+    // would not be exact (see the migration).
+    let instant = |index: usize| -> std::result::Result<Timestamp, String> {
+        match row.get_ref(index).map_err(|err| err.to_string())? {
+            rusqlite::types::ValueRef::Integer(nanos) => Ok(Timestamp::from_unix_nanos(nanos)),
+            value => Timestamp::parse(
+                value
+                    .as_str()
+                    .map_err(|err| format!("column {index}: {err}"))?,
+            )
+            .map_err(|err| err.to_string()),
+        }
+    };
+    rule_from_columns(text, instant, || parse_meta(row))
+}
+
+/// An instant as the `rules` table stores `created_at` and `updated_at`: integer nanoseconds
+/// when they are exact, RFC 3339 text otherwise.
+fn stored_instant(at: Timestamp) -> rusqlite::types::Value {
+    match at.exact_unix_nanos() {
+        Some(nanos) => rusqlite::types::Value::Integer(nanos),
+        None => rusqlite::types::Value::Text(at.to_rfc3339()),
+    }
 }
 
 fn parse_meta(row: &Row<'_>) -> std::result::Result<RuleMeta, String> {
@@ -782,8 +804,8 @@ fn write_rule(connection: &Connection, rule: &ToolMemoryRule, existing: OnExisti
                 rule.priority.as_str(),
                 rule.source.as_str(),
                 tags,
-                rule.created_at.to_rfc3339(),
-                rule.updated_at.to_rfc3339(),
+                stored_instant(rule.created_at),
+                stored_instant(rule.updated_at),
                 rule.updated_at.unix_micros(),
                 rule.meta.revoked_at.map(|at| at.to_rfc3339()),
                 rule.meta.expires_at.map(|at| at.to_rfc3339()),

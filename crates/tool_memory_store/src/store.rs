@@ -240,11 +240,13 @@ pub fn mark_confirmed(meta: &mut RuleMeta) -> bool {
     std::mem::take(&mut meta.proposed)
 }
 
-/// Builds a rule from the text of its first eight columns, in the order every SQL backend
-/// reads them (id, tool_name, rule, priority, source, tags, created_at, updated_at), and its
-/// lifecycle state; the error names what did not parse.
+/// Builds a rule from its first eight columns, in the order every SQL backend reads them (id,
+/// tool_name, rule, priority, source, tags as text; created_at, updated_at as instants, each
+/// backend reading them in its own stored form), and its lifecycle state; the error names
+/// what did not parse.
 pub fn rule_from_columns<'r>(
     text: impl Fn(usize) -> std::result::Result<&'r str, String>,
+    instant: impl Fn(usize) -> std::result::Result<Timestamp, String>,
     meta: impl FnOnce() -> std::result::Result<RuleMeta, String>,
 ) -> std::result::Result<ToolMemoryRule, String> {
     Ok(ToolMemoryRule {
@@ -254,8 +256,8 @@ pub fn rule_from_columns<'r>(
         priority: text(3)?.parse().map_err(|err| format!("{err}"))?,
         source: text(4)?.parse().map_err(|err| format!("{err}"))?,
         tags: serde_json::from_str(text(5)?).map_err(|err| format!("tags: {err}"))?,
-        created_at: Timestamp::parse(text(6)?).map_err(|err| format!("created_at: {err}"))?,
-        updated_at: Timestamp::parse(text(7)?).map_err(|err| format!("updated_at: {err}"))?,
+        created_at: instant(6).map_err(|err| format!("created_at: {err}"))?,
+        updated_at: instant(7).map_err(|err| format!("updated_at: {err}"))?,
         meta: meta()?,
     })
 }

@@ -346,7 +346,10 @@ fn parse_row(row: &Row) -> std::result::Result<ToolMemoryRule, String> {
         row.try_get::<_, bool>(index)
             .map_err(|err| format!("column {index}: {err}"))
     };
-    rule_from_columns(text, || {
+    let instant = |index: usize| -> std::result::Result<Timestamp, String> {
+        Timestamp::parse(text(index)?).map_err(|err| err.to_string())
+    };
+    rule_from_columns(text, instant, || {
         Ok(RuleMeta {
             revoked_at: timestamp(8, "revoked_at")?,
             expires_at: timestamp(9, "expires_at")?,

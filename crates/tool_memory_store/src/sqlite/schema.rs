@@ -202,6 +202,44 @@ const MIGRATIONS: &[&str] = &[
     INSERT INTO log_watermarks (name, seq)
         SELECT 'search', coalesce(max(seq), 0) FROM rule_history
         UNION ALL SELECT 'history', coalesce(max(seq), 0) FROM rule_history;",
+    // 7: smaller rule rows, so fewer puts overflow a leaf (an overflow rewrites the leaf, its
+    // two neighbours and their parent): `created_at` and `updated_at` are written as integer
+    // nanoseconds since the Unix epoch (9 bytes instead of 36 of text each) whenever that is
+    // exact, and as RFC 3339 text otherwise (outside 1677-2262, a leap second). Declared
+    // without a type, so SQLite keeps each value as written (a `TEXT` column turns integers
+    // into text). Rows written before keep their text until they are next written; readers
+    // take either. A put went from 22.1 to 20.7 us (medians of 7 alternating runs of 10,000).
+    "CREATE TABLE rules_v7 (
+        tool_name              TEXT NOT NULL,
+        id                     TEXT NOT NULL,
+        rule                   TEXT NOT NULL,
+        priority               TEXT NOT NULL,
+        source                 TEXT NOT NULL,
+        tags                   TEXT NOT NULL DEFAULT '[]',
+        created_at             NOT NULL,
+        updated_at             NOT NULL,
+        updated_us             INTEGER NOT NULL,
+        revoked_at             TEXT,
+        expires_at             TEXT,
+        retire_after_successes INTEGER,
+        proposed               INTEGER NOT NULL DEFAULT 0,
+        constraint_json        TEXT,
+        constraint_explicit    INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tool_name, id)
+    ) WITHOUT ROWID;
+    INSERT INTO rules_v7
+        SELECT tool_name, id, rule, priority, source, tags, created_at, updated_at, updated_us,
+               revoked_at, expires_at, retire_after_successes, proposed, constraint_json,
+               constraint_explicit
+        FROM rules;
+    DROP INDEX rules_eager;
+    DROP TABLE rules;
+    ALTER TABLE rules_v7 RENAME TO rules;
+    CREATE INDEX rules_eager ON rules
+        (tool_name, priority, id, rule, source, tags, created_at, updated_at,
+         expires_at, retire_after_successes, proposed, constraint_json, constraint_explicit,
+         revoked_at)
+        WHERE priority <> 'normal' AND revoked_at IS NULL;",
 ];
 
 /// The schema version this build writes.
@@ -316,6 +354,43 @@ mod tests {
             1
         );
         assert_eq!(count("SELECT min(seq) FROM log_watermarks"), 1);
+    }
+
+    #[test]
+    fn upgrades_a_version_6_database_keeping_its_text_timestamps_readable() {
+        let mut connection = Connection::open_in_memory().unwrap();
+        for step in &MIGRATIONS[..6] {
+            connection.execute_batch(step).unwrap();
+        }
+        connection.pragma_update(None, "user_version", 6).unwrap();
+        connection
+            .execute(
+                "INSERT INTO rules (id, tool_name, rule, priority, source, tags, created_at, updated_at, updated_us)
+                 VALUES ('a', 'shell', 'never run sudo', 'critical', 'user_explicit', '[]',
+                         '2026-01-01T00:00:00.5+00:00', '2026-01-02T00:00:00+00:00', 0)",
+                [],
+            )
+            .unwrap();
+        migrate(&mut connection).unwrap();
+        assert_eq!(user_version(&connection).unwrap(), SCHEMA_VERSION);
+        let rule = super::super::read_rule(&connection, "shell", "a")
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            rule.created_at.to_rfc3339(),
+            "2026-01-01T00:00:00.500+00:00"
+        );
+        assert_eq!(rule.updated_at.to_rfc3339(), "2026-01-02T00:00:00+00:00");
+        // The eager index came back over the new table.
+        let eager: i64 = connection
+            .query_row(
+                "SELECT count(*) FROM rules INDEXED BY rules_eager
+                 WHERE priority <> 'normal' AND revoked_at IS NULL",
+                [],
+                |row| row.get(0),
+            )
+            .unwrap();
+        assert_eq!(eager, 1);
     }
 
     #[test]

@@ -26,7 +26,7 @@ async fn rules_survive_reopening_the_file() -> Result<()> {
     )?;
     assert_eq!(reopened.get("send_email", &stored.id).await?, Some(stored));
     assert_eq!(reopened.integrity_check()?, "ok");
-    assert_eq!(reopened.schema_version()?, 6);
+    assert_eq!(reopened.schema_version()?, 7);
     let mode: String =
         rusqlite::Connection::open(&path)?
             .query_row("PRAGMA journal_mode", [], |row| row.get(0))?;
@@ -63,6 +63,38 @@ async fn a_new_id_never_overwrites_a_stored_rule() -> Result<()> {
     // The next new id is free, and the rule is written.
     let next = store.put(RulePut::new("shell", "a new rule")).await?;
     assert_eq!(next.id, "id-2");
+    Ok(())
+}
+
+/// Rules keep `created_at` and `updated_at` as integer nanoseconds when those are exact, and as
+/// text when not (here a rule imported with instants after 2262); both read back unchanged.
+#[tokio::test]
+async fn timestamps_are_stored_as_nanoseconds_when_exact() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("rules.sqlite3");
+    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let recent = store
+        .put(RulePut::new("shell", "quote every path").with_id("recent"))
+        .await?;
+    let mut distant = recent.clone();
+    distant.id = "distant".to_owned();
+    distant.created_at = tool_memory_core::Timestamp::parse("2999-01-01T00:00:00.25Z")?;
+    distant.updated_at = tool_memory_core::Timestamp::parse("9999-12-31T23:59:59.999999999Z")?;
+    store.import(distant.clone(), &Origin::Api).await?;
+    let types = |id: &str| -> Result<(String, String)> {
+        Ok(rusqlite::Connection::open(&path)?.query_row(
+            "SELECT typeof(created_at), typeof(updated_at) FROM rules WHERE id = ?1",
+            [id],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )?)
+    };
+    assert_eq!(
+        types("recent")?,
+        ("integer".to_owned(), "integer".to_owned())
+    );
+    assert_eq!(types("distant")?, ("text".to_owned(), "text".to_owned()));
+    assert_eq!(store.get("shell", "recent").await?, Some(recent));
+    assert_eq!(store.get("shell", "distant").await?, Some(distant));
     Ok(())
 }
 
