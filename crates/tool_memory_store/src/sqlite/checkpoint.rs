@@ -184,7 +184,7 @@ impl Checkpointer {
                     catch_up_asked = true;
                     hook_shared.signal.lock().catch_up = true;
                     hook_shared.wake.notify_one();
-                } else if pages >= woken_at + WAKE_AT_PAGES {
+                } else if !catch_up_asked && pages >= woken_at + WAKE_AT_PAGES {
                     woken_at = pages;
                     hook_shared.signal.lock().wanted = true;
                     hook_shared.wake.notify_one();
@@ -242,6 +242,8 @@ fn copy(connection: &Connection) -> Option<i32> {
             None
         }
         Ok((log, _)) => Some(log),
+        // The writer's checkpoint is running, and copies everything this one would.
+        Err(err) if err.sqlite_error_code() == Some(ErrorCode::DatabaseBusy) => None,
         Err(err) => {
             tracing::warn!(
                 %err,
