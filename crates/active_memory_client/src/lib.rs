@@ -32,7 +32,7 @@ pub use tool_memory_capture::{
     CaptureOutput, ProposedRevocation, ToolCallRecord, TurnRecord, capture_turn,
 };
 pub use tool_memory_core::{
-    HistoryAction, HistoryEntry, Origin, RuleMeta, RulePut, Timestamp, ToolMemoryPriority,
+    HistoryAction, HistoryEntry, Origin, RawJson, RuleMeta, RulePut, Timestamp, ToolMemoryPriority,
     ToolMemoryRule, ToolMemorySource, ToolStats, UNSCOPED_TOOL,
 };
 pub use tool_memory_guard::{Constraint, Decision, Verdict};

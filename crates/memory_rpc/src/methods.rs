@@ -9,8 +9,8 @@ use std::future::Future;
 use std::pin::Pin;
 
 use active_memory_client::{
-    ActiveMemoryClient, Origin, RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource,
-    TurnRecord,
+    ActiveMemoryClient, Origin, RawJson, RulePut, ToolMemoryPriority, ToolMemoryRule,
+    ToolMemorySource, TurnRecord,
 };
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -219,7 +219,7 @@ fn tool_rule_put(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<
         put.tags = params.optional("tags")?;
         put.id = params.nullable("id")?;
         put.origin = rpc_origin("memory.tool_rule_put");
-        put.constraint = params.optional::<serde_json::Value>("constraint")?;
+        put.constraint = params.optional::<RawJson>("constraint")?;
         // The stored rule, not the request echoed back: normalised tool name, kept
         // `created_at` (the reference's V3 returned the pre-store copy, W-17).
         encode(&client.put(put).await?)

@@ -18,7 +18,27 @@ pub struct RawJson(Box<RawValue>);
 impl RawJson {
     /// The compact text of `value`.
     pub fn from_value(value: &Value) -> RawJson {
-        RawJson(serde_json::value::to_raw_value(value).expect("a JSON value always serialises"))
+        RawJson::of(value)
+    }
+
+    /// The compact JSON text of `value`, written directly rather than through a [`Value`].
+    ///
+    /// # Panics
+    ///
+    /// When `value` has no JSON form (a map with keys that are not strings), which no type
+    /// this is used with has.
+    pub fn of<T: Serialize + ?Sized>(value: &T) -> RawJson {
+        RawJson(serde_json::value::to_raw_value(value).expect("the value has a JSON form"))
+    }
+
+    /// JSON `null`.
+    pub fn null() -> RawJson {
+        RawJson::of(&())
+    }
+
+    /// Whether this is JSON `null`.
+    pub fn is_null(&self) -> bool {
+        self.as_str() == "null"
     }
 
     /// Text that a store wrote from a `RawJson` earlier and hands back unchanged. It is checked

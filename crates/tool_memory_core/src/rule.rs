@@ -249,7 +249,7 @@ pub struct RulePut {
     /// `None` keeps the stored flag, or `false` for a new rule.
     pub proposed: Option<bool>,
     /// `None` keeps the stored constraint, or none for a new rule; a JSON `null` clears it.
-    pub constraint: Option<serde_json::Value>,
+    pub constraint: Option<RawJson>,
     /// With `constraint`: whether it was given by a caller (`true`) or derived (`false`). A
     /// derived constraint never replaces one a caller gave: that is decided in
     /// [`RulePut::build`], against the stored rule, inside the store's write transaction.
@@ -360,8 +360,8 @@ impl RulePut {
                     // `Some(null)` clears the stored constraint (a derivation found none).
                     constraint: match self.constraint {
                         _ if keep_given => kept.constraint,
-                        Some(serde_json::Value::Null) => None,
-                        Some(given) => Some(RawJson::from_value(&given)),
+                        Some(given) if given.is_null() => None,
+                        Some(given) => Some(given),
                         None => kept.constraint,
                     },
                     constraint_explicit: if keep_given {

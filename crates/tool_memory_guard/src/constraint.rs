@@ -203,19 +203,23 @@ pub const MAX_MATCHERS: usize = 64;
 /// the constraint applies to each invocation of one of those commands (and its matchers are
 /// looked for inside that invocation); every other `when` matcher must also be present. With
 /// `ask_first` a violation asks the user instead of denying ("never ... without asking me").
+///
+/// The fields are in alphabetical order, as [`Matcher`]'s are: the facade writes the JSON form
+/// straight from this struct, and it must stay the text earlier versions wrote (through a
+/// `serde_json::Value`, whose keys are sorted), which is stored and compared.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Constraint {
+    /// A violation asks the user first instead of denying.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub ask_first: bool,
+    /// What is forbidden or required.
+    pub matchers: Vec<Matcher>,
     /// Forbid or require.
     pub polarity: Polarity,
     /// The situations the constraint is about; empty means every call of the rule's tool.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub when: Vec<Matcher>,
-    /// What is forbidden or required.
-    pub matchers: Vec<Matcher>,
-    /// A violation asks the user first instead of denying.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub ask_first: bool,
 }
 
 fn is_false(value: &bool) -> bool {
@@ -304,10 +308,10 @@ mod tests {
     #[test]
     fn round_trips_the_documented_forms() {
         for json in [
-            r#"{"polarity":"forbid","matchers":[{"kind":"email","value":"sarah@example.com"},{"kind":"person","value":"sarah"}]}"#,
-            r#"{"polarity":"require","when":[{"kind":"command","value":"terraform"}],"matchers":[{"kind":"flag","value":"--dry-run"}]}"#,
-            r#"{"polarity":"forbid","matchers":[{"kind":"command","value":"git reset --hard"}],"ask_first":true}"#,
-            r#"{"polarity":"forbid","when":[{"kind":"command","value":"git push"}],"matchers":[{"kind":"literal","value":"main"}]}"#,
+            r#"{"matchers":[{"kind":"email","value":"sarah@example.com"},{"kind":"person","value":"sarah"}],"polarity":"forbid"}"#,
+            r#"{"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require","when":[{"kind":"command","value":"terraform"}]}"#,
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"git reset --hard"}],"polarity":"forbid"}"#,
+            r#"{"matchers":[{"kind":"literal","value":"main"}],"polarity":"forbid","when":[{"kind":"command","value":"git push"}]}"#,
         ] {
             let constraint = Constraint::from_json(json).unwrap();
             assert_eq!(constraint.to_json(), json);
@@ -343,43 +347,57 @@ mod tests {
         assert_eq!(Constraint::from_json(&json).unwrap(), constraint);
     }
 
+    /// Written straight from the struct, the JSON form is the one a `serde_json::Value` gives
+    /// (sorted keys), which is what stores hold from earlier versions.
+    #[test]
+    fn the_json_form_is_the_sorted_one() {
+        let constraint = Constraint {
+            ask_first: true,
+            matchers: vec![Matcher::new(MatcherKind::Flag, "--force")],
+            polarity: Polarity::Forbid,
+            when: vec![Matcher::new(MatcherKind::Command, "git push")],
+        };
+        let through_value = serde_json::to_value(&constraint).unwrap().to_string();
+        assert_eq!(constraint.to_json(), through_value);
+    }
+
     #[test]
     fn validation_names_the_offending_field() {
-        check_invalid(r#"{"polarity":"forbid","matchers":[]}"#, "matchers");
+        check_invalid(r#"{"matchers":[],"polarity":"forbid"}"#, "matchers");
         check_invalid(
-            r#"{"polarity":"forbid","matchers":[{"kind":"email","value":"a@b.com"},{"kind":"email","value":"nobody"}]}"#,
+            r#"{"matchers":[{"kind":"email","value":"a@b.com"},{"kind":"email","value":"nobody"}],"polarity":"forbid"}"#,
             "matchers[1].value",
         );
         check_invalid(
-            r#"{"polarity":"require","when":[{"kind":"command","value":"--force"}],"matchers":[{"kind":"flag","value":"--x"}]}"#,
+            r#"{"matchers":[{"kind":"flag","value":"--x"}],"polarity":"require","when":[{"kind":"command","value":"--force"}]}"#,
             "when[0].value",
         );
         check_invalid(
-            r#"{"polarity":"forbid","matchers":[{"kind":"flag","value":"force"}]}"#,
+            r#"{"matchers":[{"kind":"flag","value":"force"}],"polarity":"forbid"}"#,
             "matchers[0].value",
         );
         check_invalid(
-            r#"{"polarity":"forbid","matchers":[{"kind":"url","value":"example.com"}]}"#,
+            r#"{"matchers":[{"kind":"url","value":"example.com"}],"polarity":"forbid"}"#,
             "matchers[0].value",
         );
         check_invalid(
-            r#"{"polarity":"forbid","matchers":[{"kind":"domain","value":"a b"}]}"#,
+            r#"{"matchers":[{"kind":"domain","value":"a b"}],"polarity":"forbid"}"#,
             "matchers[0].value",
         );
         check_invalid(
-            r#"{"polarity":"forbid","matchers":[{"kind":"host","value":"a/b"}]}"#,
+            r#"{"matchers":[{"kind":"host","value":"a/b"}],"polarity":"forbid"}"#,
             "matchers[0].value",
         );
         check_invalid(
-            r#"{"polarity":"forbid","matchers":[{"kind":"person","value":"R2-D2"}]}"#,
+            r#"{"matchers":[{"kind":"person","value":"R2-D2"}],"polarity":"forbid"}"#,
             "matchers[0].value",
         );
         check_invalid(
-            r#"{"polarity":"forbid","matchers":[{"kind":"literal","value":"  "}]}"#,
+            r#"{"matchers":[{"kind":"literal","value":"  "}],"polarity":"forbid"}"#,
             "matchers[0].value",
         );
         check_invalid(
-            r#"{"polarity":"forbid","matchers":[{"kind":"path","value":"./"}]}"#,
+            r#"{"matchers":[{"kind":"path","value":"./"}],"polarity":"forbid"}"#,
             "matchers[0].value",
         );
     }
@@ -387,9 +405,9 @@ mod tests {
     #[test]
     fn malformed_json_is_a_json_error() {
         for json in [
-            r#"{"polarity":"maybe","matchers":[]}"#,
-            r#"{"polarity":"forbid","matchers":[{"kind":"emial","value":"a@b.c"}]}"#,
-            r#"{"polarity":"forbid","matchers":[],"typo":1}"#,
+            r#"{"matchers":[],"polarity":"maybe"}"#,
+            r#"{"matchers":[{"kind":"emial","value":"a@b.c"}],"polarity":"forbid"}"#,
+            r#"{"matchers":[],"polarity":"forbid","typo":1}"#,
             "not json",
         ] {
             assert!(

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use active_memory_client::{
-    ActiveMemoryClient, Decision, Origin, PostgresOptions, RulePut, ToolMemoryPriority,
+    ActiveMemoryClient, Decision, Origin, PostgresOptions, RawJson, RulePut, ToolMemoryPriority,
     ToolMemoryRule, ToolMemorySource, TurnRecord, preview_capture,
 };
 use anyhow::{Context, Result, bail};
@@ -377,8 +377,7 @@ async fn rule(client: &ActiveMemoryClient, command: RuleCommand, json: bool) -> 
             put.id = id;
             put.origin = Origin::Cli;
             put.constraint = constraint
-                .as_deref()
-                .map(serde_json::from_str)
+                .map(RawJson::from_stored)
                 .transpose()
                 .context("--constraint is not JSON")?;
             output::rule(&client.put(put).await?, json)?;

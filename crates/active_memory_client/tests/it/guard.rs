@@ -2,8 +2,8 @@
 //! once, revoked rules never matching, constraints derived or given, and the audit trail.
 
 use active_memory_client::{
-    ActiveMemoryClient, ClientConfig, Decision, HistoryAction, Origin, RulePut, ToolCallRecord,
-    ToolMemoryPriority, TurnRecord,
+    ActiveMemoryClient, ClientConfig, Decision, HistoryAction, Origin, RawJson, RulePut,
+    ToolCallRecord, ToolMemoryPriority, TurnRecord,
 };
 use anyhow::{Context, Result};
 use serde_json::json;
@@ -168,9 +168,9 @@ async fn explicit_constraints_are_validated_and_survive_edits() -> Result<()> {
     let mut put = RulePut::new("payments", "Ask before paying the landlord.")
         .with_priority(ToolMemoryPriority::Critical)
         .with_id("landlord");
-    put.constraint = Some(
-        json!({"polarity": "forbid", "matchers": [{"kind": "literal", "value": "ACME Properties"}]}),
-    );
+    put.constraint = Some(RawJson::from_value(
+        &json!({"polarity": "forbid", "matchers": [{"kind": "literal", "value": "ACME Properties"}]}),
+    ));
     let stored = client.put(put).await?;
     assert!(stored.meta.constraint_explicit);
     let denied = client
@@ -189,7 +189,9 @@ async fn explicit_constraints_are_validated_and_survive_edits() -> Result<()> {
     assert_eq!(edited.meta.constraint, stored.meta.constraint);
 
     let mut bad = RulePut::new("payments", "x");
-    bad.constraint = Some(json!({"polarity": "forbid", "matchers": []}));
+    bad.constraint = Some(RawJson::from_value(
+        &json!({"polarity": "forbid", "matchers": []}),
+    ));
     let err = client.put(bad).await.unwrap_err();
     assert_eq!(err.invalid_field(), Some("constraint"), "{err}");
     Ok(())

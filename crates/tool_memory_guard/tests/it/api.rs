@@ -83,7 +83,7 @@ fn advice_rules_ride_along_without_blocking() -> Result<()> {
 #[test]
 fn explicit_constraints_override_derivation_and_are_validated() -> Result<()> {
     let constraint = Constraint::from_json(
-        r#"{"polarity":"require","when":[{"kind":"command","value":"terraform"}],"matchers":[{"kind":"flag","value":"--dry-run"}]}"#,
+        r#"{"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require","when":[{"kind":"command","value":"terraform"}]}"#,
     )?;
     assert_eq!(constraint.polarity, Polarity::Require);
     let guard = Guard::new(vec![(
@@ -134,7 +134,7 @@ fn derived_constraints_are_inspectable() -> Result<()> {
     assert_eq!(
         json.as_deref(),
         Some(
-            r#"{"polarity":"require","when":[{"kind":"command","value":"terraform"}],"matchers":[{"kind":"flag","value":"--dry-run"}]}"#
+            r#"{"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require","when":[{"kind":"command","value":"terraform"}]}"#
         )
     );
     let guard = Guard::from_rules([rule(
