@@ -377,9 +377,11 @@ async fn rule(client: &ActiveMemoryClient, command: RuleCommand, json: bool) -> 
             put.id = id;
             put.origin = Origin::Cli;
             put.constraint = constraint
-                .map(RawJson::from_stored)
+                .as_deref()
+                .map(serde_json::from_str)
                 .transpose()
-                .context("--constraint is not JSON")?;
+                .context("--constraint is not JSON")?
+                .map(|value| RawJson::from_value(&value));
             output::rule(&client.put(put).await?, json)?;
         }
         RuleCommand::Get { tool, id } => match client.get(&tool, &id).await? {
