@@ -10,19 +10,19 @@
 //! copies the log once more, then syncs the database file and the log itself; the writer's
 //! next commit runs the last pass, which has only the pages written since to copy and sync
 //! (1-2 ms, against 4 ms when the writer synced everything itself at 4,000 pages), and the
-//! write after it starts the log over. At 5,000 pages the writer runs that pass however far
+//! write after it starts the log over. At 6,000 pages the writer runs that pass however far
 //! the thread got. Over the benchmark's puts and upserts (7 alternating runs each), a put took
 //! 23.1 us against 24.2 with the writer's pass at 4,000 pages, an upsert 26.2 against 31.5.
 //!
 //! A reader still reading from the log when the writer's checkpoint completes keeps the log
-//! from starting over at the next write, and it would then grow by another 5,000 pages. So the
+//! from starting over at the next write, and it would then grow by another 6,000 pages. So the
 //! writer checks again on its next 64 commits (each copies only the new pages): with three
 //! store-level readers and 20,000 puts the log peaked at 4,064-4,158 frames in a release build
 //! (backstop then at 4,000), against 19,775-33,690 without the re-checks. Readers that never
 //! pause (connections querying in a tight loop) still keep it growing: a `PASSIVE` checkpoint
 //! cannot start over a log that someone reads from, and SQLite's `RESTART` mode, which waits
 //! for them, would wait here for the writer's full busy timeout. Once the log does start over,
-//! its file is cut back to 21 MiB (`journal_size_limit`) instead of keeping its largest size.
+//! its file is cut back to 25 MiB (`journal_size_limit`) instead of keeping its largest size.
 //!
 //! Durability is unchanged: a commit is in the log before it returns either way; the
 //! checkpoint only moves it into the main file so the log can be reused, and every sync it
@@ -30,7 +30,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -44,8 +44,8 @@ use crate::{Error, Result};
 /// Log size, in pages, that wakes the checkpointer: SQLite's own default threshold.
 const WAKE_AT_PAGES: i32 = 1000;
 
-/// The log file's size after it starts over: a little more than the backstop's 5,000 frames.
-const LOG_FILE_LIMIT_BYTES: i64 = 21 * 1024 * 1024;
+/// The log file's size after it starts over: a little more than the backstop's 6,000 frames.
+const LOG_FILE_LIMIT_BYTES: i64 = 25 * 1024 * 1024;
 
 /// Commits after the writer's own checkpoint that check again whether the log started over.
 const RESTART_RETRIES: u32 = 64;
@@ -55,8 +55,10 @@ const RESTART_RETRIES: u32 = 64;
 const CATCH_UP_AT_PAGES: i32 = 3 * WAKE_AT_PAGES;
 
 /// Log size at which the writer checkpoints itself however the thread fares, so the log
-/// starts over at about 20 MiB of 4 KiB pages (unless readers keep it from doing so; see above).
-const BACKSTOP_PAGES: i32 = 5 * WAKE_AT_PAGES;
+/// starts over at about 24 MiB of 4 KiB pages (unless readers keep it from doing so; see above).
+/// The thread's catch-up takes 5-6 ms and at times up to 18 ms (1,000-3,000 pages of puts);
+/// when the writer's pass comes first, it copies and syncs all the thread had not (5-9 ms).
+const BACKSTOP_PAGES: i32 = 6 * WAKE_AT_PAGES;
 
 #[derive(Debug, Default)]
 struct Signal {
@@ -76,9 +78,6 @@ struct Shared {
     /// up in: almost all of that log is copied and synced, and the writer's last pass only
     /// has the newest pages left. 0 once taken.
     caught_up: AtomicU64,
-    /// Set by the writer when its checkpoint at the backstop found the thread's under way: the
-    /// thread then stops catching up, so the writer's next try finds the log free.
-    backstop_due: AtomicBool,
 }
 
 /// The checkpoint thread of one database file; stops when dropped.
@@ -146,7 +145,6 @@ impl Checkpointer {
                     retries = 0;
                     catch_up_asked = false;
                     cycle += 1;
-                    hook_shared.backstop_due.store(false, Ordering::Relaxed);
                 }
                 previous = pages;
                 // The writer's checkpoint copied the whole log, but this commit did not start
@@ -154,7 +152,7 @@ impl Checkpointer {
                 // pages again so the next write can, for a while; then wait for the next
                 // backstop (a reader that holds an old snapshot for long would otherwise cost
                 // every commit a checkpoint). Under steady reads and writes this keeps the log
-                // near its usual size instead of growing by 5,000 pages at each failed start.
+                // near its usual size instead of growing by 6,000 pages at each failed start.
                 if checkpointed_at > 0 && retries < RESTART_RETRIES {
                     retries += 1;
                     let _ = wal.checkpoint();
@@ -181,9 +179,7 @@ impl Checkpointer {
                         // The thread is checkpointing: SQLite refuses a second checkpoint at
                         // once, without copying anything. Try again on the next commit rather
                         // than a backstop later.
-                        Err(err) if err.sqlite_error_code() == Some(ErrorCode::DatabaseBusy) => {
-                            hook_shared.backstop_due.store(true, Ordering::Relaxed);
-                        }
+                        Err(err) if err.sqlite_error_code() == Some(ErrorCode::DatabaseBusy) => {}
                         Err(err) => {
                             checkpointed_at = pages;
                             retries = RESTART_RETRIES;
@@ -233,7 +229,7 @@ fn run(connection: &Connection, shared: &Shared) {
             std::mem::take(&mut signal.catch_up)
         };
         if let Some(cycle) = catch_up_wanted {
-            catch_up(connection, &shared.backstop_due);
+            catch_up(connection);
             shared.caught_up.store(cycle, Ordering::Relaxed);
         } else {
             copy(connection);
@@ -276,13 +272,11 @@ fn copy(connection: &Connection) -> bool {
 /// itself. More copies before the syncs did not help (in alternating runs of the benchmark):
 /// each lets through as many new pages as it takes time, and most of that time is the sync of
 /// the log that SQLite makes before each copy.
-fn catch_up(connection: &Connection, backstop_due: &AtomicBool) {
-    let due = || backstop_due.load(Ordering::Relaxed);
-    if due() || !copy(connection) || due() {
-        return;
+fn catch_up(connection: &Connection) {
+    if copy(connection) {
+        sync_ahead(connection, SyncedFile::Database);
+        sync_ahead(connection, SyncedFile::Log);
     }
-    sync_ahead(connection, SyncedFile::Database);
-    sync_ahead(connection, SyncedFile::Log);
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -338,8 +338,8 @@ async fn the_checkpoint_thread_copies_the_log_before_the_backstop() -> Result<()
 }
 
 /// Readers that never pause can keep the log from starting over (a checkpoint cannot reuse a
-/// log someone is reading from), and it grows past its 5,000-page backstop; once they pause and
-/// the log starts over, its file shrinks back to 21 MiB instead of keeping its largest size.
+/// log someone is reading from), and it grows past its 6,000-page backstop; once they pause and
+/// the log starts over, its file shrinks back to 25 MiB instead of keeping its largest size.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_log_file_shrinks_back_after_readers_kept_it_growing() -> Result<()> {
     let dir = tempfile::tempdir()?;
@@ -392,11 +392,11 @@ async fn the_log_file_shrinks_back_after_readers_kept_it_growing() -> Result<()>
     }
     let grown = frames();
     assert!(
-        grown > 5_000,
+        grown > 7_000,
         "the readers did not keep the log growing ({grown} frames)"
     );
-    // 21 MiB of frames of 4 KiB and their headers.
-    let limit = 21 * 1024 * 1024 / (4096 + 24);
+    // 25 MiB of frames of 4 KiB and their headers.
+    let limit = 25 * 1024 * 1024 / (4096 + 24);
     while frames() > limit && index < 40_000 {
         put(index).await?;
         index += 1;
@@ -410,7 +410,7 @@ async fn the_log_file_shrinks_back_after_readers_kept_it_growing() -> Result<()>
 }
 
 /// The write-ahead log stays bounded under a steady stream of writes: checkpoints run on a
-/// thread of their own, and the writer makes the log start over by 5,000 pages. (Without that,
+/// thread of their own, and the writer makes the log start over by 6,000 pages. (Without that,
 /// 12,000 puts leave a log of about 26,000 pages.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_write_ahead_log_stays_bounded_under_steady_writes() -> Result<()> {
@@ -428,7 +428,7 @@ async fn the_write_ahead_log_stays_bounded_under_steady_writes() -> Result<()> {
     let log = std::fs::metadata(dir.path().join("rules.sqlite3-wal"))?.len();
     // A frame is a 4 KiB page plus a 24-byte header.
     let frames = log / (4096 + 24);
-    assert!(frames <= 6_000, "the log grew to {frames} frames");
+    assert!(frames <= 7_000, "the log grew to {frames} frames");
     assert_eq!(store.integrity_check()?, "ok");
     Ok(())
 }
