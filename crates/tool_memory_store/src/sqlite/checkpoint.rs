@@ -33,7 +33,6 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -57,6 +56,11 @@ const RESTART_RETRIES: u32 = 64;
 /// start over with a short pass of its own.
 const CATCH_UP_AT_PAGES: i32 = 3 * WAKE_AT_PAGES;
 
+/// Most pages the writer's last pass may have to copy after a catch-up; more, and the thread
+/// catches up again. About 1,000 pages (a 5-6 ms catch-up under a stream of puts) make a
+/// 1-2 ms pass; 1,500-2,000 (a catch-up slowed by scattered updates) made one of 4-8 ms.
+const LAST_PASS_PAGES: i32 = 1000;
+
 /// Log size at which the writer checkpoints itself however the thread fares, so the log
 /// starts over at about 24 MiB of 4 KiB pages (unless readers keep it from doing so; see above).
 /// The thread's catch-up takes 5-6 ms and at times up to 18 ms (1,000-3,000 pages of puts);
@@ -78,9 +82,9 @@ struct Shared {
     signal: Mutex<Signal>,
     wake: Condvar,
     /// The cycle (the hook's count of the times the log started over) the thread last caught
-    /// up in: almost all of that log is copied and synced, and the writer's last pass only
-    /// has the newest pages left. 0 once taken.
-    caught_up: AtomicU64,
+    /// up in, and the log's size, in pages, when its copy started: all of that is copied and
+    /// synced, and the writer's last pass only has the pages written since. Taken by the hook.
+    caught_up: Mutex<Option<(u64, i32)>>,
 }
 
 /// The checkpoint thread of one database file; stops when dropped.
@@ -164,11 +168,22 @@ impl Checkpointer {
                 // Once the thread has caught up (see `catch_up`), or at the backstop, not on
                 // every commit: a reader in another process that holds an old snapshot keeps
                 // the log from starting over, and every commit would then pay for a checkpoint.
-                let caught_up = pages >= checkpointed_at + CATCH_UP_AT_PAGES
-                    && hook_shared
+                let mut caught_up = false;
+                if pages >= checkpointed_at + CATCH_UP_AT_PAGES {
+                    let taken = hook_shared
                         .caught_up
-                        .compare_exchange(cycle, 0, Ordering::Relaxed, Ordering::Relaxed)
-                        .is_ok();
+                        .lock()
+                        .take_if(|(caught_in, _)| *caught_in == cycle);
+                    if let Some((_, copied_to)) = taken {
+                        // Writes during a long catch-up (scattered updates make it slow)
+                        // would leave the pass here as long as the one it replaces: catch up
+                        // again instead, until the backstop.
+                        caught_up = pages - copied_to <= LAST_PASS_PAGES;
+                        if !caught_up {
+                            catch_up_asked = false;
+                        }
+                    }
+                }
                 if caught_up || pages >= checkpointed_at + BACKSTOP_PAGES {
                     catch_up_asked = false;
                     // No wake-up before the next 1,000 pages: a copy running on the thread
@@ -232,17 +247,21 @@ fn run(connection: &Connection, shared: &Shared) {
             std::mem::take(&mut signal.catch_up)
         };
         if let Some(cycle) = catch_up_wanted {
-            catch_up(connection);
-            shared.caught_up.store(cycle, Ordering::Relaxed);
+            // Nothing is recorded when the copy failed: the writer's pass then comes at the
+            // backstop, as it would without this thread.
+            if let Some(copied_to) = catch_up(connection) {
+                *shared.caught_up.lock() = Some((cycle, copied_to));
+            }
         } else {
             copy(connection);
         }
     }
 }
 
-/// Copies the log into the database file as far as it can without waiting for anyone; `false`
-/// when the checkpoint failed or could not run.
-fn copy(connection: &Connection) -> bool {
+/// Copies the log into the database file as far as it can without waiting for anyone, and
+/// returns the log's size, in pages, when it started; `None` when the checkpoint failed or
+/// could not run.
+fn copy(connection: &Connection) -> Option<i32> {
     // Passive: never waits for the writer or readers.
     match connection.wal_checkpoint_v2(None::<&str>, CheckpointMode::PASSIVE) {
         // SQLite's answer for a connection that does not see the file in WAL mode.
@@ -250,17 +269,17 @@ fn copy(connection: &Connection) -> bool {
             tracing::warn!(
                 "background checkpoint copied nothing: its connection sees no log; the writer checkpoints itself at the backstop"
             );
-            false
+            None
         }
-        Ok(_) => true,
+        Ok((log, _)) => Some(log),
         // The writer's checkpoint is running, and copies everything this one would.
-        Err(err) if err.sqlite_error_code() == Some(ErrorCode::DatabaseBusy) => false,
+        Err(err) if err.sqlite_error_code() == Some(ErrorCode::DatabaseBusy) => None,
         Err(err) => {
             tracing::warn!(
                 %err,
                 "background checkpoint failed; the writer checkpoints itself at the backstop"
             );
-            false
+            None
         }
     }
 }
@@ -275,11 +294,11 @@ fn copy(connection: &Connection) -> bool {
 /// itself. More copies before the syncs did not help (in alternating runs of the benchmark):
 /// each lets through as many new pages as it takes time, and most of that time is the sync of
 /// the log that SQLite makes before each copy.
-fn catch_up(connection: &Connection) {
-    if copy(connection) {
-        sync_ahead(connection, SyncedFile::Database);
-        sync_ahead(connection, SyncedFile::Log);
-    }
+fn catch_up(connection: &Connection) -> Option<i32> {
+    let copied_to = copy(connection)?;
+    sync_ahead(connection, SyncedFile::Database);
+    sync_ahead(connection, SyncedFile::Log);
+    Some(copied_to)
 }
 
 #[derive(Debug, Clone, Copy)]
