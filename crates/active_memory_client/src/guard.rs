@@ -141,8 +141,11 @@ impl ActiveMemoryClient {
 /// Parses and validates a constraint in the guard's JSON form; errors name the field inside it
 /// (`constraint.matchers[1].value`).
 fn parse_constraint(given: &RawJson) -> Result<Constraint> {
-    let constraint: Constraint =
-        serde_json::from_str(given.as_str()).map_err(|err| tool_memory_core::Error::Invalid {
+    // The reason comes from the value, not the text: a parse of the text would say "at line 1
+    // column N" of compact JSON with sorted keys, which is not what the caller sent.
+    let constraint: Constraint = serde_json::from_str(given.as_str())
+        .or_else(|_| serde_json::from_value(given.to_value()))
+        .map_err(|err| tool_memory_core::Error::Invalid {
             field: "constraint",
             reason: err.to_string(),
         })?;

@@ -21,7 +21,9 @@ impl RawJson {
         RawJson::of(value)
     }
 
-    /// The compact JSON text of `value`, written directly rather than through a [`Value`].
+    /// The compact JSON text of `value`, written directly rather than through a [`Value`]: its
+    /// keys come in the order the type writes them, where [`RawJson::from_value`] sorts them,
+    /// and two texts of one value compare unequal when their keys differ in order.
     ///
     /// # Panics
     ///

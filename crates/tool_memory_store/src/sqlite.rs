@@ -14,7 +14,8 @@
 //!   `COMMIT` returns; on power loss or an OS crash the last transactions before the crash may
 //!   roll back, but the file is never corrupt. [`Durability::Full`] fsyncs every commit and
 //!   survives power loss too, at the cost of one fsync per write.
-//! - Every write is one `BEGIN IMMEDIATE` transaction (read the old row, write the new one), so
+//! - Every write is one `BEGIN IMMEDIATE` transaction (read the old row, unless a put makes a
+//!   new id, then write the new one), so
 //!   several processes sharing a file never lose an update or reset `created_at`; the busy
 //!   timeout makes them queue instead of failing.
 

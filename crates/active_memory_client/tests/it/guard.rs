@@ -194,6 +194,17 @@ async fn explicit_constraints_are_validated_and_survive_edits() -> Result<()> {
     ));
     let err = client.put(bad).await.unwrap_err();
     assert_eq!(err.invalid_field(), Some("constraint"), "{err}");
+
+    // A reason about the value, not about a position in a text the caller never sent.
+    let mut wrong = RulePut::new("payments", "x");
+    wrong.constraint = Some(RawJson::from_value(&json!({
+        "polarity": "sometimes",
+        "matchers": [{"kind": "literal", "value": "ACME"}],
+    })));
+    let err = client.put(wrong).await.unwrap_err();
+    assert_eq!(err.invalid_field(), Some("constraint"), "{err}");
+    assert!(err.to_string().contains("sometimes"), "{err}");
+    assert!(!err.to_string().contains("column"), "{err}");
     Ok(())
 }
 

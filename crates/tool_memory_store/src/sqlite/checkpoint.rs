@@ -71,8 +71,8 @@ const BACKSTOP_PAGES: i32 = 6 * WAKE_AT_PAGES;
 struct Signal {
     /// Copy the log (once per 1,000 new pages).
     wanted: bool,
-    /// The log of this cycle (see `Shared::caught_up`) passed 3,000 pages: catch up, so the
-    /// writer's last pass is short.
+    /// The log passed 3,000 pages: catch up, so the writer's last pass is short. The number
+    /// names the request (see `Shared::caught_up`).
     catch_up: Option<u64>,
     stop: bool,
 }
@@ -81,9 +81,9 @@ struct Signal {
 struct Shared {
     signal: Mutex<Signal>,
     wake: Condvar,
-    /// The cycle (the hook's count of the times the log started over) the thread last caught
-    /// up in, and the log's size, in pages, when its copy started: all of that is copied and
-    /// synced, and the writer's last pass only has the pages written since. Taken by the hook.
+    /// The request the thread last caught up for, and the log's size, in pages, when its copy
+    /// started: all of that is copied and synced, and the writer's last pass only has the
+    /// pages written since. Taken by the hook.
     caught_up: Mutex<Option<(u64, i32)>>,
 }
 
@@ -138,9 +138,12 @@ impl Checkpointer {
         let mut retries = 0;
         // Whether the thread was asked to catch up for the coming checkpoint.
         let mut catch_up_asked = false;
-        // Counts the times the log started over, so a catch-up that ends after the log
-        // started over anyway is not taken for one of the new log.
-        let mut cycle: u64 = 1;
+        // Names the latest request to catch up: one that ends after the writer's own pass, or
+        // after the log started over, or after a newer request, is not taken for the current.
+        let mut request: u64 = 0;
+        // The writer's pass was refused (another checkpoint held the log): run it again on
+        // the next commit rather than asking the thread again.
+        let mut pass_refused = false;
         // Replaces SQLite's automatic checkpoint on this connection (both use the same hook).
         // The hook runs after the commit, and an error from it would be reported as the
         // commit's own, for a write that did land; so it never returns one.
@@ -151,7 +154,8 @@ impl Checkpointer {
                     checkpointed_at = 0;
                     retries = 0;
                     catch_up_asked = false;
-                    cycle += 1;
+                    pass_refused = false;
+                    request += 1;
                 }
                 previous = pages;
                 // The writer's checkpoint copied the whole log, but this commit did not start
@@ -168,24 +172,25 @@ impl Checkpointer {
                 // Once the thread has caught up (see `catch_up`), or at the backstop, not on
                 // every commit: a reader in another process that holds an old snapshot keeps
                 // the log from starting over, and every commit would then pay for a checkpoint.
-                let mut caught_up = false;
-                if pages >= checkpointed_at + CATCH_UP_AT_PAGES {
+                let mut pass = pass_refused || pages >= checkpointed_at + BACKSTOP_PAGES;
+                if !pass && catch_up_asked {
                     let taken = hook_shared
                         .caught_up
                         .lock()
-                        .take_if(|(caught_in, _)| *caught_in == cycle);
+                        .take_if(|(answered, _)| *answered == request);
                     if let Some((_, copied_to)) = taken {
                         // Writes during a long catch-up (scattered updates make it slow)
                         // would leave the pass here as long as the one it replaces: catch up
                         // again instead, until the backstop.
-                        caught_up = pages - copied_to <= LAST_PASS_PAGES;
-                        if !caught_up {
-                            catch_up_asked = false;
-                        }
+                        pass = pages - copied_to <= LAST_PASS_PAGES;
+                        catch_up_asked = pass;
                     }
                 }
-                if caught_up || pages >= checkpointed_at + BACKSTOP_PAGES {
+                if pass {
                     catch_up_asked = false;
+                    pass_refused = false;
+                    // A catch-up still running is for a log this pass copies anyway.
+                    request += 1;
                     // No wake-up before the next 1,000 pages: a copy running on the thread
                     // just as the next write starts the log over would keep it from doing so.
                     woken_at = pages;
@@ -194,10 +199,12 @@ impl Checkpointer {
                             checkpointed_at = pages;
                             retries = 0;
                         }
-                        // The thread is checkpointing: SQLite refuses a second checkpoint at
-                        // once, without copying anything. Try again on the next commit rather
-                        // than a backstop later.
-                        Err(err) if err.sqlite_error_code() == Some(ErrorCode::DatabaseBusy) => {}
+                        // The thread (or another process) is checkpointing: SQLite refuses a
+                        // second checkpoint at once, without copying anything. Try again on
+                        // the next commit rather than a backstop later.
+                        Err(err) if err.sqlite_error_code() == Some(ErrorCode::DatabaseBusy) => {
+                            pass_refused = true;
+                        }
                         Err(err) => {
                             checkpointed_at = pages;
                             retries = RESTART_RETRIES;
@@ -208,7 +215,8 @@ impl Checkpointer {
                 }
                 if pages >= checkpointed_at + CATCH_UP_AT_PAGES && !catch_up_asked {
                     catch_up_asked = true;
-                    hook_shared.signal.lock().catch_up = Some(cycle);
+                    request += 1;
+                    hook_shared.signal.lock().catch_up = Some(request);
                     hook_shared.wake.notify_one();
                 } else if !catch_up_asked && pages >= woken_at + WAKE_AT_PAGES {
                     woken_at = pages;
@@ -246,11 +254,11 @@ fn run(connection: &Connection, shared: &Shared) {
             signal.wanted = false;
             std::mem::take(&mut signal.catch_up)
         };
-        if let Some(cycle) = catch_up_wanted {
+        if let Some(request) = catch_up_wanted {
             // Nothing is recorded when the copy failed: the writer's pass then comes at the
             // backstop, as it would without this thread.
             if let Some(copied_to) = catch_up(connection) {
-                *shared.caught_up.lock() = Some((cycle, copied_to));
+                *shared.caught_up.lock() = Some((request, copied_to));
             }
         } else {
             copy(connection);
