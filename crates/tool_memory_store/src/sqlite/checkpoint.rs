@@ -10,12 +10,13 @@
 //! copies the log once more, then syncs the database file and the log itself; the writer's
 //! next commit runs the last pass, which has only the pages written since to copy and sync
 //! (1-2 ms, against 4 ms when the writer synced everything itself at 4,000 pages), and the
-//! write after it starts the log over. At 6,000 pages the writer runs that pass however far
-//! the thread got. In the benchmark (6 alternating runs each, against the writer copying and
-//! syncing at 4,000 pages, all else equal) a put took 20.2 us against 21.0, and its three
-//! write rows (10,000 puts, 1,000 upserts, 1,000 deletes) 243 ms against 257. Which of the
-//! short rows a pass falls in moves them by a few microseconds each: upserts 25.7 against
-//! 22.7, deletes 15.4 against 24.4.
+//! write after it starts the log over. When more than 1,000 pages came in during the
+//! catch-up (scattered updates slow it), the thread catches up again first. At 6,000 pages
+//! the writer runs that pass however far the thread got. In the benchmark (6 alternating runs
+//! each, against the writer copying and syncing at 4,000 pages, all else equal, before the
+//! 1,000-page rule) a put took 20.2 us against 21.0, and its three write rows (10,000 puts,
+//! 1,000 upserts, 1,000 deletes) 243 ms against 257; the rule then took upserts from 26.9 to
+//! 24.2 us (5 runs). Which of the short rows a pass falls in moves them by a few microseconds.
 //!
 //! A reader still reading from the log when the writer's checkpoint completes keeps the log
 //! from starting over at the next write, and it would then grow by another 6,000 pages. So the
