@@ -181,6 +181,18 @@ impl Connections {
                     .and_then(|mut statement| statement.query_row([], |row| row.get(0)))
                     .map_err(Error::sqlite("read data version"))?;
                 if data_version != foreign.data_version {
+                    // Another connection committed: it may be a newer toolmem that migrated
+                    // the schema, whose rows this version would misread (schema 7's integer
+                    // timestamps read as unreadable rows by schema 6, and so rules left out of
+                    // the prompt and the guard). Refuse rather than serve from a schema this
+                    // version does not know; the version is read only on such changes.
+                    let found = schema::user_version(writer)?;
+                    if found > schema::SCHEMA_VERSION {
+                        return Err(Error::SchemaTooNew {
+                            found,
+                            supported: schema::SCHEMA_VERSION,
+                        });
+                    }
                     foreign.data_version = data_version;
                     foreign.seen += 1;
                 }

@@ -98,6 +98,41 @@ async fn timestamps_are_stored_as_nanoseconds_when_exact() -> Result<()> {
     Ok(())
 }
 
+/// A newer toolmem that migrates the file while this store has it open is noticed at the next
+/// read that checks for changes: the store refuses instead of reading rows it does not know
+/// (an older version read schema 7's rows as unreadable and left them out of the prompt).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schema_migrated_by_a_newer_version_while_open_is_refused() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("rules.sqlite3");
+    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    store
+        .put(
+            RulePut::new("send_email", "Never email Sarah.")
+                .with_priority(ToolMemoryPriority::Critical),
+        )
+        .await?;
+    assert_eq!(store.rules_for_prompt(&[], None).await?.rules.len(), 1);
+    let newer = store.schema_version()? + 1;
+    rusqlite::Connection::open(&path)?.execute_batch(&format!(
+        "PRAGMA user_version = {newer}; UPDATE rules SET rule = rule;"
+    ))?;
+    for err in [
+        store
+            .rules_for_prompt(&[], None)
+            .await
+            .map(|_| ())
+            .unwrap_err(),
+        store.list("send_email").await.map(|_| ()).unwrap_err(),
+    ] {
+        assert!(
+            matches!(err, tool_memory_store::Error::SchemaTooNew { found, .. } if found == newer),
+            "{err}"
+        );
+    }
+    Ok(())
+}
+
 #[test]
 fn works_without_an_async_runtime() -> Result<()> {
     // The CLI and a synchronous embedder may call the async API from a plain executor.
