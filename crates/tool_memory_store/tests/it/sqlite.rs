@@ -446,7 +446,7 @@ async fn the_write_ahead_log_stays_bounded_under_steady_writes() -> Result<()> {
     let log = std::fs::metadata(dir.path().join("rules.sqlite3-wal"))?.len();
     // A frame is a 4 KiB page plus a 24-byte header.
     let frames = log / (4096 + 24);
-    assert!(frames <= 7_000, "the log grew to {frames} frames");
+    assert!(frames <= 8_000, "the log grew to {frames} frames");
     assert_eq!(store.integrity_check()?, "ok");
     Ok(())
 }
