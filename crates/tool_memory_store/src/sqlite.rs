@@ -769,7 +769,6 @@ fn query_rows(
     Ok(rows)
 }
 
-/// Inserts or replaces one rule row, every column from `rule`.
 /// Inserts a rule; the statement fails on a row under the same key.
 macro_rules! insert_rule {
     () => {
@@ -789,6 +788,7 @@ enum OnExisting {
     Fail,
 }
 
+/// Writes one rule row, every column from `rule`.
 fn write_rule(connection: &Connection, rule: &ToolMemoryRule, existing: OnExisting) -> Result<()> {
     let tags = serde_json::to_string(&rule.tags).expect("tags always serialise");
     let constraint = rule.meta.constraint.as_ref().map(RawJson::as_str);
