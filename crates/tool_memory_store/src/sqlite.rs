@@ -359,6 +359,16 @@ const READ_RULE: &str = concat!(
     " FROM rules WHERE tool_name = ?1 AND id = ?2"
 );
 
+/// One rule by its key, and the history line that wrote it (see migration 8).
+const READ_RULE_AND_LINE: &str = concat!(
+    "SELECT ",
+    rule_columns!(),
+    ", history_seq FROM rules WHERE tool_name = ?1 AND id = ?2"
+);
+
+/// Where `history_seq` is in [`READ_RULE_AND_LINE`]: after the rule's columns.
+const HISTORY_SEQ_COLUMN: usize = 14;
+
 /// The columns of the session-start query: every column of the covering eager index, and a
 /// constant for `revoked_at`, which that index excludes by definition.
 const EAGER_COLUMNS: &str = "id, tool_name, rule, priority, source, tags, created_at, updated_at, \
@@ -774,8 +784,8 @@ macro_rules! insert_rule {
     () => {
         "INSERT INTO rules (id, tool_name, rule, priority, source, tags, created_at, updated_at,
              updated_us, revoked_at, expires_at, retire_after_successes, proposed, constraint_json,
-             constraint_explicit)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"
+             constraint_explicit, history_seq)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
     };
 }
 
@@ -788,8 +798,14 @@ enum OnExisting {
     Fail,
 }
 
-/// Writes one rule row, every column from `rule`.
-fn write_rule(connection: &Connection, rule: &ToolMemoryRule, existing: OnExisting) -> Result<()> {
+/// Writes one rule row, every column from `rule`, with `line`, the history line just written
+/// for it, whose after image it is.
+fn write_rule(
+    connection: &Connection,
+    rule: &ToolMemoryRule,
+    line: i64,
+    existing: OnExisting,
+) -> Result<()> {
     let tags = serde_json::to_string(&rule.tags).expect("tags always serialise");
     let constraint = rule.meta.constraint.as_ref().map(RawJson::as_str);
     let sql = match existing {
@@ -803,7 +819,8 @@ fn write_rule(connection: &Connection, rule: &ToolMemoryRule, existing: OnExisti
                revoked_at = excluded.revoked_at, expires_at = excluded.expires_at,
                retire_after_successes = excluded.retire_after_successes,
                proposed = excluded.proposed, constraint_json = excluded.constraint_json,
-               constraint_explicit = excluded.constraint_explicit"
+               constraint_explicit = excluded.constraint_explicit,
+               history_seq = excluded.history_seq"
         ),
         OnExisting::Fail => insert_rule!(),
     };
@@ -826,6 +843,7 @@ fn write_rule(connection: &Connection, rule: &ToolMemoryRule, existing: OnExisti
                 rule.meta.proposed,
                 constraint,
                 rule.meta.constraint_explicit,
+                line,
             ])
         })
         .map_err(Error::sqlite("write rule"))?;
@@ -854,22 +872,87 @@ fn read_rule(connection: &Connection, tool_name: &str, id: &str) -> Result<Optio
     }
 }
 
+/// A stored rule, read for a change, and the history line whose after image it is (`None` for
+/// a row written before schema 8).
+struct Current {
+    rule: ToolMemoryRule,
+    line: Option<i64>,
+}
+
+impl Current {
+    /// The before image of a line that changes this rule: the line that wrote it when known,
+    /// so the log does not hold the same rule twice.
+    fn before(&self) -> Before<'_> {
+        match self.line {
+            Some(seq) => Before::Line(seq),
+            None => Before::Image(&self.rule),
+        }
+    }
+}
+
+/// Reads one rule for a change, with its history line; unreadable as in [`read_rule`].
+fn read_current(connection: &Connection, tool_name: &str, id: &str) -> Result<Option<Current>> {
+    let row = connection
+        .prepare_cached(READ_RULE_AND_LINE)
+        .and_then(|mut statement| {
+            statement
+                .query_row(params![tool_name, id], |row| {
+                    Ok((
+                        read_row(row)?,
+                        row.get::<_, Option<i64>>(HISTORY_SEQ_COLUMN)?,
+                    ))
+                })
+                .optional()
+        })
+        .map_err(Error::sqlite("read rule"))?;
+    match row {
+        None => Ok(None),
+        Some((Ok(rule), line)) => Ok(Some(Current { rule, line })),
+        Some((Err((tool_name, id, reason)), _)) => Err(Error::Unreadable {
+            tool_name,
+            id,
+            reason,
+        }),
+    }
+}
+
+/// What a history line records as the rule before its change.
+#[derive(Debug, Clone, Copy)]
+enum Before<'r> {
+    /// Nothing: a create, or a row this version cannot read.
+    Nothing,
+    /// A copy of the rule.
+    Image(&'r ToolMemoryRule),
+    /// The line whose after image the rule was; readers take the image from there.
+    Line(i64),
+}
+
+impl<'r> From<Option<&'r ToolMemoryRule>> for Before<'r> {
+    fn from(rule: Option<&'r ToolMemoryRule>) -> Before<'r> {
+        rule.map_or(Before::Nothing, Before::Image)
+    }
+}
+
 /// Appends a history line on `connection` (inside the caller's transaction) and returns its
 /// `seq`.
 fn insert_history(
     connection: &Connection,
     event: &HistoryEvent,
-    before: Option<&ToolMemoryRule>,
+    before: Before<'_>,
     at: Timestamp,
 ) -> Result<i64> {
     let origin = serde_json::to_string(&event.origin).expect("origins always serialise");
-    let before_json = before.map(ToolMemoryRule::to_compact_json);
+    let (before_json, before_seq) = match before {
+        Before::Nothing => (None, None),
+        Before::Image(rule) => (Some(rule.to_compact_json()), None),
+        Before::Line(seq) => (None, Some(seq)),
+    };
     let after_json = event.rule.as_ref().map(ToolMemoryRule::to_compact_json);
     let tool_name = normalize_tool_name(&event.tool_name);
     connection
         .prepare_cached(
-            "INSERT INTO rule_history (at, tool_name, rule_id, action, origin, before_json, after_json, detail)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT INTO rule_history (at, tool_name, rule_id, action, origin, before_json, after_json, detail, before_seq)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         )
         .and_then(|mut statement| {
             statement.execute(params![
@@ -881,6 +964,7 @@ fn insert_history(
                 before_json,
                 after_json,
                 event.detail,
+                before_seq,
             ])
         })
         .map_err(Error::sqlite("write history"))?;
@@ -1046,19 +1130,21 @@ impl RuleStore for SqliteRuleStore {
         self.with_rule_writer(move |connection, services| {
             let transaction = WriteTransaction::begin(connection, "begin put")?;
             // A new id names no stored rule, so there is nothing to read (a seek per put).
-            let (id, existing, on_existing) = match &put.id {
+            let (id, current, on_existing) = match &put.id {
                 Some(id) => {
-                    let existing = read_rule(&transaction, &put.tool_name, id)?;
-                    (id.clone(), existing, OnExisting::Replace)
+                    let current = read_current(&transaction, &put.tool_name, id)?;
+                    (id.clone(), current, OnExisting::Replace)
                 }
                 None => (services.ids.next_id(), None, OnExisting::Fail),
             };
+            let existing = current.as_ref().map(|current| &current.rule);
             let origin = put.origin.clone();
             // Read the clock inside the write lock so updated_at follows commit order.
-            let rule = put.build(id, existing.as_ref(), services.clock.now());
-            write_rule(&transaction, &rule, on_existing)?;
-            let event = HistoryEvent::written(&rule, existing.as_ref(), origin);
-            insert_history(&transaction, &event, existing.as_ref(), rule.updated_at)?;
+            let rule = put.build(id, existing, services.clock.now());
+            let event = HistoryEvent::written(&rule, existing, origin);
+            let before = current.as_ref().map_or(Before::Nothing, Current::before);
+            let line = insert_history(&transaction, &event, before, rule.updated_at)?;
+            write_rule(&transaction, &rule, line, on_existing)?;
             transaction.commit("commit put")?;
             Ok(rule)
         })
@@ -1071,13 +1157,14 @@ impl RuleStore for SqliteRuleStore {
         self.with_rule_writer(move |connection, services| {
             let transaction = WriteTransaction::begin(connection, "begin import")?;
             // An import replaces what is there, even a row this version cannot read.
-            let before = match read_rule(&transaction, &rule.tool_name, &rule.id) {
+            let current = match read_current(&transaction, &rule.tool_name, &rule.id) {
                 Err(Error::Unreadable { .. }) => None,
                 other => other?,
             };
-            write_rule(&transaction, &rule, OnExisting::Replace)?;
-            let event = HistoryEvent::written(&rule, before.as_ref(), origin);
-            insert_history(&transaction, &event, before.as_ref(), services.clock.now())?;
+            let event = HistoryEvent::written(&rule, current.as_ref().map(|c| &c.rule), origin);
+            let before = current.as_ref().map_or(Before::Nothing, Current::before);
+            let line = insert_history(&transaction, &event, before, services.clock.now())?;
+            write_rule(&transaction, &rule, line, OnExisting::Replace)?;
             transaction.commit("commit import")
         })
         .await
@@ -1120,25 +1207,27 @@ impl RuleStore for SqliteRuleStore {
         let origin = origin.clone();
         self.with_rule_writer(move |connection, services| {
             let transaction = WriteTransaction::begin(connection, "begin change")?;
-            let Some(before) = read_rule(&transaction, &tool_name, &id)? else {
+            let Some(current) = read_current(&transaction, &tool_name, &id)? else {
                 return Ok(None);
             };
             let now = services.clock.now();
-            let mut after = before.clone();
+            let mut after = current.rule.clone();
             if !change(&mut after.meta, now) {
-                return Ok(Some(before));
+                return Ok(Some(current.rule));
             }
-            write_rule(&transaction, &after, OnExisting::Replace)?;
             let event = HistoryEvent::changed(&after, action, origin);
-            insert_history(&transaction, &event, Some(&before), now)?;
+            let line = insert_history(&transaction, &event, current.before(), now)?;
+            write_rule(&transaction, &after, line, OnExisting::Replace)?;
             transaction.commit("commit change")?;
             Ok(Some(after))
         })
         .await
     }
 
-    /// Removes a rule in one transaction with its history line. An unreadable row can still be
-    /// removed by an explicit call; its history line then has no `before`.
+    /// Removes a rule in one transaction with its history line, which names the line that
+    /// wrote the rule rather than copying it (see migration 8), so the rule is not read. An
+    /// unreadable row can still be removed by an explicit call; a row from before schema 8 is
+    /// read for a copy, and when it is unreadable its history line has no `before`.
     async fn remove_rule(
         &self,
         tool_name: &str,
@@ -1151,9 +1240,27 @@ impl RuleStore for SqliteRuleStore {
         let origin = origin.clone();
         self.with_rule_writer(move |connection, services| {
             let transaction = WriteTransaction::begin(connection, "begin delete")?;
-            let before = match read_rule(&transaction, &tool_name, &id) {
-                Err(Error::Unreadable { .. }) => None,
-                other => other?,
+            let line: Option<Option<i64>> = transaction
+                .prepare_cached("SELECT history_seq FROM rules WHERE tool_name = ?1 AND id = ?2")
+                .and_then(|mut statement| {
+                    statement
+                        .query_row(params![tool_name, id], |row| row.get(0))
+                        .optional()
+                })
+                .map_err(Error::sqlite("read rule"))?;
+            let Some(line) = line else {
+                return Ok(false);
+            };
+            let image = match line {
+                Some(_) => None,
+                None => match read_rule(&transaction, &tool_name, &id) {
+                    Err(Error::Unreadable { .. }) => None,
+                    other => other?,
+                },
+            };
+            let before = match line {
+                Some(seq) => Before::Line(seq),
+                None => Before::from(image.as_ref()),
             };
             let deleted = transaction
                 .prepare_cached("DELETE FROM rules WHERE tool_name = ?1 AND id = ?2")
@@ -1162,7 +1269,7 @@ impl RuleStore for SqliteRuleStore {
                 > 0;
             if deleted {
                 let event = HistoryEvent::removed(&tool_name, &id, action, origin);
-                insert_history(&transaction, &event, before.as_ref(), services.clock.now())?;
+                insert_history(&transaction, &event, before, services.clock.now())?;
             }
             transaction.commit("commit delete")?;
             Ok(deleted)
@@ -1185,15 +1292,18 @@ impl RuleStore for SqliteRuleStore {
         // store cannot, so it reads the log itself (every line, without the index).
         self.with_connection(Access::Write, move |connection, _| {
             let sql = if read_only {
-                "SELECT seq, at, tool_name, rule_id, action, origin, before_json, after_json, detail
-                 FROM rule_history
-                 WHERE tool_name = ?1 AND (?3 IS NULL OR seq < ?3) AND (?2 IS NULL OR rule_id = ?2)
-                 ORDER BY seq DESC LIMIT ?4"
+                "SELECT h.seq, h.at, h.tool_name, h.rule_id, h.action, h.origin,
+                        coalesce(h.before_json, b.after_json), h.after_json, h.detail
+                 FROM rule_history AS h LEFT JOIN rule_history AS b ON b.seq = h.before_seq
+                 WHERE h.tool_name = ?1 AND (?3 IS NULL OR h.seq < ?3)
+                   AND (?2 IS NULL OR h.rule_id = ?2)
+                 ORDER BY h.seq DESC LIMIT ?4"
             } else {
                 catch_up_history_index(connection)?;
-                "SELECT h.seq, h.at, h.tool_name, h.rule_id, h.action, h.origin, h.before_json,
-                        h.after_json, h.detail
+                "SELECT h.seq, h.at, h.tool_name, h.rule_id, h.action, h.origin,
+                        coalesce(h.before_json, b.after_json), h.after_json, h.detail
                  FROM history_by_tool AS i JOIN rule_history AS h ON h.seq = i.seq
+                 LEFT JOIN rule_history AS b ON b.seq = h.before_seq
                  WHERE i.tool_name = ?1 AND (?3 IS NULL OR i.seq < ?3)
                    AND (?2 IS NULL OR h.rule_id = ?2)
                  ORDER BY i.seq DESC LIMIT ?4"
@@ -1223,7 +1333,7 @@ impl RuleStore for SqliteRuleStore {
         tool_memory_core::validate_tool_name(&event.tool_name)?;
         self.with_connection(Access::Write, move |connection, services| {
             let at = services.clock.now();
-            let seq = insert_history(connection, &event, event.rule.as_ref(), at)?;
+            let seq = insert_history(connection, &event, event.rule.as_ref().into(), at)?;
             let before = event.rule.clone();
             Ok(event.into_entry(seq, at, before))
         })
@@ -1447,5 +1557,17 @@ mod tests {
              WHERE rules_fts MATCH 'x' AND d.tool_name = 'a'",
         );
         assert!(search.contains("USING PRIMARY KEY"), "{search}");
+    }
+
+    #[test]
+    fn the_history_line_column_follows_the_rule_columns() {
+        let store = SqliteRuleStore::open_in_memory(SqliteOptions::default()).unwrap();
+        let connection = store.connections.writer.lock();
+        let statement = connection.prepare(READ_RULE_AND_LINE).unwrap();
+        assert_eq!(statement.column_count(), HISTORY_SEQ_COLUMN + 1);
+        assert_eq!(
+            statement.column_name(HISTORY_SEQ_COLUMN).unwrap(),
+            "history_seq"
+        );
     }
 }

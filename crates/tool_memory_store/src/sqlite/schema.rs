@@ -240,6 +240,17 @@ const MIGRATIONS: &[&str] = &[
          expires_at, retire_after_successes, proposed, constraint_json, constraint_explicit,
          revoked_at)
         WHERE priority <> 'normal' AND revoked_at IS NULL;",
+    // 8: a history line names the line that holds its rule's before image instead of copying
+    // it. The line that wrote a rule already holds the rule as written (its after image), so a
+    // delete, an update or a revocation copied a second time what the log had: a delete read
+    // the rule, parsed it and wrote it out again as JSON (about a fifth of a delete), and every
+    // update grew the log by two images. `rules.history_seq` is the line whose after image is
+    // the row exactly; `rule_history.before_seq` is that line, for a line whose `before_json`
+    // is then empty. Rows written before this version have no `history_seq`; a change to one
+    // copies its image as before. A migration that rewrites rule rows must clear
+    // `history_seq`, or a later line would name an image that is no longer the rule's.
+    "ALTER TABLE rules ADD COLUMN history_seq INTEGER;
+    ALTER TABLE rule_history ADD COLUMN before_seq INTEGER;",
 ];
 
 /// The schema version this build writes.
@@ -391,6 +402,35 @@ mod tests {
             )
             .unwrap();
         assert_eq!(eager, 1);
+    }
+
+    #[test]
+    fn upgrades_a_version_7_database_whose_rows_name_no_history_line() {
+        let mut connection = Connection::open_in_memory().unwrap();
+        for step in &MIGRATIONS[..7] {
+            connection.execute_batch(step).unwrap();
+        }
+        connection.pragma_update(None, "user_version", 7).unwrap();
+        connection
+            .execute_batch(
+                "INSERT INTO rules (id, tool_name, rule, priority, source, tags, created_at, updated_at, updated_us)
+                 VALUES ('a', 'shell', 'never run sudo', 'critical', 'user_explicit', '[]', 0, 0, 0);
+                 INSERT INTO rule_history (at, tool_name, rule_id, action, origin, after_json)
+                 VALUES ('2026-01-01T00:00:00+00:00', 'shell', 'a', 'create', '{\"kind\":\"api\"}', '{}');",
+            )
+            .unwrap();
+        migrate(&mut connection).unwrap();
+        assert_eq!(user_version(&connection).unwrap(), SCHEMA_VERSION);
+        // The old row is read with no line to name, so a change to it copies it.
+        let current = super::super::read_current(&connection, "shell", "a")
+            .unwrap()
+            .unwrap();
+        assert_eq!(current.rule.rule, "never run sudo");
+        assert_eq!(current.line, None);
+        let before_seq: Option<i64> = connection
+            .query_row("SELECT before_seq FROM rule_history", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(before_seq, None);
     }
 
     #[test]

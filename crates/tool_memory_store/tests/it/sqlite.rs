@@ -26,7 +26,7 @@ async fn rules_survive_reopening_the_file() -> Result<()> {
     )?;
     assert_eq!(reopened.get("send_email", &stored.id).await?, Some(stored));
     assert_eq!(reopened.integrity_check()?, "ok");
-    assert_eq!(reopened.schema_version()?, 7);
+    assert_eq!(reopened.schema_version()?, 8);
     let mode: String =
         rusqlite::Connection::open(&path)?
             .query_row("PRAGMA journal_mode", [], |row| row.get(0))?;
@@ -95,6 +95,89 @@ async fn timestamps_are_stored_as_nanoseconds_when_exact() -> Result<()> {
     assert_eq!(types("distant")?, ("text".to_owned(), "text".to_owned()));
     assert_eq!(store.get("shell", "recent").await?, Some(recent));
     assert_eq!(store.get("shell", "distant").await?, Some(distant));
+    Ok(())
+}
+
+/// A change's history line names the line that wrote the rule instead of copying the rule
+/// (schema 8), and history still shows each change's before image.
+#[tokio::test]
+async fn a_change_names_the_line_that_holds_its_before_image() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("rules.sqlite3");
+    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let created = store.put(RulePut::new("shell", "never run sudo")).await?;
+    let updated = store
+        .put(RulePut::new("shell", "never run sudo -i").with_id(created.id.as_str()))
+        .await?;
+    let revoked = store
+        .revoke("shell", &created.id, &Origin::Api)
+        .await?
+        .expect("stored");
+    assert!(store.delete("shell", &created.id, &Origin::Api).await?);
+
+    let lines: Vec<(i64, Option<String>, Option<i64>)> = rusqlite::Connection::open(&path)?
+        .prepare("SELECT seq, before_json, before_seq FROM rule_history ORDER BY seq")?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    assert_eq!(lines.len(), 4);
+    for pair in lines.windows(2) {
+        assert_eq!((&pair[1].1, pair[1].2), (&None, Some(pair[0].0)));
+    }
+
+    let history = store.history("shell", None, 10, None).await?;
+    let befores: Vec<Option<&str>> = history
+        .iter()
+        .map(|entry| entry.before.as_ref().map(|rule| rule.rule.as_str()))
+        .collect();
+    assert_eq!(
+        befores,
+        [
+            Some("never run sudo -i"),
+            Some("never run sudo -i"),
+            Some("never run sudo"),
+            None
+        ]
+    );
+    assert_eq!(history[0].before.as_ref(), Some(&revoked));
+    assert_eq!(history[1].before.as_ref(), Some(&updated));
+    assert_eq!(history[2].before.as_ref(), Some(&created));
+    Ok(())
+}
+
+/// A rule written before schema 8 has no line to name: a change to it copies the rule into
+/// its history line, as before.
+#[tokio::test]
+async fn a_rule_from_before_schema_8_is_copied_into_its_history() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("rules.sqlite3");
+    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let first = store.put(RulePut::new("shell", "never run sudo")).await?;
+    let second = store.put(RulePut::new("shell", "quote every path")).await?;
+    let raw = rusqlite::Connection::open(&path)?;
+    raw.execute("UPDATE rules SET history_seq = NULL", [])?;
+
+    assert!(store.delete("shell", &first.id, &Origin::Api).await?);
+    let updated = store
+        .put(RulePut::new("shell", "quote every path twice").with_id(second.id.as_str()))
+        .await?;
+    let copies: i64 = raw.query_row(
+        "SELECT count(*) FROM rule_history WHERE before_json IS NOT NULL AND before_seq IS NULL",
+        [],
+        |row| row.get(0),
+    )?;
+    assert_eq!(copies, 2);
+    let history = store.history("shell", None, 10, None).await?;
+    assert_eq!(history[0].after.as_ref(), Some(&updated));
+    assert_eq!(history[0].before.as_ref(), Some(&second));
+    assert_eq!(history[1].before.as_ref(), Some(&first));
+    // The rewritten rule has a line now.
+    assert!(store.delete("shell", &second.id, &Origin::Api).await?);
+    let named: Option<i64> = raw.query_row(
+        "SELECT before_seq FROM rule_history ORDER BY seq DESC LIMIT 1",
+        [],
+        |row| row.get(0),
+    )?;
+    assert_eq!(named, Some(history[0].seq));
     Ok(())
 }
 
