@@ -247,10 +247,17 @@ const MIGRATIONS: &[&str] = &[
     // update grew the log by two images. `rules.history_seq` is the line whose after image is
     // the row exactly; `rule_history.before_seq` is that line, for a line whose `before_json`
     // is then empty. Rows written before this version have no `history_seq`; a change to one
-    // copies its image as before. A migration that rewrites rule rows must clear
-    // `history_seq`, or a later line would name an image that is no longer the rule's.
+    // copies its image as before. An update that leaves `history_seq` as it was did not write
+    // a line (an older toolmem still running during the upgrade, a hand edit), so the trigger
+    // clears it and the next change copies the row again; a migration that rewrites rule rows
+    // must clear it too.
     "ALTER TABLE rules ADD COLUMN history_seq INTEGER;
-    ALTER TABLE rule_history ADD COLUMN before_seq INTEGER;",
+    ALTER TABLE rule_history ADD COLUMN before_seq INTEGER;
+    CREATE TRIGGER rules_history_seq_stale AFTER UPDATE ON rules
+        WHEN new.history_seq IS old.history_seq AND new.history_seq IS NOT NULL
+    BEGIN
+        UPDATE rules SET history_seq = NULL WHERE tool_name = new.tool_name AND id = new.id;
+    END;",
 ];
 
 /// The schema version this build writes.

@@ -181,6 +181,27 @@ async fn a_rule_from_before_schema_8_is_copied_into_its_history() -> Result<()> 
     Ok(())
 }
 
+/// A row changed without a history line (an older toolmem still running during the upgrade,
+/// a hand edit) no longer names the line that wrote it: the next change copies it as it is.
+#[tokio::test]
+async fn a_row_changed_without_a_line_is_copied_into_the_next_one() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("rules.sqlite3");
+    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let rule = store.put(RulePut::new("shell", "never run sudo")).await?;
+    rusqlite::Connection::open(&path)?.execute(
+        "UPDATE rules SET rule = 'never run sudo, edited elsewhere' WHERE id = ?1",
+        [&rule.id],
+    )?;
+    assert!(store.delete("shell", &rule.id, &Origin::Api).await?);
+    let history = store.history("shell", None, 10, None).await?;
+    assert_eq!(
+        history[0].before.as_ref().map(|rule| rule.rule.as_str()),
+        Some("never run sudo, edited elsewhere")
+    );
+    Ok(())
+}
+
 /// A newer toolmem that migrates the file while this store has it open is noticed at the next
 /// read that checks for changes: the store refuses instead of reading rows it does not know
 /// (an older version read schema 7's rows as unreadable and left them out of the prompt).
