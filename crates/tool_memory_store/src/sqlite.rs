@@ -933,6 +933,12 @@ impl<'r> From<Option<&'r ToolMemoryRule>> for Before<'r> {
     }
 }
 
+impl<'r> From<Option<&'r Current>> for Before<'r> {
+    fn from(current: Option<&'r Current>) -> Before<'r> {
+        current.map_or(Before::Nothing, Current::before)
+    }
+}
+
 /// Appends a history line on `connection` (inside the caller's transaction) and returns its
 /// `seq`.
 fn insert_history(
@@ -1142,8 +1148,12 @@ impl RuleStore for SqliteRuleStore {
             // Read the clock inside the write lock so updated_at follows commit order.
             let rule = put.build(id, existing, services.clock.now());
             let event = HistoryEvent::written(&rule, existing, origin);
-            let before = current.as_ref().map_or(Before::Nothing, Current::before);
-            let line = insert_history(&transaction, &event, before, rule.updated_at)?;
+            let line = insert_history(
+                &transaction,
+                &event,
+                current.as_ref().into(),
+                rule.updated_at,
+            )?;
             write_rule(&transaction, &rule, line, on_existing)?;
             transaction.commit("commit put")?;
             Ok(rule)
@@ -1161,9 +1171,10 @@ impl RuleStore for SqliteRuleStore {
                 Err(Error::Unreadable { .. }) => None,
                 other => other?,
             };
-            let event = HistoryEvent::written(&rule, current.as_ref().map(|c| &c.rule), origin);
-            let before = current.as_ref().map_or(Before::Nothing, Current::before);
-            let line = insert_history(&transaction, &event, before, services.clock.now())?;
+            let existing = current.as_ref().map(|current| &current.rule);
+            let event = HistoryEvent::written(&rule, existing, origin);
+            let now = services.clock.now();
+            let line = insert_history(&transaction, &event, current.as_ref().into(), now)?;
             write_rule(&transaction, &rule, line, OnExisting::Replace)?;
             transaction.commit("commit import")
         })
