@@ -948,7 +948,7 @@ fn insert_history(
     at: Timestamp,
 ) -> Result<i64> {
     let origin = serde_json::to_string(&event.origin).expect("origins always serialise");
-    let (before_json, before_seq) = match before {
+    let (before_copy, before_seq) = match before {
         Before::Nothing => (None, None),
         Before::Image(rule) => (Some(rule.to_compact_json()), None),
         Before::Line(seq) => (None, Some(seq)),
@@ -957,7 +957,7 @@ fn insert_history(
     let tool_name = normalize_tool_name(&event.tool_name);
     connection
         .prepare_cached(
-            "INSERT INTO rule_history (at, tool_name, rule_id, action, origin, before_json, after_json, detail, before_seq)
+            "INSERT INTO rule_history (at, tool_name, rule_id, action, origin, before_copy, after_json, detail, before_seq)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         )
         .and_then(|mut statement| {
@@ -967,7 +967,7 @@ fn insert_history(
                 event.rule_id,
                 event.action.as_str(),
                 origin,
-                before_json,
+                before_copy,
                 after_json,
                 event.detail,
                 before_seq,
@@ -1304,7 +1304,7 @@ impl RuleStore for SqliteRuleStore {
         self.with_connection(Access::Write, move |connection, _| {
             let sql = if read_only {
                 "SELECT h.seq, h.at, h.tool_name, h.rule_id, h.action, h.origin,
-                        coalesce(h.before_json, b.after_json), h.after_json, h.detail
+                        coalesce(h.before_copy, b.after_json), h.after_json, h.detail
                  FROM rule_history AS h LEFT JOIN rule_history AS b ON b.seq = h.before_seq
                  WHERE h.tool_name = ?1 AND (?3 IS NULL OR h.seq < ?3)
                    AND (?2 IS NULL OR h.rule_id = ?2)
@@ -1312,7 +1312,7 @@ impl RuleStore for SqliteRuleStore {
             } else {
                 catch_up_history_index(connection)?;
                 "SELECT h.seq, h.at, h.tool_name, h.rule_id, h.action, h.origin,
-                        coalesce(h.before_json, b.after_json), h.after_json, h.detail
+                        coalesce(h.before_copy, b.after_json), h.after_json, h.detail
                  FROM history_by_tool AS i JOIN rule_history AS h ON h.seq = i.seq
                  LEFT JOIN rule_history AS b ON b.seq = h.before_seq
                  WHERE i.tool_name = ?1 AND (?3 IS NULL OR i.seq < ?3)

@@ -263,8 +263,8 @@ pub fn rule_from_columns<'r>(
 }
 
 /// Builds a history line from its number and the text of its other columns, in the order every
-/// SQL backend reads them (seq, at, tool_name, rule_id, action, origin, before_json,
-/// after_json, detail); the error says what did not parse.
+/// SQL backend reads them (seq, at, tool_name, rule_id, action, origin, the before image as
+/// JSON, after_json, detail); the error says what did not parse.
 pub fn history_from_columns(
     seq: i64,
     text: impl Fn(usize) -> std::result::Result<Option<String>, String>,

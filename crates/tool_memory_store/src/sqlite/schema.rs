@@ -245,19 +245,17 @@ const MIGRATIONS: &[&str] = &[
     // delete, an update or a revocation copied a second time what the log had: a delete read
     // the rule, parsed it and wrote it out again as JSON (about a fifth of a delete), and every
     // update grew the log by two images. `rules.history_seq` is the line whose after image is
-    // the row exactly; `rule_history.before_seq` is that line, for a line whose `before_json`
-    // is then empty. Rows written before this version have no `history_seq`; a change to one
-    // copies its image as before. An update that leaves `history_seq` as it was did not write
-    // a line (an older toolmem still running during the upgrade, a hand edit), so the trigger
-    // clears it and the next change copies the row again; a migration that rewrites rule rows
-    // must clear it too.
+    // the row exactly; `rule_history.before_seq` is that line, for a line without a copy.
+    // Rows written before this version have no `history_seq`, and a change to one copies it
+    // into `before_copy` as before. `before_json` is renamed to `before_copy` so that an older
+    // toolmem still running against the file cannot write a line, and so cannot change a row
+    // without moving its `history_seq` (which would leave the row naming an image that is no
+    // longer its own): its writes fail and roll back whole. A trigger could clear a stale
+    // `history_seq` instead, but it cost every update 1-2 us. A migration that rewrites rule
+    // rows must clear `history_seq`.
     "ALTER TABLE rules ADD COLUMN history_seq INTEGER;
     ALTER TABLE rule_history ADD COLUMN before_seq INTEGER;
-    CREATE TRIGGER rules_history_seq_stale AFTER UPDATE ON rules
-        WHEN new.history_seq IS old.history_seq AND new.history_seq IS NOT NULL
-    BEGIN
-        UPDATE rules SET history_seq = NULL WHERE tool_name = new.tool_name AND id = new.id;
-    END;",
+    ALTER TABLE rule_history RENAME COLUMN before_json TO before_copy;",
 ];
 
 /// The schema version this build writes.

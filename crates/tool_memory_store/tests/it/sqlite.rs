@@ -116,7 +116,7 @@ async fn a_change_names_the_line_that_holds_its_before_image() -> Result<()> {
     assert!(store.delete("shell", &created.id, &Origin::Api).await?);
 
     let lines: Vec<(i64, Option<String>, Option<i64>)> = rusqlite::Connection::open(&path)?
-        .prepare("SELECT seq, before_json, before_seq FROM rule_history ORDER BY seq")?
+        .prepare("SELECT seq, before_copy, before_seq FROM rule_history ORDER BY seq")?
         .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
         .collect::<rusqlite::Result<_>>()?;
     assert_eq!(lines.len(), 4);
@@ -161,7 +161,7 @@ async fn a_rule_from_before_schema_8_is_copied_into_its_history() -> Result<()> 
         .put(RulePut::new("shell", "quote every path twice").with_id(second.id.as_str()))
         .await?;
     let copies: i64 = raw.query_row(
-        "SELECT count(*) FROM rule_history WHERE before_json IS NOT NULL AND before_seq IS NULL",
+        "SELECT count(*) FROM rule_history WHERE before_copy IS NOT NULL AND before_seq IS NULL",
         [],
         |row| row.get(0),
     )?;
@@ -181,24 +181,31 @@ async fn a_rule_from_before_schema_8_is_copied_into_its_history() -> Result<()> 
     Ok(())
 }
 
-/// A row changed without a history line (an older toolmem still running during the upgrade,
-/// a hand edit) no longer names the line that wrote it: the next change copies it as it is.
+/// A toolmem from before schema 8 still running against the file cannot change a rule: its
+/// history line, written in the same transaction, names a column schema 8 renamed, so the
+/// change rolls back whole instead of leaving the row naming a line that is not its image.
 #[tokio::test]
-async fn a_row_changed_without_a_line_is_copied_into_the_next_one() -> Result<()> {
+async fn a_toolmem_from_before_schema_8_cannot_change_a_rule() -> Result<()> {
     let dir = tempfile::tempdir()?;
     let path = dir.path().join("rules.sqlite3");
     let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
     let rule = store.put(RulePut::new("shell", "never run sudo")).await?;
-    rusqlite::Connection::open(&path)?.execute(
-        "UPDATE rules SET rule = 'never run sudo, edited elsewhere' WHERE id = ?1",
+    let mut older = rusqlite::Connection::open(&path)?;
+    let transaction = older.transaction()?;
+    transaction.execute(
+        "UPDATE rules SET rule = 'never run sudo, edited by an older toolmem' WHERE id = ?1",
         [&rule.id],
     )?;
-    assert!(store.delete("shell", &rule.id, &Origin::Api).await?);
-    let history = store.history("shell", None, 10, None).await?;
-    assert_eq!(
-        history[0].before.as_ref().map(|rule| rule.rule.as_str()),
-        Some("never run sudo, edited elsewhere")
-    );
+    let err = transaction
+        .execute(
+            "INSERT INTO rule_history (at, tool_name, rule_id, action, origin, before_json, after_json, detail)
+             VALUES ('2026-01-01T00:00:00+00:00', 'shell', ?1, 'update', '{\"kind\":\"api\"}', '{}', '{}', NULL)",
+            [&rule.id],
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("before_json"), "{err}");
+    drop(transaction);
+    assert_eq!(store.get("shell", &rule.id).await?, Some(rule));
     Ok(())
 }
 
