@@ -879,17 +879,6 @@ struct Current {
     line: Option<i64>,
 }
 
-impl Current {
-    /// The before image of a line that changes this rule: the line that wrote it when known,
-    /// so the log does not hold the same rule twice.
-    fn before(&self) -> Before<'_> {
-        match self.line {
-            Some(seq) => Before::Line(seq),
-            None => Before::Image(&self.rule),
-        }
-    }
-}
-
 /// Reads one rule for a change, with its history line; unreadable as in [`read_rule`].
 fn read_current(connection: &Connection, tool_name: &str, id: &str) -> Result<Option<Current>> {
     let row = connection
@@ -933,9 +922,17 @@ impl<'r> From<Option<&'r ToolMemoryRule>> for Before<'r> {
     }
 }
 
+/// The before image of a line that changes `current`: the line that wrote it when known, so
+/// the log does not hold the same rule twice.
 impl<'r> From<Option<&'r Current>> for Before<'r> {
     fn from(current: Option<&'r Current>) -> Before<'r> {
-        current.map_or(Before::Nothing, Current::before)
+        match current {
+            None => Before::Nothing,
+            Some(Current {
+                line: Some(seq), ..
+            }) => Before::Line(*seq),
+            Some(Current { rule, line: None }) => Before::Image(rule),
+        }
     }
 }
 
@@ -1227,7 +1224,7 @@ impl RuleStore for SqliteRuleStore {
                 return Ok(Some(current.rule));
             }
             let event = HistoryEvent::changed(&after, action, origin);
-            let line = insert_history(&transaction, &event, current.before(), now)?;
+            let line = insert_history(&transaction, &event, Some(&current).into(), now)?;
             write_rule(&transaction, &after, line, OnExisting::Replace)?;
             transaction.commit("commit change")?;
             Ok(Some(after))
@@ -1259,19 +1256,17 @@ impl RuleStore for SqliteRuleStore {
                         .optional()
                 })
                 .map_err(Error::sqlite("read rule"))?;
-            let Some(line) = line else {
-                return Ok(false);
-            };
-            let image = match line {
-                Some(_) => None,
-                None => match read_rule(&transaction, &tool_name, &id) {
-                    Err(Error::Unreadable { .. }) => None,
-                    other => other?,
-                },
-            };
+            let image;
             let before = match line {
-                Some(seq) => Before::Line(seq),
-                None => Before::from(image.as_ref()),
+                None => return Ok(false),
+                Some(Some(seq)) => Before::Line(seq),
+                Some(None) => {
+                    image = match read_rule(&transaction, &tool_name, &id) {
+                        Err(Error::Unreadable { .. }) => None,
+                        other => other?,
+                    };
+                    Before::from(image.as_ref())
+                }
             };
             let deleted = transaction
                 .prepare_cached("DELETE FROM rules WHERE tool_name = ?1 AND id = ?2")
@@ -1306,6 +1301,7 @@ impl RuleStore for SqliteRuleStore {
                 "SELECT h.seq, h.at, h.tool_name, h.rule_id, h.action, h.origin,
                         coalesce(h.before_copy, b.after_json), h.after_json, h.detail
                  FROM rule_history AS h LEFT JOIN rule_history AS b ON b.seq = h.before_seq
+                   AND b.tool_name = h.tool_name AND b.rule_id = h.rule_id
                  WHERE h.tool_name = ?1 AND (?3 IS NULL OR h.seq < ?3)
                    AND (?2 IS NULL OR h.rule_id = ?2)
                  ORDER BY h.seq DESC LIMIT ?4"
@@ -1315,6 +1311,7 @@ impl RuleStore for SqliteRuleStore {
                         coalesce(h.before_copy, b.after_json), h.after_json, h.detail
                  FROM history_by_tool AS i JOIN rule_history AS h ON h.seq = i.seq
                  LEFT JOIN rule_history AS b ON b.seq = h.before_seq
+                   AND b.tool_name = h.tool_name AND b.rule_id = h.rule_id
                  WHERE i.tool_name = ?1 AND (?3 IS NULL OR i.seq < ?3)
                    AND (?2 IS NULL OR h.rule_id = ?2)
                  ORDER BY i.seq DESC LIMIT ?4"

@@ -284,7 +284,13 @@ pub fn history_from_columns(
             .map_err(|err| err.to_string())?,
         origin: serde_json::from_str(&text(5)?.unwrap_or_default())
             .map_err(|err| err.to_string())?,
-        before: rule(6)?,
+        // A line that names another for its before image (SQLite since schema 8) still says
+        // what changed when that image is one this version cannot read (a newer toolmem
+        // wrote the rule); the change itself must not drop out of the audit trail.
+        before: rule(6).unwrap_or_else(|reason| {
+            tracing::warn!(seq, reason, "a history line's before image is unreadable");
+            None
+        }),
         after: rule(7)?,
         detail: text(8)?,
     })

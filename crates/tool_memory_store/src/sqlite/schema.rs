@@ -420,8 +420,8 @@ mod tests {
             .execute_batch(
                 "INSERT INTO rules (id, tool_name, rule, priority, source, tags, created_at, updated_at, updated_us)
                  VALUES ('a', 'shell', 'never run sudo', 'critical', 'user_explicit', '[]', 0, 0, 0);
-                 INSERT INTO rule_history (at, tool_name, rule_id, action, origin, after_json)
-                 VALUES ('2026-01-01T00:00:00+00:00', 'shell', 'a', 'create', '{\"kind\":\"api\"}', '{}');",
+                 INSERT INTO rule_history (at, tool_name, rule_id, action, origin, before_json, after_json)
+                 VALUES ('2026-01-01T00:00:00+00:00', 'shell', 'a', 'update', '{\"kind\":\"api\"}', '{\"old\":1}', '{}');",
             )
             .unwrap();
         migrate(&mut connection).unwrap();
@@ -432,10 +432,15 @@ mod tests {
             .unwrap();
         assert_eq!(current.rule.rule, "never run sudo");
         assert_eq!(current.line, None);
-        let before_seq: Option<i64> = connection
-            .query_row("SELECT before_seq FROM rule_history", [], |row| row.get(0))
+        // The old line keeps its copy, under the new name.
+        let line: (Option<String>, Option<i64>) = connection
+            .query_row(
+                "SELECT before_copy, before_seq FROM rule_history",
+                [],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
             .unwrap();
-        assert_eq!(before_seq, None);
+        assert_eq!(line, (Some("{\"old\":1}".to_owned()), None));
     }
 
     #[test]

@@ -181,6 +181,43 @@ async fn a_rule_from_before_schema_8_is_copied_into_its_history() -> Result<()> 
     Ok(())
 }
 
+/// A delete names the line that wrote the rule; when this version cannot read that line's
+/// image (a newer toolmem wrote it), the delete is still in the history, without a before
+/// image, and a line is never taken for another rule's.
+#[tokio::test]
+async fn a_delete_stays_in_history_when_the_image_it_names_is_unreadable() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("rules.sqlite3");
+    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let newer = store.put(RulePut::new("shell", "never run sudo")).await?;
+    let other = store.put(RulePut::new("shell", "quote every path")).await?;
+    let mislinked = store.put(RulePut::new("shell", "no rm -rf")).await?;
+    let raw = rusqlite::Connection::open(&path)?;
+    raw.execute(
+        "UPDATE rule_history SET after_json = replace(after_json, '\"normal\"', '\"urgent\"')
+         WHERE rule_id = ?1",
+        [&newer.id],
+    )?;
+    raw.execute(
+        "UPDATE rules SET history_seq = (SELECT seq FROM rule_history WHERE rule_id = ?1)
+         WHERE id = ?2",
+        [&other.id, &mislinked.id],
+    )?;
+    assert!(store.delete("shell", &newer.id, &Origin::Api).await?);
+    assert!(store.delete("shell", &mislinked.id, &Origin::Api).await?);
+    let history = store.history("shell", None, 10, None).await?;
+    let deletes: Vec<(&str, bool)> = history
+        .iter()
+        .filter(|entry| entry.after.is_none())
+        .map(|entry| (entry.rule_id.as_str(), entry.before.is_some()))
+        .collect();
+    assert_eq!(
+        deletes,
+        [(mislinked.id.as_str(), false), (newer.id.as_str(), false)]
+    );
+    Ok(())
+}
+
 /// A toolmem from before schema 8 still running against the file cannot change a rule: its
 /// history line, written in the same transaction, names a column schema 8 renamed, so the
 /// change rolls back whole instead of leaving the row naming a line that is not its image.
@@ -302,7 +339,7 @@ async fn a_change_is_never_without_its_history_line() -> Result<()> {
                 .with_priority(ToolMemoryPriority::Critical),
         )
         .await?;
-    // Simulate a failure after the change and before its history line is written.
+    // Simulate a failure of the history line (written before the row, except by a delete).
     rusqlite::Connection::open(&path)?.execute_batch(
         "CREATE TRIGGER fail_history BEFORE INSERT ON rule_history
          WHEN new.rule_id IN ('boom', 'new') BEGIN SELECT RAISE(ABORT, 'simulated failure'); END;",
@@ -326,6 +363,51 @@ async fn a_change_is_never_without_its_history_line() -> Result<()> {
     assert_eq!(store.get("bash", "new").await?, None);
     assert_eq!(store.history("bash", None, 10, None).await?.len(), 1);
     assert_eq!(store.rules_for_prompt(&[], None).await?.rules.len(), 1);
+    Ok(())
+}
+
+/// The other order: the history line is written and the row write fails. The line goes with
+/// the change, so no line names a change that did not happen, and the rule's next change
+/// names the line that really wrote it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_line_is_never_without_its_change() -> Result<()> {
+    use tool_memory_core::Origin;
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("rules.sqlite3");
+    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let kept = store
+        .put(RulePut::new("bash", "never run sudo").with_id("boom"))
+        .await?;
+    let raw = rusqlite::Connection::open(&path)?;
+    raw.execute_batch(
+        "CREATE TRIGGER fail_insert BEFORE INSERT ON rules WHEN new.id IN ('boom', 'new')
+         BEGIN SELECT RAISE(ABORT, 'simulated failure'); END;
+         CREATE TRIGGER fail_update BEFORE UPDATE ON rules WHEN new.id = 'boom'
+         BEGIN SELECT RAISE(ABORT, 'simulated failure'); END;",
+    )?;
+    assert!(
+        store
+            .put(RulePut::new("bash", "changed").with_id("boom"))
+            .await
+            .is_err()
+    );
+    assert!(
+        store
+            .put(RulePut::new("bash", "brand new").with_id("new"))
+            .await
+            .is_err()
+    );
+    assert!(store.revoke("bash", "boom", &Origin::Cli).await.is_err());
+    let lines = |raw: &rusqlite::Connection| -> rusqlite::Result<i64> {
+        raw.query_row("SELECT count(*) FROM rule_history", [], |row| row.get(0))
+    };
+    assert_eq!(lines(&raw)?, 1);
+    assert_eq!(store.get("bash", "boom").await?, Some(kept.clone()));
+    raw.execute_batch("DROP TRIGGER fail_insert; DROP TRIGGER fail_update;")?;
+    assert!(store.delete("bash", "boom", &Origin::Cli).await?);
+    let history = store.history("bash", None, 10, None).await?;
+    assert_eq!(history.len(), 2);
+    assert_eq!(history[0].before.as_ref(), Some(&kept));
     Ok(())
 }
 
