@@ -303,6 +303,18 @@ pub(crate) fn migrate(connection: &mut Connection) -> Result<()> {
 mod tests {
     use super::*;
 
+    /// An in-memory database as version `version` of toolmem left it.
+    fn at_version(version: usize) -> Connection {
+        let connection = Connection::open_in_memory().unwrap();
+        for step in &MIGRATIONS[..version] {
+            connection.execute_batch(step).unwrap();
+        }
+        connection
+            .pragma_update(None, "user_version", version as i64)
+            .unwrap();
+        connection
+    }
+
     #[test]
     fn migrates_a_fresh_database_once() {
         let mut connection = Connection::open_in_memory().unwrap();
@@ -315,9 +327,7 @@ mod tests {
 
     #[test]
     fn upgrades_a_version_1_database_and_indexes_its_rules() {
-        let mut connection = Connection::open_in_memory().unwrap();
-        connection.execute_batch(MIGRATIONS[0]).unwrap();
-        connection.pragma_update(None, "user_version", 1).unwrap();
+        let mut connection = at_version(1);
         connection
             .execute(
                 "INSERT INTO rules (id, tool_name, rule, priority, source, tags, created_at, updated_at, updated_us)
@@ -342,11 +352,7 @@ mod tests {
 
     #[test]
     fn upgrades_a_version_5_database_with_its_history_and_search() {
-        let mut connection = Connection::open_in_memory().unwrap();
-        for step in &MIGRATIONS[..5] {
-            connection.execute_batch(step).unwrap();
-        }
-        connection.pragma_update(None, "user_version", 5).unwrap();
+        let mut connection = at_version(5);
         connection
             .execute_batch(
                 "INSERT INTO rules (id, tool_name, rule, priority, source, tags, created_at, updated_at, updated_us)
@@ -374,11 +380,7 @@ mod tests {
 
     #[test]
     fn upgrades_a_version_6_database_keeping_its_text_timestamps_readable() {
-        let mut connection = Connection::open_in_memory().unwrap();
-        for step in &MIGRATIONS[..6] {
-            connection.execute_batch(step).unwrap();
-        }
-        connection.pragma_update(None, "user_version", 6).unwrap();
+        let mut connection = at_version(6);
         connection
             .execute(
                 "INSERT INTO rules (id, tool_name, rule, priority, source, tags, created_at, updated_at, updated_us)
@@ -411,11 +413,7 @@ mod tests {
 
     #[test]
     fn upgrades_a_version_7_database_whose_rows_name_no_history_line() {
-        let mut connection = Connection::open_in_memory().unwrap();
-        for step in &MIGRATIONS[..7] {
-            connection.execute_batch(step).unwrap();
-        }
-        connection.pragma_update(None, "user_version", 7).unwrap();
+        let mut connection = at_version(7);
         connection
             .execute_batch(
                 "INSERT INTO rules (id, tool_name, rule, priority, source, tags, created_at, updated_at, updated_us)

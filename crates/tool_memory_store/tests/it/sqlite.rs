@@ -326,10 +326,13 @@ async fn prompt_sees_writes_from_other_connections() -> Result<()> {
     Ok(())
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_change_is_never_without_its_history_line() -> Result<()> {
-    use tool_memory_core::Origin;
-    let dir = tempfile::tempdir()?;
+/// Stores the critical rule `boom`, installs `failure` (triggers that make a change fail
+/// part-way), and checks that an upsert, a create and a revocation each fail whole: `boom` as
+/// it was, no rule `new`, no history line but the first. Returns the store and `boom`.
+async fn each_change_fails_whole(
+    dir: &tempfile::TempDir,
+    failure: &str,
+) -> Result<(SqliteRuleStore, tool_memory_core::ToolMemoryRule)> {
     let path = dir.path().join("rules.sqlite3");
     let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
     let kept = store
@@ -339,71 +342,58 @@ async fn a_change_is_never_without_its_history_line() -> Result<()> {
                 .with_priority(ToolMemoryPriority::Critical),
         )
         .await?;
-    // Simulate a failure of the history line (written before the row, except by a delete).
-    rusqlite::Connection::open(&path)?.execute_batch(
-        "CREATE TRIGGER fail_history BEFORE INSERT ON rule_history
-         WHEN new.rule_id IN ('boom', 'new') BEGIN SELECT RAISE(ABORT, 'simulated failure'); END;",
-    )?;
-    assert!(
+    rusqlite::Connection::open(&path)?.execute_batch(failure)?;
+    let changes = [
         store
             .put(RulePut::new("bash", "changed").with_id("boom"))
             .await
-            .is_err()
-    );
-    assert!(
+            .map(|_| ()),
         store
             .put(RulePut::new("bash", "brand new").with_id("new"))
             .await
-            .is_err()
-    );
-    assert!(store.revoke("bash", "boom", &Origin::Cli).await.is_err());
-    assert!(store.delete("bash", "boom", &Origin::Cli).await.is_err());
-    // Neither the change nor the line: the rule is exactly as it was, the new one absent.
-    assert_eq!(store.get("bash", "boom").await?, Some(kept));
+            .map(|_| ()),
+        store.revoke("bash", "boom", &Origin::Cli).await.map(|_| ()),
+    ];
+    assert!(changes.iter().all(Result::is_err), "{changes:?}");
+    assert_eq!(store.get("bash", "boom").await?, Some(kept.clone()));
     assert_eq!(store.get("bash", "new").await?, None);
     assert_eq!(store.history("bash", None, 10, None).await?.len(), 1);
     assert_eq!(store.rules_for_prompt(&[], None).await?.rules.len(), 1);
+    Ok((store, kept))
+}
+
+/// A change whose history line fails leaves neither (the line is written before the row,
+/// except by a delete).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_is_never_without_its_history_line() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let (store, kept) = each_change_fails_whole(
+        &dir,
+        "CREATE TRIGGER fail_history BEFORE INSERT ON rule_history
+         WHEN new.rule_id IN ('boom', 'new') BEGIN SELECT RAISE(ABORT, 'simulated failure'); END;",
+    )
+    .await?;
+    assert!(store.delete("bash", "boom", &Origin::Cli).await.is_err());
+    assert_eq!(store.get("bash", "boom").await?, Some(kept));
     Ok(())
 }
 
-/// The other order: the history line is written and the row write fails. The line goes with
-/// the change, so no line names a change that did not happen, and the rule's next change
-/// names the line that really wrote it.
+/// The other order: the line is written and the row's write fails. The line goes with the
+/// change, so no line names a change that did not happen, and the rule's next change names the
+/// line that really wrote it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_line_is_never_without_its_change() -> Result<()> {
-    use tool_memory_core::Origin;
     let dir = tempfile::tempdir()?;
-    let path = dir.path().join("rules.sqlite3");
-    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
-    let kept = store
-        .put(RulePut::new("bash", "never run sudo").with_id("boom"))
-        .await?;
-    let raw = rusqlite::Connection::open(&path)?;
-    raw.execute_batch(
+    let (store, kept) = each_change_fails_whole(
+        &dir,
         "CREATE TRIGGER fail_insert BEFORE INSERT ON rules WHEN new.id IN ('boom', 'new')
          BEGIN SELECT RAISE(ABORT, 'simulated failure'); END;
          CREATE TRIGGER fail_update BEFORE UPDATE ON rules WHEN new.id = 'boom'
          BEGIN SELECT RAISE(ABORT, 'simulated failure'); END;",
-    )?;
-    assert!(
-        store
-            .put(RulePut::new("bash", "changed").with_id("boom"))
-            .await
-            .is_err()
-    );
-    assert!(
-        store
-            .put(RulePut::new("bash", "brand new").with_id("new"))
-            .await
-            .is_err()
-    );
-    assert!(store.revoke("bash", "boom", &Origin::Cli).await.is_err());
-    let lines = |raw: &rusqlite::Connection| -> rusqlite::Result<i64> {
-        raw.query_row("SELECT count(*) FROM rule_history", [], |row| row.get(0))
-    };
-    assert_eq!(lines(&raw)?, 1);
-    assert_eq!(store.get("bash", "boom").await?, Some(kept.clone()));
-    raw.execute_batch("DROP TRIGGER fail_insert; DROP TRIGGER fail_update;")?;
+    )
+    .await?;
+    rusqlite::Connection::open(dir.path().join("rules.sqlite3"))?
+        .execute_batch("DROP TRIGGER fail_insert; DROP TRIGGER fail_update;")?;
     assert!(store.delete("bash", "boom", &Origin::Cli).await?);
     let history = store.history("bash", None, 10, None).await?;
     assert_eq!(history.len(), 2);
