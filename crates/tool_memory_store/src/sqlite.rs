@@ -123,6 +123,14 @@ struct ListCache {
     rules: usize,
 }
 
+impl ListCache {
+    fn hit(&self, version: i64, tool_name: &str) -> Option<Arc<Vec<ToolMemoryRule>>> {
+        (self.version == version)
+            .then(|| self.tools.get(tool_name).map(Arc::clone))
+            .flatten()
+    }
+}
+
 /// How long [`Connections::version`] waits for a writer in use: longer than a point read or a
 /// write of this store holds it (tens of microseconds), far shorter than a write waiting for
 /// another process's lock or the writer's own checkpoint (milliseconds), which count as a change.
@@ -140,6 +148,18 @@ struct EagerCache {
     rules: Arc<Vec<ToolMemoryRule>>,
     /// The tool of each unreadable eager row.
     unreadable: Vec<String>,
+}
+
+/// The eager rules and the tools of unreadable eager rows.
+type EagerRules = (Arc<Vec<ToolMemoryRule>>, Vec<String>);
+
+impl EagerCache {
+    fn hit(cache: &Option<EagerCache>, version: i64) -> Option<EagerRules> {
+        cache
+            .as_ref()
+            .filter(|cache| cache.version == version)
+            .map(|cache| (Arc::clone(&cache.rules), cache.unreadable.clone()))
+    }
 }
 
 impl Connections {
@@ -172,7 +192,22 @@ impl Connections {
         // Point reads and this store's writes hold the writer for microseconds; wait that long
         // rather than count a change that did not happen. Taken before `foreign` (and nothing
         // holding the writer takes `foreign`), so callers wait side by side, not in a queue.
-        let writer = self.writer.try_lock_for(WRITER_WAIT);
+        self.version_with(self.writer.try_lock_for(WRITER_WAIT))
+    }
+
+    /// [`Connections::version`] when it can be read without waiting; `None` while the writer
+    /// is in use. For answers that need nothing else (a cache hit), so they can be given on
+    /// the calling task (see [`SqliteRuleStore::with_connection`]).
+    fn version_now(&self) -> Option<Result<i64>> {
+        if self.readers.is_empty() {
+            return Some(Ok(self.own_changes.load(Ordering::Acquire).cast_signed()));
+        }
+        let writer = self.writer.try_lock()?;
+        Some(self.version_with(Some(writer)))
+    }
+
+    /// The version, from the writer when the caller got it.
+    fn version_with(&self, writer: Option<parking_lot::MutexGuard<'_, Connection>>) -> Result<i64> {
         let mut foreign = self.foreign.lock();
         match &writer {
             Some(writer) => {
@@ -212,13 +247,8 @@ impl Connections {
     /// changed since they were read.
     fn list(&self, tool_name: &str) -> Result<Arc<Vec<ToolMemoryRule>>> {
         let version = self.version()?;
-        {
-            let cache = self.lists.lock();
-            if cache.version == version
-                && let Some(rules) = cache.tools.get(tool_name)
-            {
-                return Ok(Arc::clone(rules));
-            }
+        if let Some(rules) = self.lists.lock().hit(version, tool_name) {
+            return Ok(rules);
         }
         let rows = query_rows(&self.reader(), LIST_RULES, params![tool_name])?;
         let (mut rules, _) = keep_readable(rows);
@@ -239,17 +269,30 @@ impl Connections {
         Ok(rules)
     }
 
+    /// A tool's listing from the cache, when that needs no wait; `None` sends the caller to
+    /// [`Connections::list`].
+    fn cached_list(&self, tool_name: &str) -> Result<Option<Arc<Vec<ToolMemoryRule>>>> {
+        let Some(version) = self.version_now().transpose()? else {
+            return Ok(None);
+        };
+        Ok(self.lists.lock().hit(version, tool_name))
+    }
+
+    /// The eager rules from the cache, when that needs no wait; `None` sends the caller to
+    /// [`Connections::eager_rules`].
+    fn cached_eager_rules(&self) -> Result<Option<EagerRules>> {
+        let Some(version) = self.version_now().transpose()? else {
+            return Ok(None);
+        };
+        Ok(EagerCache::hit(&self.eager.lock(), version))
+    }
+
     /// Every eager rule and the tools of unreadable eager rows, from the cache when the
     /// database has not changed since it was filled.
-    fn eager_rules(&self) -> Result<(Arc<Vec<ToolMemoryRule>>, Vec<String>)> {
+    fn eager_rules(&self) -> Result<EagerRules> {
         let version = self.version()?;
-        if let Some(cache) = self
-            .eager
-            .lock()
-            .as_ref()
-            .filter(|cache| cache.version == version)
-        {
-            return Ok((Arc::clone(&cache.rules), cache.unreadable.clone()));
+        if let Some(hit) = EagerCache::hit(&self.eager.lock(), version) {
+            return Ok(hit);
         }
         // One query over the partial covering index of eager rows. `priority <> 'normal'`
         // (not `IN ('high','critical')`) so that a priority written by a newer version is
@@ -1212,8 +1255,14 @@ impl RuleStore for SqliteRuleStore {
 
     async fn list_including_revoked(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
         let tool_name = normalize_tool_name(tool_name);
-        let connections = Arc::clone(&self.connections);
-        let rules = run_blocking(move || connections.list(&tool_name)).await?;
+        // A cache hit waits for nothing: answered here (see `with_connection`).
+        let rules = match self.connections.cached_list(&tool_name)? {
+            Some(rules) => rules,
+            None => {
+                let connections = Arc::clone(&self.connections);
+                run_blocking(move || connections.list(&tool_name)).await?
+            }
+        };
         Ok(Vec::clone(&rules))
     }
 
@@ -1461,8 +1510,14 @@ impl RuleStore for SqliteRuleStore {
     }
 
     async fn version(&self) -> Result<Option<u64>> {
-        let connections = Arc::clone(&self.connections);
-        let version = run_blocking(move || connections.version()).await?;
+        // Read here when the writer is free (see `with_connection`): a guard check starts with it.
+        let version = match self.connections.version_now() {
+            Some(version) => version?,
+            None => {
+                let connections = Arc::clone(&self.connections);
+                run_blocking(move || connections.version()).await?
+            }
+        };
         Ok(Some(version.cast_unsigned()))
     }
 
@@ -1472,8 +1527,13 @@ impl RuleStore for SqliteRuleStore {
         max_rules: Option<usize>,
     ) -> Result<PromptSelection> {
         let filter = prompt_tool_filter(tools);
-        let connections = Arc::clone(&self.connections);
-        let (rules, unreadable_tools) = run_blocking(move || connections.eager_rules()).await?;
+        let (rules, unreadable_tools) = match self.connections.cached_eager_rules()? {
+            Some(hit) => hit,
+            None => {
+                let connections = Arc::clone(&self.connections);
+                run_blocking(move || connections.eager_rules()).await?
+            }
+        };
         let wanted = |tool_name: &String| {
             filter
                 .as_ref()
@@ -1585,7 +1645,8 @@ mod tests {
     }
 
     /// A point read runs at once on a free connection, and waits for one when every
-    /// connection is held instead of failing or reading without one.
+    /// connection is held instead of failing or reading without one; the version, read on
+    /// the calling task when the writer is free, counts a change when it is not.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_point_read_waits_for_a_connection_when_all_are_held() -> Result<()> {
         let dir = tempfile::tempdir().expect("temporary directory");
@@ -1604,6 +1665,10 @@ mod tests {
             released.recv().expect("the test releases");
         });
         all_held.recv().expect("the holder holds");
+        // The version cannot be read from a held writer: after a short wait it counts a
+        // change (a needless cache miss) instead of waiting or answering from before.
+        let before = store.version().await?;
+        assert_ne!(store.version().await?, before);
         let get = tokio::spawn({
             let store = store.clone();
             let id = rule.id.clone();
