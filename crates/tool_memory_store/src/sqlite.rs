@@ -8,7 +8,11 @@
 //!   tokio runtime through `tokio::task::block_in_place` (the worker hands its other tasks to
 //!   another thread first), on a current-thread runtime through `spawn_blocking`, and outside a
 //!   runtime inline. `spawn_blocking` on every call cost about 30 us per point read in the
-//!   benchmark (a thread hop each way); `block_in_place` costs well under one.
+//!   benchmark (a thread hop each way). What cannot wait runs inline even on a worker, without
+//!   the handoff `block_in_place` makes (most of an RPC `get`): a point read on a connection
+//!   that is free, and the version read and cache hits while the writer is free, in WAL mode
+//!   (where a read never waits for a lock) or in memory. Each then spends a unit of the task's
+//!   cooperative budget, so a task looping over them still yields.
 //! - WAL journal with `synchronous = NORMAL` by default ([`Durability::Normal`]): a write that
 //!   returned survives the process being killed, because the WAL frame is in the OS before
 //!   `COMMIT` returns; on power loss or an OS crash the last transactions before the crash may
@@ -90,6 +94,10 @@ const READERS: usize = 4;
 #[derive(Debug)]
 struct Connections {
     writer: Mutex<Connection>,
+    /// Whether a read on a free connection can run on the calling task: it cannot wait for a
+    /// lock in WAL mode, in memory or on an immutable file, but can for the busy timeout in
+    /// the rollback-journal mode a file that refused WAL is left in.
+    inline_reads: bool,
     /// Empty for an in-memory database, whose data only the writer connection can see.
     readers: Vec<Mutex<Connection>>,
     next_reader: std::sync::atomic::AtomicUsize,
@@ -167,9 +175,11 @@ impl Connections {
         writer: Connection,
         readers: Vec<Mutex<Connection>>,
         checkpointer: Option<checkpoint::Checkpointer>,
+        inline_reads: bool,
     ) -> Connections {
         Connections {
             writer: Mutex::new(writer),
+            inline_reads,
             readers,
             next_reader: std::sync::atomic::AtomicUsize::new(0),
             own_changes: AtomicU64::new(0),
@@ -201,6 +211,9 @@ impl Connections {
     fn version_now(&self) -> Option<Result<i64>> {
         if self.readers.is_empty() {
             return Some(Ok(self.own_changes.load(Ordering::Acquire).cast_signed()));
+        }
+        if !self.inline_reads {
+            return None;
         }
         let writer = self.writer.try_lock()?;
         Some(self.version_with(Some(writer)))
@@ -350,6 +363,9 @@ impl Connections {
 
     /// [`Connections::point_reader`] when a connection is free right now, without waiting.
     fn free_point_reader(&self) -> Option<parking_lot::MutexGuard<'_, Connection>> {
+        if !self.inline_reads {
+            return None;
+        }
         match self.writer.try_lock() {
             Some(writer) => Some(settled(writer)),
             None => self.readers.iter().find_map(Mutex::try_lock),
@@ -484,8 +500,9 @@ impl SqliteRuleStore {
             .collect::<rusqlite::Result<Vec<_>>>()
             .map_err(Error::sqlite("open reader"))?;
         tracing::warn!("the database file is read-only: rules can be read, every write fails");
+        let inline_reads = immutable || journal_mode(&writer)?.eq_ignore_ascii_case("wal");
         Ok(SqliteRuleStore {
-            connections: Arc::new(Connections::new(writer, readers, None)),
+            connections: Arc::new(Connections::new(writer, readers, None, inline_reads)),
             services: options.services,
             path: Some(path.to_owned()),
             read_only: true,
@@ -506,12 +523,15 @@ impl SqliteRuleStore {
         connection
             .busy_timeout(options.busy_timeout)
             .map_err(Error::sqlite("set busy timeout"))?;
+        // In memory nobody else holds a lock to wait for.
+        let mut inline_reads = true;
         if path.is_some() {
             let mode: String = retry_while_busy(options.busy_timeout, || {
                 connection.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
             })
             .map_err(Error::sqlite("enable WAL"))?;
-            if !mode.eq_ignore_ascii_case("wal") {
+            inline_reads = mode.eq_ignore_ascii_case("wal");
+            if !inline_reads {
                 tracing::warn!(
                     mode,
                     "SQLite refused WAL; concurrent readers will wait on writers"
@@ -549,7 +569,12 @@ impl SqliteRuleStore {
             }
         }
         Ok(SqliteRuleStore {
-            connections: Arc::new(Connections::new(connection, readers, checkpointer)),
+            connections: Arc::new(Connections::new(
+                connection,
+                readers,
+                checkpointer,
+                inline_reads,
+            )),
             services: options.services,
             path,
             read_only: false,
@@ -583,14 +608,27 @@ impl SqliteRuleStore {
         F: FnOnce(&mut Connection, &Services) -> Result<T> + Send + 'static,
     {
         // A point read that finds a connection free runs here, on the calling task: it takes
-        // microseconds and cannot wait, while `block_in_place` hands the worker's other tasks
-        // to a thread it wakes for them, which cost an RPC `get` about 40% of its time.
-        // Anything that may wait (a busy connection, a listing, a write) still goes through it.
-        if access == Access::PointRead
-            && let Some(mut connection) = self.connections.free_point_reader()
-        {
-            return work(&mut connection, &self.services);
-        }
+        // microseconds and cannot wait (see `inline_reads`), while `block_in_place` hands the
+        // worker's other tasks to a thread it wakes for them, which cost an RPC `get` about
+        // 40% of its time. Anything that may wait (a busy connection, a listing, a write)
+        // still goes through it.
+        let work = {
+            let free = match access {
+                Access::PointRead => self.connections.free_point_reader(),
+                Access::Read | Access::Write => None,
+            };
+            match free {
+                Some(mut connection) => Ok(work(&mut connection, &self.services)),
+                None => Err(work),
+            }
+        };
+        let work = match work {
+            Ok(answer) => {
+                after_inline().await;
+                return answer;
+            }
+            Err(work) => work,
+        };
         let connections = Arc::clone(&self.connections);
         let services = self.services.clone();
         run_blocking(move || match access {
@@ -732,6 +770,19 @@ fn read_only_uri(path: &Path, immutable: bool) -> String {
 
 /// Runs blocking SQLite work without blocking the async runtime (see the module
 /// documentation).
+/// Ends an answer given on the calling task instead of through `block_in_place`: spends a
+/// unit of the task's cooperative budget, so a task looping over such answers still yields to
+/// the worker's other tasks now and then, which `block_in_place` handed to another thread.
+async fn after_inline() {
+    tokio::task::coop::consume_budget().await;
+}
+
+fn journal_mode(connection: &Connection) -> Result<String> {
+    connection
+        .query_row("PRAGMA journal_mode", [], |row| row.get(0))
+        .map_err(Error::sqlite("read journal mode"))
+}
+
 async fn run_blocking<T, F>(run: F) -> Result<T>
 where
     T: Send + 'static,
@@ -1257,7 +1308,10 @@ impl RuleStore for SqliteRuleStore {
         let tool_name = normalize_tool_name(tool_name);
         // A cache hit waits for nothing: answered here (see `with_connection`).
         let rules = match self.connections.cached_list(&tool_name)? {
-            Some(rules) => rules,
+            Some(rules) => {
+                after_inline().await;
+                rules
+            }
             None => {
                 let connections = Arc::clone(&self.connections);
                 run_blocking(move || connections.list(&tool_name)).await?
@@ -1512,7 +1566,10 @@ impl RuleStore for SqliteRuleStore {
     async fn version(&self) -> Result<Option<u64>> {
         // Read here when the writer is free (see `with_connection`): a guard check starts with it.
         let version = match self.connections.version_now() {
-            Some(version) => version?,
+            Some(version) => {
+                after_inline().await;
+                version?
+            }
             None => {
                 let connections = Arc::clone(&self.connections);
                 run_blocking(move || connections.version()).await?
@@ -1528,7 +1585,10 @@ impl RuleStore for SqliteRuleStore {
     ) -> Result<PromptSelection> {
         let filter = prompt_tool_filter(tools);
         let (rules, unreadable_tools) = match self.connections.cached_eager_rules()? {
-            Some(hit) => hit,
+            Some(hit) => {
+                after_inline().await;
+                hit
+            }
             None => {
                 let connections = Arc::clone(&self.connections);
                 run_blocking(move || connections.eager_rules()).await?
@@ -1644,43 +1704,81 @@ mod tests {
         assert!(search.contains("USING PRIMARY KEY"), "{search}");
     }
 
-    /// A point read runs at once on a free connection, and waits for one when every
-    /// connection is held instead of failing or reading without one; the version, read on
-    /// the calling task when the writer is free, counts a change when it is not.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_point_read_waits_for_a_connection_when_all_are_held() -> Result<()> {
+    /// Holds the writer (and, with `all`, every reader) on another thread until the returned
+    /// sender is used or dropped.
+    fn hold_connections(store: &SqliteRuleStore, all: bool) -> std::sync::mpsc::Sender<()> {
+        let connections = Arc::clone(&store.connections);
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        let (holding, held) = std::sync::mpsc::channel::<()>();
+        std::thread::spawn(move || {
+            let _writer = connections.writer.lock();
+            let _readers: Vec<_> = if all {
+                connections.readers.iter().map(Mutex::lock).collect()
+            } else {
+                Vec::new()
+            };
+            holding.send(()).expect("the test waits");
+            let _ = released.recv();
+        });
+        held.recv().expect("the holder holds");
+        release
+    }
+
+    /// What runs on the calling task (a point read on a free connection, the version and the
+    /// caches while the writer is free) falls back to waiting through `block_in_place` when
+    /// the connections are held: the answers stay right, the version counts a change instead
+    /// of waiting, and a waiting read leaves the runtime's only worker to its other tasks.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+    async fn reads_wait_off_the_worker_when_the_connections_are_held() -> Result<()> {
         let dir = tempfile::tempdir().expect("temporary directory");
         let store =
             SqliteRuleStore::open(dir.path().join("rules.sqlite3"), SqliteOptions::default())?;
-        let rule = store.put(RulePut::new("shell", "never run sudo")).await?;
-        assert_eq!(store.get("shell", &rule.id).await?, Some(rule.clone()));
-
-        let connections = Arc::clone(&store.connections);
-        let (release, released) = std::sync::mpsc::channel::<()>();
-        let (holding, all_held) = std::sync::mpsc::channel::<()>();
-        let holder = std::thread::spawn(move || {
-            let _writer = connections.writer.lock();
-            let _readers: Vec<_> = connections.readers.iter().map(Mutex::lock).collect();
-            holding.send(()).expect("the test waits");
-            released.recv().expect("the test releases");
-        });
-        all_held.recv().expect("the holder holds");
-        // The version cannot be read from a held writer: after a short wait it counts a
-        // change (a needless cache miss) instead of waiting or answering from before.
+        assert!(store.connections.inline_reads);
+        let rule = store
+            .put(
+                RulePut::new("shell", "never run sudo")
+                    .with_priority(tool_memory_core::ToolMemoryPriority::Critical),
+            )
+            .await?;
+        // Fill the caches, then hold the writer: listings and session start are answered
+        // through the fallback, and right.
+        assert_eq!(store.list("shell").await?, std::slice::from_ref(&rule));
+        assert_eq!(
+            store.rules_for_prompt(&[], None).await?.rules,
+            std::slice::from_ref(&rule)
+        );
+        let release = hold_connections(&store, false);
         let before = store.version().await?;
         assert_ne!(store.version().await?, before);
+        assert_eq!(store.list("shell").await?, std::slice::from_ref(&rule));
+        assert_eq!(
+            store.rules_for_prompt(&[], None).await?.rules,
+            std::slice::from_ref(&rule)
+        );
+        assert_eq!(store.get("shell", &rule.id).await?, Some(rule.clone()));
+        drop(release);
+
+        let release = hold_connections(&store, true);
         let get = tokio::spawn({
             let store = store.clone();
             let id = rule.id.clone();
             async move { store.get("shell", &id).await }
         });
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        // A blocking sleep: the runtime's timers need the worker this test watches.
+        std::thread::sleep(std::time::Duration::from_millis(50));
         assert!(
             !get.is_finished(),
             "a get found a connection while all were held"
         );
-        release.send(()).expect("the holder waits");
-        holder.join().expect("the holder ends");
+        let (probe, probed) = std::sync::mpsc::channel();
+        tokio::spawn(async move { probe.send(()).expect("the test waits") });
+        assert!(
+            probed
+                .recv_timeout(std::time::Duration::from_secs(5))
+                .is_ok(),
+            "a waiting get kept the runtime's only worker from its other tasks"
+        );
+        drop(release);
         assert_eq!(get.await.expect("the get ends")?, Some(rule));
         Ok(())
     }
