@@ -161,6 +161,14 @@ struct EagerCache {
 /// The eager rules and the tools of unreadable eager rows.
 type EagerRules = (Arc<Vec<ToolMemoryRule>>, Vec<String>);
 
+/// A cache's answer given without waiting.
+enum Cached<T> {
+    Hit(T),
+    /// Not cached at this version (the one to read the rows at), or `None` when the version
+    /// could not be read without waiting.
+    Miss(Option<i64>),
+}
+
 impl EagerCache {
     fn hit(cache: &Option<EagerCache>, version: i64) -> Option<EagerRules> {
         cache
@@ -257,9 +265,10 @@ impl Connections {
     }
 
     /// One tool's readable rules in listing order, from the cache when the database has not
-    /// changed since they were read.
-    fn list(&self, tool_name: &str) -> Result<Arc<Vec<ToolMemoryRule>>> {
-        let version = self.version()?;
+    /// changed since they were read. `version` is the rules' version when the caller has just
+    /// read it.
+    fn list(&self, tool_name: &str, version: Option<i64>) -> Result<Arc<Vec<ToolMemoryRule>>> {
+        let version = version.map_or_else(|| self.version(), Ok)?;
         if let Some(rules) = self.lists.lock().hit(version, tool_name) {
             return Ok(rules);
         }
@@ -282,28 +291,34 @@ impl Connections {
         Ok(rules)
     }
 
-    /// A tool's listing from the cache, when that needs no wait; `None` sends the caller to
-    /// [`Connections::list`].
-    fn cached_list(&self, tool_name: &str) -> Result<Option<Arc<Vec<ToolMemoryRule>>>> {
+    /// A tool's listing from the cache, when that needs no wait; a miss sends the caller to
+    /// [`Connections::list`] with the version it was looked up at.
+    fn cached_list(&self, tool_name: &str) -> Result<Cached<Arc<Vec<ToolMemoryRule>>>> {
         let Some(version) = self.version_now().transpose()? else {
-            return Ok(None);
+            return Ok(Cached::Miss(None));
         };
-        Ok(self.lists.lock().hit(version, tool_name))
+        Ok(match self.lists.lock().hit(version, tool_name) {
+            Some(rules) => Cached::Hit(rules),
+            None => Cached::Miss(Some(version)),
+        })
     }
 
-    /// The eager rules from the cache, when that needs no wait; `None` sends the caller to
-    /// [`Connections::eager_rules`].
-    fn cached_eager_rules(&self) -> Result<Option<EagerRules>> {
+    /// The eager rules from the cache, when that needs no wait; a miss sends the caller to
+    /// [`Connections::eager_rules`] with the version it was looked up at.
+    fn cached_eager_rules(&self) -> Result<Cached<EagerRules>> {
         let Some(version) = self.version_now().transpose()? else {
-            return Ok(None);
+            return Ok(Cached::Miss(None));
         };
-        Ok(EagerCache::hit(&self.eager.lock(), version))
+        Ok(match EagerCache::hit(&self.eager.lock(), version) {
+            Some(hit) => Cached::Hit(hit),
+            None => Cached::Miss(Some(version)),
+        })
     }
 
     /// Every eager rule and the tools of unreadable eager rows, from the cache when the
-    /// database has not changed since it was filled.
-    fn eager_rules(&self) -> Result<EagerRules> {
-        let version = self.version()?;
+    /// database has not changed since it was filled. `version` as in [`Connections::list`].
+    fn eager_rules(&self, version: Option<i64>) -> Result<EagerRules> {
+        let version = version.map_or_else(|| self.version(), Ok)?;
         if let Some(hit) = EagerCache::hit(&self.eager.lock(), version) {
             return Ok(hit);
         }
@@ -1308,13 +1323,13 @@ impl RuleStore for SqliteRuleStore {
         let tool_name = normalize_tool_name(tool_name);
         // A cache hit waits for nothing: answered here (see `with_connection`).
         let rules = match self.connections.cached_list(&tool_name)? {
-            Some(rules) => {
+            Cached::Hit(rules) => {
                 after_inline().await;
                 rules
             }
-            None => {
+            Cached::Miss(version) => {
                 let connections = Arc::clone(&self.connections);
-                run_blocking(move || connections.list(&tool_name)).await?
+                run_blocking(move || connections.list(&tool_name, version)).await?
             }
         };
         Ok(Vec::clone(&rules))
@@ -1585,13 +1600,13 @@ impl RuleStore for SqliteRuleStore {
     ) -> Result<PromptSelection> {
         let filter = prompt_tool_filter(tools);
         let (rules, unreadable_tools) = match self.connections.cached_eager_rules()? {
-            Some(hit) => {
+            Cached::Hit(hit) => {
                 after_inline().await;
                 hit
             }
-            None => {
+            Cached::Miss(version) => {
                 let connections = Arc::clone(&self.connections);
-                run_blocking(move || connections.eager_rules()).await?
+                run_blocking(move || connections.eager_rules(version)).await?
             }
         };
         let wanted = |tool_name: &String| {
