@@ -783,8 +783,6 @@ fn read_only_uri(path: &Path, immutable: bool) -> String {
     uri
 }
 
-/// Runs blocking SQLite work without blocking the async runtime (see the module
-/// documentation).
 /// Ends an answer given on the calling task instead of through `block_in_place`: spends a
 /// unit of the task's cooperative budget, so a task looping over such answers still yields to
 /// the worker's other tasks now and then, which `block_in_place` handed to another thread.
@@ -798,6 +796,8 @@ fn journal_mode(connection: &Connection) -> Result<String> {
         .map_err(Error::sqlite("read journal mode"))
 }
 
+/// Runs blocking SQLite work without blocking the async runtime (see the module
+/// documentation).
 async fn run_blocking<T, F>(run: F) -> Result<T>
 where
     T: Send + 'static,
