@@ -215,7 +215,7 @@ impl Connections {
 
     /// [`Connections::version`] when it can be read without waiting; `None` while the writer
     /// is in use. For answers that need nothing else (a cache hit), so they can be given on
-    /// the calling task (see [`SqliteRuleStore::with_connection`]).
+    /// the calling task (see [`SqliteRuleStore::inline_point_read`]).
     fn version_now(&self) -> Option<Result<i64>> {
         if self.readers.is_empty() {
             return Some(Ok(self.own_changes.load(Ordering::Acquire).cast_signed()));
@@ -622,22 +622,7 @@ impl SqliteRuleStore {
         T: Send + 'static,
         F: FnOnce(&mut Connection, &Services) -> Result<T> + Send + 'static,
     {
-        // A point read that finds a connection free runs here, on the calling task: it takes
-        // microseconds and cannot wait (see `inline_reads`), while `block_in_place` hands the
-        // worker's other tasks to a thread it wakes for them, which cost an RPC `get` about
-        // 40% of its time. Anything that may wait (a busy connection, a listing, a write)
-        // still goes through it.
-        let work = {
-            let free = match access {
-                Access::PointRead => self.connections.free_point_reader(),
-                Access::Read | Access::Write => None,
-            };
-            match free {
-                Some(mut connection) => Ok(work(&mut connection, &self.services)),
-                None => Err(work),
-            }
-        };
-        let work = match work {
+        let work = match self.inline_point_read(access, work) {
             Ok(answer) => {
                 after_inline().await;
                 return answer;
@@ -652,6 +637,44 @@ impl SqliteRuleStore {
             Access::Write => work(&mut connections.writer(), &services),
         })
         .await
+    }
+
+    /// Runs a point read on a connection that is free right now, here on the calling task: it
+    /// takes microseconds and cannot wait (see `inline_reads`), while `block_in_place` hands
+    /// the worker's other tasks to a thread it wakes for them, which cost an RPC `get` about
+    /// 40% of its time. Gives `work` back for anything else, which may wait (a busy
+    /// connection, a listing, a write).
+    fn inline_point_read<T, F>(&self, access: Access, work: F) -> std::result::Result<Result<T>, F>
+    where
+        F: FnOnce(&mut Connection, &Services) -> Result<T>,
+    {
+        let free = match access {
+            Access::PointRead => self.connections.free_point_reader(),
+            Access::Read | Access::Write => None,
+        };
+        match free {
+            Some(mut connection) => Ok(work(&mut connection, &self.services)),
+            None => Err(work),
+        }
+    }
+
+    /// A cache's answer given on the calling task (see `inline_point_read`), or, on a miss,
+    /// `read` through `block_in_place` at the version the cache was looked up at.
+    async fn hit_or_read<T, F>(&self, cached: Cached<T>, read: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connections, Option<i64>) -> Result<T> + Send + 'static,
+    {
+        match cached {
+            Cached::Hit(hit) => {
+                after_inline().await;
+                Ok(hit)
+            }
+            Cached::Miss(version) => {
+                let connections = Arc::clone(&self.connections);
+                run_blocking(move || read(&connections, version)).await
+            }
+        }
     }
 
     /// Runs `work`, which may change rules, on the writer, and counts it as a change of the
@@ -1321,17 +1344,12 @@ impl RuleStore for SqliteRuleStore {
 
     async fn list_including_revoked(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
         let tool_name = normalize_tool_name(tool_name);
-        // A cache hit waits for nothing: answered here (see `with_connection`).
-        let rules = match self.connections.cached_list(&tool_name)? {
-            Cached::Hit(rules) => {
-                after_inline().await;
-                rules
-            }
-            Cached::Miss(version) => {
-                let connections = Arc::clone(&self.connections);
-                run_blocking(move || connections.list(&tool_name, version)).await?
-            }
-        };
+        let cached = self.connections.cached_list(&tool_name)?;
+        let rules = self
+            .hit_or_read(cached, move |connections, version| {
+                connections.list(&tool_name, version)
+            })
+            .await?;
         Ok(Vec::clone(&rules))
     }
 
@@ -1579,17 +1597,14 @@ impl RuleStore for SqliteRuleStore {
     }
 
     async fn version(&self) -> Result<Option<u64>> {
-        // Read here when the writer is free (see `with_connection`): a guard check starts with it.
-        let version = match self.connections.version_now() {
-            Some(version) => {
-                after_inline().await;
-                version?
-            }
-            None => {
-                let connections = Arc::clone(&self.connections);
-                run_blocking(move || connections.version()).await?
-            }
+        // Read here when the writer is free: a guard check starts with it.
+        let cached = match self.connections.version_now() {
+            Some(version) => Cached::Hit(version?),
+            None => Cached::Miss(None),
         };
+        let version = self
+            .hit_or_read(cached, |connections, _| connections.version())
+            .await?;
         Ok(Some(version.cast_unsigned()))
     }
 
@@ -1599,16 +1614,12 @@ impl RuleStore for SqliteRuleStore {
         max_rules: Option<usize>,
     ) -> Result<PromptSelection> {
         let filter = prompt_tool_filter(tools);
-        let (rules, unreadable_tools) = match self.connections.cached_eager_rules()? {
-            Cached::Hit(hit) => {
-                after_inline().await;
-                hit
-            }
-            Cached::Miss(version) => {
-                let connections = Arc::clone(&self.connections);
-                run_blocking(move || connections.eager_rules(version)).await?
-            }
-        };
+        let cached = self.connections.cached_eager_rules()?;
+        let (rules, unreadable_tools) = self
+            .hit_or_read(cached, |connections, version| {
+                connections.eager_rules(version)
+            })
+            .await?;
         let wanted = |tool_name: &String| {
             filter
                 .as_ref()
