@@ -182,9 +182,9 @@ impl Checkpointer {
                     if let Some((_, copied_to)) = taken {
                         // Writes during a long catch-up (scattered updates make it slow)
                         // would leave the pass here as long as the one it replaces: catch up
-                        // again instead, until the backstop.
+                        // again instead (asked below), until the backstop.
                         pass = pages - copied_to <= LAST_PASS_PAGES;
-                        catch_up_asked = pass;
+                        catch_up_asked = false;
                     }
                 }
                 if pass {
