@@ -65,8 +65,8 @@ async fn check_acks(
     let stored: BTreeMap<String, bool> = store
         .list_including_revoked(tool)
         .await?
-        .into_iter()
-        .map(|rule| (rule.id, rule.meta.revoked_at.is_some()))
+        .iter()
+        .map(|rule| (rule.id.clone(), rule.meta.revoked_at.is_some()))
         .collect();
     let mut ahead = Vec::new();
     for (id, actions) in &acks.own {

@@ -122,8 +122,8 @@ pub(crate) async fn lost_acknowledged(
     let stored: std::collections::BTreeSet<String> = store
         .list(tool)
         .await?
-        .into_iter()
-        .map(|rule| rule.id)
+        .iter()
+        .map(|rule| rule.id.clone())
         .collect();
     Ok(acknowledged
         .iter()

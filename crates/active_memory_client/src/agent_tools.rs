@@ -99,7 +99,7 @@ impl AgentTool for MemoryToolsList {
             .list(&args.tool_name)
             .await
             .map_err(|err| format!("memory_tools_list: {err}"))?;
-        Ok(serde_json::to_string(&rules).expect("rules always serialise"))
+        Ok(serde_json::to_string(&*rules).expect("rules always serialise"))
     }
 }
 

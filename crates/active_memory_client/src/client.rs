@@ -11,7 +11,7 @@ use tool_memory_core::{
 };
 use tool_memory_prompt::{ToolMemoryRulesSection, prefetch_rules_blocking, render_prompt};
 use tool_memory_store::{
-    InMemoryRuleStore, RuleStore, SqliteOptions, SqliteRuleStore, SystemClock,
+    InMemoryRuleStore, Listing, RuleStore, SqliteOptions, SqliteRuleStore, SystemClock,
 };
 
 use crate::{ClientConfig, Error, Result};
@@ -163,12 +163,12 @@ impl ActiveMemoryClient {
     }
 
     /// Every rule of a tool, priority descending then freshest first.
-    pub async fn list(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
+    pub async fn list(&self, tool_name: &str) -> Result<Listing> {
         Ok(self.store.list(tool_name).await?)
     }
 
     /// Every rule of a tool, revoked ones included (marked by `meta.revoked_at`).
-    pub async fn list_including_revoked(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
+    pub async fn list_including_revoked(&self, tool_name: &str) -> Result<Listing> {
         Ok(self.store.list_including_revoked(tool_name).await?)
     }
 
@@ -227,7 +227,7 @@ impl ActiveMemoryClient {
     /// A tool's rules as a JSON array, for envelope consumers.
     pub async fn rules_json(&self, tool_name: &str) -> Result<serde_json::Value> {
         let rules = self.list(tool_name).await?;
-        Ok(serde_json::to_value(rules).expect("rules always serialise"))
+        Ok(serde_json::to_value(&*rules).expect("rules always serialise"))
     }
 
     /// The pinned block for these tools (every tool when empty) and the rules behind it.
@@ -441,8 +441,8 @@ impl ActiveMemoryClient {
         };
         let mut revoked = Vec::new();
         for tool in tools {
-            for rule in self.store.list(&tool).await? {
-                if revocation_matches(revocation, &rule)
+            for rule in self.store.list(&tool).await?.iter() {
+                if revocation_matches(revocation, rule)
                     && let Some(rule) = self.store.revoke(&tool, &rule.id, origin).await?
                 {
                     revoked.push(rule);
@@ -461,7 +461,7 @@ impl ActiveMemoryClient {
         successes: Option<u64>,
     ) -> Result<Vec<ToolMemoryRule>> {
         let mut retired = Vec::new();
-        for rule in self.store.list(tool_name).await? {
+        for rule in self.store.list(tool_name).await?.iter() {
             if rule.source == ToolMemorySource::UserExplicit {
                 continue;
             }
@@ -472,7 +472,7 @@ impl ActiveMemoryClient {
                 .zip(successes)
                 .is_some_and(|(threshold, successes)| successes >= threshold);
             if (expired || outlived) && self.store.expire(tool_name, &rule.id).await? {
-                retired.push(rule);
+                retired.push(rule.clone());
             }
         }
         Ok(retired)
@@ -503,7 +503,7 @@ impl ActiveMemoryClient {
         tools.push(UNSCOPED_TOOL.to_owned());
         let mut rules = Vec::new();
         for tool in tools {
-            rules.extend(self.list_including_revoked(&tool).await?);
+            rules.extend_from_slice(&self.list_including_revoked(&tool).await?);
         }
         Ok(rules)
     }

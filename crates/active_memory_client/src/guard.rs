@@ -85,9 +85,9 @@ impl ActiveMemoryClient {
                 return Ok(Arc::clone(&cached.guard));
             }
         }
-        let mut rules = self.store().list(tool).await?;
+        let mut rules = self.store().list(tool).await?.to_vec();
         if tool != UNSCOPED_TOOL {
-            rules.extend(self.store().list(UNSCOPED_TOOL).await?);
+            rules.extend_from_slice(&self.store().list(UNSCOPED_TOOL).await?);
         }
         let until = rules
             .iter()

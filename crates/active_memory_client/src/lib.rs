@@ -37,5 +37,5 @@ pub use tool_memory_core::{
 };
 pub use tool_memory_guard::{Constraint, Decision, Verdict};
 pub use tool_memory_prompt::{PromptSection, ToolMemoryRulesSection};
-pub use tool_memory_store::{Durability, RuleStore, Services};
+pub use tool_memory_store::{Durability, Listing, RuleStore, Services};
 pub use tool_memory_store_postgres::{PostgresOptions, PostgresRuleStore, is_postgres_url};

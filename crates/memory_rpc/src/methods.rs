@@ -238,9 +238,9 @@ fn tool_rule_list(client: &ActiveMemoryClient, mut params: Params) -> CallFuture
     Box::pin(async move {
         let tool_name = params.lookup_tool_name()?;
         if params.optional::<bool>("include_revoked")?.unwrap_or(false) {
-            return encode(&client.list_including_revoked(&tool_name).await?);
+            return encode(&*client.list_including_revoked(&tool_name).await?);
         }
-        encode(&client.list(&tool_name).await?)
+        encode(&*client.list(&tool_name).await?)
     })
 }
 
@@ -363,7 +363,7 @@ fn tool_rules_json(client: &ActiveMemoryClient, mut params: Params) -> CallFutur
         // The same array as `tool_rule_list`, which is what the facade's `rules_json` returns
         // too; encoding the typed rules keeps their keys in record order rather than the sorted
         // order of a `serde_json::Value`.
-        encode(&client.list(&tool_name).await?)
+        encode(&*client.list(&tool_name).await?)
     })
 }
 

@@ -182,7 +182,7 @@ pub async fn oversized_fields_are_rejected_and_nothing_is_stored(h: &Harness) ->
             "expected {field}: {err}"
         );
     }
-    assert_eq!(h.store.list("email").await?, vec![stored]);
+    assert_eq!(*h.store.list("email").await?, [stored]);
     assert_eq!(h.store.list_tool_names().await?, ["email"]);
     Ok(())
 }
@@ -224,7 +224,7 @@ pub async fn upsert_keeps_created_at_and_updates_the_body(h: &Harness) -> Result
     assert_eq!(second.created_at, first.created_at);
     assert!(second.updated_at > first.updated_at);
     assert_eq!(second.rule, "updated rule body");
-    assert_eq!(h.store.list("email").await?, vec![second]);
+    assert_eq!(*h.store.list("email").await?, [second]);
     Ok(())
 }
 
@@ -298,7 +298,11 @@ pub async fn unusual_tool_names_work_on_every_path(h: &Harness) -> Result<()> {
             .put(put(tool, "be careful", High).with_id("x"))
             .await?;
         assert!(h.store.get(tool, "x").await?.is_some(), "{tool}");
-        assert_eq!(h.store.list(tool).await?, vec![stored.clone()], "{tool}");
+        assert_eq!(
+            &*h.store.list(tool).await?,
+            std::slice::from_ref(&stored),
+            "{tool}"
+        );
         let updated = h
             .store
             .put(RulePut::new(tool, "be very careful").with_id("x"))
@@ -399,8 +403,8 @@ pub async fn list_orders_mixed_offset_timestamps_by_instant(h: &Harness) -> Resu
         .store
         .list("shell")
         .await?
-        .into_iter()
-        .map(|r| r.id)
+        .iter()
+        .map(|r| r.id.clone())
         .collect();
     assert_eq!(ids, ["east-newest", "offset-newer", "zulu-older"]);
     Ok(())
@@ -420,7 +424,7 @@ pub async fn delete_removes_only_its_target(h: &Harness) -> Result<()> {
         ))
         .await?;
     assert!(h.store.delete("shell", &sudo.id, &Origin::Api).await?);
-    assert_eq!(h.store.list("shell").await?, vec![tmux]);
+    assert_eq!(*h.store.list("shell").await?, [tmux]);
     Ok(())
 }
 
@@ -604,7 +608,7 @@ pub async fn restore_writes_timestamps_verbatim(h: &Harness) -> Result<()> {
     };
     h.store.import(rule.clone(), &Origin::Api).await?;
     h.store.import(rule.clone(), &Origin::Api).await?;
-    assert_eq!(h.store.list("email").await?, vec![rule.clone()]);
+    assert_eq!(&*h.store.list("email").await?, std::slice::from_ref(&rule));
     let mut bad = rule;
     bad.tool_name = "Email".into();
     assert!(h.store.import(bad, &Origin::Api).await.is_err());

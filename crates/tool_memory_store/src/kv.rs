@@ -13,7 +13,7 @@ use tool_memory_core::{
 };
 
 use crate::store::{active_at, prompt_tool_filter, select_for_prompt};
-use crate::{Error, PromptSelection, Result, RuleChange, RuleStore, Services};
+use crate::{Error, Listing, PromptSelection, Result, RuleChange, RuleStore, Services};
 
 /// The category rules are written with, as in the reference.
 pub const TOOL_MEMORY_CATEGORY: &str = "tool_memory";
@@ -263,16 +263,17 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
             })
     }
 
-    async fn list(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
-        let mut rules = self.list_including_revoked(tool_name).await?;
+    async fn list(&self, tool_name: &str) -> Result<Listing> {
+        let (mut rules, _) = self.read_tool(tool_name).await?;
         rules.retain(|rule| rule.meta.revoked_at.is_none());
-        Ok(rules)
+        rules.sort_by(compare_for_listing);
+        Ok(rules.into())
     }
 
-    async fn list_including_revoked(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
+    async fn list_including_revoked(&self, tool_name: &str) -> Result<Listing> {
         let (mut rules, _) = self.read_tool(tool_name).await?;
         rules.sort_by(compare_for_listing);
-        Ok(rules)
+        Ok(rules.into())
     }
 
     /// Applies `change` to a stored rule under the write lock and records `action` when it

@@ -18,7 +18,7 @@ pub use crate::kv::{
 };
 pub use crate::memory::InMemoryRuleStore;
 pub use crate::sqlite::{Durability, SqliteOptions, SqliteRuleStore};
-pub use crate::store::{PromptSelection, RuleChange, RuleStore, Services};
+pub use crate::store::{Listing, PromptSelection, RuleChange, RuleStore, Services};
 pub use crate::system::{SystemClock, UuidIds};
 
 #[cfg(feature = "conformance")]

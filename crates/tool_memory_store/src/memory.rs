@@ -10,7 +10,7 @@ use tool_memory_core::{
 };
 
 use crate::store::{active_at, prompt_tool_filter, select_for_prompt};
-use crate::{PromptSelection, Result, RuleChange, RuleStore, Services};
+use crate::{Listing, PromptSelection, Result, RuleChange, RuleStore, Services};
 
 /// Rules in a map behind a mutex; gone when dropped.
 #[derive(Debug, Default)]
@@ -170,14 +170,14 @@ impl RuleStore for InMemoryRuleStore {
             .cloned())
     }
 
-    async fn list(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
+    async fn list(&self, tool_name: &str) -> Result<Listing> {
         let mut listed = self.rules_of(tool_name);
         listed.retain(|rule| rule.meta.revoked_at.is_none());
-        Ok(listed)
+        Ok(listed.into())
     }
 
-    async fn list_including_revoked(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
-        Ok(self.rules_of(tool_name))
+    async fn list_including_revoked(&self, tool_name: &str) -> Result<Listing> {
+        Ok(self.rules_of(tool_name).into())
     }
 
     async fn change_rule(

@@ -43,7 +43,7 @@ use crate::store::{
     StoredRow, fts_query, history_from_columns, keep_readable, prompt_tool_filter,
     rank_by_keywords, rule_from_columns, select_for_prompt,
 };
-use crate::{Error, PromptSelection, Result, RuleChange, RuleStore, Services};
+use crate::{Error, Listing, PromptSelection, Result, RuleChange, RuleStore, Services};
 
 /// How hard a commit works to survive a crash. See the module documentation.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -127,14 +127,38 @@ struct ForeignChanges {
 #[derive(Debug, Default)]
 struct ListCache {
     version: i64,
-    tools: std::collections::HashMap<String, Arc<Vec<ToolMemoryRule>>>,
+    tools: std::collections::HashMap<String, ToolListing>,
     rules: usize,
 }
 
+/// A tool's listing as read: every readable rule, and the unrevoked ones, which share the
+/// first's allocation when none is revoked (the usual case). A hit hands out both without
+/// copying a rule.
+#[derive(Debug, Clone)]
+struct ToolListing {
+    all: Listing,
+    unrevoked: Listing,
+}
+
+impl ToolListing {
+    fn new(all: Vec<ToolMemoryRule>) -> ToolListing {
+        let all = Listing::from(all);
+        let unrevoked = if all.iter().any(|rule| rule.meta.revoked_at.is_some()) {
+            all.iter()
+                .filter(|rule| rule.meta.revoked_at.is_none())
+                .cloned()
+                .collect()
+        } else {
+            Arc::clone(&all)
+        };
+        ToolListing { all, unrevoked }
+    }
+}
+
 impl ListCache {
-    fn hit(&self, version: i64, tool_name: &str) -> Option<Arc<Vec<ToolMemoryRule>>> {
+    fn hit(&self, version: i64, tool_name: &str) -> Option<ToolListing> {
         (self.version == version)
-            .then(|| self.tools.get(tool_name).map(Arc::clone))
+            .then(|| self.tools.get(tool_name).cloned())
             .flatten()
     }
 }
@@ -267,33 +291,34 @@ impl Connections {
     /// One tool's readable rules in listing order, from the cache when the database has not
     /// changed since they were read. `version` is the rules' version when the caller has just
     /// read it.
-    fn list(&self, tool_name: &str, version: Option<i64>) -> Result<Arc<Vec<ToolMemoryRule>>> {
+    fn list(&self, tool_name: &str, version: Option<i64>) -> Result<ToolListing> {
         let version = version.map_or_else(|| self.version(), Ok)?;
-        if let Some(rules) = self.lists.lock().hit(version, tool_name) {
-            return Ok(rules);
+        if let Some(listing) = self.lists.lock().hit(version, tool_name) {
+            return Ok(listing);
         }
         let rows = query_rows(&self.reader(), LIST_RULES, params![tool_name])?;
         let (mut rules, _) = keep_readable(rows);
         rules.sort_by(compare_for_listing);
-        let rules = Arc::new(rules);
+        let listing = ToolListing::new(rules);
+        let size = listing.all.len();
         let mut cache = self.lists.lock();
-        if cache.version != version || cache.rules + rules.len() > LIST_CACHE_RULES {
+        if cache.version != version || cache.rules + size > LIST_CACHE_RULES {
             cache.tools.clear();
             cache.rules = 0;
             cache.version = version;
         }
-        if rules.len() <= LIST_CACHE_RULES {
-            cache.rules += rules.len();
-            if let Some(replaced) = cache.tools.insert(tool_name.to_owned(), Arc::clone(&rules)) {
-                cache.rules -= replaced.len();
+        if size <= LIST_CACHE_RULES {
+            cache.rules += size;
+            if let Some(replaced) = cache.tools.insert(tool_name.to_owned(), listing.clone()) {
+                cache.rules -= replaced.all.len();
             }
         }
-        Ok(rules)
+        Ok(listing)
     }
 
     /// A tool's listing from the cache, when that needs no wait; a miss sends the caller to
     /// [`Connections::list`] with the version it was looked up at.
-    fn cached_list(&self, tool_name: &str) -> Result<Cached<Arc<Vec<ToolMemoryRule>>>> {
+    fn cached_list(&self, tool_name: &str) -> Result<Cached<ToolListing>> {
         let Some(version) = self.version_now().transpose()? else {
             return Ok(Cached::Miss(None));
         };
@@ -656,6 +681,16 @@ impl SqliteRuleStore {
             Some(mut connection) => Ok(work(&mut connection, &self.services)),
             None => Err(work),
         }
+    }
+
+    /// A tool's listing, from the cache when it is current.
+    async fn tool_listing(&self, tool_name: &str) -> Result<ToolListing> {
+        let tool_name = normalize_tool_name(tool_name);
+        let cached = self.connections.cached_list(&tool_name)?;
+        self.hit_or_read(cached, move |connections, version| {
+            connections.list(&tool_name, version)
+        })
+        .await
     }
 
     /// A cache's answer given on the calling task (see `inline_point_read`), or, on a miss,
@@ -1336,21 +1371,12 @@ impl RuleStore for SqliteRuleStore {
         .await
     }
 
-    async fn list(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
-        let mut rules = self.list_including_revoked(tool_name).await?;
-        rules.retain(|rule| rule.meta.revoked_at.is_none());
-        Ok(rules)
+    async fn list(&self, tool_name: &str) -> Result<Listing> {
+        Ok(self.tool_listing(tool_name).await?.unrevoked)
     }
 
-    async fn list_including_revoked(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
-        let tool_name = normalize_tool_name(tool_name);
-        let cached = self.connections.cached_list(&tool_name)?;
-        let rules = self
-            .hit_or_read(cached, move |connections, version| {
-                connections.list(&tool_name, version)
-            })
-            .await?;
-        Ok(Vec::clone(&rules))
+    async fn list_including_revoked(&self, tool_name: &str) -> Result<Listing> {
+        Ok(self.tool_listing(tool_name).await?.all)
     }
 
     /// Applies `change` to a stored rule in one transaction with its history line; records
@@ -1528,7 +1554,11 @@ impl RuleStore for SqliteRuleStore {
         if self.read_only {
             // The index cannot be brought up to date without writing; rank like the stores
             // without one.
-            return Ok(rank_by_keywords(self.list(&tool_name).await?, query, limit));
+            return Ok(rank_by_keywords(
+                &self.list(&tool_name).await?,
+                query,
+                limit,
+            ));
         }
         let Some(query) = fts_query(query) else {
             return Ok(Vec::new());
@@ -1768,7 +1798,7 @@ mod tests {
             .await?;
         // Fill the caches, then hold the writer: listings and session start are answered
         // through the fallback, and right.
-        assert_eq!(store.list("shell").await?, std::slice::from_ref(&rule));
+        assert_eq!(&*store.list("shell").await?, std::slice::from_ref(&rule));
         assert_eq!(
             store.rules_for_prompt(&[], None).await?.rules,
             std::slice::from_ref(&rule)
@@ -1776,7 +1806,7 @@ mod tests {
         let release = hold_connections(&store, false);
         let before = store.version().await?;
         assert_ne!(store.version().await?, before);
-        assert_eq!(store.list("shell").await?, std::slice::from_ref(&rule));
+        assert_eq!(&*store.list("shell").await?, std::slice::from_ref(&rule));
         assert_eq!(
             store.rules_for_prompt(&[], None).await?.rules,
             std::slice::from_ref(&rule)

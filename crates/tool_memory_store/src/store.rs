@@ -25,6 +25,10 @@ pub struct PromptSelection {
     pub unreadable: usize,
 }
 
+/// A tool's rules in listing order. Shared rather than owned, so that a store can hand out a
+/// listing from its cache without copying a rule; `to_vec` makes an owned copy.
+pub type Listing = Arc<[ToolMemoryRule]>;
+
 /// Where a store gets time and ids. Tests pass a manual clock and sequential ids.
 #[derive(Debug, Clone)]
 pub struct Services {
@@ -63,10 +67,10 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
     /// Every readable, unrevoked rule of one tool: priority descending, then most recently
     /// updated, then id. Unreadable rows are skipped and reported through `tracing`, never
     /// deleted.
-    async fn list(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>>;
+    async fn list(&self, tool_name: &str) -> Result<Listing>;
 
     /// [`RuleStore::list`] with revoked rules too (marked by `meta.revoked_at`).
-    async fn list_including_revoked(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>>;
+    async fn list_including_revoked(&self, tool_name: &str) -> Result<Listing>;
 
     /// Applies `change` to the stored rule (tool, id) and records `action` by `origin`, with
     /// the rule before and after, together. `None` when there is no such rule; when `change`
@@ -186,7 +190,7 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
         query: &str,
         limit: usize,
     ) -> Result<Vec<ToolMemoryRule>> {
-        Ok(rank_by_keywords(self.list(tool_name).await?, query, limit))
+        Ok(rank_by_keywords(&self.list(tool_name).await?, query, limit))
     }
 
     /// Adds a turn's call counts to a tool's statistics and returns the new totals.
@@ -398,7 +402,7 @@ pub fn keywords(text: &str) -> Vec<String> {
 /// Ranks rules by how many query keywords their text holds (distinct keywords first, then
 /// total hits), then by listing order. Rules that hold none are left out.
 pub fn rank_by_keywords(
-    mut rules: Vec<ToolMemoryRule>,
+    rules: &[ToolMemoryRule],
     query: &str,
     limit: usize,
 ) -> Vec<ToolMemoryRule> {
@@ -408,8 +412,9 @@ pub fn rank_by_keywords(
     if wanted.is_empty() {
         return Vec::new();
     }
-    rules.sort_by(tool_memory_core::compare_for_listing);
-    let mut scored: Vec<((usize, usize), ToolMemoryRule)> = rules
+    let mut rules: Vec<&ToolMemoryRule> = rules.iter().collect();
+    rules.sort_by(|a, b| tool_memory_core::compare_for_listing(a, b));
+    let mut scored: Vec<((usize, usize), &ToolMemoryRule)> = rules
         .into_iter()
         .filter_map(|rule| {
             let words = keywords(&rule.rule);
@@ -423,7 +428,7 @@ pub fn rank_by_keywords(
     scored
         .into_iter()
         .take(limit)
-        .map(|(_, rule)| rule)
+        .map(|(_, rule)| rule.clone())
         .collect()
 }
 

@@ -40,7 +40,7 @@ use tool_memory_store::backend::{
     StoredRow, active_at, history_from_columns, keep_readable, prompt_tool_filter,
     rule_from_columns, select_for_prompt,
 };
-use tool_memory_store::{Error, PromptSelection, Result, RuleChange, RuleStore, Services};
+use tool_memory_store::{Error, Listing, PromptSelection, Result, RuleChange, RuleStore, Services};
 
 /// How to open a [`PostgresRuleStore`].
 #[derive(Debug, Clone)]
@@ -646,14 +646,14 @@ impl RuleStore for PostgresRuleStore {
         readable(row)
     }
 
-    async fn list(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
+    async fn list(&self, tool_name: &str) -> Result<Listing> {
         let mut rules = self.rules_of(tool_name).await?;
         rules.retain(|rule| rule.meta.revoked_at.is_none());
-        Ok(rules)
+        Ok(rules.into())
     }
 
-    async fn list_including_revoked(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
-        self.rules_of(tool_name).await
+    async fn list_including_revoked(&self, tool_name: &str) -> Result<Listing> {
+        Ok(self.rules_of(tool_name).await?.into())
     }
 
     /// Applies `change` to a stored rule in one transaction with its history line; records

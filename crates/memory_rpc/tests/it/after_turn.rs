@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use memory_rpc::{RpcHandler, STORAGE_ERROR_CODE};
 use serde_json::{Value, json};
 use tool_memory_core::{HistoryEntry, Origin, RulePut, ToolMemoryRule, ToolStats};
-use tool_memory_store::{PromptSelection, RuleStore};
+use tool_memory_store::{Listing, PromptSelection, RuleStore};
 
 use crate::support::{check, handler, native_error, reference_error, request, result};
 
@@ -128,13 +128,10 @@ impl RuleStore for DownStore {
     ) -> tool_memory_store::Result<Option<ToolMemoryRule>> {
         down()
     }
-    async fn list(&self, _tool: &str) -> tool_memory_store::Result<Vec<ToolMemoryRule>> {
+    async fn list(&self, _tool: &str) -> tool_memory_store::Result<Listing> {
         down()
     }
-    async fn list_including_revoked(
-        &self,
-        _tool: &str,
-    ) -> tool_memory_store::Result<Vec<ToolMemoryRule>> {
+    async fn list_including_revoked(&self, _tool: &str) -> tool_memory_store::Result<Listing> {
         down()
     }
     async fn change_rule(

@@ -1,5 +1,7 @@
 //! Behaviour specific to the SQLite store: persistence across reopen, WAL, schema version.
 
+use std::sync::Arc;
+
 use anyhow::Result;
 use tool_memory_core::{Origin, RulePut, ToolMemoryPriority};
 use tool_memory_store::{Durability, RuleStore, SqliteOptions, SqliteRuleStore};
@@ -323,6 +325,40 @@ async fn prompt_sees_writes_from_other_connections() -> Result<()> {
     assert_eq!(reader.list("send_email").await?.len(), 1);
     writer.delete("send_email", &rule.id, &Origin::Api).await?;
     assert!(reader.list("send_email").await?.is_empty());
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn listings_from_the_cache_are_shared_not_copied() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let store = SqliteRuleStore::open(dir.path().join("rules.sqlite3"), SqliteOptions::default())?;
+    let kept = store.put(RulePut::new("shell", "quote paths")).await?;
+    let lifted = store.put(RulePut::new("shell", "never run sudo")).await?;
+
+    let first = store.list("shell").await?;
+    assert_eq!(first.len(), 2);
+    assert!(Arc::ptr_eq(&first, &store.list("shell").await?));
+    // With nothing revoked, both listings are one allocation.
+    assert!(Arc::ptr_eq(
+        &first,
+        &store.list_including_revoked("shell").await?
+    ));
+
+    store.revoke("shell", &lifted.id, &Origin::Api).await?;
+    let unrevoked = store.list("shell").await?;
+    let all = store.list_including_revoked("shell").await?;
+    assert!(
+        !Arc::ptr_eq(&unrevoked, &first),
+        "a change reads the rows again"
+    );
+    assert_eq!(*unrevoked, [kept]);
+    assert_eq!(all.len(), 2);
+    assert!(all.iter().any(|rule| rule.meta.revoked_at.is_some()));
+    assert!(Arc::ptr_eq(&unrevoked, &store.list("shell").await?));
+    assert!(Arc::ptr_eq(
+        &all,
+        &store.list_including_revoked("shell").await?
+    ));
     Ok(())
 }
 

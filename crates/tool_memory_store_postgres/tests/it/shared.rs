@@ -70,8 +70,8 @@ async fn two_stores_writing_and_revoking_at_once_lose_nothing() -> Result<()> {
         let active: BTreeSet<String> = store
             .list("send_email")
             .await?
-            .into_iter()
-            .map(|rule| rule.id)
+            .iter()
+            .map(|rule| rule.id.clone())
             .collect();
         for writer in 0..writers {
             for round in 0..rounds {
@@ -286,8 +286,8 @@ async fn lost_connections_fail_cleanly_write_nothing_half_and_recover() -> Resul
     let stored: BTreeSet<String> = store
         .list("bash")
         .await?
-        .into_iter()
-        .map(|rule| rule.id)
+        .iter()
+        .map(|rule| rule.id.clone())
         .collect();
     let created: Vec<String> = store
         .history("bash", None, usize::MAX, None)
