@@ -123,7 +123,7 @@ struct ForeignChanges {
 }
 
 /// Listings of recently listed tools at one database version. Bounded: it is emptied when it
-/// would hold more than [`LIST_CACHE_RULES`] rules, and whenever the database changes.
+/// would hold more than [`LIST_CACHE_RULES`] rule copies, and whenever the database changes.
 #[derive(Debug, Default)]
 struct ListCache {
     version: i64,
@@ -153,6 +153,15 @@ impl ToolListing {
         };
         ToolListing { all, unrevoked }
     }
+
+    /// Rule copies held, for the cache's bound: the unrevoked listing counts when it is a copy.
+    fn copies(&self) -> usize {
+        if Arc::ptr_eq(&self.all, &self.unrevoked) {
+            self.all.len()
+        } else {
+            self.all.len() + self.unrevoked.len()
+        }
+    }
 }
 
 impl ListCache {
@@ -168,7 +177,8 @@ impl ListCache {
 /// another process's lock or the writer's own checkpoint (milliseconds), which count as a change.
 const WRITER_WAIT: Duration = Duration::from_micros(500);
 
-/// Most rules kept in listings, so memory stays flat however large the store grows.
+/// Most rule copies kept in listings, so the cache's memory stays flat however large the store
+/// grows. (A listing handed out lives on with its holder after the cache lets it go.)
 const LIST_CACHE_RULES: usize = 16 * 1024;
 
 /// The eager rules of every tool at one database version. Session start reads them on every new
@@ -300,7 +310,7 @@ impl Connections {
         let (mut rules, _) = keep_readable(rows);
         rules.sort_by(compare_for_listing);
         let listing = ToolListing::new(rules);
-        let size = listing.all.len();
+        let size = listing.copies();
         let mut cache = self.lists.lock();
         if cache.version != version || cache.rules + size > LIST_CACHE_RULES {
             cache.tools.clear();
@@ -310,7 +320,7 @@ impl Connections {
         if size <= LIST_CACHE_RULES {
             cache.rules += size;
             if let Some(replaced) = cache.tools.insert(tool_name.to_owned(), listing.clone()) {
-                cache.rules -= replaced.all.len();
+                cache.rules -= replaced.copies();
             }
         }
         Ok(listing)
@@ -323,7 +333,7 @@ impl Connections {
             return Ok(Cached::Miss(None));
         };
         Ok(match self.lists.lock().hit(version, tool_name) {
-            Some(rules) => Cached::Hit(rules),
+            Some(listing) => Cached::Hit(listing),
             None => Cached::Miss(Some(version)),
         })
     }
@@ -1672,6 +1682,22 @@ impl RuleStore for SqliteRuleStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The listing cache's bound counts every rule copy it holds: a tool with a revoked rule
+    /// keeps two listings, and both count.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_listing_cache_counts_every_copy() -> Result<()> {
+        let store = SqliteRuleStore::open_in_memory(SqliteOptions::default())?;
+        let counted = || store.connections.lists.lock().rules;
+        store.put(RulePut::new("shell", "quote paths")).await?;
+        let lifted = store.put(RulePut::new("shell", "never run sudo")).await?;
+        store.list("shell").await?;
+        assert_eq!(counted(), 2, "one listing serves both forms");
+        store.revoke("shell", &lifted.id, &Origin::Api).await?;
+        store.list("shell").await?;
+        assert_eq!(counted(), 3, "two rules, and a copy of the unrevoked one");
+        Ok(())
+    }
 
     /// Whoever takes the writer first ends a transaction a failed write left open on it (its
     /// rollback failed), so no read, point read, search or history query, on a file or in

@@ -412,6 +412,7 @@ pub fn rank_by_keywords(
     if wanted.is_empty() {
         return Vec::new();
     }
+    // A store's listing is in this order already; a host's own slice may not be.
     let mut rules: Vec<&ToolMemoryRule> = rules.iter().collect();
     rules.sort_by(|a, b| tool_memory_core::compare_for_listing(a, b));
     let mut scored: Vec<((usize, usize), &ToolMemoryRule)> = rules
