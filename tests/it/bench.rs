@@ -16,28 +16,32 @@ async fn the_workload_produces_every_row() -> Result<()> {
         rpc_requests: 40,
         server_exe: Some(TOOLMEM.into()),
         postgres: None,
+        baseline: true,
     };
     let rows = run(&options).await?;
-    let ops: Vec<&str> = rows.iter().map(|row| row.op.as_str()).collect();
-    assert_eq!(
-        ops,
-        [
-            "put",
-            "upsert",
-            "get",
-            "list",
-            "prompt",
-            "prompt_after_write",
-            "delete",
-            "capture",
-            "rpc_get",
-            "rpc_prompt",
-            "server_peak_rss",
-            "check_10",
-            "check_100",
-            "check_1000"
-        ]
-    );
+    let ops: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|row| (row.implementation, row.op.as_str()))
+        .collect();
+    let toolmem = [
+        "put",
+        "upsert",
+        "get",
+        "list",
+        "prompt",
+        "prompt_after_write",
+        "delete",
+        "capture",
+        "rpc_get",
+        "rpc_prompt",
+        "server_peak_rss",
+        "check_10",
+        "check_100",
+        "check_1000",
+    ]
+    .map(|op| ("toolmem", op));
+    let baseline = ["put", "upsert", "delete"].map(|op| ("sqlite_kv", op));
+    assert_eq!(ops, [&toolmem[..], &baseline[..]].concat());
     for row in &rows {
         assert_eq!(row.rules, 60, "{row:?}");
         assert!(row.n > 0, "{row:?}");

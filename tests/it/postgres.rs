@@ -268,6 +268,7 @@ async fn the_benchmark_runs_against_postgres_and_leaves_nothing_behind() -> Resu
         rpc_requests: 20,
         server_exe: None,
         postgres: Some(database.url.clone()),
+        baseline: true,
     };
     let rows = toolmem::bench::run(&options).await?;
     let ops: Vec<&str> = rows.iter().map(|row| row.op.as_str()).collect();
@@ -283,6 +284,11 @@ async fn the_benchmark_runs_against_postgres_and_leaves_nothing_behind() -> Resu
         assert!(ops.contains(&op), "{op} missing from {ops:?}");
     }
     assert!(rows.iter().all(|row| row.us_per_op.is_some()), "{rows:?}");
+    // The baseline is SQLite's floor, so a PostgreSQL run leaves it out.
+    assert!(
+        rows.iter().all(|row| row.implementation == "toolmem"),
+        "{rows:?}"
+    );
     let (client, connection) =
         tokio_postgres::connect(&database.url, tokio_postgres::NoTls).await?;
     let connection = tokio::spawn(connection);

@@ -33,6 +33,9 @@ pub struct BenchOptions {
     /// A PostgreSQL URL to run against instead of a temporary SQLite file (in a schema of its
     /// own, dropped afterwards); the server memory row is then left out.
     pub postgres: Option<String>,
+    /// Also run the write rows against a bare SQLite key/value table in the reference's layout
+    /// (rows with `impl` `sqlite_kv`; SQLite runs only): the storage floor at the same moment.
+    pub baseline: bool,
 }
 
 impl Default for BenchOptions {
@@ -45,6 +48,7 @@ impl Default for BenchOptions {
             rpc_requests: 20_000,
             server_exe: std::env::current_exe().ok(),
             postgres: None,
+            baseline: true,
         }
     }
 }
@@ -52,7 +56,8 @@ impl Default for BenchOptions {
 /// One result line. Every row has the same fields.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
-    /// Always `toolmem`, so results from other implementations can share a file.
+    /// What was measured: `toolmem`, or `sqlite_kv` for the baseline rows; results from other
+    /// implementations can share a file.
     #[serde(rename = "impl")]
     pub implementation: &'static str,
     /// The operation.
@@ -91,7 +96,7 @@ pub async fn run(options: &BenchOptions) -> Result<Vec<Row>> {
     Ok(rows)
 }
 
-fn row(op: &str, n: usize, rules: usize, elapsed: Duration) -> Row {
+pub(crate) fn row(op: &str, n: usize, rules: usize, elapsed: Duration) -> Row {
     Row {
         implementation: "toolmem",
         op: op.to_owned(),
@@ -103,11 +108,11 @@ fn row(op: &str, n: usize, rules: usize, elapsed: Duration) -> Row {
 }
 
 /// The text of rule `j` of tool `t`, as the issue fixes it.
-fn rule_text(tool: usize, index: usize) -> String {
+pub(crate) fn rule_text(tool: usize, index: usize) -> String {
     format!("rule {tool}-{index}: never pass --x{index} when the target is host{tool}.example")
 }
 
-fn priority(tool: usize, index: usize) -> ToolMemoryPriority {
+pub(crate) fn priority(tool: usize, index: usize) -> ToolMemoryPriority {
     if index == 0 && tool.is_multiple_of(10) {
         ToolMemoryPriority::Critical
     } else if index == 1 {
@@ -249,6 +254,13 @@ async fn run_once(options: &BenchOptions) -> Result<Vec<Row>> {
     drop(client);
     if let Some(store) = postgres {
         store.drop_schema().await?;
+    } else if options.baseline {
+        let path = dir.join("baseline.sqlite3");
+        let (tools, per_tool) = (options.tools, options.per_tool);
+        rows.extend(
+            tokio::task::spawn_blocking(move || crate::bench_kv::rows(&path, tools, per_tool))
+                .await??,
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
     Ok(rows)
@@ -497,14 +509,19 @@ pub fn print(rows: &[Row], json: bool) {
         return;
     }
     println!(
-        "{:<16} {:>8} {:>8} {:>12} {:>12}",
+        "{:<20} {:>8} {:>8} {:>12} {:>12}",
         "op", "n", "rules", "us/op", "ops/s"
     );
     for row in rows {
+        let op = if row.implementation == "toolmem" {
+            row.op.clone()
+        } else {
+            format!("{} ({})", row.op, row.implementation)
+        };
         match (row.us_per_op, row.peak_rss_kib) {
             (Some(us), _) => println!(
-                "{:<16} {:>8} {:>8} {:>12.2} {:>12.0}",
-                row.op,
+                "{:<20} {:>8} {:>8} {:>12.2} {:>12.0}",
+                op,
                 row.n,
                 row.rules,
                 us,
@@ -512,11 +529,11 @@ pub fn print(rows: &[Row], json: bool) {
             ),
             (None, Some(kib)) => {
                 println!(
-                    "{:<16} {:>8} {:>8} {:>12} {:>9} KiB",
-                    row.op, row.n, row.rules, "-", kib
+                    "{:<20} {:>8} {:>8} {:>12} {:>9} KiB",
+                    op, row.n, row.rules, "-", kib
                 );
             }
-            (None, None) => println!("{:<16} {:>8} {:>8} {:>12}", row.op, row.n, row.rules, "n/a"),
+            (None, None) => println!("{:<20} {:>8} {:>8} {:>12}", op, row.n, row.rules, "n/a"),
         }
     }
 }

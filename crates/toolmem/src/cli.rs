@@ -132,6 +132,9 @@ enum Command {
         /// Skip the server memory row.
         #[arg(long)]
         no_rss: bool,
+        /// Skip the baseline rows (the write rows on a bare SQLite key/value table).
+        #[arg(long)]
+        no_baseline: bool,
     },
 }
 
@@ -194,12 +197,14 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         runs,
         no_rpc,
         no_rss,
+        no_baseline,
     } = args.command
     {
         let mut options = bench::BenchOptions {
             tools,
             per_tool,
             runs,
+            baseline: !no_baseline,
             ..Default::default()
         };
         if no_rpc {

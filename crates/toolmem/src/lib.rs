@@ -4,6 +4,7 @@
 //! the facade alone.
 
 pub mod bench;
+mod bench_kv;
 mod bench_pg;
 mod cli;
 mod db_path;
