@@ -40,7 +40,7 @@ async fn the_workload_produces_every_row() -> Result<()> {
         "check_1000",
     ]
     .map(|op| ("toolmem", op));
-    let baseline = ["put", "upsert", "delete"].map(|op| ("sqlite_kv", op));
+    let baseline = ["put", "upsert", "get", "delete"].map(|op| ("sqlite_kv", op));
     assert_eq!(ops, [&toolmem[..], &baseline[..]].concat());
     for row in &rows {
         assert_eq!(row.rules, 60, "{row:?}");

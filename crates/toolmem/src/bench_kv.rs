@@ -1,14 +1,15 @@
-//! The benchmark's baseline rows: the same writes against a bare SQLite key/value table that
-//! holds rules the way the reference does, run beside toolmem's rows so that they compare at
-//! one moment of a machine whose speed drifts by half from hour to hour.
+//! The benchmark's baseline rows: the same writes and point reads against a bare SQLite
+//! key/value table that holds rules the way the reference does, run beside toolmem's rows so
+//! that they compare at one moment of a machine whose speed drifts by half from hour to hour.
 //!
 //! The table is the shape the reference's store is built on (docs/performance.md): one row per
 //! rule under (namespace `tool-{name}`, key `rule/{id}`), the rule's JSON record as content,
 //! WAL with `synchronous = NORMAL` and SQLite's own checkpoints. A put reads the existing row
-//! first (the reference keeps `created_at` across upserts) and then upserts it; a delete
-//! removes the row. There is nothing else: no history line, no constraint, no caches, none of
-//! the reference's own layers above its table. So these rows are a floor under what the
-//! reference's writes can cost at that moment, not the reference itself.
+//! first (the reference keeps `created_at` across upserts) and then upserts it; a get reads and
+//! parses the record; a delete removes the row. There is nothing else: no history line, no
+//! constraint, no caches, none of the reference's own layers above its table. So these rows
+//! are a floor under what the reference's operations can cost at that moment, not the
+//! reference itself.
 
 use std::path::Path;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
@@ -40,7 +41,7 @@ const STORE: &str = "INSERT INTO memories (namespace, key, content, category, up
 
 const FORGET: &str = "DELETE FROM memories WHERE namespace = ?1 AND key = ?2";
 
-/// Runs the put, upsert and delete rows of the workload on a new database at `path`.
+/// Runs the put, upsert, get and delete rows of the workload on a new database at `path`.
 pub(crate) fn rows(path: &Path, tools: usize, per_tool: usize) -> Result<Vec<Row>> {
     let table = Table::open(path)?;
     let total = tools * per_tool;
@@ -86,6 +87,12 @@ pub(crate) fn rows(path: &Path, tools: usize, per_tool: usize) -> Result<Vec<Row
         total,
         started.elapsed(),
     ));
+
+    let started = Instant::now();
+    for (tool, id) in &keys {
+        table.get(tool, id)?.context("rule to get")?;
+    }
+    rows.push(baseline_row("get", keys.len(), total, started.elapsed()));
 
     let started = Instant::now();
     for (tool, id) in &every_tenth {
