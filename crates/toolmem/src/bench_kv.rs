@@ -2,9 +2,10 @@
 //! key/value table that holds rules the way the reference does, run beside toolmem's rows so
 //! that they compare at one moment of a machine whose speed drifts by half from hour to hour.
 //!
-//! The table is the shape the reference's store is built on (docs/performance.md): one row per
-//! rule under (namespace `tool-{name}`, key `rule/{id}`), the rule's JSON record as content,
-//! WAL with `synchronous = NORMAL` and SQLite's own checkpoints. A put reads the existing row
+//! The table is the shape the reference's store is built on (docs/storage.md): one row per rule
+//! under (namespace `tool-{name}`, key `rule/{id}`), the rule's JSON record as content. It runs
+//! at toolmem's default durability (WAL, `synchronous = NORMAL`; the reference's own settings
+//! are not known here) with SQLite's own checkpoints. A put reads the existing row
 //! first (the reference keeps `created_at` across upserts) and then upserts it; a get reads and
 //! parses the record; a delete removes the row. There is nothing else: no history line, no
 //! constraint, no caches, none of the reference's own layers above its table. So these rows
@@ -14,14 +15,30 @@
 use std::path::Path;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use active_memory_client::{RuleMeta, Timestamp, ToolMemoryRule, ToolMemorySource};
+use active_memory_client::{Timestamp, ToolMemoryPriority, ToolMemorySource};
 use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension, params};
+use serde::{Deserialize, Serialize};
 
 use crate::bench::{Row, priority, row, rule_text};
 
 /// The `impl` of the baseline rows.
 pub(crate) const BASELINE: &str = "sqlite_kv";
+
+/// The reference's rule record, its fields only: toolmem's own type flattens its additions
+/// into the record, which makes serde buffer every record it parses, a cost the reference's
+/// type does not have.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Record {
+    id: String,
+    tool_name: String,
+    rule: String,
+    priority: ToolMemoryPriority,
+    source: ToolMemorySource,
+    tags: Vec<String>,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+}
 
 const SCHEMA: &str = "CREATE TABLE memories (
     namespace  TEXT NOT NULL,
@@ -55,7 +72,7 @@ pub(crate) fn rows(path: &Path, tools: usize, per_tool: usize) -> Result<Vec<Row
         for index in 0..per_tool {
             let now = now();
             let id = ids.next();
-            let rule = ToolMemoryRule {
+            let rule = Record {
                 id: id.clone(),
                 tool_name: tool_name.clone(),
                 rule: rule_text(tool, index),
@@ -64,7 +81,6 @@ pub(crate) fn rows(path: &Path, tools: usize, per_tool: usize) -> Result<Vec<Row
                 tags: vec!["bench".to_owned()],
                 created_at: now,
                 updated_at: now,
-                meta: RuleMeta::default(),
             };
             table.put(rule)?;
             keys.push((tool_name.clone(), id));
@@ -131,7 +147,7 @@ impl Table {
     }
 
     /// The reference's put: read the stored record, keep its `created_at`, write the new one.
-    fn put(&self, mut rule: ToolMemoryRule) -> Result<()> {
+    fn put(&self, mut rule: Record) -> Result<()> {
         let (namespace, key) = address(&rule.tool_name, &rule.id);
         if let Some(stored) = self.get(&rule.tool_name, &rule.id)? {
             rule.created_at = stored.created_at;
@@ -139,13 +155,13 @@ impl Table {
         self.0.prepare_cached(STORE)?.execute(params![
             namespace,
             key,
-            rule.to_compact_json(),
+            serde_json::to_string(&rule)?,
             rule.updated_at.to_rfc3339()
         ])?;
         Ok(())
     }
 
-    fn get(&self, tool_name: &str, id: &str) -> Result<Option<ToolMemoryRule>> {
+    fn get(&self, tool_name: &str, id: &str) -> Result<Option<Record>> {
         let (namespace, key) = address(tool_name, id);
         let content: Option<String> = self
             .0
@@ -231,7 +247,7 @@ mod tests {
         let dir = tempfile::tempdir()?;
         let table = Table::open(&dir.path().join("kv.sqlite3"))?;
         let created = Timestamp::from_unix_nanos(1_000);
-        let rule = ToolMemoryRule {
+        let rule = Record {
             id: "r1".to_owned(),
             tool_name: "bash".to_owned(),
             rule: "quote paths".to_owned(),
@@ -240,10 +256,9 @@ mod tests {
             tags: Vec::new(),
             created_at: created,
             updated_at: created,
-            meta: RuleMeta::default(),
         };
         table.put(rule.clone())?;
-        let edited = ToolMemoryRule {
+        let edited = Record {
             rule: "quote every path".to_owned(),
             created_at: Timestamp::from_unix_nanos(5_000),
             updated_at: Timestamp::from_unix_nanos(5_000),

@@ -132,7 +132,7 @@ enum Command {
         /// Skip the server memory row.
         #[arg(long)]
         no_rss: bool,
-        /// Skip the baseline rows (the write rows on a bare SQLite key/value table).
+        /// Skip the baseline rows (put, upsert, get and delete on a bare SQLite key/value table).
         #[arg(long)]
         no_baseline: bool,
     },
