@@ -12,6 +12,7 @@
 //! are a floor under what the reference's operations can cost at that moment, not the
 //! reference itself.
 
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -62,7 +63,6 @@ const FORGET: &str = "DELETE FROM memories WHERE namespace = ?1 AND key = ?2";
 pub(crate) fn rows(path: &Path, tools: usize, per_tool: usize) -> Result<Vec<Row>> {
     let table = Table::open(path)?;
     let total = tools * per_tool;
-    let mut ids = Ids(0x9E37_79B9_7F4A_7C15);
     let mut rows = Vec::new();
 
     let mut keys = Vec::with_capacity(total);
@@ -71,7 +71,7 @@ pub(crate) fn rows(path: &Path, tools: usize, per_tool: usize) -> Result<Vec<Row
         let tool_name = format!("tool_{tool:03}");
         for index in 0..per_tool {
             let now = now();
-            let id = ids.next();
+            let id = reference_id(tool, index);
             let rule = Record {
                 id: id.clone(),
                 tool_name: tool_name.clone(),
@@ -194,31 +194,22 @@ fn now() -> Timestamp {
     Timestamp::from_unix_nanos(i64::try_from(nanos).unwrap_or(i64::MAX))
 }
 
-/// Ids in the reference's form (`r` and 32 letters `a`..`p`), from a fixed-seed generator
-/// (splitmix64): the keys land in the table as randomly as the reference's UUID-based ids do,
-/// and every run writes the same ones.
-struct Ids(u64);
-
-impl Ids {
-    fn next(&mut self) -> String {
-        let mut id = String::with_capacity(33);
-        id.push('r');
-        for word in [self.step(), self.step()] {
-            for shift in (0..16).rev() {
-                let nibble = (word >> (shift * 4)) & 0xF;
-                id.push(char::from(b'a' + nibble as u8));
-            }
+/// The id of rule `index` of tool `tool` in the reference's form (`r` and 32 letters `a`..`p`),
+/// from a hash of its place: the keys land in the table as randomly as the reference's
+/// UUID-based ids do, and every run writes the same ones.
+fn reference_id(tool: usize, index: usize) -> String {
+    let mut id = String::with_capacity(33);
+    id.push('r');
+    for half in 0..2_u8 {
+        let mut hasher = DefaultHasher::new();
+        (tool, index, half).hash(&mut hasher);
+        let word = hasher.finish();
+        for shift in (0..16).rev() {
+            let nibble = (word >> (shift * 4)) & 0xF;
+            id.push(char::from(b'a' + nibble as u8));
         }
-        id
     }
-
-    fn step(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
+    id
 }
 
 #[cfg(test)]
@@ -227,8 +218,7 @@ mod tests {
 
     #[test]
     fn ids_have_the_reference_form_and_differ() {
-        let mut ids = Ids(7);
-        let (first, second) = (ids.next(), ids.next());
+        let (first, second) = (reference_id(0, 0), reference_id(0, 1));
         for id in [&first, &second] {
             assert_eq!(id.len(), 33, "{id}");
             assert!(id.starts_with('r'), "{id}");
@@ -240,6 +230,7 @@ mod tests {
             );
         }
         assert_ne!(first, second);
+        assert_eq!(first, reference_id(0, 0), "the same place, the same id");
     }
 
     #[test]
