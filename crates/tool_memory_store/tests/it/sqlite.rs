@@ -6,6 +6,14 @@ use anyhow::Result;
 use tool_memory_core::{Origin, RulePut, ToolMemoryPriority};
 use tool_memory_store::{Durability, RuleStore, SqliteOptions, SqliteRuleStore};
 
+/// A store on a new file in a temporary directory, which lives as long as the returned guard.
+fn temp_store() -> Result<(tempfile::TempDir, std::path::PathBuf, SqliteRuleStore)> {
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("rules.sqlite3");
+    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    Ok((dir, path, store))
+}
+
 #[tokio::test]
 async fn rules_survive_reopening_the_file() -> Result<()> {
     let dir = tempfile::tempdir()?;
@@ -72,9 +80,7 @@ async fn a_new_id_never_overwrites_a_stored_rule() -> Result<()> {
 /// text when not (here a rule imported with instants after 2262); both read back unchanged.
 #[tokio::test]
 async fn timestamps_are_stored_as_nanoseconds_when_exact() -> Result<()> {
-    let dir = tempfile::tempdir()?;
-    let path = dir.path().join("rules.sqlite3");
-    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let (_dir, path, store) = temp_store()?;
     let recent = store
         .put(RulePut::new("shell", "quote every path").with_id("recent"))
         .await?;
@@ -104,9 +110,7 @@ async fn timestamps_are_stored_as_nanoseconds_when_exact() -> Result<()> {
 /// (schema 8), and history still shows each change's before image.
 #[tokio::test]
 async fn a_change_names_the_line_that_holds_its_before_image() -> Result<()> {
-    let dir = tempfile::tempdir()?;
-    let path = dir.path().join("rules.sqlite3");
-    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let (_dir, path, store) = temp_store()?;
     let created = store.put(RulePut::new("shell", "never run sudo")).await?;
     let updated = store
         .put(RulePut::new("shell", "never run sudo -i").with_id(created.id.as_str()))
@@ -150,9 +154,7 @@ async fn a_change_names_the_line_that_holds_its_before_image() -> Result<()> {
 /// its history line, as before.
 #[tokio::test]
 async fn a_rule_from_before_schema_8_is_copied_into_its_history() -> Result<()> {
-    let dir = tempfile::tempdir()?;
-    let path = dir.path().join("rules.sqlite3");
-    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let (_dir, path, store) = temp_store()?;
     let first = store.put(RulePut::new("shell", "never run sudo")).await?;
     let second = store.put(RulePut::new("shell", "quote every path")).await?;
     let raw = rusqlite::Connection::open(&path)?;
@@ -188,9 +190,7 @@ async fn a_rule_from_before_schema_8_is_copied_into_its_history() -> Result<()> 
 /// image, and a line is never taken for another rule's.
 #[tokio::test]
 async fn a_delete_stays_in_history_when_the_image_it_names_is_unreadable() -> Result<()> {
-    let dir = tempfile::tempdir()?;
-    let path = dir.path().join("rules.sqlite3");
-    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let (_dir, path, store) = temp_store()?;
     let newer = store.put(RulePut::new("shell", "never run sudo")).await?;
     let other = store.put(RulePut::new("shell", "quote every path")).await?;
     let mislinked = store.put(RulePut::new("shell", "no rm -rf")).await?;
@@ -225,9 +225,7 @@ async fn a_delete_stays_in_history_when_the_image_it_names_is_unreadable() -> Re
 /// change rolls back whole instead of leaving the row naming a line that is not its image.
 #[tokio::test]
 async fn a_toolmem_from_before_schema_8_cannot_change_a_rule() -> Result<()> {
-    let dir = tempfile::tempdir()?;
-    let path = dir.path().join("rules.sqlite3");
-    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let (_dir, path, store) = temp_store()?;
     let rule = store.put(RulePut::new("shell", "never run sudo")).await?;
     let mut older = rusqlite::Connection::open(&path)?;
     let transaction = older.transaction()?;
@@ -253,9 +251,7 @@ async fn a_toolmem_from_before_schema_8_cannot_change_a_rule() -> Result<()> {
 /// (an older version read schema 7's rows as unreadable and left them out of the prompt).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_schema_migrated_by_a_newer_version_while_open_is_refused() -> Result<()> {
-    let dir = tempfile::tempdir()?;
-    let path = dir.path().join("rules.sqlite3");
-    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let (_dir, path, store) = temp_store()?;
     store
         .put(
             RulePut::new("send_email", "Never email Sarah.")
@@ -445,9 +441,7 @@ async fn a_line_is_never_without_its_change() -> Result<()> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_damaged_constraint_makes_its_row_unreadable_not_a_panic() -> Result<()> {
     use tool_memory_core::Origin;
-    let dir = tempfile::tempdir()?;
-    let path = dir.path().join("rules.sqlite3");
-    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let (_dir, path, store) = temp_store()?;
     store
         .put(RulePut::new("send_email", "never email Bob").with_id("ok"))
         .await?;
@@ -551,9 +545,7 @@ async fn a_long_backlog_is_folded_into_the_lazy_indexes_in_pieces() -> Result<()
 /// nothing.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_checkpoint_thread_copies_the_log_before_the_backstop() -> Result<()> {
-    let dir = tempfile::tempdir()?;
-    let path = dir.path().join("rules.sqlite3");
-    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let (dir, path, store) = temp_store()?;
     let frames = || -> Result<u64> {
         // A frame is a 4 KiB page plus a 24-byte header, after a 32-byte log header.
         Ok(std::fs::metadata(dir.path().join("rules.sqlite3-wal"))?.len() / (4096 + 24))
@@ -604,9 +596,7 @@ async fn the_checkpoint_thread_copies_the_log_before_the_backstop() -> Result<()
 /// not always see it grow past the limit.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_log_file_shrinks_back_after_a_reader_kept_it_growing() -> Result<()> {
-    let dir = tempfile::tempdir()?;
-    let path = dir.path().join("rules.sqlite3");
-    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let (dir, path, store) = temp_store()?;
     let frames = || {
         std::fs::metadata(dir.path().join("rules.sqlite3-wal"))
             .map_or(0, |log| log.len() / (4096 + 24))
@@ -656,9 +646,7 @@ async fn the_log_file_shrinks_back_after_a_reader_kept_it_growing() -> Result<()
 /// 12,000 puts leave a log of about 26,000 pages.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_write_ahead_log_stays_bounded_under_steady_writes() -> Result<()> {
-    let dir = tempfile::tempdir()?;
-    let path = dir.path().join("rules.sqlite3");
-    let store = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let (dir, _path, store) = temp_store()?;
     for index in 0..12_000 {
         store
             .put(RulePut::new(
