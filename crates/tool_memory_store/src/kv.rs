@@ -176,6 +176,13 @@ impl<B: KvBackend> KvRuleStore<B> {
         Ok(entry)
     }
 
+    /// One tool's readable rules, revoked ones included, in listing order.
+    async fn listed(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
+        let (mut rules, _) = self.read_tool(tool_name).await?;
+        rules.sort_by(compare_for_listing);
+        Ok(rules)
+    }
+
     /// Reads and parses one tool's rules, counting rows that do not parse.
     async fn read_tool(&self, tool_name: &str) -> Result<(Vec<ToolMemoryRule>, usize)> {
         let entries = self
@@ -264,16 +271,13 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
     }
 
     async fn list(&self, tool_name: &str) -> Result<Listing> {
-        let (mut rules, _) = self.read_tool(tool_name).await?;
+        let mut rules = self.listed(tool_name).await?;
         rules.retain(|rule| rule.meta.revoked_at.is_none());
-        rules.sort_by(compare_for_listing);
         Ok(rules.into())
     }
 
     async fn list_including_revoked(&self, tool_name: &str) -> Result<Listing> {
-        let (mut rules, _) = self.read_tool(tool_name).await?;
-        rules.sort_by(compare_for_listing);
-        Ok(rules.into())
+        Ok(self.listed(tool_name).await?.into())
     }
 
     /// Applies `change` to a stored rule under the write lock and records `action` when it

@@ -251,8 +251,9 @@ impl Connections {
     /// is in use. For answers that need nothing else (a cache hit), so they can be given on
     /// the calling task (see [`SqliteRuleStore::inline_point_read`]).
     fn version_now(&self) -> Option<Result<i64>> {
+        // In memory `version` never waits.
         if self.readers.is_empty() {
-            return Some(Ok(self.own_changes.load(Ordering::Acquire).cast_signed()));
+            return Some(self.version());
         }
         if !self.inline_reads {
             return None;
