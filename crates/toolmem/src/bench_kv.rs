@@ -14,12 +14,13 @@
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
-use active_memory_client::{Timestamp, ToolMemoryPriority, ToolMemorySource};
+use active_memory_client::{Services, Timestamp, ToolMemoryPriority, ToolMemorySource};
 use anyhow::{Context, Result};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
+use tool_memory_core::{storage_key, tool_memory_namespace};
 
 use crate::bench::{Row, priority, row, rule_text};
 
@@ -62,6 +63,8 @@ const FORGET: &str = "DELETE FROM memories WHERE namespace = ?1 AND key = ?2";
 /// Runs the put, upsert, get and delete rows of the workload on a new database at `path`.
 pub(crate) fn rows(path: &Path, tools: usize, per_tool: usize) -> Result<Vec<Row>> {
     let table = Table::open(path)?;
+    // The clock toolmem's stores read.
+    let clock = Services::default().clock;
     let total = tools * per_tool;
     let mut rows = Vec::new();
 
@@ -70,7 +73,7 @@ pub(crate) fn rows(path: &Path, tools: usize, per_tool: usize) -> Result<Vec<Row
     for tool in 0..tools {
         let tool_name = format!("tool_{tool:03}");
         for index in 0..per_tool {
-            let now = now();
+            let now = clock.now();
             let id = reference_id(tool, index);
             let rule = Record {
                 id: id.clone(),
@@ -94,7 +97,7 @@ pub(crate) fn rows(path: &Path, tools: usize, per_tool: usize) -> Result<Vec<Row
     for (tool, id) in &every_tenth {
         let mut rule = table.get(tool, id)?.context("rule to upsert")?;
         rule.rule.push_str(" (edited)");
-        rule.updated_at = now();
+        rule.updated_at = clock.now();
         table.put(rule)?;
     }
     rows.push(baseline_row(
@@ -183,15 +186,9 @@ impl Table {
     }
 }
 
+/// Where the reference keeps a rule: its tool's namespace and its key there.
 fn address(tool_name: &str, id: &str) -> (String, String) {
-    (format!("tool-{tool_name}"), format!("rule/{id}"))
-}
-
-fn now() -> Timestamp {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |since| since.as_nanos());
-    Timestamp::from_unix_nanos(i64::try_from(nanos).unwrap_or(i64::MAX))
+    (tool_memory_namespace(tool_name), storage_key(id))
 }
 
 /// The id of rule `index` of tool `tool` in the reference's form (`r` and 32 letters `a`..`p`),
