@@ -1,5 +1,6 @@
 //! Cross-crate and end-to-end tests, as one test binary.
 
+mod adversarial;
 mod bench;
 mod cli;
 mod faults;

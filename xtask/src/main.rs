@@ -17,6 +17,9 @@ verbs:
   ci        exactly what CI runs: fmt check, clippy -D warnings, tests (snapshot
             mismatches fail), orphaned/pending snapshot check, tidy
   regress   the labelled corpora and end-to-end scenarios, with their metrics
+  adversarial
+            only the adversarial suite (tests/it/adversarial: hostile web pages,
+            clients, rows, imports and text), which `ci` also runs
   bench     the standard benchmark workload (see docs/performance.md)
   pg        start|stop|status a throwaway PostgreSQL cluster on loopback; `start`
             prints its URL (for TOOLMEM_TEST_PG_URL; see docs/deploy.md)
@@ -29,6 +32,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci(),
         Some("regress") => regress(&args[1..]),
+        Some("adversarial") => adversarial(&args[1..]),
         Some("bench") => bench(&args[1..]),
         Some("pg") => pg::run(&project_root(), &args[1..]),
         Some("review") => review(),
@@ -161,6 +165,14 @@ fn regress(args: &[String]) -> Result<()> {
         run(test)?;
     }
     Ok(())
+}
+
+fn adversarial(args: &[String]) -> Result<()> {
+    let mut test = cargo();
+    test.args(["test", "-p", "tests", "--test", "it", "adversarial::"])
+        .args(["--", "--nocapture"])
+        .args(args);
+    run(test)
 }
 
 fn bench(args: &[String]) -> Result<()> {

@@ -1,0 +1,1 @@
+//! Adversarial class: amplifying JSON-RPC batches: the reply and the work of one request are bounded.

@@ -1,0 +1,1 @@
+//! Adversarial class: nested command wrappers bound the guard's work and answer confirm past the bound.
