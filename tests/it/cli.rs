@@ -146,9 +146,10 @@ fn export_then_import_is_idempotent_and_atomic() -> Result<()> {
         "{}{{\"id\":\"x\"}}\n",
         exported.replace("quote paths", "quote all paths")
     );
-    let (code, _, err) = cli(&target, &["import"], &bad)?;
+    let (code, out, _) = cli(&target, &["import"], &bad)?;
     assert_ne!(code, 0);
-    assert!(err.contains("line 3"), "{err}");
+    assert!(out.contains("line 3: invalid"), "{out}");
+    assert!(out.contains("nothing imported"), "{out}");
     let (_, after, _) = cli(&target, &["export"], "")?;
     assert_eq!(after, exported);
     Ok(())

@@ -38,7 +38,7 @@ pub fn preview_capture(turn: &TurnRecord) -> tool_memory_capture::CaptureOutput 
 /// A handle over a rule store with capture, the pinned prompt and recall. Cheap to clone.
 #[derive(Debug, Clone)]
 pub struct ActiveMemoryClient {
-    store: Arc<dyn RuleStore>,
+    pub(crate) store: Arc<dyn RuleStore>,
     pub(crate) clock: Arc<dyn Clock>,
     config: ClientConfig,
     /// Guards built for tools, valid for one store version.
@@ -508,13 +508,28 @@ impl ActiveMemoryClient {
         Ok(rules)
     }
 
-    /// Writes exported rules back verbatim (ids, timestamps and state kept), so importing the
-    /// same export twice changes nothing but the history.
-    pub async fn import(&self, rules: Vec<ToolMemoryRule>, origin: &Origin) -> Result<usize> {
-        let count = rules.len();
+    /// Writes rules back exactly as given (ids, timestamps and state kept), replacing stored
+    /// rules of the same tool and id whatever they hold, and skipping a rule that is already
+    /// stored exactly so (no history line); returns how many were written. For a program
+    /// restoring its own copy; a file from elsewhere goes through
+    /// [`import_lines`](Self::import_lines), which refuses lines that would weaken a stored
+    /// rule.
+    pub async fn import_verbatim(
+        &self,
+        rules: Vec<ToolMemoryRule>,
+        origin: &Origin,
+    ) -> Result<usize> {
+        let mut written = 0;
         for rule in rules {
-            self.store.import(rule, origin).await?;
+            let stored = match self.store.get(&rule.tool_name, &rule.id).await {
+                Err(tool_memory_store::Error::Unreadable { .. }) => None,
+                other => other?,
+            };
+            if stored.as_ref() != Some(&rule) {
+                self.store.import(rule, origin).await?;
+                written += 1;
+            }
         }
-        Ok(count)
+        Ok(written)
     }
 }

@@ -11,6 +11,7 @@ mod config;
 mod error;
 mod guard;
 mod hook;
+mod import;
 mod postgres;
 
 pub use crate::agent_tools::{
@@ -26,6 +27,7 @@ pub use crate::config::{
 };
 pub use crate::error::{Error, Result};
 pub use crate::hook::{PostTurnHook, TOOL_MEMORY_CAPTURE_HOOK};
+pub use crate::import::{ImportLine, ImportOptions, ImportOutcome, ImportReport};
 
 /// Re-exports so that RPC, CLI and hosts need no direct dependency on the inner crates.
 pub use tool_memory_capture::{

@@ -5,7 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use tool_memory_core::ToolMemoryRule;
+
 use crate::Error;
+use crate::derive::derive_constraint;
 use crate::normalize::{PathPattern, normalize_domain, normalize_email, normalize_url};
 
 /// Whether a constraint forbids what its matchers describe or requires it.
@@ -293,6 +296,59 @@ impl Constraint {
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a constraint always serialises")
     }
+
+    /// Whether this constraint catches at least every call `other` catches, and answers each
+    /// at least as firmly, judged from the constraints alone. Conservative: `false` unless the
+    /// JSON shows it, so a caller that gets `false` must treat this one as possibly looser.
+    ///
+    /// It holds when both have the same polarity; this one has every matcher of `other` (a
+    /// forbid with more matchers forbids more, a require with more matchers requires more);
+    /// it applies in every situation `other` applies to (its `when` matchers other than
+    /// commands are among `other`'s, since each must be present; its command matchers, each an
+    /// alternative, include `other`'s, or it has none and applies to every call); and it does
+    /// not ask where `other` denies.
+    pub fn is_at_least_as_strict_as(&self, other: &Constraint) -> bool {
+        let has = |list: &[Matcher], wanted: &Matcher| {
+            list.iter().any(|matcher| same_matcher(matcher, wanted))
+        };
+        let is_command = |matcher: &&Matcher| matcher.kind == MatcherKind::Command;
+        let own_commands: Vec<&Matcher> = self.when.iter().filter(is_command).collect();
+        let other_commands: Vec<&Matcher> = other.when.iter().filter(is_command).collect();
+        let commands_cover = own_commands.is_empty()
+            || (!other_commands.is_empty()
+                && other_commands
+                    .iter()
+                    .all(|wanted| own_commands.iter().any(|own| same_matcher(own, wanted))));
+        self.polarity == other.polarity
+            && (other.ask_first || !self.ask_first)
+            && other
+                .matchers
+                .iter()
+                .all(|wanted| has(&self.matchers, wanted))
+            && self
+                .when
+                .iter()
+                .filter(|matcher| matcher.kind != MatcherKind::Command)
+                .all(|own| has(&other.when, own))
+            && commands_cover
+    }
+}
+
+/// The constraint the guard enforces for a stored rule: the one stored with it when it reads
+/// and validates, otherwise the one derived from its text (as the guard does when it is built).
+pub fn constraint_of(rule: &ToolMemoryRule) -> Option<Constraint> {
+    rule.meta
+        .constraint
+        .as_ref()
+        .filter(|raw| !raw.is_null())
+        .and_then(|raw| Constraint::from_json(raw.as_str()).ok())
+        .or_else(|| derive_constraint(rule))
+}
+
+/// Matchers of one kind whose values are the same apart from case and surrounding space: the
+/// guard compares values in normal form, which for every kind folds case.
+fn same_matcher(a: &Matcher, b: &Matcher) -> bool {
+    a.kind == b.kind && a.value.trim().to_lowercase() == b.value.trim().to_lowercase()
 }
 
 #[cfg(test)]
@@ -418,6 +474,45 @@ mod tests {
                 "{json}"
             );
         }
+    }
+
+    fn strictness(stricter: &str, looser: &str) -> bool {
+        let stricter = Constraint::from_json(stricter).unwrap();
+        let looser = Constraint::from_json(looser).unwrap();
+        stricter.is_at_least_as_strict_as(&looser)
+    }
+
+    #[test]
+    fn strictness_is_judged_from_matchers_situations_and_answer() {
+        let sarah =
+            r#"{"matchers":[{"kind":"email","value":"sarah@example.com"}],"polarity":"forbid"}"#;
+        let sarah_and_bob = r#"{"matchers":[{"kind":"email","value":"Sarah@example.com"},{"kind":"email","value":"bob@example.com"}],"polarity":"forbid"}"#;
+        let bob =
+            r#"{"matchers":[{"kind":"email","value":"bob@example.com"}],"polarity":"forbid"}"#;
+        let sarah_asks = r#"{"ask_first":true,"matchers":[{"kind":"email","value":"sarah@example.com"}],"polarity":"forbid"}"#;
+        assert!(strictness(sarah, sarah));
+        assert!(strictness(sarah_and_bob, sarah));
+        assert!(!strictness(sarah, sarah_and_bob));
+        assert!(!strictness(bob, sarah));
+        assert!(strictness(sarah, sarah_asks));
+        assert!(!strictness(sarah_asks, sarah));
+
+        let force = r#"{"matchers":[{"kind":"flag","value":"--force"}],"polarity":"forbid"}"#;
+        let force_on_push = r#"{"matchers":[{"kind":"flag","value":"--force"}],"polarity":"forbid","when":[{"kind":"command","value":"git push"}]}"#;
+        let force_on_push_or_reset = r#"{"matchers":[{"kind":"flag","value":"--force"}],"polarity":"forbid","when":[{"kind":"command","value":"git push"},{"kind":"command","value":"git reset"}]}"#;
+        let force_on_main = r#"{"matchers":[{"kind":"flag","value":"--force"}],"polarity":"forbid","when":[{"kind":"command","value":"git push"},{"kind":"literal","value":"main"}]}"#;
+        assert!(strictness(force, force_on_push));
+        assert!(!strictness(force_on_push, force));
+        assert!(strictness(force_on_push_or_reset, force_on_push));
+        assert!(!strictness(force_on_push, force_on_push_or_reset));
+        assert!(strictness(force_on_push, force_on_main));
+        assert!(!strictness(force_on_main, force_on_push));
+
+        let dry_run = r#"{"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require"}"#;
+        let forbid_dry_run =
+            r#"{"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"forbid"}"#;
+        assert!(!strictness(forbid_dry_run, dry_run));
+        assert!(!strictness(dry_run, forbid_dry_run));
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod normalize;
 
 pub use crate::constraint::{
     Constraint, MAX_MATCHER_CHARS, MAX_MATCHERS, Matcher, MatcherKind, Polarity, Strength,
+    constraint_of,
 };
 pub use crate::corpus::{
     CorpusCall, CorpusCase, CorpusReport, CorpusRule, Disagreement, evaluate, parse_corpus,

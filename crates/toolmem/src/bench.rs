@@ -224,7 +224,7 @@ async fn run_once(options: &BenchOptions) -> Result<Vec<Row>> {
         client.delete(tool, id, &Origin::Api).await?;
     }
     rows.push(row("delete", every_tenth.len(), total, started.elapsed()));
-    client.import(deleted, &Origin::Api).await?;
+    client.import_verbatim(deleted, &Origin::Api).await?;
 
     // capture: a 500-character message with five tool calls, pure.
     let turn = capture_turn_fixture();

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use active_memory_client::{
-    ActiveMemoryClient, Decision, Origin, PostgresOptions, RawJson, RulePut, ToolMemoryPriority,
-    ToolMemoryRule, ToolMemorySource, TurnRecord, preview_capture,
+    ActiveMemoryClient, Decision, ImportOptions, Origin, PostgresOptions, RawJson, RulePut,
+    ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, TurnRecord, preview_capture,
 };
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
@@ -112,8 +112,20 @@ enum Command {
     },
     /// Write every rule (revoked ones too) as JSON lines to stdout.
     Export,
-    /// Read JSON lines of rules from stdin and store them verbatim (idempotent).
-    Import,
+    /// Read JSON lines of rules (an export of toolmem or openhuman) and store them, with a
+    /// report of what each line did. A line that would weaken a stored rule is refused; an
+    /// identical line changes nothing. Exits 1 when a line was refused or is not a rule.
+    Import {
+        /// The file to read; `-` or nothing reads stdin.
+        file: Option<PathBuf>,
+        /// Also write lines that weaken a stored rule (lower its priority, revoke, unconfirm
+        /// or expire it, an older copy, a looser constraint).
+        #[arg(long)]
+        allow_weaken: bool,
+        /// Report what each line would do without writing anything.
+        #[arg(long)]
+        dry_run: bool,
+    },
     /// Run the standard benchmark workload in a temporary directory (see docs/performance.md).
     #[command(hide = true)]
     Bench {
@@ -328,28 +340,30 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
             }
         }
         Command::Bench { .. } => unreachable!("handled before the database is opened"),
-        Command::Import => {
-            let mut text = String::new();
-            std::io::stdin().read_to_string(&mut text)?;
-            // Parse and validate every line before writing any, so a bad line leaves the
-            // store untouched.
-            let mut rules = Vec::new();
-            for (index, line) in text
-                .lines()
-                .enumerate()
-                .filter(|(_, line)| !line.trim().is_empty())
-            {
-                let rule: ToolMemoryRule = serde_json::from_str(line)
-                    .with_context(|| format!("line {}: not a rule", index + 1))?;
-                rule.validate()
-                    .with_context(|| format!("line {}", index + 1))?;
-                rules.push(rule);
-            }
-            let count = client.import(rules, &Origin::Cli).await?;
-            if json {
-                println!("{}", serde_json::json!({ "imported": count }));
-            } else {
-                println!("imported {count} rule(s)");
+        Command::Import {
+            file,
+            allow_weaken,
+            dry_run,
+        } => {
+            let text = match file.as_deref() {
+                Some(path) if path != std::path::Path::new("-") => std::fs::read_to_string(path)
+                    .with_context(|| format!("reading {}", path.display()))?,
+                _ => {
+                    let mut text = String::new();
+                    std::io::stdin()
+                        .read_to_string(&mut text)
+                        .context("reading the rules from stdin")?;
+                    text
+                }
+            };
+            let options = ImportOptions {
+                allow_weaken,
+                dry_run,
+            };
+            let report = client.import_lines(&text, options, &Origin::Cli).await?;
+            output::import(&report, json)?;
+            if !report.is_clean() {
+                return Ok(ExitCode::FAILURE);
             }
         }
     }

@@ -52,7 +52,8 @@ pub fn main() -> ExitCode {
     match runtime.block_on(cli::run(args)) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {}", error_chain(&err));
+            // The error may quote what a rule's writer put in it.
+            eprintln!("error: {}", output::terminal_safe(&error_chain(&err)));
             ExitCode::FAILURE
         }
     }

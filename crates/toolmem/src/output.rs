@@ -1,6 +1,17 @@
 //! Human-readable tables and `--json` output for the CLI.
+//!
+//! Everything shown to a person passes through [`terminal_safe`]: rule text, ids, tags and
+//! history come from whoever wrote the rule (a captured turn, an import, another program), and
+//! raw control bytes in them would reach the terminal, where an escape sequence can rewrite the
+//! screen, retitle the window or hide a line. `--json` prints the exact values, which JSON
+//! already escapes.
 
-use active_memory_client::{HistoryEntry, ToolMemoryPriority, ToolMemoryRule, Verdict};
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+use active_memory_client::{
+    HistoryEntry, ImportOutcome, ImportReport, ToolMemoryPriority, ToolMemoryRule, Verdict,
+};
 use anyhow::Result;
 use comfy_table::{ContentArrangement, Table, presets::UTF8_BORDERS_ONLY};
 use serde::Serialize;
@@ -33,6 +44,41 @@ impl ToolCount {
     }
 }
 
+/// `text` with every character a terminal would act on written as a visible escape instead:
+/// C0 and C1 controls and DEL (ESC starts every terminal control sequence; CR and backspace
+/// overwrite what came before; a newline inside a table cell would fake a row) as `\n`, `\t`
+/// or `\u{1b}`, and the bidirectional controls that reorder what is displayed (U+200E/F,
+/// U+202A-E, U+2066-9, the "Trojan Source" characters) as `\u{202e}`. Borrowed when nothing
+/// needs escaping, which is nearly always.
+pub(crate) fn terminal_safe(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(needs_escape) {
+        return Cow::Borrowed(text);
+    }
+    let mut safe = String::with_capacity(text.len() + 8);
+    for ch in text.chars() {
+        match ch {
+            '\n' => safe.push_str("\\n"),
+            '\r' => safe.push_str("\\r"),
+            '\t' => safe.push_str("\\t"),
+            ch if needs_escape(ch) => {
+                let _ = write!(safe, "\\u{{{:x}}}", u32::from(ch));
+            }
+            ch => safe.push(ch),
+        }
+    }
+    Cow::Owned(safe)
+}
+
+fn needs_escape(ch: char) -> bool {
+    ch.is_control()
+        || matches!(ch, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// [`terminal_safe`] as an owned cell.
+fn cell(text: &str) -> String {
+    terminal_safe(text).into_owned()
+}
+
 fn table(header: &[&str]) -> Table {
     let mut table = Table::new();
     table
@@ -54,7 +100,7 @@ pub(crate) fn tools(rows: &[ToolCount], json: bool) -> Result<()> {
     let mut out = table(&["tool", "critical", "high", "normal", "total"]);
     for row in rows {
         out.add_row(vec![
-            row.tool_name.clone(),
+            cell(&row.tool_name),
             row.critical.to_string(),
             row.high.to_string(),
             row.normal.to_string(),
@@ -83,11 +129,11 @@ pub(crate) fn rules(rules: &[ToolMemoryRule], json: bool) -> Result<()> {
             (None, false) => rule.priority.to_string(),
         };
         out.add_row(vec![
-            rule.tool_name.clone(),
-            rule.id.clone(),
+            cell(&rule.tool_name),
+            cell(&rule.id),
             priority,
             rule.source.to_string(),
-            rule.rule.clone(),
+            cell(&rule.rule),
             rule.updated_at.to_string(),
         ]);
     }
@@ -121,10 +167,15 @@ pub(crate) fn history(entries: &[HistoryEntry], json: bool) -> Result<()> {
             origin["session_id"].as_str(),
             origin["turn"].as_u64(),
         ) {
-            (Some(kind), Some(session), Some(turn)) => format!("{kind} ({session}, turn {turn})"),
-            (Some(kind), Some(session), None) => format!("{kind} ({session})"),
-            (Some("rpc"), _, _) => format!("rpc {}", origin["method"].as_str().unwrap_or_default()),
-            (Some(kind), _, _) => kind.to_owned(),
+            (Some(kind), Some(session), Some(turn)) => {
+                format!("{kind} ({}, turn {turn})", terminal_safe(session))
+            }
+            (Some(kind), Some(session), None) => format!("{kind} ({})", terminal_safe(session)),
+            (Some("rpc"), _, _) => format!(
+                "rpc {}",
+                terminal_safe(origin["method"].as_str().unwrap_or_default())
+            ),
+            (Some(kind), _, _) => cell(kind),
             _ => String::new(),
         };
         let text = entry
@@ -145,9 +196,9 @@ pub(crate) fn history(entries: &[HistoryEntry], json: bool) -> Result<()> {
                 .as_str()
                 .unwrap_or_default()
                 .to_owned(),
-            entry.rule_id.clone(),
+            cell(&entry.rule_id),
             by,
-            text,
+            cell(&text),
         ]);
     }
     println!("{out}");
@@ -159,12 +210,71 @@ pub(crate) fn verdict(verdict: &Verdict, json: bool) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(verdict)?);
         return Ok(());
     }
-    println!("{}: {}", verdict.decision.as_str(), verdict.reason);
+    println!(
+        "{}: {}",
+        verdict.decision.as_str(),
+        terminal_safe(&verdict.reason)
+    );
     for rule in &verdict.rules {
-        println!("  rule {} [{}] {}", rule.id, rule.priority, rule.rule);
+        println!(
+            "  rule {} [{}] {}",
+            terminal_safe(&rule.id),
+            rule.priority,
+            terminal_safe(&rule.rule)
+        );
     }
     for rule in &verdict.advice {
-        println!("  advice [{}] {}", rule.priority, rule.rule);
+        println!("  advice [{}] {}", rule.priority, terminal_safe(&rule.rule));
     }
+    Ok(())
+}
+
+/// An import's report: a line for each input line that did more than what was asked of it
+/// (everything but a plain create or update), then the totals.
+pub(crate) fn import(report: &ImportReport, json: bool) -> Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(report)?);
+        return Ok(());
+    }
+    for line in &report.lines {
+        let outcome = serde_json::to_value(line.outcome)?;
+        let mut text = format!(
+            "line {}: {}",
+            line.line,
+            outcome.as_str().unwrap_or_default()
+        );
+        if let (Some(tool), Some(id)) = (&line.tool_name, &line.id) {
+            let _ = write!(text, " {}/{}", terminal_safe(tool), terminal_safe(id));
+        }
+        if !line.changes.is_empty() {
+            let _ = write!(text, " ({})", terminal_safe(&line.changes.join("; ")));
+        }
+        if let Some(reason) = &line.reason {
+            let _ = write!(text, ": {}", terminal_safe(reason));
+        }
+        let plain = matches!(
+            line.outcome,
+            ImportOutcome::Created | ImportOutcome::Updated
+        ) && line.changes.is_empty();
+        if !plain {
+            println!("{text}");
+        }
+    }
+    let verb = if report.written {
+        "imported"
+    } else if report.invalid > 0 {
+        "nothing imported, the file has lines that are not rules;"
+    } else {
+        "dry run, would import"
+    };
+    println!(
+        "{verb} {} new and {} updated rule(s); {} unchanged, {} refused, {} skipped, {} invalid",
+        report.created,
+        report.updated,
+        report.unchanged,
+        report.refused,
+        report.skipped,
+        report.invalid
+    );
     Ok(())
 }

@@ -165,8 +165,18 @@ async fn export_then_import_is_idempotent() -> Result<()> {
     let exported = source.export().await?;
     assert_eq!(exported.len(), 2);
     let target = client();
-    target.import(exported.clone(), &Origin::Api).await?;
-    target.import(exported.clone(), &Origin::Api).await?;
+    assert_eq!(
+        target
+            .import_verbatim(exported.clone(), &Origin::Api)
+            .await?,
+        2
+    );
+    assert_eq!(
+        target
+            .import_verbatim(exported.clone(), &Origin::Api)
+            .await?,
+        0
+    );
     assert_eq!(target.export().await?, exported);
     Ok(())
 }

@@ -3,5 +3,6 @@
 mod agent_tools;
 mod client;
 mod guard;
+mod import;
 mod lifecycle;
 mod sarah;
