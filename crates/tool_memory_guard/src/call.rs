@@ -198,7 +198,12 @@ impl CallView {
     fn parsed(&self) -> &Parsed {
         self.parsed.get_or_init(|| {
             let mut invocations = Vec::new();
-            for text in &self.texts {
+            // A text without a letter (a number, a date, an amount) names no program.
+            let commands = self
+                .texts
+                .iter()
+                .filter(|text| text.lower.chars().any(char::is_alphabetic));
+            for text in commands {
                 if !parse_command_line(&text.lower, 0, &mut invocations, &self.budget) {
                     break;
                 }
