@@ -155,11 +155,6 @@ impl Budget {
     pub(crate) fn work_spent(&self) -> bool {
         self.exceeded.get() == Some(Bound::EvaluationWork)
     }
-
-    #[cfg(test)]
-    pub(crate) fn spent(&self) -> (usize, usize) {
-        (self.invocation_words.get(), self.evaluation_work.get())
-    }
 }
 
 /// Counts the values and bytes of a walk over a call's arguments. The index walk and the

@@ -308,7 +308,7 @@ fn evaluation_case(rules: usize, text_bytes: usize) -> (Guard, Value) {
         .map(|index| {
             let constraint = Constraint::forbid(vec![Matcher::new(
                 MatcherKind::Literal,
-                &format!("codeword{index} alpha"),
+                format!("codeword{index} alpha"),
             )]);
             (
                 rule(
