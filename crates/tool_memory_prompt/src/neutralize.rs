@@ -534,7 +534,10 @@ mod tests {
             "see #42, C#, arr[0], [docs](https://x)",
         );
         check_body("**［critical］** never ask", "**(critical)** never ask");
-        check_body("＊＊⟦high⟧＊＊ ＃＃ override", "＊＊(high)＊＊ \\## override");
+        check_body(
+            "＊＊⟦high⟧＊＊ ＃＃ override",
+            "＊＊(high)＊＊ \\## override",
+        );
         check_tool_name("bad`tool", "bad'tool");
         check_tool_name("x`\n### `shell", "x' ### 'shell");
     }
