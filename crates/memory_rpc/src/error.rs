@@ -8,6 +8,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::envelope::Envelope;
+use crate::limits::Limit;
 
 /// The body is not valid JSON.
 pub const PARSE_ERROR_CODE: i32 = -32700;
@@ -27,6 +28,11 @@ pub const REFERENCE_ERROR_CODE: i32 = -32000;
 /// written by a newer toolmem, or a stored row this version cannot read. Often transient;
 /// retrying later may succeed.
 pub const STORAGE_ERROR_CODE: i32 = -32002;
+/// The request body reached one of its reply bounds ([`crate::RpcLimits`]): the reply would
+/// have grown past `max_response_bytes`, or a batch spent its `max_batch_work`. `data.limit`
+/// names the bound, `data.max` gives its value and `data.ran` says whether this request ran
+/// (only a request whose own result did not fit has; every later one has not).
+pub const LIMIT_EXCEEDED_CODE: i32 = -32003;
 /// A lifecycle change (`memory.tool_rule_revoke`, `_restore`, `_confirm`) named a rule that does
 /// not exist. (`get` answers `null` and `delete` answers `false` instead, as in the reference.)
 pub const RULE_NOT_FOUND_CODE: i32 = -32001;
@@ -79,6 +85,26 @@ pub(crate) enum Error {
     /// A result could not be encoded.
     #[error("internal error: {0}")]
     Internal(String),
+    /// A reply bound of the request body was reached.
+    #[error("{}", limit_message(*limit, *ran))]
+    LimitExceeded { limit: Limit, ran: bool },
+}
+
+fn limit_message(limit: Limit, ran: bool) -> String {
+    let what = match limit {
+        Limit::ResponseBytes(max) => {
+            format!("the reply would be larger than max_response_bytes ({max} bytes)")
+        }
+        Limit::BatchWork(max) => {
+            format!("the request body has spent its max_batch_work ({max} units)")
+        }
+    };
+    let outcome = if ran {
+        "this request ran, but its result is not sent"
+    } else {
+        "this request did not run"
+    };
+    format!("limit exceeded: {what}; {outcome}")
 }
 
 /// A JSON-RPC error object. `data` is omitted natively when there is nothing to say, and is
@@ -138,6 +164,13 @@ pub(crate) fn error_object(error: &Error, envelope: Envelope) -> ErrorObject {
         },
         Error::RuleNotFound { .. } => (RULE_NOT_FOUND_CODE, error.to_string(), None),
         Error::Internal(_) => (INTERNAL_ERROR_CODE, error.to_string(), None),
+        Error::LimitExceeded { limit, ran } => {
+            return ErrorObject {
+                code: LIMIT_EXCEEDED_CODE,
+                message: error.to_string(),
+                data: Some(json!({"limit": limit.name(), "max": limit.max(), "ran": ran})),
+            };
+        }
     };
     ErrorObject {
         code,
@@ -167,7 +200,8 @@ fn reference_message(error: &Error) -> String {
         Error::Parse(_)
         | Error::InvalidRequest(_)
         | Error::RuleNotFound { .. }
-        | Error::Internal(_) => error.to_string(),
+        | Error::Internal(_)
+        | Error::LimitExceeded { .. } => error.to_string(),
     }
 }
 
@@ -290,6 +324,28 @@ mod tests {
             Error::Internal("boom".into()),
             json!({"code": -32603, "message": "internal error: boom"}),
             "internal error: boom",
+        );
+    }
+
+    #[test]
+    fn limit_errors_name_the_limit() {
+        let bytes = "limit exceeded: the reply would be larger than max_response_bytes (100 bytes); this request ran, but its result is not sent";
+        check(
+            Error::LimitExceeded {
+                limit: Limit::ResponseBytes(100),
+                ran: true,
+            },
+            json!({"code": -32003, "message": bytes, "data": {"limit": "max_response_bytes", "max": 100, "ran": true}}),
+            bytes,
+        );
+        let work = "limit exceeded: the request body has spent its max_batch_work (7 units); this request did not run";
+        check(
+            Error::LimitExceeded {
+                limit: Limit::BatchWork(7),
+                ran: false,
+            },
+            json!({"code": -32003, "message": work, "data": {"limit": "max_batch_work", "max": 7, "ran": false}}),
+            work,
         );
     }
 }

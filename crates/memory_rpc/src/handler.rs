@@ -1,6 +1,6 @@
 //! `RpcHandler`: one request body in, one response body out. Checks the JSON-RPC 2.0
-//! envelope, handles batches and notifications, resolves the method and shapes the reply for
-//! the envelope the method name asks for.
+//! envelope, handles batches and notifications, resolves the method, shapes the reply for
+//! the envelope the method name asks for, and keeps the reply within its [`RpcLimits`].
 
 use std::sync::OnceLock;
 
@@ -11,21 +11,20 @@ use serde_json::value::RawValue;
 
 use crate::envelope::{Envelope, ReferenceOutcome};
 use crate::error::{Error, ErrorObject, INTERNAL_ERROR_CODE, STORAGE_ERROR_CODE, error_object};
-use crate::methods::{METHODS, find};
-
-/// Most requests in one batch. Requests of a batch run one after another while the client
-/// waits, so an unbounded batch would let one body hold the store for as long as it likes.
-pub const MAX_BATCH_LEN: usize = 1000;
+use crate::limits::{MAX_BATCH_LEN, ReplyBudget, RpcLimits};
+use crate::methods::{Answer, METHODS, find};
 use crate::params::{Params, json_kind};
 
 /// Serves the toolmem JSON-RPC methods over an [`ActiveMemoryClient`], for any transport: the
 /// caller moves bodies, the handler does the rest. Cheap to clone.
 ///
 /// Batches are answered in request order and run one request after another, so a batch that
-/// puts and then lists sees its own write.
+/// puts and then lists sees its own write. The reply to one body is bounded by [`RpcLimits`]
+/// (the defaults unless [`RpcHandler::with_limits`] says otherwise).
 #[derive(Debug, Clone)]
 pub struct RpcHandler {
     client: ActiveMemoryClient,
+    limits: RpcLimits,
 }
 
 /// One response object; fields in the order JSON-RPC examples show them.
@@ -65,12 +64,39 @@ impl Response {
             error: Some(error_object(error, envelope)),
         }
     }
+
+    /// The bytes this response takes in the reply.
+    fn encoded_len(&self) -> usize {
+        match &self.result {
+            // `{"jsonrpc":"2.0","id":` + id + `,"result":` + result + `}`, counted without
+            // encoding again a result that may be megabytes long.
+            Some(result) => {
+                let id = serde_json::to_string(&self.id).map_or(0, |id| id.len());
+                22 + id + 10 + result.get().len() + 1
+            }
+            None => serde_json::to_string(self).map_or(0, |text| text.len()),
+        }
+    }
 }
 
 impl RpcHandler {
-    /// A handler over `client`.
+    /// A handler over `client`, with the default [`RpcLimits`].
     pub fn new(client: ActiveMemoryClient) -> RpcHandler {
-        RpcHandler { client }
+        RpcHandler {
+            client,
+            limits: RpcLimits::default(),
+        }
+    }
+
+    /// This handler with other reply bounds (a transport's setting, say).
+    pub fn with_limits(mut self, limits: RpcLimits) -> RpcHandler {
+        self.limits = limits;
+        self
+    }
+
+    /// The reply bounds this handler keeps.
+    pub fn limits(&self) -> RpcLimits {
+        self.limits
     }
 
     /// One request body (single or batch) in, the response body out; `None` when nothing is to
@@ -144,20 +170,36 @@ impl RpcHandler {
                 )))
             }
             Value::Array(requests) => {
+                let mut budget = ReplyBudget::new(self.limits, true);
                 let mut responses = Vec::with_capacity(requests.len());
                 for request in requests {
-                    responses.extend(self.handle_one(request).await);
+                    responses.extend(self.handle_one(request, &mut budget).await);
                 }
                 // A batch of notifications only gets no reply at all, not an empty array.
                 (!responses.is_empty()).then_some(Reply::Batch(responses))
             }
-            request => self.handle_one(request).await.map(Reply::Single),
+            request => {
+                let mut budget = ReplyBudget::new(self.limits, false);
+                self.handle_one(request, &mut budget)
+                    .await
+                    .map(Reply::Single)
+            }
         }
+    }
+
+    /// One request object, within what the body has left of its `budget`; error replies are
+    /// counted too.
+    async fn handle_one(&self, request: Value, budget: &mut ReplyBudget) -> Option<Response> {
+        let response = self.answer_one(request, budget).await?;
+        if response.error.is_some() {
+            budget.add_error(response.encoded_len());
+        }
+        Some(response)
     }
 
     /// One request object. A malformed one is always answered (with the id when it is
     /// usable), because without a valid request there is no notification to keep quiet about.
-    async fn handle_one(&self, request: Value) -> Option<Response> {
+    async fn answer_one(&self, request: Value, budget: &mut ReplyBudget) -> Option<Response> {
         let invalid = |id: Value, message: String| {
             Some(Response::failure(
                 id,
@@ -204,14 +246,37 @@ impl RpcHandler {
             None => return invalid(reply_id, "method is missing".to_owned()),
         };
         let envelope = Envelope::of_method(&method);
-        let outcome = self.call(&method, envelope, request.remove("params")).await;
+        let outcome = match budget.spent() {
+            // Once a bound is reached nothing more runs, writes included: a client can tell
+            // from the errors exactly which requests took effect.
+            Some(limit) => Err(Error::LimitExceeded { limit, ran: false }),
+            None => self
+                .call(&method, envelope, request.remove("params"))
+                .await
+                .map(|answer| {
+                    budget.add_work(1 + answer.work);
+                    answer.result
+                }),
+        };
         if let Err(error) = &outcome {
             log_failure(&method, error, envelope, id.is_none());
         }
         // A notification gets nothing back, even when it failed.
         let id = id?;
         Some(match outcome {
-            Ok(result) => Response::success(id, result),
+            Ok(result) => {
+                let response = Response::success(id, result);
+                if budget.take_result(response.encoded_len()) {
+                    response
+                } else {
+                    // The result does not fit: the request ran, the error says so, and
+                    // nothing after it runs.
+                    let limit = budget.spent().expect("take_result records its bound");
+                    let error = Error::LimitExceeded { limit, ran: true };
+                    log_failure(&method, &error, envelope, false);
+                    Response::failure(response.id, &error, envelope)
+                }
+            }
             Err(error) => Response::failure(id, &error, envelope),
         })
     }
@@ -221,22 +286,26 @@ impl RpcHandler {
         name: &str,
         envelope: Envelope,
         params: Option<Value>,
-    ) -> Result<Box<RawValue>, Error> {
+    ) -> Result<Answer, Error> {
         let method = find(name, envelope).ok_or_else(|| Error::MethodNotFound {
             method: name.to_owned(),
         })?;
         let params = Params::check(params, method.name, method.params, envelope)?;
-        let result = (method.call)(&self.client, params).await?;
+        let answer = (method.call)(&self.client, params).await?;
         match (&method.reference, envelope) {
             (Some(reference), Envelope::Reference) => {
                 let outcome = ReferenceOutcome {
-                    result: &result,
+                    result: &answer.result,
                     logs: [reference.log],
                 };
-                serde_json::value::to_raw_value(&outcome)
-                    .map_err(|err| Error::Internal(err.to_string()))
+                let result = serde_json::value::to_raw_value(&outcome)
+                    .map_err(|err| Error::Internal(err.to_string()))?;
+                Ok(Answer {
+                    result,
+                    work: answer.work,
+                })
             }
-            _ => Ok(result),
+            _ => Ok(answer),
         }
     }
 }

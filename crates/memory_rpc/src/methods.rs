@@ -17,10 +17,22 @@ use serde_json::value::RawValue;
 
 use crate::envelope::Envelope;
 use crate::error::Error;
+use crate::limits::MAX_PROMPT_TOOLS;
 use crate::params::{Param, Params};
 
-/// A handler's result, already encoded so that it keeps its types' field order.
-pub(crate) type CallResult = Result<Box<RawValue>, Error>;
+/// A handler's result, already encoded so that it keeps its types' field order, with the work
+/// it cost.
+pub(crate) type CallResult = Result<Answer, Error>;
+
+/// What a handler returns on success.
+#[derive(Debug)]
+pub(crate) struct Answer {
+    pub(crate) result: Box<RawValue>,
+    /// The work beyond the request itself, in the units of
+    /// [`DEFAULT_MAX_BATCH_WORK`](crate::limits::DEFAULT_MAX_BATCH_WORK): rules or entries
+    /// returned, tools named.
+    pub(crate) work: usize,
+}
 /// What a handler returns: a boxed future, so that one table holds every method.
 pub(crate) type CallFuture<'a> = Pin<Box<dyn Future<Output = CallResult> + Send + 'a>>;
 
@@ -66,10 +78,6 @@ const INCLUDE_REVOKED: Param = Param::optional(
     "include_revoked",
     "Also list revoked rules, marked by `revoked_at`; default false.",
 );
-
-/// Most tool names in one `memory.tool_rules_for_prompt` request. An agent has dozens of tools,
-/// not thousands; the bound keeps one request from fanning out into unbounded store reads.
-pub const MAX_PROMPT_TOOLS: usize = 1000;
 
 /// Default and largest `limit` of `memory.tool_rule_history`.
 pub(crate) const DEFAULT_HISTORY_LIMIT: u64 = 50;
@@ -204,8 +212,11 @@ pub(crate) fn find(name: &str, envelope: Envelope) -> Option<&'static Method> {
     })
 }
 
-fn encode<T: Serialize + ?Sized>(value: &T) -> CallResult {
-    serde_json::value::to_raw_value(value).map_err(|err| Error::Internal(err.to_string()))
+/// Encodes a result that cost `work` beyond the request itself.
+fn encode<T: Serialize + ?Sized>(value: &T, work: usize) -> CallResult {
+    let result =
+        serde_json::value::to_raw_value(value).map_err(|err| Error::Internal(err.to_string()))?;
+    Ok(Answer { result, work })
 }
 
 fn tool_rule_put(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
@@ -222,7 +233,7 @@ fn tool_rule_put(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<
         put.constraint = params.optional::<RawJson>("constraint")?;
         // The stored rule, not the request echoed back: normalised tool name, kept
         // `created_at` (the reference's V3 returned the pre-store copy, W-17).
-        encode(&client.put(put).await?)
+        encode(&client.put(put).await?, 1)
     })
 }
 
@@ -230,17 +241,20 @@ fn tool_rule_get(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<
     Box::pin(async move {
         let tool_name = params.lookup_tool_name()?;
         let id = params.lookup_id()?;
-        encode(&client.get(&tool_name, &id).await?)
+        let rule = client.get(&tool_name, &id).await?;
+        encode(&rule, usize::from(rule.is_some()))
     })
 }
 
 fn tool_rule_list(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
     Box::pin(async move {
         let tool_name = params.lookup_tool_name()?;
-        if params.optional::<bool>("include_revoked")?.unwrap_or(false) {
-            return encode(&*client.list_including_revoked(&tool_name).await?);
-        }
-        encode(&*client.list(&tool_name).await?)
+        let rules = if params.optional::<bool>("include_revoked")?.unwrap_or(false) {
+            client.list_including_revoked(&tool_name).await?
+        } else {
+            client.list(&tool_name).await?
+        };
+        encode(&*rules, rules.len())
     })
 }
 
@@ -265,7 +279,7 @@ async fn change_rule(
         _ => client.confirm(&tool_name, &id, &origin).await?,
     };
     match changed {
-        Some(rule) => encode(&rule),
+        Some(rule) => encode(&rule, 1),
         None => Err(Error::RuleNotFound { tool_name, id }),
     }
 }
@@ -289,7 +303,8 @@ fn tool_call_check(client: &ActiveMemoryClient, mut params: Params) -> CallFutur
         let arguments = params
             .optional::<serde_json::Value>("arguments")?
             .unwrap_or_else(|| serde_json::json!({}));
-        encode(&client.check(&tool_name, &arguments).await?)
+        let verdict = client.check(&tool_name, &arguments).await?;
+        encode(&verdict, verdict.rules.len() + verdict.advice.len())
     })
 }
 
@@ -308,11 +323,10 @@ fn tool_rule_history(client: &ActiveMemoryClient, mut params: Params) -> CallFut
             }));
         }
         let limit = usize::try_from(limit).map_err(|err| Error::Internal(err.to_string()))?;
-        encode(
-            &client
-                .history(&tool_name, id.as_deref(), limit, before)
-                .await?,
-        )
+        let entries = client
+            .history(&tool_name, id.as_deref(), limit, before)
+            .await?;
+        encode(&entries, entries.len())
     })
 }
 
@@ -321,7 +335,7 @@ fn tool_rule_delete(client: &ActiveMemoryClient, mut params: Params) -> CallFutu
         let tool_name = params.lookup_tool_name()?;
         let id = params.lookup_id()?;
         let origin = rpc_origin("memory.tool_rule_delete");
-        encode(&client.delete(&tool_name, &id, &origin).await?)
+        encode(&client.delete(&tool_name, &id, &origin).await?, 0)
     })
 }
 
@@ -347,12 +361,16 @@ fn tool_rules_for_prompt(client: &ActiveMemoryClient, mut params: Params) -> Cal
             }));
         }
         let prompt = client.rules_for_prompt(&tools).await?;
+        let work = tools.len() + prompt.rules.len();
         match params.envelope() {
-            Envelope::Native => encode(&prompt),
-            Envelope::Reference => encode(&ReferencePrompt {
-                rendered: &prompt.rendered,
-                rules: &prompt.rules,
-            }),
+            Envelope::Native => encode(&prompt, work),
+            Envelope::Reference => encode(
+                &ReferencePrompt {
+                    rendered: &prompt.rendered,
+                    rules: &prompt.rules,
+                },
+                work,
+            ),
         }
     })
 }
@@ -363,7 +381,8 @@ fn tool_rules_json(client: &ActiveMemoryClient, mut params: Params) -> CallFutur
         // The same array as `tool_rule_list`, which is what the facade's `rules_json` returns
         // too; encoding the typed rules keeps their keys in record order rather than the sorted
         // order of a `serde_json::Value`.
-        encode(&*client.list(&tool_name).await?)
+        let rules = client.list(&tool_name).await?;
+        encode(&*rules, rules.len())
     })
 }
 
@@ -381,7 +400,8 @@ fn recall(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
             }));
         }
         let limit = usize::try_from(limit).map_err(|err| Error::Internal(err.to_string()))?;
-        encode(&client.recall(&namespace, &query, limit).await?)
+        let rules = client.recall(&namespace, &query, limit).await?;
+        encode(&rules, rules.len())
     })
 }
 
@@ -392,7 +412,14 @@ fn after_turn(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_>
         turn.session_id = params.optional("session_id")?;
         turn.available_tools = params.optional("available_tools")?.unwrap_or_default();
         turn.turn = params.optional("turn")?;
-        encode(&client.after_turn(&turn).await?)
+        let report = client.after_turn(&turn).await?;
+        let work = report.created.len()
+            + report.refreshed.len()
+            + report.changed.len()
+            + report.revoked.len()
+            + report.restored.len()
+            + report.expired.len();
+        encode(&report, work)
     })
 }
 

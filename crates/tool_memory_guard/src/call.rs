@@ -3,11 +3,21 @@
 //! the flags set by boolean arguments.
 //!
 //! Built once per check, and only when some rule is a candidate, so a call that no rule can
-//! touch costs no more than the token walk in the index.
+//! touch costs no more than the token walk in the index. Both walks over the arguments, and
+//! the command parser, stop at the bounds of [`crate::limits`] and record which one they hit.
+
+use std::cell::OnceCell;
 
 use serde_json::Value;
 
-use crate::normalize::{canonical_flag, expand_flag, flag_of_key, program_name};
+use crate::limits::{
+    ArgumentCount, Bound, Budget, MAX_ARGUMENT_DEPTH, MAX_COMMAND_NESTING, MAX_WRAPPERS,
+};
+use crate::matching::person_tokens;
+use crate::normalize::{
+    UrlParts, alnum_runs, canonical_flag, chunks, expand_flag, flag_of_key, host_of_chunk,
+    normalize_email, normalize_path, normalize_url, path_candidates, program_name,
+};
 
 /// Keys whose values name who a call reaches. Address-like matchers (e-mail, person) look
 /// only here when a call has any, so a body that mentions Sarah is not an e-mail to Sarah.
@@ -98,10 +108,8 @@ const VALUE_FLAGS: &[&str] = &[
     "--port",
 ];
 
-/// How deep quoted commands are unpacked (`ssh host "sudo sh -c 'rm -rf /'"`).
-const MAX_NESTING: usize = 3;
-
-/// One string of a call, lower-cased.
+/// One string of a call, lower-cased, with the normal forms matchers compare computed on
+/// first use.
 #[derive(Debug, Clone)]
 pub(crate) struct Text {
     pub(crate) lower: String,
@@ -109,6 +117,20 @@ pub(crate) struct Text {
     pub(crate) recipient: bool,
     /// A joined argv array, used only to find invocations (its elements are texts too).
     pub(crate) command_only: bool,
+    /// Boxed on first use: most texts of most checks never need one.
+    forms: OnceCell<Box<Forms>>,
+}
+
+/// The candidate literals of a text in normal form. Every rule of a kind compares with the
+/// same list, so a text is normalised once per check rather than once per candidate rule:
+/// a megabyte of paths checked against many path rules cost seconds of allocation otherwise.
+#[derive(Debug, Clone, Default)]
+struct Forms {
+    emails: OnceCell<Vec<String>>,
+    hosts: OnceCell<Vec<String>>,
+    urls: OnceCell<Vec<UrlParts>>,
+    paths: OnceCell<Vec<String>>,
+    person_tokens: OnceCell<Vec<(usize, usize)>>,
 }
 
 /// One program run by a command line: `git -C x push --force origin main`.
@@ -126,16 +148,27 @@ pub(crate) struct Invocation {
 }
 
 /// Everything the matchers look at.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub(crate) struct CallView {
     /// The tool name's words (`git_push` → `git`, `push`); a tool can be a command.
     pub(crate) tool_words: Vec<String>,
     pub(crate) texts: Vec<Text>,
     /// Parsed on first use: most rules (addresses, names, URLs) never need them.
-    invocations: std::cell::OnceCell<Vec<Invocation>>,
+    parsed: OnceCell<Parsed>,
     /// Flags set by `true` arguments: `{"force": true}` → `--force`.
     pub(crate) bool_flags: Vec<String>,
     pub(crate) has_recipients: bool,
+    /// What looking at every text costs: their bytes, and one per text.
+    pub(crate) text_weight: usize,
+    /// The work this check has spent, and the first bound it reached.
+    pub(crate) budget: Budget,
+}
+
+/// The invocations of a call and what looking at all of them costs.
+#[derive(Debug, Default)]
+struct Parsed {
+    invocations: Vec<Invocation>,
+    weight: usize,
 }
 
 impl CallView {
@@ -144,32 +177,71 @@ impl CallView {
             tool_words: tool_words(tool_name),
             ..CallView::default()
         };
-        view.walk(arguments, false);
+        if let Err(bound) = view.walk(arguments, false, 1, &mut ArgumentCount::default()) {
+            view.budget.exceed(bound);
+        }
         view.has_recipients = view.texts.iter().any(|text| text.recipient);
+        view.text_weight = view.texts.iter().map(Text::weight).sum();
         view
     }
 
-    /// Every invocation in every string of the call.
+    /// Every invocation in every string of the call, up to the bounds on parsing.
     pub(crate) fn invocations(&self) -> &[Invocation] {
-        self.invocations.get_or_init(|| {
+        &self.parsed().invocations
+    }
+
+    /// What looking at every invocation costs.
+    pub(crate) fn invocation_weight(&self) -> usize {
+        self.parsed().weight
+    }
+
+    fn parsed(&self) -> &Parsed {
+        self.parsed.get_or_init(|| {
             let mut invocations = Vec::new();
-            for text in &self.texts {
-                parse_command_line(&text.lower, 0, &mut invocations);
+            // A text without a letter (a number, a date, an amount) names no program.
+            let commands = self
+                .texts
+                .iter()
+                .filter(|text| text.lower.chars().any(char::is_alphabetic));
+            for text in commands {
+                if !parse_command_line(&text.lower, 0, &mut invocations, &self.budget) {
+                    break;
+                }
             }
-            invocations
+            let weight = invocations.iter().map(Invocation::weight).sum();
+            Parsed {
+                invocations,
+                weight,
+            }
         })
     }
 
-    fn walk(&mut self, value: &Value, recipient: bool) {
+    /// Reads the arguments into texts and flags. Stops at the first bound: the index walk
+    /// ([`visit_words`]) counts the same values in the same order, so both stop at one value.
+    fn walk(
+        &mut self,
+        value: &Value,
+        recipient: bool,
+        depth: usize,
+        count: &mut ArgumentCount,
+    ) -> Result<(), Bound> {
         match value {
-            Value::String(text) => self.texts.push(Text {
-                lower: text.to_lowercase(),
-                recipient,
-                command_only: false,
-            }),
+            Value::String(text) => {
+                count.take(text.len())?;
+                self.texts
+                    .push(Text::new(text.to_lowercase(), recipient, false));
+            }
             Value::Array(items) => {
-                // An argv array is one command line: `["git", "push", "--force"]`.
-                if !recipient && items.len() > 1 && items.iter().all(Value::is_string) {
+                if depth > MAX_ARGUMENT_DEPTH {
+                    return Err(Bound::ArgumentDepth);
+                }
+                // An argv array is one command line: `["git", "push", "--force"]`. Joined only
+                // when its strings fit the bounds, which the walk below then checks one by one.
+                if !recipient
+                    && items.len() > 1
+                    && items.iter().all(Value::is_string)
+                    && count.fits(items.iter().filter_map(Value::as_str))
+                {
                     let joined: Vec<String> = items
                         .iter()
                         .filter_map(Value::as_str)
@@ -181,32 +253,159 @@ impl CallView {
                             }
                         })
                         .collect();
-                    self.texts.push(Text {
-                        lower: joined.join(" ").to_lowercase(),
-                        recipient: false,
-                        command_only: true,
-                    });
+                    self.texts
+                        .push(Text::new(joined.join(" ").to_lowercase(), false, true));
                 }
                 for item in items {
-                    self.walk(item, recipient);
+                    self.walk(item, recipient, depth + 1, count)?;
                 }
             }
             Value::Object(map) => {
+                if depth > MAX_ARGUMENT_DEPTH {
+                    return Err(Bound::ArgumentDepth);
+                }
                 for (key, item) in map {
+                    count.take(key.len())?;
                     if item == &Value::Bool(true) {
                         self.bool_flags.push(flag_of_key(key));
                     }
-                    self.walk(item, recipient || is_recipient_key(key));
+                    self.walk(item, recipient || is_recipient_key(key), depth + 1, count)?;
                 }
             }
-            Value::Number(number) => self.texts.push(Text {
-                lower: number.to_string(),
-                recipient,
-                command_only: false,
-            }),
+            Value::Number(number) => {
+                let text = number.to_string();
+                count.take(text.len())?;
+                self.texts.push(Text::new(text, recipient, false));
+            }
             Value::Bool(_) | Value::Null => {}
         }
+        Ok(())
     }
+}
+
+impl Text {
+    pub(crate) fn new(lower: String, recipient: bool, command_only: bool) -> Text {
+        Text {
+            lower,
+            recipient,
+            command_only,
+            forms: OnceCell::new(),
+        }
+    }
+
+    fn forms(&self) -> &Forms {
+        self.forms.get_or_init(Box::default)
+    }
+
+    /// What a matcher looking at this text costs: its bytes, and one for the text itself.
+    pub(crate) fn weight(&self) -> usize {
+        self.lower.len() + 1
+    }
+
+    /// The e-mail addresses in the text: every chunk with an `@` that normalises to one.
+    pub(crate) fn emails(&self) -> &[String] {
+        self.forms().emails.get_or_init(|| {
+            chunks(&self.lower)
+                .filter(|chunk| chunk.contains('@'))
+                .filter_map(normalize_email)
+                .collect()
+        })
+    }
+
+    /// The hosts the text's chunks name (addresses' domains, URLs' hosts, dotted names, IPs).
+    pub(crate) fn hosts(&self) -> &[String] {
+        self.forms()
+            .hosts
+            .get_or_init(|| chunks(&self.lower).filter_map(host_of_chunk).collect())
+    }
+
+    /// The URLs in the text (`scheme://...` or `www....`).
+    pub(crate) fn urls(&self) -> &[UrlParts] {
+        self.forms().urls.get_or_init(|| {
+            chunks(&self.lower)
+                .filter(|chunk| chunk.contains("://") || chunk.starts_with("www."))
+                .filter_map(normalize_url)
+                .collect()
+        })
+    }
+
+    /// The paths the text may name, normalised. Only candidates with a path's shape (a `/`,
+    /// `.`, `~` or `\\`) are kept: a word without one normalises to a bare relative name,
+    /// which no anchored pattern covers and no relative pattern is compared with.
+    pub(crate) fn paths(&self) -> &[String] {
+        self.forms().paths.get_or_init(|| {
+            chunks(&self.lower)
+                .flat_map(path_candidates)
+                .filter(|candidate| candidate.contains(['/', '.', '~', '\\']))
+                .map(normalize_path)
+                .collect()
+        })
+    }
+
+    /// The name words of the text ([`person_tokens`]) as byte ranges of `lower`.
+    pub(crate) fn person_tokens(&self) -> &[(usize, usize)] {
+        self.forms().person_tokens.get_or_init(|| {
+            let base = self.lower.as_ptr() as usize;
+            person_tokens(&self.lower)
+                .into_iter()
+                .map(|token| {
+                    let start = token.as_ptr() as usize - base;
+                    (start, start + token.len())
+                })
+                .collect()
+        })
+    }
+}
+
+impl Invocation {
+    /// What a matcher looking at this invocation costs: its words' bytes, and one.
+    pub(crate) fn weight(&self) -> usize {
+        self.texts.iter().map(Text::weight).sum()
+    }
+}
+
+/// Calls `visit` with every alphanumeric run of every string in `value` (at nesting level
+/// `depth`), and of the flags set by `true` arguments: the words the guard's index looks up.
+/// Counts values like [`CallView::new`] does and stops where it stops.
+pub(crate) fn visit_words(
+    value: &Value,
+    visit: &mut dyn FnMut(&str),
+    depth: usize,
+    count: &mut ArgumentCount,
+) -> Result<(), Bound> {
+    match value {
+        Value::String(text) => {
+            count.take(text.len())?;
+            alnum_runs(text).for_each(&mut *visit);
+        }
+        Value::Array(items) => {
+            if depth > MAX_ARGUMENT_DEPTH {
+                return Err(Bound::ArgumentDepth);
+            }
+            for item in items {
+                visit_words(item, visit, depth + 1, count)?;
+            }
+        }
+        Value::Object(map) => {
+            if depth > MAX_ARGUMENT_DEPTH {
+                return Err(Bound::ArgumentDepth);
+            }
+            for (key, item) in map {
+                count.take(key.len())?;
+                if item == &Value::Bool(true) {
+                    alnum_runs(&flag_of_key(key)).for_each(&mut *visit);
+                }
+                visit_words(item, visit, depth + 1, count)?;
+            }
+        }
+        Value::Number(number) => {
+            let text = number.to_string();
+            count.take(text.len())?;
+            alnum_runs(&text).for_each(&mut *visit);
+        }
+        Value::Bool(_) | Value::Null => {}
+    }
+    Ok(())
 }
 
 /// The words of a tool name, split on `_`, `-`, `.`, spaces and camel case.
@@ -316,8 +515,14 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
 }
 
 /// Finds every invocation in a (lower-case) command line, including those inside quoted
-/// arguments such as `bash -c '...'` or `ssh host "..."`.
-pub(crate) fn parse_command_line(line: &str, depth: usize, out: &mut Vec<Invocation>) {
+/// arguments such as `bash -c '...'` or `ssh host "..."`, down to [`MAX_COMMAND_NESTING`]
+/// levels. `false` when the invocations' words ran out of budget, so parsing stops.
+pub(crate) fn parse_command_line(
+    line: &str,
+    depth: usize,
+    out: &mut Vec<Invocation>,
+    budget: &Budget,
+) -> bool {
     let pieces = shell_pieces(line);
     let mut segment: Vec<String> = Vec::new();
     let mut nested: Vec<String> = Vec::new();
@@ -330,17 +535,27 @@ pub(crate) fn parse_command_line(line: &str, depth: usize, out: &mut Vec<Invocat
                 segment.push(text);
             }
             Piece::Separator => {
-                segment_invocations(&segment, out);
+                if !segment_invocations(&segment, out, budget) {
+                    return false;
+                }
                 segment.clear();
             }
         }
     }
-    segment_invocations(&segment, out);
-    if depth < MAX_NESTING {
-        for inner in nested {
-            parse_command_line(&inner, depth + 1, out);
-        }
+    if !segment_invocations(&segment, out, budget) {
+        return false;
     }
+    if nested.is_empty() {
+        return true;
+    }
+    if depth >= MAX_COMMAND_NESTING {
+        // The quoted text may hold a command that is not read: the check is incomplete.
+        budget.exceed(Bound::CommandNesting);
+        return true;
+    }
+    nested
+        .iter()
+        .all(|inner| parse_command_line(inner, depth + 1, out, budget))
 }
 
 fn is_assignment(word: &str) -> bool {
@@ -357,17 +572,30 @@ fn is_assignment(word: &str) -> bool {
     }
 }
 
-fn segment_invocations(words: &[String], out: &mut Vec<Invocation>) {
+/// The invocations of one simple command: the program, and behind each wrapper the program
+/// it runs, up to [`MAX_WRAPPERS`] wrappers. `false` when their words do not fit the budget.
+fn segment_invocations(words: &[String], out: &mut Vec<Invocation>, budget: &Budget) -> bool {
     let mut index = 0;
     while index < words.len() && is_assignment(&words[index]) {
         index += 1;
     }
+    let mut wrappers = 0;
     while index < words.len() {
+        // A wrapper's invocation holds every word of the command it wraps.
+        if !budget.take_invocation_words(words.len() - index) {
+            return false;
+        }
         out.push(invocation(&words[index..]));
         let program = program_name(&words[index]);
         if !WRAPPERS.contains(&program.as_str()) {
             break;
         }
+        if wrappers == MAX_WRAPPERS {
+            // The program behind this wrapper is not read: the check is incomplete.
+            budget.exceed(Bound::Wrappers);
+            break;
+        }
+        wrappers += 1;
         index += 1;
         // Skip the wrapper's own options, assignments and (for timeout, nice -n) values.
         while index < words.len() {
@@ -385,6 +613,7 @@ fn segment_invocations(words: &[String], out: &mut Vec<Invocation>) {
             }
         }
     }
+    true
 }
 
 fn invocation(words: &[String]) -> Invocation {
@@ -411,7 +640,11 @@ fn invocation(words: &[String]) -> Invocation {
         if !options_done && word.len() > 1 && word.starts_with('-') {
             expanded.clear();
             expand_flag(word, &mut expanded);
-            flags.extend(expanded.iter().map(|flag| canonical_flag(&program, flag)));
+            flags.extend(
+                expanded
+                    .iter()
+                    .map(|flag| canonical_flag(&program, flag).to_owned()),
+            );
             skip_value = !word.contains('=') && VALUE_FLAGS.contains(&word.as_str());
             continue;
         }
@@ -421,11 +654,7 @@ fn invocation(words: &[String]) -> Invocation {
         program,
         positional,
         flags,
-        texts: vec![Text {
-            lower: words.join(" "),
-            recipient: false,
-            command_only: false,
-        }],
+        texts: vec![Text::new(words.join(" "), false, false)],
     }
 }
 
@@ -437,7 +666,7 @@ mod tests {
 
     fn programs(line: &str) -> Vec<(String, Vec<String>, Vec<String>)> {
         let mut out = Vec::new();
-        parse_command_line(&line.to_lowercase(), 0, &mut out);
+        parse_command_line(&line.to_lowercase(), 0, &mut out, &Budget::default());
         out.into_iter()
             .map(|inv| (inv.program, inv.positional, inv.flags))
             .collect()

@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tool_memory_core::{ToolMemoryPriority, ToolMemoryRule, UNSCOPED_TOOL, normalize_tool_name};
 
-use crate::call::{CallView, tool_words};
+use crate::call::{CallView, tool_words, visit_words};
+use crate::limits::{ArgumentCount, Bound};
 use crate::matching::{CompiledConstraint, Hit, KeyGroup, evaluate};
-use crate::normalize::{alnum_runs, flag_of_key};
 use crate::{Constraint, Error, MatcherKind, Polarity, Strength, derive_constraint};
 
 /// What the caller should do with a proposed call.
@@ -153,6 +153,12 @@ impl ToolIndex {
     fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
+
+    /// Whether some rule here has a constraint, so a call checked only in part may have
+    /// escaped it.
+    fn has_constraints(&self) -> bool {
+        !self.always.is_empty() || !self.by_word.is_empty()
+    }
 }
 
 /// Rules compiled for checking. Build once per rule set (cheap: one derivation per rule),
@@ -273,6 +279,9 @@ impl Guard {
         for (which, index) in indexes.iter().enumerate() {
             candidates.extend(index.always.iter().map(|entry| (which, *entry)));
         }
+        // The first bound of `crate::limits` the check ran into: past it the call was not
+        // read, so no rule can be said not to apply.
+        let mut bound: Option<Bound> = None;
         if indexes.iter().any(|index| !index.by_word.is_empty()) {
             let mut buffer = [0u8; 64];
             let mut visit = |word: &str| {
@@ -286,7 +295,7 @@ impl Guard {
             for word in tool_words(&tool) {
                 visit(&word);
             }
-            visit_words(arguments, &mut visit);
+            bound = visit_words(arguments, &mut visit, 1, &mut ArgumentCount::default()).err();
         }
         if exhaustive {
             candidates = indexes
@@ -297,7 +306,11 @@ impl Guard {
                 })
                 .collect();
         }
-        candidates.sort_unstable();
+        // Critical rules first, so that a deny is found before the work budget runs out.
+        candidates.sort_unstable_by_key(|&(which, entry)| {
+            let priority = indexes[which].entries[entry as usize].rule.priority;
+            (std::cmp::Reverse(priority), which, entry)
+        });
         candidates.dedup();
 
         let mut decided: Vec<(Decision, &Entry, Hit)> = Vec::new();
@@ -305,6 +318,9 @@ impl Guard {
         if !candidates.is_empty() {
             let view = CallView::new(&tool, arguments);
             for (which, entry_index) in candidates {
+                if view.budget.work_spent() {
+                    break;
+                }
                 let entry = &indexes[which].entries[entry_index as usize];
                 let Some(compiled) = &entry.compiled else {
                     continue;
@@ -314,6 +330,17 @@ impl Guard {
                         Decision::Allow => advice.push(entry),
                         decision => decided.push((decision, entry, hit)),
                     }
+                }
+            }
+            bound = bound.or(view.budget.exceeded());
+        }
+        let bound = bound.filter(|_| indexes.iter().any(|index| index.has_constraints()));
+        if bound.is_some() {
+            // A requirement missing from the part that was read may sit in the part that was
+            // not: it asks, never denies.
+            for (decision, _, hit) in &mut decided {
+                if hit.polarity == Polarity::Require {
+                    *decision = (*decision).min(Decision::Confirm);
                 }
             }
         }
@@ -329,7 +356,10 @@ impl Guard {
             advice.into_iter().map(|entry| entry.rule.clone()).collect();
 
         let Some(decision) = decided.iter().map(|(decision, ..)| *decision).max() else {
-            return allow(&tool, advice);
+            return match bound {
+                Some(bound) => too_complex(&tool, bound, advice),
+                None => allow(&tool, advice),
+            };
         };
         decided.retain(|(candidate, ..)| *candidate == decision);
         decided.sort_by(|a, b| {
@@ -340,7 +370,11 @@ impl Guard {
                 .then_with(|| a.1.rule.id.cmp(&b.1.rule.id))
         });
         let (_, top, hit) = &decided[0];
-        let reason = reason_line(decision, &top.rule, hit, &tool);
+        let mut reason = reason_line(decision, &top.rule, hit, &tool);
+        if let (Decision::Confirm, Some(bound)) = (decision, bound) {
+            reason.push_str("; the call is also too complex to check fully: ");
+            reason.push_str(&bound.describe());
+        }
         Verdict {
             decision,
             rules: decided
@@ -389,6 +423,20 @@ fn allow(tool: &str, advice: Vec<ToolMemoryRule>) -> Verdict {
         rules: Vec::new(),
         advice,
         reason,
+    }
+}
+
+/// The verdict of a call that was not read in full and broke no rule in the part that was:
+/// the user decides, since a rule may apply to the rest.
+fn too_complex(tool: &str, bound: Bound, advice: Vec<ToolMemoryRule>) -> Verdict {
+    Verdict {
+        decision: Decision::Confirm,
+        rules: Vec::new(),
+        advice,
+        reason: format!(
+            "confirm first: the call is too complex to check fully against the rules on {tool}: {}",
+            bound.describe()
+        ),
     }
 }
 
@@ -454,25 +502,6 @@ fn lower_key<'a>(word: &'a str, buffer: &'a mut [u8; 64]) -> std::borrow::Cow<'a
         return std::borrow::Cow::Borrowed(std::str::from_utf8(bytes).unwrap_or_default());
     }
     std::borrow::Cow::Owned(word.to_lowercase())
-}
-
-/// Calls `visit` with every alphanumeric run of every string in `value`, and of the flags set
-/// by `true` arguments.
-fn visit_words(value: &Value, visit: &mut dyn FnMut(&str)) {
-    match value {
-        Value::String(text) => alnum_runs(text).for_each(&mut *visit),
-        Value::Array(items) => items.iter().for_each(|item| visit_words(item, visit)),
-        Value::Object(map) => {
-            for (key, item) in map {
-                if item == &Value::Bool(true) {
-                    alnum_runs(&flag_of_key(key)).for_each(&mut *visit);
-                }
-                visit_words(item, visit);
-            }
-        }
-        Value::Number(number) => alnum_runs(&number.to_string()).for_each(&mut *visit),
-        Value::Bool(_) | Value::Null => {}
-    }
 }
 
 #[cfg(test)]

@@ -2,13 +2,16 @@
 //!
 //! Compilation normalises every matcher value once, when the guard is built; evaluation then
 //! compares normal forms. Evaluation is exact: the index in `guard.rs` only decides which
-//! rules are worth evaluating.
+//! rules are worth evaluating. Every look at the call is paid from the check's budget
+//! ([`crate::limits::MAX_EVALUATION_WORK`]) before it is made; when the budget runs out,
+//! evaluation stops and reports only what it found before.
 
 use crate::call::{CallView, Invocation, Text};
+use crate::limits::Budget;
 use crate::normalize::{
     PathPattern, UrlParts, alnum_runs, bare_host, canonical_flag, chunks, expand_flag, find_word,
-    first_run, flag_spellings, host_in_domain, host_of_chunk, normalize_domain, normalize_email,
-    normalize_path, normalize_url, path_candidates, program_name,
+    first_run, flag_spellings, host_in_domain, normalize_domain, normalize_email, normalize_url,
+    program_name,
 };
 use crate::{Constraint, Matcher, MatcherKind, Polarity, Strength};
 
@@ -46,7 +49,7 @@ impl CommandPattern {
                 &expanded[..]
             };
             for flag in required {
-                let flag = canonical_flag(&program, flag);
+                let flag = canonical_flag(&program, flag).to_owned();
                 if !flags.contains(&flag) {
                     flags.push(flag);
                 }
@@ -101,12 +104,10 @@ impl CommandPattern {
         self.flags.iter().all(|flag| {
             view.bool_flags.contains(flag)
                 || view.invocations().iter().any(|invocation| {
-                    invocation.flags.contains(flag)
-                        || invocation.flags.contains(&canonical_flag(program, flag))
-                        || invocation
-                            .flags
-                            .iter()
-                            .any(|seen| canonical_flag(program, seen) == *flag)
+                    let canonical = canonical_flag(program, flag);
+                    invocation.flags.iter().any(|seen| {
+                        seen == flag || seen == canonical || canonical_flag(program, seen) == flag
+                    })
                 })
         })
     }
@@ -291,6 +292,14 @@ impl<'a> Invocations<'a> {
             Invocations::One(invocation) => std::slice::from_ref(invocation),
         }
     }
+
+    /// What looking at all of them costs (parses the call's commands if need be).
+    fn weight(self) -> usize {
+        match self {
+            Invocations::Call(view) => view.invocation_weight(),
+            Invocations::One(invocation) => invocation.weight(),
+        }
+    }
 }
 
 /// The part of a call a constraint is checked in.
@@ -302,6 +311,9 @@ struct Scope<'a> {
     /// The whole call, when the scope is the whole call (tool-as-command checks need it).
     view: Option<&'a CallView>,
     has_recipients: bool,
+    /// What looking at every text of the scope costs.
+    text_weight: usize,
+    budget: &'a Budget,
 }
 
 impl<'a> Scope<'a> {
@@ -312,17 +324,38 @@ impl<'a> Scope<'a> {
             bool_flags: &view.bool_flags,
             view: Some(view),
             has_recipients: view.has_recipients,
+            text_weight: view.text_weight,
+            budget: &view.budget,
         }
     }
 
-    fn invocation(invocation: &'a Invocation) -> Scope<'a> {
+    fn invocation(invocation: &'a Invocation, budget: &'a Budget) -> Scope<'a> {
         Scope {
             texts: &invocation.texts,
             invocations: Invocations::One(invocation),
             bool_flags: &[],
             view: None,
             has_recipients: false,
+            text_weight: invocation.weight(),
+            budget,
         }
+    }
+
+    /// What evaluating `compiled` here costs: the size of what its `find` looks at (over
+    /// rather than under: the tool-as-command check of a command looks at the texts too).
+    fn cost(&self, compiled: &Compiled) -> usize {
+        match compiled {
+            Compiled::Command(_) => {
+                self.invocations.weight() + self.view.map_or(0, |view| view.text_weight)
+            }
+            Compiled::Flag(_) => self.invocations.weight() + self.bool_flags.len(),
+            _ => self.text_weight,
+        }
+    }
+
+    /// Pays for evaluating `compiled` here; `false` when the budget has run out.
+    fn pay(&self, compiled: &Compiled) -> bool {
+        self.budget.take_work(self.cost(compiled))
     }
 
     fn plain_texts(&self) -> impl Iterator<Item = &'a Text> {
@@ -350,61 +383,59 @@ fn found(value: &str, recipient: bool) -> Option<Found> {
     })
 }
 
+/// Looks for a matcher's literal in a scope, through each text's normal forms (computed once
+/// per text and check, so many rules cost comparisons rather than normalisations).
 fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Found> {
     match compiled {
         Compiled::Email(email) => scope.address_texts().find_map(|text| {
-            chunks(&text.lower)
-                .filter(|chunk| chunk.contains('@'))
-                .find(|chunk| normalize_email(chunk).as_deref() == Some(email.as_str()))
-                .and_then(|_| found(email, text.recipient))
+            text.emails()
+                .iter()
+                .any(|candidate| candidate == email)
+                .then(|| Found {
+                    value: email.clone(),
+                    recipient: text.recipient,
+                })
         }),
         Compiled::Domain(domain) => {
             let in_addresses = scope.address_texts().find_map(|text| {
-                chunks(&text.lower)
-                    .filter(|chunk| chunk.contains('@'))
-                    .filter_map(normalize_email)
+                text.emails()
+                    .iter()
                     .find(|email| {
                         email
                             .rsplit_once('@')
                             .is_some_and(|(_, host)| host_in_domain(host, domain))
                     })
-                    .and_then(|email| found(&email, text.recipient))
+                    .and_then(|email| found(email, text.recipient))
             });
             if in_addresses.is_some() || scope.has_recipients {
                 return in_addresses;
             }
             scope.plain_texts().find_map(|text| {
-                chunks(&text.lower)
-                    .filter_map(host_of_chunk)
+                text.hosts()
+                    .iter()
                     .find(|host| host_in_domain(host, domain))
-                    .and_then(|host| found(&host, false))
+                    .and_then(|host| found(host, false))
             })
         }
         Compiled::Url(url) => scope.plain_texts().find_map(|text| {
-            chunks(&text.lower)
-                .filter(|chunk| chunk.contains("://") || chunk.starts_with("www."))
-                .filter_map(normalize_url)
+            text.urls()
+                .iter()
                 .find(|candidate| url.covers(candidate))
                 .and_then(|candidate| found(&candidate.display(), false))
         }),
-        Compiled::Path(pattern) => {
-            let needs_shape = !pattern.anchored;
-            scope.plain_texts().find_map(|text| {
-                chunks(&text.lower)
-                    .flat_map(path_candidates)
-                    .filter(|candidate| !needs_shape || candidate.contains(['/', '.', '~', '\\']))
-                    .map(normalize_path)
-                    .find(|path| pattern.covers(path))
-                    .and_then(|path| found(&path, false))
-            })
-        }
+        Compiled::Path(pattern) => scope.plain_texts().find_map(|text| {
+            text.paths()
+                .iter()
+                .find(|path| pattern.covers(path))
+                .and_then(|path| found(path, false))
+        }),
         Compiled::Host(host) => scope.plain_texts().find_map(|text| {
-            chunks(&text.lower)
-                .find(|chunk| {
-                    host_of_chunk(chunk).as_deref() == Some(host.as_str())
-                        || bare_host(chunk) == host
-                })
-                .and_then(|_| found(host, text.recipient))
+            let named = text.hosts().iter().any(|candidate| candidate == host)
+                || chunks(&text.lower).any(|chunk| bare_host(chunk) == host);
+            named.then(|| Found {
+                value: host.clone(),
+                recipient: text.recipient,
+            })
         }),
         Compiled::Command(command) => {
             let in_invocations = scope
@@ -423,9 +454,8 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
         Compiled::Flag(flag) => {
             let present = scope.bool_flags.contains(flag)
                 || scope.invocations.get().iter().any(|invocation| {
-                    invocation
-                        .flags
-                        .contains(&canonical_flag(&invocation.program, flag))
+                    let canonical = canonical_flag(&invocation.program, flag);
+                    invocation.flags.iter().any(|seen| seen == canonical)
                 });
             present.then(|| Found {
                 value: flag.clone(),
@@ -460,10 +490,14 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 return None;
             }
             scope.address_texts().find_map(|text| {
-                let tokens = person_tokens(&text.lower);
-                tokens
+                text.person_tokens()
                     .windows(words.len())
-                    .any(|window| window.iter().zip(words).all(|(a, b)| a == b))
+                    .any(|window| {
+                        window
+                            .iter()
+                            .zip(words)
+                            .all(|(&(start, end), word)| text.lower[start..end] == *word)
+                    })
                     .then(|| Found {
                         value: text.lower.trim().chars().take(80).collect(),
                         recipient: text.recipient,
@@ -475,7 +509,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
 
 /// The name words of a recipient value: display names and the local part of addresses
 /// (`sarah.j@corp.com` → `sarah`, `j`), never the domain.
-fn person_tokens(text: &str) -> Vec<&str> {
+pub(crate) fn person_tokens(text: &str) -> Vec<&str> {
     let mut tokens = Vec::new();
     for chunk in chunks(text) {
         let name_part = match chunk.rsplit_once('@') {
@@ -493,7 +527,9 @@ fn person_tokens(text: &str) -> Vec<&str> {
     tokens
 }
 
-/// Evaluates a constraint against a call; `Some` when the call violates it.
+/// Evaluates a constraint against a call; `Some` when the call violates it. When the check's
+/// budget runs out midway, returns what was found before (a forbidden literal found is
+/// found; the caller treats the rest of the check as not done).
 pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Option<Hit> {
     let whole = Scope::whole(view);
     let mut scopes: Vec<(Scope<'_>, Option<String>)> = Vec::new();
@@ -508,12 +544,23 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
     if when_commands.is_empty() {
         scopes.push((whole, None));
     } else {
+        // Each `when` command is compared with every invocation, and with the tool itself.
+        let per_command = view.invocation_weight() + view.text_weight;
+        if !view
+            .budget
+            .take_work(per_command.saturating_mul(when_commands.len()))
+        {
+            return None;
+        }
         for invocation in view.invocations() {
             if let Some(command) = when_commands
                 .iter()
                 .find(|command| command.matches_invocation(invocation))
             {
-                scopes.push((Scope::invocation(invocation), Some(command.words.join(" "))));
+                scopes.push((
+                    Scope::invocation(invocation, &view.budget),
+                    Some(command.words.join(" ")),
+                ));
             }
         }
         if let Some(command) = when_commands
@@ -523,24 +570,40 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
             scopes.push((whole, Some(command.words.join(" "))));
         }
     }
-    scopes.retain(|(scope, _)| {
-        constraint
-            .when
-            .iter()
-            .filter(|(_, compiled)| !matches!(compiled, Compiled::Command(_)))
-            .all(|(_, compiled)| find(compiled, *scope, false).is_some())
-    });
+    // Every other `when` matcher must be present in the scope.
+    let mut kept = Vec::with_capacity(scopes.len());
+    for (scope, scope_name) in scopes {
+        let mut present = true;
+        for (_, compiled) in &constraint.when {
+            if matches!(compiled, Compiled::Command(_)) {
+                continue;
+            }
+            if !scope.pay(compiled) {
+                return None;
+            }
+            if find(compiled, scope, false).is_none() {
+                present = false;
+                break;
+            }
+        }
+        if present {
+            kept.push((scope, scope_name));
+        }
+    }
 
     let mut best: Option<Hit> = None;
-    for (scope, scope_name) in scopes {
+    for (scope, scope_name) in kept {
         // An address beats a name: when the rule names an address and the call's recipients
         // carry addresses, the addresses decide and the bare name is not consulted.
-        let skip_person = constraint.has_email
-            && scope.address_texts().any(|text| {
-                chunks(&text.lower)
-                    .any(|chunk| chunk.contains('@') && normalize_email(chunk).is_some())
-            });
+        if constraint.has_email && !scope.budget.take_work(scope.text_weight) {
+            return best;
+        }
+        let skip_person =
+            constraint.has_email && scope.address_texts().any(|text| !text.emails().is_empty());
         for (matcher, compiled) in &constraint.matchers {
+            if !scope.pay(compiled) {
+                return best;
+            }
             let result = find(compiled, scope, skip_person);
             let hit = match (constraint.polarity, result) {
                 (Polarity::Forbid, Some(found)) => Hit {

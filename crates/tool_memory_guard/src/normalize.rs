@@ -408,22 +408,26 @@ impl PathPattern {
 
     /// Whether a normalised call path is this path or lies below it. The root `/` matches only
     /// itself (and `/*`): a rule about `rm -rf /` is not a rule about every absolute path.
+    /// Allocates only for a relative pattern whose first component occurs in the path, since
+    /// a check compares a rule with every path of the call.
     pub(crate) fn covers(&self, path: &str) -> bool {
         if self.components.is_empty() {
             return self.anchored && (path == "/" || path == "/*");
         }
-        let parts: Vec<&str> = path.split('/').filter(|part| !part.is_empty()).collect();
-        let wanted = self.components.len();
+        let mut parts = path.split('/').filter(|part| !part.is_empty());
         if self.anchored {
             return path.starts_with('/')
-                && parts.len() >= wanted
-                && parts[..wanted]
+                && self
+                    .components
                     .iter()
-                    .zip(&self.components)
-                    .all(|(a, b)| a == b);
+                    .all(|component| parts.next() == Some(component.as_str()));
         }
+        if !path.contains(self.components[0].as_str()) {
+            return false;
+        }
+        let parts: Vec<&str> = parts.collect();
         parts
-            .windows(wanted)
+            .windows(self.components.len())
             .any(|window| window.iter().zip(&self.components).all(|(a, b)| a == b))
     }
 }
@@ -473,12 +477,13 @@ const FLAG_ALIASES: &[(&str, &str, &str)] = &[
     ("terraform", "--auto-approve", "-auto-approve"),
 ];
 
-/// The canonical spelling of `flag` for `program`.
-pub(crate) fn canonical_flag(program: &str, flag: &str) -> String {
+/// The canonical spelling of `flag` for `program`. Borrowed, since a check asks this of every
+/// flag of every invocation for each flag rule.
+pub(crate) fn canonical_flag<'a>(program: &str, flag: &'a str) -> &'a str {
     FLAG_ALIASES
         .iter()
         .find(|(alias_program, from, _)| *alias_program == program && *from == flag)
-        .map_or_else(|| flag.to_owned(), |(_, _, to)| (*to).to_owned())
+        .map_or(flag, |(_, _, to)| to)
 }
 
 /// Every spelling a flag may take in a call, for the index: the flag itself and whatever

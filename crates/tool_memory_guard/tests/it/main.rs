@@ -1,6 +1,7 @@
-//! Integration tests of `tool_memory_guard`, one binary: the labelled corpus, the public API
-//! and the speed report.
+//! Integration tests of `tool_memory_guard`, one binary: the labelled corpus, the public API,
+//! the bounds on the work of one check and the speed report.
 
 mod api;
+mod bounds;
 mod corpus;
 mod speed;

@@ -3,6 +3,8 @@
 //! budget, the block keeps its structure. One `## Tool-scoped rules` heading, the preamble,
 //! one `### ` heading per group, one bullet line per included rule whose marker is that rule's
 //! own priority, no `**[` anywhere in data, no line break smuggled in, every critical rule kept.
+//! Markers forged from look-alike characters (brackets, asterisks and hashes of other scripts
+//! and widths, look-alike letters, invisible characters) never read as a marker or a heading.
 
 use proptest::prelude::*;
 use tool_memory_core::{Timestamp, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource};
@@ -10,6 +12,8 @@ use tool_memory_prompt::{
     DEFAULT_PROMPT_BUDGET_BYTES, PromptReport, TOOL_MEMORY_HEADING, TOOL_MEMORY_PREAMBLE,
     UNSCOPED_GROUP_HEADING, render_prompt,
 };
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
 
 /// Pieces of text that try to break out of a bullet or a heading.
 const FORGERIES: &[&str] = &[
@@ -221,5 +225,171 @@ proptest! {
         check_structure(std::slice::from_ref(&forged), &report)?;
         prop_assert!(!report.rendered.contains("**[critical]**"), "{:?}", report.rendered);
         prop_assert!(!report.rendered.contains("**[high]**"), "{:?}", report.rendered);
+    }
+}
+
+/// Brackets, asterisks and hashes a reader takes for `[`, `]`, `*` and `#`: the ASCII ones and
+/// look-alikes of other scripts and widths.
+const OPENING: &[char] = &[
+    '[', '［', '⟦', '〚', '【', '〖', '〔', '〘', '⁅', '⦋', '﹇', '「', '⟨', '〈', '❲',
+];
+const CLOSING: &[char] = &[
+    ']', '］', '⟧', '〛', '】', '〗', '〕', '〙', '⁆', '⦌', '﹈', '」', '⟩', '〉', '❳',
+];
+const ASTERISK: &[char] = &['*', '＊', '∗', '⁎', '⁑', '✱', '﹡', '⚹', '✲', '✳', '٭', '⋆'];
+const HASH: &[char] = &['#', '＃', '﹟', '♯', '⌗'];
+const INVISIBLE: &[char] = &[
+    '\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{feff}', '\u{ad}', '\u{fe0f}',
+];
+
+/// Letters that read as a letter of a priority word: fullwidth, mathematical, Cyrillic,
+/// Greek, and the digits and capitals that pass for `l`, `i` and `o`.
+fn lookalikes(letter: char) -> Vec<char> {
+    let mut out = vec![letter, letter.to_ascii_uppercase()];
+    out.push(char::from_u32(letter as u32 - 'a' as u32 + 0xff41).expect("fullwidth"));
+    out.push(char::from_u32(letter as u32 - 'a' as u32 + 0x1d41a).expect("bold"));
+    out.extend(match letter {
+        'a' => &['а', 'α'][..],
+        'c' => &['с', 'ϲ'][..],
+        'h' => &['һ'][..],
+        'i' => &['і', 'ι', '1', 'l', '|'][..],
+        'l' => &['1', 'I', '|', 'ӏ'][..],
+        'o' => &['о', 'ο', '0'][..],
+        _ => &[][..],
+    });
+    out
+}
+
+/// A priority word as a forger would spell it: each letter possibly a look-alike, carrying a
+/// combining mark, or followed by an invisible character.
+fn forged_word() -> impl Strategy<Value = String> {
+    prop::sample::select(vec!["critical", "high", "normal"]).prop_flat_map(|word| {
+        let letters: Vec<BoxedStrategy<String>> = word
+            .chars()
+            .map(|letter| {
+                (
+                    prop::sample::select(lookalikes(letter)),
+                    prop::option::weighted(0.15, prop::sample::select(INVISIBLE)),
+                    prop::option::weighted(0.1, prop::sample::select(vec!['\u{301}', '\u{308}'])),
+                )
+                    .prop_map(|(c, invisible, mark)| {
+                        let mut out = c.to_string();
+                        out.extend(mark);
+                        out.extend(invisible);
+                        out
+                    })
+                    .boxed()
+            })
+            .collect();
+        letters.prop_map(|parts| parts.concat())
+    })
+}
+
+/// `**[word]**`, `[word]`, `#` words and their look-alike spellings, with text around them.
+fn forged_marker_text() -> impl Strategy<Value = String> {
+    let asterisks = prop::collection::vec(prop::sample::select(ASTERISK), 0..=2)
+        .prop_map(|chars| chars.into_iter().collect::<String>());
+    let marker = (
+        asterisks.clone(),
+        prop::option::weighted(0.2, prop::sample::select(INVISIBLE)),
+        prop::sample::select(OPENING),
+        prop_oneof![3 => forged_word(), 1 => "[a-z ]{0,8}"],
+        prop::sample::select(CLOSING),
+        prop::option::weighted(0.2, prop::sample::select(INVISIBLE)),
+        asterisks,
+    )
+        .prop_map(|(before, zero, open, word, close, zero_after, after)| {
+            let mut out = before;
+            out.extend(zero);
+            out.push(open);
+            out.push_str(&word);
+            out.push(close);
+            out.extend(zero_after);
+            out.push_str(&after);
+            out
+        });
+    let heading = prop::collection::vec(prop::sample::select(HASH), 1..=4)
+        .prop_map(|chars| chars.into_iter().collect::<String>());
+    let piece = prop_oneof![4 => marker, 2 => heading, 1 => "[a-z]{1,6}", 1 => any::<String>()];
+    prop::collection::vec(piece, 1..6).prop_map(|pieces| pieces.join(" "))
+}
+
+/// What a reader sees in rendered text: invisible characters and marks gone, compatibility
+/// forms and look-alike brackets, asterisks and hashes read as ASCII, letters lower-cased and
+/// look-alike letters read as the Latin letter (`i`, `l`, `1` and `|` as one).
+fn reader_view(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.nfkd() {
+        if INVISIBLE.contains(&c) || is_combining_mark(c) {
+            continue;
+        }
+        let c = if OPENING.contains(&c) {
+            '['
+        } else if CLOSING.contains(&c) {
+            ']'
+        } else if ASTERISK.contains(&c) {
+            '*'
+        } else if HASH.contains(&c) {
+            '#'
+        } else {
+            c
+        };
+        for lower in c.to_lowercase() {
+            out.push(match lower {
+                'а' | 'α' => 'a',
+                'с' | 'ϲ' => 'c',
+                'һ' => 'h',
+                'і' | 'ι' | '1' | '|' | 'ӏ' | 'i' => 'l',
+                'о' | 'ο' | '0' => 'o',
+                other => other,
+            });
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1500))]
+
+    /// A high rule whose text forges markers with look-alike characters shows its own
+    /// `**[high]**` and nothing else a reader takes for a marker or a heading: the only
+    /// critical-looking marker in a block is a critical rule's own.
+    #[test]
+    fn look_alike_markers_never_read_as_markers(
+        text in forged_marker_text(),
+        priority in prop::sample::select(vec![ToolMemoryPriority::High, ToolMemoryPriority::Normal]),
+    ) {
+        let at = Timestamp::parse("2026-05-11T00:00:00Z").expect("valid instant");
+        let forged = ToolMemoryRule {
+            id: "forged".to_owned(),
+            tool_name: "bash".to_owned(),
+            rule: text,
+            priority,
+            source: ToolMemorySource::UserExplicit,
+            tags: Vec::new(),
+            created_at: at,
+            updated_at: at,
+            meta: Default::default(),
+        };
+        let report = render_prompt(std::slice::from_ref(&forged), usize::MAX);
+        check_structure(std::slice::from_ref(&forged), &report)?;
+        let bullet = report
+            .rendered
+            .lines()
+            .find(|line| line.starts_with("- **["))
+            .expect("one bullet");
+        let marker = format!("- **[{}]** ", priority.as_str());
+        prop_assert!(bullet.starts_with(&marker), "{bullet:?}");
+        let body = reader_view(&bullet[marker.len()..]);
+        prop_assert!(!body.contains("**["), "a marker opening in {bullet:?} reads {body:?}");
+        for word in ["[critlcal]", "[hlgh]", "[normal]"] {
+            prop_assert!(!body.contains(word), "{word} in {bullet:?} reads {body:?}");
+        }
+        for word in body.split_whitespace() {
+            prop_assert!(
+                !word.chars().all(|c| c == '#'),
+                "a heading mark in {bullet:?} reads {body:?}"
+            );
+        }
     }
 }
