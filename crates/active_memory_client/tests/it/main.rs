@@ -5,3 +5,4 @@ mod client;
 mod guard;
 mod lifecycle;
 mod sarah;
+mod unreadable;
