@@ -110,6 +110,10 @@ enum Command {
         #[arg(long)]
         before: Option<i64>,
     },
+    /// Check the database without changing it: its schema version against this toolmem's,
+    /// its integrity, and every stored rule this version cannot read, with how to fix each.
+    /// Exit 0 when healthy, 2 when it found a problem.
+    Doctor,
     /// Write every rule (revoked ones too) as JSON lines to stdout.
     Export,
     /// Read JSON lines of rules from stdin and store them verbatim (idempotent).
@@ -225,6 +229,15 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let db = Database::resolve(args.db)?;
+    if let Command::Doctor = args.command {
+        // Before the database is opened: opening migrates it, and may create it.
+        let options = PostgresOptions {
+            pool_size: 1,
+            timeout: std::time::Duration::from_secs(args.pg_timeout),
+            ..PostgresOptions::default()
+        };
+        return crate::doctor::run(&db, json, options).await;
+    }
     let client = match &db {
         Database::Sqlite(path) => {
             let client = ActiveMemoryClient::open_sqlite(path)
@@ -327,7 +340,9 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
                 println!("{}", rule.to_compact_json());
             }
         }
-        Command::Bench { .. } => unreachable!("handled before the database is opened"),
+        Command::Bench { .. } | Command::Doctor => {
+            unreachable!("handled before the database is opened")
+        }
         Command::Import => {
             let mut text = String::new();
             std::io::stdin().read_to_string(&mut text)?;
