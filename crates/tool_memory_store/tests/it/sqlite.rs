@@ -843,3 +843,114 @@ async fn every_write_is_refused_once_a_newer_version_migrated_the_file() -> Resu
     }
     Ok(())
 }
+
+/// Each way a row can be damaged is reported with the column at fault and what is wrong, and
+/// never with the value, which may be rule text or anything a damaged row holds. The reports
+/// come from the listing's cache while nothing changes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_damage_is_reported_naming_its_column_never_its_value() -> Result<()> {
+    let cases = [
+        (
+            "priority = 'SECRET-urgent'",
+            "priority: a value this version does not know",
+        ),
+        (
+            "source = 'SECRET-agent'",
+            "source: a value this version does not know",
+        ),
+        (
+            "updated_at = 'SECRET yesterday'",
+            "updated_at: not a timestamp",
+        ),
+        ("created_at = X'00ff'", "created_at: not a timestamp"),
+        ("tags = '[\"SECRET'", "tags: not a JSON list of strings"),
+        ("constraint_json = '{SECRET'", "constraint: not JSON"),
+        ("revoked_at = 'SECRET'", "revoked_at: not a timestamp"),
+        ("expires_at = 'SECRET'", "expires_at: not a timestamp"),
+        ("proposed = 'SECRET'", "proposed: not a boolean"),
+        (
+            "retire_after_successes = 'SECRET'",
+            "retire_after_successes: not an integer",
+        ),
+        ("rule = X'00'", "rule: not text"),
+    ];
+    for (damage, reason) in cases {
+        let (_dir, path, store) = temp_store()?;
+        store
+            .put(RulePut::new("send_email", "SECRET never email Sarah").with_id("r"))
+            .await?;
+        rusqlite::Connection::open(&path)?
+            .execute(&format!("UPDATE rules SET {damage} WHERE id = 'r'"), [])?;
+        let listed = store.list_with_unreadable("send_email").await?;
+        assert!(listed.rules.is_empty(), "{damage}");
+        let [row] = &*listed.unreadable else {
+            panic!("{damage}: {:?}", listed.unreadable);
+        };
+        assert_eq!(
+            (row.tool_name.as_str(), row.id.as_str()),
+            ("send_email", "r")
+        );
+        assert!(row.reason.starts_with(reason), "{damage}: {}", row.reason);
+        assert!(!row.reason.contains("SECRET"), "{damage}: {}", row.reason);
+        let err = store.get("send_email", "r").await.unwrap_err();
+        assert!(!err.to_string().contains("SECRET"), "{damage}: {err}");
+        // Cached with the listing: the same report, not a second read.
+        assert!(Arc::ptr_eq(
+            &listed.unreadable,
+            &store.list_with_unreadable("send_email").await?.unreadable
+        ));
+    }
+    Ok(())
+}
+
+/// `inspect` reads and never writes: a missing file stays missing, an older schema is not
+/// migrated, the file's bytes do not change, and what it reports is what is there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inspect_reports_what_is_there_and_changes_nothing() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let missing = dir.path().join("missing.sqlite3");
+    assert!(SqliteRuleStore::inspect(&missing).is_err());
+    assert!(!missing.exists(), "inspect created a database");
+
+    let (_dir, path, store) = temp_store()?;
+    store
+        .put(RulePut::new("send_email", "never email Sarah").with_id("sarah"))
+        .await?;
+    store.put(RulePut::new("bash", "quote paths")).await?;
+    rusqlite::Connection::open(&path)?.execute(
+        "UPDATE rules SET priority = 'urgent' WHERE id = 'sarah'",
+        [],
+    )?;
+    drop(store);
+    let bytes = std::fs::read(&path)?;
+    let inspection = SqliteRuleStore::inspect(&path)?;
+    assert_eq!(
+        (inspection.schema_found, inspection.schema_supported),
+        (8, 8)
+    );
+    assert!(inspection.integrity.is_empty());
+    assert_eq!(inspection.readable, Some(1));
+    let located: Vec<(&str, &str)> = inspection
+        .unreadable
+        .iter()
+        .map(|row| (row.tool_name.as_str(), row.id.as_str()))
+        .collect();
+    assert_eq!(located, [("send_email", "sarah")]);
+    assert!(!inspection.is_healthy());
+    assert_eq!(std::fs::read(&path)?, bytes, "inspect changed the file");
+
+    // A newer schema: reported, its rows not read.
+    rusqlite::Connection::open(&path)?.pragma_update(None, "user_version", 9)?;
+    let newer = SqliteRuleStore::inspect(&path)?;
+    assert!(newer.schema_is_newer() && !newer.is_healthy());
+    assert_eq!(newer.readable, None);
+    // An older one: reported, not migrated.
+    rusqlite::Connection::open(&path)?.pragma_update(None, "user_version", 7)?;
+    let older = SqliteRuleStore::inspect(&path)?;
+    assert_eq!(older.schema_found, 7);
+    let version: i64 =
+        rusqlite::Connection::open(&path)?
+            .query_row("PRAGMA user_version", [], |row| row.get(0))?;
+    assert_eq!(version, 7, "inspect migrated the file");
+    Ok(())
+}

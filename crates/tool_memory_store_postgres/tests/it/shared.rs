@@ -605,3 +605,64 @@ async fn a_write_waits_for_a_migration_in_progress_and_is_then_refused() -> Resu
     assert_eq!(rules, 0);
     Ok(())
 }
+
+/// `inspect` (what `toolmem doctor` runs) reports the schema version and every unreadable row
+/// without migrating anything: an empty schema stays empty, a newer one is reported.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inspect_reports_unreadable_rows_and_a_newer_schema_and_changes_nothing() -> Result<()> {
+    let Some(url) = database_url() else {
+        return Ok(());
+    };
+    let schema = unique_schema();
+    let _guard = SchemaGuard {
+        url: url.clone(),
+        schema: schema.clone(),
+    };
+    let options = || PostgresOptions {
+        pool_size: 1,
+        schema: Some(schema.clone()),
+        ..PostgresOptions::default()
+    };
+    let empty = PostgresRuleStore::inspect(&url, options()).await?;
+    assert_eq!(empty.schema_found, 0);
+    assert!(empty.is_healthy());
+    let observer = raw_connection(&url, &schema).await?;
+    let tables: i64 = observer
+        .query_one(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = $1",
+            &[&schema],
+        )
+        .await?
+        .try_get(0)?;
+    assert_eq!(tables, 0, "inspect created tables");
+
+    let store = open(&url, &schema, Services::default()).await?;
+    store
+        .put(RulePut::new("send_email", "never email Sarah").with_id("sarah"))
+        .await?;
+    store.put(RulePut::new("bash", "quote paths")).await?;
+    observer
+        .execute(
+            "UPDATE rules SET priority = 'urgent' WHERE id = 'sarah'",
+            &[],
+        )
+        .await?;
+    let inspection = PostgresRuleStore::inspect(&url, options()).await?;
+    assert_eq!(inspection.readable, Some(1));
+    assert_eq!(inspection.unreadable.len(), 1);
+    assert_eq!(inspection.unreadable[0].id, "sarah");
+    assert!(!inspection.is_healthy());
+    assert_eq!(store.unreadable_rows().await?, inspection.unreadable);
+
+    let newer = store.schema_version().await? + 1;
+    observer
+        .execute(
+            "INSERT INTO schema_version (version) VALUES ($1)",
+            &[&newer],
+        )
+        .await?;
+    let inspection = PostgresRuleStore::inspect(&url, options()).await?;
+    assert!(inspection.schema_is_newer());
+    assert_eq!(inspection.readable, None);
+    Ok(())
+}
