@@ -146,8 +146,8 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
     async fn get(&self, tool_name: &str, id: &str) -> Result<Option<ToolMemoryRule>>;
 
     /// Every readable, unrevoked rule of one tool: priority descending, then most recently
-    /// updated, then id. Unreadable rows are skipped and reported through `tracing`, never
-    /// deleted.
+    /// updated, then id. Unreadable rows are left out here, never deleted, and reported by
+    /// [`RuleStore::list_with_unreadable`] (which the guard reads) and through `tracing`.
     async fn list(&self, tool_name: &str) -> Result<Listing>;
 
     /// [`RuleStore::list`] with revoked rules too (marked by `meta.revoked_at`).
