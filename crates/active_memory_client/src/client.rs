@@ -9,12 +9,23 @@ use tool_memory_core::{
     Clock, HistoryEntry, Origin, RulePut, TOOL_NAMESPACE_PREFIX, Timestamp, ToolMemoryPriority,
     ToolMemoryRule, ToolMemorySource, ToolStats, UNSCOPED_TOOL, validate_tool_name,
 };
-use tool_memory_prompt::{ToolMemoryRulesSection, prefetch_rules_blocking, render_prompt};
+use tool_memory_prompt::{ToolMemoryRulesSection, UnreadableRule, prefetch_blocking, render_block};
 use tool_memory_store::{
-    InMemoryRuleStore, Listing, RuleStore, SqliteOptions, SqliteRuleStore, SystemClock,
+    InMemoryRuleStore, Listing, PromptSelection, RuleStore, SqliteOptions, SqliteRuleStore,
+    SystemClock, UnreadableRow,
 };
 
 use crate::{ClientConfig, Error, Result};
+
+/// The rows a store could not read, as the prompt shows them: where each is, not why.
+fn unreadable_rules(rows: &[UnreadableRow]) -> Vec<UnreadableRule> {
+    rows.iter()
+        .map(|row| UnreadableRule {
+            tool_name: row.tool_name.clone(),
+            id: row.id.clone(),
+        })
+        .collect()
+}
 
 /// The process-wide client, set once at start-up.
 static ACTIVE: OnceLock<ActiveMemoryClient> = OnceLock::new();
@@ -53,6 +64,7 @@ pub struct ActiveMemoryClient {
 #[derive(Debug)]
 struct Rendered {
     rules: Vec<ToolMemoryRule>,
+    unreadable: Vec<UnreadableRow>,
     budget_bytes: usize,
     rendered: String,
     left_out: Vec<ToolMemoryRule>,
@@ -70,6 +82,11 @@ pub struct RulesForPrompt {
     pub left_out: Vec<ToolMemoryRule>,
     /// Critical rules alone exceed the budget; they are all rendered anyway.
     pub critical_over_budget: bool,
+    /// Stored rules of these tools (or of the no-tool group) that this version cannot read,
+    /// by tool then id; the block shows a line in the place of each. Left out of the JSON
+    /// when empty, so a healthy store's answer keeps its shape.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<UnreadableRow>,
 }
 
 /// What one turn's capture changed in the store.
@@ -230,18 +247,27 @@ impl ActiveMemoryClient {
         Ok(serde_json::to_value(&*rules).expect("rules always serialise"))
     }
 
-    /// The pinned block for these tools (every tool when empty) and the rules behind it.
+    /// The pinned block for these tools (every tool when empty) and the rules behind it. A
+    /// stored rule this version cannot read gets a line in its place, so it is never silently
+    /// missing.
     pub async fn rules_for_prompt(&self, tools: &[String]) -> Result<RulesForPrompt> {
         let selection = self.store.rules_for_prompt(tools, None).await?;
         let budget_bytes = self.config.prompt_budget_bytes;
         let mut last = self.last_render.lock();
-        let reusable = last
-            .as_ref()
-            .is_some_and(|last| last.budget_bytes == budget_bytes && last.rules == selection.rules);
+        let reusable = last.as_ref().is_some_and(|last| {
+            last.budget_bytes == budget_bytes
+                && last.rules == selection.rules
+                && last.unreadable == selection.unreadable
+        });
         if !reusable {
-            let report = render_prompt(&selection.rules, budget_bytes);
+            let report = render_block(
+                &selection.rules,
+                &unreadable_rules(&selection.unreadable),
+                budget_bytes,
+            );
             *last = Some(Rendered {
                 rules: selection.rules.clone(),
+                unreadable: selection.unreadable.clone(),
                 budget_bytes,
                 rendered: report.rendered,
                 left_out: report.left_out,
@@ -254,6 +280,7 @@ impl ActiveMemoryClient {
             rules: selection.rules,
             left_out: last.left_out.clone(),
             critical_over_budget: last.critical_over_budget,
+            unreadable: selection.unreadable,
         })
     }
 
@@ -261,10 +288,16 @@ impl ActiveMemoryClient {
     /// empty). Render it once and keep it for the whole session.
     pub async fn session_prompt(&self, tool_names: &[String]) -> Result<ToolMemoryRulesSection> {
         let selection = self.store.rules_for_prompt(tool_names, None).await?;
-        Ok(ToolMemoryRulesSection::with_budget(
+        Ok(self.section(&selection))
+    }
+
+    /// The section for a selection: its rules, and a line for each row it could not read.
+    fn section(&self, selection: &PromptSelection) -> ToolMemoryRulesSection {
+        ToolMemoryRulesSection::with_unreadable(
             &selection.rules,
+            &unreadable_rules(&selection.unreadable),
             self.config.prompt_budget_bytes,
-        ))
+        )
     }
 
     /// [`session_prompt`](Self::session_prompt) for a synchronous session builder: works
@@ -273,11 +306,19 @@ impl ActiveMemoryClient {
     pub fn session_prompt_blocking(&self, tool_names: &[String]) -> ToolMemoryRulesSection {
         let store = Arc::clone(&self.store);
         let tools = tool_names.to_vec();
-        let rules = prefetch_rules_blocking(
-            move || async move { store.rules_for_prompt(&tools, None).await.map(|s| s.rules) },
+        let Some(mut selection) = prefetch_blocking(
+            move || async move { store.rules_for_prompt(&tools, None).await },
             self.config.prefetch_timeout,
+        ) else {
+            return ToolMemoryRulesSection::empty();
+        };
+        selection.rules.retain(|rule| rule.priority.is_eager());
+        tracing::info!(
+            rules = selection.rules.len(),
+            unreadable = selection.unreadable.len(),
+            "tool memory: pinning tool-scoped rules into the system prompt"
         );
-        ToolMemoryRulesSection::with_budget(&rules, self.config.prompt_budget_bytes)
+        self.section(&selection)
     }
 
     /// Keyword recall over the rule text of one `tool-{name}` namespace (a bare tool name is

@@ -1,6 +1,11 @@
 //! Enforcement through the facade: the guard built from a tool's active rules, kept per tool
 //! while the store is unchanged, every deny and confirm written to the audit history, and the
 //! constraint of each rule derived (or validated) when the rule is written.
+//!
+//! It fails closed on rules it cannot see: while the store holds a row of the tool (or of the
+//! no-tool group, whose rules apply to every tool) that this version cannot read, a check that
+//! the readable rules would allow answers `confirm` instead, naming the row and `toolmem
+//! doctor`. A `deny` from a readable rule still wins.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -11,6 +16,7 @@ use tool_memory_core::{
     ToolMemoryRule, UNSCOPED_TOOL, normalize_tool_name,
 };
 use tool_memory_guard::{Constraint, Decision, Guard, Verdict, derive_from_text};
+use tool_memory_store::UnreadableRow;
 
 use crate::{ActiveMemoryClient, Result};
 
@@ -25,12 +31,28 @@ pub(crate) struct GuardCache {
 /// even though the store has not changed.
 #[derive(Debug)]
 struct CachedGuard {
-    guard: Arc<Guard>,
+    guard: Arc<ToolGuard>,
     until: Option<Timestamp>,
+}
+
+/// What a tool's checks are decided from: the guard over its readable rules (and the no-tool
+/// group's), and the rows of both that the store could not read.
+#[derive(Debug)]
+struct ToolGuard {
+    guard: Guard,
+    unreadable: Vec<UnreadableRow>,
 }
 
 /// Most tools whose guards are kept at once.
 const GUARD_CACHE_TOOLS: usize = 256;
+
+/// Most unreadable rows a reason names one by one; the rest are counted. A store can hold any
+/// number of them (a newer toolmem may have written every rule), and the reason is one line.
+const REASON_ROWS: usize = 3;
+
+/// Longest tool name or id a reason shows, in characters: toolmem's own limit for both
+/// (`MAX_TOOL_NAME_CHARS`, `MAX_ID_CHARS`). An unreadable row may hold anything there.
+const REASON_NAME_CHARS: usize = tool_memory_core::MAX_ID_CHARS;
 
 impl ActiveMemoryClient {
     /// Checks a proposed tool call against the rules before it runs: `allow`, `confirm` (ask
@@ -40,32 +62,60 @@ impl ActiveMemoryClient {
     /// `confirm` is recorded in the audit history with a summary of the call (the tool and the
     /// names of its arguments), never their values; if that line cannot be written, the verdict
     /// is still returned and the failure logged.
+    ///
+    /// While the store holds a row of this tool or of the no-tool group that it cannot read
+    /// (written by a newer toolmem, or damaged), a call the readable rules allow is answered
+    /// `confirm`, with a reason naming the row and `toolmem doctor`; that confirm is audited
+    /// under the row's tool and id. A `deny` from a readable rule still wins. A call too complex
+    /// to check in full is answered `confirm` by the guard itself and audited on the called
+    /// tool with an empty rule id.
     pub async fn check(&self, tool_name: &str, arguments: &Value) -> Result<Verdict> {
         let tool = normalize_tool_name(tool_name);
         let guard = self.guard_for(&tool).await?;
-        let verdict = guard.check(&tool, arguments);
+        let mut verdict = guard.guard.check(&tool, arguments);
+        let unseen: &[UnreadableRow] =
+            if guard.unreadable.is_empty() || verdict.decision == Decision::Deny {
+                &[]
+            } else {
+                fail_closed(&mut verdict, &guard.unreadable);
+                &guard.unreadable
+            };
         if verdict.decision != Decision::Allow {
             let action = match verdict.decision {
                 Decision::Deny => HistoryAction::Deny,
                 _ => HistoryAction::AskConfirm,
             };
             let detail = call_summary(&tool, arguments);
-            for rule in &verdict.rules {
+            // A confirm no rule made (the call was too complex to check in full) is audited
+            // too, on the called tool with an empty rule id, so every ask is on record.
+            let undecided = (verdict.rules.is_empty() && unseen.is_empty())
+                .then(|| (tool.clone(), String::new(), None));
+            let lines = verdict
+                .rules
+                .iter()
+                .map(|rule| (rule.tool_name.clone(), rule.id.clone(), Some(rule.clone())))
+                .chain(
+                    unseen
+                        .iter()
+                        .map(|row| (row.tool_name.clone(), row.id.clone(), None)),
+                )
+                .chain(undecided);
+            for (tool_name, rule_id, rule) in lines {
                 let audited = self
                     .store()
                     .append_history(HistoryEvent {
-                        tool_name: rule.tool_name.clone(),
-                        rule_id: rule.id.clone(),
+                        tool_name,
+                        rule_id,
                         action,
                         origin: Origin::Guard,
-                        rule: Some(rule.clone()),
+                        rule,
                         detail: Some(detail.clone()),
                     })
                     .await;
                 // The verdict matters more than its audit line: a host must still see the
                 // deny when the line cannot be written (a busy or read-only database).
                 if let Err(err) = audited {
-                    tracing::error!(tool = rule.tool_name, id = rule.id, %err, "could not audit a guard decision");
+                    tracing::error!(%err, "could not audit a guard decision");
                 }
             }
         }
@@ -73,7 +123,7 @@ impl ActiveMemoryClient {
     }
 
     /// The guard for a tool: from the cache while the store is unchanged, rebuilt otherwise.
-    async fn guard_for(&self, tool: &str) -> Result<Arc<Guard>> {
+    async fn guard_for(&self, tool: &str) -> Result<Arc<ToolGuard>> {
         let version = self.store().version().await?;
         let now = self.clock.now();
         if let Some(version) = version {
@@ -85,16 +135,24 @@ impl ActiveMemoryClient {
                 return Ok(Arc::clone(&cached.guard));
             }
         }
-        let mut rules = self.store().list(tool).await?.to_vec();
+        // The listings and the rows the store could not read, from the same reads.
+        let own = self.store().list_with_unreadable(tool).await?;
+        let mut rules = own.rules.to_vec();
+        let mut unreadable = own.unreadable.to_vec();
         if tool != UNSCOPED_TOOL {
-            rules.extend_from_slice(&self.store().list(UNSCOPED_TOOL).await?);
+            let every_tool = self.store().list_with_unreadable(UNSCOPED_TOOL).await?;
+            rules.extend_from_slice(&every_tool.rules);
+            unreadable.extend_from_slice(&every_tool.unreadable);
         }
         let until = rules
             .iter()
             .filter(|rule| rule.is_active(now))
             .filter_map(|rule| rule.meta.expires_at)
             .min();
-        let guard = Arc::new(build_guard(rules, now));
+        let guard = Arc::new(ToolGuard {
+            guard: build_guard(rules, now),
+            unreadable,
+        });
         if version.is_some() {
             let mut cache = self.guards.lock();
             if cache.version != version || cache.guards.len() >= GUARD_CACHE_TOOLS {
@@ -136,6 +194,74 @@ impl ActiveMemoryClient {
         put.constraint_explicit = Some(false);
         Ok(put)
     }
+}
+
+/// Makes a verdict the readable rules gave (allow or confirm, never deny) fail closed on the
+/// rows the store could not read: allow becomes confirm, and the reason names the rows.
+fn fail_closed(verdict: &mut Verdict, unreadable: &[UnreadableRow]) {
+    let rows = describe_rows(unreadable);
+    match verdict.decision {
+        Decision::Allow => {
+            let verb = if unreadable.len() == 1 { "it" } else { "they" };
+            verdict.decision = Decision::Confirm;
+            verdict.reason = format!(
+                "confirm first: {rows} could not be read by this toolmem, and {verb} may forbid this call; run `toolmem doctor`"
+            );
+        }
+        Decision::Confirm => {
+            verdict.reason.push_str(&format!(
+                "; also, {rows} could not be read by this toolmem; run `toolmem doctor`"
+            ));
+        }
+        Decision::Deny => {}
+    }
+}
+
+/// "the stored rule r1 on send_email", "3 stored rules (r1 on send_email, r2 for every
+/// tool, ...)": tool and id of each, escaped and cut to length, at most [`REASON_ROWS`] named.
+fn describe_rows(rows: &[UnreadableRow]) -> String {
+    let one = |row: &UnreadableRow| {
+        let id = printable(&row.id);
+        if normalize_tool_name(&row.tool_name) == UNSCOPED_TOOL {
+            format!("{id} for every tool")
+        } else {
+            format!("{id} on {}", printable(&row.tool_name))
+        }
+    };
+    match rows {
+        [row] => format!("the stored rule {}", one(row)),
+        _ => {
+            let mut named: Vec<String> = rows.iter().take(REASON_ROWS).map(one).collect();
+            if rows.len() > REASON_ROWS {
+                named.push(format!("{} more", rows.len() - REASON_ROWS));
+            }
+            format!("{} stored rules ({})", rows.len(), named.join(", "))
+        }
+    }
+}
+
+/// Text from a row the store could not read, safe on one line of a terminal or a log: control
+/// characters, line and paragraph separators and bidirectional overrides escaped, and cut at
+/// [`REASON_NAME_CHARS`].
+fn printable(text: &str) -> String {
+    let mut shown = String::new();
+    for (count, c) in text.chars().enumerate() {
+        if count == REASON_NAME_CHARS {
+            shown.push('…');
+            break;
+        }
+        let invisible = c.is_control()
+            || matches!(c, '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        if invisible {
+            shown.extend(c.escape_unicode());
+        } else {
+            shown.push(c);
+        }
+    }
+    if shown.is_empty() {
+        shown.push_str("(empty)");
+    }
+    shown
 }
 
 /// Parses and validates a constraint in the guard's JSON form; errors name the field inside it

@@ -10,6 +10,7 @@ mod client;
 mod config;
 mod error;
 mod guard;
+mod health;
 mod hook;
 mod import;
 mod postgres;
@@ -26,6 +27,7 @@ pub use crate::config::{
     OBSERVATION_TTL_DAYS_ENV,
 };
 pub use crate::error::{Error, Result};
+pub use crate::health::{inspect_postgres, inspect_sqlite};
 pub use crate::hook::{PostTurnHook, TOOL_MEMORY_CAPTURE_HOOK};
 pub use crate::import::{ImportLine, ImportOptions, ImportOutcome, ImportReport};
 
@@ -39,5 +41,7 @@ pub use tool_memory_core::{
 };
 pub use tool_memory_guard::{Constraint, Decision, Verdict};
 pub use tool_memory_prompt::{PromptSection, ToolMemoryRulesSection};
-pub use tool_memory_store::{Durability, Listing, RuleStore, Services};
+pub use tool_memory_store::{
+    Durability, Inspection, Listing, RuleStore, Services, ToolRules, UnreadableRow,
+};
 pub use tool_memory_store_postgres::{PostgresOptions, PostgresRuleStore, is_postgres_url};

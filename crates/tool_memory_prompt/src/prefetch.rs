@@ -37,6 +37,27 @@ where
     Fut: Future<Output = Result<Vec<ToolMemoryRule>, E>> + Send + 'static,
     E: Display + Send + 'static,
 {
+    let Some(mut rules) = prefetch_blocking(fetch, timeout) else {
+        return Vec::new();
+    };
+    rules.retain(|rule| rule.priority.is_eager());
+    tracing::info!(
+        rules = rules.len(),
+        "tool memory: pinning tool-scoped rules into the system prompt"
+    );
+    rules
+}
+
+/// [`prefetch_rules_blocking`] for a fetch of anything (the facade fetches the rules and the
+/// rows it could not read together): its value, or `None`, logged, on an error, a timeout or
+/// a panic.
+pub fn prefetch_blocking<T, F, Fut, E>(fetch: F, timeout: Duration) -> Option<T>
+where
+    T: Send + 'static,
+    F: FnOnce() -> Fut + Send + 'static,
+    Fut: Future<Output = Result<T, E>> + Send + 'static,
+    E: Display + Send + 'static,
+{
     let (sender, receiver) = mpsc::sync_channel(1);
     let spawned = thread::Builder::new()
         .name("toolmem-prefetch".to_owned())
@@ -47,7 +68,7 @@ where
             {
                 Ok(runtime) => {
                     match runtime.block_on(async { tokio::time::timeout(timeout, fetch()).await }) {
-                        Ok(Ok(rules)) => Ok(rules),
+                        Ok(Ok(value)) => Ok(value),
                         Ok(Err(err)) => Err(Failure::Fetch(err.to_string())),
                         Err(_elapsed) => Err(Failure::TimedOut),
                     }
@@ -59,7 +80,7 @@ where
         });
     if let Err(err) = spawned {
         tracing::warn!("tool memory: prefetch skipped, could not start its thread: {err}");
-        return Vec::new();
+        return None;
     }
 
     let outcome = match receiver.recv_timeout(timeout) {
@@ -67,32 +88,25 @@ where
         Err(mpsc::RecvTimeoutError::Timeout) => Err(Failure::TimedOut),
         Err(mpsc::RecvTimeoutError::Disconnected) => {
             tracing::warn!("tool memory: prefetch failed, the fetch panicked");
-            return Vec::new();
+            return None;
         }
     };
     match outcome {
-        Ok(mut rules) => {
-            rules.retain(|rule| rule.priority.is_eager());
-            tracing::info!(
-                rules = rules.len(),
-                "tool memory: pinning tool-scoped rules into the system prompt"
-            );
-            rules
-        }
+        Ok(value) => Some(value),
         Err(Failure::Fetch(err)) => {
             tracing::warn!("tool memory: prefetch failed: {err}");
-            Vec::new()
+            None
         }
         Err(Failure::TimedOut) => {
             tracing::warn!(
                 timeout_ms = timeout.as_millis(),
                 "tool memory: prefetch timed out"
             );
-            Vec::new()
+            None
         }
         Err(Failure::Runtime(err)) => {
             tracing::warn!("tool memory: prefetch failed, could not build its runtime: {err}");
-            Vec::new()
+            None
         }
     }
 }

@@ -8,16 +8,22 @@
 //! priority descending, then text, then id), so the output is a function of the set of rules
 //! and not of their order, which keeps the inference prefix cache warm.
 //!
-//! toolmem adds three things. Text is neutralised (see [`crate::neutralize`]). Rules for no
-//! particular tool ([`UNSCOPED_TOOL`]) get their own `### Any tool` group, sorted last. And the
+//! toolmem adds four things. Text is neutralised (see [`crate::neutralize`]). Rules for no
+//! particular tool ([`UNSCOPED_TOOL`]) get their own `### Any tool` group, sorted last. The
 //! block has a byte budget: critical rules are always rendered in full; high rules, then
 //! normal ones, fill what is left in sort order, and a closing line counts whatever did not
-//! fit and names the namespaces it can be recalled from.
+//! fit and names the namespaces it can be recalled from. And a stored rule the store could not
+//! read ([`UnreadableRule`]: written by a newer toolmem, or damaged) is never silently
+//! missing: its group shows a line in its place, first, whatever the budget, which says so
+//! and carries no priority marker, so it cannot pass for a rule.
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::BTreeSet;
 
-use tool_memory_core::{ToolMemoryPriority, ToolMemoryRule, UNSCOPED_TOOL, normalize_tool_name};
+use tool_memory_core::{
+    MAX_ID_CHARS, MAX_TOOL_NAME_CHARS, ToolMemoryPriority, ToolMemoryRule, UNSCOPED_TOOL,
+    normalize_tool_name,
+};
 
 use crate::neutralize::{neutralize_body, neutralize_tool_name};
 
@@ -45,11 +51,25 @@ pub struct PromptReport {
     pub included: Vec<ToolMemoryRule>,
     /// The rules that did not fit, in rendering order. Never critical.
     pub left_out: Vec<ToolMemoryRule>,
-    /// The block is longer than the budget. Only critical rules, which are never left out, can
-    /// cause this (or a budget smaller than the heading, preamble and notice themselves).
+    /// The stored rules that could not be read, each shown as a line in its place, in
+    /// rendering order. Never left out.
+    pub unreadable: Vec<UnreadableRule>,
+    /// The block is longer than the budget. Only what is never left out, critical rules and
+    /// the lines of unreadable ones, can cause this (or a budget smaller than the heading,
+    /// preamble and notice themselves).
     pub critical_over_budget: bool,
     /// The budget the block was rendered against.
     pub budget_bytes: usize,
+}
+
+/// A stored rule that the store could not read (written by a newer toolmem, or damaged):
+/// where it is, and nothing of what it says. The block shows a line in its place.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct UnreadableRule {
+    /// The tool it is stored under.
+    pub tool_name: String,
+    /// Its id.
+    pub id: String,
 }
 
 /// Renders `rules` within [`DEFAULT_PROMPT_BUDGET_BYTES`] and returns only the block.
@@ -61,10 +81,24 @@ pub fn render_rules(rules: &[ToolMemoryRule]) -> String {
 /// is a candidate, normal ones included (marked `**[normal]**`); callers that want only the
 /// eager rules filter first, as [`crate::prefetch_rules_blocking`] does.
 pub fn render_prompt(rules: &[ToolMemoryRule], budget_bytes: usize) -> PromptReport {
+    render_block(rules, &[], budget_bytes)
+}
+
+/// [`render_prompt`], with a line in the place of each stored rule that could not be read:
+/// under its tool's heading, before the rules, whatever the budget. The same rules and
+/// unreadable rules, in any order, give the same bytes.
+pub fn render_block(
+    rules: &[ToolMemoryRule],
+    unreadable: &[UnreadableRule],
+    budget_bytes: usize,
+) -> PromptReport {
     let mut entries: Vec<Entry<'_>> = rules.iter().map(Entry::new).collect();
     entries.sort_by(Entry::compare);
+    let mut lines: Vec<UnreadableLine<'_>> = unreadable.iter().map(UnreadableLine::new).collect();
+    lines.sort_by(UnreadableLine::compare);
+    lines.dedup_by(|a, b| a.unreadable == b.unreadable);
 
-    let selected = select(&entries, budget_bytes);
+    let selected = select(&entries, &lines, budget_bytes);
     let mut included: Vec<&Entry<'_>> = Vec::new();
     let mut left_out: Vec<&Entry<'_>> = Vec::new();
     for (entry, keep) in entries.iter().zip(selected) {
@@ -76,7 +110,7 @@ pub fn render_prompt(rules: &[ToolMemoryRule], budget_bytes: usize) -> PromptRep
     }
 
     let notice = (!left_out.is_empty()).then(|| notice_line(&left_out));
-    let rendered = layout(&included, notice.as_deref());
+    let rendered = layout(&included, &lines, notice.as_deref());
     let critical_over_budget = rendered.len() > budget_bytes;
 
     if !left_out.is_empty() {
@@ -100,6 +134,7 @@ pub fn render_prompt(rules: &[ToolMemoryRule], budget_bytes: usize) -> PromptRep
         rendered,
         included: included.iter().map(|entry| entry.rule.clone()).collect(),
         left_out: left_out.iter().map(|entry| entry.rule.clone()).collect(),
+        unreadable: lines.iter().map(|line| line.unreadable.clone()).collect(),
         critical_over_budget,
         budget_bytes,
     }
@@ -115,6 +150,17 @@ enum Group {
 }
 
 impl Group {
+    /// The group a rule of `tool_name` is shown under. Grouping by the displayed name gives
+    /// one heading per name a reader can tell apart; the reference keyed on the raw name and
+    /// could show two identical headings.
+    fn of(tool_name: &str) -> Group {
+        if normalize_tool_name(tool_name) == UNSCOPED_TOOL {
+            Group::AnyTool
+        } else {
+            Group::Tool(neutralize_tool_name(tool_name))
+        }
+    }
+
     /// Bytes of the heading line, without building it.
     fn heading_len(&self) -> usize {
         match self {
@@ -149,13 +195,7 @@ struct Entry<'a> {
 
 impl<'a> Entry<'a> {
     fn new(rule: &'a ToolMemoryRule) -> Entry<'a> {
-        // Grouping by the displayed name gives one heading per name a reader can tell apart;
-        // the reference keyed on the raw name and could show two identical headings.
-        let group = if normalize_tool_name(&rule.tool_name) == UNSCOPED_TOOL {
-            Group::AnyTool
-        } else {
-            Group::Tool(neutralize_tool_name(&rule.tool_name))
-        };
+        let group = Group::of(&rule.tool_name);
         let body = neutralize_body(&rule.rule);
         // A captured edict awaiting the user's confirmation is advice, not a hard constraint:
         // it never carries a priority marker or the critical guarantee.
@@ -204,31 +244,85 @@ impl<'a> Entry<'a> {
     }
 }
 
+/// The line shown in the place of a rule that could not be read, with its group.
+#[derive(Debug)]
+struct UnreadableLine<'a> {
+    unreadable: &'a UnreadableRule,
+    group: Group,
+    text: String,
+}
+
+/// What the line says after the rule's id. It names no priority (it has none to name) and
+/// carries no `**[` marker, so neither a reader nor the block's grammar takes it for a rule.
+pub(crate) const UNREADABLE_LINE_END: &str = "`: stored, but this version of toolmem cannot read it, so it is not shown here; run `toolmem doctor`._";
+
+/// How the line starts, before the rule's id.
+pub(crate) const UNREADABLE_LINE_START: &str = "- _Unreadable rule `";
+
+impl<'a> UnreadableLine<'a> {
+    fn new(unreadable: &'a UnreadableRule) -> UnreadableLine<'a> {
+        // A row the store could not read may hold anything where its id and tool belong (it
+        // is damaged, or from a version with other limits): shown at most as long as toolmem
+        // allows either, and neutralised like a tool name, since it sits in a code span too.
+        let group = Group::of(&at_most(&unreadable.tool_name, MAX_TOOL_NAME_CHARS));
+        let mut id = neutralize_tool_name(&at_most(&unreadable.id, MAX_ID_CHARS));
+        if id.is_empty() {
+            // An empty code span would not read as one.
+            id.push('\u{fffd}');
+        }
+        let text = format!("{UNREADABLE_LINE_START}{id}{UNREADABLE_LINE_END}");
+        UnreadableLine {
+            unreadable,
+            group,
+            text,
+        }
+    }
+
+    /// Group, displayed text, then the raw fields, so the order never depends on the input's.
+    fn compare(a: &UnreadableLine<'_>, b: &UnreadableLine<'_>) -> Ordering {
+        (&a.group, &a.text, a.unreadable).cmp(&(&b.group, &b.text, b.unreadable))
+    }
+}
+
+/// The first `limit` characters of `text`.
+fn at_most(text: &str, limit: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(limit) {
+        Some((end, _)) => std::borrow::Cow::Owned(text[..end].to_owned()),
+        None => std::borrow::Cow::Borrowed(text),
+    }
+}
+
 /// Bytes of the heading, the preamble and the blank lines after each.
 fn fixed_len() -> usize {
     TOOL_MEMORY_HEADING.len() + 2 + TOOL_MEMORY_PREAMBLE.len() + 2
 }
 
-/// Decides, per sorted entry, whether it is rendered. Keeps every critical rule; adds high
-/// rules and then the rest in sort order, each only if it still fits together with room for
-/// the notice. A rule that does not fit does not stop shorter ones after it from fitting.
-fn select(entries: &[Entry<'_>], budget_bytes: usize) -> Vec<bool> {
+/// Decides, per sorted entry, whether it is rendered. Keeps every unreadable rule's line and
+/// every critical rule; adds high rules and then the rest in sort order, each only if it
+/// still fits together with room for the notice. A rule that does not fit does not stop
+/// shorter ones after it from fitting.
+fn select(entries: &[Entry<'_>], lines: &[UnreadableLine<'_>], budget_bytes: usize) -> Vec<bool> {
     let mut groups: BTreeSet<&Group> = BTreeSet::new();
     let mut used = fixed_len();
-    let cost = |entry: &Entry<'_>, groups: &BTreeSet<&Group>| -> usize {
-        let mut bytes = entry.bullet.len() + 1;
-        if !groups.contains(&entry.group) {
+    let cost = |group: &Group, line: &str, groups: &BTreeSet<&Group>| -> usize {
+        let mut bytes = line.len() + 1;
+        if !groups.contains(group) {
             // A new group costs its heading line, plus the blank line that separates it from
             // the group before, if any.
-            bytes += entry.group.heading_len() + 1 + usize::from(!groups.is_empty());
+            bytes += group.heading_len() + 1 + usize::from(!groups.is_empty());
         }
         bytes
     };
+    // Never left out: each stands for a rule that may be critical.
+    for line in lines {
+        used += cost(&line.group, &line.text, &groups);
+        groups.insert(&line.group);
+    }
 
     let mut whole = used;
-    let mut all_groups = BTreeSet::new();
+    let mut all_groups = groups.clone();
     for entry in entries {
-        whole += cost(entry, &all_groups);
+        whole += cost(&entry.group, &entry.bullet, &all_groups);
         all_groups.insert(&entry.group);
     }
     if whole <= budget_bytes {
@@ -247,7 +341,7 @@ fn select(entries: &[Entry<'_>], budget_bytes: usize) -> Vec<bool> {
     let mut selected = vec![false; entries.len()];
     for (index, entry) in entries.iter().enumerate() {
         if entry.is_pinned() {
-            used += cost(entry, &groups);
+            used += cost(&entry.group, &entry.bullet, &groups);
             groups.insert(&entry.group);
             selected[index] = true;
         }
@@ -262,7 +356,7 @@ fn select(entries: &[Entry<'_>], budget_bytes: usize) -> Vec<bool> {
             if entry.rule.priority != priority || selected[index] {
                 continue;
             }
-            let bytes = cost(entry, &groups);
+            let bytes = cost(&entry.group, &entry.bullet, &groups);
             if used + bytes + reserve <= budget_bytes {
                 used += bytes;
                 groups.insert(&entry.group);
@@ -273,15 +367,23 @@ fn select(entries: &[Entry<'_>], budget_bytes: usize) -> Vec<bool> {
     selected
 }
 
-/// The block for the chosen entries (already sorted) and an optional closing notice.
-fn layout(entries: &[&Entry<'_>], notice: Option<&str>) -> String {
-    if entries.is_empty() && notice.is_none() {
+/// The block for the chosen entries and the lines of unreadable rules (both already sorted)
+/// and an optional closing notice. Each group shows its heading, its unreadable rules' lines,
+/// then its rules.
+fn layout(entries: &[&Entry<'_>], lines: &[UnreadableLine<'_>], notice: Option<&str>) -> String {
+    if entries.is_empty() && lines.is_empty() && notice.is_none() {
         return String::new();
     }
-    let bullets: usize = entries.iter().map(|entry| entry.bullet.len() + 1).sum();
+    let bullets: usize = entries
+        .iter()
+        .map(|entry| entry.bullet.len() + 1)
+        .sum::<usize>()
+        + lines.iter().map(|line| line.text.len() + 1).sum::<usize>();
     let headings: usize = entries
         .iter()
-        .map(|entry| entry.group.heading_len() + 2)
+        .map(|entry| &entry.group)
+        .chain(lines.iter().map(|line| &line.group))
+        .map(|group| group.heading_len() + 2)
         .sum();
     let mut out = String::with_capacity(
         fixed_len() + bullets + headings + notice.map_or(0, |notice| notice.len() + 2),
@@ -291,20 +393,35 @@ fn layout(entries: &[&Entry<'_>], notice: Option<&str>) -> String {
     out.push_str(TOOL_MEMORY_PREAMBLE);
     out.push_str("\n\n");
     let mut current: Option<&Group> = None;
-    for entry in entries {
-        if current != Some(&entry.group) {
+    // Both are sorted by group first: walk them together, a group's lines before its rules.
+    let (mut lines, mut entries) = (lines.iter().peekable(), entries.iter().peekable());
+    loop {
+        let take_line = match (lines.peek(), entries.peek()) {
+            (Some(line), Some(entry)) => line.group <= entry.group,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => break,
+        };
+        let (group, text) = if take_line {
+            let line = lines.next().expect("peeked");
+            (&line.group, &line.text)
+        } else {
+            let entry = entries.next().expect("peeked");
+            (&entry.group, &entry.bullet)
+        };
+        if current != Some(group) {
             if current.is_some() {
                 out.push('\n');
             }
-            out.push_str(&entry.group.heading());
+            out.push_str(&group.heading());
             out.push('\n');
-            current = Some(&entry.group);
+            current = Some(group);
         }
-        out.push_str(&entry.bullet);
+        out.push_str(text);
         out.push('\n');
     }
     if let Some(notice) = notice {
-        if !entries.is_empty() {
+        if current.is_some() {
             out.push('\n');
         }
         out.push_str(notice);

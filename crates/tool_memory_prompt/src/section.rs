@@ -7,7 +7,7 @@
 
 use tool_memory_core::ToolMemoryRule;
 
-use crate::render::{DEFAULT_PROMPT_BUDGET_BYTES, PromptReport, render_prompt};
+use crate::render::{DEFAULT_PROMPT_BUDGET_BYTES, PromptReport, UnreadableRule, render_block};
 
 /// Name the tool-memory section answers to in a host's prompt builder.
 pub const TOOL_MEMORY_SECTION_NAME: &str = "tool_memory_rules";
@@ -36,8 +36,18 @@ impl ToolMemoryRulesSection {
 
     /// Renders `rules` within `budget_bytes`.
     pub fn with_budget(rules: &[ToolMemoryRule], budget_bytes: usize) -> ToolMemoryRulesSection {
+        ToolMemoryRulesSection::with_unreadable(rules, &[], budget_bytes)
+    }
+
+    /// Renders `rules` within `budget_bytes`, with a line in the place of each stored rule
+    /// that could not be read (see [`crate::render_block`]).
+    pub fn with_unreadable(
+        rules: &[ToolMemoryRule],
+        unreadable: &[UnreadableRule],
+        budget_bytes: usize,
+    ) -> ToolMemoryRulesSection {
         ToolMemoryRulesSection {
-            report: render_prompt(rules, budget_bytes),
+            report: render_block(rules, unreadable, budget_bytes),
         }
     }
 

@@ -25,8 +25,11 @@ pub enum Error {
         id: String,
         reason: String,
     },
-    /// The database was written by a newer toolmem.
-    #[error("database schema version {found} is newer than this toolmem supports ({supported})")]
+    /// The database was written by a newer toolmem: refused at open, and by a running store
+    /// once it notices (every write checks, inside its transaction, before it writes).
+    #[error(
+        "database schema version {found} is newer than this toolmem supports ({supported}): a newer toolmem upgraded it, so this one reads and writes nothing; upgrade toolmem"
+    )]
     SchemaTooNew { found: i64, supported: i64 },
     /// The database file is read-only and its schema is not the one this version writes, so
     /// it can neither be read as it is nor upgraded.
@@ -56,6 +59,15 @@ pub enum Error {
 }
 
 impl Error {
+    /// The error for a row this version cannot read, met where it cannot be skipped.
+    pub fn unreadable(row: crate::UnreadableRow) -> Error {
+        Error::Unreadable {
+            tool_name: row.tool_name,
+            id: row.id,
+            reason: row.reason,
+        }
+    }
+
     pub(crate) fn sqlite(op: &'static str) -> impl FnOnce(rusqlite::Error) -> Error {
         move |source| Error::Sqlite { op, source }
     }

@@ -12,8 +12,11 @@ use tool_memory_core::{
     compare_for_listing, normalize_tool_name, stats_namespace, storage_key, tool_memory_namespace,
 };
 
-use crate::store::{active_at, prompt_tool_filter, select_for_prompt};
-use crate::{Error, Listing, PromptSelection, Result, RuleChange, RuleStore, Services};
+use crate::store::{active_at, not_readable, prompt_tool_filter, select_for_prompt, unknown_value};
+use crate::{
+    Error, Listing, PromptSelection, Result, RuleChange, RuleStore, Services, ToolRules,
+    Unreadable, UnreadableRow,
+};
 
 /// The category rules are written with, as in the reference.
 pub const TOOL_MEMORY_CATEGORY: &str = "tool_memory";
@@ -176,43 +179,111 @@ impl<B: KvBackend> KvRuleStore<B> {
         Ok(entry)
     }
 
-    /// One tool's readable rules, revoked ones included, in listing order.
-    async fn listed(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
-        let (mut rules, _) = self.read_tool(tool_name).await?;
+    /// One tool's readable rules, revoked ones included, in listing order, and the entries of
+    /// the tool this version cannot read.
+    async fn listed(&self, tool_name: &str) -> Result<(Vec<ToolMemoryRule>, Vec<UnreadableRow>)> {
+        let (mut rules, unreadable) = self.read_tool(tool_name).await?;
         rules.sort_by(compare_for_listing);
-        Ok(rules)
+        Ok((rules, unreadable))
     }
 
-    /// Reads and parses one tool's rules, counting rows that do not parse.
-    async fn read_tool(&self, tool_name: &str) -> Result<(Vec<ToolMemoryRule>, usize)> {
+    /// Reads and parses one tool's rules, keeping the entries that do not parse apart.
+    async fn read_tool(
+        &self,
+        tool_name: &str,
+    ) -> Result<(Vec<ToolMemoryRule>, Vec<UnreadableRow>)> {
         let entries = self
             .backend
             .list(&tool_memory_namespace(tool_name))
             .await
             .map_err(backend("list tool rules"))?;
-        let mut rules = Vec::with_capacity(entries.len());
-        let mut unreadable = 0;
-        for entry in entries
-            .iter()
-            .filter(|entry| entry.key.starts_with(RULE_KEY_PREFIX))
-        {
-            match serde_json::from_str::<ToolMemoryRule>(&entry.content) {
-                Ok(rule) => rules.push(rule),
-                Err(err) => {
-                    unreadable += 1;
-                    // serde's message can quote the stored text; log where it broke, not what.
-                    tracing::warn!(
-                        tool_name,
-                        key = entry.key,
-                        line = err.line(),
-                        column = err.column(),
-                        "skipping a stored tool rule this version cannot read"
-                    );
-                }
-            }
-        }
-        Ok((rules, unreadable))
+        let rows = entries.iter().filter_map(|entry| {
+            let id = entry.key.strip_prefix(RULE_KEY_PREFIX)?;
+            Some(
+                serde_json::from_str::<ToolMemoryRule>(&entry.content).map_err(|_| UnreadableRow {
+                    tool_name: normalize_tool_name(tool_name),
+                    id: id.to_owned(),
+                    reason: unreadable_reason(&entry.content),
+                }),
+            )
+        });
+        Ok(crate::store::keep_readable(rows))
     }
+}
+
+/// Why `content` is not a rule this version can read: the first field at fault and what is
+/// wrong with it, never a value (serde's own message quotes the stored text).
+fn unreadable_reason(content: &str) -> String {
+    use serde::de::DeserializeOwned;
+    use serde_json::Value;
+    fn fits<T: DeserializeOwned>(value: &Value) -> bool {
+        T::deserialize(value).is_ok()
+    }
+    let record = match serde_json::from_str::<Value>(content) {
+        Ok(Value::Object(record)) => record,
+        Ok(_) => return not_readable("the stored entry", "a JSON object"),
+        Err(err) if err.is_eof() => {
+            return not_readable("the stored entry", "whole (it is cut short)");
+        }
+        Err(_) => return not_readable("the stored entry", "JSON"),
+    };
+    // Each field as the record reads it: (name, required, fits, what it must be).
+    type Fits = fn(&Value) -> bool;
+    let fields: [(&str, bool, Fits, &str); 13] = [
+        ("id", true, fits::<String>, "text"),
+        ("tool_name", true, fits::<String>, "text"),
+        ("rule", true, fits::<String>, "text"),
+        (
+            "priority",
+            false,
+            fits::<tool_memory_core::ToolMemoryPriority>,
+            "text",
+        ),
+        (
+            "source",
+            false,
+            fits::<tool_memory_core::ToolMemorySource>,
+            "text",
+        ),
+        ("tags", false, fits::<Vec<String>>, "a JSON list of strings"),
+        ("created_at", true, fits::<Timestamp>, "a timestamp"),
+        ("updated_at", true, fits::<Timestamp>, "a timestamp"),
+        (
+            "revoked_at",
+            false,
+            fits::<Option<Timestamp>>,
+            "a timestamp",
+        ),
+        (
+            "expires_at",
+            false,
+            fits::<Option<Timestamp>>,
+            "a timestamp",
+        ),
+        (
+            "retire_after_successes",
+            false,
+            fits::<Option<u64>>,
+            "an integer",
+        ),
+        ("proposed", false, fits::<bool>, "a boolean"),
+        ("constraint_explicit", false, fits::<bool>, "a boolean"),
+    ];
+    for (field, required, fits, expected) in fields {
+        match record.get(field) {
+            None if required => return not_readable(field, "present"),
+            Some(value) if !fits(value) => {
+                // A word where a known word belongs: a value a newer version added.
+                return if matches!(field, "priority" | "source") && value.is_string() {
+                    unknown_value(field)
+                } else {
+                    not_readable(field, expected)
+                };
+            }
+            _ => {}
+        }
+    }
+    not_readable("the stored entry", "a rule this version can read")
 }
 
 #[async_trait]
@@ -263,21 +334,28 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
         let Some(entry) = entry else { return Ok(None) };
         serde_json::from_str(&entry.content)
             .map(Some)
-            .map_err(|err| Error::Unreadable {
+            .map_err(|_| Error::Unreadable {
                 tool_name: normalize_tool_name(tool_name),
                 id: id.to_owned(),
-                reason: err.to_string(),
+                reason: unreadable_reason(&entry.content),
             })
     }
 
     async fn list(&self, tool_name: &str) -> Result<Listing> {
-        let mut rules = self.listed(tool_name).await?;
-        rules.retain(|rule| rule.meta.revoked_at.is_none());
-        Ok(rules.into())
+        Ok(self.list_with_unreadable(tool_name).await?.rules)
     }
 
     async fn list_including_revoked(&self, tool_name: &str) -> Result<Listing> {
-        Ok(self.listed(tool_name).await?.into())
+        Ok(self.listed(tool_name).await?.0.into())
+    }
+
+    async fn list_with_unreadable(&self, tool_name: &str) -> Result<ToolRules> {
+        let (mut rules, unreadable) = self.listed(tool_name).await?;
+        rules.retain(|rule| rule.meta.revoked_at.is_none());
+        Ok(ToolRules {
+            rules: rules.into(),
+            unreadable: Unreadable::from(unreadable),
+        })
     }
 
     /// Applies `change` to a stored rule under the write lock and records `action` when it
@@ -430,10 +508,11 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
         };
         // A key/value backend can only list per namespace: one call per tool is inherent.
         let mut eager = Vec::new();
-        let mut unreadable = 0;
+        let mut unreadable = Vec::new();
         for name in &names {
             let (rules, skipped) = self.read_tool(name).await?;
-            unreadable += skipped;
+            // The priority of an entry that does not parse is unknown: it may be eager.
+            unreadable.extend(skipped);
             eager.extend(rules.into_iter().filter(|rule| rule.priority.is_eager()));
         }
         let now = self.services.clock.now();

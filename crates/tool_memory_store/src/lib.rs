@@ -18,7 +18,10 @@ pub use crate::kv::{
 };
 pub use crate::memory::InMemoryRuleStore;
 pub use crate::sqlite::{Durability, SqliteOptions, SqliteRuleStore};
-pub use crate::store::{Listing, PromptSelection, RuleChange, RuleStore, Services};
+pub use crate::store::{
+    Inspection, Listing, PromptSelection, RuleChange, RuleStore, Services, ToolRules, Unreadable,
+    UnreadableRow,
+};
 pub use crate::system::{SystemClock, UuidIds};
 
 #[cfg(feature = "conformance")]
@@ -28,8 +31,8 @@ pub mod conformance;
 /// orders, filters and records exactly as the ones here do.
 pub mod backend {
     pub use crate::store::{
-        StoredRow, active_at, history_from_columns, keep_readable, keywords, mark_confirmed,
-        mark_restored, mark_revoked, prompt_tool_filter, rank_by_keywords, rule_from_columns,
-        select_for_prompt,
+        StoredRow, active_at, count_readable, history_from_columns, keep_readable, keywords,
+        mark_confirmed, mark_restored, mark_revoked, not_readable, prompt_tool_filter,
+        rank_by_keywords, rule_from_columns, select_for_prompt, unknown_value,
     };
 }

@@ -10,7 +10,10 @@ use tool_memory_core::{
 };
 
 use crate::store::{active_at, prompt_tool_filter, select_for_prompt};
-use crate::{Listing, PromptSelection, Result, RuleChange, RuleStore, Services};
+use crate::{
+    Error, Listing, PromptSelection, Result, RuleChange, RuleStore, Services, ToolRules,
+    Unreadable, UnreadableRow,
+};
 
 /// Rules in a map behind a mutex; gone when dropped.
 #[derive(Debug, Default)]
@@ -26,12 +29,33 @@ pub struct InMemoryRuleStore {
 struct State {
     /// tool -> id -> rule.
     rules: BTreeMap<String, BTreeMap<String, ToolMemoryRule>>,
+    /// Rows held that this store cannot read (see [`InMemoryRuleStore::hold_unreadable`]),
+    /// by (tool, id).
+    unreadable: BTreeMap<(String, String), UnreadableRow>,
     history: Vec<HistoryEntry>,
     /// Rule changes so far (guard decisions in the history are not changes).
     changes: u64,
 }
 
 impl State {
+    /// Fails when (tool, id) is a row this store cannot read: a change must not replace it
+    /// unseen, and a read must not take it for absent.
+    fn refuse_unreadable(&self, tool_name: &str, id: &str) -> Result<()> {
+        match self.unreadable.get(&(tool_name.to_owned(), id.to_owned())) {
+            Some(row) => Err(Error::unreadable(row.clone())),
+            None => Ok(()),
+        }
+    }
+
+    /// The unreadable rows of one tool, by id.
+    fn unreadable_of(&self, tool_name: &str) -> Vec<UnreadableRow> {
+        self.unreadable
+            .range((tool_name.to_owned(), String::new())..)
+            .take_while(|((tool, _), _)| tool == tool_name)
+            .map(|(_, row)| row.clone())
+            .collect()
+    }
+
     /// Appends the line for `event`, stamped `at`: the time of the change it records.
     fn record(
         &mut self,
@@ -59,17 +83,20 @@ impl State {
         action: HistoryAction,
         origin: &Origin,
         change: impl FnOnce(&mut ToolMemoryRule) -> bool,
-    ) -> Option<ToolMemoryRule> {
+    ) -> Result<Option<ToolMemoryRule>> {
         let name = normalize_tool_name(tool_name);
-        let rule = self.rules.get_mut(&name)?.get_mut(id)?;
+        self.refuse_unreadable(&name, id)?;
+        let Some(rule) = self.rules.get_mut(&name).and_then(|tool| tool.get_mut(id)) else {
+            return Ok(None);
+        };
         let before = rule.clone();
         if !change(rule) {
-            return Some(before);
+            return Ok(Some(before));
         }
         let after = rule.clone();
         let event = HistoryEvent::changed(&after, action, origin.clone());
         self.record(at, event, Some(before));
-        Some(after)
+        Ok(Some(after))
     }
 
     fn remove(
@@ -80,6 +107,17 @@ impl State {
         origin: &Origin,
     ) -> bool {
         let name = normalize_tool_name(tool_name);
+        // An unreadable row goes by an explicit delete, like in every other store; its line
+        // has no before image.
+        if self
+            .unreadable
+            .remove(&(name.clone(), id.to_owned()))
+            .is_some()
+        {
+            let event = HistoryEvent::removed(&name, id, action, origin.clone());
+            self.record(at, event, None);
+            return true;
+        }
         let Some(tool) = self.rules.get_mut(&name) else {
             return false;
         };
@@ -109,6 +147,24 @@ impl InMemoryRuleStore {
         }
     }
 
+    /// Holds a row this store cannot read, as a host that fills the store from rules kept
+    /// elsewhere records one it failed to parse (and as the conformance suite tests the
+    /// behaviour): listings leave it out and report it, the guard asks for confirmation on its
+    /// tool, the prompt shows a line in its place, `get` and changes of it fail. A delete
+    /// removes it; an import of the same tool and id replaces it.
+    pub fn hold_unreadable(&self, row: UnreadableRow) {
+        let mut state = self.state.lock();
+        let tool_name = normalize_tool_name(&row.tool_name);
+        if let Some(tool) = state.rules.get_mut(&tool_name) {
+            tool.remove(&row.id);
+        }
+        let row = UnreadableRow { tool_name, ..row };
+        state
+            .unreadable
+            .insert((row.tool_name.clone(), row.id.clone()), row);
+        state.changes += 1;
+    }
+
     fn rules_of(&self, tool_name: &str) -> Vec<ToolMemoryRule> {
         let mut listed: Vec<ToolMemoryRule> = self
             .state
@@ -132,6 +188,7 @@ impl RuleStore for InMemoryRuleStore {
             .unwrap_or_else(|| self.services.ids.next_id());
         let origin = put.origin.clone();
         let mut state = self.state.lock();
+        state.refuse_unreadable(&put.tool_name, &id)?;
         let before = state
             .rules
             .get(&put.tool_name)
@@ -151,6 +208,10 @@ impl RuleStore for InMemoryRuleStore {
     async fn import(&self, rule: ToolMemoryRule, origin: &Origin) -> Result<()> {
         rule.validate()?;
         let mut state = self.state.lock();
+        // An import replaces what is there, even a row this store cannot read.
+        state
+            .unreadable
+            .remove(&(rule.tool_name.clone(), rule.id.clone()));
         let before = state
             .rules
             .entry(rule.tool_name.clone())
@@ -163,9 +224,11 @@ impl RuleStore for InMemoryRuleStore {
 
     async fn get(&self, tool_name: &str, id: &str) -> Result<Option<ToolMemoryRule>> {
         let state = self.state.lock();
+        let name = normalize_tool_name(tool_name);
+        state.refuse_unreadable(&name, id)?;
         Ok(state
             .rules
-            .get(&normalize_tool_name(tool_name))
+            .get(&name)
             .and_then(|tool| tool.get(id))
             .cloned())
     }
@@ -180,6 +243,23 @@ impl RuleStore for InMemoryRuleStore {
         Ok(self.rules_of(tool_name).into())
     }
 
+    async fn list_with_unreadable(&self, tool_name: &str) -> Result<ToolRules> {
+        let unreadable = self
+            .state
+            .lock()
+            .unreadable_of(&normalize_tool_name(tool_name));
+        let mut rules = self.rules_of(tool_name);
+        rules.retain(|rule| rule.meta.revoked_at.is_none());
+        Ok(ToolRules {
+            rules: rules.into(),
+            unreadable: Unreadable::from(unreadable),
+        })
+    }
+
+    async fn unreadable_rows(&self) -> Result<Vec<UnreadableRow>> {
+        Ok(self.state.lock().unreadable.values().cloned().collect())
+    }
+
     async fn change_rule(
         &self,
         tool_name: &str,
@@ -189,12 +269,11 @@ impl RuleStore for InMemoryRuleStore {
         change: RuleChange,
     ) -> Result<Option<ToolMemoryRule>> {
         let now = self.services.clock.now();
-        Ok(self
-            .state
+        self.state
             .lock()
             .change(now, (tool_name, id), action, origin, |rule| {
                 change(&mut rule.meta, now)
-            }))
+            })
     }
 
     async fn remove_rule(
@@ -240,14 +319,17 @@ impl RuleStore for InMemoryRuleStore {
     }
 
     async fn list_tool_names(&self) -> Result<Vec<String>> {
-        Ok(self
-            .state
-            .lock()
+        let state = self.state.lock();
+        let mut names: Vec<String> = state
             .rules
             .keys()
+            .chain(state.unreadable.keys().map(|(tool, _)| tool))
             .filter(|name| name.as_str() != UNSCOPED_TOOL)
             .cloned()
-            .collect())
+            .collect();
+        names.sort();
+        names.dedup();
+        Ok(names)
     }
 
     async fn record_stats(&self, delta: &ToolStats) -> Result<ToolStats> {
@@ -278,20 +360,28 @@ impl RuleStore for InMemoryRuleStore {
         max_rules: Option<usize>,
     ) -> Result<PromptSelection> {
         let filter = prompt_tool_filter(tools);
-        let eager: Vec<ToolMemoryRule> = self
-            .state
-            .lock()
+        let wanted = |name: &String| filter.as_ref().is_none_or(|wanted| wanted.contains(name));
+        let state = self.state.lock();
+        let eager: Vec<ToolMemoryRule> = state
             .rules
             .iter()
-            .filter(|(name, _)| filter.as_ref().is_none_or(|wanted| wanted.contains(*name)))
+            .filter(|(name, _)| wanted(name))
             .flat_map(|(_, tool)| tool.values())
             .filter(|rule| rule.priority.is_eager())
             .cloned()
             .collect();
+        // A row this store cannot read may be eager: its priority is unknown.
+        let unreadable = state
+            .unreadable
+            .values()
+            .filter(|row| wanted(&row.tool_name))
+            .cloned()
+            .collect();
+        drop(state);
         Ok(select_for_prompt(
             active_at(eager, self.services.clock.now()),
             max_rules,
-            0,
+            unreadable,
         ))
     }
 }

@@ -40,10 +40,13 @@ use tool_memory_core::{
 };
 
 use crate::store::{
-    StoredRow, fts_query, history_from_columns, keep_readable, prompt_tool_filter,
+    StoredRow, fts_query, history_from_columns, keep_readable, not_readable, prompt_tool_filter,
     rank_by_keywords, rule_from_columns, select_for_prompt,
 };
-use crate::{Error, Listing, PromptSelection, Result, RuleChange, RuleStore, Services};
+use crate::{
+    Error, Inspection, Listing, PromptSelection, Result, RuleChange, RuleStore, Services,
+    ToolRules, Unreadable, UnreadableRow,
+};
 
 /// How hard a commit works to survive a crash. See the module documentation.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -108,6 +111,11 @@ struct Connections {
     /// Commits by other connections (other stores, other processes), as seen through the
     /// writer's `PRAGMA data_version`, which only they move.
     foreign: Mutex<ForeignChanges>,
+    /// The schema version of a newer toolmem, once any read or write of this store has found
+    /// one (0 until then): from then on every call is refused without asking SQLite, so that
+    /// a point read cannot serve a row of a schema this version does not know after a write
+    /// was refused for it. A toolmem never migrates backwards, so it never clears.
+    newer_schema: std::sync::atomic::AtomicI64,
     /// Keeps the write-ahead log short off the write path; `None` in memory.
     _checkpointer: Option<checkpoint::Checkpointer>,
     /// Every eager rule, as of a database version.
@@ -132,16 +140,17 @@ struct ListCache {
 }
 
 /// A tool's listing as read: every readable rule, and the unrevoked ones, which share the
-/// first's allocation when none is revoked (the usual case). A hit hands out both without
-/// copying a rule.
+/// first's allocation when none is revoked (the usual case), and the rows of the tool this
+/// version cannot read. A hit hands out all three without copying a rule.
 #[derive(Debug, Clone)]
 struct ToolListing {
     all: Listing,
     unrevoked: Listing,
+    unreadable: Unreadable,
 }
 
 impl ToolListing {
-    fn new(all: Vec<ToolMemoryRule>) -> ToolListing {
+    fn new(all: Vec<ToolMemoryRule>, unreadable: Vec<UnreadableRow>) -> ToolListing {
         let all = Listing::from(all);
         let unrevoked = if all.iter().any(|rule| rule.meta.revoked_at.is_some()) {
             all.iter()
@@ -151,16 +160,28 @@ impl ToolListing {
         } else {
             Arc::clone(&all)
         };
-        ToolListing { all, unrevoked }
+        // Shared when empty (nearly always), so a listing costs no allocation for it.
+        let unreadable = if unreadable.is_empty() {
+            Arc::clone(&NO_UNREADABLE_ROWS)
+        } else {
+            Unreadable::from(unreadable)
+        };
+        ToolListing {
+            all,
+            unrevoked,
+            unreadable,
+        }
     }
 
-    /// Rule copies held, for the cache's bound: the unrevoked listing counts when it is a copy.
+    /// Rule copies held, for the cache's bound: the unrevoked listing counts when it is a copy,
+    /// and so does each unreadable row.
     fn copies(&self) -> usize {
-        if Arc::ptr_eq(&self.all, &self.unrevoked) {
+        let rules = if Arc::ptr_eq(&self.all, &self.unrevoked) {
             self.all.len()
         } else {
             self.all.len() + self.unrevoked.len()
-        }
+        };
+        rules + self.unreadable.len()
     }
 }
 
@@ -171,6 +192,10 @@ impl ListCache {
             .flatten()
     }
 }
+
+/// The unreadable rows of a listing that has none, shared by all of them.
+static NO_UNREADABLE_ROWS: std::sync::LazyLock<Unreadable> =
+    std::sync::LazyLock::new(Unreadable::default);
 
 /// How long [`Connections::version`] waits for a writer in use: longer than a point read or a
 /// write of this store holds it (tens of microseconds), far shorter than a write waiting for
@@ -188,12 +213,12 @@ const LIST_CACHE_RULES: usize = 16 * 1024;
 struct EagerCache {
     version: i64,
     rules: Arc<Vec<ToolMemoryRule>>,
-    /// The tool of each unreadable eager row.
-    unreadable: Vec<String>,
+    /// The rows the eager query found and could not read.
+    unreadable: Unreadable,
 }
 
-/// The eager rules and the tools of unreadable eager rows.
-type EagerRules = (Arc<Vec<ToolMemoryRule>>, Vec<String>);
+/// The eager rules and the unreadable rows that may be eager.
+type EagerRules = (Arc<Vec<ToolMemoryRule>>, Unreadable);
 
 /// A cache's answer given without waiting.
 enum Cached<T> {
@@ -208,7 +233,7 @@ impl EagerCache {
         cache
             .as_ref()
             .filter(|cache| cache.version == version)
-            .map(|cache| (Arc::clone(&cache.rules), cache.unreadable.clone()))
+            .map(|cache| (Arc::clone(&cache.rules), Arc::clone(&cache.unreadable)))
     }
 }
 
@@ -226,6 +251,7 @@ impl Connections {
             next_reader: std::sync::atomic::AtomicUsize::new(0),
             own_changes: AtomicU64::new(0),
             foreign: Mutex::default(),
+            newer_schema: std::sync::atomic::AtomicI64::new(0),
             _checkpointer: checkpointer,
             eager: Mutex::new(None),
             lists: Mutex::default(),
@@ -262,8 +288,27 @@ impl Connections {
         Some(self.version_with(Some(writer)))
     }
 
+    /// Refuses every call once a newer schema has been seen (see `newer_schema`).
+    fn refuse_if_newer(&self) -> Result<()> {
+        match self.newer_schema.load(Ordering::Acquire) {
+            0 => Ok(()),
+            found => Err(Error::SchemaTooNew {
+                found,
+                supported: schema::SCHEMA_VERSION,
+            }),
+        }
+    }
+
+    /// Remembers a newer schema that `result` reports, so every later call is refused too.
+    fn note_schema<T>(&self, result: &Result<T>) {
+        if let Err(Error::SchemaTooNew { found, .. }) = result {
+            self.newer_schema.store(*found, Ordering::Release);
+        }
+    }
+
     /// The version, from the writer when the caller got it.
     fn version_with(&self, writer: Option<parking_lot::MutexGuard<'_, Connection>>) -> Result<i64> {
+        self.refuse_if_newer()?;
         let mut foreign = self.foreign.lock();
         match &writer {
             Some(writer) => {
@@ -277,13 +322,9 @@ impl Connections {
                     // timestamps read as unreadable rows by schema 6, and so rules left out of
                     // the prompt and the guard). Refuse rather than serve from a schema this
                     // version does not know; the version is read only on such changes.
-                    let found = schema::user_version(writer)?;
-                    if found > schema::SCHEMA_VERSION {
-                        return Err(Error::SchemaTooNew {
-                            found,
-                            supported: schema::SCHEMA_VERSION,
-                        });
-                    }
+                    let checked = schema::refuse_newer(writer);
+                    self.note_schema(&checked);
+                    checked?;
                     foreign.data_version = data_version;
                     foreign.seen += 1;
                 }
@@ -308,9 +349,9 @@ impl Connections {
             return Ok(listing);
         }
         let rows = query_rows(&self.reader(), LIST_RULES, params![tool_name])?;
-        let (mut rules, _) = keep_readable(rows);
+        let (mut rules, unreadable) = keep_readable(rows);
         rules.sort_by(compare_for_listing);
-        let listing = ToolListing::new(rules);
+        let listing = ToolListing::new(rules, unreadable);
         let size = listing.copies();
         let mut cache = self.lists.lock();
         if cache.version != version || cache.rules + size > LIST_CACHE_RULES {
@@ -368,19 +409,13 @@ impl Connections {
             ),
             [],
         )?;
-        let unreadable = rows
-            .iter()
-            .filter_map(|row| {
-                row.as_ref()
-                    .err()
-                    .map(|(tool_name, _, _)| tool_name.clone())
-            })
-            .collect();
-        let rules = Arc::new(keep_readable(rows).0);
+        let (rules, unreadable) = keep_readable(rows);
+        let rules = Arc::new(rules);
+        let unreadable = Unreadable::from(unreadable);
         *self.eager.lock() = Some(EagerCache {
             version,
             rules: Arc::clone(&rules),
-            unreadable: Vec::clone(&unreadable),
+            unreadable: Arc::clone(&unreadable),
         });
         Ok((rules, unreadable))
     }
@@ -470,6 +505,9 @@ const LIST_RULES: &str = concat!(
     " FROM rules WHERE tool_name = ?1"
 );
 
+/// Every rule of every tool, for `toolmem doctor`.
+const ALL_RULES: &str = concat!("SELECT ", rule_columns!(), " FROM rules");
+
 /// One rule by its key.
 const READ_RULE: &str = concat!(
     "SELECT ",
@@ -513,32 +551,8 @@ impl SqliteRuleStore {
     }
 
     fn open_read_only(path: &Path, options: SqliteOptions) -> Result<SqliteRuleStore> {
-        let open = |immutable: bool| -> rusqlite::Result<Connection> {
-            let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
-                | OpenFlags::SQLITE_OPEN_URI
-                | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-            let connection = Connection::open_with_flags(read_only_uri(path, immutable), flags)?;
-            connection.busy_timeout(options.busy_timeout)?;
-            // Opening is lazy; the first read tells whether the file can be read like this.
-            connection.query_row("SELECT count(*) FROM sqlite_master", [], |_| Ok(()))?;
-            Ok(connection)
-        };
-        // A WAL database is read through its index file beside it. Where that cannot be
-        // created, SQLite may read the file as immutable, without the index and the log: sound
-        // only where nobody can change the file (a read-only file system) and the log holds no
-        // commits the file lacks. Anywhere else an immutable reader would silently miss rules.
-        let (writer, immutable) = match open(false) {
-            Ok(connection) => (connection, false),
-            Err(err) if on_read_only_file_system(path) => {
-                if has_log(path) {
-                    return Err(Error::ReadOnlyLog);
-                }
-                tracing::debug!(%err, "reading the database as immutable");
-                let connection = open(true).map_err(Error::sqlite("open database read-only"))?;
-                (connection, true)
-            }
-            Err(err) => return Err(Error::sqlite("open database read-only")(err)),
-        };
+        let open = |immutable: bool| read_only_connection(path, options.busy_timeout, immutable);
+        let (writer, immutable) = first_read_only_connection(path, options.busy_timeout)?;
         let found = schema::user_version(&writer)?;
         if found != schema::SCHEMA_VERSION {
             return Err(Error::ReadOnlySchema {
@@ -557,6 +571,48 @@ impl SqliteRuleStore {
             services: options.services,
             path: Some(path.to_owned()),
             read_only: true,
+        })
+    }
+
+    /// Looks at the database at `path` without changing it, for `toolmem doctor`: opens it
+    /// read-only (a missing file is an error, never created), reads the schema version, runs
+    /// SQLite's integrity check and reads every rule row, reporting those this version cannot
+    /// read. Nothing is migrated; rows of a schema before version 5 (which lacks the columns
+    /// this version reads) or after this build's are not checked.
+    pub fn inspect(path: impl AsRef<Path>) -> Result<Inspection> {
+        let path = path.as_ref();
+        let (connection, _) =
+            first_read_only_connection(path, SqliteOptions::default().busy_timeout)?;
+        let found = schema::user_version(&connection)?;
+        let integrity = {
+            let mut statement = connection
+                .prepare("PRAGMA integrity_check(20)")
+                .map_err(Error::sqlite("integrity check"))?;
+            let lines = statement
+                .query_map([], |row| row.get::<_, String>(0))
+                .map_err(Error::sqlite("integrity check"))?
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .map_err(Error::sqlite("integrity check"))?;
+            lines.into_iter().filter(|line| line != "ok").collect()
+        };
+        // Schema 5 added the last of the columns a row is read from; 6 to 8 changed their
+        // layout and form, never their meaning, and the reader takes every form.
+        let (readable, unreadable) = if (5..=schema::SCHEMA_VERSION).contains(&found) {
+            let rows = query_rows(&connection, ALL_RULES, [])?;
+            let (readable, unreadable) = crate::store::count_readable(rows);
+            (Some(readable), unreadable)
+        } else if found == 0 {
+            // Not set up yet: toolmem creates its schema when it first opens the file.
+            (Some(0), Vec::new())
+        } else {
+            (None, Vec::new())
+        };
+        Ok(Inspection {
+            schema_found: found,
+            schema_supported: schema::SCHEMA_VERSION,
+            integrity,
+            readable,
+            unreadable,
         })
     }
 
@@ -658,6 +714,7 @@ impl SqliteRuleStore {
         T: Send + 'static,
         F: FnOnce(&mut Connection, &Services) -> Result<T> + Send + 'static,
     {
+        self.connections.refuse_if_newer()?;
         let work = match self.inline_point_read(access, work) {
             Ok(answer) => {
                 after_inline().await;
@@ -667,10 +724,14 @@ impl SqliteRuleStore {
         };
         let connections = Arc::clone(&self.connections);
         let services = self.services.clone();
-        run_blocking(move || match access {
-            Access::Read => work(&mut connections.reader(), &services),
-            Access::PointRead => work(&mut connections.point_reader(), &services),
-            Access::Write => work(&mut connections.writer(), &services),
+        run_blocking(move || {
+            let result = match access {
+                Access::Read => work(&mut connections.reader(), &services),
+                Access::PointRead => work(&mut connections.point_reader(), &services),
+                Access::Write => work(&mut connections.writer(), &services),
+            };
+            connections.note_schema(&result);
+            result
         })
         .await
     }
@@ -689,7 +750,11 @@ impl SqliteRuleStore {
             Access::Read | Access::Write => None,
         };
         match free {
-            Some(mut connection) => Ok(work(&mut connection, &self.services)),
+            Some(mut connection) => {
+                let result = work(&mut connection, &self.services);
+                self.connections.note_schema(&result);
+                Ok(result)
+            }
             None => Err(work),
         }
     }
@@ -731,12 +796,14 @@ impl SqliteRuleStore {
         T: Send + 'static,
         F: FnOnce(&mut Connection, &Services) -> Result<T> + Send + 'static,
     {
+        self.connections.refuse_if_newer()?;
         let connections = Arc::clone(&self.connections);
         let services = self.services.clone();
         run_blocking(move || {
             let mut writer = connections.writer();
             let result = work(&mut writer, &services);
             connections.own_changes.fetch_add(1, Ordering::Release);
+            connections.note_schema(&result);
             result
         })
         .await
@@ -752,16 +819,20 @@ struct WriteTransaction<'c> {
 }
 
 impl<'c> WriteTransaction<'c> {
-    /// On the writer, which [`settled`] hands over with no transaction left open.
+    /// On the writer, which [`settled`] hands over with no transaction left open. Refuses,
+    /// before anything is written, a file a newer toolmem has migrated since this store opened
+    /// it (see [`schema::refuse_newer`]); the transaction then rolls back.
     fn begin(connection: &'c Connection, op: &'static str) -> Result<WriteTransaction<'c>> {
         connection
             .prepare_cached("BEGIN IMMEDIATE")
             .and_then(|mut statement| statement.execute([]))
             .map_err(Error::sqlite(op))?;
-        Ok(WriteTransaction {
+        let transaction = WriteTransaction {
             connection,
             committed: false,
-        })
+        };
+        schema::refuse_newer(connection)?;
+        Ok(transaction)
     }
 
     fn commit(mut self, op: &'static str) -> Result<()> {
@@ -811,6 +882,44 @@ fn retry_while_busy<T>(
             }
             other => return other,
         }
+    }
+}
+
+/// A read-only connection to `path` (never created), as immutable when asked.
+fn read_only_connection(
+    path: &Path,
+    busy_timeout: Duration,
+    immutable: bool,
+) -> rusqlite::Result<Connection> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+        | OpenFlags::SQLITE_OPEN_URI
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let connection = Connection::open_with_flags(read_only_uri(path, immutable), flags)?;
+    connection.busy_timeout(busy_timeout)?;
+    // Opening is lazy; the first read tells whether the file can be read like this.
+    connection.query_row("SELECT count(*) FROM sqlite_master", [], |_| Ok(()))?;
+    Ok(connection)
+}
+
+/// The first read-only connection to `path`, and whether it reads the file as immutable.
+///
+/// A WAL database is read through its index file beside it. Where that cannot be created,
+/// SQLite may read the file as immutable, without the index and the log: sound only where
+/// nobody can change the file (a read-only file system) and the log holds no commits the file
+/// lacks. Anywhere else an immutable reader would silently miss rules.
+fn first_read_only_connection(path: &Path, busy_timeout: Duration) -> Result<(Connection, bool)> {
+    match read_only_connection(path, busy_timeout, false) {
+        Ok(connection) => Ok((connection, false)),
+        Err(err) if on_read_only_file_system(path) => {
+            if has_log(path) {
+                return Err(Error::ReadOnlyLog);
+            }
+            tracing::debug!(%err, "reading the database as immutable");
+            let connection = read_only_connection(path, busy_timeout, true)
+                .map_err(Error::sqlite("open database read-only"))?;
+            Ok((connection, true))
+        }
+        Err(err) => Err(Error::sqlite("open database read-only")(err)),
     }
 }
 
@@ -886,7 +995,11 @@ where
 fn read_row(row: &Row<'_>) -> rusqlite::Result<StoredRow> {
     Ok(parse_row(row).map_err(|reason| {
         let text = |index: usize| row.get::<_, String>(index).unwrap_or_default();
-        (text(1), text(0), reason)
+        UnreadableRow {
+            tool_name: text(1),
+            id: text(0),
+            reason,
+        }
     }))
 }
 
@@ -924,37 +1037,45 @@ fn stored_instant(at: Timestamp) -> rusqlite::types::Value {
     }
 }
 
+/// The lifecycle columns of a row; errors name the column, never its value.
 fn parse_meta(row: &Row<'_>) -> std::result::Result<RuleMeta, String> {
-    let optional_text = |index: usize| -> std::result::Result<Option<&str>, String> {
-        let value = row.get_ref(index).map_err(|err| err.to_string())?;
-        match value {
+    let optional_text = |index: usize, field: &str| -> std::result::Result<Option<&str>, String> {
+        match row
+            .get_ref(index)
+            .map_err(|_| not_readable(field, "text"))?
+        {
             rusqlite::types::ValueRef::Null => Ok(None),
             value => value
                 .as_str()
                 .map(Some)
-                .map_err(|err| format!("column {index}: {err}")),
+                .map_err(|_| not_readable(field, "text")),
         }
     };
     let timestamp = |index: usize, field: &str| -> std::result::Result<Option<Timestamp>, String> {
-        optional_text(index)?
-            .map(|text| Timestamp::parse(text).map_err(|err| format!("{field}: {err}")))
+        optional_text(index, field)?
+            .map(|text| Timestamp::parse(text).map_err(|_| not_readable(field, "a timestamp")))
             .transpose()
+    };
+    let flag = |index: usize, field: &str| -> std::result::Result<bool, String> {
+        row.get::<_, bool>(index)
+            .map_err(|_| not_readable(field, "a boolean"))
     };
     Ok(RuleMeta {
         revoked_at: timestamp(8, "revoked_at")?,
         expires_at: timestamp(9, "expires_at")?,
         retire_after_successes: row
             .get::<_, Option<i64>>(10)
-            .map_err(|err| err.to_string())?
+            .map_err(|_| not_readable("retire_after_successes", "an integer"))?
             .map(|count| u64::try_from(count).unwrap_or_default()),
-        proposed: row.get::<_, bool>(11).map_err(|err| err.to_string())?,
+        proposed: flag(11, "proposed")?,
         // Written from a `RawJson` by this store: checked, not parsed into a value, per read.
-        constraint: optional_text(12)?
+        constraint: optional_text(12, "constraint")?
             .map(|text| {
-                RawJson::from_stored(text.to_owned()).map_err(|err| format!("constraint: {err}"))
+                RawJson::from_stored(text.to_owned())
+                    .map_err(|_| not_readable("constraint", "JSON"))
             })
             .transpose()?,
-        constraint_explicit: row.get::<_, bool>(13).map_err(|err| err.to_string())?,
+        constraint_explicit: flag(13, "constraint_explicit")?,
     })
 }
 
@@ -1059,11 +1180,7 @@ fn read_rule(connection: &Connection, tool_name: &str, id: &str) -> Result<Optio
     match row {
         None => Ok(None),
         Some(Ok(rule)) => Ok(Some(rule)),
-        Some(Err((tool_name, id, reason))) => Err(Error::Unreadable {
-            tool_name,
-            id,
-            reason,
-        }),
+        Some(Err(row)) => Err(Error::unreadable(row)),
     }
 }
 
@@ -1092,11 +1209,7 @@ fn read_current(connection: &Connection, tool_name: &str, id: &str) -> Result<Op
     match row {
         None => Ok(None),
         Some((Ok(rule), line)) => Ok(Some(Current { rule, line })),
-        Some((Err((tool_name, id, reason)), _)) => Err(Error::Unreadable {
-            tool_name,
-            id,
-            reason,
-        }),
+        Some((Err(row), _)) => Err(Error::unreadable(row)),
     }
 }
 
@@ -1390,6 +1503,23 @@ impl RuleStore for SqliteRuleStore {
         Ok(self.tool_listing(tool_name).await?.all)
     }
 
+    async fn list_with_unreadable(&self, tool_name: &str) -> Result<ToolRules> {
+        let listing = self.tool_listing(tool_name).await?;
+        Ok(ToolRules {
+            rules: listing.unrevoked,
+            unreadable: listing.unreadable,
+        })
+    }
+
+    /// One scan of the whole table, so a row is found whatever its tool name holds.
+    async fn unreadable_rows(&self) -> Result<Vec<UnreadableRow>> {
+        self.with_connection(Access::Read, |connection, _| {
+            let rows = query_rows(connection, ALL_RULES, [])?;
+            Ok(keep_readable(rows).1)
+        })
+        .await
+    }
+
     /// Applies `change` to a stored rule in one transaction with its history line; records
     /// nothing when `change` reports no change.
     async fn change_rule(
@@ -1530,8 +1660,11 @@ impl RuleStore for SqliteRuleStore {
     async fn append_history(&self, event: HistoryEvent) -> Result<HistoryEntry> {
         tool_memory_core::validate_tool_name(&event.tool_name)?;
         self.with_connection(Access::Write, move |connection, services| {
+            // A transaction of its own, for the schema check every write makes.
+            let transaction = WriteTransaction::begin(connection, "begin history")?;
             let at = services.clock.now();
-            let seq = insert_history(connection, &event, event.rule.as_ref().into(), at)?;
+            let seq = insert_history(&transaction, &event, event.rule.as_ref().into(), at)?;
+            transaction.commit("commit history")?;
             let before = event.rule.clone();
             Ok(event.into_entry(seq, at, before))
         })
@@ -1674,8 +1807,9 @@ impl RuleStore for SqliteRuleStore {
             .collect();
         let unreadable = unreadable_tools
             .iter()
-            .filter(|tool_name| wanted(tool_name))
-            .count();
+            .filter(|row| wanted(&row.tool_name))
+            .cloned()
+            .collect();
         Ok(select_for_prompt(rules, max_rules, unreadable))
     }
 }

@@ -21,13 +21,94 @@ pub struct PromptSelection {
     pub rules: Vec<ToolMemoryRule>,
     /// High rules that matched but fell outside `max_rules`.
     pub omitted_high: usize,
-    /// Rows this version could not read and therefore skipped.
-    pub unreadable: usize,
+    /// Rows of the named tools (and the no-tool group) that may be eager but that this
+    /// version cannot read, by tool then id. Never left out by `max_rules`: each could be a
+    /// critical rule, so the prompt shows a line in its place.
+    pub unreadable: Vec<UnreadableRow>,
 }
 
 /// A tool's rules in listing order. Shared rather than owned, so that a store can hand out a
 /// listing from its cache without copying a rule; `to_vec` makes an owned copy.
 pub type Listing = Arc<[ToolMemoryRule]>;
+
+/// A stored row this version cannot read (written by a newer toolmem, or damaged): where it is
+/// and what is wrong with it. Never its text: the reason names a column and the kind of
+/// problem, not a stored value, so it may go to logs, verdicts and the terminal.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct UnreadableRow {
+    /// The tool the row is stored under, as stored.
+    pub tool_name: String,
+    /// The row's id, as stored.
+    pub id: String,
+    /// What could not be read, for example `priority: a value this version does not know`.
+    pub reason: String,
+}
+
+/// Unreadable rows, shared like a [`Listing`].
+pub type Unreadable = Arc<[UnreadableRow]>;
+
+/// A tool's rules as the guard reads them: the listing and, from the same read, the rows of
+/// the tool this version cannot read. A rule the guard cannot see must not let a call through,
+/// so the guard asks for confirmation while any of these exist.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolRules {
+    /// Every readable, unrevoked rule, as [`RuleStore::list`] gives them.
+    pub rules: Listing,
+    /// The tool's rows this version cannot read (revoked or not: that too is unreadable), by
+    /// id.
+    pub unreadable: Unreadable,
+}
+
+/// What `toolmem doctor` found in a database, read without changing it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Inspection {
+    /// The schema version the database is at; 0 when toolmem has not set it up yet.
+    pub schema_found: i64,
+    /// The schema version this build writes.
+    pub schema_supported: i64,
+    /// What the database's own integrity check reported other than `ok` (SQLite; at most a
+    /// few lines), empty when it passed or the backend has none.
+    pub integrity: Vec<String>,
+    /// How many rule rows (revoked ones too) this version read; `None` when the rows were
+    /// not checked, because the schema is one this build cannot read them in.
+    pub readable: Option<usize>,
+    /// The rows this version cannot read, by tool then id.
+    pub unreadable: Vec<UnreadableRow>,
+}
+
+impl Inspection {
+    /// A newer toolmem migrated the database: this one refuses to read or write it.
+    pub fn schema_is_newer(&self) -> bool {
+        self.schema_found > self.schema_supported
+    }
+
+    /// The schema is one this build reads (current, or older and upgraded when a toolmem of
+    /// this version first opens it for writing, or not set up yet).
+    pub fn schema_is_readable(&self) -> bool {
+        (0..=self.schema_supported).contains(&self.schema_found)
+    }
+
+    /// Nothing wrong: a readable schema, a passed integrity check, and no unreadable row.
+    pub fn is_healthy(&self) -> bool {
+        self.schema_is_readable() && self.integrity.is_empty() && self.unreadable.is_empty()
+    }
+}
+
+/// How many of `rows` are readable, and the ones that are not, by tool then id; without
+/// logging, for an inspection, which reports the rows itself (a log line would reach the
+/// terminal with their tool and id unescaped).
+pub fn count_readable(rows: impl IntoIterator<Item = StoredRow>) -> (usize, Vec<UnreadableRow>) {
+    let mut readable = 0;
+    let mut unreadable = Vec::new();
+    for row in rows {
+        match row {
+            Ok(_) => readable += 1,
+            Err(row) => unreadable.push(row),
+        }
+    }
+    unreadable.sort();
+    (readable, unreadable)
+}
 
 /// Where a store gets time and ids. Tests pass a manual clock and sequential ids.
 #[derive(Debug, Clone)]
@@ -65,12 +146,41 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
     async fn get(&self, tool_name: &str, id: &str) -> Result<Option<ToolMemoryRule>>;
 
     /// Every readable, unrevoked rule of one tool: priority descending, then most recently
-    /// updated, then id. Unreadable rows are skipped and reported through `tracing`, never
-    /// deleted.
+    /// updated, then id. Unreadable rows are left out here, never deleted, and reported by
+    /// [`RuleStore::list_with_unreadable`] (which the guard reads) and through `tracing`.
     async fn list(&self, tool_name: &str) -> Result<Listing>;
 
     /// [`RuleStore::list`] with revoked rules too (marked by `meta.revoked_at`).
     async fn list_including_revoked(&self, tool_name: &str) -> Result<Listing>;
+
+    /// [`RuleStore::list`] together with the rows of the tool this version cannot read, from
+    /// one read and cached like the listing. The guard reads this, so that a rule it cannot
+    /// see makes it ask instead of allow.
+    ///
+    /// The default reports no unreadable rows: it is only right for a backend that cannot hold
+    /// a row it cannot read. Every backend that can (any that stores rules as text) overrides
+    /// it; the conformance suite checks that, given a harness that can write such a row.
+    async fn list_with_unreadable(&self, tool_name: &str) -> Result<ToolRules> {
+        Ok(ToolRules {
+            rules: self.list(tool_name).await?,
+            unreadable: Unreadable::default(),
+        })
+    }
+
+    /// Every row of the store this version cannot read, of every tool, by tool then id: what
+    /// `toolmem doctor` lists. The default asks [`RuleStore::list_with_unreadable`] tool by
+    /// tool; a backend that can scan all its rows at once does that instead.
+    async fn unreadable_rows(&self) -> Result<Vec<UnreadableRow>> {
+        let mut tools = self.list_tool_names().await?;
+        tools.push(UNSCOPED_TOOL.to_owned());
+        let mut rows = Vec::new();
+        for tool in tools {
+            rows.extend_from_slice(&self.list_with_unreadable(&tool).await?.unreadable);
+        }
+        rows.sort();
+        rows.dedup();
+        Ok(rows)
+    }
 
     /// Applies `change` to the stored rule (tool, id) and records `action` by `origin`, with
     /// the rule before and after, together. `None` when there is no such rule; when `change`
@@ -246,24 +356,43 @@ pub fn mark_confirmed(meta: &mut RuleMeta) -> bool {
 
 /// Builds a rule from its first eight columns, in the order every SQL backend reads them (id,
 /// tool_name, rule, priority, source, tags as text; created_at, updated_at as instants, each
-/// backend reading them in its own stored form), and its lifecycle state; the error names
-/// what did not parse.
+/// backend reading them in its own stored form), and its lifecycle state. The error names the
+/// column that did not parse and what is wrong with it, never its value (which may be rule
+/// text, or anything a damaged row holds), so it can go to logs and verdicts.
 pub fn rule_from_columns<'r>(
     text: impl Fn(usize) -> std::result::Result<&'r str, String>,
     instant: impl Fn(usize) -> std::result::Result<Timestamp, String>,
     meta: impl FnOnce() -> std::result::Result<RuleMeta, String>,
 ) -> std::result::Result<ToolMemoryRule, String> {
+    let column = |index: usize, field: &str| text(index).map_err(|_| not_readable(field, "text"));
     Ok(ToolMemoryRule {
-        id: text(0)?.to_owned(),
-        tool_name: text(1)?.to_owned(),
-        rule: text(2)?.to_owned(),
-        priority: text(3)?.parse().map_err(|err| format!("{err}"))?,
-        source: text(4)?.parse().map_err(|err| format!("{err}"))?,
-        tags: serde_json::from_str(text(5)?).map_err(|err| format!("tags: {err}"))?,
-        created_at: instant(6).map_err(|err| format!("created_at: {err}"))?,
-        updated_at: instant(7).map_err(|err| format!("updated_at: {err}"))?,
+        id: column(0, "id")?.to_owned(),
+        tool_name: column(1, "tool_name")?.to_owned(),
+        rule: column(2, "rule")?.to_owned(),
+        priority: column(3, "priority")?
+            .parse()
+            .map_err(|_| unknown_value("priority"))?,
+        source: column(4, "source")?
+            .parse()
+            .map_err(|_| unknown_value("source"))?,
+        tags: serde_json::from_str(column(5, "tags")?)
+            .map_err(|_| not_readable("tags", "a JSON list of strings"))?,
+        created_at: instant(6).map_err(|_| not_readable("created_at", "a timestamp"))?,
+        updated_at: instant(7).map_err(|_| not_readable("updated_at", "a timestamp"))?,
         meta: meta()?,
     })
+}
+
+/// The reason of a row whose `field` holds something other than `expected` ("a timestamp"):
+/// damaged, or written in a form this version does not know. Names no value.
+pub fn not_readable(field: &str, expected: &str) -> String {
+    format!("{field}: not {expected}")
+}
+
+/// The reason of a row whose `field` holds a value this version does not know, as a newer
+/// toolmem writes when it adds one (a priority, a source). Names no value.
+pub fn unknown_value(field: &str) -> String {
+    format!("{field}: a value this version does not know (a newer toolmem may have written it)")
 }
 
 /// Builds a history line from its number and the text of its other columns, in the order every
@@ -300,28 +429,32 @@ pub fn history_from_columns(
     })
 }
 
-/// A row as a backend read it: a rule, or (tool, id, reason) when this version cannot read it.
-pub type StoredRow = std::result::Result<ToolMemoryRule, (String, String, String)>;
+/// A row as a backend read it: a rule, or where it is and why this version cannot read it.
+pub type StoredRow = std::result::Result<ToolMemoryRule, UnreadableRow>;
 
-/// The readable rules of `rows`, and how many were not: an unreadable row is skipped and
-/// reported (tool and id, never its text), never deleted, and never hides the others.
-pub fn keep_readable(rows: impl IntoIterator<Item = StoredRow>) -> (Vec<ToolMemoryRule>, usize) {
+/// The readable rules of `rows`, and the rows that were not, by tool then id: an unreadable
+/// row is skipped and reported (tool, id and reason, never its text), never deleted, and
+/// never hides the others.
+pub fn keep_readable(
+    rows: impl IntoIterator<Item = StoredRow>,
+) -> (Vec<ToolMemoryRule>, Vec<UnreadableRow>) {
     let mut rules = Vec::new();
-    let mut unreadable = 0;
+    let mut unreadable = Vec::new();
     for row in rows {
         match row {
             Ok(rule) => rules.push(rule),
-            Err((tool_name, id, reason)) => {
-                unreadable += 1;
+            Err(row) => {
                 tracing::warn!(
-                    tool_name,
-                    id,
-                    reason,
-                    "skipping a stored tool rule this version cannot read"
+                    tool_name = row.tool_name,
+                    id = row.id,
+                    reason = row.reason,
+                    "a stored tool rule this version cannot read: its tool's checks ask for confirmation; run `toolmem doctor`"
                 );
+                unreadable.push(row);
             }
         }
     }
+    unreadable.sort();
     (rules, unreadable)
 }
 
@@ -349,11 +482,11 @@ pub fn prompt_tool_filter(tools: &[String]) -> Option<BTreeSet<String>> {
 }
 
 /// Orders eager rules for the prompt and applies the limit: every critical rule stays; high
-/// rules fill the rest in order.
+/// rules fill the rest in order. The unreadable rows all stay, by tool then id.
 pub fn select_for_prompt(
     mut rules: Vec<ToolMemoryRule>,
     max_rules: Option<usize>,
-    unreadable: usize,
+    mut unreadable: Vec<UnreadableRow>,
 ) -> PromptSelection {
     rules.retain(|rule| rule.priority.is_eager());
     rules.sort_by(|a, b| {
@@ -380,8 +513,13 @@ pub fn select_for_prompt(
             );
         }
     }
-    if unreadable > 0 {
-        tracing::warn!(unreadable, "skipped tool rules this version cannot read");
+    unreadable.sort();
+    unreadable.dedup();
+    if !unreadable.is_empty() {
+        tracing::warn!(
+            unreadable = unreadable.len(),
+            "tool rules this version cannot read: the prompt shows a line in each one's place"
+        );
     }
     PromptSelection {
         rules,

@@ -15,6 +15,13 @@
 //!   can be missed while a listening connection is being replaced, which would leave a cache
 //!   stale with nothing to tell; the counter is read in the same database as the rules, so a
 //!   cache keyed by it is never older than the version it names.
+//! - Every write checks, inside its transaction and before it writes, that no newer toolmem
+//!   has migrated the schema since this store opened it: it takes the migration's advisory
+//!   lock shared (so a migration waits for writes in flight, and writes wait for a migration)
+//!   and reads the schema version, in one simple query pipelined with the write's first
+//!   statement, so the check costs no round trip of its own. `version()` reads the schema
+//!   version with the rules version, so guard checks and session starts notice it too; from
+//!   then on the store refuses every call.
 //! - Connection loss fails the call with a `postgres: ...` error naming the step; the
 //!   transaction of a write that failed before its commit is rolled back by the server, so
 //!   nothing is half-written. Closed connections are then dropped from the pool and the next
@@ -31,16 +38,21 @@ use deadpool_postgres::{
 };
 use parking_lot::Mutex;
 use tokio_postgres::types::ToSql;
-use tokio_postgres::{NoTls, Row};
+use tokio_postgres::{NoTls, Row, SimpleQueryMessage};
 use tool_memory_core::{
     HistoryAction, HistoryEntry, HistoryEvent, Origin, RawJson, RuleMeta, RulePut, Timestamp,
     ToolMemoryRule, ToolStats, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
 };
 use tool_memory_store::backend::{
-    StoredRow, active_at, history_from_columns, keep_readable, prompt_tool_filter,
-    rule_from_columns, select_for_prompt,
+    StoredRow, active_at, count_readable, history_from_columns, keep_readable, not_readable,
+    prompt_tool_filter, rule_from_columns, select_for_prompt,
 };
-use tool_memory_store::{Error, Listing, PromptSelection, Result, RuleChange, RuleStore, Services};
+use tool_memory_store::{
+    Error, Inspection, Listing, PromptSelection, Result, RuleChange, RuleStore, Services,
+    ToolRules, Unreadable, UnreadableRow,
+};
+
+use crate::schema::SCHEMA_VERSION;
 
 /// How to open a [`PostgresRuleStore`].
 #[derive(Debug, Clone)]
@@ -86,6 +98,11 @@ pub struct PostgresRuleStore {
     timeout: Duration,
     /// Every eager rule as of one rules version, shared by clones.
     eager: Arc<Mutex<Option<EagerCache>>>,
+    /// Takes the migration lock shared and reads the schema version; see the module docs.
+    schema_check: Arc<str>,
+    /// The schema version of a newer toolmem once a call has found one (0 until then): every
+    /// later call is refused without asking the database. Shared by clones.
+    newer_schema: Arc<std::sync::atomic::AtomicI64>,
 }
 
 /// The eager rules of every tool at one rules version. Session start reads them on every new
@@ -95,8 +112,8 @@ pub struct PostgresRuleStore {
 struct EagerCache {
     version: i64,
     rules: Arc<Vec<ToolMemoryRule>>,
-    /// The tool of each unreadable eager row.
-    unreadable: Arc<Vec<String>>,
+    /// The rows the eager query found and could not read.
+    unreadable: Unreadable,
 }
 
 impl std::fmt::Debug for PostgresRuleStore {
@@ -142,6 +159,54 @@ impl PostgresRuleStore {
     /// Connects to the database at `url` (`postgres://user:password@host:port/dbname`, with any
     /// parameter tokio-postgres accepts) and brings its schema up to date.
     pub async fn open(url: &str, options: PostgresOptions) -> Result<PostgresRuleStore> {
+        let store = PostgresRuleStore::connect(url, options)?;
+        let mut client = store.client().await?;
+        crate::schema::migrate(&mut client, store.schema.as_deref()).await?;
+        Ok(store)
+    }
+
+    /// Looks at the database at `url` without changing it, for `toolmem doctor`: reads the
+    /// schema version and every rule row, reporting those this version cannot read. Nothing is
+    /// migrated or created; the rows of a schema newer than this build's are not checked.
+    pub async fn inspect(url: &str, options: PostgresOptions) -> Result<Inspection> {
+        let store = PostgresRuleStore::connect(url, options)?;
+        let client = store.client().await?;
+        // No `schema_version` table: toolmem has not set the schema up yet.
+        let exists: bool = client
+            .query_one("SELECT to_regclass('schema_version') IS NOT NULL", &[])
+            .await
+            .and_then(|row| row.try_get(0))
+            .map_err(store.failed("postgres: look for the schema"))?;
+        let found = if exists {
+            crate::schema::version(&client).await?
+        } else {
+            0
+        };
+        let (readable, unreadable) = if (1..=SCHEMA_VERSION).contains(&found) {
+            let rows = client
+                .query(&format!("SELECT {RULE_COLUMNS} FROM rules"), &[])
+                .await
+                .map_err(store.failed("postgres: read every rule"))?;
+            let (readable, unreadable) = count_readable(rows.iter().map(read_row));
+            (Some(readable), unreadable)
+        } else if found == 0 {
+            (Some(0), Vec::new())
+        } else {
+            (None, Vec::new())
+        };
+        drop(client);
+        store.pool.close();
+        Ok(Inspection {
+            schema_found: found,
+            schema_supported: SCHEMA_VERSION,
+            integrity: Vec::new(),
+            readable,
+            unreadable,
+        })
+    }
+
+    /// The store's pool for `url`, not yet connected.
+    fn connect(url: &str, options: PostgresOptions) -> Result<PostgresRuleStore> {
         let mut config: tokio_postgres::Config = url
             .parse()
             .map_err(pg_error("postgres: parse the database URL"))?;
@@ -194,16 +259,16 @@ impl PostgresRuleStore {
                 op: "postgres: build the connection pool",
                 source: with_causes(&err).into(),
             })?;
-        let store = PostgresRuleStore {
+        let schema_check = schema_check_sql(options.schema.as_deref()).into();
+        Ok(PostgresRuleStore {
             pool,
             services: options.services,
             schema: options.schema.map(Arc::from),
             timeout: options.timeout,
             eager: Arc::default(),
-        };
-        let mut client = store.client().await?;
-        crate::schema::migrate(&mut client, store.schema.as_deref()).await?;
-        Ok(store)
+            schema_check,
+            newer_schema: Arc::default(),
+        })
     }
 
     /// The schema version the database is at.
@@ -239,7 +304,17 @@ impl PostgresRuleStore {
     /// A pooled connection. Fails with what went wrong: the database refused the connection
     /// (`postgres: connect: ...`, with the server's reason), or nothing answered, or every
     /// pooled connection stayed busy, within the timeout (`postgres: get a connection: ...`).
+    /// Every call starts here, so this is also where a newer schema, once seen, is refused.
     async fn client(&self) -> Result<deadpool_postgres::Client> {
+        match self.newer_schema.load(std::sync::atomic::Ordering::Acquire) {
+            0 => {}
+            found => {
+                return Err(Error::SchemaTooNew {
+                    found,
+                    supported: SCHEMA_VERSION,
+                });
+            }
+        }
         self.pool.get().await.map_err(|err| match err {
             PoolError::Backend(source) => Error::Backend {
                 op: "postgres: connect",
@@ -290,6 +365,60 @@ impl PostgresRuleStore {
     }
 }
 
+/// The simple query a write runs first (see the module docs): the migration's advisory lock
+/// (the key `schema::migrate` takes exclusively) taken shared until the transaction ends, then
+/// the schema version, read by a statement of its own so that it sees a migration that
+/// committed while the lock was awaited. Schema names are plain identifiers, checked at open.
+fn schema_check_sql(schema: Option<&str>) -> String {
+    let name = schema.map_or_else(|| "NULL".to_owned(), |schema| format!("'{schema}'"));
+    format!(
+        "SELECT pg_advisory_xact_lock_shared(hashtext('toolmem migrate ' || coalesce({name}::text, current_schema(), '')));
+         SELECT coalesce(max(version), 0) FROM schema_version"
+    )
+}
+
+impl PostgresRuleStore {
+    /// Fails when a newer toolmem has migrated the schema; remembers it, so every later call
+    /// is refused too.
+    fn check_schema(&self, found: i64) -> Result<()> {
+        if found > SCHEMA_VERSION {
+            self.newer_schema
+                .store(found, std::sync::atomic::Ordering::Release);
+            return Err(Error::SchemaTooNew {
+                found,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        Ok(())
+    }
+
+    /// The check every write makes inside its transaction before it writes (see the module
+    /// docs). Sent on its first poll, so a caller that joins it with the write's first
+    /// statement has it run first, in the same round trip.
+    async fn refuse_newer_schema(
+        &self,
+        transaction: &tokio_postgres::Transaction<'_>,
+    ) -> Result<()> {
+        let messages = transaction
+            .simple_query(&self.schema_check)
+            .await
+            .map_err(self.failed("postgres: check the schema version"))?;
+        let found = messages
+            .iter()
+            .filter_map(|message| match message {
+                SimpleQueryMessage::Row(row) => row.get(0),
+                _ => None,
+            })
+            .next_back()
+            .and_then(|text| text.parse::<i64>().ok())
+            .ok_or_else(|| Error::Backend {
+                op: "postgres: check the schema version",
+                source: "the database returned no schema version".into(),
+            })?;
+        self.check_schema(found)
+    }
+}
+
 /// A server-side error that ends the session (terminated by an administrator, a shutdown).
 fn is_connection_fatal(error: &tokio_postgres::error::DbError) -> bool {
     error.code().code().starts_with("57P") || error.code().code().starts_with("08")
@@ -324,30 +453,35 @@ fn saturating_i64(count: u64) -> i64 {
 fn read_row(row: &Row) -> StoredRow {
     parse_row(row).map_err(|reason| {
         let text = |index: usize| row.try_get::<_, String>(index).unwrap_or_default();
-        (text(1), text(0), reason)
+        UnreadableRow {
+            tool_name: text(1),
+            id: text(0),
+            reason,
+        }
     })
 }
 
+/// Decodes one row; errors name the column, never its value.
 fn parse_row(row: &Row) -> std::result::Result<ToolMemoryRule, String> {
     let text = |index: usize| -> std::result::Result<&str, String> {
         row.try_get::<_, &str>(index)
-            .map_err(|err| format!("column {index}: {err}"))
+            .map_err(|_| format!("column {index}"))
     };
-    let optional_text = |index: usize| -> std::result::Result<Option<&str>, String> {
+    let optional_text = |index: usize, field: &str| -> std::result::Result<Option<&str>, String> {
         row.try_get::<_, Option<&str>>(index)
-            .map_err(|err| format!("column {index}: {err}"))
+            .map_err(|_| not_readable(field, "text"))
     };
     let timestamp = |index: usize, field: &str| -> std::result::Result<Option<Timestamp>, String> {
-        optional_text(index)?
-            .map(|text| Timestamp::parse(text).map_err(|err| format!("{field}: {err}")))
+        optional_text(index, field)?
+            .map(|text| Timestamp::parse(text).map_err(|_| not_readable(field, "a timestamp")))
             .transpose()
     };
-    let flag = |index: usize| -> std::result::Result<bool, String> {
+    let flag = |index: usize, field: &str| -> std::result::Result<bool, String> {
         row.try_get::<_, bool>(index)
-            .map_err(|err| format!("column {index}: {err}"))
+            .map_err(|_| not_readable(field, "a boolean"))
     };
     let instant = |index: usize| -> std::result::Result<Timestamp, String> {
-        Timestamp::parse(text(index)?).map_err(|err| err.to_string())
+        Timestamp::parse(text(index)?).map_err(|_| format!("column {index}"))
     };
     rule_from_columns(text, instant, || {
         Ok(RuleMeta {
@@ -355,16 +489,16 @@ fn parse_row(row: &Row) -> std::result::Result<ToolMemoryRule, String> {
             expires_at: timestamp(9, "expires_at")?,
             retire_after_successes: row
                 .try_get::<_, Option<i64>>(10)
-                .map_err(|err| format!("column 10: {err}"))?
+                .map_err(|_| not_readable("retire_after_successes", "an integer"))?
                 .map(|count| u64::try_from(count).unwrap_or_default()),
-            proposed: flag(11)?,
-            constraint: optional_text(12)?
+            proposed: flag(11, "proposed")?,
+            constraint: optional_text(12, "constraint")?
                 .map(|text| {
                     RawJson::from_stored(text.to_owned())
-                        .map_err(|err| format!("constraint: {err}"))
+                        .map_err(|_| not_readable("constraint", "JSON"))
                 })
                 .transpose()?,
-            constraint_explicit: flag(13)?,
+            constraint_explicit: flag(13, "constraint_explicit")?,
         })
     })
 }
@@ -374,11 +508,7 @@ fn readable(row: Option<StoredRow>) -> Result<Option<ToolMemoryRule>> {
     match row {
         None => Ok(None),
         Some(Ok(rule)) => Ok(Some(rule)),
-        Some(Err((tool_name, id, reason))) => Err(Error::Unreadable {
-            tool_name,
-            id,
-            reason,
-        }),
+        Some(Err(row)) => Err(Error::unreadable(row)),
     }
 }
 
@@ -523,8 +653,9 @@ const DEFAULT_KEEPALIVES_IDLE: Duration = Duration::from_secs(2 * 60 * 60);
 const CREATE_ATTEMPTS: usize = 8;
 
 impl PostgresRuleStore {
-    /// Every readable rule of one tool, revoked ones included, in listing order.
-    async fn rules_of(&self, tool_name: &str) -> Result<Vec<ToolMemoryRule>> {
+    /// Every readable rule of one tool, revoked ones included, in listing order, and the rows
+    /// of the tool this version cannot read.
+    async fn rules_of(&self, tool_name: &str) -> Result<(Vec<ToolMemoryRule>, Vec<UnreadableRow>)> {
         let tool_name = normalize_tool_name(tool_name);
         let client = self.client().await?;
         let statement = client
@@ -537,9 +668,9 @@ impl PostgresRuleStore {
             .query(&statement, &[&tool_name])
             .await
             .map_err(self.failed("postgres: list rules"))?;
-        let (mut rules, _) = keep_readable(rows.iter().map(read_row));
+        let (mut rules, unreadable) = keep_readable(rows.iter().map(read_row));
         rules.sort_by(compare_for_listing);
-        Ok(rules)
+        Ok((rules, unreadable))
     }
 }
 
@@ -557,10 +688,10 @@ impl RuleStore for PostgresRuleStore {
             .transaction()
             .await
             .map_err(self.failed("postgres: begin put"))?;
-        for _ in 0..CREATE_ATTEMPTS {
-            let row = fetch_row(&transaction, &put.tool_name, &id, true)
-                .await
-                .map_err(self.failed("postgres: read rule"))?;
+        for attempt in 0..CREATE_ATTEMPTS {
+            let row = self
+                .locked_row(&transaction, &put.tool_name, &id, attempt == 0)
+                .await?;
             let existing = readable(row)?;
             // Read the clock once the row is locked, so updated_at follows commit order.
             let rule = put
@@ -600,10 +731,10 @@ impl RuleStore for PostgresRuleStore {
             .transaction()
             .await
             .map_err(self.failed("postgres: begin import"))?;
-        for _ in 0..CREATE_ATTEMPTS {
-            let row = fetch_row(&transaction, &rule.tool_name, &rule.id, true)
-                .await
-                .map_err(self.failed("postgres: read rule"))?;
+        for attempt in 0..CREATE_ATTEMPTS {
+            let row = self
+                .locked_row(&transaction, &rule.tool_name, &rule.id, attempt == 0)
+                .await?;
             let exists = row.is_some();
             // An import replaces what is there, even a row this version cannot read.
             let before = row.and_then(Result::ok);
@@ -647,13 +778,30 @@ impl RuleStore for PostgresRuleStore {
     }
 
     async fn list(&self, tool_name: &str) -> Result<Listing> {
-        let mut rules = self.rules_of(tool_name).await?;
-        rules.retain(|rule| rule.meta.revoked_at.is_none());
-        Ok(rules.into())
+        Ok(self.list_with_unreadable(tool_name).await?.rules)
     }
 
     async fn list_including_revoked(&self, tool_name: &str) -> Result<Listing> {
-        Ok(self.rules_of(tool_name).await?.into())
+        Ok(self.rules_of(tool_name).await?.0.into())
+    }
+
+    async fn list_with_unreadable(&self, tool_name: &str) -> Result<ToolRules> {
+        let (mut rules, unreadable) = self.rules_of(tool_name).await?;
+        rules.retain(|rule| rule.meta.revoked_at.is_none());
+        Ok(ToolRules {
+            rules: rules.into(),
+            unreadable: Unreadable::from(unreadable),
+        })
+    }
+
+    /// One scan of the whole table, so a row is found whatever its tool name holds.
+    async fn unreadable_rows(&self) -> Result<Vec<UnreadableRow>> {
+        let client = self.client().await?;
+        let rows = client
+            .query(&format!("SELECT {RULE_COLUMNS} FROM rules"), &[])
+            .await
+            .map_err(self.failed("postgres: read every rule"))?;
+        Ok(keep_readable(rows.iter().map(read_row)).1)
     }
 
     /// Applies `change` to a stored rule in one transaction with its history line; records
@@ -672,9 +820,7 @@ impl RuleStore for PostgresRuleStore {
             .transaction()
             .await
             .map_err(self.failed("postgres: begin change"))?;
-        let row = fetch_row(&transaction, &tool_name, id, true)
-            .await
-            .map_err(self.failed("postgres: read rule"))?;
+        let row = self.locked_row(&transaction, &tool_name, id, true).await?;
         // Dropping the transaction rolls it back: nothing was written.
         let Some(before) = readable(row)? else {
             return Ok(None);
@@ -713,9 +859,9 @@ impl RuleStore for PostgresRuleStore {
             .transaction()
             .await
             .map_err(self.failed("postgres: begin delete"))?;
-        let before = fetch_row(&transaction, &tool_name, id, true)
-            .await
-            .map_err(self.failed("postgres: read rule"))?
+        let before = self
+            .locked_row(&transaction, &tool_name, id, true)
+            .await?
             .and_then(Result::ok);
         let statement = transaction
             .prepare_cached("DELETE FROM rules WHERE tool_name = $1 AND id = $2")
@@ -779,11 +925,21 @@ impl RuleStore for PostgresRuleStore {
 
     async fn append_history(&self, event: HistoryEvent) -> Result<HistoryEntry> {
         tool_memory_core::validate_tool_name(&event.tool_name)?;
-        let client = self.client().await?;
-        let at = self.services.clock.now();
-        let seq = insert_history(&client, &event, event.rule.as_ref(), at)
+        let mut client = self.client().await?;
+        let transaction = client
+            .transaction()
             .await
-            .map_err(self.failed("postgres: write history"))?;
+            .map_err(self.failed("postgres: begin history"))?;
+        let at = self.services.clock.now();
+        let (_, seq) = tokio::try_join!(self.refuse_newer_schema(&transaction), async {
+            insert_history(&transaction, &event, event.rule.as_ref(), at)
+                .await
+                .map_err(self.failed("postgres: write history"))
+        })?;
+        transaction
+            .commit()
+            .await
+            .map_err(self.failed("postgres: commit history"))?;
         let before = event.rule.clone();
         Ok(event.into_entry(seq, at, before))
     }
@@ -819,16 +975,17 @@ impl RuleStore for PostgresRuleStore {
                 .as_ref()
                 .is_none_or(|names| names.contains(tool_name))
         };
-        let (rules, unreadable_tools) = self.eager_rules().await?;
+        let (rules, unreadable_rows) = self.eager_rules().await?;
         let rules = rules
             .iter()
             .filter(|rule| wanted(&rule.tool_name))
             .cloned()
             .collect();
-        let unreadable = unreadable_tools
+        let unreadable = unreadable_rows
             .iter()
-            .filter(|tool_name| wanted(tool_name))
-            .count();
+            .filter(|row| wanted(&row.tool_name))
+            .cloned()
+            .collect();
         Ok(select_for_prompt(
             active_at(rules, self.services.clock.now()),
             max_rules,
@@ -844,14 +1001,18 @@ impl RuleStore for PostgresRuleStore {
             .await
             .map_err(self.failed("postgres: begin statistics"))?;
         // Make sure the row exists, then lock it: concurrent turns on several servers add up.
-        transaction
-            .execute(
-                "INSERT INTO tool_stats (tool_name, calls, successes, failures)
-                 VALUES ($1, 0, 0, 0) ON CONFLICT (tool_name) DO NOTHING",
-                &[&name],
-            )
-            .await
-            .map_err(self.failed("postgres: create statistics"))?;
+        // The schema check runs first; should it refuse, the insert behind it in the same
+        // round trip is rolled back with the transaction.
+        tokio::try_join!(self.refuse_newer_schema(&transaction), async {
+            transaction
+                .execute(
+                    "INSERT INTO tool_stats (tool_name, calls, successes, failures)
+                     VALUES ($1, 0, 0, 0) ON CONFLICT (tool_name) DO NOTHING",
+                    &[&name],
+                )
+                .await
+                .map_err(self.failed("postgres: create statistics"))
+        })?;
         let row = transaction
             .query_one(
                 "SELECT calls, successes, failures, last_failure_class, last_seen
@@ -908,23 +1069,51 @@ impl RuleStore for PostgresRuleStore {
 
 impl PostgresRuleStore {
     /// The shared rules version: changes with every committed change of a rule, by any server.
+    /// Read with the schema version, in the same statement, so that a guard check or a session
+    /// start refuses a schema a newer toolmem migrated to.
     async fn rules_version(&self, client: &deadpool_postgres::Client) -> Result<i64> {
         let statement = client
-            .prepare_cached("SELECT version FROM rules_version WHERE id = 1")
+            .prepare_cached(
+                "SELECT (SELECT version FROM rules_version WHERE id = 1),
+                        (SELECT coalesce(max(version), 0) FROM schema_version)",
+            )
             .await
             .map_err(self.failed("postgres: prepare rules version"))?;
-        client
+        let (version, schema) = client
             .query_one(&statement, &[])
             .await
-            .and_then(|row| row.try_get(0))
-            .map_err(self.failed("postgres: read rules version"))
+            .and_then(|row| Ok((row.try_get::<_, i64>(0)?, row.try_get::<_, i64>(1)?)))
+            .map_err(self.failed("postgres: read rules version"))?;
+        self.check_schema(schema)?;
+        Ok(version)
+    }
+
+    /// Locks and reads one rule row inside a write's transaction; with `check`, the write's
+    /// schema check runs first, in the same round trip.
+    async fn locked_row(
+        &self,
+        transaction: &deadpool_postgres::Transaction<'_>,
+        tool_name: &str,
+        id: &str,
+        check: bool,
+    ) -> Result<Option<StoredRow>> {
+        let read = async {
+            fetch_row(transaction, tool_name, id, true)
+                .await
+                .map_err(self.failed("postgres: read rule"))
+        };
+        if check {
+            Ok(tokio::try_join!(self.refuse_newer_schema(transaction), read)?.1)
+        } else {
+            read.await
+        }
     }
 
     /// Every eager (high or critical), unrevoked rule and the tools of unreadable eager rows,
     /// from the cache while the rules version is unchanged. The version is read before the
     /// rows, so what is cached is at least as new as its tag (one extra refresh at worst),
     /// never older.
-    async fn eager_rules(&self) -> Result<(Arc<Vec<ToolMemoryRule>>, Arc<Vec<String>>)> {
+    async fn eager_rules(&self) -> Result<(Arc<Vec<ToolMemoryRule>>, Unreadable)> {
         let client = self.client().await?;
         let version = self.rules_version(&client).await?;
         if let Some(cache) = self
@@ -947,17 +1136,9 @@ impl PostgresRuleStore {
             .query(&statement, &[])
             .await
             .map_err(self.failed("postgres: read prompt rules"))?;
-        let rows: Vec<StoredRow> = rows.iter().map(read_row).collect();
-        let unreadable: Vec<String> = rows
-            .iter()
-            .filter_map(|row| {
-                row.as_ref()
-                    .err()
-                    .map(|(tool_name, _, _)| tool_name.clone())
-            })
-            .collect();
-        let rules = Arc::new(keep_readable(rows).0);
-        let unreadable = Arc::new(unreadable);
+        let (rules, unreadable) = keep_readable(rows.iter().map(read_row));
+        let rules = Arc::new(rules);
+        let unreadable = Unreadable::from(unreadable);
         *self.eager.lock() = Some(EagerCache {
             version,
             rules: Arc::clone(&rules),

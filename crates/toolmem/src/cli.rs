@@ -110,6 +110,10 @@ enum Command {
         #[arg(long)]
         before: Option<i64>,
     },
+    /// Check the database without changing it: its schema version against this toolmem's,
+    /// its integrity, and every stored rule this version cannot read, with how to fix each.
+    /// Exit 0 when healthy, 2 when it found a problem.
+    Doctor,
     /// Write every rule (revoked ones too) as JSON lines to stdout.
     Export,
     /// Read JSON lines of rules (an export of toolmem or openhuman) and store them, with a
@@ -200,7 +204,7 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         // A dry run needs no database at all.
         let turn = read_turn()?;
         let proposed = preview_capture(&turn);
-        println!("{}", serde_json::to_string_pretty(&proposed)?);
+        output::print_json(&proposed)?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Command::Bench {
@@ -237,6 +241,15 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let db = Database::resolve(args.db)?;
+    if let Command::Doctor = args.command {
+        // Before the database is opened: opening migrates it, and may create it.
+        let options = PostgresOptions {
+            pool_size: 1,
+            timeout: std::time::Duration::from_secs(args.pg_timeout),
+            ..PostgresOptions::default()
+        };
+        return crate::doctor::run(&db, json, options).await;
+    }
     let client = match &db {
         Database::Sqlite(path) => {
             let client = ActiveMemoryClient::open_sqlite(path)
@@ -282,7 +295,7 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         Command::Prompt { tools } => {
             let prompt = client.rules_for_prompt(&tools).await?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&prompt)?);
+                output::print_json(&prompt)?;
             } else {
                 // Exactly the bytes the model sees, final newline included.
                 print!("{}", prompt.rendered);
@@ -298,7 +311,7 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         Command::Capture { dry_run: _ } => {
             let report = client.after_turn(&read_turn()?).await?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&report)?);
+                output::print_json(&report)?;
             } else {
                 println!(
                     "created {}, refreshed {}, changed {}",
@@ -339,7 +352,9 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
                 println!("{}", rule.to_compact_json());
             }
         }
-        Command::Bench { .. } => unreachable!("handled before the database is opened"),
+        Command::Bench { .. } | Command::Doctor => {
+            unreachable!("handled before the database is opened")
+        }
         Command::Import {
             file,
             allow_weaken,
@@ -439,9 +454,17 @@ async fn rule(client: &ActiveMemoryClient, command: RuleCommand, json: bool) -> 
             if json {
                 println!("{existed}");
             } else if existed {
-                println!("deleted {id} from {tool}");
+                println!(
+                    "deleted {} from {}",
+                    output::terminal_safe(&id),
+                    output::terminal_safe(&tool)
+                );
             } else {
-                eprintln!("no rule {id} on tool {tool}");
+                eprintln!(
+                    "no rule {} on tool {}",
+                    output::terminal_safe(&id),
+                    output::terminal_safe(&tool)
+                );
                 return Ok(ExitCode::FAILURE);
             }
         }

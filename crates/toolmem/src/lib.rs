@@ -8,6 +8,7 @@ mod bench_kv;
 mod bench_pg;
 mod cli;
 mod db_path;
+mod doctor;
 mod output;
 mod serve;
 

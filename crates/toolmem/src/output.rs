@@ -69,9 +69,42 @@ pub(crate) fn terminal_safe(text: &str) -> Cow<'_, str> {
     Cow::Owned(safe)
 }
 
+/// Characters a terminal acts on or reorders rather than shows: controls, the line and
+/// paragraph separators, and the bidirectional controls.
 fn needs_escape(ch: char) -> bool {
     ch.is_control()
-        || matches!(ch, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        || matches!(
+            ch,
+            '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// Prints `value` as pretty JSON for `--json`, with every character [`needs_escape`] above
+/// ASCII written as a `\u` escape: serde escapes the ASCII controls inside strings itself but
+/// leaves C1 controls (a CSI among them) and the rest as they are. The value the JSON stands
+/// for is exactly the same.
+pub(crate) fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
+    println!("{}", json_safe(&serde_json::to_string_pretty(value)?));
+    Ok(())
+}
+
+/// [`print_json`]'s escaping of a JSON text.
+pub(crate) fn json_safe(json: &str) -> Cow<'_, str> {
+    if !json.chars().any(|ch| !ch.is_ascii() && needs_escape(ch)) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 8);
+    for ch in json.chars() {
+        if !ch.is_ascii() && needs_escape(ch) {
+            let mut units = [0u16; 2];
+            for unit in ch.encode_utf16(&mut units) {
+                let _ = write!(out, "\\u{unit:04x}");
+            }
+        } else {
+            out.push(ch);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// [`terminal_safe`] as an owned cell.
@@ -90,8 +123,7 @@ fn table(header: &[&str]) -> Table {
 
 pub(crate) fn tools(rows: &[ToolCount], json: bool) -> Result<()> {
     if json {
-        println!("{}", serde_json::to_string_pretty(rows)?);
-        return Ok(());
+        return print_json(rows);
     }
     if rows.is_empty() {
         println!("no rules yet");
@@ -113,8 +145,7 @@ pub(crate) fn tools(rows: &[ToolCount], json: bool) -> Result<()> {
 
 pub(crate) fn rules(rules: &[ToolMemoryRule], json: bool) -> Result<()> {
     if json {
-        println!("{}", serde_json::to_string_pretty(rules)?);
-        return Ok(());
+        return print_json(rules);
     }
     if rules.is_empty() {
         println!("no rules");
@@ -143,7 +174,7 @@ pub(crate) fn rules(rules: &[ToolMemoryRule], json: bool) -> Result<()> {
 
 pub(crate) fn rule(rule: &ToolMemoryRule, json: bool) -> Result<()> {
     if json {
-        println!("{}", serde_json::to_string_pretty(rule)?);
+        print_json(rule)?;
     } else {
         rules(std::slice::from_ref(rule), false)?;
     }
@@ -152,8 +183,7 @@ pub(crate) fn rule(rule: &ToolMemoryRule, json: bool) -> Result<()> {
 
 pub(crate) fn history(entries: &[HistoryEntry], json: bool) -> Result<()> {
     if json {
-        println!("{}", serde_json::to_string_pretty(entries)?);
-        return Ok(());
+        return print_json(entries);
     }
     if entries.is_empty() {
         println!("no history");
@@ -207,8 +237,7 @@ pub(crate) fn history(entries: &[HistoryEntry], json: bool) -> Result<()> {
 
 pub(crate) fn verdict(verdict: &Verdict, json: bool) -> Result<()> {
     if json {
-        println!("{}", serde_json::to_string_pretty(verdict)?);
-        return Ok(());
+        return print_json(verdict);
     }
     println!(
         "{}: {}",
@@ -233,8 +262,7 @@ pub(crate) fn verdict(verdict: &Verdict, json: bool) -> Result<()> {
 /// (everything but a plain create or update), then the totals.
 pub(crate) fn import(report: &ImportReport, json: bool) -> Result<()> {
     if json {
-        println!("{}", serde_json::to_string_pretty(report)?);
-        return Ok(());
+        return print_json(report);
     }
     for line in &report.lines {
         let outcome = serde_json::to_value(line.outcome)?;
@@ -277,4 +305,29 @@ pub(crate) fn import(report: &ImportReport, json: bool) -> Result<()> {
         report.invalid
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nothing_reaches_the_terminal_raw() {
+        let hostile = "a\u{1b}[31m\nb\u{202e}c\u{85}d\u{2028}e";
+        assert_eq!(
+            terminal_safe(hostile),
+            "a\\u{1b}[31m\\nb\\u{202e}c\\u{85}d\\u{2028}e"
+        );
+        assert!(matches!(terminal_safe("plain text"), Cow::Borrowed(_)));
+        // serde escapes C0 itself; the rest is escaped after, and the value is kept.
+        let json = json_safe(&serde_json::to_string_pretty(&[hostile]).unwrap()).into_owned();
+        assert!(
+            !json.chars().any(|ch| needs_escape(ch) && ch != '\n'),
+            "{json}"
+        );
+        assert_eq!(
+            serde_json::from_str::<Vec<String>>(&json).unwrap(),
+            [hostile]
+        );
+    }
 }

@@ -262,3 +262,24 @@ async fn a_rule_that_expires_stops_matching_without_any_write() -> Result<()> {
     assert_eq!(client.check("bash", &call).await?.decision, Decision::Allow);
     Ok(())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_too_complex_to_check_asks_and_is_audited() -> Result<()> {
+    let client = client();
+    client
+        .put(RulePut::new("bash", "never run rm -rf /").with_priority(ToolMemoryPriority::Critical))
+        .await?;
+    // Far more wrappers than the guard unpacks: it cannot see what finally runs.
+    let command = format!("{}rm -rf /", "sudo ".repeat(200));
+    let verdict = client.check("bash", &json!({ "command": command })).await?;
+    assert_eq!(verdict.decision, Decision::Confirm, "{verdict:?}");
+    assert!(verdict.rules.is_empty(), "no rule decided it: {verdict:?}");
+    let history = client.history("bash", None, 10, None).await?;
+    let asked = history
+        .iter()
+        .find(|entry| entry.action == HistoryAction::AskConfirm)
+        .context("the confirm is audited")?;
+    assert_eq!(asked.rule_id, "");
+    assert_eq!(asked.detail.as_deref(), Some("bash(command)"));
+    Ok(())
+}

@@ -6,3 +6,4 @@ mod guard;
 mod import;
 mod lifecycle;
 mod sarah;
+mod unreadable;

@@ -1,5 +1,6 @@
 //! Integration tests of the pinned prompt block, as one test binary: golden bytes from the
-//! reference, named file snapshots, the budget, byte stability, the section and the prefetch.
+//! reference, named file snapshots, the budget, byte stability, the section, the prefetch and
+//! the lines of unreadable rules.
 
 mod budget;
 mod golden;
@@ -9,6 +10,7 @@ mod section;
 mod snapshots;
 mod stability;
 mod unconfirmed;
+mod unreadable;
 
 use tool_memory_core::{Timestamp, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource};
 

@@ -1,19 +1,27 @@
 //! Property tests of the renderer: for arbitrary rules (any Unicode, control characters, huge
-//! bodies, text that imitates the block's own headings, markers, bullets and notice) and any
-//! budget, the block keeps its structure. One `## Tool-scoped rules` heading, the preamble,
-//! one `### ` heading per group, one bullet line per included rule whose marker is that rule's
-//! own priority, no `**[` anywhere in data, no line break smuggled in, every critical rule kept.
+//! bodies, text that imitates the block's own headings, markers, bullets and notice), any
+//! stored rules that could not be read (with ids and tool names as hostile) and any budget,
+//! the block keeps its structure. One `## Tool-scoped rules` heading, the preamble, one `### `
+//! heading per group, one bullet line per included rule whose marker is that rule's own
+//! priority, one line per unreadable rule, first in its group, under its tool's heading and
+//! with no marker, no `**[` anywhere in data, no line break smuggled in, every critical rule
+//! and every unreadable rule kept.
 //! Markers forged from look-alike characters (brackets, asterisks and hashes of other scripts
 //! and widths, look-alike letters, invisible characters) never read as a marker or a heading.
 
 use proptest::prelude::*;
 use tool_memory_core::{Timestamp, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource};
+use tool_memory_core::{UNSCOPED_TOOL, normalize_tool_name};
 use tool_memory_prompt::{
     DEFAULT_PROMPT_BUDGET_BYTES, PromptReport, TOOL_MEMORY_HEADING, TOOL_MEMORY_PREAMBLE,
-    UNSCOPED_GROUP_HEADING, render_prompt,
+    UNSCOPED_GROUP_HEADING, UnreadableRule, render_block, render_prompt,
 };
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
+
+/// How the line in the place of an unreadable rule starts, and how it ends after the id.
+const UNREADABLE_START: &str = "- _Unreadable rule `";
+const UNREADABLE_END: &str = "`: stored, but this version of toolmem cannot read it, so it is not shown here; run `toolmem doctor`._";
 
 /// Pieces of text that try to break out of a bullet or a heading.
 const FORGERIES: &[&str] = &[
@@ -53,6 +61,28 @@ fn tool_name() -> impl Strategy<Value = String> {
         4 => prop::sample::select(vec!["bash", "send_email", "__unscoped__", "Bash "]).prop_map(str::to_owned),
         3 => hostile_text(),
     ]
+}
+
+/// A stored rule that could not be read: any tool, any id (a damaged row may hold anything).
+fn unreadable() -> impl Strategy<Value = UnreadableRule> {
+    (
+        tool_name(),
+        prop_oneof![3 => "[a-z0-9-]{1,8}", 2 => hostile_text()],
+    )
+        .prop_map(|(tool_name, id)| UnreadableRule { tool_name, id })
+}
+
+/// The heading a plain tool name's group has, when the test can tell it without the
+/// renderer's own neutralisation: the no-tool group, or a name that needs none.
+fn expected_heading(tool_name: &str) -> Option<String> {
+    if normalize_tool_name(tool_name) == UNSCOPED_TOOL {
+        return Some(UNSCOPED_GROUP_HEADING.to_owned());
+    }
+    let plain = !tool_name.is_empty()
+        && tool_name
+            .bytes()
+            .all(|byte| byte.is_ascii_graphic() && !matches!(byte, b'`' | b'[' | b']'));
+    plain.then(|| format!("### `{tool_name}`"))
 }
 
 fn rule() -> impl Strategy<Value = ToolMemoryRule> {
@@ -107,9 +137,25 @@ fn marker(rule: &ToolMemoryRule) -> &'static str {
 
 /// Walks the block line by line against its grammar.
 fn check_structure(rules: &[ToolMemoryRule], report: &PromptReport) -> Result<(), TestCaseError> {
+    check_block(rules, &[], report)
+}
+
+/// [`check_structure`] for a block with lines for unreadable rules.
+fn check_block(
+    rules: &[ToolMemoryRule],
+    unreadable: &[UnreadableRule],
+    report: &PromptReport,
+) -> Result<(), TestCaseError> {
     let rendered = &report.rendered;
     prop_assert_eq!(report.included.len() + report.left_out.len(), rules.len());
-    if rules.is_empty() {
+    // Every unreadable rule is shown, once.
+    let mut distinct = unreadable.to_vec();
+    distinct.sort();
+    distinct.dedup();
+    let mut shown = report.unreadable.clone();
+    shown.sort();
+    prop_assert_eq!(shown, distinct);
+    if rules.is_empty() && unreadable.is_empty() {
         prop_assert_eq!(rendered.as_str(), "");
         return Ok(());
     }
@@ -125,14 +171,29 @@ fn check_structure(rules: &[ToolMemoryRule], report: &PromptReport) -> Result<()
     prop_assert_eq!(lines[2], TOOL_MEMORY_PREAMBLE);
     prop_assert_eq!(lines[3], "");
     let mut bullets = Vec::new();
+    let mut missing = Vec::new();
     let mut headings = 0;
+    let mut heading = "";
     let mut notice = false;
     let mut previous = "";
     for line in &lines[4..] {
         prop_assert!(!notice, "nothing follows the notice: {rendered:?}");
-        if let Some(rest) = line.strip_prefix("- **[") {
+        if let Some(rest) = line.strip_prefix(UNREADABLE_START) {
             prop_assert!(
-                previous.starts_with("### ") || previous.starts_with("- **["),
+                previous.starts_with("### ") || previous.starts_with(UNREADABLE_START),
+                "an unreadable rule's line must open its group: {line:?}"
+            );
+            let id = rest.strip_suffix(UNREADABLE_END);
+            prop_assert!(
+                id.is_some_and(|id| !id.is_empty() && !id.contains('`') && !id.contains("**[")),
+                "malformed unreadable line {line:?}"
+            );
+            missing.push(heading);
+        } else if let Some(rest) = line.strip_prefix("- **[") {
+            prop_assert!(
+                previous.starts_with("### ")
+                    || previous.starts_with("- **[")
+                    || previous.starts_with(UNREADABLE_START),
                 "a bullet outside a group: {line:?}"
             );
             let (mark, body) = rest.split_once("]** ").unwrap_or((rest, ""));
@@ -155,9 +216,10 @@ fn check_structure(rules: &[ToolMemoryRule], report: &PromptReport) -> Result<()
                 "malformed group heading {line:?}"
             );
             headings += 1;
+            heading = line;
         } else if line.is_empty() {
             prop_assert!(
-                previous.starts_with("- **["),
+                previous.starts_with("- **[") || previous.starts_with(UNREADABLE_START),
                 "stray blank line in {rendered:?}"
             );
         } else if line.starts_with('_') && line.ends_with("._") {
@@ -175,6 +237,13 @@ fn check_structure(rules: &[ToolMemoryRule], report: &PromptReport) -> Result<()
     // One bullet per included rule, in rendering order, each with its own rule's marker.
     let expected: Vec<&str> = report.included.iter().map(marker).collect();
     prop_assert_eq!(bullets, expected);
+    // One line per unreadable rule, in the report's order, each under its own tool's heading.
+    prop_assert_eq!(missing.len(), report.unreadable.len());
+    for (heading, rule) in missing.iter().zip(&report.unreadable) {
+        if let Some(expected) = expected_heading(&rule.tool_name) {
+            prop_assert_eq!(*heading, expected.as_str(), "{:?}", rule);
+        }
+    }
     prop_assert_eq!(notice, !report.left_out.is_empty());
     prop_assert!(
         report
@@ -200,6 +269,27 @@ proptest! {
     ) {
         let report = render_prompt(&rules, budget);
         check_structure(&rules, &report)?;
+    }
+
+    /// The same with stored rules that could not be read: their lines keep the grammar too,
+    /// come first in their tool's group, and are never left out; the same input in another
+    /// order renders the same bytes.
+    #[test]
+    fn unreadable_rules_keep_the_block_structure(
+        rules in prop::collection::vec(rule(), 0..8),
+        unreadable in prop::collection::vec(unreadable(), 0..4),
+        budget in prop_oneof![
+            Just(usize::MAX),
+            Just(DEFAULT_PROMPT_BUDGET_BYTES),
+            0..3000usize,
+        ],
+    ) {
+        let report = render_block(&rules, &unreadable, budget);
+        check_block(&rules, &unreadable, &report)?;
+        let mut reversed = (rules.clone(), unreadable.clone());
+        reversed.0.reverse();
+        reversed.1.reverse();
+        prop_assert_eq!(render_block(&reversed.0, &reversed.1, budget), report);
     }
 
     /// A rule that is not critical never shows a critical marker, however its text and tool

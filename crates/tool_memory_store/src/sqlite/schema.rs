@@ -267,6 +267,25 @@ pub(crate) fn user_version(connection: &Connection) -> Result<i64> {
         .map_err(Error::sqlite("read schema version"))
 }
 
+/// Fails with [`Error::SchemaTooNew`] when a newer toolmem has migrated the file. Every write
+/// calls it inside its own transaction, right after `BEGIN IMMEDIATE`: the write lock is held
+/// from there to the commit, and a migration needs it too, so a write that passes cannot land
+/// in a schema this version does not know. The version is a field of the file header, which
+/// the transaction has just read; the cached statement costs under a microsecond.
+pub(crate) fn refuse_newer(connection: &Connection) -> Result<()> {
+    let found: i64 = connection
+        .prepare_cached("PRAGMA user_version")
+        .and_then(|mut statement| statement.query_row([], |row| row.get(0)))
+        .map_err(Error::sqlite("read schema version"))?;
+    if found > SCHEMA_VERSION {
+        return Err(Error::SchemaTooNew {
+            found,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    Ok(())
+}
+
 pub(crate) fn migrate(connection: &mut Connection) -> Result<()> {
     loop {
         let transaction = connection

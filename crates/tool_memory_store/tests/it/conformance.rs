@@ -6,7 +6,8 @@ use std::sync::Arc;
 use tool_memory_core::{ManualClock, SequentialIds, Timestamp};
 use tool_memory_store::conformance::Harness;
 use tool_memory_store::{
-    InMemoryKv, InMemoryRuleStore, KvBackend, KvRuleStore, Services, SqliteOptions, SqliteRuleStore,
+    InMemoryKv, InMemoryRuleStore, KvBackend, KvRuleStore, Services, SqliteOptions,
+    SqliteRuleStore, UnreadableRow,
 };
 
 fn services() -> (Services, Arc<ManualClock>) {
@@ -22,10 +23,20 @@ fn services() -> (Services, Arc<ManualClock>) {
 
 pub(crate) async fn in_memory() -> Harness {
     let (services, clock) = services();
+    let store = Arc::new(InMemoryRuleStore::with_services(services));
+    let held = Arc::clone(&store);
+    // What a host that fills the store from elsewhere records for an entry it cannot parse.
+    let corrupt = move |tool: &str, id: &str| {
+        held.hold_unreadable(UnreadableRow {
+            tool_name: tool.to_owned(),
+            id: id.to_owned(),
+            reason: "priority: a value this version does not know".to_owned(),
+        });
+    };
     Harness {
-        store: Arc::new(InMemoryRuleStore::with_services(services)),
+        store,
         clock,
-        corrupt: None,
+        corrupt: Some(Box::new(corrupt)),
         keep_alive: None,
     }
 }

@@ -55,3 +55,64 @@ async fn reads_rules_openhuman_wrote_and_ignores_other_namespaces() -> Result<()
     );
     Ok(())
 }
+
+/// An entry that is not a rule is reported with the field at fault and what is wrong, never
+/// with what it holds (serde's own message quotes it).
+#[tokio::test]
+async fn an_entry_that_is_no_rule_is_reported_naming_its_field_never_its_value() -> Result<()> {
+    let rule = r#""id":"r","tool_name":"send_email","rule":"SECRET never email Sarah""#;
+    let at = r#""created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z""#;
+    let cases = [
+        (
+            format!(r#"{{{rule},"priority":"SECRET",{at}}}"#),
+            "priority: a value this version does not know",
+        ),
+        (
+            format!(r#"{{{rule},"source":"SECRET",{at}}}"#),
+            "source: a value this version does not know",
+        ),
+        (
+            format!(r#"{{{rule},"tags":["SECRET",1],{at}}}"#),
+            "tags: not a JSON list of strings",
+        ),
+        (
+            format!(r#"{{{rule},"created_at":"SECRET","updated_at":"2026-01-01T00:00:00Z"}}"#),
+            "created_at: not a timestamp",
+        ),
+        (
+            format!(r#"{{{rule},"created_at":"2026-01-01T00:00:00Z"}}"#),
+            "updated_at: not present",
+        ),
+        (
+            format!(r#"{{{rule},"proposed":"SECRET",{at}}}"#),
+            "proposed: not a boolean",
+        ),
+        (format!(r#"{{{rule},{at}"#), "the stored entry: not whole"),
+        ("SECRET".to_owned(), "the stored entry: not JSON"),
+        (
+            r#"["SECRET"]"#.to_owned(),
+            "the stored entry: not a JSON object",
+        ),
+    ];
+    for (content, reason) in cases {
+        let store = KvRuleStore::new(InMemoryKv::new());
+        store
+            .backend()
+            .store("tool-send_email", "rule/r", &content, "tool_memory")
+            .await
+            .map_err(|err| anyhow::anyhow!(err))?;
+        let listed = store.list_with_unreadable("send_email").await?;
+        let [row] = &*listed.unreadable else {
+            panic!("{content}: {:?}", listed.unreadable);
+        };
+        assert_eq!(
+            (row.tool_name.as_str(), row.id.as_str()),
+            ("send_email", "r")
+        );
+        assert!(row.reason.starts_with(reason), "{content}: {}", row.reason);
+        assert!(!row.reason.contains("SECRET"), "{content}: {}", row.reason);
+        let err = store.get("send_email", "r").await.unwrap_err();
+        assert!(!err.to_string().contains("SECRET"), "{content}: {err}");
+    }
+    Ok(())
+}

@@ -662,3 +662,295 @@ async fn the_write_ahead_log_stays_bounded_under_steady_writes() -> Result<()> {
     assert_eq!(store.integrity_check()?, "ok");
     Ok(())
 }
+
+/// Every table a write can touch, as text: what must not move when a write is refused.
+fn dump_tables(path: &std::path::Path) -> Result<String> {
+    let connection = rusqlite::Connection::open(path)?;
+    let mut dump = String::new();
+    for sql in [
+        "SELECT quote(tool_name) || quote(id) || quote(rule) || quote(priority) || quote(updated_at) || quote(revoked_at) FROM rules ORDER BY tool_name, id",
+        "SELECT quote(seq) || quote(action) || quote(rule_id) FROM rule_history ORDER BY seq",
+        "SELECT quote(tool_name) || quote(calls) FROM tool_stats ORDER BY tool_name",
+    ] {
+        let mut statement = connection.prepare(sql)?;
+        for line in statement.query_map([], |row| row.get::<_, String>(0))? {
+            dump.push_str(&line?);
+            dump.push('\n');
+        }
+    }
+    Ok(dump)
+}
+
+/// The finding of issue 19: a store still running when a newer toolmem migrated its file
+/// acknowledged puts into a schema it does not know (the listing after them failed). Every
+/// kind of write now reads the schema version inside its own write transaction and is refused
+/// before it writes anything. Each kind runs as the first call of a store of its own, opened
+/// before the migration, so that each is refused by its own check and not because an earlier
+/// call noticed. Reads then say what happened.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_write_is_refused_once_a_newer_version_migrated_the_file() -> Result<()> {
+    use tool_memory_core::{HistoryAction, HistoryEvent, ToolMemorySource, ToolStats};
+    use tool_memory_store::Error;
+    let (_dir, path, store) = temp_store()?;
+    let kept = store
+        .put(
+            RulePut::new("send_email", "Never email Sarah at sarah@example.com.")
+                .with_id("sarah")
+                .with_priority(ToolMemoryPriority::Critical),
+        )
+        .await?;
+    let mut proposal = RulePut::new("send_email", "never email Bob").with_id("bob");
+    proposal.proposed = Some(true);
+    store.put(proposal).await?;
+    let mut calls = ToolStats::empty("send_email");
+    calls.calls = 1;
+    store.record_stats(&calls).await?;
+    const WRITES: usize = 12;
+    let stores = (0..WRITES)
+        .map(|_| SqliteRuleStore::open(&path, SqliteOptions::default()))
+        .collect::<tool_memory_store::Result<Vec<_>>>()?;
+    // What a newer toolmem's migration leaves: the version one above this build's, committed
+    // by another connection while every store above has the file open.
+    let newer = store.schema_version()? + 1;
+    rusqlite::Connection::open(&path)?.pragma_update(None, "user_version", newer)?;
+    let before = dump_tables(&path)?;
+    let mut imported = kept.clone();
+    imported.rule = "rewritten by an import".to_owned();
+    let guard_line = HistoryEvent {
+        tool_name: "send_email".into(),
+        rule_id: "sarah".into(),
+        action: HistoryAction::Deny,
+        origin: Origin::Guard,
+        rule: None,
+        detail: Some("send_email(to)".into()),
+    };
+    let refused: [(&str, tool_memory_store::Result<()>); WRITES] = [
+        (
+            "new put",
+            stores[0]
+                .put(RulePut::new("shell", "never run sudo"))
+                .await
+                .map(drop),
+        ),
+        (
+            "upsert",
+            stores[1]
+                .put(RulePut::new("send_email", "Email Sarah.").with_id("sarah"))
+                .await
+                .map(drop),
+        ),
+        (
+            "record",
+            stores[2]
+                .record(
+                    "shell",
+                    "quote paths",
+                    ToolMemoryPriority::Normal,
+                    ToolMemorySource::Programmatic,
+                    vec![],
+                )
+                .await
+                .map(drop),
+        ),
+        ("import", stores[3].import(imported, &Origin::Api).await),
+        (
+            "revoke",
+            stores[4]
+                .revoke("send_email", "sarah", &Origin::Cli)
+                .await
+                .map(drop),
+        ),
+        (
+            "restore",
+            stores[5]
+                .restore("send_email", "sarah", &Origin::Cli)
+                .await
+                .map(drop),
+        ),
+        (
+            "confirm",
+            stores[6]
+                .confirm("send_email", "bob", &Origin::Cli)
+                .await
+                .map(drop),
+        ),
+        (
+            "delete",
+            stores[7]
+                .delete("send_email", "sarah", &Origin::Cli)
+                .await
+                .map(drop),
+        ),
+        (
+            "expire",
+            stores[8].expire("send_email", "bob").await.map(drop),
+        ),
+        (
+            "history line",
+            stores[9].append_history(guard_line).await.map(drop),
+        ),
+        (
+            "statistics",
+            stores[10].record_stats(&calls).await.map(drop),
+        ),
+        // The lazy search index is written on the first search after a change.
+        (
+            "search index",
+            stores[11].search("send_email", "sarah", 10).await.map(drop),
+        ),
+    ];
+    for (what, result) in refused {
+        let err = result.expect_err(what);
+        assert!(
+            matches!(err, Error::SchemaTooNew { found, .. } if found == newer),
+            "{what}: {err}"
+        );
+        assert!(err.to_string().contains("upgrade toolmem"), "{what}: {err}");
+    }
+    assert_eq!(
+        dump_tables(&path)?,
+        before,
+        "a refused write wrote something"
+    );
+    // Reads say what happened: on a store that was refused a write, every read; on one that
+    // was not, the listings, the prompt and the version (which every guard check reads).
+    let refused_store = &stores[0];
+    let reads = [
+        refused_store.get("send_email", "sarah").await.map(drop),
+        refused_store.list("send_email").await.map(drop),
+        refused_store
+            .list_with_unreadable("send_email")
+            .await
+            .map(drop),
+        refused_store.rules_for_prompt(&[], None).await.map(drop),
+        refused_store
+            .history("send_email", None, 10, None)
+            .await
+            .map(drop),
+        refused_store.list_tool_names().await.map(drop),
+        refused_store.tool_stats("send_email").await.map(drop),
+        refused_store.version().await.map(drop),
+        store.list("send_email").await.map(drop),
+        store.rules_for_prompt(&[], None).await.map(drop),
+        store.version().await.map(drop),
+    ];
+    for (index, read) in reads.into_iter().enumerate() {
+        let err = read.expect_err("a read of a newer schema");
+        assert!(
+            matches!(err, Error::SchemaTooNew { found, .. } if found == newer),
+            "read {index}: {err}"
+        );
+    }
+    Ok(())
+}
+
+/// Each way a row can be damaged is reported with the column at fault and what is wrong, and
+/// never with the value, which may be rule text or anything a damaged row holds. The reports
+/// come from the listing's cache while nothing changes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_damage_is_reported_naming_its_column_never_its_value() -> Result<()> {
+    let cases = [
+        (
+            "priority = 'SECRET-urgent'",
+            "priority: a value this version does not know",
+        ),
+        (
+            "source = 'SECRET-agent'",
+            "source: a value this version does not know",
+        ),
+        (
+            "updated_at = 'SECRET yesterday'",
+            "updated_at: not a timestamp",
+        ),
+        ("created_at = X'00ff'", "created_at: not a timestamp"),
+        ("tags = '[\"SECRET'", "tags: not a JSON list of strings"),
+        ("constraint_json = '{SECRET'", "constraint: not JSON"),
+        ("revoked_at = 'SECRET'", "revoked_at: not a timestamp"),
+        ("expires_at = 'SECRET'", "expires_at: not a timestamp"),
+        ("proposed = 'SECRET'", "proposed: not a boolean"),
+        (
+            "retire_after_successes = 'SECRET'",
+            "retire_after_successes: not an integer",
+        ),
+        ("rule = X'00'", "rule: not text"),
+    ];
+    for (damage, reason) in cases {
+        let (_dir, path, store) = temp_store()?;
+        store
+            .put(RulePut::new("send_email", "SECRET never email Sarah").with_id("r"))
+            .await?;
+        rusqlite::Connection::open(&path)?
+            .execute(&format!("UPDATE rules SET {damage} WHERE id = 'r'"), [])?;
+        let listed = store.list_with_unreadable("send_email").await?;
+        assert!(listed.rules.is_empty(), "{damage}");
+        let [row] = &*listed.unreadable else {
+            panic!("{damage}: {:?}", listed.unreadable);
+        };
+        assert_eq!(
+            (row.tool_name.as_str(), row.id.as_str()),
+            ("send_email", "r")
+        );
+        assert!(row.reason.starts_with(reason), "{damage}: {}", row.reason);
+        assert!(!row.reason.contains("SECRET"), "{damage}: {}", row.reason);
+        let err = store.get("send_email", "r").await.unwrap_err();
+        assert!(!err.to_string().contains("SECRET"), "{damage}: {err}");
+        // Cached with the listing: the same report, not a second read.
+        assert!(Arc::ptr_eq(
+            &listed.unreadable,
+            &store.list_with_unreadable("send_email").await?.unreadable
+        ));
+    }
+    Ok(())
+}
+
+/// `inspect` reads and never writes: a missing file stays missing, an older schema is not
+/// migrated, the file's bytes do not change, and what it reports is what is there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inspect_reports_what_is_there_and_changes_nothing() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let missing = dir.path().join("missing.sqlite3");
+    assert!(SqliteRuleStore::inspect(&missing).is_err());
+    assert!(!missing.exists(), "inspect created a database");
+
+    let (_dir, path, store) = temp_store()?;
+    store
+        .put(RulePut::new("send_email", "never email Sarah").with_id("sarah"))
+        .await?;
+    store.put(RulePut::new("bash", "quote paths")).await?;
+    rusqlite::Connection::open(&path)?.execute(
+        "UPDATE rules SET priority = 'urgent' WHERE id = 'sarah'",
+        [],
+    )?;
+    drop(store);
+    let bytes = std::fs::read(&path)?;
+    let inspection = SqliteRuleStore::inspect(&path)?;
+    assert_eq!(
+        (inspection.schema_found, inspection.schema_supported),
+        (8, 8)
+    );
+    assert!(inspection.integrity.is_empty());
+    assert_eq!(inspection.readable, Some(1));
+    let located: Vec<(&str, &str)> = inspection
+        .unreadable
+        .iter()
+        .map(|row| (row.tool_name.as_str(), row.id.as_str()))
+        .collect();
+    assert_eq!(located, [("send_email", "sarah")]);
+    assert!(!inspection.is_healthy());
+    assert_eq!(std::fs::read(&path)?, bytes, "inspect changed the file");
+
+    // A newer schema: reported, its rows not read.
+    rusqlite::Connection::open(&path)?.pragma_update(None, "user_version", 9)?;
+    let newer = SqliteRuleStore::inspect(&path)?;
+    assert!(newer.schema_is_newer() && !newer.is_healthy());
+    assert_eq!(newer.readable, None);
+    // An older one: reported, not migrated.
+    rusqlite::Connection::open(&path)?.pragma_update(None, "user_version", 7)?;
+    let older = SqliteRuleStore::inspect(&path)?;
+    assert_eq!(older.schema_found, 7);
+    let version: i64 =
+        rusqlite::Connection::open(&path)?
+            .query_row("PRAGMA user_version", [], |row| row.get(0))?;
+    assert_eq!(version, 7, "inspect migrated the file");
+    Ok(())
+}

@@ -373,3 +373,296 @@ async fn a_user_without_create_rights_starts_on_a_current_schema() -> Result<()>
     );
     outcome
 }
+
+/// A connection of the test's own, its driver task running until it is dropped.
+async fn raw_connection(url: &str, schema: &str) -> Result<tokio_postgres::Client> {
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls).await?;
+    tokio::spawn(connection);
+    client
+        .batch_execute(&format!("SET search_path TO {schema}"))
+        .await?;
+    Ok(client)
+}
+
+/// Every row a write can touch, as text: what must not move when a write is refused.
+async fn dump_tables(client: &tokio_postgres::Client) -> Result<Vec<String>> {
+    let mut dump = Vec::new();
+    for sql in [
+        "SELECT tool_name || '/' || id || '/' || rule || '/' || priority || '/' || updated_at || '/' || coalesce(revoked_at, '') FROM rules ORDER BY tool_name, id",
+        "SELECT seq::text || '/' || action || '/' || rule_id FROM rule_history ORDER BY seq",
+        "SELECT tool_name || '/' || calls::text FROM tool_stats ORDER BY tool_name",
+    ] {
+        for row in client.query(sql, &[]).await? {
+            dump.push(row.try_get::<_, String>(0)?);
+        }
+    }
+    Ok(dump)
+}
+
+/// The finding of issue 19, on PostgreSQL: a server still running when a newer toolmem
+/// migrated the schema acknowledged writes into a schema it does not know. Every kind of write
+/// now checks the schema version inside its own transaction and is refused before it writes;
+/// each runs as the first call of a store of its own (as on a server of its own), opened
+/// before the migration. Reads that read the version (a guard check, session start) then say
+/// what happened, and so does every call of a store that was refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_write_is_refused_once_a_newer_version_migrated_the_schema() -> Result<()> {
+    use tool_memory_core::{HistoryEvent, ToolStats};
+    use tool_memory_store::Error;
+    let Some(url) = database_url() else {
+        return Ok(());
+    };
+    let schema = unique_schema();
+    let _guard = SchemaGuard {
+        url: url.clone(),
+        schema: schema.clone(),
+    };
+    const WRITES: usize = 9;
+    let mut stores = Vec::new();
+    for _ in 0..=WRITES {
+        stores.push(open(&url, &schema, Services::default()).await?);
+    }
+    let setup = &stores[WRITES];
+    let kept = setup
+        .put(
+            RulePut::new("send_email", "Never email Sarah at sarah@example.com.")
+                .with_id("sarah")
+                .with_priority(ToolMemoryPriority::Critical),
+        )
+        .await?;
+    let mut proposal = RulePut::new("send_email", "never email Bob").with_id("bob");
+    proposal.proposed = Some(true);
+    setup.put(proposal).await?;
+    let mut calls = ToolStats::empty("send_email");
+    calls.calls = 1;
+    setup.record_stats(&calls).await?;
+    let newer = setup.schema_version().await? + 1;
+    let observer = raw_connection(&url, &schema).await?;
+    observer
+        .execute(
+            "INSERT INTO schema_version (version) VALUES ($1)",
+            &[&newer],
+        )
+        .await?;
+    let before = dump_tables(&observer).await?;
+    let mut imported = kept.clone();
+    imported.rule = "rewritten by an import".to_owned();
+    let guard_line = HistoryEvent {
+        tool_name: "send_email".into(),
+        rule_id: "sarah".into(),
+        action: HistoryAction::Deny,
+        origin: Origin::Guard,
+        rule: None,
+        detail: Some("send_email(to)".into()),
+    };
+    let refused: [(&str, tool_memory_store::Result<()>); WRITES] = [
+        (
+            "new put",
+            stores[0]
+                .put(RulePut::new("shell", "never run sudo"))
+                .await
+                .map(drop),
+        ),
+        (
+            "upsert",
+            stores[1]
+                .put(RulePut::new("send_email", "Email Sarah.").with_id("sarah"))
+                .await
+                .map(drop),
+        ),
+        ("import", stores[2].import(imported, &Origin::Api).await),
+        (
+            "revoke",
+            stores[3]
+                .revoke("send_email", "sarah", &Origin::Cli)
+                .await
+                .map(drop),
+        ),
+        (
+            "restore",
+            stores[4]
+                .restore("send_email", "sarah", &Origin::Cli)
+                .await
+                .map(drop),
+        ),
+        (
+            "confirm",
+            stores[5]
+                .confirm("send_email", "bob", &Origin::Cli)
+                .await
+                .map(drop),
+        ),
+        (
+            "delete",
+            stores[6]
+                .delete("send_email", "sarah", &Origin::Cli)
+                .await
+                .map(drop),
+        ),
+        (
+            "history line",
+            stores[7].append_history(guard_line).await.map(drop),
+        ),
+        ("statistics", stores[8].record_stats(&calls).await.map(drop)),
+    ];
+    for (what, result) in refused {
+        let err = result.expect_err(what);
+        assert!(
+            matches!(err, Error::SchemaTooNew { found, .. } if found == newer),
+            "{what}: {err}"
+        );
+    }
+    assert_eq!(
+        dump_tables(&observer).await?,
+        before,
+        "a refused write wrote something"
+    );
+    let reads = [
+        stores[0].get("send_email", "sarah").await.map(drop),
+        stores[0].list("send_email").await.map(drop),
+        stores[0]
+            .history("send_email", None, 10, None)
+            .await
+            .map(drop),
+        setup.version().await.map(drop),
+        setup.rules_for_prompt(&[], None).await.map(drop),
+    ];
+    for (index, read) in reads.into_iter().enumerate() {
+        let err = read.expect_err("a read of a newer schema");
+        assert!(
+            matches!(err, Error::SchemaTooNew { found, .. } if found == newer),
+            "read {index}: {err}"
+        );
+    }
+    Ok(())
+}
+
+/// The check has no gap: a write that starts while a migration holds its lock waits for it,
+/// and then sees the new version and is refused, instead of writing into the schema the
+/// migration just changed. The test plays the migration on a connection of its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_waits_for_a_migration_in_progress_and_is_then_refused() -> Result<()> {
+    let Some(url) = database_url() else {
+        return Ok(());
+    };
+    let schema = unique_schema();
+    let _guard = SchemaGuard {
+        url: url.clone(),
+        schema: schema.clone(),
+    };
+    let store = open(&url, &schema, Services::default()).await?;
+    let newer = store.schema_version().await? + 1;
+    let mut migration = raw_connection(&url, &schema).await?;
+    let transaction = migration.transaction().await?;
+    transaction
+        .execute(
+            "SELECT pg_advisory_xact_lock(hashtext('toolmem migrate ' || $1::text))",
+            &[&schema],
+        )
+        .await?;
+    transaction
+        .execute(
+            "INSERT INTO schema_version (version) VALUES ($1)",
+            &[&newer],
+        )
+        .await?;
+    let put = tokio::spawn({
+        let store = store.clone();
+        async move { store.put(RulePut::new("shell", "never run sudo")).await }
+    });
+    // Wait, by polling a bounded number of times, until the put waits for the lock.
+    let observer = raw_connection(&url, &schema).await?;
+    let mut waiting = false;
+    for _ in 0..500 {
+        let count: i64 = observer
+            .query_one(
+                // pg_locks is the whole cluster's: only a shared wait for this schema's key.
+                "SELECT count(*) FROM pg_locks
+                 WHERE locktype = 'advisory' AND NOT granted AND mode = 'ShareLock'
+                   AND objid::bigint = (hashtext('toolmem migrate ' || $1::text)::bigint & 4294967295)",
+                &[&schema],
+            )
+            .await?
+            .try_get(0)?;
+        if count > 0 {
+            waiting = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert!(waiting, "the put never waited for the migration's lock");
+    assert!(!put.is_finished());
+    transaction.commit().await?;
+    let err = put.await?.expect_err("a put into the migrated schema");
+    assert!(
+        matches!(err, tool_memory_store::Error::SchemaTooNew { found, .. } if found == newer),
+        "{err}"
+    );
+    let rules: i64 = observer
+        .query_one("SELECT count(*) FROM rules", &[])
+        .await?
+        .try_get(0)?;
+    assert_eq!(rules, 0);
+    Ok(())
+}
+
+/// `inspect` (what `toolmem doctor` runs) reports the schema version and every unreadable row
+/// without migrating anything: an empty schema stays empty, a newer one is reported.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inspect_reports_unreadable_rows_and_a_newer_schema_and_changes_nothing() -> Result<()> {
+    let Some(url) = database_url() else {
+        return Ok(());
+    };
+    let schema = unique_schema();
+    let _guard = SchemaGuard {
+        url: url.clone(),
+        schema: schema.clone(),
+    };
+    let options = || PostgresOptions {
+        pool_size: 1,
+        schema: Some(schema.clone()),
+        ..PostgresOptions::default()
+    };
+    let empty = PostgresRuleStore::inspect(&url, options()).await?;
+    assert_eq!(empty.schema_found, 0);
+    assert!(empty.is_healthy());
+    let observer = raw_connection(&url, &schema).await?;
+    let tables: i64 = observer
+        .query_one(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = $1",
+            &[&schema],
+        )
+        .await?
+        .try_get(0)?;
+    assert_eq!(tables, 0, "inspect created tables");
+
+    let store = open(&url, &schema, Services::default()).await?;
+    store
+        .put(RulePut::new("send_email", "never email Sarah").with_id("sarah"))
+        .await?;
+    store.put(RulePut::new("bash", "quote paths")).await?;
+    observer
+        .execute(
+            "UPDATE rules SET priority = 'urgent' WHERE id = 'sarah'",
+            &[],
+        )
+        .await?;
+    let inspection = PostgresRuleStore::inspect(&url, options()).await?;
+    assert_eq!(inspection.readable, Some(1));
+    assert_eq!(inspection.unreadable.len(), 1);
+    assert_eq!(inspection.unreadable[0].id, "sarah");
+    assert!(!inspection.is_healthy());
+    assert_eq!(store.unreadable_rows().await?, inspection.unreadable);
+
+    let newer = store.schema_version().await? + 1;
+    observer
+        .execute(
+            "INSERT INTO schema_version (version) VALUES ($1)",
+            &[&newer],
+        )
+        .await?;
+    let inspection = PostgresRuleStore::inspect(&url, options()).await?;
+    assert!(inspection.schema_is_newer());
+    assert_eq!(inspection.readable, None);
+    Ok(())
+}
