@@ -4,4 +4,5 @@ mod agent_tools;
 mod client;
 mod guard;
 mod lifecycle;
+mod material;
 mod sarah;
