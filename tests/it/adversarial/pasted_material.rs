@@ -37,9 +37,12 @@ async fn enforced_critical(client: &ActiveMemoryClient) -> Result<Vec<ToolMemory
     let mut critical = Vec::new();
     for tool in tools {
         critical.extend(
-            client.list(&tool).await?.iter().cloned().filter(|rule| {
-                rule.priority == ToolMemoryPriority::Critical && !rule.meta.proposed
-            }),
+            client
+                .list(&tool)
+                .await?
+                .iter()
+                .filter(|rule| rule.priority == ToolMemoryPriority::Critical && !rule.meta.proposed)
+                .cloned(),
         );
     }
     Ok(critical)
