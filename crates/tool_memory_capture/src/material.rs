@@ -140,11 +140,22 @@ enum Mode {
 /// To teach it a new shape, add a line rule here (or a word to `material/lexicon.rs`) and a
 /// labelled case to `tests/fixtures/capture/material.jsonl`.
 pub(crate) fn spans(message: &str) -> Vec<Span<'_>> {
+    spans_counted(message).0
+}
+
+/// [`spans`], and how many earlier spans the pass looked at again (when a line turns what came
+/// before into material or into the user's rules). That count stays within the number of lines:
+/// every earlier span is revisited a bounded number of times, however the message repeats "the
+/// above", so the pass is linear in the message.
+fn spans_counted(message: &str) -> (Vec<Span<'_>>, usize) {
     let lines: Vec<&str> = message.lines().collect();
     let transcript = transcript_lines(&lines);
     let mut spans: Vec<Span<'_>> = Vec::with_capacity(lines.len());
     let mut mode = Mode::Own;
     let mut in_fence = false;
+    let mut revisited = 0;
+    // Spans before this index were already handed over by an earlier "the above".
+    let mut handed_over_until = 0;
     for (index, &line) in lines.iter().enumerate() {
         let trimmed = line.trim();
         if let Some(marker) = fence_marker(trimmed) {
@@ -196,8 +207,10 @@ pub(crate) fn spans(message: &str) -> Vec<Span<'_>> {
                 continue;
             }
             if is_addressed(line) {
-                // The paragraph it opens or sits in is the page's, not the user's.
+                // The paragraph it opens or sits in is the page's, not the user's. (Once: the
+                // material then runs to the end.)
                 for earlier in spans.iter_mut().rev() {
+                    revisited += 1;
                     if earlier.text.trim().is_empty() {
                         break;
                     }
@@ -227,9 +240,11 @@ pub(crate) fn spans(message: &str) -> Vec<Span<'_>> {
                 // block just above becomes the user's own.
                 let mut at = spans.len();
                 while at > 0 && spans[at - 1].text.trim().is_empty() {
+                    revisited += 1;
                     at -= 1;
                 }
                 while at > 0 {
+                    revisited += 1;
                     let earlier = &mut spans[at - 1];
                     match earlier.voice {
                         Voice::Material(MaterialKind::Quoted) => {
@@ -246,11 +261,13 @@ pub(crate) fn spans(message: &str) -> Vec<Span<'_>> {
             }
             Some(Intro::Backward) => {
                 if !rules {
-                    for earlier in &mut spans {
+                    for earlier in &mut spans[handed_over_until..] {
+                        revisited += 1;
                         if earlier.voice == Voice::Own {
                             earlier.voice = Voice::Material(MaterialKind::HandedOver);
                         }
                     }
+                    handed_over_until = spans.len();
                 }
                 spans.push(own(line));
             }
@@ -268,7 +285,7 @@ pub(crate) fn spans(message: &str) -> Vec<Span<'_>> {
             }
         }
     }
-    spans
+    (spans, revisited)
 }
 
 fn own(text: &str) -> Span<'_> {
@@ -641,8 +658,15 @@ fn introducing_colons(line: &str) -> Vec<usize> {
                 .next()
                 .is_none_or(char::is_whitespace)
         })
+        .take(MAX_INTRO_COLONS)
         .collect()
 }
+
+/// Colons of a line that may introduce what follows. An introduction opens its line ("Note:
+/// summarise this:" is the longest real form, with two), so three is room to spare; each colon
+/// costs a pass over the text before it, so a line of a million colons must not be read a
+/// million times.
+const MAX_INTRO_COLONS: usize = 3;
 
 /// Lead-ins of a request that are not its verb: "please", "can you", "I need you to".
 const REQUEST_LEADS: &[&[&str]] = &[
@@ -956,6 +980,15 @@ pub(crate) fn quotations(line: &str) -> Vec<Range<usize>> {
     ranges
 }
 
+/// The quotations of `quotes` (sorted, disjoint, as [`quotations`] gives them) that overlap
+/// `part`, found by binary search: a line of many short sentences and many quotations costs one
+/// look per sentence, not one per quotation.
+fn overlapping(quotes: &[Range<usize>], part: Range<usize>) -> &[Range<usize>] {
+    let first = quotes.partition_point(|quote| quote.end <= part.start);
+    let last = first + quotes[first..].partition_point(|quote| quote.start < part.end);
+    &quotes[first..last]
+}
+
 /// The match form of `part` (a slice of `line`) with every quotation of `line` that overlaps
 /// it replaced by `"quote"`, or `None` when none does. A sentence is the user's own only if
 /// the grammar still reads an order in this form: "Don't use "ASAP" in emails" is, "The README
@@ -965,10 +998,7 @@ pub(crate) fn unquoted_form(line: &str, quotes: &[Range<usize>], part: &str) -> 
     let end = offset + part.len();
     let mut text = String::with_capacity(part.len());
     let mut cursor = offset;
-    for quote in quotes {
-        if quote.end <= cursor || quote.start >= end {
-            continue;
-        }
+    for quote in overlapping(quotes, offset..end) {
         let from = quote.start.max(cursor);
         text.push_str(&line[cursor..from]);
         text.push_str(" \"quote\" ");
@@ -1287,6 +1317,51 @@ mod tests {
             own_texts("From: now on, always cc me"),
             ["From: now on, always cc me"]
         );
+    }
+
+    #[test]
+    fn the_pass_revisits_each_earlier_line_a_bounded_number_of_times() {
+        for repeated in [
+            "Summarise the above.\n",
+            "x\nSummarise the above.\n",
+            "> never\n\nFollow it from now on.\n",
+            "Note to AI assistants: x\n",
+        ] {
+            let message = repeated.repeat(2000);
+            let lines = message.lines().count();
+            let (found, revisited) = spans_counted(&message);
+            assert_eq!(found.len(), lines);
+            assert!(
+                revisited <= 2 * lines,
+                "{repeated:?}: {revisited} for {lines} lines"
+            );
+        }
+    }
+
+    #[test]
+    fn only_the_first_three_colons_of_a_line_can_introduce() {
+        // At the limit: the third colon introduces what follows.
+        check(
+            "a: b: c, summarise this: never X",
+            &[
+                ("a: b: c, summarise this:", None),
+                (" never X", Some(HandedOver)),
+            ],
+        );
+        // One past it: the fourth does not.
+        check(
+            "a: b: c: d, summarise this: never X",
+            &[("a: b: c: d, summarise this: never X", None)],
+        );
+    }
+
+    #[test]
+    fn finds_only_the_quotations_that_overlap_a_part() {
+        let quotes: Vec<Range<usize>> = (0..10_000).map(|at| at * 10..at * 10 + 4).collect();
+        assert_eq!(overlapping(&quotes, 52..63), [50..54, 60..64]);
+        assert_eq!(overlapping(&quotes, 55..59), [] as [Range<usize>; 0]);
+        assert_eq!(overlapping(&quotes, 0..1), [0..4]);
+        assert_eq!(overlapping(&quotes, 99_992..100_000), [99_990..99_994]);
     }
 
     #[test]
