@@ -21,8 +21,8 @@ use regex::Regex;
 
 use self::lexicon::{
     ADOPT_VERBS, ADOPT_VERBS_WITH_RULES, AFTER_POINTER, FORWARD_POINTERS, HEADER_NAMES,
-    HEADING_LABELS, MATERIAL_NOUNS, NOT_INTRO_OPENERS, PRESENTERS, PROCESS_VERBS, QUESTION_OPENERS,
-    RULES_FILES, RULES_NOUNS, TIME_WORDS, has,
+    HEADING_LABELS, MATERIAL_NOUNS, NOT_INTRO_OPENERS, PRESENTERS, PROCESS_NOUNS, PROCESS_VERBS,
+    QUESTION_OPENERS, RULES_FILES, RULES_NOUNS, TIME_WORDS, has,
 };
 use crate::attribution::is_alias_word;
 use crate::edict::SPEECH_VERBS;
@@ -796,16 +796,26 @@ fn clause_intro(clause: &str, colon: bool) -> Option<ClauseIntro> {
             ClauseIntro::Material
         });
     }
-    let process = words.iter().any(|word| has(PROCESS_VERBS, word))
+    let process_verb = words.iter().any(|word| has(PROCESS_VERBS, word));
+    // "Summary of this thread:", "tl;dr this" hand material over; "TL;DR: never deploy on
+    // Fridays" and "Summary:" head the user's own words.
+    let process_noun = words.iter().any(|word| has(PROCESS_NOUNS, word))
         || form.contains("tl;dr")
         || phrase_at(&words, 0, &["tl", "dr"]);
+    let process = process_verb || process_noun;
     let question = has(QUESTION_OPENERS, first);
     let opinion = contains_phrase(&words, OPINION_PHRASES);
     if (process || question || opinion) && words.contains(&"above") {
         return Some(ClauseIntro::Backward);
     }
     let (pointer, pointer_to_material) = forward_reference(&words);
-    if (process && (pointer || colon)) || (opinion && pointer) || (question && pointer_to_material)
+    // A bare word before a colon ("Review: …", "Edit: …") is a heading; a request has more
+    // ("Please proofread:", "Translate to French:").
+    let request_before_colon = colon && process_verb && words.len() >= 2;
+    if (process && pointer)
+        || request_before_colon
+        || (opinion && pointer)
+        || (question && pointer_to_material)
     {
         return Some(ClauseIntro::Material);
     }
@@ -1153,6 +1163,27 @@ mod tests {
                 ("- never X", None),
                 ("Now summarise this email:", None),
                 ("Do not forward.", Some(HandedOver)),
+            ],
+        );
+    }
+
+    #[test]
+    fn a_heading_before_a_colon_is_not_a_request() {
+        for message in [
+            "TL;DR: never deploy on Fridays.",
+            "Summary: never deploy on Fridays.",
+            "Review: never merge without two approvals.",
+        ] {
+            assert!(
+                spans(message).iter().all(|span| span.voice == Voice::Own),
+                "{message:?}"
+            );
+        }
+        check(
+            "Summary of this thread: never deploy on Fridays.",
+            &[
+                ("Summary of this thread:", None),
+                (" never deploy on Fridays.", Some(HandedOver)),
             ],
         );
     }

@@ -7,8 +7,8 @@ pub(crate) fn has(list: &[&str], word: &str) -> bool {
     list.binary_search(&word).is_ok()
 }
 
-/// Verbs (and the nouns that stand for them) with which a user hands text over to be worked
-/// on: "summarise this", "a translation of the following", "reply to this". Base forms only:
+/// Verbs with which a user hands text over to be worked on: "summarise this", "reply to
+/// this", "please proofread:". Base forms only:
 /// requests are imperatives or follow "can you", "help me", "I need you to". "Check" and "read"
 /// belong here because "check this:" and "read this:" hand material over; what follows them
 /// must still point at material (see `material.rs`).
@@ -29,7 +29,6 @@ pub(crate) const PROCESS_VERBS: &[&str] = &[
     "evaluate",
     "explain",
     "fact-check",
-    "feedback",
     "grade",
     "improve",
     "interpret",
@@ -49,11 +48,13 @@ pub(crate) const PROCESS_VERBS: &[&str] = &[
     "simplify",
     "summarise",
     "summarize",
-    "summary",
-    "tldr",
     "translate",
-    "translation",
 ];
+
+/// Nouns that stand for those verbs. They hand material over only with a pointer ("summary of
+/// this thread:", "feedback on the following"): alone before a colon they head the user's own
+/// words ("TL;DR: never deploy on Fridays").
+pub(crate) const PROCESS_NOUNS: &[&str] = &["feedback", "summary", "tldr", "translation"];
 
 /// Verbs with which a user adopts what follows as their own instructions: "follow these",
 /// "remember this:", "obey it". They count with a pronoun object (`it`, `this`, `these`,
@@ -364,6 +365,7 @@ mod tests {
     fn every_list_is_sorted_lower_case_and_unique() {
         for (name, list) in [
             ("PROCESS_VERBS", PROCESS_VERBS),
+            ("PROCESS_NOUNS", PROCESS_NOUNS),
             ("ADOPT_VERBS", ADOPT_VERBS),
             ("ADOPT_VERBS_WITH_RULES", ADOPT_VERBS_WITH_RULES),
             ("RULES_NOUNS", RULES_NOUNS),
