@@ -38,18 +38,19 @@ pub(crate) fn extract_edicts<'a>(spans: &[Span<'a>]) -> Vec<Edict<'a>> {
         {
             continue;
         }
-        let quotes = match span.voice {
-            Voice::Own => quotations(span.text),
-            Voice::Material(_) => Vec::new(),
-        };
+        // Found on the first edict of the span only: most spans hold none.
+        let mut quotes: Option<Vec<std::ops::Range<usize>>> = None;
         for sentence in split_sentences(strip_bullet(span.text)) {
             for clause in split_joined_edicts(sentence) {
                 let form = match_form(clause);
                 if !is_own_edict(&form) {
                     continue;
                 }
-                let quoted_only = unquoted_form(span.text, &quotes, clause)
-                    .is_some_and(|unquoted| !is_own_edict(&unquoted));
+                let quoted_only = span.voice == Voice::Own && {
+                    let quotes = quotes.get_or_insert_with(|| quotations(span.text));
+                    unquoted_form(span.text, quotes, clause)
+                        .is_some_and(|unquoted| !is_own_edict(&unquoted))
+                };
                 let voice = match span.voice {
                     Voice::Own if quoted_only => Voice::Material(MaterialKind::Quoted),
                     voice => voice,

@@ -229,7 +229,7 @@ fn spans_counted(message: &str) -> (Vec<Span<'_>>, usize) {
         }
         let rest = &lines[index + 1..];
         let followed = rest.iter().any(|next| !next.trim().is_empty());
-        match introduction(line, followed) {
+        match introduction(line, followed, !spans.is_empty()) {
             None => spans.push(own(line)),
             Some(Intro::Rules) => {
                 spans.push(own(line));
@@ -577,13 +577,15 @@ enum ClauseIntro {
     Backward,
 }
 
-fn introduction(line: &str, followed: bool) -> Option<Intro> {
+/// What `line` introduces; `followed` when non-blank lines follow it, `preceded` when lines
+/// come before it (only then can it look back: "summarise the above", "follow it from now on").
+fn introduction(line: &str, followed: bool, preceded: bool) -> Option<Intro> {
     let colons = introducing_colons(line);
-    if colons.is_empty() && !followed && !line.contains("above") {
-        // A last line can still look back: "summarise the above", "follow it from now on".
-        if !mentions_adoption(line) {
-            return None;
-        }
+    if colons.is_empty()
+        && !followed
+        && !(preceded && (line.contains("above") || mentions_adoption(line)))
+    {
+        return None;
     }
     for at in colons {
         let Some(clause) = split_sentences(&line[..at]).pop() else {
@@ -617,19 +619,35 @@ fn introduction(line: &str, followed: bool) -> Option<Intro> {
 }
 
 /// A cheap test before the clause grammar runs on a last line: does it hold an adopting verb
-/// at all?
+/// at all? Nearly every single-line message asks it, so it reads bytes: runs of ASCII letters
+/// of an adopting verb's length, looked up only when their first letter starts one.
 fn mentions_adoption(line: &str) -> bool {
+    let bytes = line.as_bytes();
     let mut buffer = [0u8; 16];
-    line.split(|ch: char| !ch.is_ascii_alphabetic())
-        .any(|word| {
-            if !(4..=buffer.len()).contains(&word.len()) {
-                return false;
-            }
+    let mut index = 0;
+    while index < bytes.len() {
+        if !bytes[index].is_ascii_alphabetic() {
+            index += 1;
+            continue;
+        }
+        let start = index;
+        while index < bytes.len() && bytes[index].is_ascii_alphabetic() {
+            index += 1;
+        }
+        let word = &bytes[start..index];
+        let first = word[0].to_ascii_lowercase();
+        if (4..=buffer.len()).contains(&word.len())
+            && ADOPT_VERBS.iter().any(|verb| verb.as_bytes()[0] == first)
+        {
             let lower = &mut buffer[..word.len()];
-            lower.copy_from_slice(word.as_bytes());
+            lower.copy_from_slice(word);
             lower.make_ascii_lowercase();
-            std::str::from_utf8(lower).is_ok_and(|lower| has(ADOPT_VERBS, lower))
-        })
+            if std::str::from_utf8(lower).is_ok_and(|lower| has(ADOPT_VERBS, lower)) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Whether a sentence makes what it adopts standing: "from now on", "going forward",
@@ -939,14 +957,18 @@ fn reports_speech(words: &[&str]) -> bool {
 /// end of the line; a single one is an apostrophe after all.
 pub(crate) fn quotations(line: &str) -> Vec<Range<usize>> {
     let mut ranges = Vec::new();
-    if !line.contains(['"', '\'', '`', '‘', '’', '“', '”', '„', '«']) {
+    if !line.contains(QUOTE_MARKS) {
         return ranges;
     }
     let mut open: Option<(usize, char)> = None;
-    let mut previous: Option<char> = None;
-    let mut chars = line.char_indices().peekable();
-    while let Some((at, ch)) = chars.next() {
-        let next = chars.peek().map(|&(_, next)| next);
+    // Only the quotation marks are looked at, each with the characters around it: most lines
+    // hold a few apostrophes at most.
+    for (at, mark) in line.match_indices(QUOTE_MARKS) {
+        let Some(ch) = mark.chars().next() else {
+            continue;
+        };
+        let previous = line[..at].chars().next_back();
+        let next = line[at + mark.len()..].chars().next();
         match open {
             None => {
                 let opens = match ch {
@@ -975,12 +997,11 @@ pub(crate) fn quotations(line: &str) -> Vec<Range<usize>> {
                     }
                 };
                 if closes {
-                    ranges.push(start..at + ch.len_utf8());
+                    ranges.push(start..at + mark.len());
                     open = None;
                 }
             }
         }
-        previous = Some(ch);
     }
     if let Some((start, opener)) = open
         && !matches!(opener, '\'' | '‘' | '’')
@@ -989,6 +1010,9 @@ pub(crate) fn quotations(line: &str) -> Vec<Range<usize>> {
     }
     ranges
 }
+
+/// Every character that opens or closes a quotation.
+const QUOTE_MARKS: [char; 10] = ['"', '\'', '`', '‘', '’', '“', '”', '„', '«', '»'];
 
 /// The quotations of `quotes` (sorted, disjoint, as [`quotations`] gives them) that overlap
 /// `part`, found by binary search: a line of many short sentences and many quotations costs one

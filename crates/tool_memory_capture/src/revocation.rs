@@ -40,13 +40,15 @@ pub(crate) struct Revocation<'a> {
 pub(crate) fn extract_revocations<'a>(spans: &[Span<'a>]) -> Vec<Revocation<'a>> {
     let mut revocations = Vec::new();
     for span in spans.iter().filter(|span| span.voice == Voice::Own) {
-        let quotes = quotations(span.text);
+        // Found on the first revocation of the span only: most spans hold none.
+        let mut quotes: Option<Vec<std::ops::Range<usize>>> = None;
         for sentence in split_sentences(strip_bullet(span.text)) {
             let form = match_form(sentence);
             let Some(found) = find(&form) else {
                 continue;
             };
-            let quoted_only = unquoted_form(span.text, &quotes, sentence)
+            let quotes = quotes.get_or_insert_with(|| quotations(span.text));
+            let quoted_only = unquoted_form(span.text, quotes, sentence)
                 .is_some_and(|unquoted| find(&unquoted).is_none());
             if !quoted_only {
                 revocations.push(Revocation {
