@@ -4,7 +4,9 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
-use tool_memory_capture::{ProposedRevocation, TurnRecord, capture_turn, revocation_matches};
+use tool_memory_capture::{
+    ProposedRevocation, ProposedRule, Trust, TurnRecord, capture_turn, revocation_matches,
+};
 use tool_memory_core::{
     Clock, HistoryEntry, Origin, RulePut, TOOL_NAMESPACE_PREFIX, Timestamp, ToolMemoryPriority,
     ToolMemoryRule, ToolMemorySource, ToolStats, UNSCOPED_TOOL, validate_tool_name,
@@ -106,6 +108,11 @@ pub struct AfterTurnReport {
     pub restored: Vec<ToolMemoryRule>,
     /// Revocations the user gave that matched no active rule, so the host can say so.
     pub unmatched_revocations: Vec<ProposedRevocation>,
+    /// Rules proposed from pasted or quoted material that were left alone because a rule with
+    /// the same identity exists that the material may not touch: one the user confirmed or
+    /// revoked, or one of their own awaiting confirmation. Absent from the JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub material_not_applied: Vec<ProposedRule>,
     /// Observations retired by this turn (expired, or outlived by successful calls).
     pub expired: Vec<ToolMemoryRule>,
     /// Statistics totals after this turn, per tool called.
@@ -353,6 +360,12 @@ impl ActiveMemoryClient {
     ///    refreshes one rule rather than adding a copy; stating a revoked edict again restores
     ///    it. Text observed in tool output never rises above normal. With
     ///    `confirm_captured_edicts`, a new edict waits, proposed, for the user's confirmation.
+    ///    A rule capture found in material the user pasted (trust `material`: a chat log, an
+    ///    e-mail, a web page) is only ever stored **proposed** (advice, never blocking, until a
+    ///    person confirms it), at most at the priority capture gave, tagged `from-material` and
+    ///    written with a `capture` origin; it never creates, changes, confirms or restores a rule
+    ///    with its identity that is not such a proposal (those are reported in
+    ///    `material_not_applied`). The user's own edict with the same identity confirms it.
     ///    Observations expire after `observation_ttl` and retire after
     ///    `observation_retire_after_successes` later successful calls of their tool.
     /// 4. The observations of the turn's tools that have expired or retired are removed, with
@@ -400,6 +413,11 @@ impl ActiveMemoryClient {
         }
 
         for proposed in output.rules {
+            if proposed.trust == Trust::Material {
+                self.propose_from_material(proposed, &capture_origin, &mut report)
+                    .await?;
+                continue;
+            }
             let user_authored = proposed.source == ToolMemorySource::UserExplicit;
             // Only the user's own words may raise a rule above normal.
             let priority = if user_authored {
@@ -423,6 +441,16 @@ impl ActiveMemoryClient {
                 });
             if user_authored && existing.is_none() && self.config.confirm_captured_edicts {
                 put.proposed = Some(true);
+            }
+            // A proposal that came from pasted material is confirmed when the user says the same
+            // thing themselves: material never pre-empts the user's own edict.
+            if user_authored
+                && !self.config.confirm_captured_edicts
+                && existing
+                    .as_ref()
+                    .is_some_and(ToolMemoryRule::is_material_proposal)
+            {
+                put.proposed = Some(false);
             }
             if !user_authored {
                 put.expires_at = now.checked_add(self.config.observation_ttl);
@@ -449,7 +477,9 @@ impl ActiveMemoryClient {
                 None => report.created.push(stored),
                 Some(before) if before.meta.revoked_at.is_some() => report.restored.push(stored),
                 Some(before)
-                    if before.rule == stored.rule && before.priority == stored.priority =>
+                    if before.rule == stored.rule
+                        && before.priority == stored.priority
+                        && before.meta.proposed == stored.meta.proposed =>
                 {
                     report.refreshed.push(stored);
                 }
@@ -464,6 +494,49 @@ impl ActiveMemoryClient {
             );
         }
         Ok(report)
+    }
+
+    /// Stores a rule found in pasted material as a proposal, or reports why it was left alone.
+    async fn propose_from_material(
+        &self,
+        proposed: ProposedRule,
+        origin: &Origin,
+        report: &mut AfterTurnReport,
+    ) -> Result<()> {
+        let existing = self
+            .store
+            .get(&proposed.tool_name, &proposed.identity_key)
+            .await?;
+        // Material may refresh its own earlier proposal, nothing else: not a rule the user
+        // confirmed, revoked or stated, whatever the words.
+        if existing
+            .as_ref()
+            .is_some_and(|rule| !rule.is_material_proposal() || rule.meta.revoked_at.is_some())
+        {
+            report.material_not_applied.push(proposed);
+            return Ok(());
+        }
+        let mut put = RulePut::new(&proposed.tool_name, &proposed.rule)
+            .with_id(&proposed.identity_key)
+            .with_priority(proposed.priority)
+            .with_source(proposed.source)
+            .with_tags(proposed.tags)
+            .with_origin(origin.clone());
+        put.proposed = Some(true);
+        let stored = self.put(put).await?;
+        tracing::debug!(
+            tool = stored.tool_name,
+            body_len = stored.rule.len(),
+            "[tool-memory] proposed a rule from pasted material"
+        );
+        match existing {
+            None => report.created.push(stored),
+            Some(before) if before.rule == stored.rule && before.priority == stored.priority => {
+                report.refreshed.push(stored);
+            }
+            Some(_) => report.changed.push(stored),
+        }
+        Ok(())
     }
 
     /// Revokes the active rules a revocation matches: on its tool and the no-tool group when

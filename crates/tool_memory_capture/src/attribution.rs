@@ -210,6 +210,17 @@ pub(crate) fn all_kind_words() -> impl Iterator<Item = &'static str> {
     })
 }
 
+/// Whether `word` (lower-case) is a word of the alias table: a product, a program, a kind of
+/// tool or a tool word ("gmail", "sudo", "email", "shell"). A line labelled with one ("Email:
+/// never cc Bob") is a heading of the user's own list, not a speaker in a transcript.
+pub(crate) fn is_alias_word(word: &str) -> bool {
+    ALIAS_GROUPS.iter().any(|group| {
+        group.strong.contains(&word)
+            || group.phrases.contains(&word)
+            || group.tool_words.contains(&word)
+    })
+}
+
 /// Name words too generic to identify a tool on their own.
 const GENERIC_NAME_WORDS: &[&str] = &[
     "get", "set", "send", "create", "read", "write", "list", "run", "make", "update", "delete",

@@ -6,8 +6,11 @@ use crate::attribution::Candidates;
 use crate::edict::extract_edicts;
 use crate::failure::observe_calls;
 use crate::identity::edict_identity_key;
+use crate::material::{self, Voice};
 use crate::revocation::extract_revocations;
-use crate::{CaptureOutput, EDICT_TAG, ProposedRevocation, ProposedRule, TurnRecord};
+use crate::{
+    CaptureOutput, EDICT_TAG, MATERIAL_TAG, ProposedRevocation, ProposedRule, Trust, TurnRecord,
+};
 
 /// What capture looks for. The default captures everything, with the reference's threshold
 /// of two failures.
@@ -54,32 +57,54 @@ pub fn capture_turn_with(
     config: &CaptureConfig,
 ) -> CaptureOutput {
     let mut output = CaptureOutput::default();
+    // One structural pass decides whose words each part of the message is; both grammars read
+    // its spans.
+    let spans = if config.edicts || config.revocations {
+        material::spans(&turn.user_message)
+    } else {
+        Vec::new()
+    };
+    let candidates = Candidates::of_turn(turn);
     if config.edicts {
-        let candidates = Candidates::of_turn(turn);
-        for edict in extract_edicts(&turn.user_message) {
+        for edict in extract_edicts(&spans) {
             let tool_name = candidates.attribute(&edict.form);
             let identity_key = edict_identity_key(&tool_name, edict.text);
-            // The same edict twice in one message is one rule.
-            if output
+            let (trust, tags) = match edict.voice {
+                Voice::Own => (Trust::Own, vec![EDICT_TAG.to_owned()]),
+                Voice::Material(kind) => (
+                    Trust::Material,
+                    vec![MATERIAL_TAG.to_owned(), kind.tag().to_owned()],
+                ),
+            };
+            // The same edict twice in one message is one rule, the user's own if they said it
+            // themselves anywhere (a chat log quoting their rule does not make it theirs less).
+            if let Some(earlier) = output
                 .rules
-                .iter()
-                .any(|rule| rule.identity_key == identity_key)
+                .iter_mut()
+                .find(|rule| rule.identity_key == identity_key)
             {
+                if earlier.trust == Trust::Material && trust == Trust::Own {
+                    earlier.rule = edict.text.to_owned();
+                    earlier.trust = trust;
+                    earlier.tags = tags;
+                }
                 continue;
             }
             output.rules.push(ProposedRule {
                 tool_name,
                 rule: edict.text.to_owned(),
+                // Material keeps the priority the user's own words would have had: confirming
+                // the proposal makes it apply exactly as if the user had said it.
                 priority: ToolMemoryPriority::Critical,
                 source: ToolMemorySource::UserExplicit,
-                tags: vec![EDICT_TAG.to_owned()],
+                tags,
                 identity_key,
+                trust,
             });
         }
     }
     if config.revocations {
-        let candidates = Candidates::of_turn(turn);
-        for revocation in extract_revocations(&turn.user_message) {
+        for revocation in extract_revocations(&spans) {
             let explicit = candidates.attribute_explicit(&revocation.scope);
             // Without a subject and a named tool there is nothing a rule could be matched on.
             if revocation.subject.is_empty() && explicit.is_none() {

@@ -1,10 +1,11 @@
 //! The labelled corpus format and its metrics, shared by the crate's corpus test and any
 //! xtask that wants to print or gate on them.
 //!
-//! One case per JSONL line: `{"id", "turn", "expect", "expect_failures"?, "existing"?,
-//! "expect_revoked"?, "note"?}`. `expect` lists the edicts a careful labeller expects (empty:
-//! nothing should be captured); `expect_failures`, when present, lists the exact
-//! repeated-failure observations. A revocation case lists the rules already stored
+//! One case per JSONL line: `{"id", "turn", "expect", "expect_failures"?, "expect_proposed"?,
+//! "existing"?, "expect_revoked"?, "note"?}`. `expect` lists the user's own edicts a careful
+//! labeller expects (empty: nothing should be captured); `expect_failures`, when present, lists
+//! the exact repeated-failure observations, and `expect_proposed` the exact rules proposed from
+//! pasted material. A revocation case lists the rules already stored
 //! (`existing`) and the texts of those the turn must revoke (`expect_revoked`); every proposed
 //! revocation is applied to every existing rule with [`revocation_matches`], as the facade does.
 
@@ -14,7 +15,7 @@ use tool_memory_core::Timestamp;
 use tool_memory_core::{ToolMemoryPriority, ToolMemoryRule, ToolMemorySource};
 
 use crate::{
-    EDICT_TAG, Error, ProposedRule, REPEATED_FAILURE_TAG, Result, TurnRecord, capture_turn,
+    EDICT_TAG, Error, ProposedRule, REPEATED_FAILURE_TAG, Result, Trust, TurnRecord, capture_turn,
     revocation_matches,
 };
 
@@ -31,6 +32,12 @@ pub struct CorpusCase {
     /// When present, the exact repeated-failure observations expected.
     #[serde(default)]
     pub expect_failures: Option<Vec<ExpectedRule>>,
+    /// When present, the exact rules expected to be proposed from material (someone else's
+    /// words the user pasted, [`Trust::Material`]), in any order. Such rules are never scored
+    /// as edicts: an instruction in material that capture took for the user's own counts as a
+    /// spurious edict, and one missing here as a difference.
+    #[serde(default)]
+    pub expect_proposed: Option<Vec<ExpectedRule>>,
     /// Rules already in the store before the turn (user edicts); a case with any is scored
     /// for revocations.
     #[serde(default)]
@@ -71,6 +78,12 @@ pub enum CaseMiss {
         expected: ExpectedRule,
         captured_tool: String,
     },
+    /// The rules proposed from material differ (both sorted).
+    Proposals {
+        case: String,
+        expected: Vec<ExpectedRule>,
+        captured: Vec<ExpectedRule>,
+    },
     /// The repeated-failure observations differ.
     Failures {
         case: String,
@@ -100,6 +113,10 @@ pub struct CorpusReport {
     pub failure_cases_passed: usize,
     /// Cases with `expect_failures`.
     pub failure_cases: usize,
+    /// Cases with `expect_proposed` whose proposals matched exactly.
+    pub proposal_cases_passed: usize,
+    /// Cases with `expect_proposed`.
+    pub proposal_cases: usize,
     /// Cases with `existing` rules, scored for revocations.
     pub revocation_cases: usize,
     /// (case, existing rule) pairs the labels expect revoked.
@@ -139,18 +156,22 @@ impl CorpusReport {
     }
 
     /// `capture corpus: 318 turns, precision 0.985, recall 0.970, attribution 0.980;
-    /// revocations: 80 turns, precision 1.000, recall 0.975`.
+    /// revocations: 80 turns, precision 1.000, recall 0.975; material proposals: 40 of 41 turns
+    /// exact`.
     pub fn summary_line(&self) -> String {
         format!(
             "capture corpus: {} turns, precision {:.3}, recall {:.3}, attribution {:.3}; \
-             revocations: {} turns, precision {:.3}, recall {:.3}",
+             revocations: {} turns, precision {:.3}, recall {:.3}; \
+             material proposals: {} of {} turns exact",
             self.turns,
             self.precision(),
             self.recall(),
             self.attribution(),
             self.revocation_cases,
             self.revocation_precision(),
-            self.revocation_recall()
+            self.revocation_recall(),
+            self.proposal_cases_passed,
+            self.proposal_cases
         )
     }
 }
@@ -187,11 +208,30 @@ pub fn evaluate(cases: &[CorpusCase]) -> CorpusReport {
     };
     for case in cases {
         let output = capture_turn(&case.turn, now);
-        let (failures, edicts): (Vec<&ProposedRule>, Vec<&ProposedRule>) = output
+        let (failures, rules): (Vec<&ProposedRule>, Vec<&ProposedRule>) = output
             .rules
             .iter()
             .partition(|rule| rule.tags.iter().any(|tag| tag == REPEATED_FAILURE_TAG));
+        let (edicts, proposals): (Vec<&ProposedRule>, Vec<&ProposedRule>) =
+            rules.into_iter().partition(|rule| rule.trust == Trust::Own);
         score_edicts(case, &edicts, &mut report);
+        if let Some(expected) = &case.expect_proposed {
+            report.proposal_cases += 1;
+            let mut expected = expected.clone();
+            expected.sort_by(|a, b| (&a.tool_name, &a.rule).cmp(&(&b.tool_name, &b.rule)));
+            let mut captured: Vec<ExpectedRule> =
+                proposals.iter().map(|rule| as_expected(rule)).collect();
+            captured.sort_by(|a, b| (&a.tool_name, &a.rule).cmp(&(&b.tool_name, &b.rule)));
+            if captured == expected {
+                report.proposal_cases_passed += 1;
+            } else {
+                report.misses.push(CaseMiss::Proposals {
+                    case: case.id.clone(),
+                    expected,
+                    captured,
+                });
+            }
+        }
         if !case.existing.is_empty() {
             score_revocations(case, &output.revocations, now, &mut report);
         }
@@ -329,7 +369,8 @@ mod tests {
         assert_eq!(
             report.summary_line(),
             "capture corpus: 5 turns, precision 0.667, recall 0.667, attribution 0.500; \
-             revocations: 0 turns, precision 1.000, recall 1.000"
+             revocations: 0 turns, precision 1.000, recall 1.000; \
+             material proposals: 0 of 0 turns exact"
         );
     }
 
@@ -373,7 +414,7 @@ mod tests {
         assert!(
             report
                 .summary_line()
-                .ends_with("revocations: 4 turns, precision 0.667, recall 0.667")
+                .contains("revocations: 4 turns, precision 0.667, recall 0.667;")
         );
     }
 

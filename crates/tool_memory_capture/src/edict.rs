@@ -9,32 +9,57 @@
 //! matters more than recall here: a false edict becomes a critical rule pinned into every
 //! future prompt.
 
+use crate::material::{MaterialKind, Span, Voice, quotations, unquoted_form};
 use crate::output::MAX_EDICT_CHARS;
 use crate::revocation::blank_revocation;
-use crate::text::{self, match_form, own_lines, split_sentences, strip_bullet, truncate_chars};
+use crate::text::{self, match_form, split_sentences, strip_bullet, truncate_chars};
 
-/// One captured edict: the user's sentence and its match form.
+/// One captured edict: the sentence, its match form, and whose words it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Edict<'a> {
     /// The sentence as written, trimmed, without list bullet, at most [`MAX_EDICT_CHARS`].
     pub(crate) text: &'a str,
     /// [`match_form`] of the whole sentence, for tool attribution.
     pub(crate) form: String,
+    /// [`Voice::Own`] for the user's instruction; the kind of material it sits in otherwise.
+    pub(crate) voice: Voice,
 }
 
-/// Every edict of `message`, in message order. Duplicates are kept; identity keys merge them.
-pub(crate) fn extract_edicts(message: &str) -> Vec<Edict<'_>> {
+/// Every edict of the message cut into `spans` ([`crate::material::spans`]), in message order.
+/// Duplicates are kept; identity keys merge them. Material that may propose
+/// ([`MaterialKind::may_propose`]) gives edicts with its voice; in the user's own span, a
+/// sentence that is an order only through the words it quotes ("The README says "never
+/// commit secrets"") is [`MaterialKind::Quoted`].
+pub(crate) fn extract_edicts<'a>(spans: &[Span<'a>]) -> Vec<Edict<'a>> {
     let mut edicts = Vec::new();
-    for line in own_lines(message) {
-        for sentence in split_sentences(strip_bullet(line)) {
+    for span in spans {
+        if let Voice::Material(kind) = span.voice
+            && !kind.may_propose()
+        {
+            continue;
+        }
+        // Found on the first edict of the span only: most spans hold none.
+        let mut quotes: Option<Vec<std::ops::Range<usize>>> = None;
+        for sentence in split_sentences(strip_bullet(span.text)) {
             for clause in split_joined_edicts(sentence) {
                 let form = match_form(clause);
-                if is_own_edict(&form) {
-                    edicts.push(Edict {
-                        text: truncate_chars(clause, MAX_EDICT_CHARS),
-                        form,
-                    });
+                if !is_own_edict(&form) {
+                    continue;
                 }
+                let quoted_only = span.voice == Voice::Own && {
+                    let quotes = quotes.get_or_insert_with(|| quotations(span.text));
+                    unquoted_form(span.text, quotes, clause)
+                        .is_some_and(|unquoted| !is_own_edict(&unquoted))
+                };
+                let voice = match span.voice {
+                    Voice::Own if quoted_only => Voice::Material(MaterialKind::Quoted),
+                    voice => voice,
+                };
+                edicts.push(Edict {
+                    text: truncate_chars(clause, MAX_EDICT_CHARS),
+                    form,
+                    voice,
+                });
             }
         }
     }
@@ -949,8 +974,10 @@ mod tests {
 
     /// `message` yields exactly the edict sentences `expected`, in order.
     fn check(message: &str, expected: &[&str]) {
-        let found: Vec<&str> = extract_edicts(message)
+        let spans = crate::material::spans(message);
+        let found: Vec<&str> = extract_edicts(&spans)
             .iter()
+            .filter(|edict| edict.voice == Voice::Own)
             .map(|edict| edict.text)
             .collect();
         assert_eq!(found, expected, "{message:?}");
@@ -1140,7 +1167,7 @@ mod tests {
     #[test]
     fn cuts_long_sentences_at_a_char_boundary() {
         let long = format!("Never {}", "é".repeat(300));
-        let edicts = extract_edicts(&long);
+        let edicts = extract_edicts(&crate::material::spans(&long));
         assert_eq!(edicts[0].text.chars().count(), MAX_EDICT_CHARS);
     }
 }

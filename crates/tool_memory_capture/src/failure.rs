@@ -15,7 +15,7 @@ use tool_memory_core::{Timestamp, ToolMemoryPriority, ToolMemorySource, validate
 
 use crate::identity::failure_identity_key;
 use crate::text::sanitize;
-use crate::{ProposedRule, REPEATED_FAILURE_TAG, StatsDelta, ToolCallRecord};
+use crate::{ProposedRule, REPEATED_FAILURE_TAG, StatsDelta, ToolCallRecord, Trust};
 
 /// Why a tool call failed, as far as its summary tells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -169,6 +169,7 @@ pub(crate) fn observe_calls(
                 tags: vec![REPEATED_FAILURE_TAG.to_owned()],
                 identity_key: failure_identity_key(&name),
                 tool_name: name.clone(),
+                trust: Trust::Own,
             });
         }
         stats.push(StatsDelta {

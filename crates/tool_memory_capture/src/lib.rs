@@ -15,6 +15,7 @@ mod error;
 mod failure;
 mod identity;
 mod matching;
+mod material;
 mod output;
 mod revocation;
 mod switch;
@@ -30,8 +31,8 @@ pub use crate::identity::{
 };
 pub use crate::matching::{revocation_matches, revocation_matches_text};
 pub use crate::output::{
-    CaptureOutput, EDICT_TAG, MAX_EDICT_CHARS, ProposedRevocation, ProposedRule,
-    REPEATED_FAILURE_TAG, RevocationKind, StatsDelta,
+    CaptureOutput, EDICT_TAG, MATERIAL_TAG, MAX_EDICT_CHARS, ProposedRevocation, ProposedRule,
+    REPEATED_FAILURE_TAG, RevocationKind, StatsDelta, Trust,
 };
 pub use crate::switch::{CAPTURE_ENABLED_BY_DEFAULT, CAPTURE_ENABLED_ENV, parse_capture_switch};
 pub use crate::turn::{ToolCallRecord, TurnRecord};

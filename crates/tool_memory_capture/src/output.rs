@@ -8,6 +8,9 @@ use crate::FailureClass;
 
 /// Tag on every rule captured from a user edict.
 pub const EDICT_TAG: &str = "user-edict";
+/// Tag on every rule proposed from material the user handed over or pasted (a chat log, an
+/// e-mail, a web page, a quotation); a second tag names the shape (`material-transcript`, …).
+pub use tool_memory_core::MATERIAL_TAG;
 /// Tag on every repeated-failure observation.
 pub const REPEATED_FAILURE_TAG: &str = "repeated-failure";
 /// Longest edict rule text, in characters; longer sentences are cut at a char boundary.
@@ -93,6 +96,31 @@ pub struct ProposedRule {
     pub tags: Vec<String>,
     /// Deterministic id: `edict-<16 hex>` or `failure-<16 hex>`.
     pub identity_key: String,
+    /// Whose words the rule came from. Absent from the JSON for the user's own (and for
+    /// failure observations), so the output of a turn without material reads as before.
+    #[serde(default, skip_serializing_if = "Trust::is_own")]
+    pub trust: Trust,
+}
+
+/// Whose words a proposed rule came from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Trust {
+    /// The user's own instruction, or capture's own observation of the tools.
+    #[default]
+    Own,
+    /// An instruction inside material the user handed over or pasted: someone else's words.
+    /// It may only be **proposed** for a person to confirm (stored with `proposed: true`, never
+    /// over a rule with the same identity that is confirmed or revoked), and material never
+    /// yields a revocation.
+    Material,
+}
+
+impl Trust {
+    /// Whether this is [`Trust::Own`].
+    pub fn is_own(&self) -> bool {
+        *self == Trust::Own
+    }
 }
 
 /// Call statistics of one tool in one turn, for the `tool_effectiveness/tool/{name}` namespace.

@@ -17,10 +17,9 @@
 use std::ops::Range;
 
 use crate::edict::{SPEECH_VERBS, TAG_QUESTIONS};
+use crate::material::{Span, Voice, quotations, unquoted_form};
 use crate::output::{MAX_EDICT_CHARS, RevocationKind};
-use crate::text::{
-    Token, match_form, own_lines, split_sentences, strip_bullet, tokenize, truncate_chars,
-};
+use crate::text::{Token, match_form, split_sentences, strip_bullet, tokenize, truncate_chars};
 
 /// One revocation found in a sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,13 +34,23 @@ pub(crate) struct Revocation<'a> {
     pub(crate) scope: String,
 }
 
-/// Every revocation of `message`, in message order, at most one per sentence.
-pub(crate) fn extract_revocations(message: &str) -> Vec<Revocation<'_>> {
+/// Every revocation in the user's own spans ([`crate::material::spans`]), in message order, at
+/// most one per sentence. Material never lifts a rule, and neither does a sentence that is a
+/// revocation only through the words it quotes (`"Hi, you can call the vendor again."`).
+pub(crate) fn extract_revocations<'a>(spans: &[Span<'a>]) -> Vec<Revocation<'a>> {
     let mut revocations = Vec::new();
-    for line in own_lines(message) {
-        for sentence in split_sentences(strip_bullet(line)) {
+    for span in spans.iter().filter(|span| span.voice == Voice::Own) {
+        // Found on the first revocation of the span only: most spans hold none.
+        let mut quotes: Option<Vec<std::ops::Range<usize>>> = None;
+        for sentence in split_sentences(strip_bullet(span.text)) {
             let form = match_form(sentence);
-            if let Some(found) = find(&form) {
+            let Some(found) = find(&form) else {
+                continue;
+            };
+            let quotes = quotes.get_or_insert_with(|| quotations(span.text));
+            let quoted_only = unquoted_form(span.text, quotes, sentence)
+                .is_some_and(|unquoted| find(&unquoted).is_none());
+            if !quoted_only {
                 revocations.push(Revocation {
                     text: truncate_chars(sentence, MAX_EDICT_CHARS),
                     kind: found.kind,
@@ -1308,7 +1317,8 @@ mod tests {
 
     /// `message` yields exactly these (kind, subject, scope) revocations, in order.
     fn check(message: &str, expected: &[(RevocationKind, &[&str], &str)]) {
-        let revocations = extract_revocations(message);
+        let spans = crate::material::spans(message);
+        let revocations = extract_revocations(&spans);
         let found: Vec<(RevocationKind, Vec<&str>, &str)> = revocations
             .iter()
             .map(|revocation| {
@@ -1501,7 +1511,7 @@ mod tests {
     #[test]
     fn a_revocation_sentence_is_not_an_edict() {
         let edicts = |message: &str| -> Vec<String> {
-            crate::edict::extract_edicts(message)
+            crate::edict::extract_edicts(&crate::material::spans(message))
                 .iter()
                 .map(|edict| edict.text.to_owned())
                 .collect()

@@ -1,5 +1,5 @@
-//! Text plumbing for capture: which lines are the user's own, where sentences end, and the
-//! normal forms used for matching and for identity keys.
+//! Text plumbing for capture: where sentences end, and the normal forms used for matching and
+//! for identity keys. Which lines are the user's own is `material.rs`'s business.
 
 use std::sync::LazyLock;
 
@@ -11,66 +11,6 @@ static BULLET: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\s*(?:[-*•+‣◦]\s+|\d{1,3}[.)]\s+|[a-zA-Z]\)\s+|#{1,6}\s+)?(?:\[[ xX]\]\s+)?")
         .expect("bullet pattern compiles")
 });
-
-/// The lines of `message` that are the user's own words. Pasted or quoted material is not
-/// (reference W-4): fenced code blocks, `>` quotes, and everything from a forwarded-message or
-/// e-mail header block to the end of the message (a forward has no reliable end marker, so a
-/// user's own instructions belong above it).
-pub(crate) fn own_lines(message: &str) -> Vec<&str> {
-    let lines: Vec<&str> = message.lines().collect();
-    let mut own = Vec::with_capacity(lines.len());
-    let mut in_fence = false;
-    for (index, line) in lines.iter().enumerate() {
-        let trimmed = line.trim();
-        if let Some(marker) = fence_marker(trimmed) {
-            // A fence that also closes on the same line (```rm -rf /```) is a one-line block.
-            if !trimmed[3..].contains(marker) {
-                in_fence = !in_fence;
-            }
-            continue;
-        }
-        if in_fence || trimmed.starts_with('>') {
-            continue;
-        }
-        if starts_forwarded_block(&lines, index) {
-            break;
-        }
-        own.push(*line);
-    }
-    own
-}
-
-fn fence_marker(trimmed: &str) -> Option<&'static str> {
-    ["```", "~~~"]
-        .into_iter()
-        .find(|marker| trimmed.starts_with(marker))
-}
-
-fn starts_forwarded_block(lines: &[&str], index: usize) -> bool {
-    let lower = lines[index].trim().to_lowercase();
-    if lower.starts_with('-')
-        && (lower.contains("forwarded message") || lower.contains("original message"))
-    {
-        return true;
-    }
-    if lower.starts_with("begin forwarded message") {
-        return true;
-    }
-    // A reply's attribution line: "On Tue, 3 May 2026 at 10:02, Bob <bob@x.org> wrote:".
-    if lower.starts_with("on ") && lower.ends_with("wrote:") {
-        return true;
-    }
-    // An e-mail header block: "From:" followed closely by another header.
-    if lower.starts_with("from:") {
-        return lines[index + 1..].iter().take(6).any(|next| {
-            let next = next.trim().to_lowercase();
-            ["subject:", "sent:", "date:", "to:"]
-                .into_iter()
-                .any(|header| next.starts_with(header))
-        });
-    }
-    false
-}
 
 /// A line without its bullet, numbering or heading marker.
 pub(crate) fn strip_bullet(line: &str) -> &str {
@@ -313,21 +253,6 @@ mod tests {
             &["a, b, etc. and more.", "Etc.", "Next"],
         );
         check_split("   ", &[]);
-    }
-
-    #[test]
-    fn drops_quoted_fenced_and_forwarded_lines() {
-        let message = "Never email Bob.\n> Do not reply to this message\n```\ndon't run this\n```\n```rm -rf /```\nOk.\n---------- Forwarded message ---------\nFrom: X\nDon't forget the invoice";
-        assert_eq!(own_lines(message), ["Never email Bob.", "Ok."]);
-        let reply = "Stop cc'ing me.\nOn Tue, 3 May 2026, Bob <b@x.org> wrote:\nnever mind";
-        assert_eq!(own_lines(reply), ["Stop cc'ing me."]);
-        let headers = "Please read this.\nFrom: Ann <a@x.org>\nSubject: hi\n\nDo not share.";
-        assert_eq!(own_lines(headers), ["Please read this."]);
-        // "From:" alone is the user's own line.
-        assert_eq!(
-            own_lines("From: now on, always cc me"),
-            ["From: now on, always cc me"]
-        );
     }
 
     #[test]

@@ -24,7 +24,8 @@ pub use crate::names::{
 };
 pub use crate::raw_json::RawJson;
 pub use crate::rule::{
-    RuleMeta, RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, compare_for_listing,
+    MATERIAL_TAG, RuleMeta, RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource,
+    compare_for_listing,
 };
 pub use crate::stats::ToolStats;
 pub use crate::time::Timestamp;

@@ -188,7 +188,19 @@ pub struct RuleMeta {
     pub constraint_explicit: bool,
 }
 
+/// Tag on every rule capture proposed from material the user handed over or pasted (a chat
+/// log, an e-mail, a web page, a quotation): not the user's own words.
+pub const MATERIAL_TAG: &str = "from-material";
+
 impl ToolMemoryRule {
+    /// Whether this is a rule proposed from pasted material and not yet confirmed by a person.
+    /// Such a rule is somebody else's words: it is kept for a person to confirm or reject,
+    /// never enforced, and never pinned into the prompt, where injected text would otherwise
+    /// reach the model in every later session.
+    pub fn is_material_proposal(&self) -> bool {
+        self.meta.proposed && self.tags.iter().any(|tag| tag == MATERIAL_TAG)
+    }
+
     /// Whether the rule applies at `now`: not revoked and not expired.
     pub fn is_active(&self, now: Timestamp) -> bool {
         self.meta.revoked_at.is_none() && self.meta.expires_at.is_none_or(|expiry| expiry > now)

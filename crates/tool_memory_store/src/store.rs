@@ -482,13 +482,15 @@ pub fn prompt_tool_filter(tools: &[String]) -> Option<BTreeSet<String>> {
 }
 
 /// Orders eager rules for the prompt and applies the limit: every critical rule stays; high
-/// rules fill the rest in order. The unreadable rows all stay, by tool then id.
+/// rules fill the rest in order; proposals from pasted material are left out. The unreadable rows all stay, by tool then id.
 pub fn select_for_prompt(
     mut rules: Vec<ToolMemoryRule>,
     max_rules: Option<usize>,
     mut unreadable: Vec<UnreadableRow>,
 ) -> PromptSelection {
-    rules.retain(|rule| rule.priority.is_eager());
+    // A proposal from pasted material is somebody else's words: it waits for a person, and
+    // is never pinned where the model reads it as the user's.
+    rules.retain(|rule| rule.priority.is_eager() && !rule.is_material_proposal());
     rules.sort_by(|a, b| {
         b.priority
             .cmp(&a.priority)

@@ -5,5 +5,6 @@ mod client;
 mod guard;
 mod import;
 mod lifecycle;
+mod material;
 mod sarah;
 mod unreadable;

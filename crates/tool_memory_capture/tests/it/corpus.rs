@@ -16,6 +16,8 @@ const MIN_TURNS: usize = 300;
 const MIN_REVOCATION_PRECISION: f64 = 0.97;
 const MIN_REVOCATION_RECALL: f64 = 0.95;
 const MIN_REVOCATION_TURNS: usize = 60;
+/// Cases that label what pasted material may propose (`expect_proposed`).
+const MIN_PROPOSAL_TURNS: usize = 40;
 
 fn load_corpus() -> Result<Vec<CorpusCase>> {
     let mut paths: Vec<_> = std::fs::read_dir(Path::new(CORPUS_DIR))
@@ -80,6 +82,13 @@ fn corpus_meets_precision_recall_and_attribution_floors() -> Result<()> {
         report.revocation_recall() >= MIN_REVOCATION_RECALL,
         "revocation recall {:.3} < {MIN_REVOCATION_RECALL}",
         report.revocation_recall()
+    );
+    ensure!(
+        report.proposal_cases >= MIN_PROPOSAL_TURNS
+            && report.proposal_cases_passed == report.proposal_cases,
+        "material proposals: {} of {} cases match, want all of at least {MIN_PROPOSAL_TURNS}",
+        report.proposal_cases_passed,
+        report.proposal_cases
     );
     ensure!(
         report.failure_cases > 0 && report.failure_cases_passed == report.failure_cases,

@@ -1,0 +1,393 @@
+//! The word lists of the material pass (see `material.rs`), one list per question the pass
+//! asks. Each list is sorted and holds lower-case words in capture's match form, so a lookup is
+//! a binary search; a unit test keeps every list sorted and free of duplicates.
+
+/// Whether `word` is in the sorted `list`.
+pub(crate) fn has(list: &[&str], word: &str) -> bool {
+    list.binary_search(&word).is_ok()
+}
+
+/// Verbs with which a user hands text over to be worked on: "summarise this", "reply to
+/// this", "please proofread:". Base forms only:
+/// requests are imperatives or follow "can you", "help me", "I need you to". "Check" and "read"
+/// belong here because "check this:" and "read this:" hand material over; what follows them
+/// must still point at material (see `material.rs`).
+pub(crate) const PROCESS_VERBS: &[&str] = &[
+    "analyse",
+    "analyze",
+    "annotate",
+    "answer",
+    "assess",
+    "check",
+    "condense",
+    "correct",
+    "critique",
+    "decipher",
+    "decode",
+    "digest",
+    "edit",
+    "evaluate",
+    "explain",
+    "fact-check",
+    "grade",
+    "improve",
+    "interpret",
+    "paraphrase",
+    "parse",
+    "polish",
+    "proof-read",
+    "proofread",
+    "read",
+    "rephrase",
+    "reply",
+    "respond",
+    "review",
+    "reword",
+    "rewrite",
+    "shorten",
+    "simplify",
+    "summarise",
+    "summarize",
+    "translate",
+];
+
+/// Nouns that stand for those verbs. They hand material over only with a pointer ("summary of
+/// this thread:", "feedback on the following"): alone before a colon they head the user's own
+/// words ("TL;DR: never deploy on Fridays").
+pub(crate) const PROCESS_NOUNS: &[&str] = &["feedback", "summary", "tldr", "translation"];
+
+/// Verbs with which a user adopts what follows as their own instructions: "follow these",
+/// "remember this:", "obey it". They count with a pronoun object (`it`, `this`, `these`,
+/// `them`, `the following`); verbs such as "add", "save" or "use" count only with a rules noun
+/// (`RULES_NOUNS`), because "add this to the email:" hands material over.
+pub(crate) const ADOPT_VERBS: &[&str] = &[
+    "abide",
+    "adopt",
+    "follow",
+    "honor",
+    "honour",
+    "internalise",
+    "internalize",
+    "learn",
+    "memorise",
+    "memorize",
+    "obey",
+    "remember",
+    "respect",
+];
+
+/// Verbs that adopt instructions only when a rules noun says so: "add these to your rules",
+/// "save these instructions", "use these rules".
+pub(crate) const ADOPT_VERBS_WITH_RULES: &[&str] =
+    &["add", "apply", "keep", "save", "store", "use"];
+
+/// Nouns for a set of standing instructions: "my rules are:", "follow these instructions:",
+/// "house rules". Not "requirements" or "notes": those are as often a document to work on.
+pub(crate) const RULES_NOUNS: &[&str] = &[
+    "constraints",
+    "conventions",
+    "directives",
+    "guidance",
+    "guideline",
+    "guidelines",
+    "instruction",
+    "instructions",
+    "policies",
+    "preferences",
+    "principles",
+    "rule",
+    "rulebook",
+    "rules",
+];
+
+/// Names of files that hold an agent's standing instructions, matched as substrings of the
+/// match form: "here is my CLAUDE.md, follow it:".
+pub(crate) const RULES_FILES: &[&str] = &[
+    ".clinerules",
+    ".cursorrules",
+    ".windsurfrules",
+    "agents.md",
+    "claude.md",
+    "conventions.md",
+    "copilot-instructions",
+    "cursorrules",
+    "custom instructions",
+    "gemini.md",
+    "rules.md",
+    "system prompt",
+];
+
+/// Nouns that name a piece of text someone else wrote: the object of a hand-over ("summarise
+/// this thread", "here is the email:", "what does this page say?").
+pub(crate) const MATERIAL_NOUNS: &[&str] = &[
+    "announcement",
+    "article",
+    "blog",
+    "caption",
+    "changelog",
+    "chat",
+    "comment",
+    "comments",
+    "content",
+    "contents",
+    "conversation",
+    "description",
+    "discussion",
+    "dm",
+    "doc",
+    "docs",
+    "document",
+    "documentation",
+    "e-mail",
+    "email",
+    "emails",
+    "essay",
+    "excerpt",
+    "exchange",
+    "extract",
+    "faq",
+    "forward",
+    "guide",
+    "headline",
+    "letter",
+    "log",
+    "logs",
+    "mail",
+    "manual",
+    "memo",
+    "message",
+    "messages",
+    "minutes",
+    "msg",
+    "newsletter",
+    "notice",
+    "page",
+    "paragraph",
+    "paragraphs",
+    "passage",
+    "poem",
+    "post",
+    "quote",
+    "readme",
+    "reply",
+    "report",
+    "response",
+    "review",
+    "section",
+    "sentence",
+    "sentences",
+    "site",
+    "snippet",
+    "speech",
+    "statement",
+    "story",
+    "text",
+    "texts",
+    "thread",
+    "ticket",
+    "transcript",
+    "tweet",
+    "webpage",
+    "website",
+    "wiki",
+    "writeup",
+];
+
+/// Words that point at text that follows: "summarise this", "the following", "below".
+pub(crate) const FORWARD_POINTERS: &[&str] = &["below", "following", "these", "this"];
+
+/// Words after "this" that make it about time, not about a text: "summarise this week's
+/// emails" asks for a search, it hands nothing over.
+pub(crate) const TIME_WORDS: &[&str] = &[
+    "afternoon",
+    "evening",
+    "month",
+    "month's",
+    "morning",
+    "quarter",
+    "quarter's",
+    "sprint",
+    "sprint's",
+    "time",
+    "week",
+    "week's",
+    "weekend",
+    "year",
+    "year's",
+];
+
+/// Words that may follow a pointer that stands alone as the object of a hand-over ("summarise
+/// this for me", "translate this into German", "read this please").
+pub(crate) const AFTER_POINTER: &[&str] = &[
+    "as",
+    "below",
+    "carefully",
+    "for",
+    "from",
+    "in",
+    "into",
+    "please",
+    "pls",
+    "quickly",
+    "real",
+    "to",
+];
+
+/// Words that open a presentation of material before a colon: "here is the email:", "I got
+/// this message:", "pasting the thread:".
+pub(crate) const PRESENTERS: &[&str] = &[
+    "attached",
+    "below",
+    "forwarding",
+    "got",
+    "here",
+    "here's",
+    "heres",
+    "pasted",
+    "pasting",
+    "received",
+    "see",
+    "sharing",
+];
+
+/// First words of a clause that make it a condition or an aside, never an introduction: "when
+/// asked to review this code: …" is a standing order about future work, "re the email: …" is
+/// an order about a topic.
+pub(crate) const NOT_INTRO_OPENERS: &[&str] = &[
+    "about",
+    "after",
+    "before",
+    "for",
+    "if",
+    "in",
+    "once",
+    "re",
+    "regarding",
+    "unless",
+    "when",
+    "whenever",
+    "while",
+];
+
+/// First words of a question that asks about material ("what does this page say?", "is this
+/// email legit?", "how should I answer this message?").
+pub(crate) const QUESTION_OPENERS: &[&str] = &[
+    "any", "are", "can", "could", "does", "how", "is", "thoughts", "what", "what's", "whats",
+    "which", "who", "why",
+];
+
+/// Labels before a colon that head a line rather than name a speaker ("Note: …", "Rules: …",
+/// "Important: …"), so two of them do not make a chat transcript. Tool and kind-of-tool words
+/// ("Email:", "Shell:") are also headings; those come from the alias table.
+pub(crate) const HEADING_LABELS: &[&str] = &[
+    "action",
+    "also",
+    "always",
+    "answer",
+    "background",
+    "bonus",
+    "bug",
+    "caution",
+    "cc",
+    "context",
+    "critical",
+    "date",
+    "do",
+    "don't",
+    "done",
+    "edit",
+    "error",
+    "example",
+    "expected",
+    "finally",
+    "first",
+    "fix",
+    "from",
+    "fyi",
+    "goal",
+    "high",
+    "important",
+    "info",
+    "input",
+    "issue",
+    "lastly",
+    "low",
+    "nb",
+    "never",
+    "next",
+    "no",
+    "note",
+    "notes",
+    "ok",
+    "output",
+    "p.s.",
+    "priority",
+    "problem",
+    "ps",
+    "q",
+    "question",
+    "re",
+    "reason",
+    "reminder",
+    "result",
+    "rule",
+    "rules",
+    "second",
+    "sent",
+    "solution",
+    "status",
+    "step",
+    "subject",
+    "summary",
+    "task",
+    "then",
+    "third",
+    "tip",
+    "to",
+    "todo",
+    "update",
+    "urgent",
+    "warning",
+    "why",
+    "yes",
+];
+
+/// E-mail header names: two different ones within a few lines open an e-mail.
+pub(crate) const HEADER_NAMES: &[&str] = &[
+    "bcc", "cc", "date", "from", "reply-to", "sent", "subject", "to",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_list_is_sorted_lower_case_and_unique() {
+        for (name, list) in [
+            ("PROCESS_VERBS", PROCESS_VERBS),
+            ("PROCESS_NOUNS", PROCESS_NOUNS),
+            ("ADOPT_VERBS", ADOPT_VERBS),
+            ("ADOPT_VERBS_WITH_RULES", ADOPT_VERBS_WITH_RULES),
+            ("RULES_NOUNS", RULES_NOUNS),
+            ("RULES_FILES", RULES_FILES),
+            ("MATERIAL_NOUNS", MATERIAL_NOUNS),
+            ("FORWARD_POINTERS", FORWARD_POINTERS),
+            ("AFTER_POINTER", AFTER_POINTER),
+            ("TIME_WORDS", TIME_WORDS),
+            ("PRESENTERS", PRESENTERS),
+            ("NOT_INTRO_OPENERS", NOT_INTRO_OPENERS),
+            ("QUESTION_OPENERS", QUESTION_OPENERS),
+            ("HEADING_LABELS", HEADING_LABELS),
+            ("HEADER_NAMES", HEADER_NAMES),
+        ] {
+            assert!(
+                list.windows(2).all(|pair| pair[0] < pair[1]),
+                "{name} is not sorted and unique"
+            );
+            assert!(
+                list.iter().all(|word| word.to_lowercase() == *word),
+                "{name} has capitals"
+            );
+        }
+    }
+}
