@@ -244,8 +244,17 @@ fn refuse_when_full(stream: &TcpStream) {
     const BUSY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; \
         charset=utf-8\r\ncontent-length: 55\r\nconnection: close\r\n\r\n\
         service unavailable: every connection slot is working\n";
-    tracing::warn!("connection limit reached with every connection working; refused one");
+    tracing::debug!("connection limit reached with every connection working; refused one");
     let _ = stream.try_write(BUSY);
+    // Closing a socket with unread bytes resets it, and a reset can discard the answer before
+    // the client reads it: take what has already arrived (bounded, never waiting) first.
+    let mut scratch = [0u8; 4096];
+    for _ in 0..16 {
+        match stream.try_read(&mut scratch) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+    }
 }
 
 async fn rpc_endpoint(

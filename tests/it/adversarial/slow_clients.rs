@@ -6,9 +6,10 @@
 //! timeout is shown by the server closing the connection (end of stream), never by measuring
 //! how long that took.
 
-use std::process::Command;
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
 
-use anyhow::{Context, Result, ensure};
+use anyhow::{Context, Result, bail, ensure};
 use serde_json::{Value, json};
 
 use crate::support::{RawHttp, Server, TOOLMEM, raw_request};
@@ -348,9 +349,22 @@ fn the_connection_limit_must_fit_below_the_descriptor_limit() -> Result<()> {
     };
     let at_limit = Server::spawn(start("72"))?;
     at_limit.stop()?;
-    let past = start("73").output()?;
-    ensure!(!past.status.success());
-    let stderr = String::from_utf8(past.stderr)?;
+    // One past it: an error before the server listens (a server that started anyway is
+    // killed, and the test fails).
+    let mut past = start("73")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let mut line = String::new();
+    BufReader::new(past.stdout.take().context("stdout")?).read_line(&mut line)?;
+    if !line.is_empty() {
+        let _ = past.kill();
+        let _ = past.wait();
+        bail!("started past the descriptor limit: {line}");
+    }
+    let output = past.wait_with_output()?;
+    ensure!(!output.status.success());
+    let stderr = String::from_utf8(output.stderr)?;
     ensure!(
         stderr.contains("--max-connections 73") && stderr.contains("ulimit -n"),
         "{stderr}"
