@@ -790,7 +790,10 @@ async fn a_file_size_limit_fails_writes_clearly_and_keeps_acknowledged_ones() ->
         .await?;
     ensure!(listed.as_array().map(Vec::len) == Some(acknowledged.len()));
     let again = server
-        .call("memory.tool_rule_put", json!({"tool_name": "bash", "id": "again", "rule": "f".repeat(2000)}))
+        .call(
+            "memory.tool_rule_put",
+            json!({"tool_name": "bash", "id": "again", "rule": "f".repeat(2000)}),
+        )
         .await?;
     ensure!(again["error"]["code"] == -32002, "{again}");
     let verdict = server
@@ -817,7 +820,10 @@ async fn a_file_size_limit_fails_writes_clearly_and_keeps_acknowledged_ones() ->
         ensure!(stored.contains(id.as_str()), "acknowledged {id} lost");
     }
     server
-        .result("memory.tool_rule_put", json!({"tool_name": "bash", "rule": "after the limit"}))
+        .result(
+            "memory.tool_rule_put",
+            json!({"tool_name": "bash", "rule": "after the limit"}),
+        )
         .await?;
     server.stop()?;
 
@@ -830,7 +836,12 @@ async fn a_file_size_limit_fails_writes_clearly_and_keeps_acknowledged_ones() ->
             .arg(TOOLMEM)
             .arg("--db")
             .arg(&cli_db)
-            .args(["rule", "add", "bash", &format!("{index} {}", "f".repeat(2000))])
+            .args([
+                "rule",
+                "add",
+                "bash",
+                &format!("{index} {}", "f".repeat(2000)),
+            ])
             .output()?;
         if !output.status.success() {
             outcome = Some(output);

@@ -199,7 +199,10 @@ impl RawHttp {
     fn fill(&mut self) -> Result<bool> {
         use std::io::Read;
         let mut chunk = [0u8; 16 * 1024];
-        let read = self.stream.read(&mut chunk).context("reading the response")?;
+        let read = self
+            .stream
+            .read(&mut chunk)
+            .context("reading the response")?;
         self.buffer.extend_from_slice(&chunk[..read]);
         Ok(read > 0)
     }
@@ -207,7 +210,11 @@ impl RawHttp {
     /// Reads one response: its head, and a body of its `content-length`.
     pub(crate) fn response(&mut self) -> Result<RawResponse> {
         let head_end = loop {
-            if let Some(at) = self.buffer.windows(4).position(|window| window == b"\r\n\r\n") {
+            if let Some(at) = self
+                .buffer
+                .windows(4)
+                .position(|window| window == b"\r\n\r\n")
+            {
                 break at;
             }
             if !self.fill()? {

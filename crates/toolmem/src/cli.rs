@@ -63,7 +63,11 @@ enum Command {
         /// Also accept requests from this web origin (e.g. http://localhost:3000); repeat for
         /// several. The server's own origins are always accepted, requests without an Origin
         /// too.
-        #[arg(long = "allow-origin", env = "TOOLMEM_ALLOW_ORIGIN", value_delimiter = ',')]
+        #[arg(
+            long = "allow-origin",
+            env = "TOOLMEM_ALLOW_ORIGIN",
+            value_delimiter = ','
+        )]
         allow_origins: Vec<String>,
         /// Also accept this Host name (`name` or `name:port`), e.g. behind a proxy; repeat for
         /// several. The bound address and localhost are always accepted.

@@ -95,9 +95,8 @@ pub(crate) fn connection_limit(
     requested: Option<usize>,
     descriptors: Option<u64>,
 ) -> Result<usize, String> {
-    let available = descriptors.map_or(u64::MAX, |limit| {
-        limit.saturating_sub(RESERVED_DESCRIPTORS)
-    });
+    let available =
+        descriptors.map_or(u64::MAX, |limit| limit.saturating_sub(RESERVED_DESCRIPTORS));
     let available = usize::try_from(available).unwrap_or(usize::MAX);
     let limit_text = descriptors.map_or_else(|| "unlimited".to_owned(), |limit| limit.to_string());
     match requested {
@@ -152,7 +151,7 @@ impl FromStr for FlagDuration {
 impl fmt::Display for FlagDuration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let millis = self.0.as_millis();
-        if millis % 1000 == 0 {
+        if millis.is_multiple_of(1000) {
             write!(f, "{}s", millis / 1000)
         } else {
             write!(f, "{millis}ms")
@@ -166,7 +165,12 @@ mod tests {
 
     #[test]
     fn durations_parse_with_units_and_print_back() {
-        for (text, millis) in [("250ms", 250), ("10s", 10_000), ("10", 10_000), ("2m", 120_000)] {
+        for (text, millis) in [
+            ("250ms", 250),
+            ("10s", 10_000),
+            ("10", 10_000),
+            ("2m", 120_000),
+        ] {
             let parsed: FlagDuration = text.parse().unwrap();
             assert_eq!(parsed.0, Duration::from_millis(millis), "{text}");
             assert_eq!(parsed.to_string().parse::<FlagDuration>().unwrap(), parsed);
@@ -181,16 +185,29 @@ mod tests {
         // The common Linux default of 1024 descriptors leaves 896 connections.
         assert_eq!(connection_limit(None, Some(1024)), Ok(896));
         // Plenty of descriptors: the default cap.
-        assert_eq!(connection_limit(None, Some(65536)), Ok(DEFAULT_MAX_CONNECTIONS));
+        assert_eq!(
+            connection_limit(None, Some(65536)),
+            Ok(DEFAULT_MAX_CONNECTIONS)
+        );
         assert_eq!(connection_limit(None, None), Ok(DEFAULT_MAX_CONNECTIONS));
         // A requested limit exactly at what fits is taken; one more is refused, naming the flag.
         assert_eq!(connection_limit(Some(72), Some(200)), Ok(72));
         let refused = connection_limit(Some(73), Some(200)).unwrap_err();
-        assert!(refused.contains("--max-connections 73 needs 201"), "{refused}");
+        assert!(
+            refused.contains("--max-connections 73 needs 201"),
+            "{refused}"
+        );
         // The floor, at and past it.
-        assert_eq!(connection_limit(Some(MIN_CONNECTIONS), None), Ok(MIN_CONNECTIONS));
+        assert_eq!(
+            connection_limit(Some(MIN_CONNECTIONS), None),
+            Ok(MIN_CONNECTIONS)
+        );
         assert!(connection_limit(Some(MIN_CONNECTIONS - 1), None).is_err());
         assert_eq!(connection_limit(None, Some(132)), Ok(4));
-        assert!(connection_limit(None, Some(131)).unwrap_err().contains("too low"));
+        assert!(
+            connection_limit(None, Some(131))
+                .unwrap_err()
+                .contains("too low")
+        );
     }
 }

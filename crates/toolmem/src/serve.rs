@@ -55,7 +55,11 @@ struct AppState {
 }
 
 /// Runs the HTTP server until SIGINT or SIGTERM.
-pub(crate) async fn http(rpc: RpcHandler, addr: SocketAddr, mut options: HttpOptions) -> Result<()> {
+pub(crate) async fn http(
+    rpc: RpcHandler,
+    addr: SocketAddr,
+    mut options: HttpOptions,
+) -> Result<()> {
     if options
         .token
         .as_deref()

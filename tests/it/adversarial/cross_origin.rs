@@ -71,18 +71,60 @@ async fn cross_site_posts_plant_delete_or_revoke_nothing() -> Result<()> {
     // (path, Origin, Content-Type, body, expected status)
     let attacks = [
         // What a page on another origin can send without a preflight: text/plain.
-        ("/rpc", Some("http://attacker.example"), "text/plain", &plant, 403),
-        ("/", Some("http://attacker.example"), "text/plain;charset=UTF-8", &delete, 403),
+        (
+            "/rpc",
+            Some("http://attacker.example"),
+            "text/plain",
+            &plant,
+            403,
+        ),
+        (
+            "/",
+            Some("http://attacker.example"),
+            "text/plain;charset=UTF-8",
+            &delete,
+            403,
+        ),
         ("/rpc", Some("null"), "text/plain", &revoke, 403),
         // A form, with a foreign origin, or sent by something that strips the Origin.
-        ("/rpc", Some("https://attacker.example"), "application/x-www-form-urlencoded", &plant, 403),
+        (
+            "/rpc",
+            Some("https://attacker.example"),
+            "application/x-www-form-urlencoded",
+            &plant,
+            403,
+        ),
         ("/rpc", None, "text/plain", &plant, 415),
         ("/", None, "application/x-www-form-urlencoded", &delete, 415),
-        ("/rpc", None, "multipart/form-data; boundary=x", &revoke, 415),
+        (
+            "/rpc",
+            None,
+            "multipart/form-data; boundary=x",
+            &revoke,
+            415,
+        ),
         // JSON from a foreign origin (after a preflight that toolmem never answers).
-        ("/rpc", Some("http://attacker.example"), "application/json", &plant, 403),
-        ("/rpc", Some("http://localhost:3000"), "application/json", &delete, 403),
-        ("/", Some(&*format!("http://127.0.0.1:{}", port.parse::<u16>()? + 1)), "application/json", &revoke, 403),
+        (
+            "/rpc",
+            Some("http://attacker.example"),
+            "application/json",
+            &plant,
+            403,
+        ),
+        (
+            "/rpc",
+            Some("http://localhost:3000"),
+            "application/json",
+            &delete,
+            403,
+        ),
+        (
+            "/",
+            Some(&*format!("http://127.0.0.1:{}", port.parse::<u16>()? + 1)),
+            "application/json",
+            &revoke,
+            403,
+        ),
     ];
     for (path, origin, content_type, body, expected) in attacks {
         let mut headers = vec![host.clone(), format!("content-type: {content_type}")];
@@ -95,8 +137,15 @@ async fn cross_site_posts_plant_delete_or_revoke_nothing() -> Result<()> {
             status == expected,
             "{origin:?} {content_type} on {path}: {status} {reason}"
         );
-        ensure!(reason.ends_with('\n') && reason.lines().count() == 1, "{reason:?}");
-        let named = if expected == 403 { "origin" } else { "Content-Type" };
+        ensure!(
+            reason.ends_with('\n') && reason.lines().count() == 1,
+            "{reason:?}"
+        );
+        let named = if expected == 403 {
+            "origin"
+        } else {
+            "Content-Type"
+        };
         ensure!(reason.contains(named), "{reason:?}");
     }
 
@@ -108,7 +157,10 @@ async fn cross_site_posts_plant_delete_or_revoke_nothing() -> Result<()> {
             json!({"tool_name": "send_email", "id": sarah}),
         )
         .await?;
-    ensure!(rule["rule"] == EDICT && rule.get("revoked_at").is_none(), "{rule}");
+    ensure!(
+        rule["rule"] == EDICT && rule.get("revoked_at").is_none(),
+        "{rule}"
+    );
     let history = server
         .result(
             "memory.tool_rule_history",
@@ -175,7 +227,12 @@ async fn a_rebinding_host_is_refused_for_reads_writes_and_health() -> Result<()>
     ensure!(status == 400, "no Host: {status}");
     let (status, _) = exchange(
         &server,
-        &raw_request("GET", "/healthz", &["host: localhost", "host: attacker.example"], ""),
+        &raw_request(
+            "GET",
+            "/healthz",
+            &["host: localhost", "host: attacker.example"],
+            "",
+        ),
     )?;
     ensure!(status == 400, "two Hosts: {status}");
     server.stop()
@@ -187,7 +244,12 @@ async fn own_origins_allowed_names_and_requests_without_origin_are_served() -> R
     let db = dir.path().join("rules.sqlite3");
     let flags = Server::start(
         &db,
-        &["--allow-host", "memory.internal", "--allow-origin", "http://localhost:3000"],
+        &[
+            "--allow-host",
+            "memory.internal",
+            "--allow-origin",
+            "http://localhost:3000",
+        ],
     )?;
     check_served(&flags, &["memory.internal"], &["http://localhost:3000"]).await?;
     flags.stop()?;
@@ -196,7 +258,10 @@ async fn own_origins_allowed_names_and_requests_without_origin_are_served() -> R
     from_env
         .args(["serve", "--addr", "127.0.0.1:0", "--db"])
         .arg(&db)
-        .env("TOOLMEM_ALLOW_ORIGIN", "https://dashboard.example,http://localhost:3000")
+        .env(
+            "TOOLMEM_ALLOW_ORIGIN",
+            "https://dashboard.example,http://localhost:3000",
+        )
         .env("TOOLMEM_ALLOW_HOST", "proxy.example:8443");
     let from_env = Server::spawn(from_env)?;
     check_served(
@@ -210,7 +275,10 @@ async fn own_origins_allowed_names_and_requests_without_origin_are_served() -> R
         &from_env,
         &raw_request("GET", "/healthz", &["host: memory.internal"], ""),
     )?;
-    ensure!(status == 403, "memory.internal without --allow-host: {status}");
+    ensure!(
+        status == 403,
+        "memory.internal without --allow-host: {status}"
+    );
     from_env.stop()?;
 
     // A bad value is a usage error that names the flag.
@@ -238,7 +306,10 @@ async fn check_served(server: &Server, hosts: &[&str], origins: &[&str]) -> Resu
         ("127.0.0.1".to_owned(), None),
         (own_host.clone(), Some(format!("http://127.0.0.1:{port}"))),
         (own_host.clone(), Some(format!("http://localhost:{port}"))),
-        (format!("localhost:{port}"), Some(format!("http://localhost:{port}"))),
+        (
+            format!("localhost:{port}"),
+            Some(format!("http://localhost:{port}")),
+        ),
     ];
     for host in hosts {
         let host = if host.contains(':') {
@@ -256,7 +327,10 @@ async fn check_served(server: &Server, hosts: &[&str], origins: &[&str]) -> Resu
     }
     for (index, (host, origin)) in cases.iter().enumerate() {
         let host_line = format!("host: {host}");
-        let mut headers = vec![host_line.as_str(), "content-type: application/json; charset=utf-8"];
+        let mut headers = vec![
+            host_line.as_str(),
+            "content-type: application/json; charset=utf-8",
+        ];
         let origin_line = origin.as_ref().map(|origin| format!("origin: {origin}"));
         if let Some(origin_line) = &origin_line {
             headers.push(origin_line);
@@ -269,12 +343,16 @@ async fn check_served(server: &Server, hosts: &[&str], origins: &[&str]) -> Resu
         connection.send(&raw_request("POST", "/rpc", &headers, &body))?;
         let response = connection.response()?;
         ensure!(
-            response.status == 200 && response.json()?["result"]["id"] == json!(format!("r{index}")),
+            response.status == 200
+                && response.json()?["result"]["id"] == json!(format!("r{index}")),
             "Host {host}, Origin {origin:?}: {response:?}"
         );
         let mut health = RawHttp::connect(server.addr())?;
         health.send(&raw_request("GET", "/healthz", &headers[..1], ""))?;
-        ensure!(health.response()?.status == 200, "GET /healthz with Host {host}");
+        ensure!(
+            health.response()?.status == 200,
+            "GET /healthz with Host {host}"
+        );
     }
     Ok(())
 }

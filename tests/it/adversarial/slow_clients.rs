@@ -61,7 +61,12 @@ async fn half_open_connections_at_the_limit_never_starve_a_guard_check() -> Resu
     let dir = tempfile::tempdir()?;
     let server = Server::start(
         &dir.path().join("rules.sqlite3"),
-        &["--max-connections", &LIMIT.to_string(), "--header-timeout", "2m"],
+        &[
+            "--max-connections",
+            &LIMIT.to_string(),
+            "--header-timeout",
+            "2m",
+        ],
     )?;
     forbid_sarah(&server).await?;
     // Every slot held by a client that sent half a head and stopped.
@@ -74,7 +79,12 @@ async fn half_open_connections_at_the_limit_never_starve_a_guard_check() -> Resu
     // A guard check from a fresh connection is answered: it takes the place of the client that
     // has waited longest.
     let mut fresh = RawHttp::connect(server.addr())?;
-    fresh.send(&raw_request("POST", "/rpc", &[&host(&server), JSON], &guard_check()))?;
+    fresh.send(&raw_request(
+        "POST",
+        "/rpc",
+        &[&host(&server), JSON],
+        &guard_check(),
+    ))?;
     let verdict = fresh.response()?.json()?;
     ensure!(verdict["result"]["decision"] == "deny", "{verdict}");
     // The evicted client is the oldest one: its connection is closed.
@@ -91,7 +101,12 @@ async fn half_open_connections_at_the_limit_never_starve_a_guard_check() -> Resu
         );
     }
     // The fresh connection is kept alive and answers again.
-    fresh.send(&raw_request("POST", "/rpc", &[&host(&server), JSON], &guard_check()))?;
+    fresh.send(&raw_request(
+        "POST",
+        "/rpc",
+        &[&host(&server), JSON],
+        &guard_check(),
+    ))?;
     ensure!(fresh.response()?.json()?["result"]["decision"] == "deny");
 
     // A flood of new slow clients, one per slot, evicts everything that waits, oldest first; a
@@ -103,10 +118,18 @@ async fn half_open_connections_at_the_limit_never_starve_a_guard_check() -> Resu
         flood.push(connection);
     }
     for (index, connection) in slow.iter_mut().chain([&mut fresh]).enumerate() {
-        ensure!(connection.until_closed()?.is_empty(), "connection {index} was not evicted");
+        ensure!(
+            connection.until_closed()?.is_empty(),
+            "connection {index} was not evicted"
+        );
     }
     let mut late = RawHttp::connect(server.addr())?;
-    late.send(&raw_request("POST", "/rpc", &[&host(&server), JSON], &guard_check()))?;
+    late.send(&raw_request(
+        "POST",
+        "/rpc",
+        &[&host(&server), JSON],
+        &guard_check(),
+    ))?;
     ensure!(late.response()?.json()?["result"]["decision"] == "deny");
     ensure!(flood[0].until_closed()?.is_empty());
     server.stop()
@@ -127,7 +150,10 @@ async fn a_half_sent_head_and_a_silent_connection_are_closed_after_the_header_ti
     let mut silent = silent;
     for connection in [&mut half, &mut silent] {
         let said = String::from_utf8(connection.until_closed()?)?;
-        ensure!(said.is_empty() || said.starts_with("HTTP/1.1 408"), "{said:?}");
+        ensure!(
+            said.is_empty() || said.starts_with("HTTP/1.1 408"),
+            "{said:?}"
+        );
     }
     // A head sent whole is served as before.
     let mut prompt = RawHttp::connect(server.addr())?;
@@ -164,7 +190,10 @@ async fn an_idle_kept_alive_connection_is_closed_and_the_request_cap_holds() -> 
         let response = kept.response()?;
         ensure!(response.status == 200, "request {request}: {response:?}");
         let closes = response.header("connection") == Some("close");
-        ensure!(closes == (request == CAP), "request {request}: {response:?}");
+        ensure!(
+            closes == (request == CAP),
+            "request {request}: {response:?}"
+        );
     }
     // One past the cap is not read: the connection is closed.
     let _ = kept.send(&raw_request("POST", "/rpc", &[&host(&server), JSON], &list));
@@ -221,7 +250,14 @@ async fn unauthenticated_or_oversized_uploads_are_refused_before_their_body() ->
     let cases: [(&[&str], usize, u16); 4] = [
         (&[], 900_000, 401),
         (&["authorization: Bearer wrong"], 900_000, 401),
-        (&["authorization: Bearer s3cret", "origin: http://attacker.example"], 900_000, 403),
+        (
+            &[
+                "authorization: Bearer s3cret",
+                "origin: http://attacker.example",
+            ],
+            900_000,
+            403,
+        ),
         // Authenticated, but the declared length is one past --max-body.
         (&["authorization: Bearer s3cret"], 1_000_001, 413),
     ];
@@ -249,7 +285,10 @@ async fn unauthenticated_or_oversized_uploads_are_refused_before_their_body() ->
         &padded,
     ))?;
     let response = exact.response()?;
-    ensure!(response.status == 200 && response.json()?["result"] == json!([]), "{response:?}");
+    ensure!(
+        response.status == 200 && response.json()?["result"] == json!([]),
+        "{response:?}"
+    );
 
     // Many stalled unauthenticated uploads hold no memory: each is refused from its head and
     // closed (before the fix the server buffered them: 310 MB for 300).
@@ -343,7 +382,14 @@ fn the_connection_limit_must_fit_below_the_descriptor_limit() -> Result<()> {
         command
             .args(["--nofile=200:200", "--"])
             .arg(TOOLMEM)
-            .args(["serve", "--addr", "127.0.0.1:0", "--max-connections", connections, "--db"])
+            .args([
+                "serve",
+                "--addr",
+                "127.0.0.1:0",
+                "--max-connections",
+                connections,
+                "--db",
+            ])
             .arg(&db);
         command
     };

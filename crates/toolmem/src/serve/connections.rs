@@ -253,7 +253,10 @@ mod tests {
         assert!(first.start_work());
         let (fourth, _fourth_stop) = admit(&connections);
         assert!(matches!(second_stop.try_recv(), Ok(Stop::Now)));
-        assert!(!second.start_work(), "an evicted connection must not start work");
+        assert!(
+            !second.start_work(),
+            "an evicted connection must not start work"
+        );
         assert!(first_stop.try_recv().is_err());
         // The third is next, then the fourth; the working first stays.
         let (_fifth, _) = admit(&connections);

@@ -306,7 +306,8 @@ impl Policy {
             .and_then(|value| value.split_once(' '))
             .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
             .map(|(_, presented)| presented.trim());
-        if presented.is_some_and(|presented| constant_time_eq(presented.as_bytes(), token.as_bytes()))
+        if presented
+            .is_some_and(|presented| constant_time_eq(presented.as_bytes(), token.as_bytes()))
         {
             Ok(())
         } else {
@@ -396,7 +397,10 @@ mod tests {
                 HeaderValue::from_str(value).unwrap(),
             );
         }
-        policy.check(&request).err().map(|refusal| refusal.status.as_u16())
+        policy
+            .check(&request)
+            .err()
+            .map(|refusal| refusal.status.as_u16())
     }
 
     const JSON: (&str, &str) = ("content-type", "application/json");
@@ -435,7 +439,10 @@ mod tests {
         }
         assert_eq!(check(&loopback, &[JSON]), Some(400), "no Host at all");
         assert_eq!(
-            check(&loopback, &[("host", "localhost"), ("host", "localhost"), JSON]),
+            check(
+                &loopback,
+                &[("host", "localhost"), ("host", "localhost"), JSON]
+            ),
             Some(400)
         );
 
@@ -446,14 +453,31 @@ mod tests {
 
         // Unspecified: any address literal, but names still need --allow-host.
         let any = policy("0.0.0.0:7878", &["memory.internal"], &[]);
-        for host in ["10.1.2.3:7878", "[fe80::1]:7878", "localhost", "memory.internal:7878"] {
+        for host in [
+            "10.1.2.3:7878",
+            "[fe80::1]:7878",
+            "localhost",
+            "memory.internal:7878",
+        ] {
             assert_eq!(check(&any, &[("host", host), JSON]), None, "{host}");
         }
-        assert_eq!(check(&any, &[("host", "attacker.example:7878"), JSON]), Some(403));
-        assert_eq!(check(&any, &[("host", "memory.internal:80"), JSON]), Some(403));
+        assert_eq!(
+            check(&any, &[("host", "attacker.example:7878"), JSON]),
+            Some(403)
+        );
+        assert_eq!(
+            check(&any, &[("host", "memory.internal:80"), JSON]),
+            Some(403)
+        );
         let proxied = policy("127.0.0.1:7878", &["memory.example.com:443"], &[]);
-        assert_eq!(check(&proxied, &[("host", "memory.example.com:443"), JSON]), None);
-        assert_eq!(check(&proxied, &[("host", "memory.example.com"), JSON]), Some(403));
+        assert_eq!(
+            check(&proxied, &[("host", "memory.example.com:443"), JSON]),
+            None
+        );
+        assert_eq!(
+            check(&proxied, &[("host", "memory.example.com"), JSON]),
+            Some(403)
+        );
     }
 
     #[test]
@@ -493,21 +517,37 @@ mod tests {
         assert_eq!(
             check(
                 &loopback,
-                &[host, ("origin", "http://localhost:7878"), ("origin", "null"), JSON]
+                &[
+                    host,
+                    ("origin", "http://localhost:7878"),
+                    ("origin", "null"),
+                    JSON
+                ]
             ),
             Some(403)
         );
         // Port 80: browsers leave the default port out.
         let web = policy("127.0.0.1:80", &[], &[]);
         assert_eq!(
-            check(&web, &[("host", "localhost"), ("origin", "http://localhost"), JSON]),
+            check(
+                &web,
+                &[("host", "localhost"), ("origin", "http://localhost"), JSON]
+            ),
             None
         );
         // Unspecified: the page's own address is the host it was served from, not any address.
         let any = policy("0.0.0.0:7878", &[], &[]);
-        let own = [("host", "10.1.2.3:7878"), ("origin", "http://10.1.2.3:7878"), JSON];
+        let own = [
+            ("host", "10.1.2.3:7878"),
+            ("origin", "http://10.1.2.3:7878"),
+            JSON,
+        ];
         assert_eq!(check(&any, &own), None);
-        let other = [("host", "10.1.2.3:7878"), ("origin", "http://203.0.113.5:7878"), JSON];
+        let other = [
+            ("host", "10.1.2.3:7878"),
+            ("origin", "http://203.0.113.5:7878"),
+            JSON,
+        ];
         assert_eq!(check(&any, &other), Some(403));
     }
 
@@ -542,7 +582,10 @@ mod tests {
         }
         assert_eq!(check(&loopback, &[host]), Some(415), "no content type");
         // The declared length, at the limit and one past it.
-        assert_eq!(check(&loopback, &[host, JSON, ("content-length", "1024")]), None);
+        assert_eq!(
+            check(&loopback, &[host, JSON, ("content-length", "1024")]),
+            None
+        );
         assert_eq!(
             check(&loopback, &[host, JSON, ("content-length", "1025")]),
             Some(413)
@@ -560,7 +603,10 @@ mod tests {
         let mut guarded = policy("127.0.0.1:7878", &[], &[]);
         guarded.token = Some("s3cret".to_owned());
         let host = ("host", "localhost:7878");
-        assert_eq!(check(&guarded, &[host, ("content-type", "text/plain")]), Some(401));
+        assert_eq!(
+            check(&guarded, &[host, ("content-type", "text/plain")]),
+            Some(401)
+        );
         assert_eq!(
             check(&guarded, &[host, JSON, ("authorization", "Bearer nope")]),
             Some(401)
@@ -585,7 +631,12 @@ mod tests {
     fn allow_lists_name_the_flag_when_a_value_is_wrong() {
         let error = AllowList::parse(&["bad host/".to_owned()], &[]).unwrap_err();
         assert!(error.to_string().contains("--allow-host"), "{error}");
-        for origin in ["localhost:3000", "http://localhost:3000/app", "ftp://x", "null"] {
+        for origin in [
+            "localhost:3000",
+            "http://localhost:3000/app",
+            "ftp://x",
+            "null",
+        ] {
             let error = AllowList::parse(&[], &[origin.to_owned()]).unwrap_err();
             assert!(error.to_string().contains("--allow-origin"), "{error}");
         }
