@@ -5,9 +5,10 @@
 //! then requires the token on every request but the health check. Every request passes the
 //! [`policy`] (Host, Origin, token, content type, declared length) before a byte of its body is
 //! read, so a web page cannot reach the rules and an unauthenticated upload costs nothing. The
-//! accept loop is hyper's HTTP/1 connection under the server's own control: request heads and
-//! bodies have timeouts, connections a limit below the descriptor limit and a request cap, and
-//! slow clients give way to prompt ones when the limit is reached ([`connections`]). SIGINT and
+//! server runs its own accept loop over hyper's HTTP/1 connections (axum's `serve` hides the
+//! settings it needs): request heads and bodies have timeouts, connections a limit below the
+//! descriptor limit and a request cap, and slow clients give way to prompt ones when the limit
+//! is reached ([`connections`]). SIGINT and
 //! SIGTERM stop accepting, let in-flight requests finish, and only then exit. A write is
 //! acknowledged only after its transaction committed, so shutdown never loses an acknowledged
 //! write. The numbers are in [`crate::limits`].
