@@ -745,3 +745,116 @@ async fn graceful_shutdown_under_load_keeps_every_acknowledged_put() -> Result<(
     ensure!(acknowledged.len() >= 200);
     Ok(())
 }
+
+/// A file-size limit (`RLIMIT_FSIZE`, what `ulimit -f` sets): a write past it fails like a full
+/// disk, with `-32002`, instead of the process dying of SIGXFSZ (before the fix the server died
+/// after 18 puts). Reads go on, the server stops cleanly, and every acknowledged put is in the
+/// file after a restart without the limit. The CLI fails the same way: an error message and
+/// exit code 1, not a signal.
+#[tokio::test]
+async fn a_file_size_limit_fails_writes_clearly_and_keeps_acknowledged_ones() -> Result<()> {
+    use std::os::unix::process::ExitStatusExt;
+    // 256 KiB: the database, its log and its index start well below it, and 2 KB puts reach
+    // it after a few dozen.
+    const LIMIT: &str = "--fsize=262144";
+    let dir = tempfile::tempdir()?;
+    let db = dir.path().join("rules.sqlite3");
+    let mut limited = Command::new("prlimit");
+    limited
+        .args([LIMIT, "--"])
+        .arg(TOOLMEM)
+        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .arg(&db);
+    let server = Server::spawn(limited)?;
+    let mut acknowledged = Vec::new();
+    let mut failure = None;
+    for index in 0..2000 {
+        let id = format!("r{index}");
+        let reply = server
+            .call("memory.tool_rule_put", json!({"tool_name": "bash", "id": id, "rule": format!("{index} {}", "f".repeat(2000))}))
+            .await
+            .with_context(|| format!("put {index}: the server is gone"))?;
+        if reply.get("result").is_some() {
+            acknowledged.push(id);
+        } else {
+            failure = Some(reply);
+            break;
+        }
+    }
+    let failure = failure.context("256 KiB never filled up")?;
+    ensure!(failure["error"]["code"] == -32002, "{failure}");
+    ensure!(!acknowledged.is_empty());
+    // Reads go on, and a second write fails the same way rather than ending the server.
+    let listed = server
+        .result("memory.tool_rule_list", json!({"tool_name": "bash"}))
+        .await?;
+    ensure!(listed.as_array().map(Vec::len) == Some(acknowledged.len()));
+    let again = server
+        .call(
+            "memory.tool_rule_put",
+            json!({"tool_name": "bash", "id": "again", "rule": "f".repeat(2000)}),
+        )
+        .await?;
+    ensure!(again["error"]["code"] == -32002, "{again}");
+    let verdict = server
+        .result(
+            "memory.tool_call_check",
+            json!({"tool_name": "bash", "arguments": {"command": "ls"}}),
+        )
+        .await?;
+    ensure!(verdict["decision"].is_string(), "{verdict}");
+    server.stop()?;
+
+    // Without the limit: everything acknowledged is there, and writes work again.
+    let server = Server::start(&db, &[])?;
+    let listed = server
+        .result("memory.tool_rule_list", json!({"tool_name": "bash"}))
+        .await?;
+    let stored: BTreeSet<&str> = listed
+        .as_array()
+        .context("list")?
+        .iter()
+        .filter_map(|rule| rule["id"].as_str())
+        .collect();
+    for id in &acknowledged {
+        ensure!(stored.contains(id.as_str()), "acknowledged {id} lost");
+    }
+    server
+        .result(
+            "memory.tool_rule_put",
+            json!({"tool_name": "bash", "rule": "after the limit"}),
+        )
+        .await?;
+    server.stop()?;
+
+    // The CLI under the same limit, on a database of its own.
+    let cli_db = dir.path().join("cli.sqlite3");
+    let mut outcome = None;
+    for index in 0..500 {
+        let output = Command::new("prlimit")
+            .args([LIMIT, "--"])
+            .arg(TOOLMEM)
+            .arg("--db")
+            .arg(&cli_db)
+            .args([
+                "rule",
+                "add",
+                "bash",
+                &format!("{index} {}", "f".repeat(2000)),
+            ])
+            .output()?;
+        if !output.status.success() {
+            outcome = Some(output);
+            break;
+        }
+    }
+    let output = outcome.context("the CLI never reached the limit")?;
+    ensure!(
+        output.status.signal().is_none() && output.status.code() == Some(1),
+        "the CLI ended with {:?}",
+        output.status
+    );
+    let stderr = String::from_utf8(output.stderr)?;
+    ensure!(stderr.starts_with("error: "), "{stderr}");
+    Ok(())
+}

@@ -306,7 +306,12 @@ async fn run(seed: u64) -> Result<()> {
         let http = http.clone();
         let url = url.clone();
         async move {
-            let response = http.post(url).body(body).send().await?;
+            let response = http
+                .post(url)
+                .header("content-type", "application/json")
+                .body(body)
+                .send()
+                .await?;
             let status = response.status().as_u16();
             let bytes = response.bytes().await?;
             anyhow::Ok((status, bytes))
@@ -443,7 +448,12 @@ async fn run(seed: u64) -> Result<()> {
                 let once = reqwest::Client::builder()
                     .pool_max_idle_per_host(0)
                     .build()?;
-                let sent = once.post(&url).body(body).send().await;
+                let sent = once
+                    .post(&url)
+                    .header("content-type", "application/json")
+                    .body(body)
+                    .send()
+                    .await;
                 match sent {
                     Ok(response) => {
                         let status = response.status().as_u16();

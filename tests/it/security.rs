@@ -114,6 +114,7 @@ async fn server_log(db: &Path, level: Option<&str>) -> Result<String> {
     let garbage = http
         .post(&url)
         .bearer_auth(TOKEN)
+        .header("content-type", "application/json")
         .body(format!("{{\"rule\": \"{RULE_TEXT}"))
         .send()
         .await?;

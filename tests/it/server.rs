@@ -134,6 +134,7 @@ async fn health_notifications_and_body_limit() -> Result<()> {
     let note = server
         .client()
         .post(&server.url)
+        .header("content-type", "application/json")
         .body(r#"{"jsonrpc":"2.0","method":"memory.tool_rule_list","params":{"tool_name":"x"}}"#)
         .send()
         .await?;
@@ -145,6 +146,7 @@ async fn health_notifications_and_body_limit() -> Result<()> {
     let refused = server
         .client()
         .post(format!("{}/rpc", server.url))
+        .header("content-type", "application/json")
         .body(big)
         .send()
         .await?;

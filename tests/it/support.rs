@@ -19,10 +19,18 @@ pub(crate) struct Server {
 impl Server {
     /// Starts `toolmem serve` on `db` with extra arguments and waits until it listens.
     pub(crate) fn start(db: &Path, extra: &[&str]) -> Result<Server> {
-        let mut child = Command::new(TOOLMEM)
+        let mut command = Command::new(TOOLMEM);
+        command
             .args(["serve", "--addr", "127.0.0.1:0", "--db"])
             .arg(db)
-            .args(extra)
+            .args(extra);
+        Server::spawn(command)
+    }
+
+    /// Starts a server from a command of the caller's (another environment, or the program
+    /// under a wrapper such as `prlimit`) and waits until it listens.
+    pub(crate) fn spawn(mut command: Command) -> Result<Server> {
+        let mut child = command
             .env_remove("TOOLMEM_TOKEN")
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -64,6 +72,15 @@ impl Server {
 
     pub(crate) fn client(&self) -> &reqwest::Client {
         &self.http
+    }
+
+    /// The server's address, `127.0.0.1:PORT`.
+    pub(crate) fn addr(&self) -> &str {
+        self.url.strip_prefix("http://").unwrap_or(&self.url)
+    }
+
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// SIGTERM, then waits: the server finishes in-flight requests and exits cleanly.
@@ -130,4 +147,148 @@ pub(crate) async fn lost_acknowledged(
         .filter(|id| !stored.contains(*id))
         .cloned()
         .collect())
+}
+
+/// A raw HTTP/1.1 connection: the test writes every byte itself, so it controls every header
+/// (and can stop half-way). Reads give up after 10 s so that a server that never answers fails
+/// the test instead of hanging it; no test asserts on that time.
+pub(crate) struct RawHttp {
+    stream: std::net::TcpStream,
+    buffer: Vec<u8>,
+}
+
+/// One response read by [`RawHttp::response`].
+#[derive(Debug)]
+pub(crate) struct RawResponse {
+    pub(crate) status: u16,
+    /// Names lower-cased.
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) body: String,
+}
+
+impl RawResponse {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+    }
+
+    pub(crate) fn json(&self) -> Result<Value> {
+        Ok(serde_json::from_str(&self.body)?)
+    }
+}
+
+impl RawHttp {
+    pub(crate) fn connect(addr: &str) -> Result<RawHttp> {
+        let stream = std::net::TcpStream::connect(addr)?;
+        stream.set_read_timeout(Some(std::time::Duration::from_secs(10)))?;
+        Ok(RawHttp {
+            stream,
+            buffer: Vec::new(),
+        })
+    }
+
+    pub(crate) fn send(&mut self, bytes: &[u8]) -> Result<()> {
+        use std::io::Write;
+        self.stream.write_all(bytes)?;
+        Ok(())
+    }
+
+    /// Reads more bytes into the buffer; false at end of stream.
+    fn fill(&mut self) -> Result<bool> {
+        use std::io::Read;
+        let mut chunk = [0u8; 16 * 1024];
+        let read = self
+            .stream
+            .read(&mut chunk)
+            .context("reading the response")?;
+        self.buffer.extend_from_slice(&chunk[..read]);
+        Ok(read > 0)
+    }
+
+    /// Reads one response: its head, and a body of its `content-length`.
+    pub(crate) fn response(&mut self) -> Result<RawResponse> {
+        let head_end = loop {
+            if let Some(at) = self
+                .buffer
+                .windows(4)
+                .position(|window| window == b"\r\n\r\n")
+            {
+                break at;
+            }
+            if !self.fill()? {
+                bail!(
+                    "the connection closed before a response head: {:?}",
+                    String::from_utf8_lossy(&self.buffer)
+                );
+            }
+        };
+        let head = String::from_utf8(self.buffer[..head_end].to_vec())?;
+        let mut lines = head.split("\r\n");
+        let status_line = lines.next().context("status line")?;
+        let status = status_line
+            .split(' ')
+            .nth(1)
+            .context("status code")?
+            .parse()?;
+        let headers: Vec<(String, String)> = lines
+            .filter_map(|line| line.split_once(':'))
+            .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
+            .collect();
+        let length: usize = headers
+            .iter()
+            .find(|(name, _)| name == "content-length")
+            .map_or(Ok(0), |(_, value)| value.parse())?;
+        let body_start = head_end + 4;
+        while self.buffer.len() < body_start + length {
+            if !self.fill()? {
+                bail!("the connection closed inside a response body");
+            }
+        }
+        let body = String::from_utf8(self.buffer[body_start..body_start + length].to_vec())?;
+        self.buffer.drain(..body_start + length);
+        Ok(RawResponse {
+            status,
+            headers,
+            body,
+        })
+    }
+
+    /// Reads until the server closes the connection and returns what came before the end (a
+    /// reset counts as closed too). An error if the read gave up instead: the server kept the
+    /// connection open.
+    pub(crate) fn until_closed(&mut self) -> Result<Vec<u8>> {
+        loop {
+            match self.fill() {
+                Ok(true) => {}
+                Ok(false) => return Ok(std::mem::take(&mut self.buffer)),
+                Err(err) => {
+                    let reset = err
+                        .downcast_ref::<std::io::Error>()
+                        .is_some_and(|io| io.kind() == std::io::ErrorKind::ConnectionReset);
+                    if reset {
+                        return Ok(std::mem::take(&mut self.buffer));
+                    }
+                    return Err(err.context("the server did not close the connection"));
+                }
+            }
+        }
+    }
+}
+
+/// The bytes of an HTTP/1.1 request with these header lines and this body (its
+/// `content-length` added when there is a body).
+pub(crate) fn raw_request(method: &str, path: &str, headers: &[&str], body: &str) -> Vec<u8> {
+    let mut text = format!("{method} {path} HTTP/1.1\r\n");
+    for header in headers {
+        text.push_str(header);
+        text.push_str("\r\n");
+    }
+    if !body.is_empty() {
+        text.push_str(&format!("content-length: {}\r\n", body.len()));
+    }
+    text.push_str("\r\n");
+    text.push_str(body);
+    text.into_bytes()
 }

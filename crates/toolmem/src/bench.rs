@@ -362,8 +362,7 @@ async fn rpc_rows(
     let server = tokio::spawn(crate::serve::serve_on(
         listener,
         RpcHandler::new(client.clone()),
-        None,
-        1024 * 1024,
+        crate::serve::HttpOptions::default(),
         async move {
             let _ = stopped.await;
         },

@@ -12,10 +12,10 @@ use active_memory_client::{
 };
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
-use memory_rpc::RpcHandler;
+use memory_rpc::{RpcHandler, RpcLimits};
 
 use crate::db_path::{self, Database};
-use crate::{bench, output, serve};
+use crate::{bench, limits, output, serve};
 
 /// Durable, tool-scoped rules for LLM agents.
 #[derive(Debug, Parser)]
@@ -58,8 +58,43 @@ enum Command {
         #[arg(long, env = "TOOLMEM_TOKEN", hide_env_values = true)]
         token: Option<String>,
         /// Largest accepted request body, in bytes.
-        #[arg(long, default_value_t = 1024 * 1024)]
+        #[arg(long, default_value_t = limits::DEFAULT_MAX_BODY)]
         max_body: usize,
+        /// Also accept requests from this web origin (e.g. http://localhost:3000); repeat for
+        /// several. The server's own origins are always accepted, requests without an Origin
+        /// too.
+        #[arg(
+            long = "allow-origin",
+            env = "TOOLMEM_ALLOW_ORIGIN",
+            value_delimiter = ','
+        )]
+        allow_origins: Vec<String>,
+        /// Also accept this Host name (`name` or `name:port`), e.g. behind a proxy; repeat for
+        /// several. The bound address and localhost are always accepted.
+        #[arg(long = "allow-host", env = "TOOLMEM_ALLOW_HOST", value_delimiter = ',')]
+        allow_hosts: Vec<String>,
+        /// Most open connections [default: 1024, or fewer if the descriptor limit is lower];
+        /// when reached, the connection waiting longest for a complete request is closed.
+        #[arg(long)]
+        max_connections: Option<usize>,
+        /// Longest wait for a complete request head, also between requests on a kept-alive
+        /// connection (250ms, 10s, 2m).
+        #[arg(long, default_value_t = limits::FlagDuration(limits::DEFAULT_HEADER_TIMEOUT))]
+        header_timeout: limits::FlagDuration,
+        /// Longest wait for the rest of a request body once its head is in.
+        #[arg(long, default_value_t = limits::FlagDuration(limits::DEFAULT_BODY_TIMEOUT))]
+        body_timeout: limits::FlagDuration,
+        /// Most requests on one connection; the last response closes it.
+        #[arg(long, default_value_t = limits::DEFAULT_MAX_REQUESTS_PER_CONNECTION)]
+        max_requests_per_connection: u64,
+        /// Most bytes of reply to one request body (single or batch), over HTTP and stdio;
+        /// past it the remaining requests get -32003.
+        #[arg(long, default_value_t = memory_rpc::DEFAULT_MAX_RESPONSE_BYTES)]
+        max_response: usize,
+        /// Most work one request body may do (1 per request, rule returned or tool named);
+        /// past it the remaining requests get -32003.
+        #[arg(long, default_value_t = memory_rpc::DEFAULT_MAX_BATCH_WORK)]
+        max_batch_work: usize,
     },
     /// Add, show, list or remove rules.
     #[command(subcommand)]
@@ -274,13 +309,36 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
             stdio,
             token,
             max_body,
+            allow_origins,
+            allow_hosts,
+            max_connections,
+            header_timeout,
+            body_timeout,
+            max_requests_per_connection,
+            max_response,
+            max_batch_work,
         } => {
-            let rpc = RpcHandler::new(client);
+            let rpc = RpcHandler::new(client).with_limits(
+                RpcLimits::default()
+                    .with_max_response_bytes(max_response)
+                    .with_max_batch_work(max_batch_work),
+            );
             if stdio {
                 serve::stdio(rpc).await?;
             } else {
+                let options = serve::HttpOptions {
+                    token,
+                    allow: serve::AllowList::parse(&allow_hosts, &allow_origins)?,
+                    limits: limits::HttpLimits {
+                        max_body,
+                        max_connections,
+                        header_timeout: header_timeout.0,
+                        body_timeout: body_timeout.0,
+                        max_requests_per_connection,
+                    },
+                };
                 eprintln!("toolmem: database {}", db.describe());
-                serve::http(rpc, addr, token, max_body).await?;
+                serve::http(rpc, addr, options).await?;
             }
         }
         Command::Rule(command) => return rule(&client, command, json).await,

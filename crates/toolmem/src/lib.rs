@@ -9,7 +9,9 @@ mod bench_pg;
 mod cli;
 mod db_path;
 mod doctor;
+mod limits;
 mod output;
+mod process_limits;
 mod serve;
 
 use std::process::ExitCode;
@@ -50,6 +52,9 @@ pub fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // One place for every command: a write past the file-size limit fails like a full disk
+    // instead of killing the process.
+    runtime.block_on(async { process_limits::survive_file_size_limit() });
     match runtime.block_on(cli::run(args)) {
         Ok(code) => code,
         Err(err) => {

@@ -145,3 +145,29 @@ async fn an_amplifying_batch_gets_a_bounded_reply_and_the_server_keeps_serving()
     ensure!(listed.as_array().map(Vec::len) == Some(MAX_BATCH_LEN));
     server.stop()
 }
+
+/// `--max-response` and `--max-batch-work` set the handler's bounds for the server.
+#[tokio::test]
+async fn the_serve_flags_set_the_reply_bounds() -> Result<()> {
+    for (flag, value, limit) in [
+        ("--max-response", "2000", "max_response_bytes"),
+        ("--max-batch-work", "5", "max_batch_work"),
+    ] {
+        let dir = tempfile::tempdir()?;
+        let server = Server::start(&dir.path().join("rules.sqlite3"), &[flag, value])?;
+        let put = json!({"tool_name": "bash", "rule": "quote every path", "priority": "high"});
+        server.result("memory.tool_rule_put", put).await?;
+        let listing = json!({"tool_name": "bash"});
+        let reply = post(&server, batch("memory.tool_rule_list", &listing, 40)).await?;
+        let replies: Vec<Value> = serde_json::from_str(&reply)?;
+        ensure!(replies[0].get("result").is_some(), "{flag}: {reply}");
+        ensure!(
+            replies
+                .iter()
+                .any(|reply| reply["error"]["data"]["limit"] == limit),
+            "{flag}: nothing refused for {limit}: {reply}"
+        );
+        server.stop()?;
+    }
+    Ok(())
+}
