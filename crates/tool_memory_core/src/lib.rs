@@ -6,6 +6,7 @@
 
 mod clock;
 mod error;
+mod family;
 mod history;
 mod names;
 mod raw_json;
@@ -15,6 +16,7 @@ mod time;
 
 pub use crate::clock::{Clock, IdSource, ManualClock, SequentialIds};
 pub use crate::error::{Error, Result};
+pub use crate::family::ToolFamily;
 pub use crate::history::{HistoryAction, HistoryEntry, HistoryEvent, Origin};
 pub use crate::names::{
     MAX_ID_CHARS, MAX_RULE_CHARS, MAX_TAG_CHARS, MAX_TAGS, MAX_TOOL_NAME_CHARS, RULE_KEY_PREFIX,
