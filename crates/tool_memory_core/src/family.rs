@@ -191,7 +191,12 @@ mod tests {
         }
         assert_eq!(ToolFamily::of("Edit"), Some(ToolFamily::FileEdit));
         assert_eq!(ToolFamily::of("WebFetch"), Some(ToolFamily::WebFetch));
-        for name in ["mcp__github__merge_pull_request", "send_email", "bashoutput", ""] {
+        for name in [
+            "mcp__github__merge_pull_request",
+            "send_email",
+            "bashoutput",
+            "",
+        ] {
             assert_eq!(ToolFamily::of(name), None, "{name}");
         }
     }

@@ -8,6 +8,7 @@ mod clock;
 mod error;
 mod family;
 mod history;
+pub mod markdown;
 mod names;
 mod raw_json;
 mod rule;
