@@ -11,12 +11,13 @@ use tool_memory_core::{
     Clock, HistoryEntry, Origin, RulePut, TOOL_NAMESPACE_PREFIX, Timestamp, ToolMemoryPriority,
     ToolMemoryRule, ToolMemorySource, ToolStats, UNSCOPED_TOOL, validate_tool_name,
 };
-use tool_memory_prompt::{ToolMemoryRulesSection, UnreadableRule, prefetch_blocking, render_block};
+use tool_memory_prompt::{ToolMemoryRulesSection, UnreadableRule, render_block};
 use tool_memory_store::{
     InMemoryRuleStore, Listing, PromptSelection, RuleStore, SqliteOptions, SqliteRuleStore,
     SystemClock, UnreadableRow,
 };
 
+use crate::prefetch::prefetch_blocking;
 use crate::{ClientConfig, Error, Result};
 
 /// The rows a store could not read, as the prompt shows them: where each is, not why.

@@ -14,6 +14,7 @@ mod health;
 mod hook;
 mod import;
 mod postgres;
+mod prefetch;
 
 pub use crate::agent_tools::{
     AgentTool, AgentToolSpec, MemoryToolsList, MemoryToolsPut, agent_tools,
