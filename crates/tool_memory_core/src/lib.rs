@@ -1,4 +1,5 @@
-//! The rule model shared by every toolmem crate: records, enums, names, validation and errors.
+//! The rule model shared by every toolmem crate: records, enums, names, validation and errors,
+//! and the small text helpers more than one crate needs (the words of a name, JSON lines).
 //!
 //! This crate does no IO and never reads the clock or a random source; callers pass time and
 //! ids in (see [`Clock`] and [`IdSource`]). That keeps capture, rendering and the guard pure and
@@ -7,15 +8,18 @@
 mod clock;
 mod error;
 mod history;
+mod json_lines;
 mod names;
 mod raw_json;
 mod rule;
 mod stats;
 mod time;
+mod words;
 
 pub use crate::clock::{Clock, IdSource, ManualClock, SequentialIds};
 pub use crate::error::{Error, Result};
 pub use crate::history::{HistoryAction, HistoryEntry, HistoryEvent, Origin};
+pub use crate::json_lines::parse_json_lines;
 pub use crate::names::{
     MAX_ID_CHARS, MAX_RULE_CHARS, MAX_TAG_CHARS, MAX_TAGS, MAX_TOOL_NAME_CHARS, RULE_KEY_PREFIX,
     STATS_NAMESPACE_PREFIX, TOOL_NAMESPACE_PREFIX, UNSCOPED_TOOL, normalize_tool_name,
@@ -29,3 +33,4 @@ pub use crate::rule::{
 };
 pub use crate::stats::ToolStats;
 pub use crate::time::Timestamp;
+pub use crate::words::split_words;
