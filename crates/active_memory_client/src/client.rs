@@ -169,8 +169,10 @@ impl ActiveMemoryClient {
         &self.config
     }
 
-    /// The store underneath.
-    pub fn store(&self) -> &Arc<dyn RuleStore> {
+    /// The store underneath. Crate-private: a write straight to the store would skip the
+    /// constraint the guard crate decides for a put (and the facade's other rules), so callers
+    /// outside the facade go through its methods.
+    pub(crate) fn store(&self) -> &Arc<dyn RuleStore> {
         &self.store
     }
 
