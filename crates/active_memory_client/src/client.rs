@@ -56,7 +56,7 @@ pub struct ActiveMemoryClient {
     pub(crate) clock: Arc<dyn Clock>,
     config: ClientConfig,
     /// Guards built for tools, valid for one store version.
-    pub(crate) guards: Arc<parking_lot::Mutex<crate::guard::GuardCache>>,
+    pub(crate) guards: Arc<parking_lot::Mutex<crate::guard_cache::GuardCache>>,
     /// The last block rendered, with exactly the input it was rendered from.
     last_render: Arc<parking_lot::Mutex<Option<Rendered>>>,
 }

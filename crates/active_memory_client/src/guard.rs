@@ -1,5 +1,6 @@
-//! Enforcement through the facade: the guard built from a tool's active rules, kept per tool
-//! while the store is unchanged, and every deny and confirm written to the audit history. Which
+//! Enforcement through the facade: the guard of a tool's active rules (built and kept by
+//! `guard_cache.rs` while the store is unchanged), and every deny and confirm written to the
+//! audit history. Which
 //! constraint a rule has, when it is written and when it is enforced, is the guard crate's
 //! decision (`tool_memory_guard::constrain_put`, `Guard::from_stored`); this module only
 //! passes it on.
@@ -9,44 +10,17 @@
 //! the readable rules would allow answers `confirm` instead, naming the row and `toolmem
 //! doctor`. A `deny` from a readable rule still wins.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::Value;
 use tool_memory_core::{
-    HistoryAction, HistoryEvent, Origin, RulePut, Timestamp, ToolMemoryPriority, ToolMemoryRule,
-    UNSCOPED_TOOL, normalize_tool_name,
+    HistoryAction, HistoryEvent, Origin, RulePut, UNSCOPED_TOOL, normalize_tool_name,
 };
-use tool_memory_guard::{Decision, Guard, Verdict, constrain_put};
+use tool_memory_guard::{Decision, Verdict, constrain_put};
 use tool_memory_store::UnreadableRow;
 
+use crate::guard_cache::ToolGuard;
 use crate::{ActiveMemoryClient, Result};
-
-/// Built guards by tool, all for one store version.
-#[derive(Debug, Default)]
-pub(crate) struct GuardCache {
-    version: Option<u64>,
-    guards: HashMap<String, CachedGuard>,
-}
-
-/// A guard and the first instant one of its rules expires, after which it must be rebuilt
-/// even though the store has not changed.
-#[derive(Debug)]
-struct CachedGuard {
-    guard: Arc<ToolGuard>,
-    until: Option<Timestamp>,
-}
-
-/// What a tool's checks are decided from: the guard over its readable rules (and the no-tool
-/// group's), and the rows of both that the store could not read.
-#[derive(Debug)]
-struct ToolGuard {
-    guard: Guard,
-    unreadable: Vec<UnreadableRow>,
-}
-
-/// Most tools whose guards are kept at once.
-const GUARD_CACHE_TOOLS: usize = 256;
 
 /// Most unreadable rows a reason names one by one; the rest are counted. A store can hold any
 /// number of them (a newer toolmem may have written every rule), and the reason is one line.
@@ -128,14 +102,10 @@ impl ActiveMemoryClient {
     async fn guard_for(&self, tool: &str) -> Result<Arc<ToolGuard>> {
         let version = self.store().version().await?;
         let now = self.clock.now();
-        if let Some(version) = version {
-            let cache = self.guards.lock();
-            if cache.version == Some(version)
-                && let Some(cached) = cache.guards.get(tool)
-                && cached.until.is_none_or(|until| now < until)
-            {
-                return Ok(Arc::clone(&cached.guard));
-            }
+        if let Some(version) = version
+            && let Some(guard) = self.guards.lock().get(version, tool, now)
+        {
+            return Ok(guard);
         }
         // The listings and the rows the store could not read, from the same reads.
         let own = self.store().list_with_unreadable(tool).await?;
@@ -146,28 +116,12 @@ impl ActiveMemoryClient {
             rules.extend_from_slice(&every_tool.rules);
             unreadable.extend_from_slice(&every_tool.unreadable);
         }
-        let until = rules
-            .iter()
-            .filter(|rule| rule.is_active(now))
-            .filter_map(|rule| rule.meta.expires_at)
-            .min();
-        let guard = Arc::new(ToolGuard {
-            guard: build_guard(rules, now),
-            unreadable,
-        });
-        if version.is_some() {
-            let mut cache = self.guards.lock();
-            if cache.version != version || cache.guards.len() >= GUARD_CACHE_TOOLS {
-                cache.guards.clear();
-                cache.version = version;
-            }
-            cache.guards.insert(
-                tool.to_owned(),
-                CachedGuard {
-                    guard: Arc::clone(&guard),
-                    until,
-                },
-            );
+        let (guard, until) = ToolGuard::build(rules, unreadable, now);
+        let guard = Arc::new(guard);
+        if let Some(version) = version {
+            self.guards
+                .lock()
+                .insert(version, tool, Arc::clone(&guard), until);
         }
         Ok(guard)
     }
@@ -246,30 +200,6 @@ fn printable(text: &str) -> String {
         shown.push_str("(empty)");
     }
     shown
-}
-
-/// The guard over the rules that apply at `now`, each with the constraint the guard crate
-/// decides for a stored rule. A captured edict awaiting confirmation is advice only: it takes
-/// part as a normal rule, which never blocks.
-fn build_guard(rules: Vec<ToolMemoryRule>, now: Timestamp) -> Guard {
-    let guard = Guard::from_stored(rules.into_iter().filter(|rule| rule.is_active(now)).map(
-        |mut rule| {
-            if rule.meta.proposed {
-                rule.priority = ToolMemoryPriority::Normal;
-            }
-            rule
-        },
-    ));
-    for rule in guard.stored_unreadable() {
-        // Its text's constraint is enforced instead. The parse error can quote the
-        // constraint's literals (addresses), so only the rule is named.
-        tracing::warn!(
-            tool = rule.tool_name,
-            id = rule.id,
-            "stored constraint unreadable; deriving it again"
-        );
-    }
-    guard
 }
 
 /// The tool and the names of its top-level arguments: enough to recognise the call in the

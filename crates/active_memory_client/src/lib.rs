@@ -10,6 +10,7 @@ mod client;
 mod config;
 mod error;
 mod guard;
+mod guard_cache;
 mod health;
 mod hook;
 mod import;

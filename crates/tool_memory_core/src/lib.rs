@@ -10,6 +10,7 @@ mod error;
 mod history;
 mod json_lines;
 mod names;
+mod origin;
 mod raw_json;
 mod rule;
 mod stats;
@@ -18,7 +19,7 @@ mod words;
 
 pub use crate::clock::{Clock, IdSource, ManualClock, SequentialIds};
 pub use crate::error::{Error, Result};
-pub use crate::history::{HistoryAction, HistoryEntry, HistoryEvent, Origin};
+pub use crate::history::{HistoryAction, HistoryEntry, HistoryEvent};
 pub use crate::json_lines::parse_json_lines;
 pub use crate::names::{
     MAX_ID_CHARS, MAX_RULE_CHARS, MAX_TAG_CHARS, MAX_TAGS, MAX_TOOL_NAME_CHARS, RULE_KEY_PREFIX,
@@ -26,6 +27,7 @@ pub use crate::names::{
     stats_namespace, storage_key, tool_memory_namespace, validate_id, validate_rule_body,
     validate_tags, validate_tool_name,
 };
+pub use crate::origin::Origin;
 pub use crate::raw_json::RawJson;
 pub use crate::rule::{
     MATERIAL_TAG, RuleMeta, RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource,

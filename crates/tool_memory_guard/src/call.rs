@@ -14,10 +14,9 @@ use tool_memory_core::split_words;
 use crate::limits::{
     ArgumentCount, Bound, Budget, MAX_ARGUMENT_DEPTH, MAX_COMMAND_NESTING, MAX_WRAPPERS,
 };
-use crate::matching::person_tokens;
 use crate::normalize::{
     UrlParts, alnum_runs, canonical_flag, chunks, expand_flag, flag_of_key, host_of_chunk,
-    normalize_email, normalize_path, normalize_url, path_candidates, program_name,
+    normalize_email, normalize_path, normalize_url, path_candidates, person_tokens, program_name,
 };
 
 /// Keys whose values name who a call reaches. Address-like matchers (e-mail, person) look
