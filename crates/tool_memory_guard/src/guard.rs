@@ -552,13 +552,26 @@ mod tests {
 
     /// The index is only a prefilter: on every corpus case, checking through it must give
     /// the verdict of evaluating every rule.
+    /// The text of every file of the labelled corpus.
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the labelled corpus lives in files under tests/fixtures/guard"
+    )]
+    fn corpus_texts() -> Vec<String> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/guard");
+        std::fs::read_dir(dir)
+            .expect("corpus directory")
+            .map(|entry| {
+                let path = entry.expect("directory entry").path();
+                std::fs::read_to_string(&path).expect("readable corpus file")
+            })
+            .collect()
+    }
+
     #[test]
     fn index_never_drops_a_matching_rule() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/guard");
         let mut checked = 0;
-        for entry in std::fs::read_dir(dir).expect("corpus directory") {
-            let path = entry.expect("directory entry").path();
-            let text = std::fs::read_to_string(&path).expect("readable corpus file");
+        for text in corpus_texts() {
             for case in parse_corpus(&text).expect("valid corpus") {
                 let guard = Guard::from_rules(case.tool_rules());
                 let indexed = guard.check(&case.call.tool_name, &case.call.arguments);
