@@ -5,6 +5,7 @@ mod bench;
 mod cli;
 mod faults;
 mod fuzz;
+mod module_cycles;
 mod postgres;
 mod processes;
 mod security;

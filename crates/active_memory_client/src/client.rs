@@ -11,12 +11,13 @@ use tool_memory_core::{
     Clock, HistoryEntry, Origin, RulePut, TOOL_NAMESPACE_PREFIX, Timestamp, ToolMemoryPriority,
     ToolMemoryRule, ToolMemorySource, ToolStats, UNSCOPED_TOOL, validate_tool_name,
 };
-use tool_memory_prompt::{ToolMemoryRulesSection, UnreadableRule, prefetch_blocking, render_block};
+use tool_memory_prompt::{ToolMemoryRulesSection, UnreadableRule, render_block};
 use tool_memory_store::{
     InMemoryRuleStore, Listing, PromptSelection, RuleStore, SqliteOptions, SqliteRuleStore,
     SystemClock, UnreadableRow,
 };
 
+use crate::prefetch::prefetch_blocking;
 use crate::{ClientConfig, Error, Result};
 
 /// The rows a store could not read, as the prompt shows them: where each is, not why.
@@ -55,7 +56,7 @@ pub struct ActiveMemoryClient {
     pub(crate) clock: Arc<dyn Clock>,
     config: ClientConfig,
     /// Guards built for tools, valid for one store version.
-    pub(crate) guards: Arc<parking_lot::Mutex<crate::guard::GuardCache>>,
+    pub(crate) guards: Arc<parking_lot::Mutex<crate::guard_cache::GuardCache>>,
     /// The last block rendered, with exactly the input it was rendered from.
     last_render: Arc<parking_lot::Mutex<Option<Rendered>>>,
 }
@@ -168,8 +169,10 @@ impl ActiveMemoryClient {
         &self.config
     }
 
-    /// The store underneath.
-    pub fn store(&self) -> &Arc<dyn RuleStore> {
+    /// The store underneath. Crate-private: a write straight to the store would skip the
+    /// constraint the guard crate decides for a put (and the facade's other rules), so callers
+    /// outside the facade go through its methods.
+    pub(crate) fn store(&self) -> &Arc<dyn RuleStore> {
         &self.store
     }
 

@@ -1,50 +1,26 @@
-//! Enforcement through the facade: the guard built from a tool's active rules, kept per tool
-//! while the store is unchanged, every deny and confirm written to the audit history, and the
-//! constraint of each rule derived (or validated) when the rule is written.
+//! Enforcement through the facade: the guard of a tool's active rules (built and kept by
+//! `guard_cache.rs` while the store is unchanged), and every deny and confirm written to the
+//! audit history. Which
+//! constraint a rule has, when it is written and when it is enforced, is the guard crate's
+//! decision (`tool_memory_guard::constrain_put`, `Guard::from_stored`); this module only
+//! passes it on.
 //!
 //! It fails closed on rules it cannot see: while the store holds a row of the tool (or of the
 //! no-tool group, whose rules apply to every tool) that this version cannot read, a check that
 //! the readable rules would allow answers `confirm` instead, naming the row and `toolmem
 //! doctor`. A `deny` from a readable rule still wins.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::Value;
 use tool_memory_core::{
-    HistoryAction, HistoryEvent, Origin, RawJson, RulePut, Timestamp, ToolMemoryPriority,
-    ToolMemoryRule, UNSCOPED_TOOL, normalize_tool_name,
+    HistoryAction, HistoryEvent, Origin, RulePut, UNSCOPED_TOOL, normalize_tool_name,
 };
-use tool_memory_guard::{Constraint, Decision, Guard, Verdict, derive_from_text};
+use tool_memory_guard::{Decision, Verdict, constrain_put};
 use tool_memory_store::UnreadableRow;
 
+use crate::guard_cache::ToolGuard;
 use crate::{ActiveMemoryClient, Result};
-
-/// Built guards by tool, all for one store version.
-#[derive(Debug, Default)]
-pub(crate) struct GuardCache {
-    version: Option<u64>,
-    guards: HashMap<String, CachedGuard>,
-}
-
-/// A guard and the first instant one of its rules expires, after which it must be rebuilt
-/// even though the store has not changed.
-#[derive(Debug)]
-struct CachedGuard {
-    guard: Arc<ToolGuard>,
-    until: Option<Timestamp>,
-}
-
-/// What a tool's checks are decided from: the guard over its readable rules (and the no-tool
-/// group's), and the rows of both that the store could not read.
-#[derive(Debug)]
-struct ToolGuard {
-    guard: Guard,
-    unreadable: Vec<UnreadableRow>,
-}
-
-/// Most tools whose guards are kept at once.
-const GUARD_CACHE_TOOLS: usize = 256;
 
 /// Most unreadable rows a reason names one by one; the rest are counted. A store can hold any
 /// number of them (a newer toolmem may have written every rule), and the reason is one line.
@@ -126,14 +102,10 @@ impl ActiveMemoryClient {
     async fn guard_for(&self, tool: &str) -> Result<Arc<ToolGuard>> {
         let version = self.store().version().await?;
         let now = self.clock.now();
-        if let Some(version) = version {
-            let cache = self.guards.lock();
-            if cache.version == Some(version)
-                && let Some(cached) = cache.guards.get(tool)
-                && cached.until.is_none_or(|until| now < until)
-            {
-                return Ok(Arc::clone(&cached.guard));
-            }
+        if let Some(version) = version
+            && let Some(guard) = self.guards.lock().get(version, tool, now)
+        {
+            return Ok(guard);
         }
         // The listings and the rows the store could not read, from the same reads.
         let own = self.store().list_with_unreadable(tool).await?;
@@ -144,55 +116,21 @@ impl ActiveMemoryClient {
             rules.extend_from_slice(&every_tool.rules);
             unreadable.extend_from_slice(&every_tool.unreadable);
         }
-        let until = rules
-            .iter()
-            .filter(|rule| rule.is_active(now))
-            .filter_map(|rule| rule.meta.expires_at)
-            .min();
-        let guard = Arc::new(ToolGuard {
-            guard: build_guard(rules, now),
-            unreadable,
-        });
-        if version.is_some() {
-            let mut cache = self.guards.lock();
-            if cache.version != version || cache.guards.len() >= GUARD_CACHE_TOOLS {
-                cache.guards.clear();
-                cache.version = version;
-            }
-            cache.guards.insert(
-                tool.to_owned(),
-                CachedGuard {
-                    guard: Arc::clone(&guard),
-                    until,
-                },
-            );
+        let (guard, until) = ToolGuard::build(rules, unreadable, now);
+        let guard = Arc::new(guard);
+        if let Some(version) = version {
+            self.guards
+                .lock()
+                .insert(version, tool, Arc::clone(&guard), until);
         }
         Ok(guard)
     }
 
-    /// Gives a put its constraint before it is written: a given one is validated and kept
-    /// across later edits; otherwise one is derived from the new text, which the store applies
-    /// only when the stored rule does not carry one a caller gave (decided in
-    /// `RulePut::build`, inside the write transaction, so a concurrent put cannot slip
-    /// between the check and the write).
-    pub(crate) async fn with_constraint(&self, mut put: RulePut) -> Result<RulePut> {
-        if let Some(given) = put.constraint.take() {
-            let explicit = !given.is_null();
-            put.constraint = Some(if explicit {
-                RawJson::of(&parse_constraint(&given)?)
-            } else {
-                given
-            });
-            put.constraint_explicit = Some(explicit);
-            return Ok(put);
-        }
-        let derived = derive_from_text(&put.rule, &normalize_tool_name(&put.tool_name));
-        // Written straight to its JSON text: through a `Value` it cost a fifth of the
-        // instructions of a put outside SQLite.
-        put.constraint =
-            Some(derived.map_or_else(RawJson::null, |constraint| RawJson::of(&constraint)));
-        put.constraint_explicit = Some(false);
-        Ok(put)
+    /// Gives a put its constraint before it is written; the guard crate decides it
+    /// ([`constrain_put`]), and the store merges it with the stored rule inside its write
+    /// transaction (`RulePut::build`).
+    pub(crate) async fn with_constraint(&self, put: RulePut) -> Result<RulePut> {
+        Ok(constrain_put(put)?)
     }
 }
 
@@ -262,63 +200,6 @@ fn printable(text: &str) -> String {
         shown.push_str("(empty)");
     }
     shown
-}
-
-/// Parses and validates a constraint in the guard's JSON form; errors name the field inside it
-/// (`constraint.matchers[1].value`).
-fn parse_constraint(given: &RawJson) -> Result<Constraint> {
-    // The reason comes from the value, not the text: a parse of the text would say "at line 1
-    // column N" of compact JSON with sorted keys, which is not what the caller sent.
-    let constraint: Constraint = serde_json::from_str(given.as_str())
-        .or_else(|_| serde_json::from_value(given.to_value()))
-        .map_err(|err| tool_memory_core::Error::Invalid {
-            field: "constraint",
-            reason: err.to_string(),
-        })?;
-    constraint
-        .validate()
-        .map_err(|err| tool_memory_core::Error::Invalid {
-            field: "constraint",
-            reason: err.to_string(),
-        })?;
-    Ok(constraint)
-}
-
-/// The guard over the rules that apply at `now`. A captured edict awaiting confirmation is
-/// advice only: it takes part as a normal rule, which never blocks.
-fn build_guard(rules: Vec<ToolMemoryRule>, now: Timestamp) -> Guard {
-    let pairs = rules
-        .into_iter()
-        .filter(|rule| rule.is_active(now))
-        .map(|mut rule| {
-            if rule.meta.proposed {
-                rule.priority = ToolMemoryPriority::Normal;
-            }
-            let constraint = rule.meta.constraint.as_ref().and_then(|raw| {
-                match parse_constraint(raw) {
-                    Ok(constraint) => Some(constraint),
-                    Err(_) => {
-                        // Derive again rather than leave the rule unenforced. The error text can
-                        // quote the constraint's literals (addresses), so only the rule is named.
-                        tracing::warn!(
-                            tool = rule.tool_name,
-                            id = rule.id,
-                            "stored constraint unreadable; deriving it again"
-                        );
-                        None
-                    }
-                }
-            });
-            (rule, constraint)
-        })
-        .collect();
-    // Every constraint passed in was validated above, so construction cannot fail; should it,
-    // derive every constraint from the text rather than enforce nothing.
-    let pairs: Vec<(ToolMemoryRule, Option<Constraint>)> = pairs;
-    Guard::new(pairs.clone()).unwrap_or_else(|err| {
-        tracing::warn!(%err, "could not build the guard from stored constraints; deriving them");
-        Guard::from_rules(pairs.into_iter().map(|(rule, _)| rule))
-    })
 }
 
 /// The tool and the names of its top-level arguments: enough to recognise the call in the

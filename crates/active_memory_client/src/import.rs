@@ -22,7 +22,7 @@ use serde_json::{Map, Value};
 use tool_memory_core::{
     Origin, TOOL_NAMESPACE_PREFIX, ToolMemoryRule, normalize_tool_name, validate_tool_name,
 };
-use tool_memory_guard::constraint_of;
+use tool_memory_guard::{constraint_looser_than_text, constraint_of};
 
 use crate::{ActiveMemoryClient, Result};
 
@@ -242,22 +242,10 @@ impl ActiveMemoryClient {
         origin: &Origin,
     ) -> Result<ImportLine> {
         let mut weakenings = Vec::new();
-        if rule
-            .meta
-            .constraint
-            .as_ref()
-            .is_some_and(|raw| !raw.is_null())
-        {
-            let given = constraint_of(&rule);
-            let derived = tool_memory_guard::derive_constraint(&rule);
-            if let Some(derived) = derived
-                && !given.is_some_and(|given| given.is_at_least_as_strict_as(&derived))
-            {
-                weakenings.push(
-                    "its constraint is looser than the one its text gives (or unreadable)"
-                        .to_owned(),
-                );
-            }
+        if constraint_looser_than_text(&rule) {
+            weakenings.push(
+                "its constraint is looser than the one its text gives (or unreadable)".to_owned(),
+            );
         }
         let stored = match self.store.get(&rule.tool_name, &rule.id).await {
             Ok(stored) => stored,

@@ -10,10 +10,12 @@ mod client;
 mod config;
 mod error;
 mod guard;
+mod guard_cache;
 mod health;
 mod hook;
 mod import;
 mod postgres;
+mod prefetch;
 
 pub use crate::agent_tools::{
     AgentTool, AgentToolSpec, MemoryToolsList, MemoryToolsPut, agent_tools,

@@ -9,8 +9,8 @@ use std::future::Future;
 use std::pin::Pin;
 
 use active_memory_client::{
-    ActiveMemoryClient, Origin, RawJson, RulePut, ToolMemoryPriority, ToolMemoryRule,
-    ToolMemorySource, TurnRecord,
+    ActiveMemoryClient, RawJson, RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource,
+    TurnRecord,
 };
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -229,7 +229,7 @@ fn tool_rule_put(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<
         put.source = params.enumeration::<ToolMemorySource>("source")?;
         put.tags = params.optional("tags")?;
         put.id = params.nullable("id")?;
-        put.origin = rpc_origin("memory.tool_rule_put");
+        put.origin = params.origin();
         put.constraint = params.optional::<RawJson>("constraint")?;
         // The stored rule, not the request echoed back: normalised tool name, kept
         // `created_at` (the reference's V3 returned the pre-store copy, W-17).
@@ -258,42 +258,40 @@ fn tool_rule_list(client: &ActiveMemoryClient, mut params: Params) -> CallFuture
     })
 }
 
-fn rpc_origin(method: &str) -> Origin {
-    Origin::Rpc {
-        method: method.to_owned(),
-    }
-}
-
-/// A lifecycle change of one rule; a missing rule is the application error "rule not found".
-async fn change_rule(
-    client: &ActiveMemoryClient,
-    mut params: Params,
-    method: &'static str,
-) -> CallResult {
-    let tool_name = params.lookup_tool_name()?;
-    let id = params.lookup_id()?;
-    let origin = rpc_origin(method);
-    let changed = match method {
-        "memory.tool_rule_revoke" => client.revoke(&tool_name, &id, &origin).await?,
-        "memory.tool_rule_restore" => client.restore(&tool_name, &id, &origin).await?,
-        _ => client.confirm(&tool_name, &id, &origin).await?,
-    };
-    match changed {
+/// A lifecycle change's answer: the rule as it now stands, or the application error "rule not
+/// found" when there is no such rule.
+fn changed(rule: Option<ToolMemoryRule>, tool_name: String, id: String) -> CallResult {
+    match rule {
         Some(rule) => encode(&rule, 1),
         None => Err(Error::RuleNotFound { tool_name, id }),
     }
 }
 
-fn tool_rule_revoke(client: &ActiveMemoryClient, params: Params) -> CallFuture<'_> {
-    Box::pin(change_rule(client, params, "memory.tool_rule_revoke"))
+fn tool_rule_revoke(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
+    Box::pin(async move {
+        let tool_name = params.lookup_tool_name()?;
+        let id = params.lookup_id()?;
+        let rule = client.revoke(&tool_name, &id, &params.origin()).await?;
+        changed(rule, tool_name, id)
+    })
 }
 
-fn tool_rule_restore(client: &ActiveMemoryClient, params: Params) -> CallFuture<'_> {
-    Box::pin(change_rule(client, params, "memory.tool_rule_restore"))
+fn tool_rule_restore(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
+    Box::pin(async move {
+        let tool_name = params.lookup_tool_name()?;
+        let id = params.lookup_id()?;
+        let rule = client.restore(&tool_name, &id, &params.origin()).await?;
+        changed(rule, tool_name, id)
+    })
 }
 
-fn tool_rule_confirm(client: &ActiveMemoryClient, params: Params) -> CallFuture<'_> {
-    Box::pin(change_rule(client, params, "memory.tool_rule_confirm"))
+fn tool_rule_confirm(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
+    Box::pin(async move {
+        let tool_name = params.lookup_tool_name()?;
+        let id = params.lookup_id()?;
+        let rule = client.confirm(&tool_name, &id, &params.origin()).await?;
+        changed(rule, tool_name, id)
+    })
 }
 
 /// The check result: the decision, the deciding rules, the advice and the reason.
@@ -334,8 +332,7 @@ fn tool_rule_delete(client: &ActiveMemoryClient, mut params: Params) -> CallFutu
     Box::pin(async move {
         let tool_name = params.lookup_tool_name()?;
         let id = params.lookup_id()?;
-        let origin = rpc_origin("memory.tool_rule_delete");
-        encode(&client.delete(&tool_name, &id, &origin).await?, 0)
+        encode(&client.delete(&tool_name, &id, &params.origin()).await?, 0)
     })
 }
 

@@ -2,6 +2,7 @@
 //! method's declaration before its handler runs, in the reference's order: missing required
 //! params first, then unknown ones, then types as the handler reads each field.
 
+use active_memory_client::Origin;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::str::FromStr;
@@ -41,6 +42,8 @@ impl Param {
 #[derive(Debug)]
 pub(crate) struct Params {
     fields: Map<String, Value>,
+    /// The native name of the method the params are for.
+    method: &'static str,
     declared: &'static [Param],
     envelope: Envelope,
 }
@@ -90,6 +93,7 @@ impl Params {
         }
         Ok(Params {
             fields,
+            method,
             declared,
             envelope,
         })
@@ -98,6 +102,14 @@ impl Params {
     /// The envelope the call came through.
     pub(crate) fn envelope(&self) -> Envelope {
         self.envelope
+    }
+
+    /// Who asks for a change made by this call, as the history records it: the method by its
+    /// native name, whichever envelope it came through.
+    pub(crate) fn origin(&self) -> Origin {
+        Origin::Rpc {
+            method: self.method.to_owned(),
+        }
     }
 
     /// A required param.

@@ -10,7 +10,7 @@
 
 use std::cmp::Reverse;
 
-use tool_memory_core::{UNSCOPED_TOOL, validate_tool_name};
+use tool_memory_core::{UNSCOPED_TOOL, split_words, validate_tool_name};
 
 use crate::TurnRecord;
 use crate::text::is_word_char;
@@ -231,32 +231,6 @@ const GENERIC_NAME_WORDS: &[&str] = &[
     "submit", "request", "reply", "mcp", "server", "client", "v2", "one", "batch", "do", "action",
     "task", "service", "app", "user", "users",
 ];
-
-/// The words of a tool name, split at separators and, when `camel` is set, at lower-to-upper
-/// case changes (`WebSearch` → `web`, `search`); lower-cased.
-fn split_words(name: &str, camel: bool) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut current = String::new();
-    let mut previous_lower = false;
-    for ch in name.chars() {
-        if !ch.is_alphanumeric() {
-            if !current.is_empty() {
-                words.push(std::mem::take(&mut current));
-            }
-            previous_lower = false;
-            continue;
-        }
-        if camel && ch.is_uppercase() && previous_lower && !current.is_empty() {
-            words.push(std::mem::take(&mut current));
-        }
-        previous_lower = ch.is_lowercase() || ch.is_ascii_digit();
-        current.extend(ch.to_lowercase());
-    }
-    if !current.is_empty() {
-        words.push(current);
-    }
-    words
-}
 
 /// Tool names too common as English words to count as naming the tool.
 const STOP_NAMES: &[&str] = &[

@@ -10,7 +10,7 @@
 //! revocation is applied to every existing rule with [`revocation_matches`], as the facade does.
 
 use serde::{Deserialize, Serialize};
-use tool_memory_core::Timestamp;
+use tool_memory_core::{Timestamp, parse_json_lines};
 
 use tool_memory_core::{ToolMemoryPriority, ToolMemoryRule, ToolMemorySource};
 
@@ -186,16 +186,7 @@ fn ratio(numerator: usize, denominator: usize) -> f64 {
 
 /// Parses JSONL corpus text; blank lines and lines starting with `//` are skipped.
 pub fn parse_corpus(text: &str) -> Result<Vec<CorpusCase>> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty() && !line.trim_start().starts_with("//"))
-        .map(|(index, line)| {
-            serde_json::from_str(line).map_err(|source| Error::CorpusLine {
-                line: index + 1,
-                source,
-            })
-        })
-        .collect()
+    parse_json_lines(text, |line, source| Error::CorpusLine { line, source })
 }
 
 /// Captures every case and compares with its labels.

@@ -12,7 +12,7 @@
 use crate::material::{MaterialKind, Span, Voice, quotations, unquoted_form};
 use crate::output::MAX_EDICT_CHARS;
 use crate::revocation::blank_revocation;
-use crate::text::{self, match_form, split_sentences, strip_bullet, truncate_chars};
+use crate::text::{self, SPEECH_VERBS, match_form, split_sentences, strip_bullet, truncate_chars};
 
 /// One captured edict: the sentence, its match form, and whose words it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -226,37 +226,6 @@ fn reported_before(tokens: &[Token<'_>]) -> bool {
         !own
     })
 }
-
-pub(crate) const SPEECH_VERBS: &[&str] = &[
-    "said",
-    "says",
-    "told",
-    "tells",
-    "wrote",
-    "writes",
-    "asked",
-    "asks",
-    "mentioned",
-    "replied",
-    "warned",
-    "warns",
-    "insisted",
-    "advised",
-    "according",
-    "instructed",
-    "yelled",
-    "shouted",
-    "claimed",
-    "claims",
-    "suggested",
-    "recommended",
-    "recommends",
-    "saying",
-    "texted",
-    "reads",
-    "states",
-    "stated",
-];
 
 fn word_at<'a>(tokens: &[Token<'a>], index: usize) -> Option<&'a str> {
     match tokens.get(index) {

@@ -1,4 +1,5 @@
-//! Failure classes, repeated-failure observations and per-tool call statistics.
+//! Classifying failures (into [`FailureClass`]), repeated-failure observations and per-tool
+//! call statistics.
 //!
 //! Tool output is untrusted (it may carry text an attacker planted in a web page or e-mail),
 //! so no raw output ever reaches a rule: a failure is reduced to its class, and the sample in
@@ -6,72 +7,14 @@
 //! priority, so they are recalled on demand and never pinned into the prompt.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::sync::LazyLock;
 
 use regex::Regex;
-use serde::{Deserialize, Serialize};
 use tool_memory_core::{Timestamp, ToolMemoryPriority, ToolMemorySource, validate_tool_name};
 
 use crate::identity::failure_identity_key;
 use crate::text::sanitize;
-use crate::{ProposedRule, REPEATED_FAILURE_TAG, StatsDelta, ToolCallRecord, Trust};
-
-/// Why a tool call failed, as far as its summary tells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FailureClass {
-    /// The call timed out.
-    Timeout,
-    /// A file, page or record was not there.
-    NotFound,
-    /// Permission was denied.
-    PermissionDenied,
-    /// The call was rate limited.
-    RateLimited,
-    /// The network or connection failed.
-    ConnectionError,
-    /// Input or output did not parse.
-    ParseError,
-    /// The tool does not exist.
-    UnknownTool,
-    /// Anything else.
-    Error,
-}
-
-impl FailureClass {
-    /// Every class, in classification order.
-    pub const ALL: [FailureClass; 8] = [
-        FailureClass::Timeout,
-        FailureClass::NotFound,
-        FailureClass::PermissionDenied,
-        FailureClass::RateLimited,
-        FailureClass::ConnectionError,
-        FailureClass::ParseError,
-        FailureClass::UnknownTool,
-        FailureClass::Error,
-    ];
-
-    /// The wire spelling, as in the host's `{tool}: failed ({class})` summaries.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FailureClass::Timeout => "timeout",
-            FailureClass::NotFound => "not_found",
-            FailureClass::PermissionDenied => "permission_denied",
-            FailureClass::RateLimited => "rate_limited",
-            FailureClass::ConnectionError => "connection_error",
-            FailureClass::ParseError => "parse_error",
-            FailureClass::UnknownTool => "unknown_tool",
-            FailureClass::Error => "error",
-        }
-    }
-}
-
-impl fmt::Display for FailureClass {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+use crate::{FailureClass, ProposedRule, REPEATED_FAILURE_TAG, StatsDelta, ToolCallRecord, Trust};
 
 /// A summary the host's sanitiser already classified: `{tool}: failed ({class})`.
 static CLASSIFIED: LazyLock<Regex> = LazyLock::new(|| {

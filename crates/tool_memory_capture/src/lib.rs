@@ -25,14 +25,14 @@ mod turn;
 pub use crate::capture::{CaptureConfig, capture_turn, capture_turn_with};
 pub use crate::corpus::{CaseMiss, CorpusCase, CorpusReport, ExpectedRule, evaluate, parse_corpus};
 pub use crate::error::{Error, Result};
-pub use crate::failure::{FailureClass, classify_failure};
+pub use crate::failure::classify_failure;
 pub use crate::identity::{
     EDICT_KEY_PREFIX, FAILURE_KEY_PREFIX, edict_identity_key, failure_identity_key, fnv1a64,
 };
 pub use crate::matching::{revocation_matches, revocation_matches_text};
 pub use crate::output::{
-    CaptureOutput, EDICT_TAG, MATERIAL_TAG, MAX_EDICT_CHARS, ProposedRevocation, ProposedRule,
-    REPEATED_FAILURE_TAG, RevocationKind, StatsDelta, Trust,
+    CaptureOutput, EDICT_TAG, FailureClass, MATERIAL_TAG, MAX_EDICT_CHARS, ProposedRevocation,
+    ProposedRule, REPEATED_FAILURE_TAG, RevocationKind, StatsDelta, Trust,
 };
 pub use crate::switch::{CAPTURE_ENABLED_BY_DEFAULT, CAPTURE_ENABLED_ENV, parse_capture_switch};
 pub use crate::turn::{ToolCallRecord, TurnRecord};

@@ -25,8 +25,7 @@ use self::lexicon::{
     QUESTION_OPENERS, RULES_FILES, RULES_NOUNS, TIME_WORDS, has,
 };
 use crate::attribution::is_alias_word;
-use crate::edict::SPEECH_VERBS;
-use crate::text::{match_form, split_sentences, strip_bullet, tokenize};
+use crate::text::{SPEECH_VERBS, match_form, split_sentences, strip_bullet, tokenize};
 
 /// Whose words a span is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

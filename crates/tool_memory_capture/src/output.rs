@@ -1,10 +1,11 @@
 //! What capture proposes: rules for the store and statistics for the statistics namespace,
-//! kept in two lists because statistics never mix with rules.
+//! kept in two lists because statistics never mix with rules, and the failure classes the
+//! statistics carry.
+
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use tool_memory_core::{Timestamp, ToolMemoryPriority, ToolMemorySource};
-
-use crate::FailureClass;
 
 /// Tag on every rule captured from a user edict.
 pub const EDICT_TAG: &str = "user-edict";
@@ -138,4 +139,60 @@ pub struct StatsDelta {
     pub last_failure_class: Option<FailureClass>,
     /// The `now` the turn was captured at.
     pub last_seen: Timestamp,
+}
+
+/// Why a tool call failed, as far as its summary tells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureClass {
+    /// The call timed out.
+    Timeout,
+    /// A file, page or record was not there.
+    NotFound,
+    /// Permission was denied.
+    PermissionDenied,
+    /// The call was rate limited.
+    RateLimited,
+    /// The network or connection failed.
+    ConnectionError,
+    /// Input or output did not parse.
+    ParseError,
+    /// The tool does not exist.
+    UnknownTool,
+    /// Anything else.
+    Error,
+}
+
+impl FailureClass {
+    /// Every class, in classification order.
+    pub const ALL: [FailureClass; 8] = [
+        FailureClass::Timeout,
+        FailureClass::NotFound,
+        FailureClass::PermissionDenied,
+        FailureClass::RateLimited,
+        FailureClass::ConnectionError,
+        FailureClass::ParseError,
+        FailureClass::UnknownTool,
+        FailureClass::Error,
+    ];
+
+    /// The wire spelling, as in the host's `{tool}: failed ({class})` summaries.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureClass::Timeout => "timeout",
+            FailureClass::NotFound => "not_found",
+            FailureClass::PermissionDenied => "permission_denied",
+            FailureClass::RateLimited => "rate_limited",
+            FailureClass::ConnectionError => "connection_error",
+            FailureClass::ParseError => "parse_error",
+            FailureClass::UnknownTool => "unknown_tool",
+            FailureClass::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for FailureClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }

@@ -16,10 +16,12 @@
 
 use std::ops::Range;
 
-use crate::edict::{SPEECH_VERBS, TAG_QUESTIONS};
+use crate::edict::TAG_QUESTIONS;
 use crate::material::{Span, Voice, quotations, unquoted_form};
 use crate::output::{MAX_EDICT_CHARS, RevocationKind};
-use crate::text::{Token, match_form, split_sentences, strip_bullet, tokenize, truncate_chars};
+use crate::text::{
+    SPEECH_VERBS, Token, match_form, split_sentences, strip_bullet, tokenize, truncate_chars,
+};
 
 /// One revocation found in a sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]

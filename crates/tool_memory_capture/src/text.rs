@@ -1,5 +1,6 @@
-//! Text plumbing for capture: where sentences end, and the normal forms used for matching and
-//! for identity keys. Which lines are the user's own is `material.rs`'s business.
+//! Text plumbing for capture: where sentences end, the normal forms used for matching and for
+//! identity keys, the tokenizer, and the words every pass reads alike (the verbs that report
+//! someone else's words). Which lines are the user's own is `material.rs`'s business.
 
 use std::sync::LazyLock;
 
@@ -209,6 +210,41 @@ pub(crate) fn tokenize(form: &str) -> Vec<Token<'_>> {
     }
     tokens
 }
+
+/// Verbs that report someone else's words ("she said", "the page states", "according to"):
+/// a clause they introduce is not the user's own edict or revocation, and material introduced
+/// by them is quoted. Shared by the edict, revocation and material passes, which must agree on
+/// whose words a sentence holds.
+pub(crate) const SPEECH_VERBS: &[&str] = &[
+    "said",
+    "says",
+    "told",
+    "tells",
+    "wrote",
+    "writes",
+    "asked",
+    "asks",
+    "mentioned",
+    "replied",
+    "warned",
+    "warns",
+    "insisted",
+    "advised",
+    "according",
+    "instructed",
+    "yelled",
+    "shouted",
+    "claimed",
+    "claims",
+    "suggested",
+    "recommended",
+    "recommends",
+    "saying",
+    "texted",
+    "reads",
+    "states",
+    "stated",
+];
 
 #[cfg(test)]
 mod tests {

@@ -1,47 +1,9 @@
 //! The audit trail: every change to a rule, and every guard decision that stopped or questioned
-//! a tool call, as an append-only history with who asked for it.
+//! a tool call, as an append-only history with who asked for it ([`Origin`]).
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Timestamp, ToolMemoryRule};
-
-/// Who or what asked for a change.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Origin {
-    /// A user's own words, captured from a turn.
-    UserEdict {
-        /// The host's session id, if it gave one.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        session_id: Option<String>,
-        /// The turn within the session, if the host numbers them.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        turn: Option<u64>,
-    },
-    /// Observed after a turn (repeated failures).
-    Capture {
-        /// The host's session id, if it gave one.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        session_id: Option<String>,
-        /// The turn within the session, if the host numbers them.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        turn: Option<u64>,
-    },
-    /// A JSON-RPC call.
-    Rpc {
-        /// The method called.
-        method: String,
-    },
-    /// The command line.
-    Cli,
-    /// The expiry of an observation.
-    Expiry,
-    /// A guard decision on a tool call.
-    Guard,
-    /// A program using the library directly.
-    #[default]
-    Api,
-}
+use crate::{Origin, Timestamp, ToolMemoryRule};
 
 /// What happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

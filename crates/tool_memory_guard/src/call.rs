@@ -9,14 +9,14 @@
 use std::cell::OnceCell;
 
 use serde_json::Value;
+use tool_memory_core::split_words;
 
 use crate::limits::{
     ArgumentCount, Bound, Budget, MAX_ARGUMENT_DEPTH, MAX_COMMAND_NESTING, MAX_WRAPPERS,
 };
-use crate::matching::person_tokens;
 use crate::normalize::{
     UrlParts, alnum_runs, canonical_flag, chunks, expand_flag, flag_of_key, host_of_chunk,
-    normalize_email, normalize_path, normalize_url, path_candidates, program_name,
+    normalize_email, normalize_path, normalize_url, path_candidates, person_tokens, program_name,
 };
 
 /// Keys whose values name who a call reaches. Address-like matchers (e-mail, person) look
@@ -410,35 +410,11 @@ pub(crate) fn visit_words(
 
 /// The words of a tool name, split on `_`, `-`, `.`, spaces and camel case.
 pub(crate) fn tool_words(tool_name: &str) -> Vec<String> {
-    split_words(tool_name)
-}
-
-fn split_words(text: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut current = String::new();
-    let mut previous_lower = false;
-    for ch in text.chars() {
-        if !ch.is_alphanumeric() {
-            if !current.is_empty() {
-                words.push(std::mem::take(&mut current));
-            }
-            previous_lower = false;
-            continue;
-        }
-        if ch.is_uppercase() && previous_lower && !current.is_empty() {
-            words.push(std::mem::take(&mut current));
-        }
-        previous_lower = ch.is_lowercase() || ch.is_ascii_digit();
-        current.extend(ch.to_lowercase());
-    }
-    if !current.is_empty() {
-        words.push(current);
-    }
-    words
+    split_words(tool_name, true)
 }
 
 pub(crate) fn is_recipient_key(key: &str) -> bool {
-    split_words(key)
+    split_words(key, true)
         .iter()
         .any(|word| RECIPIENT_KEYS.contains(&word.as_str()))
 }

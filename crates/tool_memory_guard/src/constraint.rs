@@ -5,10 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use tool_memory_core::ToolMemoryRule;
-
 use crate::Error;
-use crate::derive::derive_constraint;
 use crate::normalize::{PathPattern, normalize_domain, normalize_email, normalize_url};
 
 /// Whether a constraint forbids what its matchers describe or requires it.
@@ -332,17 +329,6 @@ impl Constraint {
                 .all(|own| has(&other.when, own))
             && commands_cover
     }
-}
-
-/// The constraint the guard enforces for a stored rule: the one stored with it when it reads
-/// and validates, otherwise the one derived from its text (as the guard does when it is built).
-pub fn constraint_of(rule: &ToolMemoryRule) -> Option<Constraint> {
-    rule.meta
-        .constraint
-        .as_ref()
-        .filter(|raw| !raw.is_null())
-        .and_then(|raw| Constraint::from_json(raw.as_str()).ok())
-        .or_else(|| derive_constraint(rule))
 }
 
 /// Matchers of one kind whose values are the same apart from case and surrounding space: the

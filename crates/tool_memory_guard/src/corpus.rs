@@ -8,7 +8,9 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tool_memory_core::{Timestamp, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource};
+use tool_memory_core::{
+    Timestamp, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, parse_json_lines,
+};
 
 use crate::{Decision, Error, Guard, Result};
 
@@ -81,16 +83,7 @@ impl CorpusCase {
 
 /// Parses a JSONL corpus; blank lines and lines starting with `//` are skipped.
 pub fn parse_corpus(text: &str) -> Result<Vec<CorpusCase>> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty() && !line.trim_start().starts_with("//"))
-        .map(|(index, line)| {
-            serde_json::from_str(line).map_err(|source| Error::CorpusLine {
-                line: index + 1,
-                source,
-            })
-        })
-        .collect()
+    parse_json_lines(text, |line, source| Error::CorpusLine { line, source })
 }
 
 /// A case where the guard disagreed with its label.

@@ -11,6 +11,7 @@ use tool_memory_core::{ToolMemoryPriority, ToolMemoryRule, UNSCOPED_TOOL, normal
 use crate::call::{CallView, tool_words, visit_words};
 use crate::limits::{ArgumentCount, Bound};
 use crate::matching::{CompiledConstraint, Hit, KeyGroup, evaluate};
+use crate::rule_constraint::enforced;
 use crate::{Constraint, Error, MatcherKind, Polarity, Strength, derive_constraint};
 
 /// What the caller should do with a proposed call.
@@ -84,6 +85,8 @@ struct Entry {
     rule: ToolMemoryRule,
     constraint: Option<Constraint>,
     compiled: Option<CompiledConstraint>,
+    /// The rule's stored constraint could not be read; `constraint` is its text's.
+    stored_unreadable: bool,
 }
 
 /// The rules of one tool (or of the sentinel), indexed by the words their matchers need.
@@ -188,10 +191,29 @@ impl Guard {
                 }
                 None => derive_constraint(&rule),
             };
-            guard.insert(rule, constraint);
+            guard.insert(rule, constraint, false);
         }
         guard.build();
         Ok(guard)
+    }
+
+    /// Builds a guard over stored rules, each enforced with the constraint [`constraint_of`]
+    /// gives it: the one stored with it when that reads and validates, otherwise the one its
+    /// text gives. [`Guard::stored_unreadable`] lists the rules of the second kind that did
+    /// store one.
+    ///
+    /// [`constraint_of`]: crate::constraint_of
+    pub fn from_stored<I>(rules: I) -> Guard
+    where
+        I: IntoIterator<Item = ToolMemoryRule>,
+    {
+        let mut guard = Guard::default();
+        for rule in rules {
+            let enforced = enforced(&rule);
+            guard.insert(rule, enforced.constraint, enforced.stored_unreadable);
+        }
+        guard.build();
+        guard
     }
 
     /// Builds a guard deriving every rule's constraint from its text.
@@ -202,7 +224,7 @@ impl Guard {
         let mut guard = Guard::default();
         for rule in rules {
             let constraint = derive_constraint(&rule);
-            guard.insert(rule, constraint);
+            guard.insert(rule, constraint, false);
         }
         guard.build();
         guard
@@ -215,7 +237,12 @@ impl Guard {
         }
     }
 
-    fn insert(&mut self, rule: ToolMemoryRule, constraint: Option<Constraint>) {
+    fn insert(
+        &mut self,
+        rule: ToolMemoryRule,
+        constraint: Option<Constraint>,
+        stored_unreadable: bool,
+    ) {
         let compiled = constraint.as_ref().and_then(CompiledConstraint::new);
         let tool = normalize_tool_name(&rule.tool_name);
         let index = if tool == UNSCOPED_TOOL {
@@ -227,6 +254,7 @@ impl Guard {
             rule,
             constraint,
             compiled,
+            stored_unreadable,
         });
     }
 
@@ -248,11 +276,24 @@ impl Guard {
     /// Every rule with the constraint the guard checks for it (`None`: advice only), so a
     /// user can inspect and correct derived constraints.
     pub fn constraints(&self) -> impl Iterator<Item = (&ToolMemoryRule, Option<&Constraint>)> {
+        self.entries()
+            .map(|entry| (&entry.rule, entry.constraint.as_ref()))
+    }
+
+    /// The rules of a guard built by [`Guard::from_stored`] whose stored constraint could not
+    /// be read or validated, so that their text's constraint is enforced instead: for the
+    /// caller to report, since this crate logs nothing.
+    pub fn stored_unreadable(&self) -> impl Iterator<Item = &ToolMemoryRule> {
+        self.entries()
+            .filter(|entry| entry.stored_unreadable)
+            .map(|entry| &entry.rule)
+    }
+
+    fn entries(&self) -> impl Iterator<Item = &Entry> {
         self.unscoped
             .entries
             .iter()
             .chain(self.tools.values().flat_map(|index| index.entries.iter()))
-            .map(|entry| (&entry.rule, entry.constraint.as_ref()))
     }
 
     /// Checks a proposed call of `tool_name` with `arguments` against the tool's rules and the
@@ -511,13 +552,26 @@ mod tests {
 
     /// The index is only a prefilter: on every corpus case, checking through it must give
     /// the verdict of evaluating every rule.
+    /// The text of every file of the labelled corpus.
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the labelled corpus lives in files under tests/fixtures/guard"
+    )]
+    fn corpus_texts() -> Vec<String> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/guard");
+        std::fs::read_dir(dir)
+            .expect("corpus directory")
+            .map(|entry| {
+                let path = entry.expect("directory entry").path();
+                std::fs::read_to_string(&path).expect("readable corpus file")
+            })
+            .collect()
+    }
+
     #[test]
     fn index_never_drops_a_matching_rule() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/guard");
         let mut checked = 0;
-        for entry in std::fs::read_dir(dir).expect("corpus directory") {
-            let path = entry.expect("directory entry").path();
-            let text = std::fs::read_to_string(&path).expect("readable corpus file");
+        for text in corpus_texts() {
             for case in parse_corpus(&text).expect("valid corpus") {
                 let guard = Guard::from_rules(case.tool_rules());
                 let indexed = guard.check(&case.call.tool_name, &case.call.arguments);

@@ -4,8 +4,9 @@
 //! The crate is pure: rules and a proposed call in, a [`Verdict`] out. No IO, no clock. A
 //! rule's text is turned into a [`Constraint`] (literals the user named, and whether they are
 //! forbidden or required) by [`derive_constraint`]; programs may also supply constraints in
-//! their JSON form. A [`Guard`] compiles and indexes the rules once and then checks many
-//! calls. See `docs/guard.md` for the grammar, the JSON form and the decision policy.
+//! their JSON form. Which constraint a rule has is decided here and nowhere else: for a put by
+//! [`constrain_put`], for a stored rule by [`constraint_of`]. A [`Guard`] compiles and indexes
+//! the rules once and then checks many calls. See `docs/guard.md` for the grammar, the JSON form and the decision policy.
 
 mod call;
 mod constraint;
@@ -16,10 +17,10 @@ mod guard;
 mod limits;
 mod matching;
 mod normalize;
+mod rule_constraint;
 
 pub use crate::constraint::{
     Constraint, MAX_MATCHER_CHARS, MAX_MATCHERS, Matcher, MatcherKind, Polarity, Strength,
-    constraint_of,
 };
 pub use crate::corpus::{
     CorpusCall, CorpusCase, CorpusReport, CorpusRule, Disagreement, evaluate, parse_corpus,
@@ -31,3 +32,4 @@ pub use crate::limits::{
     INVOCATION_OVERHEAD_WORDS, MAX_ARGUMENT_BYTES, MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_VALUES,
     MAX_COMMAND_NESTING, MAX_EVALUATION_WORK, MAX_INVOCATION_WORDS, MAX_WRAPPERS,
 };
+pub use crate::rule_constraint::{constrain_put, constraint_looser_than_text, constraint_of};

@@ -507,26 +507,6 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
     }
 }
 
-/// The name words of a recipient value: display names and the local part of addresses
-/// (`sarah.j@corp.com` → `sarah`, `j`), never the domain.
-pub(crate) fn person_tokens(text: &str) -> Vec<&str> {
-    let mut tokens = Vec::new();
-    for chunk in chunks(text) {
-        let name_part = match chunk.rsplit_once('@') {
-            // `@kevin` is a handle: the name follows the sigil.
-            Some(("", handle)) => handle,
-            Some((local, _)) => local.strip_prefix("mailto:").unwrap_or(local),
-            None => chunk,
-        };
-        tokens.extend(
-            name_part
-                .split(|ch: char| !ch.is_alphanumeric())
-                .filter(|word| !word.is_empty()),
-        );
-    }
-    tokens
-}
-
 /// Evaluates a constraint against a call; `Some` when the call violates it. When the check's
 /// budget runs out midway, returns what was found before (a forbidden literal found is
 /// found; the caller treats the rest of the check as not done).

@@ -1,5 +1,6 @@
 //! Normal forms of the literals the guard compares: e-mail addresses, URLs, hosts, paths and
-//! flags, plus the chunking of free text into candidate literals.
+//! flags, plus the chunking of free text into candidate literals and the name words of a
+//! recipient.
 //!
 //! Rule values and call values go through the same functions, so a match is an equality (or
 //! a prefix at a component boundary) between two normal forms, never a raw substring search.
@@ -732,6 +733,26 @@ fn word_at(haystack: &str, at: usize, needle: &str) -> bool {
             continues(ch) || (ch == '.' && after.next().is_some_and(char::is_alphanumeric))
         });
     before_ok && after_ok
+}
+
+/// The name words of a recipient value: display names and the local part of addresses
+/// (`sarah.j@corp.com` → `sarah`, `j`), never the domain.
+pub(crate) fn person_tokens(text: &str) -> Vec<&str> {
+    let mut tokens = Vec::new();
+    for chunk in chunks(text) {
+        let name_part = match chunk.rsplit_once('@') {
+            // `@kevin` is a handle: the name follows the sigil.
+            Some(("", handle)) => handle,
+            Some((local, _)) => local.strip_prefix("mailto:").unwrap_or(local),
+            None => chunk,
+        };
+        tokens.extend(
+            name_part
+                .split(|ch: char| !ch.is_alphanumeric())
+                .filter(|word| !word.is_empty()),
+        );
+    }
+    tokens
 }
 
 #[cfg(test)]

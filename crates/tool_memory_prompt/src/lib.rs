@@ -1,5 +1,6 @@
-//! The pinned `## Tool-scoped rules` system-prompt block: rendering, the session section that
-//! holds it, and the prefetch that gathers its rules at session start.
+//! The pinned `## Tool-scoped rules` system-prompt block: rendering, and the session section
+//! that holds it. Gathering its rules at session start is the facade's (it owns the store, the
+//! threads and the timeouts).
 //!
 //! Rendering is a pure function of the set of rules and a byte budget: no clock, no IO, no
 //! storage. Ordinary rules render byte-for-byte as the reference renderer (V2) renders them;
@@ -10,11 +11,9 @@
 //! documented in `docs/prompt.md`.
 
 mod neutralize;
-mod prefetch;
 mod render;
 mod section;
 
-pub use crate::prefetch::{prefetch_blocking, prefetch_rules_blocking};
 pub use crate::render::{
     DEFAULT_PROMPT_BUDGET_BYTES, PromptReport, TOOL_MEMORY_HEADING, TOOL_MEMORY_PREAMBLE,
     UNSCOPED_GROUP_HEADING, UnreadableRule, render_block, render_prompt, render_rules,

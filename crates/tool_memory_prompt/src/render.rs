@@ -79,7 +79,7 @@ pub fn render_rules(rules: &[ToolMemoryRule]) -> String {
 
 /// Renders `rules` within `budget_bytes` (use `usize::MAX` for no bound). Every rule passed in
 /// is a candidate, normal ones included (marked `**[normal]**`); callers that want only the
-/// eager rules filter first, as [`crate::prefetch_rules_blocking`] does.
+/// eager rules filter first, as the facade's session prompt does.
 pub fn render_prompt(rules: &[ToolMemoryRule], budget_bytes: usize) -> PromptReport {
     render_block(rules, &[], budget_bytes)
 }

@@ -84,3 +84,32 @@ async fn bad_arguments_and_unknown_priorities_are_errors() -> Result<()> {
     assert!(err.starts_with("memory_tools_put: tool_name"), "{err}");
     Ok(())
 }
+
+/// The messages docs/rpc.md ("Agent tools") quotes, word for word.
+#[tokio::test]
+async fn the_documented_messages_are_the_ones_the_model_gets() -> Result<()> {
+    let client = ActiveMemoryClient::in_memory().with_config(ClientConfig::default());
+    let tools = agent_tools(&client);
+    let (list, put) = (&tools[0], &tools[1]);
+    for (tool, arguments, expected) in [
+        (
+            put,
+            json!({"tool_name": "bash", "rule": "x", "priority": "urgent"}),
+            "invalid arguments for memory_tools_put: priority is invalid: unknown value `urgent`, expected one of normal, high, critical",
+        ),
+        (
+            list,
+            json!({}),
+            "invalid arguments for memory_tools_list: missing field `tool_name`",
+        ),
+        (
+            put,
+            json!({"tool_name": " ", "rule": "x"}),
+            "memory_tools_put: tool_name is required",
+        ),
+    ] {
+        assert_eq!(tool.call(arguments).await.unwrap_err(), expected);
+    }
+    assert_eq!(list.call(json!({"tool_name": "bash"})).await.unwrap(), "[]");
+    Ok(())
+}

@@ -283,3 +283,37 @@ async fn a_call_too_complex_to_check_asks_and_is_audited() -> Result<()> {
     assert_eq!(asked.detail.as_deref(), Some("bash(command)"));
     Ok(())
 }
+
+/// A stored constraint is read one way, the guard crate's: a text that is not the documented
+/// form is unreadable, and the rule's own words are enforced in its place. Here the text gives
+/// `matchers` twice; a lenient reader (the facade's own, before the guard crate owned this)
+/// took the last copy and enforced Bob instead of Sarah, while import judged the same rule by
+/// its text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stored_constraint_with_a_repeated_key_is_unreadable_and_the_text_is_enforced()
+-> Result<()> {
+    let client = client();
+    let stored = client
+        .put(
+            RulePut::new("send_email", "Never email sarah@example.com.")
+                .with_priority(ToolMemoryPriority::Critical)
+                .with_id("sarah"),
+        )
+        .await?;
+    let mut damaged = stored.clone();
+    damaged.meta.constraint = Some(RawJson::from_stored(
+        r#"{"matchers":[{"kind":"email","value":"sarah@example.com"}],"matchers":[{"kind":"email","value":"bob@example.com"}],"polarity":"forbid"}"#
+            .to_owned(),
+    )?);
+    client.import_verbatim(vec![damaged], &Origin::Api).await?;
+
+    let to_sarah = client
+        .check("send_email", &json!({"to": "sarah@example.com"}))
+        .await?;
+    assert_eq!(to_sarah.decision, Decision::Deny, "{to_sarah:?}");
+    let to_bob = client
+        .check("send_email", &json!({"to": "bob@example.com"}))
+        .await?;
+    assert_eq!(to_bob.decision, Decision::Allow, "{to_bob:?}");
+    Ok(())
+}

@@ -510,3 +510,93 @@ async fn tool_call_check_answers_before_the_call_runs() -> Result<()> {
     );
     Ok(())
 }
+
+/// Revoke, restore and confirm each make their own change, under their own name in the
+/// history, and answer "rule not found" for a rule that is not there.
+#[tokio::test]
+async fn each_lifecycle_method_makes_its_own_change() -> Result<()> {
+    let handler = crate::support::handler_with(active_memory_client::ClientConfig {
+        capture_enabled: true,
+        confirm_captured_edicts: true,
+        ..active_memory_client::ClientConfig::default()
+    })?;
+    let report = result(
+        &handler,
+        request(
+            1,
+            "memory.after_turn",
+            json!({"user_message": "Never email Sarah.", "tool_calls": [{"name": "send_email", "success": true}]}),
+        ),
+    )
+    .await?;
+    let id = report["created"][0]["id"]
+        .as_str()
+        .context("a captured edict")?
+        .to_owned();
+    ensure!(report["created"][0]["proposed"] == true, "{report}");
+    let address = json!({"tool_name": "send_email", "id": id});
+
+    let confirmed = result(
+        &handler,
+        request(2, "memory.tool_rule_confirm", address.clone()),
+    )
+    .await?;
+    ensure!(confirmed.get("proposed").is_none(), "{confirmed}");
+    let revoked = result(
+        &handler,
+        request(3, "memory.tool_rule_revoke", address.clone()),
+    )
+    .await?;
+    ensure!(revoked["revoked_at"].is_string(), "{revoked}");
+    let restored = result(
+        &handler,
+        request(4, "memory.tool_rule_restore", address.clone()),
+    )
+    .await?;
+    ensure!(restored.get("revoked_at").is_none(), "{restored}");
+
+    let history = result(&handler, request(5, "memory.tool_rule_history", address)).await?;
+    let lines: Vec<(&str, &str)> = history
+        .as_array()
+        .context("history lines")?
+        .iter()
+        .map(|line| {
+            (
+                line["action"].as_str().unwrap_or_default(),
+                line["origin"]["method"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    ensure!(
+        lines[..3]
+            == [
+                ("restore", "memory.tool_rule_restore"),
+                ("revoke", "memory.tool_rule_revoke"),
+                ("confirm", "memory.tool_rule_confirm"),
+            ],
+        "{history}"
+    );
+
+    for (number, method) in [
+        "memory.tool_rule_confirm",
+        "memory.tool_rule_revoke",
+        "memory.tool_rule_restore",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let id = 10 + i64::try_from(number)?;
+        check(
+            &handler,
+            request(id, method, json!({"tool_name": "send_email", "id": "nope"})),
+            native_error(
+                json!(id),
+                memory_rpc::RULE_NOT_FOUND_CODE,
+                "rule not found: no rule `nope` on tool `send_email`",
+                None,
+            ),
+        )
+        .await?;
+    }
+    Ok(())
+}

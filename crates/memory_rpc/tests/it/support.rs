@@ -16,9 +16,16 @@ pub(crate) const T0: &str = "2026-01-01T00:00:00+00:00";
 pub(crate) const T1: &str = "2026-01-01T00:00:00.000001+00:00";
 pub(crate) const T2: &str = "2026-01-01T00:00:00.000002+00:00";
 
-/// A deterministic handler: ids `rule-1`, `rule-2`, …; timestamps from [`T0`]; capture on
-/// whatever the environment says.
+/// A deterministic handler: ids `rule-1`, `rule-2`, …; timestamps from [`T0`]; capture on.
 pub(crate) fn handler() -> Result<RpcHandler> {
+    handler_with(ClientConfig {
+        capture_enabled: true,
+        ..ClientConfig::default()
+    })
+}
+
+/// [`handler`] with other client settings.
+pub(crate) fn handler_with(config: ClientConfig) -> Result<RpcHandler> {
     let clock = Arc::new(ManualClock::starting_at(Timestamp::parse(
         "2026-01-01T00:00:00Z",
     )?));
@@ -27,10 +34,7 @@ pub(crate) fn handler() -> Result<RpcHandler> {
         ids: Arc::new(SequentialIds::new("rule")),
     };
     let store = Arc::new(InMemoryRuleStore::with_services(services));
-    let client = ActiveMemoryClient::from_parts(store, clock).with_config(ClientConfig {
-        capture_enabled: true,
-        ..ClientConfig::default()
-    });
+    let client = ActiveMemoryClient::from_parts(store, clock).with_config(config);
     Ok(RpcHandler::new(client))
 }
 

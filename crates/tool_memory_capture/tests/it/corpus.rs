@@ -19,6 +19,10 @@ const MIN_REVOCATION_TURNS: usize = 60;
 /// Cases that label what pasted material may propose (`expect_proposed`).
 const MIN_PROPOSAL_TURNS: usize = 40;
 
+#[expect(
+    clippy::disallowed_methods,
+    reason = "the labelled corpus lives in files under tests/fixtures/capture"
+)]
 fn load_corpus() -> Result<Vec<CorpusCase>> {
     let mut paths: Vec<_> = std::fs::read_dir(Path::new(CORPUS_DIR))
         .with_context(|| format!("reading {CORPUS_DIR}"))?

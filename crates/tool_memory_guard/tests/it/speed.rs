@@ -2,7 +2,6 @@
 //! run `cargo test --release -p tool_memory_guard -- --ignored --nocapture speed` to read it.
 
 use std::hint::black_box;
-use std::time::Instant;
 
 use serde_json::json;
 use tool_memory_core::{ToolMemoryPriority, ToolMemoryRule};
@@ -52,7 +51,14 @@ fn rules(count: usize) -> Vec<ToolMemoryRule> {
 
 #[test]
 #[ignore = "prints timings; run in release with --ignored --nocapture"]
+#[expect(
+    clippy::disallowed_methods,
+    clippy::disallowed_types,
+    reason = "prints timings for a person to read and never asserts on them; the guard itself reads no clock"
+)]
 fn speed_report() {
+    use std::time::Instant;
+
     let calls = [
         json!({"to": "alice@partner.com", "cc": ["bob@partner.com"], "subject": "Quarterly report", "body": "Hi Alice, attached is the quarterly report. Let me know if anything looks off. Thanks!"}),
         json!({"to": "person500@example500.com", "subject": "hi", "body": "hello"}),

@@ -1,10 +1,9 @@
 //! Integration tests of the pinned prompt block, as one test binary: golden bytes from the
-//! reference, named file snapshots, the budget, byte stability, the section, the prefetch and
-//! the lines of unreadable rules.
+//! reference, named file snapshots, the budget, byte stability, the section and the lines of
+//! unreadable rules.
 
 mod budget;
 mod golden;
-mod prefetch;
 mod properties;
 mod section;
 mod snapshots;
