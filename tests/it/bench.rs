@@ -1,10 +1,11 @@
-//! The benchmark workload, run once at a tiny size so it cannot rot. It checks that every row
-//! of the contract is produced with sane fields; it never asserts on time.
+//! The benchmark workload (`toolmem_bench`), run once at a tiny size so it cannot rot. It checks
+//! that every row of the contract is produced with sane fields; it never asserts on time. The
+//! HTTP and server memory rows start `toolmem_e2e`, the same program as `toolmem`.
 
 use anyhow::Result;
-use toolmem::bench::{BenchOptions, run};
+use toolmem_bench::{BenchOptions, run};
 
-use crate::support::TOOLMEM;
+use crate::support::{TOOLMEM, cli};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_workload_produces_every_row() -> Result<()> {
@@ -15,6 +16,7 @@ async fn the_workload_produces_every_row() -> Result<()> {
         capture_turns: 10,
         rpc_requests: 40,
         server_exe: Some(TOOLMEM.into()),
+        peak_rss: true,
         postgres: None,
         baseline: true,
     };
@@ -61,5 +63,49 @@ async fn the_workload_produces_every_row() -> Result<()> {
         "{line}"
     );
     assert!(line.ends_with(r#","peak_rss_kib":null}"#), "{line}");
+    Ok(())
+}
+
+/// Without the server executable the HTTP and memory rows cannot run: the workload says so
+/// before it does anything, instead of leaving the rows out.
+#[tokio::test]
+async fn the_server_rows_need_the_server() -> Result<()> {
+    let options = BenchOptions {
+        tools: 2,
+        per_tool: 1,
+        runs: 1,
+        capture_turns: 1,
+        rpc_requests: 4,
+        server_exe: None,
+        peak_rss: false,
+        postgres: None,
+        baseline: false,
+    };
+    let err = run(&options).await.expect_err("no server to talk to");
+    assert!(err.to_string().contains("server_exe"), "{err:#}");
+    Ok(())
+}
+
+/// The product binary carries no benchmark: `toolmem bench` is an unknown command (a usage
+/// error), not a run of the workload.
+#[test]
+fn the_product_binary_has_no_bench_command() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let db = dir.path().join("rules.sqlite3");
+    let args = [
+        "bench",
+        "--tools",
+        "1",
+        "--per-tool",
+        "1",
+        "--runs",
+        "1",
+        "--no-rpc",
+        "--no-rss",
+        "--no-baseline",
+    ];
+    let (code, stdout, stderr) = cli(&db, &args, "")?;
+    assert_eq!(code, 64, "{stdout}{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
     Ok(())
 }

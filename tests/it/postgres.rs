@@ -260,17 +260,19 @@ async fn the_benchmark_runs_against_postgres_and_leaves_nothing_behind() -> Resu
         return Ok(());
     };
     let database = TestDatabase::create(&admin_url)?;
-    let options = toolmem::bench::BenchOptions {
+    let options = toolmem_bench::BenchOptions {
         tools: 10,
         per_tool: 3,
         runs: 1,
         capture_turns: 10,
         rpc_requests: 20,
-        server_exe: None,
+        // The RPC rows' server, on the run's schema.
+        server_exe: Some(crate::support::TOOLMEM.into()),
+        peak_rss: true,
         postgres: Some(database.url.clone()),
         baseline: true,
     };
-    let rows = toolmem::bench::run(&options).await?;
+    let rows = toolmem_bench::run(&options).await?;
     let ops: Vec<&str> = rows.iter().map(|row| row.op.as_str()).collect();
     for op in [
         "put",

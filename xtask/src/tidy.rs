@@ -35,6 +35,10 @@ const ALLOWED_EDGES: &[(&str, &[&str])] = &[
         "toolmem",
         &["tool_memory_core", "active_memory_client", "memory_rpc"],
     ),
+    (
+        "toolmem_bench",
+        &["tool_memory_core", "active_memory_client"],
+    ),
 ];
 
 pub(crate) fn run(root: &Path) -> Result<()> {

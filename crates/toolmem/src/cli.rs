@@ -15,7 +15,7 @@ use clap::{Parser, Subcommand};
 use memory_rpc::{RpcHandler, RpcLimits};
 
 use crate::db_path::{self, Database};
-use crate::{bench, limits, output, serve};
+use crate::{limits, output, serve};
 
 /// Durable, tool-scoped rules for LLM agents.
 #[derive(Debug, Parser)]
@@ -165,28 +165,6 @@ enum Command {
         #[arg(long)]
         dry_run: bool,
     },
-    /// Run the standard benchmark workload in a temporary directory (see docs/performance.md).
-    #[command(hide = true)]
-    Bench {
-        /// Tools in the store.
-        #[arg(long, default_value_t = 200)]
-        tools: usize,
-        /// Rules per tool (50: 10,000 rules; 500: 100,000 rules).
-        #[arg(long, default_value_t = 50)]
-        per_tool: usize,
-        /// Runs of the whole workload; rows report medians.
-        #[arg(long, default_value_t = 3)]
-        runs: usize,
-        /// Skip the HTTP rows.
-        #[arg(long)]
-        no_rpc: bool,
-        /// Skip the server memory row.
-        #[arg(long)]
-        no_rss: bool,
-        /// Skip the baseline rows (put, upsert, get and delete on a bare SQLite key/value table).
-        #[arg(long)]
-        no_baseline: bool,
-    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -240,39 +218,6 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         let turn = read_turn()?;
         let proposed = preview_capture(&turn);
         output::print_json(&proposed)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    if let Command::Bench {
-        tools,
-        per_tool,
-        runs,
-        no_rpc,
-        no_rss,
-        no_baseline,
-    } = args.command
-    {
-        let mut options = bench::BenchOptions {
-            tools,
-            per_tool,
-            runs,
-            baseline: !no_baseline,
-            ..Default::default()
-        };
-        if no_rpc {
-            options.rpc_requests = 0;
-        }
-        if no_rss {
-            options.server_exe = None;
-        }
-        // `--db postgres://...` runs the workload against PostgreSQL; a file path is ignored
-        // (the SQLite workload always uses a temporary file).
-        options.postgres = args
-            .db
-            .as_deref()
-            .and_then(std::path::Path::to_str)
-            .filter(|text| active_memory_client::is_postgres_url(text))
-            .map(str::to_owned);
-        bench::print(&bench::run(&options).await?, json);
         return Ok(ExitCode::SUCCESS);
     }
     let db = Database::resolve(args.db)?;
@@ -410,7 +355,7 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
                 println!("{}", rule.to_compact_json());
             }
         }
-        Command::Bench { .. } | Command::Doctor => {
+        Command::Doctor => {
             unreachable!("handled before the database is opened")
         }
         Command::Import {

@@ -3,9 +3,6 @@
 //! server (HTTP or stdio); the other subcommands are the command line for people. Both speak to
 //! the facade alone.
 
-pub mod bench;
-mod bench_kv;
-mod bench_pg;
 mod cli;
 mod db_path;
 mod doctor;

@@ -22,7 +22,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use tool_memory_core::{storage_key, tool_memory_namespace};
 
-use crate::bench::{Row, priority, row, rule_text};
+use crate::row::{Row, row};
+use crate::workload::{priority, rule_text, tool_name};
 
 /// The `impl` of the baseline rows.
 pub(crate) const BASELINE: &str = "sqlite_kv";
@@ -71,13 +72,13 @@ pub(crate) fn rows(path: &Path, tools: usize, per_tool: usize) -> Result<Vec<Row
     let mut keys = Vec::with_capacity(total);
     let started = Instant::now();
     for tool in 0..tools {
-        let tool_name = format!("tool_{tool:03}");
+        let name = tool_name(tool);
         for index in 0..per_tool {
             let now = clock.now();
             let id = reference_id(tool, index);
             let rule = Record {
                 id: id.clone(),
-                tool_name: tool_name.clone(),
+                tool_name: name.clone(),
                 rule: rule_text(tool, index),
                 priority: priority(tool, index),
                 source: ToolMemorySource::Programmatic,
@@ -86,7 +87,7 @@ pub(crate) fn rows(path: &Path, tools: usize, per_tool: usize) -> Result<Vec<Row
                 updated_at: now,
             };
             table.put(rule)?;
-            keys.push((tool_name.clone(), id));
+            keys.push((name.clone(), id));
         }
     }
     rows.push(baseline_row("put", total, total, started.elapsed()));

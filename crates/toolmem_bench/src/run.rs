@@ -1,7 +1,6 @@
-//! The standard benchmark workload behind `cargo xtask bench` (`toolmem bench`): the operations
-//! users feel, through the facade on a file-backed SQLite database with the default durability,
-//! the same path the server uses minus HTTP, plus capture, RPC over loopback and peak memory.
-//! The JSON lines it prints are the contract; see docs/performance.md.
+//! The workload itself: `runs` runs of every row, each on a fresh store, and the median of
+//! each row over the runs. Most rows call the facade in-process; the HTTP and server memory
+//! rows go to the real server (`server`), the baseline rows to a bare table (`baseline`).
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -11,9 +10,10 @@ use active_memory_client::{
     ToolMemoryPriority, ToolMemorySource, TurnRecord, capture_turn,
 };
 use anyhow::{Context, Result};
-use memory_rpc::RpcHandler;
-use serde::Serialize;
 use serde_json::json;
+
+use crate::row::{Row, row};
+use crate::workload::{priority, rule_text, tool_name};
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -28,8 +28,11 @@ pub struct BenchOptions {
     pub capture_turns: usize,
     /// Requests for the RPC `get` row (a tenth of that for `prompt`); 0 skips RPC.
     pub rpc_requests: usize,
-    /// The `toolmem` executable to measure peak server memory with; `None` skips that row.
+    /// The `toolmem` executable that serves the HTTP rows and whose peak memory the memory
+    /// row measures. Needed when either runs; the workload fails up front without it.
     pub server_exe: Option<PathBuf>,
+    /// Whether to run the server memory row (never on PostgreSQL).
+    pub peak_rss: bool,
     /// A PostgreSQL URL to run against instead of a temporary SQLite file (in a schema of its
     /// own, dropped afterwards); the server memory row is then left out.
     pub postgres: Option<String>,
@@ -47,34 +50,22 @@ impl Default for BenchOptions {
             runs: 3,
             capture_turns: 20_000,
             rpc_requests: 20_000,
-            server_exe: std::env::current_exe().ok(),
+            server_exe: None,
+            peak_rss: true,
             postgres: None,
             baseline: true,
         }
     }
 }
 
-/// One result line. Every row has the same fields.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Row {
-    /// What was measured: `toolmem`, or `sqlite_kv` for the baseline rows; results from other
-    /// implementations can share a file.
-    #[serde(rename = "impl")]
-    pub implementation: &'static str,
-    /// The operation.
-    pub op: String,
-    /// How many operations were timed.
-    pub n: usize,
-    /// Rules in the store when it ran.
-    pub rules: usize,
-    /// Median microseconds per operation over the runs (`null` for the memory row).
-    pub us_per_op: Option<f64>,
-    /// Peak resident memory of the server process, KiB (only on the memory row).
-    pub peak_rss_kib: Option<u64>,
-}
-
 /// Runs the workload `options.runs` times and returns one row per operation (medians).
 pub async fn run(options: &BenchOptions) -> Result<Vec<Row>> {
+    let needs_server = options.rpc_requests > 0 || (options.peak_rss && options.postgres.is_none());
+    anyhow::ensure!(
+        options.server_exe.is_some() || !needs_server,
+        "the HTTP and server memory rows need the toolmem executable (server_exe); \
+         skip them (no RPC requests, no peak memory) or name it"
+    );
     let mut samples: Vec<Vec<Row>> = Vec::new();
     for _ in 0..options.runs.max(1) {
         samples.push(run_once(options).await?);
@@ -97,37 +88,11 @@ pub async fn run(options: &BenchOptions) -> Result<Vec<Row>> {
     Ok(rows)
 }
 
-pub(crate) fn row(op: &str, n: usize, rules: usize, elapsed: Duration) -> Row {
-    Row {
-        implementation: "toolmem",
-        op: op.to_owned(),
-        n,
-        rules,
-        us_per_op: Some(elapsed.as_secs_f64() * 1e6 / n.max(1) as f64),
-        peak_rss_kib: None,
-    }
-}
-
-/// The text of rule `j` of tool `t`, as the issue fixes it.
-pub(crate) fn rule_text(tool: usize, index: usize) -> String {
-    format!("rule {tool}-{index}: never pass --x{index} when the target is host{tool}.example")
-}
-
-pub(crate) fn priority(tool: usize, index: usize) -> ToolMemoryPriority {
-    if index == 0 && tool.is_multiple_of(10) {
-        ToolMemoryPriority::Critical
-    } else if index == 1 {
-        ToolMemoryPriority::High
-    } else {
-        ToolMemoryPriority::Normal
-    }
-}
-
 async fn run_once(options: &BenchOptions) -> Result<Vec<Row>> {
     let dir = tempfile_dir()?;
     let db = dir.join("bench.sqlite3");
     let (client, postgres) = match &options.postgres {
-        Some(url) => crate::bench_pg::open(url)
+        Some(url) => crate::postgres::open(url)
             .await
             .map(|(client, store)| (client, Some(store)))?,
         None => (
@@ -142,11 +107,11 @@ async fn run_once(options: &BenchOptions) -> Result<Vec<Row>> {
     let mut keys = Vec::with_capacity(total);
     let started = Instant::now();
     for tool in 0..options.tools {
-        let tool_name = format!("tool_{tool:03}");
+        let name = tool_name(tool);
         for index in 0..options.per_tool {
             let stored = client
                 .put(
-                    RulePut::new(&tool_name, rule_text(tool, index))
+                    RulePut::new(&name, rule_text(tool, index))
                         .with_priority(priority(tool, index))
                         .with_source(ToolMemorySource::Programmatic)
                         .with_tags(["bench"]),
@@ -180,7 +145,7 @@ async fn run_once(options: &BenchOptions) -> Result<Vec<Row>> {
     // list: 1,000 listings of tool (i * 7) % tools.
     let started = Instant::now();
     for listing in 0..1000 {
-        let tool = format!("tool_{:03}", (listing * 7) % options.tools);
+        let tool = tool_name((listing * 7) % options.tools);
         let listed = client.list(&tool).await?;
         debug_assert_eq!(listed.len(), options.per_tool);
     }
@@ -240,11 +205,24 @@ async fn run_once(options: &BenchOptions) -> Result<Vec<Row>> {
         started.elapsed(),
     ));
 
-    if options.rpc_requests > 0 {
-        rows.extend(rpc_rows(&client, &keys, options.rpc_requests, total).await?);
-    }
-    if let Some(exe) = options.server_exe.as_ref().filter(|_| postgres.is_none()) {
-        rows.push(peak_rss_row(exe, &db, total).await?);
+    if let Some(exe) = options.server_exe.as_deref() {
+        if options.rpc_requests > 0 {
+            // The server opens the same database: the SQLite file, or the run's schema.
+            let served: std::ffi::OsString = match &postgres {
+                Some(store) => crate::postgres::url_in_schema(
+                    options.postgres.as_deref().context("PostgreSQL URL")?,
+                    store.schema().context("the run's schema")?,
+                )
+                .into(),
+                None => db.clone().into_os_string(),
+            };
+            rows.extend(
+                crate::server::rpc_rows(exe, &served, &keys, options.rpc_requests, total).await?,
+            );
+        }
+        if options.peak_rss && postgres.is_none() {
+            rows.push(crate::server::peak_rss_row(exe, &db, total).await?);
+        }
     }
 
     // check: guard verdicts through the facade against 10, 100 and 1,000 rules on one tool,
@@ -260,7 +238,7 @@ async fn run_once(options: &BenchOptions) -> Result<Vec<Row>> {
         let path = dir.join("baseline.sqlite3");
         let (tools, per_tool) = (options.tools, options.per_tool);
         Some(
-            tokio::task::spawn_blocking(move || crate::bench_kv::rows(&path, tools, per_tool))
+            tokio::task::spawn_blocking(move || crate::baseline::rows(&path, tools, per_tool))
                 .await,
         )
     } else {
@@ -349,150 +327,6 @@ fn capture_turn_fixture() -> TurnRecord {
     turn
 }
 
-/// Requests per second over HTTP on loopback, four concurrent connections, in one process.
-async fn rpc_rows(
-    client: &ActiveMemoryClient,
-    keys: &[(String, String)],
-    requests: usize,
-    total: usize,
-) -> Result<Vec<Row>> {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let url = format!("http://{}/rpc", listener.local_addr()?);
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(crate::serve::serve_on(
-        listener,
-        RpcHandler::new(client.clone()),
-        crate::serve::HttpOptions::default(),
-        async move {
-            let _ = stopped.await;
-        },
-    ));
-    let connections = 4;
-    let mut rows = Vec::new();
-    for (op, count) in [
-        ("rpc_get", requests),
-        ("rpc_prompt", (requests / 10).max(1)),
-    ] {
-        let started = Instant::now();
-        let mut tasks = Vec::new();
-        for connection in 0..connections {
-            // One client per task with one pooled connection: four concurrent connections.
-            let http = reqwest::Client::builder()
-                .pool_max_idle_per_host(1)
-                .build()?;
-            let url = url.clone();
-            let bodies: Vec<String> = (connection..count)
-                .step_by(connections)
-                .map(|index| {
-                    let params = if op == "rpc_get" {
-                        let (tool, id) = &keys[(index * 7919) % keys.len()];
-                        json!({"tool_name": tool, "id": id})
-                    } else {
-                        json!({})
-                    };
-                    let method = if op == "rpc_get" {
-                        "memory.tool_rule_get"
-                    } else {
-                        "memory.tool_rules_for_prompt"
-                    };
-                    json!({"jsonrpc": "2.0", "id": index, "method": method, "params": params})
-                        .to_string()
-                })
-                .collect();
-            tasks.push(tokio::spawn(async move {
-                for body in bodies {
-                    let response = http
-                        .post(&url)
-                        .header("content-type", "application/json")
-                        .body(body)
-                        .send()
-                        .await?;
-                    anyhow::ensure!(response.status().is_success(), "HTTP {}", response.status());
-                    let reply = response.bytes().await?;
-                    // Every request got a result, and every rule asked for is there (the
-                    // delete row puts its rules back): the reply starts with a result object,
-                    // not `null` or an error (the server answers both with HTTP 200). Only its
-                    // head is looked at: scanning every reply would load the two cores the
-                    // server shares with this client.
-                    let head = &reply[..reply.len().min(64)];
-                    anyhow::ensure!(
-                        head.windows(10).any(|part| part == br#""result":{"#),
-                        "the server did not answer with a result: {}",
-                        String::from_utf8_lossy(&reply)
-                    );
-                }
-                anyhow::Ok(())
-            }));
-        }
-        for task in tasks {
-            task.await??;
-        }
-        rows.push(row(op, count, total, started.elapsed()));
-    }
-    let _ = stop.send(());
-    server.await??;
-    Ok(rows)
-}
-
-/// Starts the real server on the benchmark database, asks it for the session-start block and a
-/// listing of every tool, and reads its peak resident memory.
-async fn peak_rss_row(exe: &std::path::Path, db: &std::path::Path, total: usize) -> Result<Row> {
-    use tokio::io::AsyncBufReadExt;
-    let mut child = tokio::process::Command::new(exe)
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .with_context(|| format!("starting {}", exe.display()))?;
-    let mut lines = tokio::io::BufReader::new(child.stdout.take().context("stdout")?).lines();
-    let line = lines.next_line().await?.context("server printed nothing")?;
-    let base = line
-        .trim()
-        .strip_prefix("toolmem listening on ")
-        .context("listening line")?
-        .to_owned();
-    let http = reqwest::Client::new();
-    let call = |method: &str, params: serde_json::Value| {
-        http.post(format!("{base}/rpc"))
-            .header("content-type", "application/json")
-            .body(
-                json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string(),
-            )
-            .send()
-    };
-    call("memory.tool_rules_for_prompt", json!({}))
-        .await?
-        .bytes()
-        .await?;
-    let tools = total / 50;
-    for tool in 0..tools.max(1) {
-        call(
-            "memory.tool_rule_list",
-            json!({"tool_name": format!("tool_{tool:03}")}),
-        )
-        .await?
-        .bytes()
-        .await?;
-    }
-    let pid = child.id().context("server pid")?;
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let peak = status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
-        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok());
-    child.kill().await?;
-    Ok(Row {
-        implementation: "toolmem",
-        op: "server_peak_rss".to_owned(),
-        n: 1,
-        rules: total,
-        us_per_op: None,
-        peak_rss_kib: peak,
-    })
-}
-
 fn tempfile_dir() -> Result<PathBuf> {
     let dir =
         std::env::temp_dir().join(format!("toolmem-bench-{}-{}", std::process::id(), unique()));
@@ -505,42 +339,4 @@ fn unique() -> u128 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|elapsed| elapsed.as_nanos())
         .unwrap_or_default()
-}
-
-/// Prints rows as a table, or as JSON lines with `json`.
-pub fn print(rows: &[Row], json: bool) {
-    if json {
-        for row in rows {
-            println!("{}", serde_json::to_string(row).expect("rows serialise"));
-        }
-        return;
-    }
-    println!(
-        "{:<20} {:>8} {:>8} {:>12} {:>12}",
-        "op", "n", "rules", "us/op", "ops/s"
-    );
-    for row in rows {
-        let op = if row.implementation == "toolmem" {
-            row.op.clone()
-        } else {
-            format!("{} ({})", row.op, row.implementation)
-        };
-        match (row.us_per_op, row.peak_rss_kib) {
-            (Some(us), _) => println!(
-                "{:<20} {:>8} {:>8} {:>12.2} {:>12.0}",
-                op,
-                row.n,
-                row.rules,
-                us,
-                1e6 / us
-            ),
-            (None, Some(kib)) => {
-                println!(
-                    "{:<20} {:>8} {:>8} {:>12} {:>9} KiB",
-                    op, row.n, row.rules, "-", kib
-                );
-            }
-            (None, None) => println!("{:<20} {:>8} {:>8} {:>12}", op, row.n, row.rules, "n/a"),
-        }
-    }
 }
