@@ -5,6 +5,8 @@ mod bench;
 mod cli;
 mod faults;
 mod fuzz;
+mod hooks;
+mod install;
 mod module_cycles;
 mod postgres;
 mod processes;
