@@ -564,7 +564,20 @@ fn segment_invocations(words: &[String], out: &mut Vec<Invocation>, budget: &Bud
         out.push(invocation(&words[index..]));
         let program = program_name(&words[index]);
         if !WRAPPERS.contains(&program.as_str()) {
-            break;
+            // A package runner runs the program it names (`npx wrangler deploy`, `pnpm dlx`,
+            // `uv run`, `python -m pip`): the wrapped program is read as if typed directly.
+            match runner_target(&program, &words[index + 1..]) {
+                Some(skip) if wrappers < MAX_WRAPPERS => {
+                    wrappers += 1;
+                    index += 1 + skip;
+                    continue;
+                }
+                Some(_) => {
+                    budget.exceed(Bound::Wrappers);
+                    break;
+                }
+                None => break,
+            }
         }
         if wrappers == MAX_WRAPPERS {
             // The program behind this wrapper is not read: the check is incomplete.
@@ -590,6 +603,60 @@ fn segment_invocations(words: &[String], out: &mut Vec<Invocation>, budget: &Bud
         }
     }
     true
+}
+
+/// Runners that take the program to run as their first word after their options.
+const RUNNERS: &[&str] = &["bunx", "npx", "pnpx", "uvx"];
+
+/// Runners whose subcommand (the second word) runs the program named after it.
+const RUNNER_SUBCOMMANDS: &[(&str, &str)] = &[
+    ("bun", "x"),
+    ("bundle", "exec"),
+    ("hatch", "run"),
+    ("npm", "exec"),
+    ("pdm", "run"),
+    ("pipenv", "run"),
+    ("pipx", "run"),
+    ("pnpm", "dlx"),
+    ("pnpm", "exec"),
+    ("poetry", "run"),
+    ("rye", "run"),
+    ("uv", "run"),
+    ("yarn", "dlx"),
+    ("yarn", "exec"),
+];
+
+/// For a runner `program` followed by `rest`, how many words of `rest` come before the program
+/// it runs (its subcommand and options); `None` when `program` runs nothing named after it.
+/// `python -m pip install x` runs `pip install x`.
+fn runner_target(program: &str, rest: &[String]) -> Option<usize> {
+    let mut at = if RUNNERS.contains(&program) {
+        0
+    } else if RUNNER_SUBCOMMANDS
+        .iter()
+        .any(|(runner, sub)| *runner == program && rest.first().is_some_and(|word| word == sub))
+    {
+        1
+    } else if program == "python" && rest.first().is_some_and(|word| word == "-m") {
+        return rest.get(1).map(|_| 1);
+    } else {
+        return None;
+    };
+    while at < rest.len() {
+        let word = &rest[at];
+        if word == "--" {
+            at += 1;
+            break;
+        }
+        if VALUE_FLAGS.contains(&word.as_str()) || word == "--package" || word == "--with" {
+            at += 2;
+        } else if word.starts_with('-') {
+            at += 1;
+        } else {
+            break;
+        }
+    }
+    (at < rest.len()).then_some(at)
 }
 
 fn invocation(words: &[String]) -> Invocation {
@@ -622,6 +689,17 @@ fn invocation(words: &[String]) -> Invocation {
                     .map(|flag| canonical_flag(&program, flag).to_owned()),
             );
             skip_value = !word.contains('=') && VALUE_FLAGS.contains(&word.as_str());
+            continue;
+        }
+        // `git push origin +main` forces the push of that ref: it is `--force` for it.
+        if program == "git"
+            && positional.first().is_some_and(|first| first == "push")
+            && let Some(refspec) = word.strip_prefix('+').filter(|rest| !rest.is_empty())
+        {
+            if !flags.iter().any(|flag| flag == "--force") {
+                flags.push("--force".to_owned());
+            }
+            positional.push(refspec.to_owned());
             continue;
         }
         positional.push(word.clone());

@@ -14,6 +14,7 @@ use tool_memory_core::ToolMemoryRule;
 use crate::normalize::{
     CueSet, WordMap, WordRuns, is_domain_like, is_ipv4, normalize_email, normalize_url,
 };
+use crate::rule_text::ordering_clauses;
 use crate::{Constraint, MAX_MATCHERS, Matcher, MatcherKind};
 
 /// Derives the constraint a rule's text states, or `None` when the text names nothing the
@@ -782,6 +783,11 @@ static WORD_CLASSES: LazyLock<WordMap<u32>> = LazyLock::new(|| {
 });
 
 /// The lists of [`WORD_CLASSES`] that `lower` is on; 0 for none.
+/// Whether `word` (lower-case) is a program the grammar knows as the start of a command.
+pub(crate) fn is_program(word: &str) -> bool {
+    word_class(word) & PROGRAM != 0
+}
+
 fn word_class(lower: &str) -> u32 {
     WORD_CLASSES.get(lower).copied().unwrap_or(0)
 }
@@ -810,6 +816,9 @@ struct Token<'a> {
 #[derive(Debug, Clone)]
 struct CommandPhrase {
     offset: usize,
+    /// Said as "force push": every way to force a push (`--force`, `-f`,
+    /// `--force-with-lease`, a `+branch` refspec), not the one flag a user typed.
+    force_words: bool,
     words: Vec<String>,
     adjacent_flags: Vec<String>,
     loose_flags: Vec<String>,
@@ -966,6 +975,11 @@ fn is_path_like(lower: &str) -> bool {
     };
     if !path_chars(lower) {
         return false;
+    }
+    // A glob (`*.key`, `secrets/**`, `.eslintrc.*`) names the files it matches.
+    if lower.contains('*') && lower.contains(['.', '/']) && lower.chars().any(char::is_alphanumeric)
+    {
+        return true;
     }
     if lower == "/"
         || lower.starts_with("~/")
@@ -1197,6 +1211,7 @@ fn command_phrases(tokens: &[Token], git_context: bool, used: &mut [bool]) -> Ve
                 words,
                 adjacent_flags: flags,
                 loose_flags: Vec::new(),
+                force_words: false,
             });
             index += 1;
             continue;
@@ -1204,13 +1219,13 @@ fn command_phrases(tokens: &[Token], git_context: bool, used: &mut [bool]) -> Ve
         let program = token.lower.as_ref();
         let is_program = is_word(token, PROGRAM)
             || (is_word(token, AMBIGUOUS_PROGRAM) && tokens.get(index + 1).is_some_and(is_flag));
-        let force_push = git_context
-            && (is_word(token, FORCE_PUSH_WORD)
-                || (matches!(token.kind, TokenKind::Word)
-                    && program == "force"
-                    && tokens
-                        .get(index + 1)
-                        .is_some_and(|next| is_word(next, PUSH_WORD))));
+        // "force push" is git's word alone: it needs no git context to mean `git push --force`.
+        let force_push = is_word(token, FORCE_PUSH_WORD)
+            || (matches!(token.kind, TokenKind::Word)
+                && program == "force"
+                && tokens
+                    .get(index + 1)
+                    .is_some_and(|next| is_word(next, PUSH_WORD)));
         let plain_push = git_context && is_word(token, PUSH_WORD);
         if force_push || plain_push {
             used[index] = true;
@@ -1228,6 +1243,7 @@ fn command_phrases(tokens: &[Token], git_context: bool, used: &mut [bool]) -> Ve
                     Vec::new()
                 },
                 loose_flags: Vec::new(),
+                force_words: force_push,
             });
             index = next;
             continue;
@@ -1273,6 +1289,7 @@ fn command_phrases(tokens: &[Token], git_context: bool, used: &mut [bool]) -> Ve
             words,
             adjacent_flags,
             loose_flags: Vec::new(),
+            force_words: false,
         });
         index = next;
     }
@@ -1473,6 +1490,17 @@ fn polarity_cue(cues: &Cues, lower: &str) -> Option<Cue> {
     None
 }
 
+/// Whether a clause carries a cue of its own: an order, not an explanation.
+fn gives_an_order(clause: &str) -> bool {
+    let lower = clause.to_lowercase();
+    let cues = Cues::of(&WordRuns::new(&lower));
+    cues.double_negative.is_some()
+        || cues.ask.is_some()
+        || cues.forbid.is_some()
+        || cues.require.is_some()
+        || lower.contains("instead of")
+}
+
 /// The grammar behind [`derive_constraint`], on text and a tool name.
 /// [`derive_constraint`] for a rule not built yet: its text and (normalised) tool name are all
 /// derivation reads.
@@ -1482,6 +1510,7 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     } else {
         Cow::Borrowed(text)
     };
+    let text = ordering_clauses(&text, gives_an_order);
     let lower = text.to_lowercase();
     // The words of the text, built once: derivation looks up over a hundred cues in it.
     let words = WordRuns::new(&lower);
@@ -1650,6 +1679,11 @@ fn command_matchers(phrases: &[CommandPhrase]) -> Vec<Matcher> {
     for phrase in phrases {
         if phrase.loose_flags.is_empty() {
             matchers.push(Matcher::new(MatcherKind::Command, phrase.value(None)));
+            if phrase.force_words {
+                let mut lease = phrase.words.join(" ");
+                lease.push_str(" --force-with-lease");
+                matchers.push(Matcher::new(MatcherKind::Command, lease));
+            }
         } else {
             for flag in &phrase.loose_flags {
                 matchers.push(Matcher::new(MatcherKind::Command, phrase.value(Some(flag))));
@@ -1849,7 +1883,7 @@ mod tests {
             "git_push",
             "never force-push to main",
             Some(
-                r#"{"matchers":[{"kind":"literal","value":"main"}],"polarity":"forbid","when":[{"kind":"command","value":"git push --force"}]}"#,
+                r#"{"matchers":[{"kind":"literal","value":"main"}],"polarity":"forbid","when":[{"kind":"command","value":"git push --force"},{"kind":"command","value":"git push --force-with-lease"}]}"#,
             ),
         );
         check(

@@ -6,13 +6,39 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tool_memory_core::{ToolMemoryPriority, ToolMemoryRule, UNSCOPED_TOOL, normalize_tool_name};
+use tool_memory_core::{
+    ToolFamily, ToolMemoryPriority, ToolMemoryRule, UNSCOPED_TOOL, normalize_tool_name,
+};
 
 use crate::call::{CallView, tool_words, visit_words};
 use crate::limits::{ArgumentCount, Bound};
 use crate::matching::{CompiledConstraint, Hit, KeyGroup, evaluate};
 use crate::rule_constraint::enforced;
 use crate::{Constraint, Error, MatcherKind, Polarity, Strength, derive_constraint};
+
+/// Where a tool's rules are filed: a tool of a family (core's one table for every agent) files
+/// them under the family, so a rule said about Claude Code's `Bash` holds for Codex's `shell`,
+/// Gemini CLI's `run_shell_command` and Cursor's `run_terminal_cmd`; any other tool under its
+/// own name. The prefix holds a character no normalised tool name the store accepts starts
+/// with, so no tool's own name can take a family's place.
+fn index_key(tool: &str) -> String {
+    match ToolFamily::of(tool) {
+        Some(family) => format!("{FAMILY_PREFIX}{}", family.as_str()),
+        None => tool.to_owned(),
+    }
+}
+
+const FAMILY_PREFIX: &str = "=family:";
+
+/// A tool named after a program (`git`, `git_push`, `docker_run`, `kubectl`) runs that
+/// program, so the shell's rules hold for it too: `git` called with `["push", "--force"]` is
+/// `git push --force` through the shell.
+fn runs_a_program(tool: &str) -> bool {
+    ToolFamily::of(tool).is_none()
+        && tool_words(tool)
+            .first()
+            .is_some_and(|word| crate::derive::is_program(word))
+}
 
 /// What the caller should do with a proposed call.
 #[derive(
@@ -248,7 +274,7 @@ impl Guard {
         let index = if tool == UNSCOPED_TOOL {
             &mut self.unscoped
         } else {
-            self.tools.entry(tool).or_default()
+            self.tools.entry(index_key(&tool)).or_default()
         };
         index.entries.push(Entry {
             rule,
@@ -309,9 +335,19 @@ impl Guard {
         let tool_index = if tool == UNSCOPED_TOOL {
             None
         } else {
-            self.tools.get(&tool)
+            self.tools.get(&index_key(&tool))
         };
-        let indexes: [&ToolIndex; 2] = [tool_index.unwrap_or(&EMPTY_INDEX), &self.unscoped];
+        let shell_index = if runs_a_program(&tool) {
+            self.tools
+                .get(&format!("{FAMILY_PREFIX}{}", ToolFamily::Shell.as_str()))
+        } else {
+            None
+        };
+        let indexes: [&ToolIndex; 3] = [
+            tool_index.unwrap_or(&EMPTY_INDEX),
+            shell_index.unwrap_or(&EMPTY_INDEX),
+            &self.unscoped,
+        ];
         if indexes.iter().all(|index| index.is_empty()) {
             return allow(&tool, Vec::new());
         }

@@ -18,6 +18,7 @@ mod limits;
 mod matching;
 mod normalize;
 mod rule_constraint;
+mod rule_text;
 
 pub use crate::constraint::{
     Constraint, MAX_MATCHER_CHARS, MAX_MATCHERS, Matcher, MatcherKind, Polarity, Strength,

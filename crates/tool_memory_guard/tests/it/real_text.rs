@@ -12,17 +12,17 @@ use tool_memory_guard::{CorpusCase, Decision, evaluate, parse_corpus};
 
 const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text");
 
-// Ratchet floors: the figures measured when the corpus was written (accuracy 0.744, 74
-// forbidden calls allowed, 13 calls to ask about allowed, 12 harmless calls blocked). Raise
+// Ratchet floors, at the figures last measured. When the corpus was written: accuracy 0.744,
+// 74 forbidden calls allowed, 13 calls to ask about allowed, 12 harmless calls blocked. Raise
 // them as the guard improves, never lower them.
 /// Share of calls decided as labelled.
-const MIN_ACCURACY: f64 = 0.744;
+const MIN_ACCURACY: f64 = 0.883;
 /// Forbidden calls allowed: the failure that matters most.
-const MAX_ALLOWED_FORBIDDEN: usize = 74;
+const MAX_ALLOWED_FORBIDDEN: usize = 24;
 /// Calls to ask about that were allowed.
-const MAX_ALLOWED_CONFIRM: usize = 13;
+const MAX_ALLOWED_CONFIRM: usize = 9;
 /// Harmless calls that were denied or asked about.
-const MAX_BLOCKED_HARMLESS: usize = 12;
+const MAX_BLOCKED_HARMLESS: usize = 9;
 const MIN_RULES: usize = 80;
 const MIN_CALLS: usize = 250;
 
@@ -117,5 +117,27 @@ fn real_text_meets_the_floors() -> Result<()> {
         "accuracy {:.3} < {MIN_ACCURACY}",
         report.accuracy()
     );
+    Ok(())
+}
+
+/// Prints what the guard reads from each rule of the corpus, for working on the grammar:
+/// `cargo test -p tool_memory_guard --test it -- --ignored --nocapture real_text_derivations`.
+#[test]
+#[ignore = "prints the derivations; it asserts nothing"]
+fn real_text_derivations() -> Result<()> {
+    let mut seen = std::collections::BTreeSet::new();
+    for case in load()? {
+        for rule in &case.rules {
+            if seen.insert((rule.tool_name.clone(), rule.rule.clone())) {
+                let constraint = tool_memory_guard::derive_from_text(&rule.rule, &rule.tool_name);
+                println!(
+                    "{:?} on {} -> {}",
+                    rule.rule,
+                    rule.tool_name,
+                    constraint.map_or_else(|| "advice".to_owned(), |c| c.to_json())
+                );
+            }
+        }
+    }
     Ok(())
 }
