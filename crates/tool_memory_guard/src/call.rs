@@ -16,7 +16,8 @@ use crate::limits::{
 };
 use crate::normalize::{
     UrlParts, alnum_runs, canonical_flag, chunks, expand_flag, flag_of_key, host_of_chunk,
-    normalize_email, normalize_path, normalize_url, path_candidates, person_tokens, program_name,
+    is_domain_like, normalize_email, normalize_path, normalize_url, path_candidates, person_tokens,
+    program_name,
 };
 
 /// Keys whose values name who a call reaches. Address-like matchers (e-mail, person) look
@@ -107,6 +108,13 @@ const VALUE_FLAGS: &[&str] = &[
     "-p",
     "--port",
 ];
+
+/// Whether a required flag is an option that takes a value (`--namespace web`): only the long
+/// spellings, since a short one (`-n`, `-p`) means different things to different programs.
+pub(crate) fn takes_a_value(flag: &str) -> bool {
+    let flag = flag.trim().to_lowercase();
+    flag.starts_with("--") && VALUE_FLAGS.contains(&flag.as_str())
+}
 
 /// One string of a call, lower-cased, with the normal forms matchers compare computed on
 /// first use.
@@ -314,9 +322,19 @@ impl Text {
 
     /// The hosts the text's chunks name (addresses' domains, URLs' hosts, dotted names, IPs).
     pub(crate) fn hosts(&self) -> &[String] {
-        self.forms()
-            .hosts
-            .get_or_init(|| chunks(&self.lower).filter_map(host_of_chunk).collect())
+        self.forms().hosts.get_or_init(|| {
+            let mut hosts: Vec<String> = chunks(&self.lower).filter_map(host_of_chunk).collect();
+            // A site's files live under its name: `/srv/www/shop.example.org/public` is
+            // shop.example.org's.
+            for chunk in chunks(&self.lower).filter(|chunk| chunk.contains('/')) {
+                for component in chunk.split(['/', ':']).skip(1) {
+                    if is_domain_like(component) && !hosts.iter().any(|host| host == component) {
+                        hosts.push(component.to_owned());
+                    }
+                }
+            }
+            hosts
+        })
     }
 
     /// The URLs in the text (`scheme://...` or `www....`).

@@ -452,6 +452,20 @@ const NOT_NAMES: &[&str] = &[
     "ok",
     "okay",
     "slack",
+    // Assistants and models are not people: "Claude, never email Priya", "ask Gemini".
+    "ai",
+    "assistant",
+    "bot",
+    "chatgpt",
+    "claude",
+    "cline",
+    "codex",
+    "copilot",
+    "cursor",
+    "gemini",
+    "gpt",
+    "llm",
+    "windsurf",
     "teams",
     "zoom",
     "gmail",
@@ -706,6 +720,11 @@ const SQL_PHRASES: &[&str] = &[
     "drop schema",
     "truncate table",
 ];
+/// SQL's statement keywords. Written in capitals in prose ("never DROP or TRUNCATE
+/// anything"), or opening a code span (`ALTER TABLE`), they name the statement.
+const SQL_KEYWORDS: &[&str] = &[
+    "alter", "delete", "drop", "grant", "insert", "revoke", "truncate", "update",
+];
 const HOST_TRIGGERS: &[&str] = &["host", "server", "machine", "box"];
 const NOT_HOSTS: &[&str] = &[
     "the",
@@ -879,6 +898,9 @@ impl Cues {
             git_context,
             sql_phrase,
         ] = CUES.first_in(words);
+        // "Leave INC-4411 alone", "leave `db-prod-2` alone": an order not to touch, whose two
+        // words stand apart.
+        let forbid = forbid.or_else(|| words.find("alone").and_then(|_| words.find("leave")));
         Cues {
             double_negative,
             ask,
@@ -1101,6 +1123,9 @@ fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>> {
                 None if backtick && first_is_program => TokenKind::QuotedCommand(lower.clone()),
                 None => TokenKind::Entity(MatcherKind::Literal, lower.clone()),
             }
+        } else if SQL_KEYWORDS.contains(&first) {
+            // `ALTER TABLE`, `DROP DATABASE`: a statement's words, not a program.
+            TokenKind::Entity(MatcherKind::Literal, lower.clone())
         } else if backtick || first_is_program {
             TokenKind::QuotedCommand(lower.clone())
         } else {
@@ -1532,6 +1557,18 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     let git_context = tool_git || cues.git_context.is_some();
     let mut used = vec![false; tokens.len()];
     let mut phrases = command_phrases(&tokens, git_context, &mut used);
+    // "never create git tags (`git tag`)": the bare program said in passing is the longer
+    // command the rule spells out, not every use of the program.
+    let spelled_out: Vec<String> = phrases
+        .iter()
+        .filter(|phrase| phrase.words.len() > 1)
+        .map(|phrase| phrase.words[0].clone())
+        .collect();
+    phrases.retain(|phrase| {
+        !(phrase.words.len() == 1
+            && phrase.adjacent_flags.is_empty()
+            && spelled_out.contains(&phrase.words[0]))
+    });
 
     // Loose flags attach to the nearest command before them (or the first command).
     let mut flags: Vec<(usize, String)> = Vec::new();
@@ -1592,6 +1629,29 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
                 .lower
                 .chars()
                 .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '-');
+        // An account, ticket or host id: letters or digits in hyphen-joined runs, with a digit
+        // ("7781-0042", "INC-4411", "web-prod-07"). Another id of the same shape is another
+        // thing, so the literal is matched as a whole word.
+        let id_shaped = token.lower.len() >= 4
+            && token.lower.contains('-')
+            && token.lower.contains(|ch: char| ch.is_ascii_digit())
+            && token.lower.starts_with(char::is_alphanumeric)
+            && token.lower.ends_with(char::is_alphanumeric)
+            && !token.lower.contains("--")
+            && token
+                .lower
+                .chars()
+                .all(|ch| ch.is_alphanumeric() || ch == '-');
+        // A keyword that opens a statement phrase already read (`DROP TABLE`) is that phrase.
+        let opens_a_phrase = next.is_some_and(|next| {
+            SQL_PHRASES
+                .iter()
+                .any(|phrase| phrase.split_once(' ') == Some((token.lower.as_ref(), next)))
+        });
+        let sql_keyword = token.text.len() >= 4
+            && token.text.chars().all(|ch| ch.is_ascii_uppercase())
+            && SQL_KEYWORDS.contains(&token.lower.as_ref())
+            && !opens_a_phrase;
         let named_container = matches!(next, Some("folder" | "directory" | "dir"))
             && token
                 .lower
@@ -1607,7 +1667,7 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
                 token.offset,
                 Matcher::new(MatcherKind::Path, token.lower.as_ref()),
             ));
-        } else if identifier || named_branch {
+        } else if identifier || named_branch || id_shaped || sql_keyword {
             entities.push((
                 token.offset,
                 Matcher::new(MatcherKind::Literal, token.lower.as_ref()),
@@ -1615,6 +1675,10 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         }
     }
     for (offset, host) in host_names(&tokens, &used) {
+        // An id that is a host's name is that host.
+        entities.retain(|(_, matcher)| {
+            !(matcher.kind == MatcherKind::Literal && matcher.value == host)
+        });
         entities.push((offset, Matcher::new(MatcherKind::Host, host)));
     }
     for (offset, name) in person_names(&tokens, &used) {
@@ -1671,7 +1735,124 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         Cue::InsteadOf(_) => forbid(&phrases, entities, flags),
         Cue::Require => require(&phrases, entities, flags),
     };
-    finish(constraint)
+    let constraint = finish(constraint).map(|constraint| names_the_tool(constraint, tool_name));
+    match (constraint, cue) {
+        (Some(constraint), _) => Some(constraint),
+        (None, Cue::Forbid { ask_first }) => forbids_the_tool(&words, &lower, tool_name)
+            .or_else(|| forbids_an_operation(&words, &lower, tool_name))
+            .map(|matcher| Constraint::forbid(vec![matcher]).with_ask_first(ask_first)),
+        (None, _) => None,
+    }
+}
+
+/// The words of what a tool does: the name after an MCP server's prefix
+/// (`mcp__github__merge_pull_request` → merge, pull, request). `None` for the tools of a
+/// family and the no-tool sentinel: their rules are about what the call runs, not the tool.
+fn action_words(tool_name: &str) -> Option<Vec<String>> {
+    let tool = tool_name.trim().to_lowercase();
+    if tool == tool_memory_core::UNSCOPED_TOOL || tool_memory_core::ToolFamily::of(&tool).is_some()
+    {
+        return None;
+    }
+    let action = tool.rsplit("__").next().unwrap_or(&tool);
+    let words: Vec<String> = action
+        .split(|ch: char| !ch.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_owned)
+        .collect();
+    (!words.is_empty()).then_some(words)
+}
+
+/// "Never call `merge_pull_request`" on that tool names the tool itself: the literal becomes
+/// the tool's command, which every call of the tool runs.
+fn names_the_tool(mut constraint: Constraint, tool_name: &str) -> Constraint {
+    let Some(action) = action_words(tool_name) else {
+        return constraint;
+    };
+    let spelled = action.join("_");
+    for matcher in &mut constraint.matchers {
+        if matcher.kind == MatcherKind::Literal && matcher.value.trim().to_lowercase() == spelled {
+            *matcher = Matcher::new(MatcherKind::Command, action.join(" "));
+        }
+    }
+    constraint
+}
+
+/// "Don't restart anything", "never deploy anything" on the shell: an operation, named by a
+/// subcommand some program has, forbidden for every object. No program is named, so the
+/// word is forbidden in whatever command carries it (`kubectl rollout restart`,
+/// `systemctl restart nginx`). Only with a universal object, as for [`forbids_the_tool`].
+fn forbids_an_operation(words: &WordRuns<'_>, lower: &str, tool_name: &str) -> Option<Matcher> {
+    if tool_memory_core::ToolFamily::of(tool_name) != Some(tool_memory_core::ToolFamily::Shell) {
+        return None;
+    }
+    if NARROWING_WORDS.iter().any(|word| words.has_run(word)) {
+        return None;
+    }
+    let rule_words: Vec<&str> = lower
+        .split(|ch: char| !ch.is_alphanumeric() && ch != '\'' && ch != '-')
+        .filter(|word| !word.is_empty())
+        .collect();
+    rule_words.windows(2).find_map(|pair| {
+        let [verb, object] = [pair[0], pair[1]];
+        let operation = OPERATION_PROGRAMS
+            .iter()
+            .any(|program| subcommands(program).contains(&verb));
+        (operation && UNIVERSAL_WORDS.contains(&object))
+            .then(|| Matcher::new(MatcherKind::Literal, verb))
+    })
+}
+
+/// Programs whose subcommands are operations a rule may forbid by name alone.
+const OPERATION_PROGRAMS: &[&str] = &["git", "kubectl", "docker", "helm", "systemctl", "vercel"];
+
+/// Words that narrow "anyone" or "any" to some of them, which the call's arguments would have
+/// to show: a rule with one of them is not about every call.
+const NARROWING_WORDS: &[&str] = &[
+    "after", "before", "except", "if", "less", "more", "other", "outside", "over", "than", "that",
+    "under", "when", "which", "who", "whose",
+];
+/// Words that make an order about every object of the verb: "never message anyone".
+const UNIVERSAL_WORDS: &[&str] = &[
+    "all",
+    "any",
+    "anybody",
+    "anyone",
+    "anything",
+    "every",
+    "everybody",
+    "everyone",
+    "everything",
+];
+
+/// A forbid rule that names no literal but forbids what its own tool does, for every object:
+/// "Do not merge PRs" on `merge_pull_request`, "never message anyone on Slack" on
+/// `post_message`. The rule is about the tool itself, so every call of it is forbidden. A rule
+/// with a possessive or narrowed object ("don't email my landlord", "anyone outside the
+/// team") names something the guard cannot read, and stays advice.
+fn forbids_the_tool(words: &WordRuns<'_>, lower: &str, tool_name: &str) -> Option<Matcher> {
+    let action = action_words(tool_name)?;
+    let rule_words: Vec<&str> = lower
+        .split(|ch: char| !ch.is_alphanumeric() && ch != '\'')
+        .filter(|word| !word.is_empty())
+        .collect();
+    let verb_at = rule_words.iter().position(|word| {
+        action
+            .iter()
+            .any(|action_word| action_word.len() >= 4 && word.starts_with(action_word.as_str()))
+    })?;
+    if NARROWING_WORDS.iter().any(|word| words.has_run(word)) {
+        return None;
+    }
+    let object = rule_words.get(verb_at + 1).copied().unwrap_or_default();
+    let generic_plural = object.len() >= 3
+        && object.ends_with('s')
+        && !matches!(
+            object,
+            "his" | "its" | "this" | "us" | "yours" | "ours" | "theirs"
+        );
+    let every = UNIVERSAL_WORDS.contains(&object) || generic_plural;
+    every.then(|| Matcher::new(MatcherKind::Command, action.join(" ")))
 }
 
 fn command_matchers(phrases: &[CommandPhrase]) -> Vec<Matcher> {

@@ -13,6 +13,7 @@ use tool_memory_core::{
 use crate::call::{CallView, tool_words, visit_words};
 use crate::limits::{ArgumentCount, Bound};
 use crate::matching::{CompiledConstraint, Hit, KeyGroup, evaluate};
+use crate::normalize::versionless;
 use crate::rule_constraint::enforced;
 use crate::{Constraint, Error, MatcherKind, Polarity, Strength, derive_constraint};
 
@@ -363,9 +364,13 @@ impl Guard {
             let mut buffer = [0u8; 64];
             let mut visit = |word: &str| {
                 let key = lower_key(word, &mut buffer);
+                // `pip3` runs `pip`: a rule filed under the program is a candidate too.
+                let program = versionless(&key);
                 for (which, index) in indexes.iter().enumerate() {
-                    if let Some(entries) = index.by_word.get(key.as_ref()) {
-                        candidates.extend(entries.iter().map(|entry| (which, *entry)));
+                    for key in std::iter::once(key.as_ref()).chain(program) {
+                        if let Some(entries) = index.by_word.get(key) {
+                            candidates.extend(entries.iter().map(|entry| (which, *entry)));
+                        }
                     }
                 }
             };

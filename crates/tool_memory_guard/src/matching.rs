@@ -28,6 +28,10 @@ impl CommandPattern {
         let mut words = Vec::new();
         let mut raw_flags = Vec::new();
         for token in lower.split_whitespace() {
+            // `git checkout -- .`: the end of options, which an invocation does not keep.
+            if token == "--" {
+                continue;
+            }
             if token.len() > 1 && token.starts_with('-') && !words.is_empty() {
                 raw_flags.push(token.to_owned());
             } else if words.is_empty() {
@@ -475,7 +479,15 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 Box::new(scope.plain_texts())
             };
             texts.into_iter().find_map(|text| {
-                let direct = find_word(&text.lower, literal).is_some();
+                // A phrase (`drop table`) is found across any run of white space.
+                let spaced = literal.contains(' ')
+                    && (text.lower.contains(['\t', '\n', '\r']) || text.lower.contains("  "));
+                let direct = if spaced {
+                    let collapsed = text.lower.split_whitespace().collect::<Vec<_>>().join(" ");
+                    find_word(&collapsed, literal).is_some()
+                } else {
+                    find_word(&text.lower, literal).is_some()
+                };
                 let by_name = text.recipient
                     && sigil_free
                         .is_some_and(|name| chunks(&text.lower).any(|chunk| chunk == name));
@@ -598,10 +610,20 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                     if matcher.kind == MatcherKind::Person && skip_person {
                         continue;
                     }
+                    // A missing option that takes a value (`--namespace`, `--context`) makes the
+                    // call incomplete rather than wrong: which value is the user's to say, so
+                    // the call asks.
+                    let strength = if matcher.kind == MatcherKind::Flag
+                        && crate::call::takes_a_value(&matcher.value)
+                    {
+                        Strength::Weak
+                    } else {
+                        matcher.strength()
+                    };
                     Hit {
                         polarity: Polarity::Require,
                         matcher: matcher.clone(),
-                        strength: matcher.strength(),
+                        strength,
                         found: String::new(),
                         recipient: false,
                         scope: scope_name.clone(),

@@ -70,8 +70,16 @@ fn is_host_char(ch: char) -> bool {
 
 /// The normal form of an e-mail address: lower-case, no `mailto:`, no `Name <...>` wrapper, no
 /// `+tag` (plus-addressing reaches the same mailbox). `None` when the text is not an address.
+///
+/// The provider's own equivalences are applied too (see `docs/guard.md`): `%2E`-style
+/// percent-encoding is decoded, and for Gmail, whose documentation says dots in the local
+/// part are ignored and googlemail.com is the same service, `j.doe@googlemail.com` is
+/// `jdoe@gmail.com`.
 pub(crate) fn normalize_email(raw: &str) -> Option<String> {
     let mut text = raw.trim().to_lowercase();
+    if text.contains('%') {
+        text = percent_decoded(&text);
+    }
     if let (Some(open), Some(close)) = (text.find('<'), text.rfind('>'))
         && open < close
     {
@@ -96,6 +104,16 @@ pub(crate) fn normalize_email(raw: &str) -> Option<String> {
         local = &local[..plus];
     }
     let domain = domain.trim_end_matches('.');
+    let domain = if domain == "googlemail.com" {
+        "gmail.com"
+    } else {
+        domain
+    };
+    let undotted;
+    if domain == "gmail.com" && local.contains('.') {
+        undotted = local.replace('.', "");
+        local = &undotted;
+    }
     if local.is_empty()
         || domain.is_empty()
         || !local.chars().all(is_local_part_char)
@@ -106,6 +124,27 @@ pub(crate) fn normalize_email(raw: &str) -> Option<String> {
         return None;
     }
     Some(format!("{local}@{domain}"))
+}
+
+/// `text` with each `%XX` escape decoded; an escape that is not one, or that decodes to
+/// something other than UTF-8 text, is kept as written.
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at] == b'%'
+            && let Some(hex) = text.get(at + 1..at + 3)
+            && let Ok(byte) = u8::from_str_radix(hex, 16)
+        {
+            out.push(byte);
+            at += 3;
+            continue;
+        }
+        out.push(bytes[at]);
+        at += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
 }
 
 /// A URL reduced to what identifies a resource for the guard: host, explicit non-default
@@ -623,16 +662,22 @@ pub(crate) fn flag_of_key(key: &str) -> String {
 /// read as the program itself: `pip3 install` is `pip install`.
 pub(crate) fn program_name(token: &str) -> String {
     let base = token.rsplit('/').next().unwrap_or(token).to_lowercase();
-    for program in VERSIONED_PROGRAMS {
-        if let Some(version) = base.strip_prefix(program)
-            && !version.is_empty()
-            && version.starts_with(|ch: char| ch.is_ascii_digit())
-            && version.chars().all(|ch| ch.is_ascii_digit() || ch == '.')
-        {
-            return (*program).to_owned();
-        }
+    match versionless(&base) {
+        Some(program) => program.to_owned(),
+        None => base,
     }
-    base
+}
+
+/// The program a versioned name (`pip3`, `python3.11`) is, for the index's word lookup.
+pub(crate) fn versionless(word: &str) -> Option<&'static str> {
+    VERSIONED_PROGRAMS.iter().copied().find(|program| {
+        word.len() > program.len()
+            && word[..program.len()].eq_ignore_ascii_case(program)
+            && word[program.len()..].starts_with(|ch: char| ch.is_ascii_digit())
+            && word[program.len()..]
+                .chars()
+                .all(|ch| ch.is_ascii_digit() || ch == '.')
+    })
 }
 
 /// Programs installed under versioned names, whose version says nothing about what they do.
