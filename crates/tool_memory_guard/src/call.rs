@@ -153,6 +153,9 @@ pub(crate) struct Invocation {
     pub(crate) flags: Vec<String>,
     /// The invocation's own words, joined, as a one-element text list.
     pub(crate) texts: Vec<Text>,
+    /// Which pipeline (`curl ... | sh`) the invocation is part of: invocations joined by `|`
+    /// share it.
+    pub(crate) pipeline: usize,
 }
 
 /// Everything the matchers look at.
@@ -438,8 +441,14 @@ pub(crate) fn is_recipient_key(key: &str) -> bool {
 }
 
 enum Piece {
-    Word { text: String, quoted_space: bool },
+    Word {
+        text: String,
+        quoted_space: bool,
+    },
+    /// `;`, `&&`, `||`, a newline...: the next command is a new pipeline.
     Separator,
+    /// `|`: the next command reads this one's output.
+    Pipe,
 }
 
 /// Splits a command line into words and separators (`;`, `&&`, `|`, newlines, `$(`,
@@ -487,7 +496,16 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
                     in_word = true;
                 }
             }
-            ';' | '|' | '&' | '\n' | '(' | ')' | '`' | '{' | '}' => {
+            '|' if chars.peek() != Some(&'|') => {
+                flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
+                pieces.push(Piece::Pipe);
+            }
+            '|' => {
+                chars.next();
+                flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
+                pieces.push(Piece::Separator);
+            }
+            ';' | '&' | '\n' | '(' | ')' | '`' | '{' | '}' => {
                 flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
                 pieces.push(Piece::Separator);
             }
@@ -520,6 +538,8 @@ pub(crate) fn parse_command_line(
     let pieces = shell_pieces(line);
     let mut segment: Vec<String> = Vec::new();
     let mut nested: Vec<String> = Vec::new();
+    // A pipeline is named by the index of its first invocation in `out`.
+    let mut pipeline = out.len();
     for piece in pieces {
         match piece {
             Piece::Word { text, quoted_space } => {
@@ -528,16 +548,27 @@ pub(crate) fn parse_command_line(
                 }
                 segment.push(text);
             }
-            Piece::Separator => {
+            Piece::Separator | Piece::Pipe => {
+                let first = out.len();
                 if !segment_invocations(&segment, out, budget) {
                     return false;
                 }
+                for invocation in &mut out[first..] {
+                    invocation.pipeline = pipeline;
+                }
                 segment.clear();
+                if matches!(piece, Piece::Separator) {
+                    pipeline = out.len();
+                }
             }
         }
     }
+    let first = out.len();
     if !segment_invocations(&segment, out, budget) {
         return false;
+    }
+    for invocation in &mut out[first..] {
+        invocation.pipeline = pipeline;
     }
     if nested.is_empty() {
         return true;
@@ -727,6 +758,7 @@ fn invocation(words: &[String]) -> Invocation {
         positional,
         flags,
         texts: vec![Text::new(words.join(" "), false, false)],
+        pipeline: 0,
     }
 }
 

@@ -720,6 +720,14 @@ const SQL_PHRASES: &[&str] = &[
     "drop schema",
     "truncate table",
 ];
+/// Words that say one command's output goes into another.
+const PIPE_WORDS: &[&str] = &["pipe", "piped", "pipes", "piping"];
+/// Programs that run what they read: the end of a pipe a rule forbids.
+const INTERPRETERS: &[&str] = &[
+    "bash", "dash", "fish", "node", "perl", "php", "pwsh", "python", "python3", "ruby", "sh",
+    "sudo", "zsh",
+];
+
 /// SQL's statement keywords. Written in capitals in prose ("never DROP or TRUNCATE
 /// anything"), or opening a code span (`ALTER TABLE`), they name the statement.
 const SQL_KEYWORDS: &[&str] = &[
@@ -1089,7 +1097,11 @@ fn quoted_spans(text: &str) -> Vec<(usize, usize, &str, bool)> {
             Some(end) if end > index + 1 => {
                 let content_start = chars[index + 1].0;
                 let content_end = chars[end].0;
-                let content = text[content_start..content_end].trim();
+                // A backtick the span did not pair (``` ``rm -rf /` ```) is no part of it.
+                let content = text[content_start..content_end]
+                    .trim()
+                    .trim_matches('`')
+                    .trim();
                 let end_byte = chars[end].0 + chars[end].1.len_utf8();
                 if !content.is_empty() && content.chars().count() <= 200 {
                     spans.push((start, end_byte, content, ch == '`'));
@@ -1714,6 +1726,23 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         cue = Cue::Require;
     }
 
+    // "Don't pipe `curl` into `sh`": the download is fine, running it through a shell is not.
+    if let Cue::Forbid { ask_first } = cue
+        && PIPE_WORDS.iter().any(|word| words.has_run(word))
+        && let Some(source) = phrases.first()
+        && let Some(target) = tokens
+            .iter()
+            .filter(|token| token.offset > source.offset)
+            .find(|token| INTERPRETERS.contains(&token.lower.trim_matches('`')))
+    {
+        let piped = Constraint::forbid(vec![Matcher::new(
+            MatcherKind::Command,
+            target.lower.trim_matches('`'),
+        )])
+        .with_when(vec![Matcher::new(MatcherKind::Command, source.value(None))])
+        .with_ask_first(ask_first);
+        return finish(piped);
+    }
     let constraint = match cue {
         Cue::Forbid { ask_first } => {
             // `contains` is cheaper than `find` on the usual miss.

@@ -596,12 +596,15 @@ mod tests {
     /// The text of every file of the labelled corpus.
     #[expect(
         clippy::disallowed_methods,
-        reason = "the labelled corpus lives in files under tests/fixtures/guard"
+        reason = "the labelled corpora live in files under tests/fixtures"
     )]
     fn corpus_texts() -> Vec<String> {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/guard");
-        std::fs::read_dir(dir)
-            .expect("corpus directory")
+        let dirs = [
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/guard"),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text"),
+        ];
+        dirs.iter()
+            .flat_map(|dir| std::fs::read_dir(dir).expect("corpus directory"))
             .map(|entry| {
                 let path = entry.expect("directory entry").path();
                 std::fs::read_to_string(&path).expect("readable corpus file")
@@ -621,7 +624,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert!(checked >= 300, "only {checked} cases");
+        assert!(checked >= 700, "only {checked} cases");
     }
 
     #[test]

@@ -311,6 +311,8 @@ impl<'a> Invocations<'a> {
 struct Scope<'a> {
     texts: &'a [Text],
     invocations: Invocations<'a>,
+    /// For one invocation, the invocations its output is piped into (`curl ... | sh`).
+    downstream: &'a [Invocation],
     bool_flags: &'a [String],
     /// The whole call, when the scope is the whole call (tool-as-command checks need it).
     view: Option<&'a CallView>,
@@ -324,6 +326,7 @@ impl<'a> Scope<'a> {
     fn whole(view: &'a CallView) -> Scope<'a> {
         Scope {
             texts: &view.texts,
+            downstream: &[],
             invocations: Invocations::Call(view),
             bool_flags: &view.bool_flags,
             view: Some(view),
@@ -333,8 +336,13 @@ impl<'a> Scope<'a> {
         }
     }
 
-    fn invocation(invocation: &'a Invocation, budget: &'a Budget) -> Scope<'a> {
+    fn invocation(
+        invocation: &'a Invocation,
+        downstream: &'a [Invocation],
+        budget: &'a Budget,
+    ) -> Scope<'a> {
         Scope {
+            downstream,
             texts: &invocation.texts,
             invocations: Invocations::One(invocation),
             bool_flags: &[],
@@ -350,7 +358,13 @@ impl<'a> Scope<'a> {
     fn cost(&self, compiled: &Compiled) -> usize {
         match compiled {
             Compiled::Command(_) => {
-                self.invocations.weight() + self.view.map_or(0, |view| view.text_weight)
+                self.invocations.weight()
+                    + self
+                        .downstream
+                        .iter()
+                        .map(Invocation::weight)
+                        .sum::<usize>()
+                    + self.view.map_or(0, |view| view.text_weight)
             }
             Compiled::Flag(_) => self.invocations.weight() + self.bool_flags.len(),
             _ => self.text_weight,
@@ -446,6 +460,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 .invocations
                 .get()
                 .iter()
+                .chain(scope.downstream)
                 .any(|invocation| command.matches_invocation(invocation));
             let by_tool = scope
                 .view
@@ -544,13 +559,19 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
         {
             return None;
         }
-        for invocation in view.invocations() {
+        let invocations = view.invocations();
+        for (at, invocation) in invocations.iter().enumerate() {
             if let Some(command) = when_commands
                 .iter()
                 .find(|command| command.matches_invocation(invocation))
             {
+                let rest = &invocations[at + 1..];
+                let piped = rest
+                    .iter()
+                    .take_while(|next| next.pipeline == invocation.pipeline)
+                    .count();
                 scopes.push((
-                    Scope::invocation(invocation, &view.budget),
+                    Scope::invocation(invocation, &rest[..piped], &view.budget),
                     Some(command.words.join(" ")),
                 ));
             }

@@ -3,6 +3,7 @@
 //! the bounds on the work of one check and the speed report.
 
 mod api;
+mod bad_text;
 mod bounds;
 mod corpus;
 mod real_text;

@@ -16,9 +16,9 @@ const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/re
 // 74 forbidden calls allowed, 13 calls to ask about allowed, 12 harmless calls blocked. Raise
 // them as the guard improves, never lower them.
 /// Share of calls decided as labelled.
-const MIN_ACCURACY: f64 = 0.980;
-/// Forbidden calls allowed: the failure that matters most.
-const MAX_ALLOWED_FORBIDDEN: usize = 1;
+const MIN_ACCURACY: f64 = 0.98;
+/// Forbidden calls allowed: the failure that matters most, so none.
+const MAX_ALLOWED_FORBIDDEN: usize = 0;
 /// Calls to ask about that were allowed.
 const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
@@ -43,6 +43,11 @@ fn load() -> Result<Vec<CorpusCase>> {
         cases.extend(parse_corpus(&text).with_context(|| path.display().to_string())?);
     }
     Ok(cases)
+}
+
+/// A count within its ceiling. (A function, so that a ceiling of zero reads like the others.)
+fn at_most(count: usize, ceiling: usize) -> bool {
+    count <= ceiling
 }
 
 #[test]
@@ -101,15 +106,15 @@ fn real_text_meets_the_floors() -> Result<()> {
         );
     }
     ensure!(
-        allowed_forbidden <= MAX_ALLOWED_FORBIDDEN,
+        at_most(allowed_forbidden, MAX_ALLOWED_FORBIDDEN),
         "{allowed_forbidden} forbidden calls were allowed (at most {MAX_ALLOWED_FORBIDDEN})"
     );
     ensure!(
-        allowed_confirm <= MAX_ALLOWED_CONFIRM,
+        at_most(allowed_confirm, MAX_ALLOWED_CONFIRM),
         "{allowed_confirm} calls to ask about were allowed (at most {MAX_ALLOWED_CONFIRM})"
     );
     ensure!(
-        blocked_harmless <= MAX_BLOCKED_HARMLESS,
+        at_most(blocked_harmless, MAX_BLOCKED_HARMLESS),
         "{blocked_harmless} harmless calls were blocked (at most {MAX_BLOCKED_HARMLESS})"
     );
     ensure!(
