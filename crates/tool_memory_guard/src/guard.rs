@@ -31,6 +31,27 @@ fn index_key(tool: &str) -> String {
 
 const FAMILY_PREFIX: &str = "=family:";
 
+/// The tools whose rules hold for a call of `tool_name`, itself first: every tool of its family
+/// (core's table), and for a tool named after a program (`git`) the shell tools too. A caller
+/// that builds a [`Guard`] from one tool's stored rules lists these tools' rules (and the
+/// no-tool group's) so that a rule said about Claude Code's `Bash` holds for Codex's `shell`.
+pub fn tools_sharing_rules(tool_name: &str) -> Vec<String> {
+    let tool = normalize_tool_name(tool_name);
+    let family =
+        ToolFamily::of(&tool).or_else(|| runs_a_program(&tool).then_some(ToolFamily::Shell));
+    let mut tools = vec![tool.clone()];
+    if let Some(family) = family {
+        tools.extend(
+            family
+                .members()
+                .iter()
+                .filter(|member| **member != tool)
+                .map(|member| (*member).to_owned()),
+        );
+    }
+    tools
+}
+
 /// A tool named after a program (`git`, `git_push`, `docker_run`, `kubectl`) runs that
 /// program, so the shell's rules hold for it too: `git` called with `["push", "--force"]` is
 /// `git push --force` through the shell.
