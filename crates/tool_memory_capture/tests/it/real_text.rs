@@ -77,7 +77,7 @@ fn form(text: &str) -> String {
     let lowered: String = text.to_lowercase().replace('*', "");
     let collapsed = lowered.split_whitespace().collect::<Vec<_>>().join(" ");
     collapsed
-        .trim_end_matches(|ch: char| matches!(ch, '.' | '!' | '?' | ';' | ':' | ',' | ' '))
+        .trim_end_matches(['.', '!', '?', ';', ':', ',', ' '])
         .to_owned()
 }
 
