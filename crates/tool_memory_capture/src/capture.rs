@@ -67,7 +67,7 @@ pub fn capture_turn_with(
     let candidates = Candidates::of_turn(turn);
     if config.edicts {
         for edict in extract_edicts(&spans) {
-            let tool_name = candidates.attribute(&edict.form);
+            let tool_name = candidates.attribute_rule(edict.text, &edict.form);
             let identity_key = edict_identity_key(&tool_name, edict.text);
             let (trust, tags) = match edict.voice {
                 Voice::Own => (Trust::Own, vec![EDICT_TAG.to_owned()]),

@@ -18,6 +18,7 @@ mod matching;
 mod material;
 mod output;
 mod revocation;
+mod route;
 mod switch;
 mod text;
 mod turn;
