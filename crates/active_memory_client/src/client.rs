@@ -13,9 +13,9 @@ use tool_memory_core::{
 };
 use tool_memory_prompt::{ToolMemoryRulesSection, UnreadableRule, render_block};
 use tool_memory_store::{
-    InMemoryRuleStore, Listing, PromptSelection, RuleStore, SqliteOptions, SqliteRuleStore,
-    SystemClock, UnreadableRow,
+    InMemoryRuleStore, Listing, PromptSelection, RuleStore, SystemClock, UnreadableRow,
 };
+use tool_memory_store_sqlite::{SqliteOptions, SqliteRuleStore};
 
 use crate::prefetch::prefetch_blocking;
 use crate::{ClientConfig, Error, Result};

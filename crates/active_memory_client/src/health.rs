@@ -4,8 +4,9 @@
 
 use std::path::Path;
 
-use tool_memory_store::{Inspection, SqliteRuleStore};
+use tool_memory_store::Inspection;
 use tool_memory_store_postgres::{PostgresOptions, PostgresRuleStore};
+use tool_memory_store_sqlite::SqliteRuleStore;
 
 use crate::Result;
 

@@ -43,7 +43,6 @@ pub use tool_memory_core::{
 };
 pub use tool_memory_guard::{Constraint, Decision, Verdict};
 pub use tool_memory_prompt::{PromptSection, ToolMemoryRulesSection};
-pub use tool_memory_store::{
-    Durability, Inspection, Listing, RuleStore, Services, ToolRules, UnreadableRow,
-};
+pub use tool_memory_store::{Inspection, Listing, RuleStore, Services, ToolRules, UnreadableRow};
 pub use tool_memory_store_postgres::{PostgresOptions, PostgresRuleStore, is_postgres_url};
+pub use tool_memory_store_sqlite::{Durability, SqliteOptions};

@@ -572,21 +572,3 @@ pub fn rank_by_keywords(
         .map(|(_, rule)| rule.clone())
         .collect()
 }
-
-/// The FTS5 query for a text: every keyword quoted (so no user text is query syntax) and
-/// joined with OR, ranked by bm25.
-pub(crate) fn fts_query(query: &str) -> Option<String> {
-    let mut words = keywords(query);
-    words.sort();
-    words.dedup();
-    if words.is_empty() {
-        return None;
-    }
-    Some(
-        words
-            .iter()
-            .map(|word| format!("\"{word}\""))
-            .collect::<Vec<_>>()
-            .join(" OR "),
-    )
-}
