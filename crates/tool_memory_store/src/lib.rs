@@ -31,8 +31,8 @@ pub mod conformance;
 /// orders, filters and records exactly as the ones here do.
 pub mod backend {
     pub use crate::store::{
-        StoredRow, active_at, count_readable, history_from_columns, keep_readable, keywords,
-        mark_confirmed, mark_restored, mark_revoked, not_readable, prompt_tool_filter,
-        rank_by_keywords, rule_from_columns, select_for_prompt, unknown_value,
+        RuleColumns, StoredRow, WrongForm, active_at, count_readable, history_from_columns,
+        keep_readable, keywords, mark_confirmed, mark_restored, mark_revoked, not_readable,
+        prompt_tool_filter, rank_by_keywords, rule_from_row, select_for_prompt, unknown_value,
     };
 }

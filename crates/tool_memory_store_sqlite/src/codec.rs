@@ -1,13 +1,13 @@
 //! Rows to rules and back: the rule columns and queries, the row decoder, and the writes of a
 //! rule, a history line and a tool's statistics.
 
+use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use tool_memory_core::{
-    HistoryEntry, HistoryEvent, RawJson, RuleMeta, Timestamp, ToolMemoryRule, ToolStats,
-    normalize_tool_name,
+    HistoryEntry, HistoryEvent, RawJson, Timestamp, ToolMemoryRule, ToolStats, normalize_tool_name,
 };
 use tool_memory_store::backend::{
-    StoredRow, history_from_columns, keywords, not_readable, rule_from_columns,
+    RuleColumns, StoredRow, WrongForm, history_from_columns, keywords, rule_from_row,
 };
 use tool_memory_store::{Error, Result, UnreadableRow};
 
@@ -66,29 +66,50 @@ pub(crate) fn read_row(row: &Row<'_>) -> rusqlite::Result<StoredRow> {
     }))
 }
 
-/// Decodes one row, borrowing the columns that are only parsed (priority, source, tags and the
-/// timestamps) rather than copying them: the session-start query decodes hundreds of rows.
-pub(crate) fn parse_row(row: &Row<'_>) -> std::result::Result<ToolMemoryRule, String> {
-    let text = |index: usize| -> std::result::Result<&str, String> {
-        row.get_ref(index)
-            .map_err(|err| err.to_string())?
-            .as_str()
-            .map_err(|err| format!("column {index}: {err}"))
-    };
-    // Integer nanoseconds as written since schema 7, RFC 3339 text before and where those
-    // would not be exact (see the migration).
-    let instant = |index: usize| -> std::result::Result<Timestamp, String> {
-        match row.get_ref(index).map_err(|err| err.to_string())? {
-            rusqlite::types::ValueRef::Integer(nanos) => Ok(Timestamp::from_unix_nanos(nanos)),
-            value => Timestamp::parse(
-                value
-                    .as_str()
-                    .map_err(|err| format!("column {index}: {err}"))?,
-            )
-            .map_err(|err| err.to_string()),
+/// A row as the shared decoder reads it, borrowing the columns that are only parsed (priority,
+/// source, tags and the timestamps) rather than copying them: the session-start query decodes
+/// hundreds of rows.
+struct SqliteColumns<'a, 'r>(&'a Row<'r>);
+
+impl RuleColumns for SqliteColumns<'_, '_> {
+    fn text(&self, index: usize) -> std::result::Result<&str, WrongForm> {
+        self.0
+            .get_ref(index)
+            .ok()
+            .and_then(|value| value.as_str().ok())
+            .ok_or(WrongForm)
+    }
+
+    fn optional_text(&self, index: usize) -> std::result::Result<Option<&str>, WrongForm> {
+        match self.0.get_ref(index).map_err(|_| WrongForm)? {
+            ValueRef::Null => Ok(None),
+            value => value.as_str().map(Some).map_err(|_| WrongForm),
         }
-    };
-    rule_from_columns(text, instant, || parse_meta(row))
+    }
+
+    /// Integer nanoseconds as written since schema 7, RFC 3339 text before and where those
+    /// would not be exact (see the migration).
+    fn instant(&self, index: usize) -> std::result::Result<Timestamp, WrongForm> {
+        match self.0.get_ref(index).map_err(|_| WrongForm)? {
+            ValueRef::Integer(nanos) => Ok(Timestamp::from_unix_nanos(nanos)),
+            value => {
+                Timestamp::parse(value.as_str().map_err(|_| WrongForm)?).map_err(|_| WrongForm)
+            }
+        }
+    }
+
+    fn optional_integer(&self, index: usize) -> std::result::Result<Option<i64>, WrongForm> {
+        self.0.get::<_, Option<i64>>(index).map_err(|_| WrongForm)
+    }
+
+    fn flag(&self, index: usize) -> std::result::Result<bool, WrongForm> {
+        self.0.get::<_, bool>(index).map_err(|_| WrongForm)
+    }
+}
+
+/// Decodes one row.
+fn parse_row(row: &Row<'_>) -> std::result::Result<ToolMemoryRule, String> {
+    rule_from_row(&SqliteColumns(row))
 }
 
 /// An instant as the `rules` table stores `created_at` and `updated_at`: integer nanoseconds
@@ -98,48 +119,6 @@ pub(crate) fn stored_instant(at: Timestamp) -> rusqlite::types::Value {
         Some(nanos) => rusqlite::types::Value::Integer(nanos),
         None => rusqlite::types::Value::Text(at.to_rfc3339()),
     }
-}
-
-/// The lifecycle columns of a row; errors name the column, never its value.
-pub(crate) fn parse_meta(row: &Row<'_>) -> std::result::Result<RuleMeta, String> {
-    let optional_text = |index: usize, field: &str| -> std::result::Result<Option<&str>, String> {
-        match row
-            .get_ref(index)
-            .map_err(|_| not_readable(field, "text"))?
-        {
-            rusqlite::types::ValueRef::Null => Ok(None),
-            value => value
-                .as_str()
-                .map(Some)
-                .map_err(|_| not_readable(field, "text")),
-        }
-    };
-    let timestamp = |index: usize, field: &str| -> std::result::Result<Option<Timestamp>, String> {
-        optional_text(index, field)?
-            .map(|text| Timestamp::parse(text).map_err(|_| not_readable(field, "a timestamp")))
-            .transpose()
-    };
-    let flag = |index: usize, field: &str| -> std::result::Result<bool, String> {
-        row.get::<_, bool>(index)
-            .map_err(|_| not_readable(field, "a boolean"))
-    };
-    Ok(RuleMeta {
-        revoked_at: timestamp(8, "revoked_at")?,
-        expires_at: timestamp(9, "expires_at")?,
-        retire_after_successes: row
-            .get::<_, Option<i64>>(10)
-            .map_err(|_| not_readable("retire_after_successes", "an integer"))?
-            .map(|count| u64::try_from(count).unwrap_or_default()),
-        proposed: flag(11, "proposed")?,
-        // Written from a `RawJson` by this store: checked, not parsed into a value, per read.
-        constraint: optional_text(12, "constraint")?
-            .map(|text| {
-                RawJson::from_stored(text.to_owned())
-                    .map_err(|_| not_readable("constraint", "JSON"))
-            })
-            .transpose()?,
-        constraint_explicit: flag(13, "constraint_explicit")?,
-    })
 }
 
 pub(crate) fn query_rows(
