@@ -256,6 +256,8 @@
       heading.tabIndex = -1;
       heading.focus();
     }
+    // For measuring load time (docs/dashboard.md): the view is drawn with its data.
+    performance.mark("toolmem-view-ready");
   }
 
   let refreshing = false;
@@ -424,7 +426,7 @@
     const proposed = el("div", { class: "region" });
     const table = el("div", { class: "region" });
     const pager = el("nav", { class: "pager", "aria-label": "Rule pages" });
-    const add = el("form", { class: "stack", onsubmit: async (event) => {
+    const add = el("form", { id: "add-rule", class: "add", onsubmit: async (event) => {
       event.preventDefault();
       const tags = add.elements.tags.value.split(",").map((tag) => tag.trim()).filter(Boolean);
       await act(`Added a rule to ${tool}.`, () => rpc("memory.tool_rule_put", {
@@ -436,12 +438,12 @@
       }));
       add.reset();
     } },
-      el("label", { for: "new-rule" }, "Rule text"),
-      el("textarea", { id: "new-rule", name: "rule", rows: 2, required: true, maxlength: 4096 }),
-      el("label", { for: "new-priority" }, "Priority"),
-      el("select", { id: "new-priority", name: "priority" }, PRIORITIES.map((priority) => el("option", { value: priority, selected: priority === "critical" }, priority))),
-      el("label", { for: "new-tags" }, "Tags (comma-separated)"),
-      el("input", { id: "new-tags", name: "tags", autocomplete: "off" }),
+      el("div", { class: "field wide" }, el("label", { for: "new-rule" }, "Rule text"),
+        el("textarea", { id: "new-rule", name: "rule", rows: 1, required: true, maxlength: 4096 })),
+      el("div", { class: "field" }, el("label", { for: "new-priority" }, "Priority"),
+        el("select", { id: "new-priority", name: "priority" }, PRIORITIES.map((priority) => el("option", { value: priority, selected: priority === "critical" }, priority)))),
+      el("div", { class: "field" }, el("label", { for: "new-tags" }, "Tags (comma-separated)"),
+        el("input", { id: "new-tags", name: "tags", autocomplete: "off" })),
       el("button", { type: "submit" }, "Add rule"));
     const filter = el("input", { id: "rule-filter", type: "search", autocomplete: "off", oninput: () => {
       state.filter = filter.value.toLowerCase();
@@ -483,8 +485,8 @@
       el("section", { "aria-labelledby": "add-heading" }, el("h3", { id: "add-heading" }, "Add a rule"), add),
       el("section", { "aria-labelledby": "rules-heading" }, el("h3", { id: "rules-heading" }, "Rules"),
         el("div", { class: "inline" }, el("label", { for: "rule-filter" }, "Filter by text, id or tag"), filter,
-          showRevoked, el("label", { for: "show-revoked" }, "Show revoked rules")),
-        pager, table),
+          showRevoked, el("label", { for: "show-revoked" }, "Show revoked rules"), pager),
+        table),
     );
     return {
       fingerprint: () => historyMark([tool]),
@@ -600,7 +602,7 @@
   function setupTry(tool) {
     tool = normaliseTool(tool);
     const result = el("div", { class: "region", "aria-live": "polite" });
-    const form = el("form", { class: "stack", onsubmit: async (event) => {
+    const form = el("form", { id: "try-form", class: "stack", onsubmit: async (event) => {
       event.preventDefault();
       let args;
       try {

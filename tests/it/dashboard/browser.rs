@@ -387,10 +387,7 @@ async fn a_rule_added_on_the_page_is_in_the_prompt() -> Result<()> {
         .browser
         .type_into("#new-tags", "safety, disks")
         .await?;
-    setup
-        .browser
-        .click("form.stack button[type=submit]")
-        .await?;
+    setup.browser.click("#add-rule button[type=submit]").await?;
     setup.browser.wait_for("#status", "Added a rule").await?;
     let (code, prompt, stderr) = cli(&setup.db, &["prompt", "--tools", "shell"], "")?;
     ensure!(code == 0, "{stderr}");
@@ -421,10 +418,7 @@ async fn trying_a_call_shows_the_deny_and_its_reason() -> Result<()> {
         .browser
         .type_into("#try-arguments", r#"{"to": ["Sarah <sarah@example.com>"]}"#)
         .await?;
-    setup
-        .browser
-        .click("form.stack button[type=submit]")
-        .await?;
+    setup.browser.click("#try-form button[type=submit]").await?;
     let shown = setup.browser.wait_for(".verdict-box", "deny").await?;
     let expected = check_sarah(&setup.server).await?;
     ensure!(expected == "deny");
