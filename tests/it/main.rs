@@ -3,6 +3,7 @@
 mod adversarial;
 mod bench;
 mod cli;
+mod dashboard;
 mod faults;
 mod fuzz;
 mod hooks;

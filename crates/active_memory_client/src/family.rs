@@ -14,6 +14,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 use tool_memory_core::{ToolFamily, normalize_tool_name};
+use tool_memory_guard::tools_sharing_rules;
 
 /// The family of a tool: by a member's name (`Bash`, `run_shell_command`) or by the family's
 /// own name (`shell`, `file_edit`), so that a rule can be written on the family itself. `None`
@@ -28,13 +29,17 @@ pub fn tool_family(tool_name: &str) -> Option<ToolFamily> {
 }
 
 /// The normalised tools whose rules apply to a call of `tool` (itself normalised): the tool
-/// first, then the family's name and its members; just the tool when it has no family.
+/// first, then the tools the guard says share its rules (its family's members, and the shell's
+/// for a tool named after a program, `tool_memory_guard::tools_sharing_rules`), then the
+/// family's own name and any member not yet listed.
 pub(crate) fn rule_scope(tool: &str) -> Vec<String> {
-    let mut scope = vec![tool.to_owned()];
+    let mut scope = tools_sharing_rules(tool);
+    if scope.first().map(String::as_str) != Some(tool) {
+        scope.retain(|name| name != tool);
+        scope.insert(0, tool.to_owned());
+    }
     if let Some(family) = tool_family(tool) {
-        let others = std::iter::once(family.as_str())
-            .chain(family.members().iter().copied())
-            .filter(|name| *name != tool);
+        let others = std::iter::once(family.as_str()).chain(family.members().iter().copied());
         for name in others {
             if !scope.iter().any(|known| known == name) {
                 scope.push(name.to_owned());
@@ -211,6 +216,8 @@ mod tests {
             rule_scope("mcp__github__merge_pull_request"),
             ["mcp__github__merge_pull_request"]
         );
+        // A tool named after a program runs it through a shell: the shell's rules hold.
+        assert!(rule_scope("git").contains(&"bash".to_owned()));
     }
 
     #[test]

@@ -7,14 +7,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use active_memory_client::{
-    ActiveMemoryClient, Decision, ImportOptions, Origin, PostgresOptions, RawJson, RulePut,
-    ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, TurnRecord, preview_capture,
+    ActiveMemoryClient, Decision, ImportOptions, Origin, RawJson, RulePut, ToolMemoryPriority,
+    ToolMemoryRule, ToolMemorySource, TurnRecord, preview_capture,
 };
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use memory_rpc::{RpcHandler, RpcLimits};
 
-use crate::db_path::{self, Database};
+use crate::db_path::{Database, PostgresSettings};
 use crate::{hook, install, limits, output, serve};
 
 /// Durable, tool-scoped rules for LLM agents.
@@ -255,7 +255,11 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         // answer (it fails closed), never an error exit that an agent would read as "allow".
         let open = || async move {
             let db = Database::resolve(args.db)?;
-            open_client(&db, args.pg_pool_size, args.pg_timeout).await
+            db.open(PostgresSettings {
+                pool_size: args.pg_pool_size,
+                timeout: std::time::Duration::from_secs(args.pg_timeout),
+            })
+            .await
         };
         return Ok(hook::run(agent, open).await);
     }
@@ -264,16 +268,15 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         return install_command(install, remove, args.db.as_deref());
     }
     let db = Database::resolve(args.db)?;
+    let postgres = PostgresSettings {
+        pool_size: args.pg_pool_size,
+        timeout: std::time::Duration::from_secs(args.pg_timeout),
+    };
     if let Command::Doctor = args.command {
         // Before the database is opened: opening migrates it, and may create it.
-        let options = PostgresOptions {
-            pool_size: 1,
-            timeout: std::time::Duration::from_secs(args.pg_timeout),
-            ..PostgresOptions::default()
-        };
-        return crate::doctor::run(&db, json, options).await;
+        return crate::doctor::run(&db, json, postgres).await;
     }
-    let client = open_client(&db, args.pg_pool_size, args.pg_timeout).await?;
+    let client = db.open(postgres).await?;
     match args.command {
         Command::Serve {
             addr,
@@ -474,32 +477,6 @@ fn install_command(
         println!("{verb} {shown}{backup}");
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Opens the database every command but `doctor` works on.
-async fn open_client(
-    db: &Database,
-    pg_pool_size: usize,
-    pg_timeout: u64,
-) -> Result<ActiveMemoryClient> {
-    Ok(match db {
-        Database::Sqlite(path) => {
-            let client = ActiveMemoryClient::open_sqlite(path)
-                .with_context(|| format!("opening {}", path.display()))?;
-            db_path::restrict_file(path);
-            client
-        }
-        Database::Postgres(url) => {
-            let options = PostgresOptions {
-                pool_size: pg_pool_size,
-                timeout: std::time::Duration::from_secs(pg_timeout),
-                ..PostgresOptions::default()
-            };
-            ActiveMemoryClient::open_postgres_with(url, options)
-                .await
-                .with_context(|| format!("opening {}", db.describe()))?
-        }
-    })
 }
 
 async fn rule(client: &ActiveMemoryClient, command: RuleCommand, json: bool) -> Result<ExitCode> {
