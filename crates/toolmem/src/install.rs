@@ -440,7 +440,7 @@ pub(crate) fn diff(before: &str, after: &str) -> String {
             lines.push((' ', old[i]));
             i += 1;
             j += 1;
-        } else if j < new.len() && (i == old.len() || common[i][j + 1] >= common[i + 1][j]) {
+        } else if j < new.len() && (i == old.len() || common[i][j + 1] > common[i + 1][j]) {
             lines.push(('+', new[j]));
             j += 1;
         } else {
