@@ -135,6 +135,10 @@ fn regress(args: &[String]) -> Result<()> {
             &["-p", "tool_memory_capture", "--test", "it", "corpus"],
         ),
         (
+            "capture on real instruction text (CLAUDE.md, AGENTS.md, rules files, turns)",
+            &["-p", "tool_memory_capture", "--test", "it", "real_text"],
+        ),
+        (
             "guard corpus",
             &["-p", "tool_memory_guard", "--test", "it", "corpus"],
         ),
