@@ -143,6 +143,10 @@ fn regress(args: &[String]) -> Result<()> {
             &["-p", "tool_memory_guard", "--test", "it", "corpus"],
         ),
         (
+            "guard on real instruction text (CLAUDE.md, AGENTS.md, GEMINI.md, .cursor/rules)",
+            &["-p", "tool_memory_guard", "--test", "it", "real_text"],
+        ),
+        (
             "never email Sarah, in-process through the facade",
             &["-p", "active_memory_client", "--test", "it", "sarah"],
         ),
