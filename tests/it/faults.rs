@@ -12,7 +12,8 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail, ensure};
 use serde_json::{Value, json};
 use tool_memory_core::HistoryAction;
-use tool_memory_store::{RuleStore, SqliteOptions, SqliteRuleStore};
+use tool_memory_store::RuleStore;
+use tool_memory_store_sqlite::{SqliteOptions, SqliteRuleStore};
 
 use crate::support::{Server, TOOLMEM, cli, lost_acknowledged};
 

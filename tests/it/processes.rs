@@ -7,7 +7,8 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
 use anyhow::{Context, Result};
-use tool_memory_store::{RuleStore, SqliteOptions, SqliteRuleStore};
+use tool_memory_store::RuleStore;
+use tool_memory_store_sqlite::{SqliteOptions, SqliteRuleStore};
 
 use crate::support::lost_acknowledged;
 

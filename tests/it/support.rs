@@ -133,7 +133,8 @@ pub(crate) async fn lost_acknowledged(
     tool: &str,
     acknowledged: &[String],
 ) -> Result<Vec<String>> {
-    use tool_memory_store::{RuleStore, SqliteOptions, SqliteRuleStore};
+    use tool_memory_store::RuleStore;
+    use tool_memory_store_sqlite::{SqliteOptions, SqliteRuleStore};
     let store = SqliteRuleStore::open(db, SqliteOptions::default())?;
     anyhow::ensure!(store.integrity_check()? == "ok", "integrity check failed");
     let stored: std::collections::BTreeSet<String> = store

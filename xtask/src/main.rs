@@ -92,6 +92,21 @@ fn ci() -> Result<()> {
         "warnings",
     ]);
     run(clippy)?;
+    // Each backend is a cargo feature: a PostgreSQL-only server must build, with no SQLite in
+    // it (the tidy check on manifests keeps rusqlite out of the other crates).
+    let mut postgres_only = cargo();
+    postgres_only.args([
+        "clippy",
+        "-p",
+        "toolmem",
+        "--no-default-features",
+        "--features",
+        "postgres",
+        "--",
+        "-D",
+        "warnings",
+    ]);
+    run(postgres_only)?;
 
     // insta records every snapshot a test touches in this file; a `.snap` that no test
     // touched is orphaned. `CI=true` makes a missing or changed snapshot fail the test.
@@ -135,8 +150,16 @@ fn regress(args: &[String]) -> Result<()> {
             &["-p", "tool_memory_capture", "--test", "it", "corpus"],
         ),
         (
+            "capture on real instruction text (CLAUDE.md, AGENTS.md, rules files, turns)",
+            &["-p", "tool_memory_capture", "--test", "it", "real_text"],
+        ),
+        (
             "guard corpus",
             &["-p", "tool_memory_guard", "--test", "it", "corpus"],
+        ),
+        (
+            "guard on real instruction text (CLAUDE.md, AGENTS.md, GEMINI.md, .cursor/rules)",
+            &["-p", "tool_memory_guard", "--test", "it", "real_text"],
         ),
         (
             "never email Sarah, in-process through the facade",

@@ -13,6 +13,10 @@ const ALLOWED_EDGES: &[(&str, &[&str])] = &[
     ("tool_memory_core", &[]),
     ("tool_memory_store", &["tool_memory_core"]),
     (
+        "tool_memory_store_sqlite",
+        &["tool_memory_core", "tool_memory_store"],
+    ),
+    (
         "tool_memory_store_postgres",
         &["tool_memory_core", "tool_memory_store"],
     ),
@@ -24,6 +28,7 @@ const ALLOWED_EDGES: &[(&str, &[&str])] = &[
         &[
             "tool_memory_core",
             "tool_memory_store",
+            "tool_memory_store_sqlite",
             "tool_memory_store_postgres",
             "tool_memory_capture",
             "tool_memory_prompt",

@@ -1,6 +1,5 @@
 //! `ActiveMemoryClient`: the one handle over a rule store that RPC, CLI and hosts use.
 
-use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
@@ -13,8 +12,7 @@ use tool_memory_core::{
 };
 use tool_memory_prompt::{ToolMemoryRulesSection, UnreadableRule, render_block};
 use tool_memory_store::{
-    InMemoryRuleStore, Listing, PromptSelection, RuleStore, SqliteOptions, SqliteRuleStore,
-    SystemClock, UnreadableRow,
+    InMemoryRuleStore, Listing, PromptSelection, RuleStore, SystemClock, UnreadableRow,
 };
 
 use crate::prefetch::prefetch_blocking;
@@ -121,22 +119,6 @@ pub struct AfterTurnReport {
 }
 
 impl ActiveMemoryClient {
-    /// A client over the SQLite database at `path` (created if missing), configured from the
-    /// environment.
-    pub fn open_sqlite(path: impl AsRef<Path>) -> Result<ActiveMemoryClient> {
-        ActiveMemoryClient::open_sqlite_with(path, SqliteOptions::default())
-    }
-
-    /// A client over the SQLite database at `path` with explicit store options.
-    pub fn open_sqlite_with(
-        path: impl AsRef<Path>,
-        options: SqliteOptions,
-    ) -> Result<ActiveMemoryClient> {
-        let clock = Arc::clone(&options.services.clock);
-        let store = SqliteRuleStore::open(path, options)?;
-        Ok(ActiveMemoryClient::from_parts(Arc::new(store), clock))
-    }
-
     /// A client over a fresh in-memory store.
     pub fn in_memory() -> ActiveMemoryClient {
         ActiveMemoryClient::from_store(Arc::new(InMemoryRuleStore::new()))

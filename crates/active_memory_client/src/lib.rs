@@ -6,20 +6,24 @@
 //! anywhere with [`active_memory_client`], like the reference's plumbing.
 
 mod agent_tools;
+mod backend;
 mod client;
 mod config;
 mod error;
 mod guard;
 mod guard_cache;
-mod health;
 mod hook;
 mod import;
-mod postgres;
 mod prefetch;
 
 pub use crate::agent_tools::{
     AgentTool, AgentToolSpec, MemoryToolsList, MemoryToolsPut, agent_tools,
 };
+pub use crate::backend::is_postgres_url;
+#[cfg(feature = "sqlite")]
+pub use crate::backend::{Durability, SqliteOptions, inspect_sqlite};
+#[cfg(feature = "postgres")]
+pub use crate::backend::{PostgresOptions, PostgresRuleStore, inspect_postgres};
 pub use crate::client::{
     ActiveMemoryClient, AfterTurnReport, RulesForPrompt, active_memory_client, preview_capture,
     set_active_memory_client,
@@ -29,7 +33,6 @@ pub use crate::config::{
     OBSERVATION_TTL_DAYS_ENV,
 };
 pub use crate::error::{Error, Result};
-pub use crate::health::{inspect_postgres, inspect_sqlite};
 pub use crate::hook::{PostTurnHook, TOOL_MEMORY_CAPTURE_HOOK};
 pub use crate::import::{ImportLine, ImportOptions, ImportOutcome, ImportReport};
 
@@ -43,7 +46,4 @@ pub use tool_memory_core::{
 };
 pub use tool_memory_guard::{Constraint, Decision, Verdict};
 pub use tool_memory_prompt::{PromptSection, ToolMemoryRulesSection};
-pub use tool_memory_store::{
-    Durability, Inspection, Listing, RuleStore, Services, ToolRules, UnreadableRow,
-};
-pub use tool_memory_store_postgres::{PostgresOptions, PostgresRuleStore, is_postgres_url};
+pub use tool_memory_store::{Inspection, Listing, RuleStore, Services, ToolRules, UnreadableRow};

@@ -67,8 +67,8 @@ pub fn capture_turn_with(
     let candidates = Candidates::of_turn(turn);
     if config.edicts {
         for edict in extract_edicts(&spans) {
-            let tool_name = candidates.attribute(&edict.form);
-            let identity_key = edict_identity_key(&tool_name, edict.text);
+            let tool_name = candidates.attribute_rule(&edict.text, &edict.form);
+            let identity_key = edict_identity_key(&tool_name, &edict.text);
             let (trust, tags) = match edict.voice {
                 Voice::Own => (Trust::Own, vec![EDICT_TAG.to_owned()]),
                 Voice::Material(kind) => (
@@ -84,7 +84,7 @@ pub fn capture_turn_with(
                 .find(|rule| rule.identity_key == identity_key)
             {
                 if earlier.trust == Trust::Material && trust == Trust::Own {
-                    earlier.rule = edict.text.to_owned();
+                    earlier.rule = edict.text.clone().into_owned();
                     earlier.trust = trust;
                     earlier.tags = tags;
                 }
@@ -92,7 +92,7 @@ pub fn capture_turn_with(
             }
             output.rules.push(ProposedRule {
                 tool_name,
-                rule: edict.text.to_owned(),
+                rule: edict.text.into_owned(),
                 // Material keeps the priority the user's own words would have had: confirming
                 // the proposal makes it apply exactly as if the user had said it.
                 priority: ToolMemoryPriority::Critical,

@@ -10,12 +10,14 @@ pub enum Error {
     /// The input did not validate; the message names the field.
     #[error(transparent)]
     Invalid(#[from] tool_memory_core::Error),
-    /// SQLite refused an operation.
-    #[error("sqlite {op}: {source}")]
-    Sqlite {
+    /// A database backend refused an operation: `backend` names it (`sqlite`), `op` the step,
+    /// and `source` is the driver's own error.
+    #[error("{backend} {op}: {source}")]
+    Database {
+        backend: &'static str,
         op: &'static str,
         #[source]
-        source: rusqlite::Error,
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// A stored row this version cannot read, met where skipping it is not an option (for
     /// example an upsert over it, which would destroy data a newer version wrote).
@@ -66,9 +68,5 @@ impl Error {
             id: row.id,
             reason: row.reason,
         }
-    }
-
-    pub(crate) fn sqlite(op: &'static str) -> impl FnOnce(rusqlite::Error) -> Error {
-        move |source| Error::Sqlite { op, source }
     }
 }

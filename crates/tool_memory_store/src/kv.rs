@@ -97,7 +97,7 @@ fn backend(op: &'static str) -> impl FnOnce(Box<dyn std::error::Error + Send + S
 /// A key/value backend has no compare-and-swap, so the read-then-write of `put` is serialised
 /// by a lock held by this store (one per store, not one per process as in the reference).
 /// That protects writers sharing this store; writers in other processes need a backend with
-/// transactions, such as [`crate::SqliteRuleStore`]. For the same reason a history line is
+/// transactions, such as `tool_memory_store_sqlite::SqliteRuleStore`. For the same reason a history line is
 /// written right after its change, not atomically with it: a crash between the two can lose
 /// the line (never the change). The SQLite store writes both in one transaction.
 #[derive(Debug)]

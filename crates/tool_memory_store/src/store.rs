@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use tool_memory_core::{
-    Clock, HistoryAction, HistoryEntry, HistoryEvent, IdSource, Origin, RuleMeta, RulePut,
+    Clock, HistoryAction, HistoryEntry, HistoryEvent, IdSource, Origin, RawJson, RuleMeta, RulePut,
     Timestamp, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, ToolStats, UNSCOPED_TOOL,
     normalize_tool_name,
 };
@@ -354,17 +354,53 @@ pub fn mark_confirmed(meta: &mut RuleMeta) -> bool {
     std::mem::take(&mut meta.proposed)
 }
 
-/// Builds a rule from its first eight columns, in the order every SQL backend reads them (id,
-/// tool_name, rule, priority, source, tags as text; created_at, updated_at as instants, each
-/// backend reading them in its own stored form), and its lifecycle state. The error names the
+/// A column that does not hold the form asked for (text where an integer is stored, a NULL
+/// where a value is required): the decoder turns it into a reason naming the field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WrongForm;
+
+/// One stored rule row as [`rule_from_row`] reads it. Each SQL backend says how to read a
+/// column in the few forms a rule's columns take; the decoder knows which column is which.
+pub trait RuleColumns {
+    /// A required text column.
+    fn text(&self, index: usize) -> std::result::Result<&str, WrongForm>;
+    /// A text column that may be NULL.
+    fn optional_text(&self, index: usize) -> std::result::Result<Option<&str>, WrongForm>;
+    /// `created_at` or `updated_at`, in the backend's stored form.
+    fn instant(&self, index: usize) -> std::result::Result<Timestamp, WrongForm>;
+    /// An integer column that may be NULL.
+    fn optional_integer(&self, index: usize) -> std::result::Result<Option<i64>, WrongForm>;
+    /// A boolean column.
+    fn flag(&self, index: usize) -> std::result::Result<bool, WrongForm>;
+}
+
+/// Builds a rule from its fourteen columns, in the order every SQL backend reads them: id,
+/// tool_name, rule, priority, source, tags, created_at, updated_at, revoked_at, expires_at,
+/// retire_after_successes, proposed, constraint_json, constraint_explicit. The error names the
 /// column that did not parse and what is wrong with it, never its value (which may be rule
 /// text, or anything a damaged row holds), so it can go to logs and verdicts.
-pub fn rule_from_columns<'r>(
-    text: impl Fn(usize) -> std::result::Result<&'r str, String>,
-    instant: impl Fn(usize) -> std::result::Result<Timestamp, String>,
-    meta: impl FnOnce() -> std::result::Result<RuleMeta, String>,
-) -> std::result::Result<ToolMemoryRule, String> {
-    let column = |index: usize, field: &str| text(index).map_err(|_| not_readable(field, "text"));
+pub fn rule_from_row(row: &impl RuleColumns) -> std::result::Result<ToolMemoryRule, String> {
+    let column = |index: usize, field: &str| {
+        row.text(index)
+            .map_err(|WrongForm| not_readable(field, "text"))
+    };
+    let optional_text = |index: usize, field: &str| {
+        row.optional_text(index)
+            .map_err(|WrongForm| not_readable(field, "text"))
+    };
+    let timestamp = |index: usize, field: &str| -> std::result::Result<Option<Timestamp>, String> {
+        optional_text(index, field)?
+            .map(|text| Timestamp::parse(text).map_err(|_| not_readable(field, "a timestamp")))
+            .transpose()
+    };
+    let instant = |index: usize, field: &str| {
+        row.instant(index)
+            .map_err(|WrongForm| not_readable(field, "a timestamp"))
+    };
+    let flag = |index: usize, field: &str| {
+        row.flag(index)
+            .map_err(|WrongForm| not_readable(field, "a boolean"))
+    };
     Ok(ToolMemoryRule {
         id: column(0, "id")?.to_owned(),
         tool_name: column(1, "tool_name")?.to_owned(),
@@ -377,9 +413,25 @@ pub fn rule_from_columns<'r>(
             .map_err(|_| unknown_value("source"))?,
         tags: serde_json::from_str(column(5, "tags")?)
             .map_err(|_| not_readable("tags", "a JSON list of strings"))?,
-        created_at: instant(6).map_err(|_| not_readable("created_at", "a timestamp"))?,
-        updated_at: instant(7).map_err(|_| not_readable("updated_at", "a timestamp"))?,
-        meta: meta()?,
+        created_at: instant(6, "created_at")?,
+        updated_at: instant(7, "updated_at")?,
+        meta: RuleMeta {
+            revoked_at: timestamp(8, "revoked_at")?,
+            expires_at: timestamp(9, "expires_at")?,
+            retire_after_successes: row
+                .optional_integer(10)
+                .map_err(|WrongForm| not_readable("retire_after_successes", "an integer"))?
+                .map(|count| u64::try_from(count).unwrap_or_default()),
+            proposed: flag(11, "proposed")?,
+            // Written from a `RawJson` by the store: checked, not parsed into a value, per read.
+            constraint: optional_text(12, "constraint")?
+                .map(|text| {
+                    RawJson::from_stored(text.to_owned())
+                        .map_err(|_| not_readable("constraint", "JSON"))
+                })
+                .transpose()?,
+            constraint_explicit: flag(13, "constraint_explicit")?,
+        },
     })
 }
 
@@ -571,22 +623,4 @@ pub fn rank_by_keywords(
         .take(limit)
         .map(|(_, rule)| rule.clone())
         .collect()
-}
-
-/// The FTS5 query for a text: every keyword quoted (so no user text is query syntax) and
-/// joined with OR, ranked by bm25.
-pub(crate) fn fts_query(query: &str) -> Option<String> {
-    let mut words = keywords(query);
-    words.sort();
-    words.dedup();
-    if words.is_empty() {
-        return None;
-    }
-    Some(
-        words
-            .iter()
-            .map(|word| format!("\"{word}\""))
-            .collect::<Vec<_>>()
-            .join(" OR "),
-    )
 }

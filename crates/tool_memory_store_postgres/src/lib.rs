@@ -1,10 +1,17 @@
 //! PostgreSQL storage for toolmem: [`PostgresRuleStore`] keeps one set of rules that servers on
 //! many machines share, behind the same [`RuleStore`](tool_memory_store::RuleStore) trait and
-//! conformance suite as the SQLite default. A crate of its own so that rusqlite and
-//! tokio-postgres never meet in one crate; only this crate knows PostgreSQL.
+//! conformance suite as the SQLite default. A crate of its own, over the contract crate alone,
+//! so a PostgreSQL-only build carries no SQLite; only this crate knows PostgreSQL.
+//!
+//! Rooms: `pool` (the type, opening it, the pooled client and the schema check every call
+//! makes), `store` (the `RuleStore` impl), `codec` (rows to rules and back), `schema`
+//! (migrations) and `error` (driver errors as the contract's).
 
+mod codec;
+mod error;
+mod pool;
 mod schema;
 mod store;
 
+pub use crate::pool::{PostgresOptions, PostgresRuleStore};
 pub use crate::schema::SCHEMA_VERSION;
-pub use crate::store::{PostgresOptions, PostgresRuleStore, is_postgres_url};

@@ -9,7 +9,7 @@
 
 use tool_memory_store::{Error, Result};
 
-use crate::store::pg_error;
+use crate::error::pg_error;
 
 /// Migration `n` takes the schema from version `n` to `n + 1`.
 const MIGRATIONS: &[&str] = &[

@@ -7,14 +7,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use active_memory_client::{
-    ActiveMemoryClient, Decision, ImportOptions, Origin, PostgresOptions, RawJson, RulePut,
-    ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, TurnRecord, preview_capture,
+    ActiveMemoryClient, Decision, ImportOptions, Origin, RawJson, RulePut, ToolMemoryPriority,
+    ToolMemoryRule, ToolMemorySource, TurnRecord, preview_capture,
 };
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use memory_rpc::{RpcHandler, RpcLimits};
 
-use crate::db_path::{self, Database};
+use crate::db_path::{Database, PostgresSettings};
 use crate::{limits, output, serve};
 
 /// Durable, tool-scoped rules for LLM agents.
@@ -221,33 +221,15 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let db = Database::resolve(args.db)?;
+    let postgres = PostgresSettings {
+        pool_size: args.pg_pool_size,
+        timeout: std::time::Duration::from_secs(args.pg_timeout),
+    };
     if let Command::Doctor = args.command {
         // Before the database is opened: opening migrates it, and may create it.
-        let options = PostgresOptions {
-            pool_size: 1,
-            timeout: std::time::Duration::from_secs(args.pg_timeout),
-            ..PostgresOptions::default()
-        };
-        return crate::doctor::run(&db, json, options).await;
+        return crate::doctor::run(&db, json, postgres).await;
     }
-    let client = match &db {
-        Database::Sqlite(path) => {
-            let client = ActiveMemoryClient::open_sqlite(path)
-                .with_context(|| format!("opening {}", path.display()))?;
-            db_path::restrict_file(path);
-            client
-        }
-        Database::Postgres(url) => {
-            let options = PostgresOptions {
-                pool_size: args.pg_pool_size,
-                timeout: std::time::Duration::from_secs(args.pg_timeout),
-                ..PostgresOptions::default()
-            };
-            ActiveMemoryClient::open_postgres_with(url, options)
-                .await
-                .with_context(|| format!("opening {}", db.describe()))?
-        }
-    };
+    let client = db.open(postgres).await?;
     match args.command {
         Command::Serve {
             addr,

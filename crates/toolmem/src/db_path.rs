@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use active_memory_client::{ActiveMemoryClient, Inspection};
+use anyhow::{Context, Result, bail};
 
 /// The database a command opens.
 #[derive(Debug, Clone)]
@@ -94,6 +95,7 @@ fn create_private_dir(dir: &Path) -> Result<()> {
 }
 
 /// Restricts a freshly opened database file (and its WAL companions) to the owner.
+#[cfg(feature = "sqlite")]
 pub(crate) fn restrict_file(path: &Path) {
     #[cfg(unix)]
     {
@@ -106,6 +108,79 @@ pub(crate) fn restrict_file(path: &Path) {
     }
     #[cfg(not(unix))]
     let _ = path;
+}
+
+/// How `toolmem` reaches a PostgreSQL server, whether or not this build carries PostgreSQL.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PostgresSettings {
+    pub(crate) pool_size: usize,
+    pub(crate) timeout: std::time::Duration,
+}
+
+impl Database {
+    /// A client over the database; a backend this build was compiled without (cargo features
+    /// `sqlite`, `postgres`) is an error saying so.
+    pub(crate) async fn open(&self, postgres: PostgresSettings) -> Result<ActiveMemoryClient> {
+        match self {
+            #[cfg(feature = "sqlite")]
+            Database::Sqlite(path) => {
+                let client = ActiveMemoryClient::open_sqlite(path)
+                    .with_context(|| format!("opening {}", path.display()))?;
+                restrict_file(path);
+                Ok(client)
+            }
+            #[cfg(feature = "postgres")]
+            Database::Postgres(url) => {
+                let options = active_memory_client::PostgresOptions {
+                    pool_size: postgres.pool_size,
+                    timeout: postgres.timeout,
+                    ..active_memory_client::PostgresOptions::default()
+                };
+                ActiveMemoryClient::open_postgres_with(url, options)
+                    .await
+                    .with_context(|| format!("opening {}", self.describe()))
+            }
+            #[allow(unreachable_patterns, reason = "reached when a backend is not built")]
+            _ => self.not_built(postgres),
+        }
+    }
+
+    /// Looks at the database without changing it (`toolmem doctor`).
+    pub(crate) async fn inspect(&self, postgres: PostgresSettings) -> Result<Inspection> {
+        match self {
+            #[cfg(feature = "sqlite")]
+            Database::Sqlite(path) => {
+                let path = path.clone();
+                Ok(
+                    tokio::task::spawn_blocking(move || active_memory_client::inspect_sqlite(path))
+                        .await??,
+                )
+            }
+            #[cfg(feature = "postgres")]
+            Database::Postgres(url) => {
+                let options = active_memory_client::PostgresOptions {
+                    pool_size: 1,
+                    timeout: postgres.timeout,
+                    ..active_memory_client::PostgresOptions::default()
+                };
+                Ok(active_memory_client::inspect_postgres(url, options).await?)
+            }
+            #[allow(unreachable_patterns, reason = "reached when a backend is not built")]
+            _ => self.not_built(postgres),
+        }
+    }
+
+    /// The error for a database whose backend this build lacks.
+    fn not_built<T>(&self, _postgres: PostgresSettings) -> Result<T> {
+        let (backend, feature) = match self {
+            Database::Sqlite(_) => ("SQLite", "sqlite"),
+            Database::Postgres(_) => ("PostgreSQL", "postgres"),
+        };
+        bail!(
+            "{} is a {backend} database, and this toolmem was built without {backend} (cargo feature `{feature}`)",
+            self.describe()
+        )
+    }
 }
 
 #[cfg(test)]

@@ -12,13 +12,11 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use active_memory_client::{
-    Inspection, PostgresOptions, UNSCOPED_TOOL, UnreadableRow, inspect_postgres, inspect_sqlite,
-};
+use active_memory_client::{Inspection, UNSCOPED_TOOL, UnreadableRow};
 use anyhow::{Result, bail};
 use serde::Serialize;
 
-use crate::db_path::Database;
+use crate::db_path::{Database, PostgresSettings};
 use crate::output::{self, terminal_safe};
 
 /// The exit code when the database has a problem: distinct from 1, which says that doctor
@@ -26,20 +24,16 @@ use crate::output::{self, terminal_safe};
 const PROBLEM_EXIT: u8 = 2;
 
 /// Inspects `db` and prints the report; see the module documentation.
-pub(crate) async fn run(db: &Database, json: bool, postgres: PostgresOptions) -> Result<ExitCode> {
-    let inspection = match db {
-        Database::Sqlite(path) => {
-            if !path.exists() {
-                bail!(
-                    "no database at {}: toolmem creates it when it first opens it",
-                    path.display()
-                );
-            }
-            let path = path.clone();
-            tokio::task::spawn_blocking(move || inspect_sqlite(path)).await??
-        }
-        Database::Postgres(url) => inspect_postgres(url, postgres).await?,
-    };
+pub(crate) async fn run(db: &Database, json: bool, postgres: PostgresSettings) -> Result<ExitCode> {
+    if let Database::Sqlite(path) = db
+        && !path.exists()
+    {
+        bail!(
+            "no database at {}: toolmem creates it when it first opens it",
+            path.display()
+        );
+    }
+    let inspection = db.inspect(postgres).await?;
     let report = Report::new(db, &inspection);
     if json {
         output::print_json(&report)?;

@@ -11,7 +11,8 @@ use std::io::Write;
 
 use anyhow::{Context, Result, bail};
 use tool_memory_core::{Origin, RulePut, ToolMemoryPriority};
-use tool_memory_store::{RuleStore, SqliteOptions, SqliteRuleStore};
+use tool_memory_store::RuleStore;
+use tool_memory_store_sqlite::{SqliteOptions, SqliteRuleStore};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<()> {

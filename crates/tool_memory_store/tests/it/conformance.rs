@@ -1,13 +1,12 @@
 //! The conformance suite (`tool_memory_store::conformance`) run against the stores of this
-//! crate: in-memory, SQLite and the key/value adapter.
+//! crate: in-memory and the key/value adapter (SQLite runs it in its own crate).
 
 use std::sync::Arc;
 
 use tool_memory_core::{ManualClock, SequentialIds, Timestamp};
 use tool_memory_store::conformance::Harness;
 use tool_memory_store::{
-    InMemoryKv, InMemoryRuleStore, KvBackend, KvRuleStore, Services, SqliteOptions,
-    SqliteRuleStore, UnreadableRow,
+    InMemoryKv, InMemoryRuleStore, KvBackend, KvRuleStore, Services, UnreadableRow,
 };
 
 fn services() -> (Services, Arc<ManualClock>) {
@@ -38,37 +37,6 @@ pub(crate) async fn in_memory() -> Harness {
         clock,
         corrupt: Some(Box::new(corrupt)),
         keep_alive: None,
-    }
-}
-
-pub(crate) async fn sqlite() -> Harness {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("rules.sqlite3");
-    let (services, clock) = services();
-    let store = SqliteRuleStore::open(
-        &path,
-        SqliteOptions {
-            services,
-            ..SqliteOptions::default()
-        },
-    )
-    .unwrap();
-    let corrupt = move |tool: &str, id: &str| {
-        let connection = rusqlite::Connection::open(&path).unwrap();
-        connection
-            .execute(
-                "INSERT INTO rules (id, tool_name, rule, priority, source, tags, created_at, updated_at, updated_us)
-                 VALUES (?1, ?2, 'from the future', 'urgent', 'programmatic', '[]',
-                         '2026-01-01T00:00:00+00:00', '2026-01-01T00:00:00+00:00', 0)",
-                rusqlite::params![id, tool],
-            )
-            .unwrap();
-    };
-    Harness {
-        store: Arc::new(store),
-        clock,
-        corrupt: Some(Box::new(corrupt)),
-        keep_alive: Some(Box::new(dir)),
     }
 }
 
@@ -107,10 +75,6 @@ fn futures_block_on<F: std::future::Future>(future: F) -> F::Output {
 
 mod in_memory {
     tool_memory_store::conformance_suite!(super::in_memory);
-}
-
-mod sqlite {
-    tool_memory_store::conformance_suite!(super::sqlite);
 }
 
 mod kv {

@@ -2,4 +2,3 @@
 
 mod conformance;
 mod kv;
-mod sqlite;

@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use anyhow::Result;
 use tool_memory_core::{Origin, RulePut, ToolMemoryPriority};
-use tool_memory_store::{Durability, RuleStore, SqliteOptions, SqliteRuleStore};
+use tool_memory_store::RuleStore;
+use tool_memory_store_sqlite::{Durability, SqliteOptions, SqliteRuleStore};
 
 /// A store on a new file in a temporary directory, which lives as long as the returned guard.
 fn temp_store() -> Result<(tempfile::TempDir, std::path::PathBuf, SqliteRuleStore)> {

@@ -42,7 +42,9 @@ use rusqlite::hooks::Wal;
 use rusqlite::wal::CheckpointMode;
 use rusqlite::{Connection, ErrorCode};
 
-use crate::{Error, Result};
+use tool_memory_store::{Error, Result};
+
+use crate::error::sqlite;
 
 /// Log size, in pages, that wakes the checkpointer: SQLite's own default threshold.
 const WAKE_AT_PAGES: i32 = 1000;
@@ -104,11 +106,11 @@ impl Checkpointer {
         busy_timeout: Duration,
         synchronous: &str,
     ) -> Result<Checkpointer> {
-        let connection = Connection::open(path).map_err(Error::sqlite("open checkpointer"))?;
+        let connection = Connection::open(path).map_err(sqlite("open checkpointer"))?;
         connection
             .busy_timeout(busy_timeout)
             .and_then(|()| connection.pragma_update(None, "synchronous", synchronous))
-            .map_err(Error::sqlite("configure checkpointer"))?;
+            .map_err(sqlite("configure checkpointer"))?;
         // A connection learns that the file is in WAL mode only when it first reads it; until
         // then every checkpoint it runs returns at once having copied nothing (it did, for
         // every release up to this one, so the writer ended up copying the whole log itself).
@@ -116,7 +118,7 @@ impl Checkpointer {
             .query_row("SELECT count(*) FROM sqlite_schema", [], |row| {
                 row.get::<_, i64>(0)
             })
-            .map_err(Error::sqlite("open checkpointer"))?;
+            .map_err(sqlite("open checkpointer"))?;
         // When the log starts over after it grew past its usual size (readers kept it from
         // starting over for a while), SQLite truncates the file back to this at the next commit.
         writer
@@ -125,7 +127,7 @@ impl Checkpointer {
                 [],
                 |row| row.get::<_, i64>(0),
             )
-            .map_err(Error::sqlite("limit the log file"))?;
+            .map_err(sqlite("limit the log file"))?;
         let shared = Arc::new(Shared::default());
         let hook_shared = Arc::clone(&shared);
         // The log size at the previous commit: a smaller one means the log started over.
@@ -226,7 +228,7 @@ impl Checkpointer {
                 }
                 Ok(())
             }))
-            .map_err(Error::sqlite("hook commits"))?;
+            .map_err(sqlite("hook commits"))?;
         // Started after the hook is in place, so a failure above leaves no thread behind.
         let thread = {
             let shared = Arc::clone(&shared);

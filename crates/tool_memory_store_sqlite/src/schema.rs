@@ -5,7 +5,9 @@
 
 use rusqlite::{Connection, TransactionBehavior};
 
-use crate::{Error, Result};
+use tool_memory_store::{Error, Result};
+
+use crate::error::sqlite;
 
 /// Migration `n` takes the schema from version `n` to `n + 1`.
 const MIGRATIONS: &[&str] = &[
@@ -264,7 +266,7 @@ pub(crate) const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 pub(crate) fn user_version(connection: &Connection) -> Result<i64> {
     connection
         .query_row("PRAGMA user_version", [], |row| row.get(0))
-        .map_err(Error::sqlite("read schema version"))
+        .map_err(sqlite("read schema version"))
 }
 
 /// Fails with [`Error::SchemaTooNew`] when a newer toolmem has migrated the file. Every write
@@ -276,7 +278,7 @@ pub(crate) fn refuse_newer(connection: &Connection) -> Result<()> {
     let found: i64 = connection
         .prepare_cached("PRAGMA user_version")
         .and_then(|mut statement| statement.query_row([], |row| row.get(0)))
-        .map_err(Error::sqlite("read schema version"))?;
+        .map_err(sqlite("read schema version"))?;
     if found > SCHEMA_VERSION {
         return Err(Error::SchemaTooNew {
             found,
@@ -290,7 +292,7 @@ pub(crate) fn migrate(connection: &mut Connection) -> Result<()> {
     loop {
         let transaction = connection
             .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(Error::sqlite("begin migration"))?;
+            .map_err(sqlite("begin migration"))?;
         let version = user_version(&transaction)?;
         if version > SCHEMA_VERSION {
             return Err(Error::SchemaTooNew {
@@ -307,13 +309,11 @@ pub(crate) fn migrate(connection: &mut Connection) -> Result<()> {
         let step = MIGRATIONS[step];
         transaction
             .execute_batch(step)
-            .map_err(Error::sqlite("apply migration"))?;
+            .map_err(sqlite("apply migration"))?;
         transaction
             .pragma_update(None, "user_version", version + 1)
-            .map_err(Error::sqlite("record schema version"))?;
-        transaction
-            .commit()
-            .map_err(Error::sqlite("commit migration"))?;
+            .map_err(sqlite("record schema version"))?;
+        transaction.commit().map_err(sqlite("commit migration"))?;
         tracing::debug!(version = version + 1, "migrated tool memory schema");
     }
 }
@@ -358,7 +358,7 @@ mod tests {
         migrate(&mut connection).unwrap();
         assert_eq!(user_version(&connection).unwrap(), SCHEMA_VERSION);
         // The upgrade indexes the rows that were there.
-        super::super::catch_up_full_text_index(&mut connection).unwrap();
+        crate::index::catch_up_full_text_index(&mut connection).unwrap();
         let hits: i64 = connection
             .query_row(
                 "SELECT count(*) FROM rules_fts WHERE rules_fts MATCH 'sudo'",
@@ -410,7 +410,7 @@ mod tests {
             .unwrap();
         migrate(&mut connection).unwrap();
         assert_eq!(user_version(&connection).unwrap(), SCHEMA_VERSION);
-        let rule = super::super::read_rule(&connection, "shell", "a")
+        let rule = crate::codec::read_rule(&connection, "shell", "a")
             .unwrap()
             .unwrap();
         assert_eq!(
@@ -444,7 +444,7 @@ mod tests {
         migrate(&mut connection).unwrap();
         assert_eq!(user_version(&connection).unwrap(), SCHEMA_VERSION);
         // The old row is read with no line to name, so a change to it copies it.
-        let current = super::super::read_current(&connection, "shell", "a")
+        let current = crate::codec::read_current(&connection, "shell", "a")
             .unwrap()
             .unwrap();
         assert_eq!(current.rule.rule, "never run sudo");
