@@ -38,6 +38,7 @@ async fn the_workload_produces_every_row() -> Result<()> {
         "rpc_get",
         "rpc_prompt",
         "server_peak_rss",
+        "hook",
         "check_10",
         "check_100",
         "check_1000",

@@ -237,6 +237,13 @@ async fn run_once(options: &BenchOptions) -> Result<Vec<Row>> {
         if options.peak_rss && postgres.is_none() {
             rows.push(crate::server::peak_rss_row(exe, &db, total).await?);
         }
+        if postgres.is_none() {
+            let (exe, db) = (exe.to_owned(), db.clone());
+            rows.push(
+                tokio::task::spawn_blocking(move || crate::hook::hook_row(&exe, &db, total))
+                    .await??,
+            );
+        }
     }
 
     // check: guard verdicts through the facade against 10, 100 and 1,000 rules on one tool,
