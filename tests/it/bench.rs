@@ -34,6 +34,7 @@ async fn the_workload_produces_every_row() -> Result<()> {
         "prompt_after_write",
         "delete",
         "capture",
+        "capture_instruction_file",
         "rpc_get",
         "rpc_prompt",
         "server_peak_rss",

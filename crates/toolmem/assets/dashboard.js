@@ -260,21 +260,29 @@
     performance.mark("toolmem-view-ready");
   }
 
+  // Refreshes run one after another: a change made on the page waits for a poll's refresh in
+  // flight and then shows, instead of being skipped.
   let refreshing = false;
+  let queue = Promise.resolve();
 
-  async function refresh() {
-    if (!current || !current.refresh || refreshing) return;
-    refreshing = true;
-    try {
-      const mark = current.fingerprint ? await current.fingerprint() : null;
-      await current.refresh();
-      current.mark = mark;
-      fail(null);
-    } catch (error) {
-      fail(error);
-    } finally {
-      refreshing = false;
-    }
+  function refresh() {
+    const target = current;
+    const run = queue.then(async () => {
+      if (!target || target !== current || !target.refresh) return;
+      refreshing = true;
+      try {
+        const mark = target.fingerprint ? await target.fingerprint() : null;
+        await target.refresh();
+        target.mark = mark;
+        fail(null);
+      } catch (error) {
+        fail(error);
+      } finally {
+        refreshing = false;
+      }
+    });
+    queue = run.catch(() => {});
+    return run;
   }
 
   // A change anywhere (an agent, the CLI, another server on the database) writes a history
@@ -294,13 +302,17 @@
   }
 
   async function poll() {
-    if (document.hidden || !current || !current.fingerprint || refreshing) return;
+    const target = current;
+    if (document.hidden || !target || !target.fingerprint || refreshing) return;
     const started = performance.now();
+    const changes = ownChanges;
     try {
-      const mark = await current.fingerprint();
+      const mark = await target.fingerprint();
+      // A change made on this page meanwhile is shown by its own refresh, not announced here.
+      if (changes !== ownChanges) return;
       const took = Math.round(performance.now() - started);
       liveState.textContent = `Live updates: checked ${new Date().toLocaleTimeString()} (${took} ms)`;
-      if (current.mark !== undefined && mark !== current.mark) {
+      if (target === current && target.mark !== undefined && mark !== target.mark && !refreshing) {
         await refresh();
         say("Updated: something changed the rules outside this page.");
       }
@@ -539,8 +551,12 @@
       el("td", { class: "actions" }, lifecycle, " ", remove));
   }
 
+  // Changes made on this page, so the poller can tell them from changes made elsewhere.
+  let ownChanges = 0;
+
   // Runs a change, says what it did, and shows the new state.
   async function act(done, change) {
+    ownChanges += 1;
     try {
       await change();
       say(done);
@@ -548,6 +564,9 @@
       await refresh();
     } catch (error) {
       fail(error);
+    } finally {
+      // Counted at both ends: a poll that overlapped any part of the change sees it moved.
+      ownChanges += 1;
     }
   }
 

@@ -85,12 +85,19 @@ pub(crate) async fn http(
     // address is read must stop the server cleanly, not kill it with the default action.
     let shutdown = shutdown_signal();
     // Tests and scripts bind port 0 and read the real address from the first line. Both lines
-    // go out in one write: a reader that closes the pipe after the first must not make the
-    // second fail.
-    println!(
-        "toolmem listening on http://{local}\ntoolmem dashboard: http://{}/",
+    // go out in one write, and a failed write is not fatal: a reader that closed the pipe after
+    // the first line must not make the second one end the server.
+    let announcement = format!(
+        "toolmem listening on http://{local}\ntoolmem dashboard: http://{}/\n",
         dashboard_authority(local)
     );
+    {
+        use std::io::Write;
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout
+            .write_all(announcement.as_bytes())
+            .and_then(|()| stdout.flush());
+    }
     serve_on(listener, rpc, options, shutdown).await?;
     eprintln!("toolmem: shut down cleanly");
     Ok(())

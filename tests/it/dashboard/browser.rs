@@ -27,7 +27,7 @@ const WAIT: Duration = Duration::from_secs(30);
 static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// The WebDriver element key (W3C).
-const ELEMENT_KEY: &str = "element-6066-11e4-a52f-4a5a6fadcdbb";
+const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 /// A chromedriver process with one headless Chromium session.
 struct WebDriver {
@@ -136,7 +136,7 @@ impl WebDriver {
             .await?;
         Ok(found[ELEMENT_KEY]
             .as_str()
-            .context("no element id")?
+            .with_context(|| format!("no element id in {found}"))?
             .to_owned())
     }
 
