@@ -6,6 +6,8 @@ mod cli;
 mod dashboard;
 mod faults;
 mod fuzz;
+mod hooks;
+mod install;
 mod module_cycles;
 mod postgres;
 mod processes;

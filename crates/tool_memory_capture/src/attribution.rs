@@ -422,9 +422,19 @@ const ALIAS_SUFFIXES: &[&str] = &[
 /// The byte position of the first whole-word occurrence of `needle` (optionally followed by
 /// one of `suffixes`) in `haystack`.
 pub(crate) fn find_word(haystack: &str, needle: &str, suffixes: &[&str]) -> Option<usize> {
+    // Called for every phrase of the alias table on every rule, with short needles and short
+    // haystacks: a scan for the needle's first byte beats building a substring searcher each
+    // time. The first byte of a UTF-8 needle is a lead byte, so every candidate start is a
+    // char boundary of the haystack.
+    let bytes = haystack.as_bytes();
+    let &first = needle.as_bytes().first()?;
     let mut from = 0;
-    while let Some(found) = haystack[from..].find(needle) {
+    while let Some(found) = bytes[from..].iter().position(|&byte| byte == first) {
         let start = from + found;
+        if !bytes[start..].starts_with(needle.as_bytes()) {
+            from = start + 1;
+            continue;
+        }
         let end = start + needle.len();
         let starts_word = haystack[..start]
             .chars()

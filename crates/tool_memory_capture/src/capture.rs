@@ -1,5 +1,7 @@
 //! The entry point: one turn in, proposed rule changes and statistics out.
 
+use std::collections::HashMap;
+
 use tool_memory_core::{Timestamp, ToolMemoryPriority, ToolMemorySource};
 
 use crate::attribution::Candidates;
@@ -66,6 +68,9 @@ pub fn capture_turn_with(
     };
     let candidates = Candidates::of_turn(turn);
     if config.edicts {
+        // Where each identity's rule is, so that a long instruction file with thousands of
+        // rules merges its repeats in linear time.
+        let mut seen: HashMap<String, usize> = HashMap::new();
         for edict in extract_edicts(&spans) {
             let tool_name = candidates.attribute_rule(&edict.text, &edict.form);
             let identity_key = edict_identity_key(&tool_name, &edict.text);
@@ -78,10 +83,9 @@ pub fn capture_turn_with(
             };
             // The same edict twice in one message is one rule, the user's own if they said it
             // themselves anywhere (a chat log quoting their rule does not make it theirs less).
-            if let Some(earlier) = output
-                .rules
-                .iter_mut()
-                .find(|rule| rule.identity_key == identity_key)
+            if let Some(earlier) = seen
+                .get(&identity_key)
+                .and_then(|&index| output.rules.get_mut(index))
             {
                 if earlier.trust == Trust::Material && trust == Trust::Own {
                     earlier.rule = edict.text.clone().into_owned();
@@ -90,6 +94,7 @@ pub fn capture_turn_with(
                 }
                 continue;
             }
+            seen.insert(identity_key.clone(), output.rules.len());
             output.rules.push(ProposedRule {
                 tool_name,
                 rule: edict.text.into_owned(),

@@ -64,7 +64,8 @@ pub(crate) fn extract_edicts<'a>(spans: &[Span<'a>]) -> Vec<Edict<'a>> {
                 LineKind::Bullet(_) => {
                     let item = strip_bullet(span.text).trim();
                     let grammar = grammar_form(item);
-                    if !item.is_empty() && !is_own_edict(&grammar) && !is_question(&grammar) {
+                    let has_words = item.chars().any(char::is_alphanumeric);
+                    if has_words && !is_own_edict(&grammar) && !is_question(&grammar) {
                         let text = format!("{lead_text} {item}");
                         let form = match_form(&text);
                         edicts.push(Edict {

@@ -205,7 +205,10 @@ fn span_need(code: &str) -> Option<Need> {
         .next()
         .unwrap_or(first)
         .to_ascii_lowercase();
-    if PROGRAMS.contains(&program.as_str()) || CODE_ONLY_PROGRAMS.contains(&program.as_str()) {
+    if PROGRAMS.contains(&program.as_str())
+        || CODE_ONLY_PROGRAMS.contains(&program.as_str())
+        || SHELL_VERBS.contains(&program.as_str())
+    {
         return Some(Need::Shell);
     }
     if first.starts_with("./") && code.contains(' ') {

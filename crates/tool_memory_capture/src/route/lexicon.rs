@@ -66,6 +66,7 @@ pub(crate) const PROGRAMS: &[&str] = &[
     "rails",
     "rake",
     "redis-cli",
+    "ruff",
     "rsync",
     "rustup",
     "scp",

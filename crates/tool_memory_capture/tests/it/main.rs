@@ -2,6 +2,7 @@
 //! shapes other crates rely on.
 
 mod api;
+mod bad_input;
 mod corpus;
 mod properties;
 mod real_text;
