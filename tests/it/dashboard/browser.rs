@@ -334,7 +334,7 @@ async fn the_overview_lists_a_rule_added_through_rpc() -> Result<()> {
     setup.open("#/").await?;
     setup
         .browser
-        .wait_for("[aria-labelledby=verdicts-heading]", "deny")
+        .wait_for("[aria-labelledby=verdicts-heading] .verdict", "deny")
         .await?;
     setup.browser.screenshot("overview").await?;
     Ok(())
@@ -360,7 +360,7 @@ async fn revoking_on_the_page_lets_the_call_through() -> Result<()> {
     // The row stays, marked revoked, with a restore button.
     setup
         .browser
-        .wait_for(r#"tr[data-rule-id="sarah"]"#, "revoked")
+        .wait_for(r#"tr[data-rule-id="sarah"]"#, "Restore")
         .await?;
     setup.open("#/history/send_email").await?;
     setup
