@@ -251,6 +251,7 @@ async fn run_once(options: &BenchOptions) -> Result<Vec<Row>> {
     for rules in [10, 100, 1000] {
         rows.push(check_row(&client, rules, options.capture_turns, total).await?);
     }
+    rows.push(check_shell_row(&client, 1000, options.capture_turns, total).await?);
     drop(client);
     if let Some(store) = postgres {
         store.drop_schema().await?;
@@ -320,6 +321,66 @@ async fn check_row(
         total,
         started.elapsed(),
     ))
+}
+
+/// Times `checks` allowed Codex-shaped shell calls (`["bash", "-lc", ...]`, a runner and a
+/// chain) against `rules` critical rules on Claude Code's `Bash`, written the way people write
+/// them in CLAUDE.md and AGENTS.md: bold, code spans, lists of commands, globs, wrappers,
+/// branches, hosts, ids. The call is in Codex's argv shape; the facade gives the guard the
+/// called tool's rules, so the rules and the call share the tool.
+async fn check_shell_row(
+    client: &ActiveMemoryClient,
+    rules: usize,
+    checks: usize,
+    total: usize,
+) -> Result<Row> {
+    for index in 0..rules {
+        client
+            .put(
+                RulePut::new("Bash", shell_rule_text(index))
+                    .with_priority(ToolMemoryPriority::Critical),
+            )
+            .await?;
+    }
+    let call = json!({
+        "command": [
+            "bash",
+            "-lc",
+            "npx prettier --check src/app.ts && git push origin feature/login-7 && cat docs/notes.md"
+        ],
+        "workdir": "/repo"
+    });
+    let first = client.check("Bash", &call).await?;
+    anyhow::ensure!(
+        first.decision == active_memory_client::Decision::Allow,
+        "bench call must be allowed: {}",
+        first.reason
+    );
+    let started = Instant::now();
+    for _ in 0..checks {
+        std::hint::black_box(client.check("Bash", std::hint::black_box(&call)).await?);
+    }
+    Ok(row(
+        &format!("check_shell_{rules}"),
+        checks,
+        total,
+        started.elapsed(),
+    ))
+}
+
+/// The `index`th rule of the shell row: eight shapes of real instruction text, each naming
+/// literals of its own.
+fn shell_rule_text(index: usize) -> String {
+    match index % 8 {
+        0 => format!("- **NEVER** run `tool{index} deploy` from a dev machine."),
+        1 => format!("Never open `~/.vault{index}/*`, `*.key{index}` or `secrets{index}/**`."),
+        2 => format!("Don't use `pm{index} install` or `yarn{index}`; we use pnpm."),
+        3 => format!("Never push directly to `release-{index}`; open a PR."),
+        4 => format!("Check with me before `kubectl delete ns team-{index}`."),
+        5 => format!("Never ssh into `host-{index}`."),
+        6 => format!("| `docker volume rm vol{index}` | never |"),
+        _ => format!("Leave INC-{index} alone, the SRE team owns it."),
+    }
 }
 
 /// A turn like the ones capture sees: about 500 characters of user text holding one edict,
