@@ -3,8 +3,11 @@
 mod adversarial;
 mod bench;
 mod cli;
+mod dashboard;
 mod faults;
 mod fuzz;
+mod hooks;
+mod install;
 mod module_cycles;
 mod postgres;
 mod processes;

@@ -150,8 +150,16 @@ fn regress(args: &[String]) -> Result<()> {
             &["-p", "tool_memory_capture", "--test", "it", "corpus"],
         ),
         (
+            "capture on real instruction text (CLAUDE.md, AGENTS.md, rules files, turns)",
+            &["-p", "tool_memory_capture", "--test", "it", "real_text"],
+        ),
+        (
             "guard corpus",
             &["-p", "tool_memory_guard", "--test", "it", "corpus"],
+        ),
+        (
+            "guard on real instruction text (CLAUDE.md, AGENTS.md, GEMINI.md, .cursor/rules)",
+            &["-p", "tool_memory_guard", "--test", "it", "real_text"],
         ),
         (
             "never email Sarah, in-process through the facade",

@@ -243,7 +243,8 @@ impl ActiveMemoryClient {
     /// stored rule this version cannot read gets a line in its place, so it is never silently
     /// missing.
     pub async fn rules_for_prompt(&self, tools: &[String]) -> Result<RulesForPrompt> {
-        let selection = self.store.rules_for_prompt(tools, None).await?;
+        let tools = crate::family::expand_tools(tools);
+        let selection = self.store.rules_for_prompt(&tools, None).await?;
         let budget_bytes = self.config.prompt_budget_bytes;
         let mut last = self.last_render.lock();
         let reusable = last.as_ref().is_some_and(|last| {
@@ -279,7 +280,8 @@ impl ActiveMemoryClient {
     /// The frozen section for a new session of an agent with these tools (every tool when
     /// empty). Render it once and keep it for the whole session.
     pub async fn session_prompt(&self, tool_names: &[String]) -> Result<ToolMemoryRulesSection> {
-        let selection = self.store.rules_for_prompt(tool_names, None).await?;
+        let tools = crate::family::expand_tools(tool_names);
+        let selection = self.store.rules_for_prompt(&tools, None).await?;
         Ok(self.section(&selection))
     }
 
@@ -297,7 +299,7 @@ impl ActiveMemoryClient {
     /// logs a warning and returns an empty section rather than failing the session.
     pub fn session_prompt_blocking(&self, tool_names: &[String]) -> ToolMemoryRulesSection {
         let store = Arc::clone(&self.store);
-        let tools = tool_names.to_vec();
+        let tools = crate::family::expand_tools(tool_names);
         let Some(mut selection) = prefetch_blocking(
             move || async move { store.rules_for_prompt(&tools, None).await },
             self.config.prefetch_timeout,

@@ -48,7 +48,11 @@ impl ActiveMemoryClient {
     pub async fn check(&self, tool_name: &str, arguments: &Value) -> Result<Verdict> {
         let tool = normalize_tool_name(tool_name);
         let guard = self.guard_for(&tool).await?;
+        let arguments = crate::family::canonical_arguments(&tool, arguments);
+        let arguments = arguments.as_ref();
         let mut verdict = guard.guard.check(&tool, arguments);
+        guard.restore_tools(&mut verdict.rules);
+        guard.restore_tools(&mut verdict.advice);
         let unseen: &[UnreadableRow] =
             if guard.unreadable.is_empty() || verdict.decision == Decision::Deny {
                 &[]
@@ -111,12 +115,24 @@ impl ActiveMemoryClient {
         let own = self.store().list_with_unreadable(tool).await?;
         let mut rules = own.rules.to_vec();
         let mut unreadable = own.unreadable.to_vec();
+        // The family's rules decide too, held under this tool's name: the guard indexes by it.
+        let mut borrowed = Vec::new();
+        for member in crate::family::rule_scope(tool).iter().skip(1) {
+            let listing = self.store().list_with_unreadable(member).await?;
+            for rule in listing.rules.iter() {
+                let mut held = rule.clone();
+                held.tool_name = tool.to_owned();
+                borrowed.push((held.clone(), rule.tool_name.clone()));
+                rules.push(held);
+            }
+            unreadable.extend_from_slice(&listing.unreadable);
+        }
         if tool != UNSCOPED_TOOL {
             let every_tool = self.store().list_with_unreadable(UNSCOPED_TOOL).await?;
             rules.extend_from_slice(&every_tool.rules);
             unreadable.extend_from_slice(&every_tool.unreadable);
         }
-        let (guard, until) = ToolGuard::build(rules, unreadable, now);
+        let (guard, until) = ToolGuard::build(rules, unreadable, borrowed, now);
         let guard = Arc::new(guard);
         if let Some(version) = version {
             self.guards

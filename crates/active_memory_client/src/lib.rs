@@ -10,6 +10,7 @@ mod backend;
 mod client;
 mod config;
 mod error;
+mod family;
 mod guard;
 mod guard_cache;
 mod hook;
@@ -33,6 +34,7 @@ pub use crate::config::{
     OBSERVATION_TTL_DAYS_ENV,
 };
 pub use crate::error::{Error, Result};
+pub use crate::family::{canonical_arguments, tool_family};
 pub use crate::hook::{PostTurnHook, TOOL_MEMORY_CAPTURE_HOOK};
 pub use crate::import::{ImportLine, ImportOptions, ImportOutcome, ImportReport};
 
@@ -41,8 +43,8 @@ pub use tool_memory_capture::{
     CaptureOutput, ProposedRevocation, ToolCallRecord, TurnRecord, capture_turn,
 };
 pub use tool_memory_core::{
-    HistoryAction, HistoryEntry, Origin, RawJson, RuleMeta, RulePut, Timestamp, ToolMemoryPriority,
-    ToolMemoryRule, ToolMemorySource, ToolStats, UNSCOPED_TOOL,
+    HistoryAction, HistoryEntry, Origin, RawJson, RuleMeta, RulePut, Timestamp, ToolFamily,
+    ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, ToolStats, UNSCOPED_TOOL,
 };
 pub use tool_memory_guard::{Constraint, Decision, Verdict};
 pub use tool_memory_prompt::{PromptSection, ToolMemoryRulesSection};

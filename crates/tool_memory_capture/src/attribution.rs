@@ -10,9 +10,10 @@
 
 use std::cmp::Reverse;
 
-use tool_memory_core::{UNSCOPED_TOOL, split_words, validate_tool_name};
+use tool_memory_core::{ToolFamily, UNSCOPED_TOOL, split_words, validate_tool_name};
 
 use crate::TurnRecord;
+use crate::route::{Need, VERB_TOOL_NAMES, need_of};
 use crate::text::is_word_char;
 
 /// A tool the edict may be attributed to.
@@ -54,9 +55,96 @@ impl Candidates {
     }
 
     /// The tool for an edict whose [`match_form`](crate::text::match_form) is `form`.
+    #[cfg(test)]
     pub(crate) fn attribute(&self, form: &str) -> String {
         self.attribute_explicit(form)
             .unwrap_or_else(|| self.fallback())
+    }
+
+    /// The tool for the edict `text` (as written) whose match form is `form`: a tool it names,
+    /// then one whose distinctive name word it uses, then the catalogue's tool of the family
+    /// the rule is about ([`need_of`]: `git` and `npm` go to the shell, `edit` to the edit
+    /// tool), then the alias table, then the fallback.
+    pub(crate) fn attribute_rule(&self, text: &str, form: &str) -> String {
+        if let Some(tool) = self.named(form).or_else(|| self.by_name_word(form)) {
+            return tool;
+        }
+        let alias = self.by_alias(form);
+        // A dedicated tool the alias table finds (`git_commit`, `execute_sql`, `kubectl`) is
+        // more specific than a family's general tool; a family tool it finds is only a guess
+        // from a common noun, which the rule's own evidence outranks.
+        if let Some(tool) = &alias
+            && ToolFamily::of(tool).is_none()
+            && !self.only_by_server(tool, form)
+        {
+            return tool.clone();
+        }
+        need_of(text)
+            .and_then(|need| self.by_need(need))
+            .or(alias)
+            .unwrap_or_else(|| self.fallback())
+    }
+
+    /// Whether `tool` is an MCP tool (`mcp__github__create_pull_request`) none of whose own
+    /// words (`create`, `pull`, `request`) the rule uses: the alias table found it by its
+    /// server's name alone, which says nothing about what the tool does.
+    fn only_by_server(&self, tool: &str, form: &str) -> bool {
+        let Some(rest) = tool.strip_prefix("mcp__") else {
+            return false;
+        };
+        let Some((_, own)) = rest.split_once("__") else {
+            return false;
+        };
+        !split_words(own, false)
+            .iter()
+            .any(|word| find_word(form, word, ALIAS_SUFFIXES).is_some())
+    }
+
+    /// The catalogue's tool for `need`: the first of its family in call and catalogue order,
+    /// with the edit family split by what the rule does (a write tool for new files, a delete
+    /// tool for deleting, an edit tool otherwise).
+    fn by_need(&self, need: Need) -> Option<String> {
+        let family = need.family();
+        let members: Vec<&Candidate> = self
+            .tools
+            .iter()
+            .filter(|tool| {
+                ToolFamily::of(&tool.name) == Some(family)
+                    || (family == ToolFamily::Shell && SHELL_GROUP.claims(tool))
+            })
+            .collect();
+        let has = |tool: &Candidate, words: &[&str]| {
+            tool.tokens
+                .iter()
+                .any(|token| words.contains(&token.as_str()))
+        };
+        let chosen = match need {
+            Need::Edit { create, delete } => {
+                let preferred: &[&str] = if delete {
+                    &["delete", "remove"]
+                } else if create {
+                    &["write", "create"]
+                } else {
+                    &["edit", "multiedit", "replace", "patch"]
+                };
+                members
+                    .iter()
+                    .find(|tool| has(tool, preferred))
+                    .or_else(|| {
+                        members
+                            .iter()
+                            .find(|tool| delete || !has(tool, &["delete", "remove"]))
+                    })
+                    .copied()
+            }
+            Need::Read => members
+                .iter()
+                .find(|tool| has(tool, &["read", "view"]))
+                .or(members.first())
+                .copied(),
+            _ => members.first().copied(),
+        };
+        chosen.map(|tool| tool.name.clone())
     }
 
     /// The tool `form` names or aliases, if any (attribution steps 1 and 2).
@@ -79,7 +167,12 @@ impl Candidates {
     fn named(&self, form: &str) -> Option<String> {
         let mut best: Option<(usize, Reverse<usize>, &Candidate)> = None;
         for tool in &self.tools {
-            for phrase in &tool.forms {
+            // `Read`, `Edit`, `Write`: the word names the action; the family step routes it.
+            for phrase in tool
+                .forms
+                .iter()
+                .filter(|phrase| !VERB_TOOL_NAMES.contains(&phrase.as_str()))
+            {
                 if let Some(position) = find_word(form, phrase, NAME_SUFFIXES) {
                     let key = (position, Reverse(phrase.len()));
                     if best.is_none_or(|(at, length, _)| key < (at, length)) {
@@ -161,7 +254,14 @@ impl Candidate {
         let spaced = split_words(&name, false).join(" ");
         let camel = split_words(raw.trim(), true).join(" ");
         let mut forms = Vec::new();
-        for form in [name.clone(), spaced, camel] {
+        // An MCP tool is named by its own part too: `run_query` for `mcp__db__run_query`.
+        let tail = name
+            .rsplit_once("__")
+            .filter(|_| name.starts_with("mcp__"))
+            .map(|(_, tail)| tail.to_owned())
+            .filter(|tail| tail.len() >= 4 && tail.contains('_'))
+            .unwrap_or_default();
+        for form in [name.clone(), spaced, camel, tail] {
             if form.chars().count() >= 2
                 && !STOP_NAMES.contains(&form.as_str())
                 && !forms.contains(&form)
@@ -223,13 +323,89 @@ pub(crate) fn is_alias_word(word: &str) -> bool {
 
 /// Name words too generic to identify a tool on their own.
 const GENERIC_NAME_WORDS: &[&str] = &[
-    "get", "set", "send", "create", "read", "write", "list", "run", "make", "update", "delete",
-    "remove", "add", "post", "put", "fetch", "search", "open", "close", "edit", "new", "execute",
-    "exec", "query", "tool", "tools", "api", "use", "check", "find", "view", "show", "upload",
-    "download", "manage", "modify", "trigger", "sync", "save", "load", "move", "copy", "info",
-    "data", "item", "items", "for", "from", "and", "the", "all", "share", "start", "stop", "apply",
-    "submit", "request", "reply", "mcp", "server", "client", "v2", "one", "batch", "do", "action",
-    "task", "service", "app", "user", "users",
+    "get",
+    "set",
+    "send",
+    "create",
+    "read",
+    "write",
+    "list",
+    "run",
+    "make",
+    "update",
+    "delete",
+    "remove",
+    "add",
+    "post",
+    "put",
+    "fetch",
+    "search",
+    "open",
+    "close",
+    "edit",
+    "new",
+    "execute",
+    "exec",
+    "query",
+    "tool",
+    "tools",
+    "api",
+    "use",
+    "check",
+    "find",
+    "view",
+    "show",
+    "upload",
+    "download",
+    "manage",
+    "modify",
+    "trigger",
+    "sync",
+    "save",
+    "load",
+    "move",
+    "copy",
+    "info",
+    "data",
+    "item",
+    "items",
+    "for",
+    "from",
+    "and",
+    "the",
+    "all",
+    "share",
+    "start",
+    "stop",
+    "apply",
+    "submit",
+    "request",
+    "reply",
+    "mcp",
+    "server",
+    "client",
+    "v2",
+    "one",
+    "batch",
+    "do",
+    "action",
+    "task",
+    "service",
+    "app",
+    "user",
+    "users",
+    "file",
+    "files",
+    "dir",
+    "directory",
+    "content",
+    "many",
+    "name",
+    "names",
+    "code",
+    "definition",
+    "definitions",
+    "by",
 ];
 
 /// Tool names too common as English words to count as naming the tool.
@@ -246,9 +422,19 @@ const ALIAS_SUFFIXES: &[&str] = &[
 /// The byte position of the first whole-word occurrence of `needle` (optionally followed by
 /// one of `suffixes`) in `haystack`.
 pub(crate) fn find_word(haystack: &str, needle: &str, suffixes: &[&str]) -> Option<usize> {
+    // Called for every phrase of the alias table on every rule, with short needles and short
+    // haystacks: a scan for the needle's first byte beats building a substring searcher each
+    // time. The first byte of a UTF-8 needle is a lead byte, so every candidate start is a
+    // char boundary of the haystack.
+    let bytes = haystack.as_bytes();
+    let &first = needle.as_bytes().first()?;
     let mut from = 0;
-    while let Some(found) = haystack[from..].find(needle) {
+    while let Some(found) = bytes[from..].iter().position(|&byte| byte == first) {
         let start = from + found;
+        if !bytes[start..].starts_with(needle.as_bytes()) {
+            from = start + 1;
+            continue;
+        }
         let end = start + needle.len();
         let starts_word = haystack[..start]
             .chars()
@@ -290,6 +476,10 @@ impl AliasGroup {
                 .any(|token| self.tool_words.contains(&token.as_str()))
     }
 }
+
+/// The shell's group of the alias table: the name words that make a host's own tool a shell
+/// (`run_in_terminal`, `exec_cmd`) when the family table does not know it.
+static SHELL_GROUP: &AliasGroup = &ALIAS_GROUPS[1];
 
 /// The alias table, documented in `docs/capture.md`.
 pub(crate) const ALIAS_GROUPS: &[AliasGroup] = &[

@@ -1,5 +1,7 @@
 //! The entry point: one turn in, proposed rule changes and statistics out.
 
+use std::collections::HashMap;
+
 use tool_memory_core::{Timestamp, ToolMemoryPriority, ToolMemorySource};
 
 use crate::attribution::Candidates;
@@ -66,9 +68,12 @@ pub fn capture_turn_with(
     };
     let candidates = Candidates::of_turn(turn);
     if config.edicts {
+        // Where each identity's rule is, so that a long instruction file with thousands of
+        // rules merges its repeats in linear time.
+        let mut seen: HashMap<String, usize> = HashMap::new();
         for edict in extract_edicts(&spans) {
-            let tool_name = candidates.attribute(&edict.form);
-            let identity_key = edict_identity_key(&tool_name, edict.text);
+            let tool_name = candidates.attribute_rule(&edict.text, &edict.form);
+            let identity_key = edict_identity_key(&tool_name, &edict.text);
             let (trust, tags) = match edict.voice {
                 Voice::Own => (Trust::Own, vec![EDICT_TAG.to_owned()]),
                 Voice::Material(kind) => (
@@ -78,21 +83,21 @@ pub fn capture_turn_with(
             };
             // The same edict twice in one message is one rule, the user's own if they said it
             // themselves anywhere (a chat log quoting their rule does not make it theirs less).
-            if let Some(earlier) = output
-                .rules
-                .iter_mut()
-                .find(|rule| rule.identity_key == identity_key)
+            if let Some(earlier) = seen
+                .get(&identity_key)
+                .and_then(|&index| output.rules.get_mut(index))
             {
                 if earlier.trust == Trust::Material && trust == Trust::Own {
-                    earlier.rule = edict.text.to_owned();
+                    earlier.rule = edict.text.clone().into_owned();
                     earlier.trust = trust;
                     earlier.tags = tags;
                 }
                 continue;
             }
+            seen.insert(identity_key.clone(), output.rules.len());
             output.rules.push(ProposedRule {
                 tool_name,
-                rule: edict.text.to_owned(),
+                rule: edict.text.into_owned(),
                 // Material keeps the priority the user's own words would have had: confirming
                 // the proposal makes it apply exactly as if the user had said it.
                 priority: ToolMemoryPriority::Critical,

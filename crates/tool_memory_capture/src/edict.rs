@@ -9,16 +9,26 @@
 //! matters more than recall here: a false edict becomes a critical rule pinned into every
 //! future prompt.
 
+use std::borrow::Cow;
+
+use tool_memory_core::markdown::{self, LineKind};
+
 use crate::material::{MaterialKind, Span, Voice, quotations, unquoted_form};
 use crate::output::MAX_EDICT_CHARS;
+use crate::phrase::TAG_QUESTIONS;
 use crate::revocation::blank_revocation;
-use crate::text::{self, SPEECH_VERBS, match_form, split_sentences, strip_bullet, truncate_chars};
+use crate::route::need_of;
+use crate::standing::{self, Statement};
+use crate::text::{
+    self, SPEECH_VERBS, grammar_form, match_form, split_sentences, strip_bullet, truncate_chars,
+};
 
 /// One captured edict: the sentence, its match form, and whose words it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Edict<'a> {
-    /// The sentence as written, trimmed, without list bullet, at most [`MAX_EDICT_CHARS`].
-    pub(crate) text: &'a str,
+    /// The sentence as written, trimmed, without list bullet, at most [`MAX_EDICT_CHARS`]; for
+    /// an item of a list under a lead-in ("Do not:"), the lead-in and the item.
+    pub(crate) text: Cow<'a, str>,
     /// [`match_form`] of the whole sentence, for tool attribution.
     pub(crate) form: String,
     /// [`Voice::Own`] for the user's instruction; the kind of material it sits in otherwise.
@@ -30,24 +40,60 @@ pub(crate) struct Edict<'a> {
 /// ([`MaterialKind::may_propose`]) gives edicts with its voice; in the user's own span, a
 /// sentence that is an order only through the words it quotes ("The README says "never
 /// commit secrets"") is [`MaterialKind::Quoted`].
+///
+/// A line that only leads in a list of bans (`Do not:`, `**Forbidden:**`, `## Don'ts`) makes
+/// each bullet under it a rule, written as the lead-in and the item ("Do not: run `make
+/// deploy`"), until a line that is neither a bullet nor blank.
 pub(crate) fn extract_edicts<'a>(spans: &[Span<'a>]) -> Vec<Edict<'a>> {
     let mut edicts = Vec::new();
+    let mut lead: Option<String> = None;
     for span in spans {
         if let Voice::Material(kind) = span.voice
             && !kind.may_propose()
         {
+            lead = None;
             continue;
+        }
+        if let Some(lead_in) = lead_in(span.text) {
+            lead = Some(lead_in);
+            continue;
+        }
+        if let Some(lead_text) = &lead {
+            match markdown::line(span.text).kind {
+                LineKind::Blank => continue,
+                LineKind::Bullet(_) => {
+                    let item = strip_bullet(span.text).trim();
+                    let grammar = grammar_form(item);
+                    let has_words = item.chars().any(char::is_alphanumeric);
+                    if has_words && !is_own_edict(&grammar) && !is_question(&grammar) {
+                        let text = format!("{lead_text} {item}");
+                        let form = match_form(&text);
+                        edicts.push(Edict {
+                            text: Cow::Owned(truncate_chars(&text, MAX_EDICT_CHARS).to_owned()),
+                            form,
+                            voice: span.voice,
+                        });
+                        continue;
+                    }
+                }
+                _ => lead = None,
+            }
         }
         // Found on the first edict of the span only: most spans hold none.
         let mut quotes: Option<Vec<std::ops::Range<usize>>> = None;
         for sentence in split_sentences(strip_bullet(span.text)) {
             for clause in split_joined_edicts(sentence) {
-                let form = match_form(clause);
-                if !is_own_edict(&form) {
+                let grammar = grammar_form(clause);
+                if !is_own_edict(&grammar) && !is_standing(&grammar, clause, span.voice) {
                     continue;
                 }
                 let quoted_only = span.voice == Voice::Own && {
-                    let quotes = quotes.get_or_insert_with(|| quotations(span.text));
+                    // Code spans are commands and paths, not quotations.
+                    let quotes = quotes.get_or_insert_with(|| {
+                        let mut quotes = quotations(span.text);
+                        quotes.retain(|range| !span.text[range.clone()].starts_with('`'));
+                        quotes
+                    });
                     unquoted_form(span.text, quotes, clause)
                         .is_some_and(|unquoted| !is_own_edict(&unquoted))
                 };
@@ -55,15 +101,146 @@ pub(crate) fn extract_edicts<'a>(spans: &[Span<'a>]) -> Vec<Edict<'a>> {
                     Voice::Own if quoted_only => Voice::Material(MaterialKind::Quoted),
                     voice => voice,
                 };
+                if title_holds_marker(clause) || names_a_setting(&grammar) {
+                    continue;
+                }
                 edicts.push(Edict {
-                    text: truncate_chars(clause, MAX_EDICT_CHARS),
-                    form,
+                    text: Cow::Borrowed(truncate_chars(clause, MAX_EDICT_CHARS)),
+                    form: match_form(clause),
                     voice,
                 });
             }
         }
     }
     edicts
+}
+
+/// A markerless standing rule ([`standing::statement`]) in the user's own words; a choice or
+/// a requirement only when the sentence is about a tool.
+fn is_standing(grammar: &str, clause: &str, voice: Voice) -> bool {
+    if voice != Voice::Own {
+        return false;
+    }
+    match standing::statement(&blank_revocation(grammar)) {
+        Some(Statement::Ban) => true,
+        Some(Statement::Only | Statement::Must) => need_of(clause).is_some(),
+        None => false,
+    }
+}
+
+/// The lead-in of a list of bans, as it will open each item's rule (`Do not:`), if `line` is
+/// one: a heading or a line ending in a colon whose words are only a ban.
+fn lead_in(line: &str) -> Option<String> {
+    let parsed = markdown::line(line);
+    let heading = matches!(parsed.kind, LineKind::Heading(_));
+    if !heading && !matches!(parsed.kind, LineKind::Text | LineKind::Bullet(_)) {
+        return None;
+    }
+    let plain = markdown::strip_emphasis(parsed.content);
+    let plain = plain.trim();
+    let body = plain.strip_suffix(':').map(str::trim_end);
+    let body = match (body, heading) {
+        (Some(body), _) => body,
+        (None, true) => plain,
+        (None, false) => return None,
+    };
+    let form = match_form(body);
+    let form = form.trim_end_matches(':').trim();
+    LEAD_INS.contains(&form).then(|| format!("{body}:"))
+}
+
+/// Lead-ins of a list of bans, in [`match_form`] without the colon.
+const LEAD_INS: &[&str] = &[
+    "do not",
+    "don't",
+    "dont",
+    "don'ts",
+    "donts",
+    "dos and don'ts",
+    "never",
+    "never do",
+    "never do this",
+    "never do these",
+    "never do the following",
+    "do not do the following",
+    "don't do the following",
+    "forbidden",
+    "strictly forbidden",
+    "prohibited",
+    "not allowed",
+    "avoid",
+    "things to avoid",
+    "you must not",
+    "you must never",
+    "must not",
+    "off limits",
+    "off-limits",
+    "banned",
+    "forbidden actions",
+    "forbidden commands",
+    "prohibited actions",
+    "never run",
+    "do not run",
+    "don't run",
+    "never use",
+    "do not use",
+    "don't use",
+    "never touch",
+    "do not touch",
+    "don't touch",
+    "never edit",
+    "do not edit",
+    "don't edit",
+];
+
+/// Whether the marker belongs to the name of a setting or a sign: "Do not disturb mode is on",
+/// "the Do Not Track setting was off", "a do-not-reply address".
+fn names_a_setting(grammar: &str) -> bool {
+    let words: Vec<&str> = grammar
+        .split(|ch: char| !text::is_word_char(ch) && ch != '\'' && ch != '-')
+        .filter(|word| !word.is_empty())
+        .collect();
+    words.iter().enumerate().any(|(index, word)| {
+        SETTING_NOUNS.contains(word)
+            && index > 0
+            && words[index.saturating_sub(4)..index]
+                .iter()
+                .any(|before| matches!(*before, "not" | "don't" | "never" | "always"))
+            && words
+                .get(index + 1)
+                .is_some_and(|next| matches!(*next, "is" | "was" | "are" | "were"))
+    })
+}
+
+const SETTING_NOUNS: &[&str] = &[
+    "mode", "setting", "settings", "option", "flag", "header", "feature", "status", "button",
+    "toggle",
+];
+
+/// Whether the clause opens with a title that holds the marker: "Never Let Me Go is a film",
+/// "Do Not Track is on". Three or more capitalised words (not all capitals, which is how
+/// people shout an order) followed by a lower-case word name something; they order nothing.
+fn title_holds_marker(clause: &str) -> bool {
+    let plain = markdown::strip_emphasis(clause);
+    let mut words = plain
+        .split_whitespace()
+        .map(|word| word.trim_matches(|ch: char| !ch.is_alphanumeric() && ch != '\''));
+    let mut capitalised = 0;
+    for word in words.by_ref() {
+        let mut chars = word.chars();
+        let Some(first) = chars.next() else {
+            continue;
+        };
+        let rest: String = chars.collect();
+        let title =
+            first.is_uppercase() && !rest.is_empty() && rest.chars().all(|ch| !ch.is_uppercase());
+        if title {
+            capitalised += 1;
+            continue;
+        }
+        return capitalised >= 3 && first.is_lowercase();
+    }
+    false
 }
 
 /// A revocation ("forget my rule about never using the shell") is not also an edict; only a
@@ -82,7 +259,10 @@ fn split_joined_edicts(sentence: &str) -> Vec<&str> {
         let head = sentence[start..at].trim();
         let rest = &sentence[at + 1..];
         let next = rest.find(';').map_or(rest, |end| &rest[..end]).trim();
-        if !head.is_empty() && is_own_edict(&match_form(head)) && is_own_edict(&match_form(next)) {
+        if !head.is_empty()
+            && is_own_edict(&grammar_form(head))
+            && is_own_edict(&grammar_form(next))
+        {
             clauses.push(head);
             start = at + 1;
         }
@@ -133,7 +313,12 @@ pub(crate) fn is_edict(form: &str) -> bool {
             // "I hate it and never use it": the subject carries over the conjunction, unless
             // the user turns to the agent with a "please".
             ClauseStart::Conjunction => {
-                !opens_with_subject
+                // "You can read the logs, but don't restart anything": after a comma the
+                // conjunction opens a new clause of its own.
+                matches!(
+                    tokens.get(start.wrapping_sub(2)),
+                    Some(Token::Punct(',' | ';'))
+                ) || !opens_with_subject
                     || matches!(
                         word_at(&tokens, start),
                         Some("please" | "pls" | "plz" | "kindly")
@@ -193,22 +378,6 @@ fn is_question(form: &str) -> bool {
 }
 
 const POLITE_REQUESTS: &[&str] = &["could you ", "can you ", "would you ", "will you "];
-
-pub(crate) const TAG_QUESTIONS: &[&str] = &[
-    ", ok",
-    ", okay",
-    ", alright",
-    ", all right",
-    ", understood",
-    ", got it",
-    ", yeah",
-    ", right",
-    ", clear",
-    ", capisce",
-    ", yes",
-    ", k",
-    ", deal",
-];
 
 /// Someone else's words reported before the clause: "she told me: don't …". The user's own
 /// reminders ("as I said, never …", "I told you, …") stay edicts.
@@ -398,11 +567,61 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
         Some("under") => {
             matches_at(tokens, index + 1, &["no", "circumstances"]) && tokens.len() > index + 3
         }
+        // "Only merge.", "Only run `npm run build` when …": an exclusive order.
+        Some("only") => {
+            imperative(tokens, index + 1) && word(1) != Some("use") || {
+                word(1) == Some("use") && word(2).is_some()
+            }
+        }
+        // "Check with me before any `git push`", "Ask before running a migration", "Ask me
+        // first": the order is to ask, which the guard turns into a confirmation.
+        Some("check" | "confirm" | "consult" | "clear" | "talk") => {
+            matches!(word(1), Some("with" | "it"))
+                && clause_has(tokens, index + 2, &["before", "first"])
+        }
+        Some("ask") => {
+            clause_has(tokens, index + 1, &["before", "first"])
+                && !matches!(word(1), Some("why" | "how" | "what" | "where" | "who"))
+        }
+        Some("get") => {
+            matches!(word(1), Some("my" | "explicit" | "written"))
+                && matches!(
+                    word(2),
+                    Some("approval" | "ok" | "okay" | "sign-off" | "permission" | "go-ahead")
+                )
+        }
+        // "Use `bun` for scripts, not `npm`", "use pnpm instead of npm": a choice that bans the
+        // other.
+        Some("use") => {
+            clause_has(tokens, index + 1, &["instead", "only"])
+                || matches_later(tokens, index + 1, &["rather", "than"])
+                || comma_not(tokens, index + 1)
+        }
         _ => match forward_phrase_len(tokens, index) {
             Some(len) => forward_tail(tokens, index + len),
             None => false,
         },
     }
+}
+
+/// Whether one of `words` comes after `index` before the clause ends at a sentence mark.
+fn clause_has(tokens: &[Token<'_>], index: usize, words: &[&str]) -> bool {
+    tokens[index.min(tokens.len())..]
+        .iter()
+        .take_while(|token| !matches!(token, Token::Punct('.' | '!' | '?' | ';')))
+        .any(|token| matches!(token, Token::Word(word) if words.contains(word)))
+}
+
+/// Whether `sequence` starts anywhere after `index`.
+fn matches_later(tokens: &[Token<'_>], index: usize, sequence: &[&str]) -> bool {
+    (index..tokens.len()).any(|at| matches_at(tokens, at, sequence))
+}
+
+/// ", not …" after `index`: "use `bun`, not `npm`".
+fn comma_not(tokens: &[Token<'_>], index: usize) -> bool {
+    (index..tokens.len()).any(|at| {
+        matches!(tokens[at], Token::Punct(',' | ';')) && word_at(tokens, at + 1) == Some("not")
+    })
 }
 
 /// "From now on", "going forward" and friends open a standing order.
@@ -944,10 +1163,11 @@ mod tests {
     /// `message` yields exactly the edict sentences `expected`, in order.
     fn check(message: &str, expected: &[&str]) {
         let spans = crate::material::spans(message);
-        let found: Vec<&str> = extract_edicts(&spans)
+        let edicts = extract_edicts(&spans);
+        let found: Vec<&str> = edicts
             .iter()
             .filter(|edict| edict.voice == Voice::Own)
-            .map(|edict| edict.text)
+            .map(|edict| edict.text.as_ref())
             .collect();
         assert_eq!(found, expected, "{message:?}");
     }
@@ -1138,5 +1358,25 @@ mod tests {
         let long = format!("Never {}", "é".repeat(300));
         let edicts = extract_edicts(&crate::material::spans(&long));
         assert_eq!(edicts[0].text.chars().count(), MAX_EDICT_CHARS);
+    }
+
+    #[test]
+    fn a_revocation_sentence_is_not_an_edict() {
+        let edicts = |message: &str| -> Vec<String> {
+            extract_edicts(&crate::material::spans(message))
+                .iter()
+                .map(|edict| edict.text.clone().into_owned())
+                .collect()
+        };
+        assert!(edicts("Ignore my earlier rule about never using the shell.").is_empty());
+        assert!(edicts("I changed my mind about never emailing Sarah.").is_empty());
+        assert_eq!(
+            edicts("Forget what I said about Slack; never post in #random though."),
+            ["Forget what I said about Slack; never post in #random though."]
+        );
+        assert_eq!(
+            edicts("Never email Sarah again."),
+            ["Never email Sarah again."]
+        );
     }
 }

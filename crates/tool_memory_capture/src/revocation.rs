@@ -16,9 +16,9 @@
 
 use std::ops::Range;
 
-use crate::edict::TAG_QUESTIONS;
 use crate::material::{Span, Voice, quotations, unquoted_form};
 use crate::output::{MAX_EDICT_CHARS, RevocationKind};
+use crate::phrase::TAG_QUESTIONS;
 use crate::text::{
     SPEECH_VERBS, Token, match_form, split_sentences, strip_bullet, tokenize, truncate_chars,
 };
@@ -1508,25 +1508,5 @@ mod tests {
         ] {
             check(message, &[]);
         }
-    }
-
-    #[test]
-    fn a_revocation_sentence_is_not_an_edict() {
-        let edicts = |message: &str| -> Vec<String> {
-            crate::edict::extract_edicts(&crate::material::spans(message))
-                .iter()
-                .map(|edict| edict.text.to_owned())
-                .collect()
-        };
-        assert!(edicts("Ignore my earlier rule about never using the shell.").is_empty());
-        assert!(edicts("I changed my mind about never emailing Sarah.").is_empty());
-        assert_eq!(
-            edicts("Forget what I said about Slack; never post in #random though."),
-            ["Forget what I said about Slack; never post in #random though."]
-        );
-        assert_eq!(
-            edicts("Never email Sarah again."),
-            ["Never email Sarah again."]
-        );
     }
 }

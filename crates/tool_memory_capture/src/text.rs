@@ -5,6 +5,7 @@
 use std::sync::LazyLock;
 
 use regex::Regex;
+use tool_memory_core::markdown::{code_spans, in_spans};
 
 /// List bullets, numbering, headings and task boxes in front of a line; they are layout, not
 /// part of the instruction.
@@ -25,13 +26,19 @@ pub(crate) fn strip_bullet(line: &str) -> &str {
 /// `https://x.org/a.b`, `notes.txt`, `v1.2` and `3.5` never split, and neither do a few
 /// abbreviations (`e.g.`, `i.e.`, `vs.`, `Mr.`, ...).
 pub(crate) fn split_sentences(line: &str) -> Vec<&str> {
+    // A dot inside a code span (`rm -rf .`, `a.b`) ends nothing.
+    let code = if line.contains('`') {
+        code_spans(line)
+    } else {
+        Vec::new()
+    };
     let chars: Vec<(usize, char)> = line.char_indices().collect();
     let mut sentences = Vec::new();
     let mut start = 0;
     let mut index = 0;
     while index < chars.len() {
         let (position, ch) = chars[index];
-        if !is_terminal(ch) {
+        if !is_terminal(ch) || in_spans(&code, position) {
             index += 1;
             continue;
         }
@@ -120,6 +127,34 @@ pub(crate) fn match_form(text: &str) -> String {
         out.extend(ch.to_lowercase());
     }
     out
+}
+
+/// The placeholder word a code span stands as in [`grammar_form`]: a command, a path or a
+/// snippet is one noun-or-verb slot of the sentence, whatever is inside it.
+pub(crate) const CODE_WORD: &str = "codespan";
+
+/// The form the grammars read: [`match_form`] with each code span replaced by [`CODE_WORD`],
+/// so "Don't `npm publish` anything" reads "don't codespan anything" and the apostrophes,
+/// dots and words inside a command never look like quotation, sentence ends or verbs.
+pub(crate) fn grammar_form(text: &str) -> String {
+    if !text.contains('`') {
+        return match_form(text);
+    }
+    let spans = code_spans(text);
+    if spans.is_empty() {
+        return match_form(text);
+    }
+    let mut plain = String::with_capacity(text.len());
+    let mut at = 0;
+    for span in spans {
+        plain.push_str(&text[at..span.start]);
+        plain.push(' ');
+        plain.push_str(CODE_WORD);
+        plain.push(' ');
+        at = span.end;
+    }
+    plain.push_str(&text[at..]);
+    match_form(&plain)
 }
 
 /// The form an identity key hashes: [`match_form`] without trailing punctuation.

@@ -16,7 +16,8 @@ use crate::limits::{
 };
 use crate::normalize::{
     UrlParts, alnum_runs, canonical_flag, chunks, expand_flag, flag_of_key, host_of_chunk,
-    normalize_email, normalize_path, normalize_url, path_candidates, person_tokens, program_name,
+    is_domain_like, normalize_email, normalize_path, normalize_url, path_candidates, person_tokens,
+    program_name,
 };
 
 /// Keys whose values name who a call reaches. Address-like matchers (e-mail, person) look
@@ -108,6 +109,13 @@ const VALUE_FLAGS: &[&str] = &[
     "--port",
 ];
 
+/// Whether a required flag is an option that takes a value (`--namespace web`): only the long
+/// spellings, since a short one (`-n`, `-p`) means different things to different programs.
+pub(crate) fn takes_a_value(flag: &str) -> bool {
+    let flag = flag.trim().to_lowercase();
+    flag.starts_with("--") && VALUE_FLAGS.contains(&flag.as_str())
+}
+
 /// One string of a call, lower-cased, with the normal forms matchers compare computed on
 /// first use.
 #[derive(Debug, Clone)]
@@ -145,6 +153,9 @@ pub(crate) struct Invocation {
     pub(crate) flags: Vec<String>,
     /// The invocation's own words, joined, as a one-element text list.
     pub(crate) texts: Vec<Text>,
+    /// Which pipeline (`curl ... | sh`) the invocation is part of: invocations joined by `|`
+    /// share it.
+    pub(crate) pipeline: usize,
 }
 
 /// Everything the matchers look at.
@@ -314,9 +325,19 @@ impl Text {
 
     /// The hosts the text's chunks name (addresses' domains, URLs' hosts, dotted names, IPs).
     pub(crate) fn hosts(&self) -> &[String] {
-        self.forms()
-            .hosts
-            .get_or_init(|| chunks(&self.lower).filter_map(host_of_chunk).collect())
+        self.forms().hosts.get_or_init(|| {
+            let mut hosts: Vec<String> = chunks(&self.lower).filter_map(host_of_chunk).collect();
+            // A site's files live under its name: `/srv/www/shop.example.org/public` is
+            // shop.example.org's.
+            for chunk in chunks(&self.lower).filter(|chunk| chunk.contains('/')) {
+                for component in chunk.split(['/', ':']).skip(1) {
+                    if is_domain_like(component) && !hosts.iter().any(|host| host == component) {
+                        hosts.push(component.to_owned());
+                    }
+                }
+            }
+            hosts
+        })
     }
 
     /// The URLs in the text (`scheme://...` or `www....`).
@@ -420,8 +441,14 @@ pub(crate) fn is_recipient_key(key: &str) -> bool {
 }
 
 enum Piece {
-    Word { text: String, quoted_space: bool },
+    Word {
+        text: String,
+        quoted_space: bool,
+    },
+    /// `;`, `&&`, `||`, a newline...: the next command is a new pipeline.
     Separator,
+    /// `|`: the next command reads this one's output.
+    Pipe,
 }
 
 /// Splits a command line into words and separators (`;`, `&&`, `|`, newlines, `$(`,
@@ -469,7 +496,16 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
                     in_word = true;
                 }
             }
-            ';' | '|' | '&' | '\n' | '(' | ')' | '`' | '{' | '}' => {
+            '|' if chars.peek() != Some(&'|') => {
+                flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
+                pieces.push(Piece::Pipe);
+            }
+            '|' => {
+                chars.next();
+                flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
+                pieces.push(Piece::Separator);
+            }
+            ';' | '&' | '\n' | '(' | ')' | '`' | '{' | '}' => {
                 flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
                 pieces.push(Piece::Separator);
             }
@@ -502,6 +538,8 @@ pub(crate) fn parse_command_line(
     let pieces = shell_pieces(line);
     let mut segment: Vec<String> = Vec::new();
     let mut nested: Vec<String> = Vec::new();
+    // A pipeline is named by the index of its first invocation in `out`.
+    let mut pipeline = out.len();
     for piece in pieces {
         match piece {
             Piece::Word { text, quoted_space } => {
@@ -510,16 +548,27 @@ pub(crate) fn parse_command_line(
                 }
                 segment.push(text);
             }
-            Piece::Separator => {
+            Piece::Separator | Piece::Pipe => {
+                let first = out.len();
                 if !segment_invocations(&segment, out, budget) {
                     return false;
                 }
+                for invocation in &mut out[first..] {
+                    invocation.pipeline = pipeline;
+                }
                 segment.clear();
+                if matches!(piece, Piece::Separator) {
+                    pipeline = out.len();
+                }
             }
         }
     }
+    let first = out.len();
     if !segment_invocations(&segment, out, budget) {
         return false;
+    }
+    for invocation in &mut out[first..] {
+        invocation.pipeline = pipeline;
     }
     if nested.is_empty() {
         return true;
@@ -564,7 +613,20 @@ fn segment_invocations(words: &[String], out: &mut Vec<Invocation>, budget: &Bud
         out.push(invocation(&words[index..]));
         let program = program_name(&words[index]);
         if !WRAPPERS.contains(&program.as_str()) {
-            break;
+            // A package runner runs the program it names (`npx wrangler deploy`, `pnpm dlx`,
+            // `uv run`, `python -m pip`): the wrapped program is read as if typed directly.
+            match runner_target(&program, &words[index + 1..]) {
+                Some(skip) if wrappers < MAX_WRAPPERS => {
+                    wrappers += 1;
+                    index += 1 + skip;
+                    continue;
+                }
+                Some(_) => {
+                    budget.exceed(Bound::Wrappers);
+                    break;
+                }
+                None => break,
+            }
         }
         if wrappers == MAX_WRAPPERS {
             // The program behind this wrapper is not read: the check is incomplete.
@@ -590,6 +652,60 @@ fn segment_invocations(words: &[String], out: &mut Vec<Invocation>, budget: &Bud
         }
     }
     true
+}
+
+/// Runners that take the program to run as their first word after their options.
+const RUNNERS: &[&str] = &["bunx", "npx", "pnpx", "uvx"];
+
+/// Runners whose subcommand (the second word) runs the program named after it.
+const RUNNER_SUBCOMMANDS: &[(&str, &str)] = &[
+    ("bun", "x"),
+    ("bundle", "exec"),
+    ("hatch", "run"),
+    ("npm", "exec"),
+    ("pdm", "run"),
+    ("pipenv", "run"),
+    ("pipx", "run"),
+    ("pnpm", "dlx"),
+    ("pnpm", "exec"),
+    ("poetry", "run"),
+    ("rye", "run"),
+    ("uv", "run"),
+    ("yarn", "dlx"),
+    ("yarn", "exec"),
+];
+
+/// For a runner `program` followed by `rest`, how many words of `rest` come before the program
+/// it runs (its subcommand and options); `None` when `program` runs nothing named after it.
+/// `python -m pip install x` runs `pip install x`.
+fn runner_target(program: &str, rest: &[String]) -> Option<usize> {
+    let mut at = if RUNNERS.contains(&program) {
+        0
+    } else if RUNNER_SUBCOMMANDS
+        .iter()
+        .any(|(runner, sub)| *runner == program && rest.first().is_some_and(|word| word == sub))
+    {
+        1
+    } else if program == "python" && rest.first().is_some_and(|word| word == "-m") {
+        return rest.get(1).map(|_| 1);
+    } else {
+        return None;
+    };
+    while at < rest.len() {
+        let word = &rest[at];
+        if word == "--" {
+            at += 1;
+            break;
+        }
+        if VALUE_FLAGS.contains(&word.as_str()) || word == "--package" || word == "--with" {
+            at += 2;
+        } else if word.starts_with('-') {
+            at += 1;
+        } else {
+            break;
+        }
+    }
+    (at < rest.len()).then_some(at)
 }
 
 fn invocation(words: &[String]) -> Invocation {
@@ -624,6 +740,17 @@ fn invocation(words: &[String]) -> Invocation {
             skip_value = !word.contains('=') && VALUE_FLAGS.contains(&word.as_str());
             continue;
         }
+        // `git push origin +main` forces the push of that ref: it is `--force` for it.
+        if program == "git"
+            && positional.first().is_some_and(|first| first == "push")
+            && let Some(refspec) = word.strip_prefix('+').filter(|rest| !rest.is_empty())
+        {
+            if !flags.iter().any(|flag| flag == "--force") {
+                flags.push("--force".to_owned());
+            }
+            positional.push(refspec.to_owned());
+            continue;
+        }
         positional.push(word.clone());
     }
     Invocation {
@@ -631,6 +758,7 @@ fn invocation(words: &[String]) -> Invocation {
         positional,
         flags,
         texts: vec![Text::new(words.join(" "), false, false)],
+        pipeline: 0,
     }
 }
 

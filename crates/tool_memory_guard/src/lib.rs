@@ -18,6 +18,7 @@ mod limits;
 mod matching;
 mod normalize;
 mod rule_constraint;
+mod rule_text;
 
 pub use crate::constraint::{
     Constraint, MAX_MATCHER_CHARS, MAX_MATCHERS, Matcher, MatcherKind, Polarity, Strength,
@@ -27,7 +28,7 @@ pub use crate::corpus::{
 };
 pub use crate::derive::{derive_constraint, derive_from_text};
 pub use crate::error::{Error, Result};
-pub use crate::guard::{Decision, Guard, Verdict, check_rules};
+pub use crate::guard::{Decision, Guard, Verdict, check_rules, tools_sharing_rules};
 pub use crate::limits::{
     INVOCATION_OVERHEAD_WORDS, MAX_ARGUMENT_BYTES, MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_VALUES,
     MAX_COMMAND_NESTING, MAX_EVALUATION_WORK, MAX_INVOCATION_WORDS, MAX_WRAPPERS,

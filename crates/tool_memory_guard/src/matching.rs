@@ -28,6 +28,10 @@ impl CommandPattern {
         let mut words = Vec::new();
         let mut raw_flags = Vec::new();
         for token in lower.split_whitespace() {
+            // `git checkout -- .`: the end of options, which an invocation does not keep.
+            if token == "--" {
+                continue;
+            }
             if token.len() > 1 && token.starts_with('-') && !words.is_empty() {
                 raw_flags.push(token.to_owned());
             } else if words.is_empty() {
@@ -307,6 +311,8 @@ impl<'a> Invocations<'a> {
 struct Scope<'a> {
     texts: &'a [Text],
     invocations: Invocations<'a>,
+    /// For one invocation, the invocations its output is piped into (`curl ... | sh`).
+    downstream: &'a [Invocation],
     bool_flags: &'a [String],
     /// The whole call, when the scope is the whole call (tool-as-command checks need it).
     view: Option<&'a CallView>,
@@ -320,6 +326,7 @@ impl<'a> Scope<'a> {
     fn whole(view: &'a CallView) -> Scope<'a> {
         Scope {
             texts: &view.texts,
+            downstream: &[],
             invocations: Invocations::Call(view),
             bool_flags: &view.bool_flags,
             view: Some(view),
@@ -329,8 +336,13 @@ impl<'a> Scope<'a> {
         }
     }
 
-    fn invocation(invocation: &'a Invocation, budget: &'a Budget) -> Scope<'a> {
+    fn invocation(
+        invocation: &'a Invocation,
+        downstream: &'a [Invocation],
+        budget: &'a Budget,
+    ) -> Scope<'a> {
         Scope {
+            downstream,
             texts: &invocation.texts,
             invocations: Invocations::One(invocation),
             bool_flags: &[],
@@ -346,7 +358,13 @@ impl<'a> Scope<'a> {
     fn cost(&self, compiled: &Compiled) -> usize {
         match compiled {
             Compiled::Command(_) => {
-                self.invocations.weight() + self.view.map_or(0, |view| view.text_weight)
+                self.invocations.weight()
+                    + self
+                        .downstream
+                        .iter()
+                        .map(Invocation::weight)
+                        .sum::<usize>()
+                    + self.view.map_or(0, |view| view.text_weight)
             }
             Compiled::Flag(_) => self.invocations.weight() + self.bool_flags.len(),
             _ => self.text_weight,
@@ -442,6 +460,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 .invocations
                 .get()
                 .iter()
+                .chain(scope.downstream)
                 .any(|invocation| command.matches_invocation(invocation));
             let by_tool = scope
                 .view
@@ -475,7 +494,15 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 Box::new(scope.plain_texts())
             };
             texts.into_iter().find_map(|text| {
-                let direct = find_word(&text.lower, literal).is_some();
+                // A phrase (`drop table`) is found across any run of white space.
+                let spaced = literal.contains(' ')
+                    && (text.lower.contains(['\t', '\n', '\r']) || text.lower.contains("  "));
+                let direct = if spaced {
+                    let collapsed = text.lower.split_whitespace().collect::<Vec<_>>().join(" ");
+                    find_word(&collapsed, literal).is_some()
+                } else {
+                    find_word(&text.lower, literal).is_some()
+                };
                 let by_name = text.recipient
                     && sigil_free
                         .is_some_and(|name| chunks(&text.lower).any(|chunk| chunk == name));
@@ -532,13 +559,19 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
         {
             return None;
         }
-        for invocation in view.invocations() {
+        let invocations = view.invocations();
+        for (at, invocation) in invocations.iter().enumerate() {
             if let Some(command) = when_commands
                 .iter()
                 .find(|command| command.matches_invocation(invocation))
             {
+                let rest = &invocations[at + 1..];
+                let piped = rest
+                    .iter()
+                    .take_while(|next| next.pipeline == invocation.pipeline)
+                    .count();
                 scopes.push((
-                    Scope::invocation(invocation, &view.budget),
+                    Scope::invocation(invocation, &rest[..piped], &view.budget),
                     Some(command.words.join(" ")),
                 ));
             }
@@ -598,10 +631,20 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                     if matcher.kind == MatcherKind::Person && skip_person {
                         continue;
                     }
+                    // A missing option that takes a value (`--namespace`, `--context`) makes the
+                    // call incomplete rather than wrong: which value is the user's to say, so
+                    // the call asks.
+                    let strength = if matcher.kind == MatcherKind::Flag
+                        && crate::call::takes_a_value(&matcher.value)
+                    {
+                        Strength::Weak
+                    } else {
+                        matcher.strength()
+                    };
                     Hit {
                         polarity: Polarity::Require,
                         matcher: matcher.clone(),
-                        strength: matcher.strength(),
+                        strength,
                         found: String::new(),
                         recipient: false,
                         scope: scope_name.clone(),

@@ -70,8 +70,16 @@ fn is_host_char(ch: char) -> bool {
 
 /// The normal form of an e-mail address: lower-case, no `mailto:`, no `Name <...>` wrapper, no
 /// `+tag` (plus-addressing reaches the same mailbox). `None` when the text is not an address.
+///
+/// The provider's own equivalences are applied too (see `docs/guard.md`): `%2E`-style
+/// percent-encoding is decoded, and for Gmail, whose documentation says dots in the local
+/// part are ignored and googlemail.com is the same service, `j.doe@googlemail.com` is
+/// `jdoe@gmail.com`.
 pub(crate) fn normalize_email(raw: &str) -> Option<String> {
     let mut text = raw.trim().to_lowercase();
+    if text.contains('%') {
+        text = percent_decoded(&text);
+    }
     if let (Some(open), Some(close)) = (text.find('<'), text.rfind('>'))
         && open < close
     {
@@ -96,6 +104,16 @@ pub(crate) fn normalize_email(raw: &str) -> Option<String> {
         local = &local[..plus];
     }
     let domain = domain.trim_end_matches('.');
+    let domain = if domain == "googlemail.com" {
+        "gmail.com"
+    } else {
+        domain
+    };
+    let undotted;
+    if domain == "gmail.com" && local.contains('.') {
+        undotted = local.replace('.', "");
+        local = &undotted;
+    }
     if local.is_empty()
         || domain.is_empty()
         || !local.chars().all(is_local_part_char)
@@ -106,6 +124,27 @@ pub(crate) fn normalize_email(raw: &str) -> Option<String> {
         return None;
     }
     Some(format!("{local}@{domain}"))
+}
+
+/// `text` with each `%XX` escape decoded; an escape that is not one, or that decodes to
+/// something other than UTF-8 text, is kept as written.
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at] == b'%'
+            && let Some(hex) = text.get(at + 1..at + 3)
+            && let Ok(byte) = u8::from_str_radix(hex, 16)
+        {
+            out.push(byte);
+            at += 3;
+            continue;
+        }
+        out.push(bytes[at]);
+        at += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
 }
 
 /// A URL reduced to what identifies a resource for the guard: host, explicit non-default
@@ -395,16 +434,80 @@ impl PathPattern {
         let display = normalize_path(raw);
         let anchored = display.starts_with('/');
         let relative = display.strip_prefix("~/").unwrap_or(&display);
-        let components = relative
-            .split('/')
-            .filter(|part| !part.is_empty() && *part != "~")
-            .map(str::to_owned)
-            .collect();
+        let mut components: Vec<String> = Vec::new();
+        for part in relative.split('/') {
+            if part.is_empty() || part == "~" {
+                continue;
+            }
+            // `a/**/**/b` is `a/**/b`.
+            if part == "**" && components.last().is_some_and(|last| last == "**") {
+                continue;
+            }
+            components.push(part.to_owned());
+        }
+        // A pattern matches at or below what it names, so a trailing `*` or `**` (`~/.aws/*`,
+        // `secrets/**`) adds nothing: it is the directory's contents.
+        while components.len() > 1
+            && components
+                .last()
+                .is_some_and(|last| last == "*" || last == "**")
+        {
+            components.pop();
+        }
         PathPattern {
             display,
             anchored,
             components,
         }
+    }
+
+    /// Whether some component is a glob (`*`, `?`, `**`).
+    fn is_glob(&self) -> bool {
+        self.components
+            .iter()
+            .any(|component| component.contains(['*', '?']))
+    }
+
+    /// Glob semantics over the call path's components: `*` and `?` within one component,
+    /// `**` for any number of whole components. Anchored patterns start at the root, relative
+    /// ones anywhere; either matches at or below (the rest of the path is free). A table over
+    /// (component, path part), so the work is their product whatever the stars.
+    fn covers_glob(&self, parts: &[&str]) -> bool {
+        let comps = &self.components;
+        // reach[j]: the first j components can match the parts read so far, ending just
+        // before the current part.
+        let mut reach = vec![false; comps.len() + 1];
+        reach[0] = true;
+        for at in 0..=parts.len() {
+            // A `**` matches no component too.
+            for j in 0..comps.len() {
+                if reach[j] && comps[j] == "**" {
+                    reach[j + 1] = true;
+                }
+            }
+            if reach[comps.len()] {
+                return true;
+            }
+            let Some(part) = parts.get(at) else {
+                break;
+            };
+            let mut next = vec![false; comps.len() + 1];
+            // A relative pattern may start at any part.
+            next[0] = !self.anchored;
+            for j in 0..comps.len() {
+                if !reach[j] {
+                    continue;
+                }
+                if comps[j] == "**" {
+                    next[j] = true;
+                    next[j + 1] = true;
+                } else if component_matches(&comps[j], part) {
+                    next[j + 1] = true;
+                }
+            }
+            reach = next;
+        }
+        reach[comps.len()]
     }
 
     /// Whether a normalised call path is this path or lies below it. The root `/` matches only
@@ -414,6 +517,13 @@ impl PathPattern {
     pub(crate) fn covers(&self, path: &str) -> bool {
         if self.components.is_empty() {
             return self.anchored && (path == "/" || path == "/*");
+        }
+        if self.is_glob() {
+            if self.anchored && !path.starts_with('/') {
+                return false;
+            }
+            let parts: Vec<&str> = path.split('/').filter(|part| !part.is_empty()).collect();
+            return self.covers_glob(&parts);
         }
         let mut parts = path.split('/').filter(|part| !part.is_empty());
         if self.anchored {
@@ -431,6 +541,35 @@ impl PathPattern {
             .windows(self.components.len())
             .any(|window| window.iter().zip(&self.components).all(|(a, b)| a == b))
     }
+}
+
+/// Whether one path component matches a component pattern with `*` (any run of characters)
+/// and `?` (one character). The classic two-pointer match: linear but for backtracking to
+/// the last star, so at worst the product of the two lengths.
+fn component_matches(pattern: &str, text: &str) -> bool {
+    if !pattern.contains(['*', '?']) {
+        return pattern == text;
+    }
+    let pattern: Vec<char> = pattern.chars().collect();
+    let text: Vec<char> = text.chars().collect();
+    let (mut p, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        if p < pattern.len() && (pattern[p] == '?' || pattern[p] == text[t]) {
+            p += 1;
+            t += 1;
+        } else if p < pattern.len() && pattern[p] == '*' {
+            star = Some((p, t));
+            p += 1;
+        } else if let Some((star_p, star_t)) = star {
+            p = star_p + 1;
+            t = star_t + 1;
+            star = Some((star_p, star_t + 1));
+        } else {
+            return false;
+        }
+    }
+    pattern[p..].iter().all(|&ch| ch == '*')
 }
 
 /// Whether a chunk can name a file: not a URL, and not an e-mail address.
@@ -518,10 +657,31 @@ pub(crate) fn flag_of_key(key: &str) -> String {
     out
 }
 
-/// The program a command token runs: its base name (`/usr/bin/rm` → `rm`), lower-case.
+/// The program a command token runs: its base name (`/usr/bin/rm` → `rm`), lower-case, with
+/// a versioned spelling of a program named by its version (`pip3`, `pip3.12`, `python3.11`)
+/// read as the program itself: `pip3 install` is `pip install`.
 pub(crate) fn program_name(token: &str) -> String {
-    token.rsplit('/').next().unwrap_or(token).to_lowercase()
+    let base = token.rsplit('/').next().unwrap_or(token).to_lowercase();
+    match versionless(&base) {
+        Some(program) => program.to_owned(),
+        None => base,
+    }
 }
+
+/// The program a versioned name (`pip3`, `python3.11`) is, for the index's word lookup.
+pub(crate) fn versionless(word: &str) -> Option<&'static str> {
+    VERSIONED_PROGRAMS.iter().copied().find(|program| {
+        word.len() > program.len()
+            && word[..program.len()].eq_ignore_ascii_case(program)
+            && word[program.len()..].starts_with(|ch: char| ch.is_ascii_digit())
+            && word[program.len()..]
+                .chars()
+                .all(|ch| ch.is_ascii_digit() || ch == '.')
+    })
+}
+
+/// Programs installed under versioned names, whose version says nothing about what they do.
+const VERSIONED_PROGRAMS: &[&str] = &["pip", "python", "ruby", "node", "perl", "php"];
 
 /// Whether `ch` continues a word for [`find_word`].
 fn continues_word(ch: char) -> bool {
@@ -841,6 +1001,40 @@ mod tests {
             expected,
             "{rule} vs {call}"
         );
+    }
+
+    #[test]
+    fn globs_match_with_glob_semantics() {
+        for (rule, call, expected) in [
+            ("~/.aws/*", "/home/dev/.aws/credentials", true),
+            ("~/.aws/*", "~/.aws/config", true),
+            ("~/.aws/*", "/home/dev/.awsome/x", false),
+            ("*.key", "/srv/app/certs/tls.key", true),
+            ("*.key", "tls.key", true),
+            ("*.key", "config/api.keys.example", false),
+            ("*.key", "src/keyboard.rs", false),
+            ("secrets/**", "secrets/prod/db.yaml", true),
+            ("secrets/**", "/repo/secrets/prod/db.yaml", true),
+            ("secrets/**", "docs/secrets.md", false),
+            (".github/workflows/*.yml", ".github/workflows/ci.yml", true),
+            (
+                ".github/workflows/*.yml",
+                "/repo/.github/workflows/release.yml",
+                true,
+            ),
+            (".github/workflows/*.yml", ".github/codeowners", false),
+            (".eslintrc.*", "/repo/.eslintrc.cjs", true),
+            (".eslintrc.*", "/repo/eslintrc.cjs", false),
+            ("~/.ssh/id_*", "/home/dev/.ssh/id_ed25519", true),
+            ("~/.ssh/id_*", "/home/dev/.ssh/config", false),
+            ("src/**/test?.rs", "/repo/src/a/b/test1.rs", true),
+            ("src/**/test?.rs", "/repo/src/test1.rs", true),
+            ("src/**/test?.rs", "/repo/src/a/test12.rs", false),
+            ("/etc/*.conf", "/etc/nginx.conf", true),
+            ("/etc/*.conf", "/srv/etc/nginx.conf", false),
+        ] {
+            check_path(rule, call, expected);
+        }
     }
 
     #[test]

@@ -15,7 +15,7 @@ use clap::{Parser, Subcommand};
 use memory_rpc::{RpcHandler, RpcLimits};
 
 use crate::db_path::{Database, PostgresSettings};
-use crate::{limits, output, serve};
+use crate::{hook, install, limits, output, serve};
 
 /// Durable, tool-scoped rules for LLM agents.
 #[derive(Debug, Parser)]
@@ -151,6 +151,20 @@ enum Command {
     Doctor,
     /// Write every rule (revoked ones too) as JSON lines to stdout.
     Export,
+    /// Answer one hook event of an agent: its JSON on stdin, its answer on stdout
+    /// (docs/integrations.md). Never fails into "allow": an unreadable database or malformed
+    /// input is refused in the agent's own terms.
+    Hook {
+        /// The agent whose hook this is.
+        #[arg(value_enum)]
+        agent: hook::Agent,
+    },
+    /// Write the agent's settings so that it runs `toolmem hook AGENT` before every tool call,
+    /// on every prompt and at every session start. Idempotent; other settings are kept, and
+    /// the previous file is backed up to `<file>.toolmem-backup`.
+    Install(InstallArgs),
+    /// Remove exactly the hook entries `toolmem install` added.
+    Uninstall(InstallArgs),
     /// Read JSON lines of rules (an export of toolmem or openhuman) and store them, with a
     /// report of what each line did. A line that would weaken a stored rule is refused; an
     /// identical line changes nothing. Exits 1 when a line was refused or is not a rule.
@@ -165,6 +179,22 @@ enum Command {
         #[arg(long)]
         dry_run: bool,
     },
+}
+
+#[derive(Debug, clap::Args)]
+struct InstallArgs {
+    /// The agent.
+    #[arg(value_enum)]
+    agent: hook::Agent,
+    /// The user's own settings, under the home directory (the default).
+    #[arg(long, conflicts_with = "project")]
+    user: bool,
+    /// This project's settings, under the current directory.
+    #[arg(long)]
+    project: bool,
+    /// Print the change as a diff and write nothing.
+    #[arg(long)]
+    dry_run: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -219,6 +249,23 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         let proposed = preview_capture(&turn);
         output::print_json(&proposed)?;
         return Ok(ExitCode::SUCCESS);
+    }
+    if let Command::Hook { agent } = args.command {
+        // Opened only for an event that needs it, and any failure to open is the hook's to
+        // answer (it fails closed), never an error exit that an agent would read as "allow".
+        let open = || async move {
+            let db = Database::resolve(args.db)?;
+            db.open(PostgresSettings {
+                pool_size: args.pg_pool_size,
+                timeout: std::time::Duration::from_secs(args.pg_timeout),
+            })
+            .await
+        };
+        return Ok(hook::run(agent, open).await);
+    }
+    if let Command::Install(install) | Command::Uninstall(install) = &args.command {
+        let remove = matches!(args.command, Command::Uninstall(_));
+        return install_command(install, remove, args.db.as_deref());
     }
     let db = Database::resolve(args.db)?;
     let postgres = PostgresSettings {
@@ -337,7 +384,7 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
                 println!("{}", rule.to_compact_json());
             }
         }
-        Command::Doctor => {
+        Command::Doctor | Command::Hook { .. } | Command::Install(_) | Command::Uninstall(_) => {
             unreachable!("handled before the database is opened")
         }
         Command::Import {
@@ -366,6 +413,68 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
                 return Ok(ExitCode::FAILURE);
             }
         }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `toolmem install` and `uninstall`: the agent's settings file, changed or shown as a diff.
+fn install_command(
+    args: &InstallArgs,
+    remove: bool,
+    db: Option<&std::path::Path>,
+) -> Result<ExitCode> {
+    let scope = if args.project {
+        install::Scope::Project
+    } else {
+        install::Scope::User
+    };
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .filter(|home| home.is_absolute())
+        .context("HOME is not set to an absolute path; use --project, or set HOME")?;
+    let project = std::env::current_dir().context("reading the current directory")?;
+    let path = install::settings_file(args.agent, scope, &home, &project);
+    let change = if remove {
+        install::uninstall(&path, args.agent, args.dry_run)?
+    } else {
+        let program = std::env::current_exe().context("finding the toolmem program")?;
+        // A relative --db would resolve against wherever the agent runs the hook. A
+        // PostgreSQL URL is never written into a settings file: it may carry a password.
+        let db = db
+            .filter(|db| !active_memory_client::is_postgres_url(&db.to_string_lossy()))
+            .map(std::path::absolute)
+            .transpose()
+            .context("resolving --db")?;
+        let command = install::hook_command(&program, db.as_deref(), args.agent);
+        install::install(&path, args.agent, &command, args.dry_run)?
+    };
+    let shown = output::terminal_safe(&path.display().to_string()).into_owned();
+    if !change.changed() {
+        println!("{shown}: already up to date, nothing changed");
+    } else if args.dry_run {
+        println!("--- {shown}\n+++ {shown} (after)");
+        let diff = install::diff(
+            change.before.as_deref().unwrap_or_default(),
+            change.after.as_deref().unwrap_or_default(),
+        );
+        for line in diff.lines() {
+            println!("{}", output::terminal_safe(line));
+        }
+        println!("(dry run: nothing written)");
+    } else {
+        let backup = match change.before {
+            Some(_) => format!(
+                "; the previous file is {}",
+                output::terminal_safe(&install::backup_path(&path).display().to_string())
+            ),
+            None => String::new(),
+        };
+        let verb = if remove {
+            "removed toolmem's hooks from"
+        } else {
+            "installed toolmem's hooks in"
+        };
+        println!("{verb} {shown}{backup}");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -6,6 +6,8 @@
 mod cli;
 mod db_path;
 mod doctor;
+mod hook;
+mod install;
 mod limits;
 mod output;
 mod process_limits;

@@ -1,11 +1,24 @@
-//! Every limit of `toolmem serve`'s HTTP transport, in one place: the defaults of its flags and
-//! the fixed bounds, each with the reason for its number. docs/rpc.md and docs/reliability.md
+//! Every limit of `toolmem serve`'s HTTP transport and of `toolmem hook`, in one place: the
+//! defaults of their flags and the fixed bounds, each with the reason for its number. docs/rpc.md and docs/reliability.md
 //! list them; the tests in `tests/it/adversarial/slow_clients.rs` and `cross_origin.rs` drive
 //! each one at its bound and one past it.
 
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
+
+/// The most bytes `toolmem hook` reads from stdin; past it the hook fails closed. An agent's
+/// hook payload is one tool call (a `Write` of a whole file is the largest) or one prompt, with
+/// a few ids and paths: Claude Code's own tool inputs rarely pass a megabyte, and 16 MiB holds
+/// a generated file of any reasonable size while bounding what one misbehaving agent can make
+/// the hook hold in memory.
+pub(crate) const MAX_HOOK_INPUT_BYTES: usize = 16 * 1024 * 1024;
+
+/// The most characters of context a hook hands an agent (the pinned block at session start).
+/// Claude Code writes a longer `additionalContext` to a file and gives the model only its path,
+/// so the rules would no longer be in front of it: 10,000 characters is that limit, and the
+/// hook stays under it.
+pub(crate) const MAX_HOOK_CONTEXT_CHARS: usize = 9_999;
 
 /// The largest request body by default (`--max-body`). The biggest legitimate body is a batch of
 /// 1000 puts (`memory_rpc::MAX_BATCH_LEN`) of short rules, or one turn record for capture;

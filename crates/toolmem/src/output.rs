@@ -20,6 +20,9 @@ use serde::Serialize;
 #[derive(Debug, Serialize)]
 pub(crate) struct ToolCount {
     tool_name: String,
+    /// The tool's family (`shell`, `file_edit`, ...): its rules hold for every member, in
+    /// every agent. `null` for a tool of no family.
+    family: Option<&'static str>,
     critical: usize,
     high: usize,
     normal: usize,
@@ -35,6 +38,7 @@ impl ToolCount {
                 .count()
         };
         ToolCount {
+            family: active_memory_client::tool_family(&tool_name).map(|family| family.as_str()),
             tool_name,
             critical: count(ToolMemoryPriority::Critical),
             high: count(ToolMemoryPriority::High),
@@ -129,10 +133,11 @@ pub(crate) fn tools(rows: &[ToolCount], json: bool) -> Result<()> {
         println!("no rules yet");
         return Ok(());
     }
-    let mut out = table(&["tool", "critical", "high", "normal", "total"]);
+    let mut out = table(&["tool", "family", "critical", "high", "normal", "total"]);
     for row in rows {
         out.add_row(vec![
             cell(&row.tool_name),
+            row.family.unwrap_or("-").to_owned(),
             row.critical.to_string(),
             row.high.to_string(),
             row.normal.to_string(),

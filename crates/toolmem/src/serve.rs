@@ -1,5 +1,5 @@
-//! `toolmem serve`: JSON-RPC over HTTP (`POST /rpc` and `POST /`, `GET /healthz`) or over
-//! stdin/stdout, one request per line.
+//! `toolmem serve`: JSON-RPC over HTTP (`POST /rpc` and `POST /`, `GET /healthz`, the
+//! [`dashboard`] at `GET /`) or over stdin/stdout, one request per line.
 //!
 //! Safety choices: the server refuses a non-loopback address unless a bearer token is set, and
 //! then requires the token on every request but the health check. Every request passes the
@@ -14,6 +14,7 @@
 //! write. The numbers are in [`crate::limits`].
 
 mod connections;
+mod dashboard;
 mod policy;
 
 use std::convert::Infallible;
@@ -83,11 +84,33 @@ pub(crate) async fn http(
     // The handlers go in before the address is announced: a SIGTERM sent as soon as the
     // address is read must stop the server cleanly, not kill it with the default action.
     let shutdown = shutdown_signal();
-    // Tests and scripts bind port 0 and read the real address from this line.
-    println!("toolmem listening on http://{local}");
+    // Tests and scripts bind port 0 and read the real address from the first line. Both lines
+    // go out in one write, and a failed write is not fatal: a reader that closed the pipe after
+    // the first line must not make the second one end the server.
+    let announcement = format!(
+        "toolmem listening on http://{local}\ntoolmem dashboard: http://{}/\n",
+        dashboard_authority(local)
+    );
+    {
+        use std::io::Write;
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout
+            .write_all(announcement.as_bytes())
+            .and_then(|()| stdout.flush());
+    }
     serve_on(listener, rpc, options, shutdown).await?;
     eprintln!("toolmem: shut down cleanly");
     Ok(())
+}
+
+/// The address a browser should open: `localhost` for a loopback address (the name the
+/// policy always accepts), the bound address otherwise.
+fn dashboard_authority(local: SocketAddr) -> String {
+    if local.ip().is_loopback() {
+        format!("localhost:{}", local.port())
+    } else {
+        local.to_string()
+    }
 }
 
 /// The connection limit: `--max-connections`, or as many as the descriptor limit holds with the
@@ -112,12 +135,16 @@ pub(crate) async fn serve_on(
 ) -> Result<()> {
     let limits = options.limits.clone();
     let capacity = connection_limit(&limits)?;
-    let policy = Arc::new(Policy::new(
-        listener.local_addr()?,
-        options.allow,
-        options.token,
-        limits.max_body,
-    ));
+    let dashboard = Arc::new(dashboard::Dashboard::generate());
+    let policy = Arc::new(
+        Policy::new(
+            listener.local_addr()?,
+            options.allow,
+            options.token,
+            limits.max_body,
+        )
+        .with_dashboard_secret(dashboard.secret().to_owned()),
+    );
     let state = Arc::new(AppState {
         rpc,
         max_body: limits.max_body,
@@ -125,7 +152,18 @@ pub(crate) async fn serve_on(
     });
     let app = Router::new()
         .route("/rpc", post(rpc_endpoint))
-        .route("/", post(rpc_endpoint))
+        .route(
+            "/",
+            get(move || async move { dashboard.page() }).post(rpc_endpoint),
+        )
+        .route(
+            "/dashboard.js",
+            get(|| async { dashboard::Dashboard::script() }),
+        )
+        .route(
+            "/dashboard.css",
+            get(|| async { dashboard::Dashboard::style() }),
+        )
         .route("/healthz", get(|| async { "ok" }))
         .with_state(state);
     let connections = Connections::new(capacity);

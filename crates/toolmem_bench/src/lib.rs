@@ -1,7 +1,7 @@
 //! The standard benchmark workload behind `cargo xtask bench`: the operations users feel,
 //! through the facade on a file-backed SQLite database with the default durability (the path
 //! the server uses, minus HTTP), plus capture, JSON-RPC over loopback HTTP to the real
-//! `toolmem serve`, that server's peak memory, and a bare-SQLite baseline in the reference's
+//! `toolmem serve`, that server's peak memory, `toolmem hook` as a process per call, and a bare-SQLite baseline in the reference's
 //! layout. The JSON lines it prints are the contract; see docs/performance.md.
 //!
 //! It is a crate of its own so that the product binary carries no benchmark and no SQLite of
@@ -10,6 +10,7 @@
 //! workload at a tiny size; like the `toolmem` crate, it reports errors with `anyhow`.
 
 mod baseline;
+mod hook;
 mod postgres;
 mod row;
 mod run;

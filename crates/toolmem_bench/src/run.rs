@@ -205,6 +205,20 @@ async fn run_once(options: &BenchOptions) -> Result<Vec<Row>> {
         started.elapsed(),
     ));
 
+    // capture_instruction_file: a pasted 2,000-character CLAUDE.md with a dozen rules in
+    // markdown (bullets, bold, code spans, a `Do not:` list), on Claude Code's catalogue.
+    let turn = instruction_file_fixture();
+    let started = Instant::now();
+    for _ in 0..options.capture_turns {
+        std::hint::black_box(capture_turn(std::hint::black_box(&turn), now));
+    }
+    rows.push(row(
+        "capture_instruction_file",
+        options.capture_turns,
+        total,
+        started.elapsed(),
+    ));
+
     if let Some(exe) = options.server_exe.as_deref() {
         if options.rpc_requests > 0 {
             // The server opens the same database: the SQLite file, or the run's schema.
@@ -222,6 +236,13 @@ async fn run_once(options: &BenchOptions) -> Result<Vec<Row>> {
         }
         if options.peak_rss && postgres.is_none() {
             rows.push(crate::server::peak_rss_row(exe, &db, total).await?);
+        }
+        if postgres.is_none() {
+            let (exe, db) = (exe.to_owned(), db.clone());
+            rows.push(
+                tokio::task::spawn_blocking(move || crate::hook::hook_row(&exe, &db, total))
+                    .await??,
+            );
         }
     }
 
@@ -324,6 +345,29 @@ fn capture_turn_fixture() -> TurnRecord {
         ToolCallRecord::new("jira", true, "jira: ok (210 chars)"),
         ToolCallRecord::new("send_email", true, "send_email: ok (48 chars)"),
     ];
+    turn
+}
+
+/// A turn that pastes an instruction file of about 2,000 characters
+/// (`fixtures/instruction_file.md`), with Claude Code's built-in tools as the catalogue.
+fn instruction_file_fixture() -> TurnRecord {
+    let mut turn = TurnRecord::new(include_str!("../fixtures/instruction_file.md"));
+    turn.available_tools = [
+        "Bash",
+        "Read",
+        "Edit",
+        "MultiEdit",
+        "Write",
+        "Glob",
+        "Grep",
+        "WebFetch",
+        "WebSearch",
+        "TodoWrite",
+        "Task",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    turn.tool_calls = vec![ToolCallRecord::new("Read", true, "Read: ok (2048 chars)")];
     turn
 }
 

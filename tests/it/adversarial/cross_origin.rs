@@ -294,9 +294,14 @@ async fn own_origins_allowed_names_and_requests_without_origin_are_served() -> R
 }
 
 /// Own origins, the allowed hosts and origins, and requests without any origin are served; the
-/// write goes through.
+/// write goes through. A request from the server's own origin is the dashboard's, so it carries
+/// the page's secret (`dashboard.rs` tests it is required).
 async fn check_served(server: &Server, hosts: &[&str], origins: &[&str]) -> Result<()> {
     let port = server.addr().rsplit(':').next().context("port")?.to_owned();
+    let secret = format!(
+        "x-toolmem-dashboard: {}",
+        crate::dashboard::fetch_secret(server)?
+    );
     let own_host = format!("127.0.0.1:{port}");
     let mut cases: Vec<(String, Option<String>)> = vec![
         (own_host.clone(), None),
@@ -330,6 +335,7 @@ async fn check_served(server: &Server, hosts: &[&str], origins: &[&str]) -> Resu
         let mut headers = vec![
             host_line.as_str(),
             "content-type: application/json; charset=utf-8",
+            secret.as_str(),
         ];
         let origin_line = origin.as_ref().map(|origin| format!("origin: {origin}"));
         if let Some(origin_line) = &origin_line {

@@ -2,6 +2,7 @@
 
 mod agent_tools;
 mod client;
+mod families;
 mod guard;
 mod import;
 mod lifecycle;

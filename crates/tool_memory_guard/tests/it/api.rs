@@ -218,3 +218,41 @@ fn decisions_serialise_lowercase() -> Result<()> {
     }
     Ok(())
 }
+
+#[test]
+fn rules_follow_the_tool_family_and_program_named_tools() -> Result<()> {
+    use tool_memory_guard::tools_sharing_rules;
+    let rules = [rule(
+        "r1",
+        "Bash",
+        "**NEVER** `git push --force`.",
+        ToolMemoryPriority::Critical,
+    )];
+    let guard = Guard::from_rules(rules);
+    for (tool, arguments) in [
+        ("Bash", json!({"command": "git push --force"})),
+        (
+            "shell",
+            json!({"command": ["bash", "-lc", "git push --force"]}),
+        ),
+        ("run_shell_command", json!({"command": "git push --force"})),
+        ("run_terminal_cmd", json!({"command": "git push --force"})),
+        ("git", json!({"args": ["push", "--force"]})),
+    ] {
+        let verdict = guard.check(tool, &arguments);
+        anyhow::ensure!(
+            verdict.decision == Decision::Deny,
+            "{tool}: {}",
+            verdict.reason
+        );
+    }
+    // An MCP tool has no family: the shell's rule is not about it.
+    let verdict = guard.check("mcp__git__push", &json!({"force": true}));
+    anyhow::ensure!(verdict.decision == Decision::Allow, "{}", verdict.reason);
+
+    let shell = tools_sharing_rules("Bash");
+    anyhow::ensure!(shell[0] == "bash" && shell.contains(&"run_shell_command".to_owned()));
+    anyhow::ensure!(tools_sharing_rules("git").contains(&"shell".to_owned()));
+    anyhow::ensure!(tools_sharing_rules("mcp__db__run_query") == ["mcp__db__run_query"]);
+    Ok(())
+}

@@ -1,7 +1,10 @@
-//! Integration tests of `tool_memory_guard`, one binary: the labelled corpus, the public API,
+//! Integration tests of `tool_memory_guard`, one binary: the labelled corpora (the guard's own and
+//! the real-text one), the public API,
 //! the bounds on the work of one check and the speed report.
 
 mod api;
+mod bad_text;
 mod bounds;
 mod corpus;
+mod real_text;
 mod speed;

@@ -17,11 +17,16 @@
 //!    bound port and `localhost`, the bound address, or the very host the request names) or one
 //!    given with `--allow-origin`; `Origin: null` is foreign. No `Origin` at all is allowed:
 //!    curl, SDKs and agents send none, and browsers always send one on a cross-origin POST.
-//! 3. The bearer token, when one is set (every route but `GET /healthz`): 401.
-//! 4. A POST must be `Content-Type: application/json` (parameters such as `charset` allowed):
+//! 3. A POST from this server's own origin (a script on the dashboard page, or a page that
+//!    pretends to be it) must carry the dashboard's per-server secret in
+//!    `X-Toolmem-Dashboard` (see [`super::dashboard`]): 403. Origins given with
+//!    `--allow-origin` and requests without an `Origin` do not need it.
+//! 4. The bearer token, when one is set (every route but `GET /healthz` and the dashboard's
+//!    static page and assets, which hold no rules): 401.
+//! 5. A POST must be `Content-Type: application/json` (parameters such as `charset` allowed):
 //!    415. A browser sends a cross-origin POST without asking first only for `text/plain`, a
 //!    form or multipart, never for JSON.
-//! 5. A declared `Content-Length` over `--max-body`: 413.
+//! 6. A declared `Content-Length` over `--max-body`: 413.
 //!
 //! Every refusal closes the connection, so its body is never read.
 
@@ -182,6 +187,17 @@ pub(crate) struct Policy {
     allow: AllowList,
     token: Option<String>,
     max_body: usize,
+    /// The dashboard's secret, required on POSTs from this server's own origin; `None` (unit
+    /// tests of the other rules) requires nothing.
+    dashboard_secret: Option<String>,
+}
+
+/// Which kind of `Origin` a request carried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OriginKind {
+    None,
+    Own,
+    Allowed,
 }
 
 impl Policy {
@@ -196,7 +212,15 @@ impl Policy {
             allow,
             token,
             max_body,
+            dashboard_secret: None,
         }
+    }
+
+    /// Requires `secret` in [`DASHBOARD_SECRET_HEADER`] on every POST that comes from this
+    /// server's own origin.
+    pub(crate) fn with_dashboard_secret(mut self, secret: String) -> Policy {
+        self.dashboard_secret = Some(secret);
+        self
     }
 
     /// Checks a request head; the body is untouched.
@@ -214,10 +238,15 @@ impl Policy {
                 return Err(FOREIGN_HOST);
             }
         }
-        self.check_origin(headers, &host)?;
-        let health = request.uri().path() == "/healthz"
-            && matches!(*request.method(), Method::GET | Method::HEAD);
-        if !health {
+        let origin = self.check_origin(headers, &host)?;
+        if origin == OriginKind::Own && request.method() == Method::POST {
+            self.check_dashboard_secret(headers)?;
+        }
+        let reading = matches!(*request.method(), Method::GET | Method::HEAD);
+        let public = reading
+            && (request.uri().path() == "/healthz"
+                || super::dashboard::is_static_path(request.uri().path()));
+        if !public {
             self.check_token(headers)?;
         }
         if request.method() == Method::POST {
@@ -275,10 +304,10 @@ impl Policy {
         &self,
         headers: &HeaderMap,
         (request_host, _): &(HostName, Option<u16>),
-    ) -> Result<(), Refusal> {
+    ) -> Result<OriginKind, Refusal> {
         let mut values = headers.get_all(header::ORIGIN).iter();
         let Some(value) = values.next() else {
-            return Ok(());
+            return Ok(OriginKind::None);
         };
         let origin = match (value.to_str().ok().and_then(parse_origin), values.next()) {
             (Some(origin), None) => origin,
@@ -289,10 +318,31 @@ impl Policy {
             && (origin.host.is_localhost()
                 || origin.host == HostName::Ip(self.bound.ip())
                 || origin.host == *request_host);
-        if own || self.allow.origins.contains(&origin) {
-            Ok(())
+        if own {
+            Ok(OriginKind::Own)
+        } else if self.allow.origins.contains(&origin) {
+            Ok(OriginKind::Allowed)
         } else {
             Err(FOREIGN_ORIGIN)
+        }
+    }
+
+    fn check_dashboard_secret(&self, headers: &HeaderMap) -> Result<(), Refusal> {
+        let Some(secret) = &self.dashboard_secret else {
+            return Ok(());
+        };
+        let mut values = headers.get_all(DASHBOARD_SECRET_HEADER).iter();
+        let presented = match (values.next(), values.next()) {
+            (Some(value), None) => value.as_bytes(),
+            _ => b"",
+        };
+        if constant_time_eq(presented, secret.as_bytes()) {
+            Ok(())
+        } else {
+            Err(Refusal::new(
+                StatusCode::FORBIDDEN,
+                "forbidden: a request from this server's own origin needs the dashboard's X-Toolmem-Dashboard header",
+            ))
         }
     }
 
@@ -330,6 +380,9 @@ impl Policy {
         }
     }
 }
+
+/// The header that carries the dashboard's secret (lower case, as `HeaderMap` wants it).
+pub(crate) const DASHBOARD_SECRET_HEADER: &str = "x-toolmem-dashboard";
 
 const FOREIGN_HOST: Refusal = Refusal::new(
     StatusCode::FORBIDDEN,
@@ -624,6 +677,56 @@ mod tests {
         assert_eq!(
             check(&guarded, &[("host", "attacker.example"), JSON]),
             Some(403)
+        );
+    }
+
+    #[test]
+    fn own_origin_posts_need_the_dashboard_secret_and_static_gets_no_token() {
+        let mut guarded = policy("127.0.0.1:7878", &[], &["http://localhost:3000"])
+            .with_dashboard_secret("a".repeat(64));
+        let host = ("host", "localhost:7878");
+        let own = ("origin", "http://localhost:7878");
+        let secret = "a".repeat(64);
+        assert_eq!(check(&guarded, &[host, own, JSON]), Some(403));
+        assert_eq!(
+            check(&guarded, &[host, own, JSON, (DASHBOARD_SECRET_HEADER, "b")]),
+            Some(403)
+        );
+        assert_eq!(
+            check(
+                &guarded,
+                &[host, own, JSON, (DASHBOARD_SECRET_HEADER, &secret)]
+            ),
+            None
+        );
+        // No Origin (curl, agents) and an allowed origin never needed it.
+        assert_eq!(check(&guarded, &[host, JSON]), None);
+        assert_eq!(
+            check(&guarded, &[host, ("origin", "http://localhost:3000"), JSON]),
+            None
+        );
+        // The page and its assets load without the token; nothing else does.
+        guarded.token = Some("s3cret".to_owned());
+        for (path, served) in [
+            ("/", true),
+            ("/dashboard.js", true),
+            ("/dashboard.css", true),
+            ("/healthz", true),
+            ("/rpc", false),
+            ("/dashboard.js/x", false),
+        ] {
+            let get = Request::get(path)
+                .header("host", "localhost")
+                .body(())
+                .unwrap();
+            assert_eq!(guarded.check(&get).is_ok(), served, "GET {path}");
+        }
+        assert_eq!(
+            check(
+                &guarded,
+                &[host, own, JSON, (DASHBOARD_SECRET_HEADER, &secret)]
+            ),
+            Some(401)
         );
     }
 

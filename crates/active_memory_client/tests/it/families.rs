@@ -1,0 +1,191 @@
+//! One set of rules across agents: a rule on a family member or on the family itself holds for
+//! every member, whatever the agent calls its tool and however it shapes the arguments; a rule
+//! on an exact tool of no family stays on it.
+
+use active_memory_client::{
+    ActiveMemoryClient, ClientConfig, Decision, HistoryAction, RawJson, RulePut, ToolFamily,
+    ToolMemoryPriority, tool_family,
+};
+use anyhow::Result;
+use serde_json::{Value, json};
+
+fn client() -> ActiveMemoryClient {
+    ActiveMemoryClient::in_memory().with_config(ClientConfig::default())
+}
+
+async fn put(client: &ActiveMemoryClient, tool: &str, text: &str) -> Result<String> {
+    let rule = client
+        .put(RulePut::new(tool, text).with_priority(ToolMemoryPriority::Critical))
+        .await?;
+    Ok(rule.id)
+}
+
+/// Checks each call and compares its decision with the expected one.
+async fn check(client: &ActiveMemoryClient, cases: &[(&str, Value, Decision)]) -> Result<()> {
+    for (tool, arguments, expected) in cases {
+        let verdict = client.check(tool, arguments).await?;
+        assert_eq!(
+            verdict.decision, *expected,
+            "{tool} {arguments}: {}",
+            verdict.reason
+        );
+    }
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shell_rule_said_in_one_agent_holds_in_every_agent() -> Result<()> {
+    let client = client();
+    let id = put(&client, "Bash", "Never run terraform apply.").await?;
+    check(
+        &client,
+        &[
+            (
+                "Bash",
+                json!({"command": "terraform apply"}),
+                Decision::Deny,
+            ),
+            (
+                "run_shell_command",
+                json!({"command": "terraform apply", "directory": "infra"}),
+                Decision::Deny,
+            ),
+            (
+                "shell",
+                json!({"command": ["bash", "-lc", "cd infra && terraform apply"], "workdir": "/w"}),
+                Decision::Deny,
+            ),
+            (
+                "run_terminal_cmd",
+                json!({"command": "terraform apply", "is_background": false}),
+                Decision::Deny,
+            ),
+            (
+                "execute_command",
+                json!({"command": "terraform apply", "requires_approval": false}),
+                Decision::Deny,
+            ),
+            (
+                "run_command",
+                json!({"CommandLine": "terraform apply"}),
+                Decision::Deny,
+            ),
+            (
+                "PowerShell",
+                json!({"command": "terraform apply"}),
+                Decision::Deny,
+            ),
+            (
+                "run_shell_command",
+                json!({"command": "terraform plan"}),
+                Decision::Allow,
+            ),
+            // Not a shell: the rule is not about it.
+            (
+                "mcp__terraform__apply",
+                json!({"workspace": "x"}),
+                Decision::Allow,
+            ),
+        ],
+    )
+    .await?;
+
+    // The verdict and the audit name the rule where it is stored.
+    let verdict = client
+        .check("run_shell_command", &json!({"command": "terraform apply"}))
+        .await?;
+    assert_eq!(verdict.rules[0].tool_name, "bash");
+    assert_eq!(verdict.rules[0].id, id);
+    let history = client.history("bash", Some(&id), 50, None).await?;
+    assert!(
+        history
+            .iter()
+            .any(|entry| entry.action == HistoryAction::Deny),
+        "{history:?}"
+    );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rule_on_the_family_itself_holds_for_every_member() -> Result<()> {
+    let client = client();
+    put(&client, "file_edit", "Never edit .env files.").await?;
+    check(
+        &client,
+        &[
+            (
+                "Edit",
+                json!({"file_path": "/p/.env", "old_string": "A=0", "new_string": "A=1"}),
+                Decision::Deny,
+            ),
+            ("Write", json!({"file_path": "/p/.env", "content": "A=1"}), Decision::Deny),
+            ("write_file", json!({"file_path": "/p/.env", "content": "A=1"}), Decision::Deny),
+            (
+                "apply_patch",
+                json!({"input": "*** Begin Patch\n*** Update File: config/.env\n@@\n-A=0\n+A=1\n*** End Patch\n"}),
+                Decision::Deny,
+            ),
+            ("Write", json!({"file_path": "/p/README.md", "content": "hi"}), Decision::Allow),
+            // Reading is another family.
+            ("Read", json!({"file_path": "/p/.env"}), Decision::Allow),
+        ],
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rule_on_an_exact_tool_stays_on_it() -> Result<()> {
+    let client = client();
+    let mut rule = RulePut::new("mcp__github__merge_pull_request", "Never merge into main.")
+        .with_priority(ToolMemoryPriority::Critical);
+    rule.constraint = Some(RawJson::from_value(
+        &json!({"polarity": "forbid", "matchers": [{"kind": "literal", "value": "main"}]}),
+    ));
+    client.put(rule).await?;
+    let merge = json!({"owner": "acme", "repo": "api", "pullNumber": 42, "base": "main"});
+    let verdict = client
+        .check("mcp__github__merge_pull_request", &merge)
+        .await?;
+    assert_eq!(verdict.decision, Decision::Deny, "{}", verdict.reason);
+    check(
+        &client,
+        &[
+            (
+                "mcp__github__create_pull_request",
+                merge.clone(),
+                Decision::Allow,
+            ),
+            (
+                "Bash",
+                json!({"command": "gh pr merge 42 --base main"}),
+                Decision::Allow,
+            ),
+        ],
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pinned_block_of_one_member_shows_the_familys_rules() -> Result<()> {
+    let client = client();
+    put(&client, "bash", "Never run terraform apply.").await?;
+    put(&client, "send_email", "Never email Sarah.").await?;
+    let prompt = client
+        .rules_for_prompt(&["run_shell_command".to_owned()])
+        .await?;
+    assert!(
+        prompt.rendered.contains("terraform apply"),
+        "{}",
+        prompt.rendered
+    );
+    assert!(!prompt.rendered.contains("Sarah"), "{}", prompt.rendered);
+    Ok(())
+}
+
+#[test]
+fn families_are_read_by_member_and_by_name() {
+    assert_eq!(tool_family("Bash"), Some(ToolFamily::Shell));
+    assert_eq!(tool_family("file_edit"), Some(ToolFamily::FileEdit));
+    assert_eq!(tool_family(" File_Read "), Some(ToolFamily::FileRead));
+    assert_eq!(tool_family("mcp__github__merge_pull_request"), None);
+}

@@ -1,0 +1,288 @@
+//! Routing a rule to a family of tool: a rule about `git`, `npm` or `kubectl` is about the
+//! agent's shell, whatever that agent calls it (`Bash`, `run_shell_command`, `shell`,
+//! `run_terminal_cmd`, `execute_command`, `run_command`); a rule about changing code is about
+//! its edit tool, one about new files about its write tool, and so on. The family of each
+//! catalogue name comes from core's one table ([`ToolFamily`]); the words that point to a
+//! family are in `route/lexicon.rs`.
+//!
+//! One pass over the rule's words and code spans finds the earliest evidence. A code span is
+//! read by its first word: a program (`pnpm install`), a flag (`--no-verify`), a path
+//! (`config/prod.yaml`) or an identifier of code (`dangerouslySetInnerHTML`).
+
+mod lexicon;
+
+use tool_memory_core::ToolFamily;
+use tool_memory_core::markdown::{code_span_text, code_spans};
+
+pub(crate) use self::lexicon::VERB_TOOL_NAMES;
+use self::lexicon::{
+    CODE_ONLY_PROGRAMS, CREATE_VERBS, EDIT_NOUNS, EDIT_VERBS, FETCH_WORDS, PROGRAMS, READ_VERBS,
+    SEARCH_WORDS, SHELL_NOUNS, SHELL_OBJECTS, SHELL_VERBS, SUFFIXES,
+};
+use crate::text::is_word_char;
+
+/// What a rule is about, as far as the tool that enforces it goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Need {
+    /// A command line: the agent's shell.
+    Shell,
+    /// Changing files or code; `create` when the rule is about making new ones.
+    Edit { create: bool, delete: bool },
+    /// Reading files.
+    Read,
+    /// Fetching a page.
+    Fetch,
+    /// Searching the web.
+    Search,
+}
+
+impl Need {
+    /// The tool family that serves this need.
+    pub(crate) fn family(self) -> ToolFamily {
+        match self {
+            Need::Shell => ToolFamily::Shell,
+            Need::Edit { .. } => ToolFamily::FileEdit,
+            Need::Read => ToolFamily::FileRead,
+            Need::Fetch => ToolFamily::WebFetch,
+            Need::Search => ToolFamily::WebSearch,
+        }
+    }
+}
+
+/// The earliest evidence in `text` (the rule as written, markdown and all) of the family of
+/// tool it is about, if any.
+pub(crate) fn need_of(text: &str) -> Option<Need> {
+    let spans = code_spans(text);
+    let mut span_index = 0;
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        if let Some(span) = spans.get(span_index)
+            && span.start == at
+        {
+            span_index += 1;
+            at = span.end;
+            if let Some(need) = span_need(code_span_text(text, span)) {
+                return Some(need);
+            }
+            continue;
+        }
+        let ch = text[at..].chars().next().unwrap_or(' ');
+        if !is_word_char(ch) {
+            at += ch.len_utf8();
+            continue;
+        }
+        let start = at;
+        let mut end = at;
+        // A word, with inner hyphens (`force-push`, `apt-get`).
+        while end < bytes.len() {
+            let next = text[end..].chars().next().unwrap_or(' ');
+            let hyphen_inside = next == '-'
+                && text[end + 1..]
+                    .chars()
+                    .next()
+                    .is_some_and(|after| after.is_alphanumeric());
+            if is_word_char(next) || hyphen_inside {
+                end += next.len_utf8();
+            } else {
+                break;
+            }
+        }
+        // Stop at the next code span even inside a word-like run.
+        let end = spans
+            .get(span_index)
+            .map_or(end, |span| end.min(span.start.max(start + 1)));
+        let word = &text[start..end];
+        if let Some(need) = word_need(word, &text[end..]) {
+            match need {
+                // "every small edit", "an edit": a noun, not the action.
+                Need::Edit { .. } if after_determiner(&text[..start]) => {}
+                // "delete remote branches", "change the cluster": the object decides.
+                Need::Edit { .. } if shell_object(&text[end..]) => return Some(Need::Shell),
+                need => return Some(need),
+            }
+        }
+        at = end;
+    }
+    None
+}
+
+/// Whether the word before `before`'s end makes the next word a noun.
+fn after_determiner(before: &str) -> bool {
+    let previous = before
+        .trim_end()
+        .rsplit(|ch: char| !is_word_char(ch))
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    matches!(
+        previous.as_str(),
+        "a" | "an" | "the" | "every" | "each" | "small" | "any" | "this" | "that" | "your" | "my"
+    )
+}
+
+/// Whether the few words after an edit verb name a thing behind the shell ("delete remote
+/// branches", "deleting a branch") before any thing in a file.
+fn shell_object(after: &str) -> bool {
+    // Only prose counts: a code span after the verb is a path or a snippet to edit.
+    let prose = after.split('`').next().unwrap_or_default();
+    for word in prose
+        .split(|ch: char| !is_word_char(ch) && ch != '-')
+        .filter(|word| !word.is_empty())
+        .take(3)
+    {
+        let lower = word.to_ascii_lowercase();
+        if SHELL_OBJECTS.contains(&lower.as_str()) {
+            return true;
+        }
+        if EDIT_NOUNS.contains(&lower.as_str()) {
+            return false;
+        }
+    }
+    false
+}
+
+/// What one word of prose points to. `rest` is the text after it, for two-word phrases.
+fn word_need(word: &str, rest: &str) -> Option<Need> {
+    let lower;
+    let word = if word.bytes().any(|byte| byte.is_ascii_uppercase()) {
+        lower = word.to_ascii_lowercase();
+        lower.as_str()
+    } else {
+        word
+    };
+    if PROGRAMS.contains(&word) || inflected(word, SHELL_VERBS) || SHELL_NOUNS.contains(&word) {
+        return Some(Need::Shell);
+    }
+    if inflected(word, CREATE_VERBS) {
+        return Some(Need::Edit {
+            create: true,
+            delete: false,
+        });
+    }
+    if inflected(word, EDIT_VERBS) || EDIT_NOUNS.contains(&word) {
+        let delete = word.starts_with("delet") || word.starts_with("remov");
+        return Some(Need::Edit {
+            create: false,
+            delete,
+        });
+    }
+    if inflected(word, READ_VERBS) {
+        return Some(Need::Read);
+    }
+    if inflected(word, FETCH_WORDS) {
+        return Some(Need::Fetch);
+    }
+    let look_up = word == "look" && rest.trim_start().to_ascii_lowercase().starts_with("up");
+    if inflected(word, SEARCH_WORDS) || look_up {
+        return Some(Need::Search);
+    }
+    None
+}
+
+/// Whether `word` is one of `lexicon`'s words with one of the usual inflections.
+fn inflected(word: &str, lexicon: &[&str]) -> bool {
+    lexicon.iter().any(|base| {
+        word.strip_prefix(base)
+            .is_some_and(|suffix| SUFFIXES.contains(&suffix))
+            || base
+                .strip_suffix('e')
+                .and_then(|stem| word.strip_prefix(stem))
+                .is_some_and(|suffix| matches!(suffix, "ing" | "ed"))
+    })
+}
+
+/// What a code span points to, read by its first word.
+fn span_need(code: &str) -> Option<Need> {
+    let code = code.trim();
+    let first = code.split_whitespace().next()?;
+    if first.starts_with('-') {
+        return Some(Need::Shell);
+    }
+    // `./gradlew publish`, `bin/rails db:migrate`, `npx wrangler`: the program's own name.
+    let program = first
+        .rsplit('/')
+        .next()
+        .unwrap_or(first)
+        .to_ascii_lowercase();
+    if PROGRAMS.contains(&program.as_str())
+        || CODE_ONLY_PROGRAMS.contains(&program.as_str())
+        || SHELL_VERBS.contains(&program.as_str())
+    {
+        return Some(Need::Shell);
+    }
+    if first.starts_with("./") && code.contains(' ') {
+        return Some(Need::Shell);
+    }
+    // SQL is run, not edited: `DROP`, `DELETE FROM users`.
+    if first.len() > 2
+        && first
+            .bytes()
+            .all(|byte| byte.is_ascii_uppercase() || byte == b'_')
+    {
+        return Some(Need::Shell);
+    }
+    // A path, a file or an identifier of code: something to edit.
+    Some(Need::Edit {
+        create: false,
+        delete: false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EDIT: Need = Need::Edit {
+        create: false,
+        delete: false,
+    };
+
+    #[test]
+    fn commands_and_their_families_need_a_shell() {
+        for rule in [
+            "Never tag a release yourself.",
+            "**NEVER run yarn**",
+            "Don't `npm publish` anything.",
+            "Never use `--no-verify` to skip the hooks.",
+            "Never run `./gradlew publish`.",
+            "no more force pushes to shared branches",
+            "Never run `DROP` on prod.",
+            "ALWAYS pass `--namespace` to helm.",
+            "Package management is bun only.",
+        ] {
+            assert_eq!(need_of(rule), Some(Need::Shell), "{rule}");
+        }
+    }
+
+    #[test]
+    fn edits_reads_and_the_web() {
+        assert_eq!(need_of("Never edit `terraform.tfstate`."), Some(EDIT));
+        assert_eq!(need_of("Never use `dangerouslySetInnerHTML`."), Some(EDIT));
+        assert_eq!(
+            need_of("Don't create new files in `lib/`."),
+            Some(Need::Edit {
+                create: true,
+                delete: false
+            })
+        );
+        assert_eq!(
+            need_of("Never delete files in `public/`."),
+            Some(Need::Edit {
+                create: false,
+                delete: true
+            })
+        );
+        assert_eq!(need_of("Don't read `.env` files."), Some(Need::Read));
+        assert_eq!(
+            need_of("Don't fetch URLs from comments."),
+            Some(Need::Fetch)
+        );
+        assert_eq!(
+            need_of("Do not search for customer names."),
+            Some(Need::Search)
+        );
+        assert_eq!(need_of("Never email Sarah."), None);
+        assert_eq!(need_of("Always answer in English."), None);
+    }
+}

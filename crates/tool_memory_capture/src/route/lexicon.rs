@@ -1,0 +1,232 @@
+//! The words that tell which family of tool a rule is about: programs a shell runs, actions only
+//! a shell performs, and the verbs and nouns of editing, reading, fetching and searching. Data
+//! only; `route.rs` reads it. Every list is lower-case and matched as whole words (a word may
+//! carry an inflection: `pushes`, `committing`).
+
+/// Programs people name in rules for a coding agent. Named anywhere (in prose or in a code
+/// span) they put the rule on the agent's shell tool. Words that are also plain English verbs or
+/// nouns (`make`, `go`, `find`, `kind`, `env`, `next`, `cat`) are in [`CODE_ONLY_PROGRAMS`].
+pub(crate) const PROGRAMS: &[&str] = &[
+    "alembic",
+    "ansible",
+    "apt",
+    "apt-get",
+    "argocd",
+    "artisan",
+    "aws",
+    "az",
+    "bun",
+    "bunx",
+    "bundle",
+    "cargo",
+    "chmod",
+    "chown",
+    "cmake",
+    "composer",
+    "conda",
+    "curl",
+    "deno",
+    "docker",
+    "docker-compose",
+    "dotnet",
+    "dnf",
+    "firebase",
+    "flutter",
+    "flyway",
+    "gcloud",
+    "gh",
+    "git",
+    "gradle",
+    "gradlew",
+    "heroku",
+    "helm",
+    "kubectl",
+    "kustomize",
+    "liquibase",
+    "minikube",
+    "mvn",
+    "mysql",
+    "netlify",
+    "nohup",
+    "npm",
+    "npx",
+    "nuget",
+    "pip",
+    "pip3",
+    "pipx",
+    "pkill",
+    "pnpm",
+    "podman",
+    "poetry",
+    "prisma",
+    "psql",
+    "pytest",
+    "python",
+    "python3",
+    "rails",
+    "rake",
+    "redis-cli",
+    "ruff",
+    "rsync",
+    "rustup",
+    "scp",
+    "skaffold",
+    "sqlite3",
+    "ssh",
+    "sudo",
+    "systemctl",
+    "terraform",
+    "tofu",
+    "uv",
+    "uvx",
+    "vault",
+    "vercel",
+    "wget",
+    "wrangler",
+    "xargs",
+    "yarn",
+    "yum",
+];
+
+/// Programs whose names are also ordinary words: they count only as the first word of a code
+/// span (`make deploy`, `cat ~/.ssh/id_rsa`).
+pub(crate) const CODE_ONLY_PROGRAMS: &[&str] = &[
+    "bash", "cat", "cp", "env", "find", "go", "kill", "killall", "kind", "ls", "make", "mv",
+    "next", "node", "php", "rm", "sed", "sh", "tar", "time", "zsh",
+];
+
+/// Actions that only a shell performs in a coding agent: version control, package and process
+/// management, deployment.
+pub(crate) const SHELL_VERBS: &[&str] = &[
+    "run",
+    "execute",
+    "exec",
+    "install",
+    "uninstall",
+    "commit",
+    "push",
+    "force-push",
+    "pull",
+    "merge",
+    "rebase",
+    "squash",
+    "stash",
+    "tag",
+    "deploy",
+    "publish",
+    "kill",
+    "restart",
+    "reboot",
+    "migrate",
+    "pipe",
+    "cherry-pick",
+    "checkout",
+    "amend",
+    "upgrade",
+    "downgrade",
+    "rollback",
+];
+
+/// Things that live behind a shell.
+pub(crate) const SHELL_NOUNS: &[&str] = &[
+    "terminal",
+    "command",
+    "commands",
+    "script",
+    "scripts",
+    "branch",
+    "branches",
+    "history",
+    "hooks",
+    "migration",
+    "migrations",
+    "server",
+    "servers",
+    "process",
+    "processes",
+    "container",
+    "containers",
+    "pod",
+    "pods",
+    "cluster",
+    "namespace",
+    "linter",
+    "sudo",
+    "shell",
+    "cli",
+    "lockfile",
+    "dependencies",
+    "dependency",
+    "package",
+    "packages",
+    "suite",
+];
+
+/// Things an edit verb can act on that live behind the shell, not in a file: "delete remote
+/// branches", "change the namespace".
+pub(crate) const SHELL_OBJECTS: &[&str] = &[
+    "branch",
+    "branches",
+    "tag",
+    "tags",
+    "commit",
+    "commits",
+    "container",
+    "containers",
+    "pod",
+    "pods",
+    "process",
+    "processes",
+    "server",
+    "servers",
+    "history",
+    "cluster",
+    "namespace",
+    "remote",
+];
+
+/// Changing files or code.
+pub(crate) const EDIT_VERBS: &[&str] = &[
+    "edit", "modify", "change", "add", "delete", "remove", "rename", "refactor", "reformat",
+    "hardcode", "patch", "mock", "bump", "replace", "prefer", "import", "catch", "comment",
+    "inline",
+];
+
+/// Making new files: these go to a write tool when the agent has one apart from its edit tool.
+pub(crate) const CREATE_VERBS: &[&str] = &["create", "write", "generate", "scaffold"];
+
+/// Nouns of code and files.
+pub(crate) const EDIT_NOUNS: &[&str] = &[
+    "file",
+    "files",
+    "folder",
+    "directory",
+    "imports",
+    "functions",
+    "function",
+    "class",
+    "classes",
+    "comments",
+    "snapshots",
+    "types",
+];
+
+/// Reading files.
+pub(crate) const READ_VERBS: &[&str] = &["read", "view"];
+
+/// Fetching pages.
+pub(crate) const FETCH_WORDS: &[&str] = &["fetch", "download", "url", "urls", "webpage", "browse"];
+
+/// Searching the web.
+pub(crate) const SEARCH_WORDS: &[&str] = &["search", "google", "look up"];
+
+/// Inflections a lexicon word may carry.
+pub(crate) const SUFFIXES: &[&str] = &[
+    "", "s", "es", "ing", "ed", "d", "ting", "ted", "ping", "ped", "ging", "ged", "ming", "med",
+    "ning",
+];
+
+/// Tool names that are plain English verbs (Claude Code's `Read`, `Edit`, `Write`, Gemini CLI's
+/// `replace`, `Task`): the word names the action, not the tool, so it is read as family evidence
+/// rather than as naming the tool.
+pub(crate) const VERB_TOOL_NAMES: &[&str] = &["read", "edit", "write", "replace", "task"];

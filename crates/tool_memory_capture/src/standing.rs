@@ -1,0 +1,220 @@
+//! Standing rules without a marker, as instruction files state them: "Package management is
+//! bun only", "the `legacy/` folder is off limits", "`run_query` is read-only", "Tests must pass
+//! before you open a PR", "Use `bun` for scripts, not `npm`". They are statements about how
+//! things are to be done, not orders, so the edict grammar (which opens on a marker) does not
+//! see them. Capture reads them from the user's own text only, and (for the shapes a
+//! description could also take) only when the sentence is about a tool: a program, a command,
+//! a path or a family word ([`crate::route::need_of`]).
+//!
+//! The grammar reads [`crate::text::grammar_form`], where each code span is one word.
+
+use crate::text::{Token, tokenize};
+
+/// How a markerless sentence reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Statement {
+    /// A ban on a thing: "… is off limits", "… is forbidden", "… is read-only".
+    Ban,
+    /// An exclusive choice: "… is bun only", "Dependencies: vendored only", "helm upgrades
+    /// only with `--atomic`". A description can take this shape ("it runs on Linux only"), so
+    /// the sentence must be about a tool.
+    Only,
+    /// A requirement: "Tests must pass before you open a PR", "this file must never change".
+    Must,
+}
+
+/// The markerless statement `form` (a [`grammar_form`](crate::text::grammar_form)) makes, if
+/// any. A question is none.
+pub(crate) fn statement(form: &str) -> Option<Statement> {
+    let trimmed = form.trim_end_matches([' ', ')', '"', '\'', ']', '!', '.']);
+    if trimmed.ends_with('?') {
+        return None;
+    }
+    let tokens = tokenize(form);
+    let words: Vec<&str> = tokens
+        .iter()
+        .filter(|token| token.word)
+        .map(|token| token.text)
+        .collect();
+    if words.is_empty() || FIRST_PERSON.contains(&words[0]) {
+        return None;
+    }
+    if is_ban(&tokens) {
+        return Some(Statement::Ban);
+    }
+    if is_only(&tokens) {
+        return Some(Statement::Only);
+    }
+    if is_must(&words) {
+        return Some(Statement::Must);
+    }
+    None
+}
+
+/// Subjects that make a sentence about the user or a fact, not a rule: "I only use vim", "it
+/// must be the cache", "there must be a bug".
+const FIRST_PERSON: &[&str] = &[
+    "i", "i'm", "i've", "we", "we're", "we've", "it", "it's", "there", "that", "that's", "this",
+    "he", "she", "they", "you", "what", "why", "how", "who", "which", "when", "where", "is",
+    "does", "do", "can", "could", "should", "would",
+];
+
+/// Words after a copula that ban what the subject names.
+const BANS: &[&[&str]] = &[
+    &["off", "limits"],
+    &["off-limits"],
+    &["forbidden"],
+    &["prohibited"],
+    &["banned"],
+    &["not", "allowed"],
+    &["never", "allowed"],
+    &["not", "permitted"],
+    &["read-only"],
+    &["readonly"],
+    &["read", "only"],
+    &["a", "no-go"],
+    &["out", "of", "bounds"],
+    &["not", "to", "be", "touched"],
+    &["not", "to", "be", "used"],
+    &["untouchable"],
+];
+
+const COPULAS: &[&str] = &["is", "are", "stays", "stay", "remains", "remain", "being"];
+
+/// Adverbs that may stand between the copula and the ban ("is strictly off limits").
+const INTENSIFIERS: &[&str] = &["strictly", "absolutely", "completely", "totally", "always"];
+
+fn word_at<'a>(tokens: &[Token<'a>], index: usize) -> Option<&'a str> {
+    tokens
+        .get(index)
+        .filter(|token| token.word)
+        .map(|token| token.text)
+}
+
+fn phrase_at(tokens: &[Token<'_>], index: usize, phrase: &[&str]) -> bool {
+    phrase
+        .iter()
+        .enumerate()
+        .all(|(offset, word)| word_at(tokens, index + offset) == Some(word))
+}
+
+fn is_ban(tokens: &[Token<'_>]) -> bool {
+    (0..tokens.len()).any(|index| {
+        if !word_at(tokens, index).is_some_and(|word| COPULAS.contains(&word)) || index == 0 {
+            return false;
+        }
+        let mut at = index + 1;
+        while word_at(tokens, at).is_some_and(|word| INTENSIFIERS.contains(&word)) {
+            at += 1;
+        }
+        BANS.iter().any(|ban| phrase_at(tokens, at, ban))
+    })
+}
+
+/// Words after "only" that keep it an exclusive choice of means ("only with `--atomic`").
+const ONLY_MEANS: &[&str] = &["with", "via", "through", "from", "in", "on", "using"];
+
+fn is_only(tokens: &[Token<'_>]) -> bool {
+    tokens.iter().enumerate().any(|(index, token)| {
+        if !token.word || token.text != "only" || index == 0 {
+            return false;
+        }
+        // The word before must be the thing chosen, not "not only" or "the only".
+        let before = match tokens[index - 1] {
+            Token {
+                word: true, text, ..
+            } => text,
+            _ => return false,
+        };
+        if matches!(
+            before,
+            "not" | "the" | "an" | "a" | "my" | "our" | "your" | "is" | "are" | "if" | "and"
+        ) {
+            return false;
+        }
+        match tokens.get(index + 1) {
+            // "… is bun only.", "Tailwind only, no CSS modules", "`composer install` only"
+            None => true,
+            Some(next) if !next.word => true,
+            Some(next) => ONLY_MEANS.contains(&next.text),
+        }
+    })
+}
+
+fn is_must(words: &[&str]) -> bool {
+    let Some(index) = words
+        .iter()
+        .position(|word| matches!(*word, "must" | "mustn't"))
+    else {
+        return false;
+    };
+    // A subject of at least one word before it: "Tests must pass", "All commits must be signed".
+    if index == 0 {
+        return false;
+    }
+    let next = words.get(index + 1).copied();
+    // "must have failed", "must be the cache": a guess, not a requirement.
+    match next {
+        None => false,
+        Some("have" | "'ve") => false,
+        Some("be") => !words
+            .get(index + 2)
+            .is_some_and(|word| matches!(*word, "the" | "a" | "an" | "it" | "that" | "why")),
+        Some(_) => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::grammar_form;
+
+    fn read(text: &str) -> Option<Statement> {
+        statement(&grammar_form(text))
+    }
+
+    #[test]
+    fn bans_choices_and_requirements() {
+        assert_eq!(
+            read("The `legacy/` folder is off limits."),
+            Some(Statement::Ban)
+        );
+        assert_eq!(
+            read("`.env` files are strictly off-limits"),
+            Some(Statement::Ban)
+        );
+        assert_eq!(
+            read("`run_query` is read-only: SELECT statements alone."),
+            Some(Statement::Ban)
+        );
+        assert_eq!(
+            read("Package management is bun only."),
+            Some(Statement::Only)
+        );
+        assert_eq!(read("Dependencies: vendored only."), Some(Statement::Only));
+        assert_eq!(
+            read("helm upgrades only with `--atomic`."),
+            Some(Statement::Only)
+        );
+        assert_eq!(
+            read("Tests must pass before you open a PR."),
+            Some(Statement::Must)
+        );
+    }
+
+    #[test]
+    fn descriptions_guesses_and_questions_are_not_rules() {
+        for text in [
+            "I only use vim.",
+            "It must be the cache.",
+            "The build must have failed.",
+            "Is the `legacy/` folder off limits?",
+            "Not only the tests but the docs too.",
+            "This is the only way.",
+            "There must be a bug.",
+            "Smoking is not allowed?",
+        ] {
+            assert_eq!(read(text), None, "{text}");
+        }
+    }
+}

@@ -1,0 +1,264 @@
+//! Measures capture on text shaped like the instruction files people write for their agents
+//! (CLAUDE.md, AGENTS.md, GEMINI.md, `.cursor/rules`, copilot instructions, Cline and Windsurf
+//! rules) and on turns that paste or say such rules: `tests/fixtures/real_text/*.jsonl`. Each
+//! case is one message with the catalogue of the agent it was written for, every standing rule
+//! in it labelled with the tool it belongs to, and the sentences that are not rules (headings,
+//! descriptions, questions, titles that hold a marker) listed as such. Prints precision,
+//! recall, attribution and every miss, and fails under the ratchet floors below. Run
+//! `cargo test -p tool_memory_capture --test it -- --nocapture real_text` to see them.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::{Context, Result, ensure};
+use serde::Deserialize;
+use tool_memory_capture::{
+    EDICT_TAG, MATERIAL_TAG, ToolCallRecord, Trust, TurnRecord, capture_turn,
+};
+use tool_memory_core::Timestamp;
+
+const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text");
+
+/// Ratchet floors: raise them as capture improves, never lower them.
+const MIN_PRECISION: f64 = 0.99;
+const MIN_RECALL: f64 = 0.97;
+const MIN_ATTRIBUTION: f64 = 0.95;
+/// Labelled sentences (rules plus non-rules) the corpus must hold.
+const MIN_SENTENCES: usize = 300;
+
+#[derive(Debug, Deserialize)]
+struct Case {
+    id: String,
+    shape: String,
+    available_tools: Vec<String>,
+    tool_calls: Vec<String>,
+    message: String,
+    rules: Vec<Label>,
+    not_rules: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Label {
+    tool_name: String,
+    rule: String,
+}
+
+#[expect(
+    clippy::disallowed_methods,
+    reason = "the real-text corpus lives in files under tests/fixtures/real_text"
+)]
+fn load() -> Result<Vec<Case>> {
+    let mut paths: Vec<_> = std::fs::read_dir(Path::new(CORPUS_DIR))
+        .with_context(|| format!("reading {CORPUS_DIR}"))?
+        .map(|entry| entry.map(|entry| entry.path()))
+        .collect::<Result<_, _>>()?;
+    paths.retain(|path| path.extension().is_some_and(|ext| ext == "jsonl"));
+    paths.sort();
+    let mut cases = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(&path)?;
+        for (number, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let case: Case = serde_json::from_str(line)
+                .with_context(|| format!("{}:{}", path.display(), number + 1))?;
+            cases.push(case);
+        }
+    }
+    Ok(cases)
+}
+
+/// The form rule texts are compared in: lower-case, emphasis stars dropped, white space
+/// collapsed, without trailing punctuation. A captured rule matches a label whose form it
+/// contains: a rule may keep the lead-in of its list (`Do not: run …`) or its sentence's other
+/// clause, which is context, not a different rule.
+fn form(text: &str) -> String {
+    let lowered: String = text.to_lowercase().replace('*', "");
+    let collapsed = lowered.split_whitespace().collect::<Vec<_>>().join(" ");
+    collapsed
+        .trim_end_matches(['.', '!', '?', ';', ':', ',', ' '])
+        .to_owned()
+}
+
+#[derive(Debug, Default)]
+struct Tally {
+    expected: usize,
+    captured: usize,
+    matched: usize,
+    on_tool: usize,
+}
+
+impl Tally {
+    fn add(&mut self, other: &Tally) {
+        self.expected += other.expected;
+        self.captured += other.captured;
+        self.matched += other.matched;
+        self.on_tool += other.on_tool;
+    }
+
+    fn precision(&self) -> f64 {
+        ratio(self.matched, self.captured)
+    }
+
+    fn recall(&self) -> f64 {
+        ratio(self.matched, self.expected)
+    }
+
+    /// Rules captured on the labelled tool, of all labelled rules.
+    fn attribution(&self) -> f64 {
+        ratio(self.on_tool, self.expected)
+    }
+}
+
+fn ratio(numerator: usize, denominator: usize) -> f64 {
+    if denominator == 0 {
+        1.0
+    } else {
+        numerator as f64 / denominator as f64
+    }
+}
+
+fn at() -> Timestamp {
+    Timestamp::parse("2026-06-01T00:00:00Z").expect("a valid timestamp")
+}
+
+/// Scores one case; pushes a line per miss onto `misses`.
+fn score(case: &Case, misses: &mut Vec<String>) -> Tally {
+    let turn = TurnRecord {
+        user_message: case.message.clone(),
+        tool_calls: case
+            .tool_calls
+            .iter()
+            .map(|name| ToolCallRecord::new(name.as_str(), true, "ok"))
+            .collect(),
+        available_tools: case.available_tools.clone(),
+        ..TurnRecord::default()
+    };
+    let output = capture_turn(&turn, at());
+    let captured: Vec<_> = output
+        .rules
+        .iter()
+        .filter(|rule| {
+            rule.tags
+                .iter()
+                .any(|tag| tag == EDICT_TAG || tag == MATERIAL_TAG)
+        })
+        .collect();
+    let mut tally = Tally {
+        expected: case.rules.len(),
+        captured: captured.len(),
+        ..Tally::default()
+    };
+    let mut taken = vec![false; case.rules.len()];
+    for rule in &captured {
+        let rule_form = form(&rule.rule);
+        let found = case
+            .rules
+            .iter()
+            .enumerate()
+            .find(|(index, label)| !taken[*index] && rule_form.contains(&form(&label.rule)));
+        match found {
+            Some((index, label)) => {
+                taken[index] = true;
+                tally.matched += 1;
+                if label.tool_name == rule.tool_name {
+                    tally.on_tool += 1;
+                } else {
+                    misses.push(format!(
+                        "{} wrong tool {} (want {}): {:?}",
+                        case.id, rule.tool_name, label.tool_name, rule.rule
+                    ));
+                }
+            }
+            None => {
+                let material = if rule.trust == Trust::Material {
+                    " (as material)"
+                } else {
+                    ""
+                };
+                let not_rule = case
+                    .not_rules
+                    .iter()
+                    .any(|text| rule_form.contains(&form(text)));
+                let what = if not_rule { "non-rule" } else { "spurious" };
+                misses.push(format!(
+                    "{} {what} on {}{material}: {:?}",
+                    case.id, rule.tool_name, rule.rule
+                ));
+            }
+        }
+    }
+    for (label, taken) in case.rules.iter().zip(&taken) {
+        if !taken {
+            misses.push(format!(
+                "{} missed ({}): {:?}",
+                case.id, label.tool_name, label.rule
+            ));
+        }
+    }
+    tally
+}
+
+#[test]
+fn real_text_meets_the_ratchet_floors() -> Result<()> {
+    let cases = load()?;
+    let mut ids: Vec<&str> = cases.iter().map(|case| case.id.as_str()).collect();
+    ids.sort_unstable();
+    let before = ids.len();
+    ids.dedup();
+    ensure!(ids.len() == before, "real-text case ids must be unique");
+    let sentences: usize = cases
+        .iter()
+        .map(|case| case.rules.len() + case.not_rules.len())
+        .sum();
+    ensure!(
+        sentences >= MIN_SENTENCES,
+        "the real-text corpus has {sentences} labelled sentences, want at least {MIN_SENTENCES}"
+    );
+
+    let mut total = Tally::default();
+    let mut by_shape: BTreeMap<&str, Tally> = BTreeMap::new();
+    let mut misses = Vec::new();
+    for case in &cases {
+        let tally = score(case, &mut misses);
+        total.add(&tally);
+        by_shape.entry(case.shape.as_str()).or_default().add(&tally);
+    }
+    println!(
+        "real-text capture: {} cases, {sentences} labelled sentences, {} rules; precision {:.3}, recall {:.3}, attribution {:.3}",
+        cases.len(),
+        total.expected,
+        total.precision(),
+        total.recall(),
+        total.attribution()
+    );
+    for (shape, tally) in &by_shape {
+        println!(
+            "  {shape}: {} rules, precision {:.3}, recall {:.3}, attribution {:.3}",
+            tally.expected,
+            tally.precision(),
+            tally.recall(),
+            tally.attribution()
+        );
+    }
+    for miss in &misses {
+        println!("  {miss}");
+    }
+    ensure!(
+        total.precision() >= MIN_PRECISION,
+        "precision {:.3} < {MIN_PRECISION}",
+        total.precision()
+    );
+    ensure!(
+        total.recall() >= MIN_RECALL,
+        "recall {:.3} < {MIN_RECALL}",
+        total.recall()
+    );
+    ensure!(
+        total.attribution() >= MIN_ATTRIBUTION,
+        "attribution {:.3} < {MIN_ATTRIBUTION}",
+        total.attribution()
+    );
+    Ok(())
+}

@@ -1,0 +1,301 @@
+//! The entities derivation reads from tokens: command phrases (a program, its subcommands and
+//! flags, "force push", "X with sudo"), people named after a verb of contact, and hosts after
+//! `ssh` or `server`.
+
+use crate::derive::lexicon::*;
+use crate::derive::tokens::{Token, TokenKind, flag_value, is_flag, is_word, is_word_in};
+
+#[derive(Debug, Clone)]
+pub(crate) struct CommandPhrase {
+    pub(crate) offset: usize,
+    /// Said as "force push": every way to force a push (`--force`, `-f`,
+    /// `--force-with-lease`, a `+branch` refspec), not the one flag a user typed.
+    pub(crate) force_words: bool,
+    pub(crate) words: Vec<String>,
+    pub(crate) adjacent_flags: Vec<String>,
+    pub(crate) loose_flags: Vec<String>,
+}
+
+impl CommandPhrase {
+    pub(crate) fn value(&self, extra_flag: Option<&str>) -> String {
+        let mut parts = self.words.clone();
+        parts.extend(self.adjacent_flags.iter().cloned());
+        parts.extend(extra_flag.map(str::to_owned));
+        parts.join(" ")
+    }
+}
+
+/// Finds command phrases; returns them and marks the token indices they consumed.
+pub(crate) fn command_phrases(
+    tokens: &[Token],
+    git_context: bool,
+    used: &mut [bool],
+) -> Vec<CommandPhrase> {
+    let mut phrases = Vec::new();
+    let mut index = 0;
+    while index < tokens.len() {
+        let token = &tokens[index];
+        if let TokenKind::QuotedCommand(command) = &token.kind {
+            let mut words = Vec::new();
+            let mut flags = Vec::new();
+            for part in command.split_whitespace() {
+                if part.starts_with('-') && part.len() > 1 {
+                    flags.push(part.to_owned());
+                } else {
+                    words.push(part.to_owned());
+                }
+            }
+            used[index] = true;
+            phrases.push(CommandPhrase {
+                offset: token.offset,
+                words,
+                adjacent_flags: flags,
+                loose_flags: Vec::new(),
+                force_words: false,
+            });
+            index += 1;
+            continue;
+        }
+        let program = token.lower.as_ref();
+        let is_program = is_word(token, PROGRAM)
+            || (is_word(token, AMBIGUOUS_PROGRAM) && tokens.get(index + 1).is_some_and(is_flag));
+        // "force push" is git's word alone: it needs no git context to mean `git push --force`.
+        let force_push = is_word(token, FORCE_PUSH_WORD)
+            || (matches!(token.kind, TokenKind::Word)
+                && program == "force"
+                && tokens
+                    .get(index + 1)
+                    .is_some_and(|next| is_word(next, PUSH_WORD)));
+        let plain_push = git_context && is_word(token, PUSH_WORD);
+        if force_push || plain_push {
+            used[index] = true;
+            let mut next = index + 1;
+            if program == "force" {
+                used[next] = true;
+                next += 1;
+            }
+            phrases.push(CommandPhrase {
+                offset: token.offset,
+                words: vec!["git".to_owned(), "push".to_owned()],
+                adjacent_flags: if force_push {
+                    vec!["--force".to_owned()]
+                } else {
+                    Vec::new()
+                },
+                loose_flags: Vec::new(),
+                force_words: force_push,
+            });
+            index = next;
+            continue;
+        }
+        if !is_program {
+            index += 1;
+            continue;
+        }
+        used[index] = true;
+        let mut words = vec![program.to_owned()];
+        let known = subcommands(program);
+        let mut next = index + 1;
+        while let Some(candidate) = tokens.get(next) {
+            if is_word_in(candidate, known) {
+                words.push(candidate.lower.to_string());
+                used[next] = true;
+                next += 1;
+            } else if program == "git" && is_word(candidate, FORCE_PUSH_WORD) {
+                words.push("push".to_owned());
+                used[next] = true;
+                next += 1;
+            } else {
+                break;
+            }
+        }
+        let mut adjacent_flags = Vec::new();
+        while let Some(candidate) = tokens.get(next) {
+            if let Some(value) = flag_value(candidate) {
+                adjacent_flags.push(value.to_owned());
+            } else if matches!(candidate.kind, TokenKind::Word)
+                && candidate.lower.chars().all(|ch| ch.is_ascii_digit())
+            {
+                // A numeric argument is part of what the user named: `chmod 777`.
+                words.push(candidate.lower.to_string());
+            } else {
+                break;
+            }
+            used[next] = true;
+            next += 1;
+        }
+        phrases.push(CommandPhrase {
+            offset: token.offset,
+            words,
+            adjacent_flags,
+            loose_flags: Vec::new(),
+            force_words: false,
+        });
+        index = next;
+    }
+    merge_wrappers(tokens, phrases)
+}
+
+/// "npm install with sudo" means `sudo npm install`: a wrapper named after `with`, `using`
+/// or `via` wraps the command before it, instead of being forbidden on its own.
+pub(crate) fn merge_wrappers(tokens: &[Token], phrases: Vec<CommandPhrase>) -> Vec<CommandPhrase> {
+    let mut merged: Vec<CommandPhrase> = Vec::new();
+    for phrase in phrases {
+        let wrapper = matches!(phrase.words.as_slice(), [only] if only == "sudo" || only == "doas");
+        let joined_by = tokens
+            .iter()
+            .rev()
+            .find(|token| token.offset < phrase.offset)
+            .is_some_and(|token| is_word(token, WRAPPER_JOIN));
+        match merged.last_mut() {
+            Some(previous) if wrapper && joined_by && previous.words[0] != "sudo" => {
+                let mut words = phrase.words.clone();
+                words.append(&mut previous.words);
+                previous.words = words;
+                previous.adjacent_flags.extend(phrase.adjacent_flags);
+            }
+            _ => merged.push(phrase),
+        }
+    }
+    merged
+}
+
+pub(crate) fn is_name_word(token: &Token) -> bool {
+    if !matches!(token.kind, TokenKind::Word) {
+        return false;
+    }
+    let name = strip_possessive(token.text);
+    // Without a possessive, the name's lower-case form is the token's, already classed.
+    let class = if name.len() == token.text.len() {
+        token.class
+    } else {
+        word_class(&name.to_lowercase())
+    };
+    let mut chars = name.chars();
+    chars.next().is_some_and(char::is_uppercase)
+        && name.chars().count() >= 2
+        && name
+            .chars()
+            .all(|ch| ch.is_alphabetic() || ch == '-' || ch == '\'')
+        && class & NOT_NAME == 0
+}
+
+pub(crate) fn strip_possessive(text: &str) -> &str {
+    text.strip_suffix("'s")
+        .or_else(|| text.strip_suffix("’s"))
+        .unwrap_or(text)
+}
+
+/// A lower-case word right after a direct-contact verb that reads as a name.
+pub(crate) fn is_lowercase_name(token: &Token) -> bool {
+    matches!(token.kind, TokenKind::Word)
+        && token.text.chars().count() >= 3
+        && token
+            .text
+            .chars()
+            .all(|ch| ch.is_lowercase() && ch.is_alphabetic())
+        && token.class & (NOT_NAME | PERSON_FILLER | COMMON_WORD) == 0
+}
+
+/// People named after a verb of contact: "email Sarah", "send anything to Sarah or Tom".
+pub(crate) fn person_names(tokens: &[Token], used: &[bool]) -> Vec<(usize, String)> {
+    let mut names: Vec<(usize, String)> = Vec::new();
+    let mut index = 0;
+    while index < tokens.len() {
+        if used[index] || !is_word(&tokens[index], PERSON_VERB) {
+            index += 1;
+            continue;
+        }
+        if is_word(&tokens[index], DIRECT_CONTACT_VERB)
+            && let Some(next) = tokens
+                .get(index + 1)
+                .filter(|token| is_lowercase_name(token))
+        {
+            if !names.iter().any(|(_, known)| *known == next.lower) {
+                names.push((next.offset, next.lower.clone().into_owned()));
+            }
+            index += 2;
+            continue;
+        }
+        let mut next = index + 1;
+        let mut fillers = 0;
+        while fillers < 3
+            && tokens.get(next).is_some_and(|token| {
+                // "Mom" written as a name is a name, "my mom" is a filler.
+                let lower_case = token.text.starts_with(char::is_lowercase);
+                (lower_case && is_word(token, PERSON_FILLER)) || is_word(token, TITLE)
+            })
+        {
+            next += 1;
+            fillers += 1;
+        }
+        loop {
+            let start = next;
+            let mut parts = Vec::new();
+            while parts.len() < 3 && tokens.get(next).is_some_and(is_name_word) {
+                let token = &tokens[next];
+                parts.push(strip_possessive(token.text).to_lowercase());
+                next += 1;
+                if token.trailing_comma || token.text != strip_possessive(token.text) {
+                    break;
+                }
+            }
+            if parts.is_empty() {
+                break;
+            }
+            let name = parts.join(" ");
+            if !names.iter().any(|(_, known)| *known == name) {
+                names.push((tokens[start].offset, name));
+            }
+            let continues = tokens[next - 1].trailing_comma
+                || tokens
+                    .get(next)
+                    .is_some_and(|token| is_word(token, NAME_JOIN));
+            if !continues {
+                break;
+            }
+            if !tokens[next - 1].trailing_comma {
+                next += 1;
+            }
+        }
+        index = next.max(index + 1);
+    }
+    names
+}
+
+/// Host names after `ssh`, `ssh into`, `log into`, `host`, `server`: `prod-db-1`.
+pub(crate) fn host_names(tokens: &[Token], used: &[bool]) -> Vec<(usize, String)> {
+    let mut hosts = Vec::new();
+    for (index, token) in tokens.iter().enumerate() {
+        if used[index] || !matches!(token.kind, TokenKind::Word) {
+            continue;
+        }
+        let previous = index.checked_sub(1).map(|i| tokens[i].lower.as_ref());
+        let before_previous = index.checked_sub(2).map(|i| tokens[i].lower.as_ref());
+        let after_ssh = previous == Some("ssh")
+            || (matches!(previous, Some("into" | "to" | "onto"))
+                && matches!(before_previous, Some("ssh" | "log" | "connect" | "login")));
+        let after_trigger = index
+            .checked_sub(1)
+            .is_some_and(|i| tokens[i].class & HOST_TRIGGER != 0);
+        // Most words follow neither: no need to look at their shape.
+        if !after_ssh && !after_trigger {
+            continue;
+        }
+        let lower = token.lower.as_ref();
+        let shaped = lower.chars().count() >= 2
+            && lower
+                .chars()
+                .next()
+                .is_some_and(|ch| ch.is_ascii_alphanumeric())
+            && lower
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '-')
+            && token.class & NOT_HOST == 0;
+        let distinctive = lower.contains(|ch: char| ch.is_ascii_digit() || ch == '-');
+        if shaped && (after_ssh || (after_trigger && distinctive)) {
+            hosts.push((token.offset, lower.to_owned()));
+        }
+    }
+    hosts
+}

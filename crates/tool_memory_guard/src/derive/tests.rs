@@ -1,0 +1,221 @@
+//! The grammar's examples: rule texts and the constraints derivation gives them.
+
+use super::*;
+
+/// Derives from `text` on `tool` and compares the JSON form (`None` for advice only).
+fn check(tool: &str, text: &str, expected: Option<&str>) {
+    let derived = derive_from_text(text, tool).map(|constraint| constraint.to_json());
+    assert_eq!(derived.as_deref(), expected, "{tool}: {text}");
+}
+
+#[test]
+fn addresses_and_names() {
+    check(
+        "send_email",
+        "Never email Sarah at sarah@example.com.",
+        Some(
+            r#"{"matchers":[{"kind":"person","value":"sarah"},{"kind":"email","value":"sarah@example.com"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "send_email",
+        "never email Sarah",
+        Some(r#"{"matchers":[{"kind":"person","value":"sarah"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "send_email",
+        "Don't send anything to Sarah Connor or Tom.",
+        Some(
+            r#"{"matchers":[{"kind":"person","value":"sarah connor"},{"kind":"person","value":"tom"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "send_email",
+        "Never send anything to legal@acme-corp.co.uk without asking me first.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"email","value":"legal@acme-corp.co.uk"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "send_email",
+        "never email anyone @competitor.com",
+        Some(r#"{"matchers":[{"kind":"domain","value":"competitor.com"}],"polarity":"forbid"}"#),
+    );
+    check("send_email", "don't email my landlord, ever", None);
+    check(
+        "send_email",
+        "Don't reply-all on threads with more than ten people.",
+        None,
+    );
+}
+
+#[test]
+fn commands_and_flags() {
+    check(
+        "shell",
+        "Don't run shell commands with sudo.",
+        Some(r#"{"matchers":[{"kind":"command","value":"sudo"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "shell",
+        "never rm -rf",
+        Some(r#"{"matchers":[{"kind":"command","value":"rm -rf"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "bash",
+        "Don't ever run git reset --hard without asking me first!",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"git reset --hard"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "shell",
+        "never run git push with --force",
+        Some(r#"{"matchers":[{"kind":"command","value":"git push --force"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "git_push",
+        "never force-push to main",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"main"}],"polarity":"forbid","when":[{"kind":"command","value":"git push --force"},{"kind":"command","value":"git push --force-with-lease"}]}"#,
+        ),
+    );
+    check(
+        "git_push",
+        "never push to main or master",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"main"},{"kind":"literal","value":"master"}],"polarity":"forbid","when":[{"kind":"command","value":"git push"}]}"#,
+        ),
+    );
+    check(
+        "shell",
+        "Never use --force",
+        Some(r#"{"matchers":[{"kind":"flag","value":"--force"}],"polarity":"forbid"}"#),
+    );
+}
+
+#[test]
+fn requirements() {
+    check(
+        "shell",
+        "always pass --dry-run to terraform",
+        Some(
+            r#"{"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require","when":[{"kind":"command","value":"terraform"}]}"#,
+        ),
+    );
+    check(
+        "shell",
+        "always run terraform plan with -lock=true",
+        Some(
+            r#"{"matchers":[{"kind":"flag","value":"-lock"}],"polarity":"require","when":[{"kind":"command","value":"terraform plan"}]}"#,
+        ),
+    );
+    check(
+        "send_email",
+        "always cc my manager at boss@corp.com",
+        Some(r#"{"matchers":[{"kind":"email","value":"boss@corp.com"}],"polarity":"require"}"#),
+    );
+    check(
+        "shell",
+        "never run terraform apply without --dry-run",
+        Some(
+            r#"{"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require","when":[{"kind":"command","value":"terraform apply"}]}"#,
+        ),
+    );
+    check(
+        "terraform",
+        "Don't forget --dry-run.",
+        Some(r#"{"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require"}"#),
+    );
+    check("shell", "always run the tests before git push", None);
+}
+
+#[test]
+fn paths_urls_hosts_and_literals() {
+    check(
+        "write_file",
+        "Never write to /etc or ~/.ssh/",
+        Some(
+            r#"{"matchers":[{"kind":"path","value":"/etc"},{"kind":"path","value":"~/.ssh/"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "read_file",
+        "don't read .env files",
+        Some(r#"{"matchers":[{"kind":"path","value":".env"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "browser",
+        "Never open https://admin.internal.corp/ or anything on facebook.com",
+        Some(
+            r#"{"matchers":[{"kind":"url","value":"https://admin.internal.corp/"},{"kind":"domain","value":"facebook.com"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "shell",
+        "never ssh into prod-db-1",
+        Some(
+            r#"{"matchers":[{"kind":"host","value":"prod-db-1"}],"polarity":"forbid","when":[{"kind":"command","value":"ssh"}]}"#,
+        ),
+    );
+    check(
+        "send_email",
+        "Never mention \"Project Falcon\" in emails",
+        Some(r#"{"matchers":[{"kind":"literal","value":"project falcon"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "slack_post",
+        "don't post in #general",
+        Some(r##"{"matchers":[{"kind":"literal","value":"#general"}],"polarity":"forbid"}"##),
+    );
+    check(
+        "execute_sql",
+        "Never run DROP TABLE on anything",
+        Some(r#"{"matchers":[{"kind":"literal","value":"drop table"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "shell",
+        "use trash instead of rm",
+        Some(r#"{"matchers":[{"kind":"command","value":"rm"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "shell",
+        "stop using wget, use curl",
+        Some(r#"{"matchers":[{"kind":"command","value":"wget"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "http_request",
+        "always send requests to https://staging.api.corp.com, never production",
+        Some(
+            r#"{"matchers":[{"kind":"url","value":"https://staging.api.corp.com"}],"polarity":"require"}"#,
+        ),
+    );
+    check(
+        "send_payment",
+        "Do not send money to paypal.me/scammer",
+        Some(
+            r#"{"matchers":[{"kind":"url","value":"https://paypal.me/scammer"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "shell",
+        "Don't ever kill -9 the postgres process",
+        Some(r#"{"matchers":[{"kind":"command","value":"kill -9"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "send_email",
+        "Under no circumstances should you email my ex, Jordan.",
+        Some(r#"{"matchers":[{"kind":"person","value":"jordan"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "shell",
+        "never run npm install with sudo",
+        Some(r#"{"matchers":[{"kind":"command","value":"sudo npm install"}],"polarity":"forbid"}"#),
+    );
+    check("browser", "Stop using browser for that.", None);
+    check(
+        "shell",
+        "Tool failed 2 times in one turn (shell: failed (timeout)). Consider an alternative approach before retrying.",
+        None,
+    );
+}

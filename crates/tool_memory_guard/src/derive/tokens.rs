@@ -1,0 +1,336 @@
+//! The tokenizer of derivation: a rule's words and quoted spans (code spans, quotes), each
+//! classified once as a literal of a matcher kind (address, domain, URL, path, host, flag,
+//! channel), a quoted command, or a plain word with the word lists it is on.
+
+use std::borrow::Cow;
+
+use crate::MatcherKind;
+use crate::derive::lexicon::{NOT_FILES, PROGRAM, SQL_KEYWORDS, word_class};
+use crate::normalize::{is_domain_like, is_ipv4, normalize_email, normalize_url};
+
+#[derive(Debug, Clone)]
+pub(crate) enum TokenKind {
+    Entity(MatcherKind, String),
+    /// A quoted command (`git push origin main`).
+    QuotedCommand(String),
+    Word,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Token<'a> {
+    pub(crate) kind: TokenKind,
+    /// The word as written (punctuation trimmed).
+    pub(crate) text: &'a str,
+    /// Borrowed from the lower-case text where that has the same offsets (an ASCII text).
+    pub(crate) lower: Cow<'a, str>,
+    /// The word lists `lower` is on ([`word_class`]).
+    pub(crate) class: u32,
+    pub(crate) offset: usize,
+    pub(crate) trailing_comma: bool,
+}
+
+/// Classifies one trimmed, lower-case token; `None` for a plain word.
+pub(crate) fn classify(lower: &str) -> Option<(MatcherKind, String)> {
+    // Every shape below needs one of these characters or a leading dash, and most words
+    // (`never`, `17-3`, `don't`) have none. (They are ASCII, so a byte is one of them only
+    // where a character is.)
+    if !lower.starts_with('-')
+        && !lower
+            .bytes()
+            .any(|byte| matches!(byte, b'@' | b':' | b'/' | b'.' | b'#'))
+    {
+        return None;
+    }
+    if lower.contains('@') && !lower.starts_with('@') && normalize_email(lower).is_some() {
+        let email = lower.strip_prefix("mailto:").unwrap_or(lower);
+        return Some((MatcherKind::Email, email.to_owned()));
+    }
+    if let Some(rest) = lower.strip_prefix('@') {
+        if is_domain_like(rest) {
+            return Some((MatcherKind::Domain, rest.to_owned()));
+        }
+        if !rest.is_empty()
+            && rest
+                .chars()
+                .all(|ch| ch.is_alphanumeric() || "-_.".contains(ch))
+        {
+            return Some((MatcherKind::Literal, lower.to_owned()));
+        }
+        return None;
+    }
+    if (has_scheme(lower) || lower.starts_with("www.")) && normalize_url(lower).is_some() {
+        return Some((MatcherKind::Url, lower.to_owned()));
+    }
+    if let Some(rest) = lower.strip_prefix('#')
+        && !rest.is_empty()
+        && rest
+            .chars()
+            .all(|ch| ch.is_alphanumeric() || "-_".contains(ch))
+    {
+        return Some((MatcherKind::Literal, lower.to_owned()));
+    }
+    let mut chars = lower.chars();
+    let (first, second, third) = (chars.next(), chars.next(), chars.next());
+    if first == Some('-')
+        && (second.is_some_and(char::is_alphanumeric)
+            || (second == Some('-') && third.is_some_and(char::is_alphabetic)))
+    {
+        let name = lower.split('=').next().unwrap_or_default();
+        return Some((MatcherKind::Flag, name.to_owned()));
+    }
+    let host_part = lower.split(':').next().unwrap_or_default();
+    if is_ipv4(host_part) {
+        return Some((MatcherKind::Host, host_part.to_owned()));
+    }
+    // `paypal.me/scammer`: a host followed by a path is a URL without its scheme.
+    if let Some((host, _)) = lower.split_once('/')
+        && is_domain_like(host)
+        && normalize_url(&format!("https://{lower}")).is_some()
+    {
+        return Some((MatcherKind::Url, format!("https://{lower}")));
+    }
+    if is_path_like(lower) {
+        return Some((MatcherKind::Path, lower.to_owned()));
+    }
+    if is_domain_like(lower) {
+        return Some((MatcherKind::Domain, lower.to_owned()));
+    }
+    None
+}
+
+/// Whether the word contains `://`. Looking for the colon first is cheaper on the usual word
+/// that has none than a substring search.
+pub(crate) fn has_scheme(lower: &str) -> bool {
+    lower.contains(':') && lower.contains("://")
+}
+
+pub(crate) fn is_path_like(lower: &str) -> bool {
+    if has_scheme(lower) || NOT_FILES.contains(&lower) {
+        return false;
+    }
+    let path_chars = |text: &str| {
+        text.chars()
+            .all(|ch| ch.is_alphanumeric() || "/._-~*\\:".contains(ch))
+    };
+    if !path_chars(lower) {
+        return false;
+    }
+    // A glob (`*.key`, `secrets/**`, `.eslintrc.*`) names the files it matches.
+    if lower.contains('*') && lower.contains(['.', '/']) && lower.chars().any(char::is_alphanumeric)
+    {
+        return true;
+    }
+    if lower == "/"
+        || lower.starts_with("~/")
+        || lower.starts_with("./")
+        || lower.starts_with("../")
+    {
+        return true;
+    }
+    if lower.starts_with('/') {
+        return lower
+            .chars()
+            .nth(1)
+            .is_some_and(|ch| ch.is_alphanumeric() || ch == '.' || ch == '*');
+    }
+    let mut chars = lower.chars();
+    if chars.next().is_some_and(|ch| ch.is_ascii_alphabetic()) && lower[1..].starts_with(":\\") {
+        return true;
+    }
+    if let Some(rest) = lower.strip_prefix('.') {
+        return rest.chars().next().is_some_and(char::is_alphabetic);
+    }
+    if lower.contains('/') {
+        return lower.chars().any(char::is_alphanumeric)
+            && (lower.contains(['.', '_'])
+                || lower.ends_with('/')
+                || lower.matches('/').count() >= 2);
+    }
+    // A file name with an extension that is not a known top-level domain.
+    if let Some((stem, extension)) = lower.rsplit_once('.') {
+        return stem.chars().count() >= 2
+            && stem.chars().any(char::is_alphabetic)
+            && (1..=5).contains(&extension.len())
+            && extension.chars().all(|ch| ch.is_ascii_alphanumeric())
+            && extension.chars().any(|ch| ch.is_ascii_alphabetic())
+            && !is_domain_like(lower);
+    }
+    false
+}
+
+/// Quotes the guard reads as literal delimiters, with their closing partners.
+pub(crate) fn closing_quote(open: char) -> Option<char> {
+    match open {
+        '"' => Some('"'),
+        '`' => Some('`'),
+        '\'' => Some('\''),
+        '“' => Some('”'),
+        '‘' => Some('’'),
+        _ => None,
+    }
+}
+
+/// Finds quoted spans. Apostrophes inside words (`don't`, `Sarah's`) are not quotes: an
+/// opening quote must follow a non-word character and a closing one precede one.
+pub(crate) fn quoted_spans(text: &str) -> Vec<(usize, usize, &str, bool)> {
+    // Most rules have no opening quote, and then no span to look for.
+    if !text.contains(['"', '`', '\'', '“', '‘']) {
+        return Vec::new();
+    }
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut spans = Vec::new();
+    let mut index = 0;
+    while index < chars.len() {
+        let (start, ch) = chars[index];
+        let Some(close) = closing_quote(ch) else {
+            index += 1;
+            continue;
+        };
+        let before_ok = index == 0 || !chars[index - 1].1.is_alphanumeric();
+        if !before_ok {
+            index += 1;
+            continue;
+        }
+        let mut end_index = None;
+        for (candidate, &(_, other)) in chars.iter().enumerate().skip(index + 1) {
+            let after_ok = chars
+                .get(candidate + 1)
+                .is_none_or(|(_, next)| !next.is_alphanumeric());
+            let is_close = other == close || (close == '’' && other == '\'');
+            if is_close && after_ok {
+                end_index = Some(candidate);
+                break;
+            }
+        }
+        match end_index {
+            Some(end) if end > index + 1 => {
+                let content_start = chars[index + 1].0;
+                let content_end = chars[end].0;
+                // A backtick the span did not pair (``` ``rm -rf /` ```) is no part of it.
+                let content = text[content_start..content_end]
+                    .trim()
+                    .trim_matches('`')
+                    .trim();
+                let end_byte = chars[end].0 + chars[end].1.len_utf8();
+                if !content.is_empty() && content.chars().count() <= 200 {
+                    spans.push((start, end_byte, content, ch == '`'));
+                }
+                index = end + 1;
+            }
+            _ => index += 1,
+        }
+    }
+    spans
+}
+
+/// Where `part`, a slice of `text`, starts in it.
+pub(crate) fn offset_in(text: &str, part: &str) -> usize {
+    part.as_ptr().addr() - text.as_ptr().addr()
+}
+
+/// The tokens of `text`, whose lower-case form is `lower_text`.
+pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>> {
+    let spans = quoted_spans(text);
+    // About one token per five bytes of prose: enough room for most rules at once.
+    let mut tokens = Vec::with_capacity(spans.len() + text.len() / 5);
+    for &(start, _, content, backtick) in &spans {
+        let lower = content.to_lowercase();
+        let first = lower.split_whitespace().next().unwrap_or_default();
+        let first_is_program = word_class(first) & PROGRAM != 0;
+        let single = !content.contains(char::is_whitespace);
+        let kind = if single {
+            match classify(content) {
+                Some((kind, value)) => TokenKind::Entity(kind, value),
+                None if backtick && first_is_program => TokenKind::QuotedCommand(lower.clone()),
+                None => TokenKind::Entity(MatcherKind::Literal, lower.clone()),
+            }
+        } else if SQL_KEYWORDS.contains(&first) {
+            // `ALTER TABLE`, `DROP DATABASE`: a statement's words, not a program.
+            TokenKind::Entity(MatcherKind::Literal, lower.clone())
+        } else if backtick || first_is_program {
+            TokenKind::QuotedCommand(lower.clone())
+        } else {
+            TokenKind::Entity(MatcherKind::Literal, lower.clone())
+        };
+        tokens.push(Token {
+            kind,
+            text: content,
+            class: word_class(&lower),
+            lower: Cow::Owned(lower),
+            offset: start,
+            trailing_comma: false,
+        });
+    }
+    let inside = |offset: usize| {
+        spans
+            .iter()
+            .any(|(start, end, ..)| offset >= *start && offset < *end)
+    };
+    // In an ASCII text a word's lower-case form is the lower-case text at the word's offsets,
+    // so it is borrowed rather than built again; elsewhere lower-casing may change lengths.
+    let same_offsets = text.is_ascii();
+    for raw in text.split_whitespace() {
+        let at = offset_in(text, raw);
+        if inside(at) {
+            continue;
+        }
+        let trailing_comma = raw.trim_end_matches(['"', '\'', ')']).ends_with([',', ';']);
+        let trimmed = raw
+            .trim_start_matches(['(', '[', '{', '"', '“', '‘', '\''])
+            .trim_end_matches([',', ';', ':', '!', '?', ')', ']', '}', '"', '”', '’', '\'']);
+        let trimmed = if trimmed.len() > 1 {
+            trimmed.trim_end_matches('.')
+        } else {
+            trimmed
+        };
+        let trimmed = trimmed.trim_end_matches([',', ';', ':', '!', '?', ')']);
+        if trimmed.is_empty() {
+            continue;
+        }
+        // The text's typographic apostrophes are already plain ones (see `derive_from_text`).
+        let lower = if same_offsets {
+            let start = offset_in(text, trimmed);
+            Cow::Borrowed(&lower_text[start..start + trimmed.len()])
+        } else {
+            Cow::Owned(trimmed.to_lowercase())
+        };
+        let kind = match classify(&lower) {
+            Some((kind, value)) => TokenKind::Entity(kind, value),
+            None => TokenKind::Word,
+        };
+        tokens.push(Token {
+            kind,
+            text: trimmed,
+            class: word_class(&lower),
+            lower,
+            offset: at,
+            trailing_comma,
+        });
+    }
+    // The words come in text order; only quoted spans (listed first) need sorting in.
+    if !spans.is_empty() {
+        tokens.sort_by_key(|token| token.offset);
+    }
+    tokens
+}
+
+pub(crate) fn is_flag(token: &Token) -> bool {
+    matches!(token.kind, TokenKind::Entity(MatcherKind::Flag, _))
+}
+
+pub(crate) fn flag_value<'t>(token: &'t Token<'_>) -> Option<&'t str> {
+    match &token.kind {
+        TokenKind::Entity(MatcherKind::Flag, value) => Some(value),
+        _ => None,
+    }
+}
+
+/// Whether the token is a plain word on one of the lists of `class` ([`word_class`]).
+pub(crate) fn is_word(token: &Token, class: u32) -> bool {
+    matches!(token.kind, TokenKind::Word) && token.class & class != 0
+}
+
+/// Whether the token is a plain word in `words`.
+pub(crate) fn is_word_in(token: &Token, words: &[&str]) -> bool {
+    matches!(token.kind, TokenKind::Word) && words.contains(&token.lower.as_ref())
+}

@@ -1,0 +1,126 @@
+//! Rules about a tool or an operation as a whole, which name no literal: "Do not merge PRs" on
+//! `merge_pull_request`, "never message anyone" on `post_message`, "don't restart anything" on
+//! the shell, and "Never call `merge_pull_request`" on that tool.
+
+use crate::derive::lexicon::subcommands;
+use crate::normalize::WordRuns;
+use crate::{Constraint, Matcher, MatcherKind};
+
+/// The words of what a tool does: the name after an MCP server's prefix
+/// (`mcp__github__merge_pull_request` → merge, pull, request). `None` for the tools of a
+/// family and the no-tool sentinel: their rules are about what the call runs, not the tool.
+pub(crate) fn action_words(tool_name: &str) -> Option<Vec<String>> {
+    let tool = tool_name.trim().to_lowercase();
+    if tool == tool_memory_core::UNSCOPED_TOOL || tool_memory_core::ToolFamily::of(&tool).is_some()
+    {
+        return None;
+    }
+    let action = tool.rsplit("__").next().unwrap_or(&tool);
+    let words: Vec<String> = action
+        .split(|ch: char| !ch.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_owned)
+        .collect();
+    (!words.is_empty()).then_some(words)
+}
+
+/// "Never call `merge_pull_request`" on that tool names the tool itself: the literal becomes
+/// the tool's command, which every call of the tool runs.
+pub(crate) fn names_the_tool(mut constraint: Constraint, tool_name: &str) -> Constraint {
+    let Some(action) = action_words(tool_name) else {
+        return constraint;
+    };
+    let spelled = action.join("_");
+    for matcher in &mut constraint.matchers {
+        if matcher.kind == MatcherKind::Literal && matcher.value.trim().to_lowercase() == spelled {
+            *matcher = Matcher::new(MatcherKind::Command, action.join(" "));
+        }
+    }
+    constraint
+}
+
+/// "Don't restart anything", "never deploy anything" on the shell: an operation, named by a
+/// subcommand some program has, forbidden for every object. No program is named, so the
+/// word is forbidden in whatever command carries it (`kubectl rollout restart`,
+/// `systemctl restart nginx`). Only with a universal object, as for [`forbids_the_tool`].
+pub(crate) fn forbids_an_operation(
+    words: &WordRuns<'_>,
+    lower: &str,
+    tool_name: &str,
+) -> Option<Matcher> {
+    if tool_memory_core::ToolFamily::of(tool_name) != Some(tool_memory_core::ToolFamily::Shell) {
+        return None;
+    }
+    if NARROWING_WORDS.iter().any(|word| words.has_run(word)) {
+        return None;
+    }
+    let rule_words: Vec<&str> = lower
+        .split(|ch: char| !ch.is_alphanumeric() && ch != '\'' && ch != '-')
+        .filter(|word| !word.is_empty())
+        .collect();
+    rule_words.windows(2).find_map(|pair| {
+        let [verb, object] = [pair[0], pair[1]];
+        let operation = OPERATION_PROGRAMS
+            .iter()
+            .any(|program| subcommands(program).contains(&verb));
+        (operation && UNIVERSAL_WORDS.contains(&object))
+            .then(|| Matcher::new(MatcherKind::Literal, verb))
+    })
+}
+
+/// Programs whose subcommands are operations a rule may forbid by name alone.
+pub(crate) const OPERATION_PROGRAMS: &[&str] =
+    &["git", "kubectl", "docker", "helm", "systemctl", "vercel"];
+
+/// Words that narrow "anyone" or "any" to some of them, which the call's arguments would have
+/// to show: a rule with one of them is not about every call.
+pub(crate) const NARROWING_WORDS: &[&str] = &[
+    "after", "before", "except", "if", "less", "more", "other", "outside", "over", "than", "that",
+    "under", "when", "which", "who", "whose",
+];
+/// Words that make an order about every object of the verb: "never message anyone".
+pub(crate) const UNIVERSAL_WORDS: &[&str] = &[
+    "all",
+    "any",
+    "anybody",
+    "anyone",
+    "anything",
+    "every",
+    "everybody",
+    "everyone",
+    "everything",
+];
+
+/// A forbid rule that names no literal but forbids what its own tool does, for every object:
+/// "Do not merge PRs" on `merge_pull_request`, "never message anyone on Slack" on
+/// `post_message`. The rule is about the tool itself, so every call of it is forbidden. A rule
+/// with a possessive or narrowed object ("don't email my landlord", "anyone outside the
+/// team") names something the guard cannot read, and stays advice.
+pub(crate) fn forbids_the_tool(
+    words: &WordRuns<'_>,
+    lower: &str,
+    tool_name: &str,
+) -> Option<Matcher> {
+    let action = action_words(tool_name)?;
+    let rule_words: Vec<&str> = lower
+        .split(|ch: char| !ch.is_alphanumeric() && ch != '\'')
+        .filter(|word| !word.is_empty())
+        .collect();
+    let verb_at = rule_words.iter().position(|word| {
+        action
+            .iter()
+            .any(|action_word| action_word.len() >= 4 && word.starts_with(action_word.as_str()))
+    })?;
+    if NARROWING_WORDS.iter().any(|word| words.has_run(word)) {
+        return None;
+    }
+    let object = rule_words.get(verb_at + 1).copied().unwrap_or_default();
+    let generic_plural = object.len() >= 3
+        && object.ends_with('s')
+        && !matches!(
+            object,
+            "his" | "its" | "this" | "us" | "yours" | "ours" | "theirs"
+        );
+    let every = UNIVERSAL_WORDS.contains(&object) || generic_plural;
+    every.then(|| Matcher::new(MatcherKind::Command, action.join(" ")))
+}

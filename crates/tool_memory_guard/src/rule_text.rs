@@ -1,0 +1,246 @@
+//! A rule's text as derivation reads it: the markdown people write rules in (headings,
+//! bullets, numbered items, tables, front matter, fences, bold and italics) reduced to the
+//! words of its lines, and only the clauses that give an order.
+//!
+//! People explain their orders in the same breath: "**NEVER run yarn** — this repo uses
+//! pnpm", "Never use `pip`; dependencies are managed with `uv`", "We use bun. Don't use
+//! `npm`". The explanation names programs too, and the grammar would forbid them. A clause
+//! (a sentence, or the part of one after a dash, a semicolon or ", but") that carries no cue
+//! of its own is an explanation and is dropped, unless it is a list item under a line that
+//! gives the order for the list ("Forbidden:", "**Do not:**", "## Never run these").
+//! Code spans are never split: the period in `` `rm -rf .` `` ends no sentence.
+
+use std::borrow::Cow;
+
+use tool_memory_core::markdown::{self, LineKind};
+
+/// The clauses of `text` that derivation reads, one a line, without markdown markers and
+/// emphasis; `keep` says whether a clause gives an order. Borrowed when a one-line text has
+/// no markdown and one clause.
+pub(crate) fn ordering_clauses<'a>(text: &'a str, keep: impl Fn(&str) -> bool) -> Cow<'a, str> {
+    let plain_line = !text.contains('\n')
+        && !text.contains(['*', '_', '~', '|', '#', ';', '—', '–'])
+        && !text.trim_start().starts_with(['-', '+', '>', '•', '`'])
+        && !text.contains(", but ")
+        && markdown::sentence_ends(text).len() <= 1;
+    if plain_line {
+        return Cow::Borrowed(text);
+    }
+    let mut kept: Vec<String> = Vec::new();
+    let mut in_fence = false;
+    let mut in_front_matter = false;
+    // The order a heading or a `...:` line gives to the items under it.
+    let mut list_order = false;
+    for (number, raw) in text.lines().enumerate() {
+        let line = markdown::line(raw);
+        match line.kind {
+            LineKind::Fence => {
+                in_fence = !in_fence;
+                continue;
+            }
+            LineKind::Rule if number == 0 => {
+                in_front_matter = true;
+                continue;
+            }
+            LineKind::Rule => {
+                in_front_matter = false;
+                continue;
+            }
+            LineKind::Blank => {
+                list_order = false;
+                continue;
+            }
+            _ if in_front_matter => continue,
+            _ => {}
+        }
+        let content: Cow<'_, str> = if in_fence {
+            Cow::Borrowed(raw.trim())
+        } else if line.kind == LineKind::TableRow {
+            Cow::Owned(markdown::table_cells(line.content).join(" "))
+        } else {
+            Cow::Borrowed(line.content)
+        };
+        let content = strip_leftover_emphasis(&markdown::strip_emphasis(&content));
+        let is_item = matches!(line.kind, LineKind::Bullet(_)) || in_fence;
+        let mut any_kept = false;
+        let mut previous: Option<&str> = None;
+        for clause in clauses(&content) {
+            if keep(clause) || (is_item && list_order) {
+                // "Files in `vendor/**` are third-party; never modify them": an order that
+                // points back names what the clause before it names.
+                if let Some(previous) = previous.take()
+                    && refers_back(clause)
+                {
+                    kept.push(previous.to_owned());
+                }
+                kept.push(clause.to_owned());
+                any_kept = true;
+            } else {
+                previous = Some(clause);
+            }
+        }
+        let heads_a_list =
+            matches!(line.kind, LineKind::Heading(_)) || content.trim_end().ends_with(':');
+        if heads_a_list {
+            list_order = any_kept;
+        } else if !is_item {
+            list_order = false;
+        }
+    }
+    Cow::Owned(kept.join("\n"))
+}
+
+/// Removes the emphasis runs [`markdown::strip_emphasis`] keeps because a punctuation mark
+/// stands on their other side (`**don't restart anything**.`, `(**never**`): CommonMark reads
+/// a run between a word and a punctuation mark as emphasis too. Runs in code spans and globs
+/// (`secrets/**`, where the run follows a `/`) stay.
+fn strip_leftover_emphasis(text: &str) -> String {
+    let spans = markdown::code_spans(text);
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    while at < bytes.len() {
+        let byte = bytes[at];
+        if matches!(byte, b'*' | b'_') && !markdown::in_spans(&spans, at) {
+            let mut end = at;
+            while end < bytes.len() && bytes[end] == byte {
+                end += 1;
+            }
+            let before = text[..at].chars().next_back();
+            let after = text[end..].chars().next();
+            let punctuation = |ch: Option<char>| {
+                ch.is_none_or(|ch| ".,;:!?()[]\"'".contains(ch) || ch.is_whitespace())
+            };
+            let word = |ch: Option<char>| ch.is_some_and(|ch| ch.is_alphanumeric() || ch == '`');
+            let closing = word(before) && punctuation(after);
+            let opening = punctuation(before) && word(after);
+            if end - at <= 3 && (closing || opening) && before != Some('/') {
+                at = end;
+                continue;
+            }
+            out.push_str(&text[at..end]);
+            at = end;
+            continue;
+        }
+        let ch = text[at..].chars().next().expect("at is a char boundary");
+        out.push(ch);
+        at += ch.len_utf8();
+    }
+    out
+}
+
+/// Whether a clause points back at what an earlier one named ("never modify them").
+fn refers_back(clause: &str) -> bool {
+    clause
+        .split(|ch: char| !ch.is_alphanumeric() && ch != '\'')
+        .any(|word| {
+            ["it", "them", "these", "those", "they", "this", "that"]
+                .iter()
+                .any(|pronoun| word.eq_ignore_ascii_case(pronoun))
+        })
+}
+
+/// Splits one line into clauses: at sentence ends, dashes used as punctuation (` — `, ` – `,
+/// ` -- `), semicolons and ", but", never inside a code span.
+fn clauses(line: &str) -> Vec<&str> {
+    let spans = markdown::code_spans(line);
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    let mut start = 0;
+    for end in markdown::sentence_ends(line) {
+        cuts.push((start, end));
+        start = end;
+    }
+    let mut pieces = Vec::new();
+    for (start, end) in cuts {
+        let sentence = &line[start..end];
+        let mut from = 0;
+        let mut at = 0;
+        while at < sentence.len() {
+            let rest = &sentence[at..];
+            let separator = [" — ", " – ", " -- ", "; ", ", but "]
+                .iter()
+                .find(|separator| rest.starts_with(**separator));
+            match separator {
+                Some(separator) if !markdown::in_spans(&spans, start + at) => {
+                    pieces.push(&sentence[from..at]);
+                    at += separator.len();
+                    from = at;
+                }
+                _ => at += rest.chars().next().map_or(1, char::len_utf8),
+            }
+        }
+        pieces.push(&sentence[from..]);
+    }
+    pieces
+        .into_iter()
+        .map(str::trim)
+        .filter(|piece| piece.chars().any(char::is_alphanumeric))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(text: &str, expected: &str) {
+        let keep = |clause: &str| {
+            let lower = clause.to_lowercase();
+            ["never", "don't", "do not", "forbidden", "always"]
+                .iter()
+                .any(|cue| lower.contains(cue))
+        };
+        assert_eq!(ordering_clauses(text, keep), expected, "{text:?}");
+    }
+
+    #[test]
+    fn keeps_the_clauses_that_give_orders() {
+        check(
+            "- **NEVER run yarn** — this repo uses pnpm.",
+            "NEVER run yarn",
+        );
+        check(
+            "We use bun. Don't use `npm`, `npx` or `yarn`.",
+            "Don't use `npm`, `npx` or `yarn`.",
+        );
+        check(
+            "Never use `pip`; dependencies are managed with `uv`.",
+            "Never use `pip`",
+        );
+        check(
+            "You can read the logs, but **don't restart anything**.",
+            "don't restart anything.",
+        );
+        check(
+            "never run `rm -rf .` or `git clean -fdx`",
+            "never run `rm -rf .` or `git clean -fdx`",
+        );
+        check(
+            "| `terraform apply` | never — CI only |",
+            "`terraform apply` never",
+        );
+    }
+
+    #[test]
+    fn list_items_take_the_order_of_their_heading() {
+        check(
+            "Forbidden:\n- `git reset --hard`\n- `docker system prune -a`",
+            "Forbidden:\n`git reset --hard`\n`docker system prune -a`",
+        );
+        check(
+            "## Never run these\n1. `npm publish`\n\nUse `pnpm`.",
+            "Never run these\n`npm publish`",
+        );
+        check("## Tools\n- `pnpm` is fine\n- never `yarn`", "never `yarn`");
+        check(
+            "---\ndescription: never mind\n---\n- NEVER run `db:reset`.",
+            "NEVER run `db:reset`.",
+        );
+    }
+
+    #[test]
+    fn bad_markdown_is_plain_text() {
+        check("**never** run `rm -rf /", "never run `rm -rf /");
+        check("****", "");
+        check("``` never", "");
+    }
+}

@@ -1,0 +1,148 @@
+//! The guard on rules written the way people write them in CLAUDE.md, AGENTS.md, GEMINI.md,
+//! `.cursor/rules` and pasted turns (markdown, bold, code spans, lists), stored as critical, and
+//! on calls in each agent's own argument shapes (`tests/fixtures/real_text/*.jsonl`). Prints
+//! the accuracy, the forbidden calls that were allowed and the harmless calls that were
+//! blocked, and fails past the ratchet floors. Run
+//! `cargo test -p tool_memory_guard --test it -- --nocapture real_text` to see every miss.
+
+use std::path::Path;
+
+use anyhow::{Context, Result, ensure};
+use tool_memory_guard::{CorpusCase, Decision, evaluate, parse_corpus};
+
+const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text");
+
+// Ratchet floors, at the figures last measured. When the corpus was written: accuracy 0.744,
+// 74 forbidden calls allowed, 13 calls to ask about allowed, 12 harmless calls blocked. Raise
+// them as the guard improves, never lower them.
+/// Share of calls decided as labelled.
+const MIN_ACCURACY: f64 = 0.98;
+/// Forbidden calls allowed: the failure that matters most, so none.
+const MAX_ALLOWED_FORBIDDEN: usize = 0;
+/// Calls to ask about that were allowed.
+const MAX_ALLOWED_CONFIRM: usize = 0;
+/// Harmless calls that were denied or asked about.
+const MAX_BLOCKED_HARMLESS: usize = 5;
+const MIN_RULES: usize = 80;
+const MIN_CALLS: usize = 250;
+
+#[expect(
+    clippy::disallowed_methods,
+    reason = "the real-text corpus lives in files under tests/fixtures/real_text"
+)]
+fn load() -> Result<Vec<CorpusCase>> {
+    let mut paths: Vec<_> = std::fs::read_dir(Path::new(CORPUS_DIR))
+        .with_context(|| format!("reading {CORPUS_DIR}"))?
+        .map(|entry| entry.map(|entry| entry.path()))
+        .collect::<Result<_, _>>()?;
+    paths.retain(|path| path.extension().is_some_and(|ext| ext == "jsonl"));
+    paths.sort();
+    let mut cases = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(&path)?;
+        cases.extend(parse_corpus(&text).with_context(|| path.display().to_string())?);
+    }
+    Ok(cases)
+}
+
+/// A count within its ceiling. (A function, so that a ceiling of zero reads like the others.)
+fn at_most(count: usize, ceiling: usize) -> bool {
+    count <= ceiling
+}
+
+#[test]
+fn real_text_meets_the_floors() -> Result<()> {
+    let cases = load()?;
+    let mut ids: Vec<&str> = cases.iter().map(|case| case.id.as_str()).collect();
+    ids.sort_unstable();
+    let before = ids.len();
+    ids.dedup();
+    ensure!(ids.len() == before, "real-text case ids must be unique");
+    let mut rules: Vec<&str> = cases
+        .iter()
+        .flat_map(|case| case.rules.iter().map(|rule| rule.rule.as_str()))
+        .collect();
+    rules.sort_unstable();
+    rules.dedup();
+    ensure!(
+        rules.len() >= MIN_RULES,
+        "{} rules, want {MIN_RULES}",
+        rules.len()
+    );
+    ensure!(
+        cases.len() >= MIN_CALLS,
+        "{} calls, want {MIN_CALLS}",
+        cases.len()
+    );
+
+    let report = evaluate(&cases);
+    let count = |expected: Decision, actual: fn(Decision) -> bool| {
+        report
+            .disagreements
+            .iter()
+            .filter(|miss| miss.expected == expected && actual(miss.actual))
+            .count()
+    };
+    let allowed_forbidden = count(Decision::Deny, |actual| actual == Decision::Allow);
+    let allowed_confirm = count(Decision::Confirm, |actual| actual == Decision::Allow);
+    let blocked_harmless = count(Decision::Allow, |actual| actual != Decision::Allow);
+    println!(
+        "guard real text: {} rules, {} calls, accuracy {:.3}, forbidden calls allowed {}, \
+         confirm calls allowed {}, harmless calls blocked {}",
+        rules.len(),
+        report.cases,
+        report.accuracy(),
+        allowed_forbidden,
+        allowed_confirm,
+        blocked_harmless
+    );
+    for miss in &report.disagreements {
+        println!(
+            "  {}: expected {}, got {} ({})",
+            miss.id,
+            miss.expected.as_str(),
+            miss.actual.as_str(),
+            miss.reason
+        );
+    }
+    ensure!(
+        at_most(allowed_forbidden, MAX_ALLOWED_FORBIDDEN),
+        "{allowed_forbidden} forbidden calls were allowed (at most {MAX_ALLOWED_FORBIDDEN})"
+    );
+    ensure!(
+        at_most(allowed_confirm, MAX_ALLOWED_CONFIRM),
+        "{allowed_confirm} calls to ask about were allowed (at most {MAX_ALLOWED_CONFIRM})"
+    );
+    ensure!(
+        at_most(blocked_harmless, MAX_BLOCKED_HARMLESS),
+        "{blocked_harmless} harmless calls were blocked (at most {MAX_BLOCKED_HARMLESS})"
+    );
+    ensure!(
+        report.accuracy() >= MIN_ACCURACY,
+        "accuracy {:.3} < {MIN_ACCURACY}",
+        report.accuracy()
+    );
+    Ok(())
+}
+
+/// Prints what the guard reads from each rule of the corpus, for working on the grammar:
+/// `cargo test -p tool_memory_guard --test it -- --ignored --nocapture real_text_derivations`.
+#[test]
+#[ignore = "prints the derivations; it asserts nothing"]
+fn real_text_derivations() -> Result<()> {
+    let mut seen = std::collections::BTreeSet::new();
+    for case in load()? {
+        for rule in &case.rules {
+            if seen.insert((rule.tool_name.clone(), rule.rule.clone())) {
+                let constraint = tool_memory_guard::derive_from_text(&rule.rule, &rule.tool_name);
+                println!(
+                    "{:?} on {} -> {}",
+                    rule.rule,
+                    rule.tool_name,
+                    constraint.map_or_else(|| "advice".to_owned(), |c| c.to_json())
+                );
+            }
+        }
+    }
+    Ok(())
+}

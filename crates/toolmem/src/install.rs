@@ -1,0 +1,502 @@
+//! `toolmem install AGENT` and `toolmem uninstall AGENT`: the agent's settings file gets the
+//! hook entries that run `toolmem hook AGENT` (or loses exactly those). A toolmem entry is a
+//! handler whose command runs a program named `toolmem…` with `hook AGENT`; nothing else in the
+//! file is touched, except that its keys are written back in sorted order (the backup keeps the
+//! original bytes). Installing twice changes nothing; a changed file is backed up first, to
+//! `<file>.toolmem-backup`; `--dry-run` prints the diff and writes nothing.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use serde_json::{Map, Value, json};
+
+use crate::hook::Agent;
+
+/// Where the settings go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Scope {
+    /// The user's own settings, for every project (under the home directory).
+    User,
+    /// This project's settings (under the current directory), shared with its other users.
+    Project,
+}
+
+/// One hook entry: the agent's event, its matcher (if the event takes one) and the timeout.
+struct Entry {
+    event: &'static str,
+    matcher: Option<&'static str>,
+}
+
+/// The settings file of an agent at a scope, relative to the home or project directory.
+fn settings_path(agent: Agent, scope: Scope) -> &'static str {
+    match (agent, scope) {
+        (Agent::ClaudeCode, _) => ".claude/settings.json",
+        (Agent::Codex, _) => ".codex/hooks.json",
+        (Agent::Gemini, _) => ".gemini/settings.json",
+        (Agent::Cursor, _) => ".cursor/hooks.json",
+    }
+}
+
+/// The events each agent's hook answers (see `hook/`), with their matchers.
+fn entries(agent: Agent) -> &'static [Entry] {
+    match agent {
+        Agent::ClaudeCode | Agent::Codex => &[
+            Entry {
+                event: "PreToolUse",
+                matcher: Some("*"),
+            },
+            Entry {
+                event: "PostToolUse",
+                matcher: Some("*"),
+            },
+            Entry {
+                event: "UserPromptSubmit",
+                matcher: None,
+            },
+            Entry {
+                event: "SessionStart",
+                matcher: Some("startup|resume|clear|compact"),
+            },
+        ],
+        Agent::Gemini => &[
+            Entry {
+                event: "BeforeTool",
+                matcher: Some("*"),
+            },
+            Entry {
+                event: "AfterTool",
+                matcher: Some("*"),
+            },
+            Entry {
+                event: "BeforeAgent",
+                matcher: None,
+            },
+            Entry {
+                event: "SessionStart",
+                matcher: None,
+            },
+        ],
+        Agent::Cursor => &[
+            Entry {
+                event: "beforeShellExecution",
+                matcher: None,
+            },
+            Entry {
+                event: "beforeMCPExecution",
+                matcher: None,
+            },
+            Entry {
+                event: "afterShellExecution",
+                matcher: None,
+            },
+            Entry {
+                event: "beforeSubmitPrompt",
+                matcher: None,
+            },
+            Entry {
+                event: "sessionStart",
+                matcher: None,
+            },
+        ],
+    }
+}
+
+/// The agent's name on toolmem's command line.
+fn agent_arg(agent: Agent) -> &'static str {
+    match agent {
+        Agent::ClaudeCode => "claude-code",
+        Agent::Codex => "codex",
+        Agent::Gemini => "gemini",
+        Agent::Cursor => "cursor",
+    }
+}
+
+/// Seconds an agent waits for the hook. A check takes milliseconds; 5 s is room for a busy
+/// machine, and a hook that times out does not block, so it must not be long either.
+const HOOK_TIMEOUT_SECONDS: u64 = 5;
+
+/// The handler object for one entry.
+fn handler(agent: Agent, command: &str) -> Value {
+    match agent {
+        Agent::ClaudeCode | Agent::Codex => {
+            json!({"type": "command", "command": command, "timeout": HOOK_TIMEOUT_SECONDS})
+        }
+        // Gemini CLI counts its hook timeouts in milliseconds.
+        Agent::Gemini => {
+            json!({"type": "command", "command": command, "timeout": HOOK_TIMEOUT_SECONDS * 1000})
+        }
+        Agent::Cursor => json!({"command": command}),
+    }
+}
+
+/// Whether a handler is one toolmem installed for `agent`: its command runs a program whose
+/// name starts with `toolmem` with `hook AGENT`.
+fn is_ours(handler: &Value, agent: Agent) -> bool {
+    let Some(command) = handler.get("command").and_then(Value::as_str) else {
+        return false;
+    };
+    let command = command.trim_start();
+    // The program is the first shell word: quoted when its path has a space in it.
+    let (program, rest) = match command.chars().next() {
+        Some(quote @ ('\'' | '"')) => match command[1..].find(quote) {
+            Some(end) => (&command[1..=end], &command[end + 2..]),
+            None => return false,
+        },
+        _ => command
+            .split_once(char::is_whitespace)
+            .unwrap_or((command, "")),
+    };
+    let name = Path::new(program)
+        .file_name()
+        .and_then(|name| name.to_str())
+        .unwrap_or_default();
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    // `toolmem`, `toolmem.exe`, and the test suite's `toolmem_e2e`.
+    name.starts_with("toolmem")
+        && words
+            .windows(2)
+            .any(|pair| pair[0] == "hook" && pair[1] == agent_arg(agent))
+}
+
+/// What `install` or `uninstall` did.
+#[derive(Debug)]
+pub(crate) struct Change {
+    pub(crate) before: Option<String>,
+    pub(crate) after: Option<String>,
+}
+
+impl Change {
+    pub(crate) fn changed(&self) -> bool {
+        self.before != self.after
+    }
+}
+
+/// The settings file for `agent` at `scope`, under `home` (user) or `project`.
+pub(crate) fn settings_file(agent: Agent, scope: Scope, home: &Path, project: &Path) -> PathBuf {
+    let base = match scope {
+        Scope::User => home,
+        Scope::Project => project,
+    };
+    base.join(settings_path(agent, scope))
+}
+
+/// The command line the agent runs: this very program, with the database it was given.
+pub(crate) fn hook_command(program: &Path, db: Option<&Path>, agent: Agent) -> String {
+    let mut command = shell_word(&program.to_string_lossy());
+    if let Some(db) = db {
+        command.push_str(" --db ");
+        command.push_str(&shell_word(&db.to_string_lossy()));
+    }
+    command.push_str(" hook ");
+    command.push_str(agent_arg(agent));
+    command
+}
+
+fn shell_word(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_alphanumeric() || "-_./=:,+@%~".contains(c))
+    {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// Reads a settings file; `None` when it does not exist.
+fn read(path: &Path) -> Result<Option<(String, Value)>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(err).with_context(|| format!("reading {}", path.display())),
+    };
+    if text.trim().is_empty() {
+        return Ok(Some((text, Value::Object(Map::new()))));
+    }
+    let value: Value = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not JSON; fix or move it first", path.display()))?;
+    if !value.is_object() {
+        bail!("{} does not hold a JSON object", path.display());
+    }
+    Ok(Some((text, value)))
+}
+
+fn render(value: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(value).expect("JSON values always serialise");
+    text.push('\n');
+    text
+}
+
+/// Adds toolmem's hook entries for `agent` to the settings at `path` (replacing an older
+/// toolmem entry of the same event, say with another program path); writes unless `dry_run`.
+pub(crate) fn install(path: &Path, agent: Agent, command: &str, dry_run: bool) -> Result<Change> {
+    let existing = read(path)?;
+    let mut settings = existing
+        .as_ref()
+        .map_or_else(|| Value::Object(Map::new()), |(_, value)| value.clone());
+    let hooks = object_field(&mut settings, "hooks", path)?;
+    for entry in entries(agent) {
+        let groups = hooks
+            .entry(entry.event)
+            .or_insert_with(|| Value::Array(Vec::new()));
+        let Value::Array(groups) = groups else {
+            bail!(
+                "`hooks.{}` in {} is not an array",
+                entry.event,
+                path.display()
+            );
+        };
+        let wanted = handler(agent, command);
+        if agent == Agent::Cursor {
+            // Cursor lists handlers straight under the event.
+            place(groups, agent, wanted);
+        } else {
+            let group = groups.iter_mut().find(|group| {
+                group.get("matcher").and_then(Value::as_str) == entry.matcher
+                    && group.get("hooks").is_some_and(Value::is_array)
+            });
+            let group = match group {
+                Some(group) => group,
+                None => {
+                    let mut group = Map::new();
+                    if let Some(matcher) = entry.matcher {
+                        group.insert("matcher".into(), matcher.into());
+                    }
+                    group.insert("hooks".into(), Value::Array(Vec::new()));
+                    groups.push(Value::Object(group));
+                    groups.last_mut().expect("just pushed")
+                }
+            };
+            if let Some(Value::Array(handlers)) = group.get_mut("hooks") {
+                place(handlers, agent, wanted);
+            }
+        }
+    }
+    if agent == Agent::Cursor {
+        settings
+            .as_object_mut()
+            .expect("an object")
+            .entry("version")
+            .or_insert(json!(1));
+    }
+    finish(path, existing.map(|(text, _)| text), &settings, dry_run)
+}
+
+/// Puts `wanted` into `handlers`: kept if there, replacing an older toolmem handler otherwise.
+fn place(handlers: &mut Vec<Value>, agent: Agent, wanted: Value) {
+    if handlers.contains(&wanted) {
+        return;
+    }
+    match handlers.iter_mut().find(|handler| is_ours(handler, agent)) {
+        Some(older) => *older = wanted,
+        None => handlers.push(wanted),
+    }
+}
+
+/// Removes every toolmem hook entry for `agent` from the settings at `path`, and the groups,
+/// events and `hooks` object that only held them; writes unless `dry_run`.
+pub(crate) fn uninstall(path: &Path, agent: Agent, dry_run: bool) -> Result<Change> {
+    let Some((text, mut settings)) = read(path)? else {
+        return Ok(Change {
+            before: None,
+            after: None,
+        });
+    };
+    let Some(Value::Object(hooks)) = settings.get_mut("hooks") else {
+        return Ok(Change {
+            before: Some(text.clone()),
+            after: Some(text),
+        });
+    };
+    let mut removed_any = false;
+    hooks.retain(|_, groups| {
+        let Value::Array(groups) = groups else {
+            return true;
+        };
+        let before = groups.len();
+        let mut emptied = false;
+        // Cursor's handlers sit straight under the event; the others' inside matcher groups.
+        groups.retain_mut(|group| {
+            if is_ours(group, agent) {
+                return false;
+            }
+            if let Some(Value::Array(handlers)) = group.get_mut("hooks") {
+                let count = handlers.len();
+                handlers.retain(|handler| !is_ours(handler, agent));
+                if handlers.len() != count {
+                    emptied |= handlers.is_empty();
+                    return !handlers.is_empty();
+                }
+            }
+            true
+        });
+        let removed = groups.len() != before || emptied;
+        removed_any |= removed;
+        !(removed && groups.is_empty())
+    });
+    if removed_any && hooks.is_empty() {
+        settings.as_object_mut().expect("an object").remove("hooks");
+    }
+    if !removed_any {
+        return Ok(Change {
+            before: Some(text.clone()),
+            after: Some(text),
+        });
+    }
+    // What install created, and nothing else: the file goes too (its backup stays).
+    let left = settings.as_object().expect("an object");
+    let only_ours = left.is_empty()
+        || (agent == Agent::Cursor && left.len() == 1 && left.get("version") == Some(&json!(1)));
+    if only_ours {
+        if !dry_run {
+            std::fs::write(backup_path(path), &text)
+                .with_context(|| format!("writing the backup {}", backup_path(path).display()))?;
+            std::fs::remove_file(path).with_context(|| format!("removing {}", path.display()))?;
+        }
+        return Ok(Change {
+            before: Some(text),
+            after: None,
+        });
+    }
+    finish(path, Some(text), &settings, dry_run)
+}
+
+/// The field `key` of `settings` as an object, created when missing.
+fn object_field<'a>(
+    settings: &'a mut Value,
+    key: &str,
+    path: &Path,
+) -> Result<&'a mut Map<String, Value>> {
+    let object = settings.as_object_mut().expect("settings are an object");
+    match object
+        .entry(key)
+        .or_insert_with(|| Value::Object(Map::new()))
+    {
+        Value::Object(map) => Ok(map),
+        _ => bail!("`{key}` in {} is not an object", path.display()),
+    }
+}
+
+/// Writes `settings` unless nothing changed or it is a dry run, backing up the old file.
+fn finish(path: &Path, before: Option<String>, settings: &Value, dry_run: bool) -> Result<Change> {
+    let mut after = render(settings);
+    // Unchanged content keeps its own bytes: a second run writes nothing.
+    if let Some(before) = &before
+        && serde_json::from_str::<Value>(before).ok().as_ref() == Some(settings)
+    {
+        after.clone_from(before);
+    }
+    let change = Change {
+        before,
+        after: Some(after),
+    };
+    if dry_run || !change.changed() {
+        return Ok(change);
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("creating {}", parent.display()))?;
+    }
+    if let Some(before) = &change.before {
+        let backup = backup_path(path);
+        std::fs::write(&backup, before)
+            .with_context(|| format!("writing the backup {}", backup.display()))?;
+    }
+    // Written beside it and renamed over it, so the agent never reads half a file.
+    let temporary = path.with_extension("toolmem-new");
+    std::fs::write(&temporary, change.after.as_deref().unwrap_or_default())
+        .with_context(|| format!("writing {}", temporary.display()))?;
+    std::fs::rename(&temporary, path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(change)
+}
+
+/// Where a settings file's previous content is kept.
+pub(crate) fn backup_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".toolmem-backup");
+    path.with_file_name(name)
+}
+
+/// A line diff of two texts, `-` and `+` before changed lines, two lines of context.
+pub(crate) fn diff(before: &str, after: &str) -> String {
+    let old: Vec<&str> = before.lines().collect();
+    let new: Vec<&str> = after.lines().collect();
+    // Longest common subsequence, from the end; settings files are small.
+    let mut common = vec![vec![0usize; new.len() + 1]; old.len() + 1];
+    for i in (0..old.len()).rev() {
+        for j in (0..new.len()).rev() {
+            common[i][j] = if old[i] == new[j] {
+                common[i + 1][j + 1] + 1
+            } else {
+                common[i + 1][j].max(common[i][j + 1])
+            };
+        }
+    }
+    let mut lines: Vec<(char, &str)> = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() || j < new.len() {
+        if i < old.len() && j < new.len() && old[i] == new[j] {
+            lines.push((' ', old[i]));
+            i += 1;
+            j += 1;
+        } else if j < new.len() && (i == old.len() || common[i][j + 1] >= common[i + 1][j]) {
+            lines.push(('+', new[j]));
+            j += 1;
+        } else {
+            lines.push(('-', old[i]));
+            i += 1;
+        }
+    }
+    const CONTEXT: usize = 2;
+    let near_change = |at: usize| {
+        let from = at.saturating_sub(CONTEXT);
+        let to = (at + CONTEXT + 1).min(lines.len());
+        lines[from..to].iter().any(|(mark, _)| *mark != ' ')
+    };
+    let mut out = String::new();
+    let mut skipped = false;
+    for (at, (mark, line)) in lines.iter().enumerate() {
+        if near_change(at) {
+            if skipped {
+                out.push_str("  ...\n");
+                skipped = false;
+            }
+            out.push(*mark);
+            out.push(' ');
+            out.push_str(line);
+            out.push('\n');
+        } else {
+            skipped = true;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recognises_its_own_handlers_only() {
+        let ours =
+            json!({"type": "command", "command": "/home/u/.cargo/bin/toolmem hook claude-code"});
+        assert!(is_ours(&ours, Agent::ClaudeCode));
+        assert!(!is_ours(&ours, Agent::Codex));
+        let quoted = json!({"command": "'/opt/my tools/toolmem' --db /x hook cursor"});
+        assert!(
+            is_ours(&quoted, Agent::Cursor),
+            "a quoted path with a space"
+        );
+        let with_db = json!({"command": "toolmem --db /x/rules.sqlite3 hook cursor"});
+        assert!(is_ours(&with_db, Agent::Cursor));
+        let other = json!({"command": "python3 guard.py hook claude-code"});
+        assert!(!is_ours(&other, Agent::ClaudeCode));
+    }
+
+    #[test]
+    fn diff_marks_changed_lines() {
+        let diff = diff("a\nb\nc\n", "a\nB\nc\nd\n");
+        assert_eq!(diff, "  a\n- b\n+ B\n  c\n+ d\n");
+    }
+}
