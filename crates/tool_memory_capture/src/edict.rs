@@ -531,6 +531,9 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
         Some("stop") => stop_tail(tokens, index + 1),
         Some("always") => always_tail(tokens, index + 1),
         Some("you") => you_tail(tokens, index + 1),
+        // "The AI should never run `terraform destroy`", "Claude must not push", "agents may
+        // not edit the lockfile": an order to the agent in the third person.
+        _ if let Some(len) = agent_subject_len(tokens, index) => you_tail(tokens, index + len),
         Some("you're") => {
             matches!(word(1), Some("never" | "not"))
                 && word(2) == Some("to")
@@ -923,14 +926,53 @@ const ALWAYS_NOT_ORDERS: &[&str] = &[
     "here",
 ];
 
+/// How many words name the agent as the subject at `index` ("the AI", "Claude", "agents"),
+/// so a modal after them ("should never", "must not") is an order to the agent.
+fn agent_subject_len(tokens: &[Token<'_>], index: usize) -> Option<usize> {
+    let skip_article = usize::from(matches!(word_at(tokens, index), Some("the" | "an" | "any")));
+    let noun = word_at(tokens, index + skip_article)?;
+    let named = AGENT_NOUNS.contains(&noun) || (skip_article == 0 && AGENT_NAMES.contains(&noun));
+    named.then_some(skip_article + 1)
+}
+
+/// Nouns for the agent, with or without an article.
+const AGENT_NOUNS: &[&str] = &[
+    "ai",
+    "agent",
+    "agents",
+    "assistant",
+    "assistants",
+    "model",
+    "llm",
+    "bot",
+    "bots",
+];
+
+/// Names of coding agents that stand as a subject without an article.
+const AGENT_NAMES: &[&str] = &[
+    "claude", "copilot", "gemini", "cline", "codex", "windsurf", "cascade",
+];
+
 fn you_tail(tokens: &[Token<'_>], index: usize) -> bool {
     let word = |offset: usize| word_at(tokens, index + offset);
+    // "You are not allowed to push", "the agent isn't allowed to deploy".
+    let allowed_at = match (word(0), word(1)) {
+        (Some("are" | "is"), Some("not" | "never")) => Some(2),
+        (Some("aren't" | "isn't"), _) => Some(1),
+        _ => None,
+    };
+    if let Some(at) = allowed_at
+        && word(at) == Some("allowed")
+        && word(at + 1) == Some("to")
+    {
+        return imperative(tokens, index + at + 2);
+    }
     match (word(0), word(1)) {
         (Some("must" | "should" | "shall"), Some("never")) => never_tail(tokens, index + 2),
         (Some("must" | "should" | "shall" | "may"), Some("not")) => dont_tail(tokens, index + 2),
         (Some("must" | "should"), Some("always")) => always_tail(tokens, index + 2),
         (Some("mustn't" | "shouldn't"), _) => dont_tail(tokens, index + 1),
-        (Some("are"), Some("never" | "not")) => {
+        (Some("are" | "is"), Some("never" | "not")) => {
             word(2) == Some("to") && imperative(tokens, index + 3)
         }
         (Some("need" | "have"), Some("to")) => match word(2) {
@@ -1257,6 +1299,26 @@ mod tests {
         check("From now on I'll handle the invoices myself.", &[]);
         check("Always happy to help!", &[]);
         check("Always the same error.", &[]);
+    }
+
+    #[test]
+    fn recognises_orders_to_the_agent_in_the_third_person() {
+        for order in [
+            "The assistant should never delete a migration.",
+            "Copilot must not touch the vendored SDK.",
+            "The bot is not allowed to merge its own pull requests.",
+            "You are not allowed to rotate the API keys.",
+            "An agent is never to deploy on a Friday.",
+        ] {
+            check(order, &[order]);
+        }
+        // A third-person subject that is not the agent, or a statement about the agent.
+        check(
+            "The model should never have been trained on that data? No.",
+            &[],
+        );
+        check("The agent is not running yet.", &[]);
+        check("The intern should never deploy alone.", &[]);
     }
 
     #[test]
