@@ -132,11 +132,22 @@ fn is_standing(grammar: &str, clause: &str, voice: Voice) -> bool {
 /// one: a heading or a line ending in a colon whose words are only a ban.
 fn lead_in(line: &str) -> Option<String> {
     let parsed = markdown::line(line);
-    let heading = matches!(parsed.kind, LineKind::Heading(_));
+    // A sign before the words ("🚫 **Forbidden**", "⚠️ Ask first:") is decoration.
+    let content = parsed
+        .content
+        .trim()
+        .trim_start_matches(|ch: char| !ch.is_alphanumeric() && ch != '*' && ch != '_')
+        .trim_start();
+    // A line that is all bold ("**Forbidden**") is a title like a heading.
+    let bold_title = matches!(parsed.kind, LineKind::Text)
+        && ["**", "__"]
+            .iter()
+            .any(|mark| content.len() > 4 && content.starts_with(mark) && content.ends_with(mark));
+    let heading = matches!(parsed.kind, LineKind::Heading(_)) || bold_title;
     if !heading && !matches!(parsed.kind, LineKind::Text | LineKind::Bullet(_)) {
         return None;
     }
-    let plain = markdown::strip_emphasis(parsed.content);
+    let plain = markdown::strip_emphasis(content);
     let plain = plain.trim();
     let body = plain.strip_suffix(':').map(str::trim_end);
     let body = match (body, heading) {
@@ -191,6 +202,21 @@ const LEAD_INS: &[&str] = &[
     "never edit",
     "do not edit",
     "don't edit",
+    // A list that needs a confirmation: each item is a rule to ask first.
+    "ask first",
+    "ask me first",
+    "ask before",
+    "ask me before",
+    "check with me first",
+    "confirm first",
+    "needs my ok",
+    "needs my okay",
+    "needs my approval",
+    "need my ok",
+    "need my approval",
+    "needs approval",
+    "requires approval",
+    "requires my approval",
 ];
 
 /// Whether the marker belongs to the name of a setting or a sign: "Do not disturb mode is on",
