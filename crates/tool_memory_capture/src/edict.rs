@@ -20,7 +20,8 @@ use crate::revocation::blank_revocation;
 use crate::route::need_of;
 use crate::standing::{self, Statement};
 use crate::text::{
-    self, SPEECH_VERBS, grammar_form, match_form, split_sentences, strip_bullet, truncate_chars,
+    self, CODE_WORD, SPEECH_VERBS, grammar_form, match_form, split_sentences, strip_bullet,
+    truncate_chars,
 };
 
 /// One captured edict: the sentence, its match form, and whose words it is.
@@ -569,7 +570,10 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
         Some("no") => {
             word(1) == Some("more")
                 && word(2).is_some_and(|next| !NO_MORE_NOT_ORDERS.contains(&next))
+                || no_code(tokens, index + 1)
         }
+        // "Leave `CODEOWNERS` alone", "leave that file alone".
+        Some("leave") => clause_has(tokens, index + 1, &["alone"]),
         // "Avoid long paragraphs", "please avoid using sudo".
         Some("avoid") => word(1).is_some_and(|next| !["it", "that", "this"].contains(&next)),
         // "I'd rather you didn't auto-accept invites."
@@ -649,9 +653,43 @@ fn matches_later(tokens: &[Token<'_>], index: usize, sequence: &[&str]) -> bool 
 /// ", not …" after `index`: "use `bun`, not `npm`".
 fn comma_not(tokens: &[Token<'_>], index: usize) -> bool {
     (index..tokens.len()).any(|at| {
-        matches!(tokens[at], Token::Punct(',' | ';')) && word_at(tokens, at + 1) == Some("not")
+        matches!(tokens[at], Token::Punct(',' | ';'))
+            && matches!(word_at(tokens, at + 1), Some("not" | "never"))
     })
 }
+
+/// "No `git stash drop`", "no inline `style` props": "no" before a code span (behind at most
+/// two words) bans it, unless the clause states a fact about it ("no `.env` file was found").
+fn no_code(tokens: &[Token<'_>], index: usize) -> bool {
+    let names_code = (index..index + 3).any(|at| word_at(tokens, at) == Some(CODE_WORD))
+        && (index..index + 3)
+            .take_while(|at| word_at(tokens, *at) != Some(CODE_WORD))
+            .all(|at| word_at(tokens, at).is_some());
+    names_code && !clause_has(tokens, index, NO_CODE_FACTS)
+}
+
+/// Verbs that make "no `x` …" a statement of fact.
+const NO_CODE_FACTS: &[&str] = &[
+    "is",
+    "are",
+    "was",
+    "were",
+    "exists",
+    "exist",
+    "found",
+    "needed",
+    "required",
+    "matters",
+    "works",
+    "yet",
+    "anymore",
+    "left",
+    "here",
+    "there",
+    "installed",
+    "running",
+    "since",
+];
 
 /// "From now on", "going forward" and friends open a standing order.
 fn forward_phrase_len(tokens: &[Token<'_>], index: usize) -> Option<usize> {
@@ -1345,6 +1383,21 @@ mod tests {
         );
         check("The agent is not running yet.", &[]);
         check("The intern should never deploy alone.", &[]);
+    }
+
+    #[test]
+    fn recognises_no_before_code_leave_alone_and_comma_never() {
+        for order in [
+            "no `npm audit fix --force` please",
+            "No raw `fetch` calls in components.",
+            "Leave `package-lock.json` alone.",
+            "use `pnpm dlx`, never `npx`",
+        ] {
+            check(order, &[order]);
+        }
+        check("No `.env` file was found in the repo.", &[]);
+        check("There is no `Makefile` here.", &[]);
+        check("Leave the window open when you go.", &[]);
     }
 
     #[test]
