@@ -665,7 +665,13 @@ fn no_code(tokens: &[Token<'_>], index: usize) -> bool {
         && (index..index + 3)
             .take_while(|at| word_at(tokens, *at) != Some(CODE_WORD))
             .all(|at| word_at(tokens, at).is_some());
-    names_code && !clause_has(tokens, index, NO_CODE_FACTS)
+    // The fact is stated before the next comma: "no `x`, I keep stuff in there" is a ban
+    // with its reason.
+    names_code
+        && !tokens[index.min(tokens.len())..]
+            .iter()
+            .take_while(|token| !matches!(token, Token::Punct('.' | '!' | '?' | ';' | ',')))
+            .any(|token| matches!(token, Token::Word(word) if NO_CODE_FACTS.contains(word)))
 }
 
 /// Verbs that make "no `x` …" a statement of fact.
@@ -1389,6 +1395,7 @@ mod tests {
     fn recognises_no_before_code_leave_alone_and_comma_never() {
         for order in [
             "no `npm audit fix --force` please",
+            "no `docker system prune`, my cache lives there",
             "No raw `fetch` calls in components.",
             "Leave `package-lock.json` alone.",
             "use `pnpm dlx`, never `npx`",
