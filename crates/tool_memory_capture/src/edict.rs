@@ -20,7 +20,8 @@ use crate::revocation::blank_revocation;
 use crate::route::need_of;
 use crate::standing::{self, Statement};
 use crate::text::{
-    self, SPEECH_VERBS, grammar_form, match_form, split_sentences, strip_bullet, truncate_chars,
+    self, CODE_WORD, SPEECH_VERBS, grammar_form, match_form, split_sentences, strip_bullet,
+    truncate_chars,
 };
 
 /// One captured edict: the sentence, its match form, and whose words it is.
@@ -132,11 +133,22 @@ fn is_standing(grammar: &str, clause: &str, voice: Voice) -> bool {
 /// one: a heading or a line ending in a colon whose words are only a ban.
 fn lead_in(line: &str) -> Option<String> {
     let parsed = markdown::line(line);
-    let heading = matches!(parsed.kind, LineKind::Heading(_));
+    // A sign before the words ("🚫 **Forbidden**", "⚠️ Ask first:") is decoration.
+    let content = parsed
+        .content
+        .trim()
+        .trim_start_matches(|ch: char| !ch.is_alphanumeric() && ch != '*' && ch != '_')
+        .trim_start();
+    // A line that is all bold ("**Forbidden**") is a title like a heading.
+    let bold_title = matches!(parsed.kind, LineKind::Text)
+        && ["**", "__"]
+            .iter()
+            .any(|mark| content.len() > 4 && content.starts_with(mark) && content.ends_with(mark));
+    let heading = matches!(parsed.kind, LineKind::Heading(_)) || bold_title;
     if !heading && !matches!(parsed.kind, LineKind::Text | LineKind::Bullet(_)) {
         return None;
     }
-    let plain = markdown::strip_emphasis(parsed.content);
+    let plain = markdown::strip_emphasis(content);
     let plain = plain.trim();
     let body = plain.strip_suffix(':').map(str::trim_end);
     let body = match (body, heading) {
@@ -191,6 +203,21 @@ const LEAD_INS: &[&str] = &[
     "never edit",
     "do not edit",
     "don't edit",
+    // A list that needs a confirmation: each item is a rule to ask first.
+    "ask first",
+    "ask me first",
+    "ask before",
+    "ask me before",
+    "check with me first",
+    "confirm first",
+    "needs my ok",
+    "needs my okay",
+    "needs my approval",
+    "need my ok",
+    "need my approval",
+    "needs approval",
+    "requires approval",
+    "requires my approval",
 ];
 
 /// Whether the marker belongs to the name of a setting or a sign: "Do not disturb mode is on",
@@ -531,6 +558,9 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
         Some("stop") => stop_tail(tokens, index + 1),
         Some("always") => always_tail(tokens, index + 1),
         Some("you") => you_tail(tokens, index + 1),
+        // "The AI should never run `terraform destroy`", "Claude must not push", "agents may
+        // not edit the lockfile": an order to the agent in the third person.
+        _ if let Some(len) = agent_subject_len(tokens, index) => you_tail(tokens, index + len),
         Some("you're") => {
             matches!(word(1), Some("never" | "not"))
                 && word(2) == Some("to")
@@ -540,7 +570,10 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
         Some("no") => {
             word(1) == Some("more")
                 && word(2).is_some_and(|next| !NO_MORE_NOT_ORDERS.contains(&next))
+                || no_code(tokens, index + 1)
         }
+        // "Leave `CODEOWNERS` alone", "leave that file alone".
+        Some("leave") => clause_has(tokens, index + 1, &["alone"]),
         // "Avoid long paragraphs", "please avoid using sudo".
         Some("avoid") => word(1).is_some_and(|next| !["it", "that", "this"].contains(&next)),
         // "I'd rather you didn't auto-accept invites."
@@ -620,9 +653,49 @@ fn matches_later(tokens: &[Token<'_>], index: usize, sequence: &[&str]) -> bool 
 /// ", not …" after `index`: "use `bun`, not `npm`".
 fn comma_not(tokens: &[Token<'_>], index: usize) -> bool {
     (index..tokens.len()).any(|at| {
-        matches!(tokens[at], Token::Punct(',' | ';')) && word_at(tokens, at + 1) == Some("not")
+        matches!(tokens[at], Token::Punct(',' | ';'))
+            && matches!(word_at(tokens, at + 1), Some("not" | "never"))
     })
 }
+
+/// "No `git stash drop`", "no inline `style` props": "no" before a code span (behind at most
+/// two words) bans it, unless the clause states a fact about it ("no `.env` file was found").
+fn no_code(tokens: &[Token<'_>], index: usize) -> bool {
+    let names_code = (index..index + 3).any(|at| word_at(tokens, at) == Some(CODE_WORD))
+        && (index..index + 3)
+            .take_while(|at| word_at(tokens, *at) != Some(CODE_WORD))
+            .all(|at| word_at(tokens, at).is_some());
+    // The fact is stated before the next comma: "no `x`, I keep stuff in there" is a ban
+    // with its reason.
+    names_code
+        && !tokens[index.min(tokens.len())..]
+            .iter()
+            .take_while(|token| !matches!(token, Token::Punct('.' | '!' | '?' | ';' | ',')))
+            .any(|token| matches!(token, Token::Word(word) if NO_CODE_FACTS.contains(word)))
+}
+
+/// Verbs that make "no `x` …" a statement of fact.
+const NO_CODE_FACTS: &[&str] = &[
+    "is",
+    "are",
+    "was",
+    "were",
+    "exists",
+    "exist",
+    "found",
+    "needed",
+    "required",
+    "matters",
+    "works",
+    "yet",
+    "anymore",
+    "left",
+    "here",
+    "there",
+    "installed",
+    "running",
+    "since",
+];
 
 /// "From now on", "going forward" and friends open a standing order.
 fn forward_phrase_len(tokens: &[Token<'_>], index: usize) -> Option<usize> {
@@ -923,14 +996,53 @@ const ALWAYS_NOT_ORDERS: &[&str] = &[
     "here",
 ];
 
+/// How many words name the agent as the subject at `index` ("the AI", "Claude", "agents"),
+/// so a modal after them ("should never", "must not") is an order to the agent.
+fn agent_subject_len(tokens: &[Token<'_>], index: usize) -> Option<usize> {
+    let skip_article = usize::from(matches!(word_at(tokens, index), Some("the" | "an" | "any")));
+    let noun = word_at(tokens, index + skip_article)?;
+    let named = AGENT_NOUNS.contains(&noun) || (skip_article == 0 && AGENT_NAMES.contains(&noun));
+    named.then_some(skip_article + 1)
+}
+
+/// Nouns for the agent, with or without an article.
+const AGENT_NOUNS: &[&str] = &[
+    "ai",
+    "agent",
+    "agents",
+    "assistant",
+    "assistants",
+    "model",
+    "llm",
+    "bot",
+    "bots",
+];
+
+/// Names of coding agents that stand as a subject without an article.
+const AGENT_NAMES: &[&str] = &[
+    "claude", "copilot", "gemini", "cline", "codex", "windsurf", "cascade",
+];
+
 fn you_tail(tokens: &[Token<'_>], index: usize) -> bool {
     let word = |offset: usize| word_at(tokens, index + offset);
+    // "You are not allowed to push", "the agent isn't allowed to deploy".
+    let allowed_at = match (word(0), word(1)) {
+        (Some("are" | "is"), Some("not" | "never")) => Some(2),
+        (Some("aren't" | "isn't"), _) => Some(1),
+        _ => None,
+    };
+    if let Some(at) = allowed_at
+        && word(at) == Some("allowed")
+        && word(at + 1) == Some("to")
+    {
+        return imperative(tokens, index + at + 2);
+    }
     match (word(0), word(1)) {
         (Some("must" | "should" | "shall"), Some("never")) => never_tail(tokens, index + 2),
         (Some("must" | "should" | "shall" | "may"), Some("not")) => dont_tail(tokens, index + 2),
         (Some("must" | "should"), Some("always")) => always_tail(tokens, index + 2),
         (Some("mustn't" | "shouldn't"), _) => dont_tail(tokens, index + 1),
-        (Some("are"), Some("never" | "not")) => {
+        (Some("are" | "is"), Some("never" | "not")) => {
             word(2) == Some("to") && imperative(tokens, index + 3)
         }
         (Some("need" | "have"), Some("to")) => match word(2) {
@@ -1257,6 +1369,42 @@ mod tests {
         check("From now on I'll handle the invoices myself.", &[]);
         check("Always happy to help!", &[]);
         check("Always the same error.", &[]);
+    }
+
+    #[test]
+    fn recognises_orders_to_the_agent_in_the_third_person() {
+        for order in [
+            "The assistant should never delete a migration.",
+            "Copilot must not touch the vendored SDK.",
+            "The bot is not allowed to merge its own pull requests.",
+            "You are not allowed to rotate the API keys.",
+            "An agent is never to deploy on a Friday.",
+        ] {
+            check(order, &[order]);
+        }
+        // A third-person subject that is not the agent, or a statement about the agent.
+        check(
+            "The model should never have been trained on that data? No.",
+            &[],
+        );
+        check("The agent is not running yet.", &[]);
+        check("The intern should never deploy alone.", &[]);
+    }
+
+    #[test]
+    fn recognises_no_before_code_leave_alone_and_comma_never() {
+        for order in [
+            "no `npm audit fix --force` please",
+            "no `docker system prune`, my cache lives there",
+            "No raw `fetch` calls in components.",
+            "Leave `package-lock.json` alone.",
+            "use `pnpm dlx`, never `npx`",
+        ] {
+            check(order, &[order]);
+        }
+        check("No `.env` file was found in the repo.", &[]);
+        check("There is no `Makefile` here.", &[]);
+        check("Leave the window open when you go.", &[]);
     }
 
     #[test]

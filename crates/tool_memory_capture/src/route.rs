@@ -214,6 +214,23 @@ fn span_need(code: &str) -> Option<Need> {
     if first.starts_with("./") && code.contains(' ') {
         return Some(Need::Shell);
     }
+    // `kamal app remove`, `bq rm -r`: a bare lower-case name then a subcommand or flag is a
+    // command line even when the program is not in the lexicon; paths and identifiers hold no
+    // space, and a snippet of code opens with a keyword.
+    let mut words = code.split_whitespace();
+    let bare = |word: &str| {
+        !word.is_empty()
+            && word.bytes().all(|byte| {
+                byte.is_ascii_lowercase() || byte.is_ascii_digit() || b"-_".contains(&byte)
+            })
+    };
+    if let (Some(name), Some(next)) = (words.next(), words.next())
+        && bare(name)
+        && !CODE_KEYWORDS.contains(&name)
+        && (next.starts_with('-') || bare(&next.replace(':', "")))
+    {
+        return Some(Need::Shell);
+    }
     // SQL is run, not edited: `DROP`, `DELETE FROM users`.
     if first.len() > 2
         && first
@@ -229,6 +246,42 @@ fn span_need(code: &str) -> Option<Need> {
     })
 }
 
+/// Words that open a snippet of code rather than a command line.
+const CODE_KEYWORDS: &[&str] = &[
+    "import",
+    "from",
+    "export",
+    "let",
+    "const",
+    "var",
+    "use",
+    "def",
+    "fn",
+    "pub",
+    "class",
+    "type",
+    "return",
+    "function",
+    "async",
+    "await",
+    "if",
+    "else",
+    "for",
+    "while",
+    "struct",
+    "enum",
+    "impl",
+    "mod",
+    "package",
+    "interface",
+    "new",
+    "throw",
+    "catch",
+    "try",
+    "select",
+    "any",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,6 +293,11 @@ mod tests {
 
     #[test]
     fn commands_and_their_families_need_a_shell() {
+        // A program the lexicon does not know, by its shape: a name and a subcommand or flag.
+        assert_eq!(need_of("never run `kamal app remove`"), Some(Need::Shell));
+        assert_eq!(need_of("`zeta sync --all` is for CI"), Some(Need::Shell));
+        assert_eq!(need_of("don't touch `import os`"), Some(EDIT));
+        assert_eq!(need_of("don't touch `src/app.rs`"), Some(EDIT));
         for rule in [
             "Never tag a release yourself.",
             "**NEVER run yarn**",

@@ -8,7 +8,7 @@
 //!
 //! The grammar reads [`crate::text::grammar_form`], where each code span is one word.
 
-use crate::text::{Token, tokenize};
+use crate::text::{CODE_WORD, Token, tokenize};
 
 /// How a markerless sentence reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,17 +99,51 @@ fn phrase_at(tokens: &[Token<'_>], index: usize, phrase: &[&str]) -> bool {
 }
 
 fn is_ban(tokens: &[Token<'_>]) -> bool {
-    (0..tokens.len()).any(|index| {
-        if !word_at(tokens, index).is_some_and(|word| COPULAS.contains(&word)) || index == 0 {
-            return false;
-        }
-        let mut at = index + 1;
-        while word_at(tokens, at).is_some_and(|word| INTENSIFIERS.contains(&word)) {
-            at += 1;
-        }
-        BANS.iter().any(|ban| phrase_at(tokens, at, ban))
-    })
+    is_gated(tokens)
+        || (0..tokens.len()).any(|index| {
+            // "Version bumps go through `cargo release` — off limits for agents": a dash stands
+            // for the copula.
+            let dash = index > 1
+                && tokens[index - 1]
+                    .text
+                    .chars()
+                    .all(|ch| matches!(ch, '—' | '–' | '-'))
+                && !tokens[index - 1].word;
+            if dash && BANS.iter().any(|ban| phrase_at(tokens, index, ban)) {
+                return true;
+            }
+            if !word_at(tokens, index).is_some_and(|word| COPULAS.contains(&word)) || index == 0 {
+                return false;
+            }
+            let mut at = index + 1;
+            while word_at(tokens, at).is_some_and(|word| INTENSIFIERS.contains(&word)) {
+                at += 1;
+            }
+            BANS.iter().any(|ban| phrase_at(tokens, at, ban))
+        })
 }
+
+/// A command kept from the agent: "`docker push` is reserved for CI", "`bq rm` needs my OK
+/// first". Only about a code span that opens the sentence, since rooms and slots are reserved
+/// too.
+fn is_gated(tokens: &[Token<'_>]) -> bool {
+    if word_at(tokens, 0) != Some(CODE_WORD) {
+        return false;
+    }
+    (1..tokens.len()).any(|index| GATES.iter().any(|gate| phrase_at(tokens, index, gate)))
+}
+
+const GATES: &[&[&str]] = &[
+    &["is", "reserved", "for"],
+    &["are", "reserved", "for"],
+    &["needs", "my"],
+    &["need", "my"],
+    &["requires", "my"],
+    &["require", "my"],
+    &["needs", "approval"],
+    &["requires", "approval"],
+    &["needs", "a", "human"],
+];
 
 /// Words after "only" that keep it an exclusive choice of means ("only with `--atomic`").
 const ONLY_MEANS: &[&str] = &["with", "via", "through", "from", "in", "on", "using"];
@@ -171,6 +205,26 @@ mod tests {
 
     fn read(text: &str) -> Option<Statement> {
         statement(&grammar_form(text))
+    }
+
+    #[test]
+    fn gated_commands_and_dashed_bans() {
+        assert_eq!(
+            read("`npm publish` is reserved for the release job."),
+            Some(Statement::Ban)
+        );
+        assert_eq!(
+            read("`kubectl drain` needs my sign-off"),
+            Some(Statement::Ban)
+        );
+        assert_eq!(
+            read("The `vendor/` tree — off limits to agents."),
+            Some(Statement::Ban)
+        );
+        // Reserved rooms and a need that is not a gate are not bans.
+        assert_eq!(read("The big room is reserved for the offsite."), None);
+        assert_eq!(read("`make lint` needs Node 20."), None);
+        assert_eq!(read("The lockfile - is it current?"), None);
     }
 
     #[test]
