@@ -42,6 +42,7 @@ async fn the_workload_produces_every_row() -> Result<()> {
         "check_10",
         "check_100",
         "check_1000",
+        "check_shell_1000",
     ]
     .map(|op| ("toolmem", op));
     let baseline = ["put", "upsert", "get", "delete"].map(|op| ("sqlite_kv", op));
