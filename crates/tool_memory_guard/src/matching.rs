@@ -167,9 +167,18 @@ impl Compiled {
             (!words.is_empty()).then_some(KeyGroup::AllOf(words))
         };
         match self {
-            Compiled::Email(value) | Compiled::Domain(value) | Compiled::Host(value) => {
-                runs(&[value])
-            }
+            // Keyed on the domain only: the local part a call spells may differ from the
+            // normal form (`kim.lee+work@...`, `kim%2Elee@...` are `kimlee@gmail.com`), and
+            // Gmail's domain has a second spelling.
+            Compiled::Email(value) => match value.rsplit_once('@') {
+                Some((_, "gmail.com")) => Some(KeyGroup::AnyOf(vec![
+                    "gmail".to_owned(),
+                    "googlemail".to_owned(),
+                ])),
+                Some((_, domain)) => runs(&[domain]),
+                None => runs(&[value]),
+            },
+            Compiled::Domain(value) | Compiled::Host(value) => runs(&[value]),
             Compiled::Url(url) => runs(&[&url.host, &url.path]),
             Compiled::Path(path) => runs(
                 &path
