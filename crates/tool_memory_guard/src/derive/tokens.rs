@@ -67,7 +67,14 @@ pub(crate) fn classify(lower: &str) -> Option<(MatcherKind, String)> {
             .chars()
             .all(|ch| ch.is_alphanumeric() || "-_".contains(ch))
     {
-        return Some((MatcherKind::Literal, lower.to_owned()));
+        // "order #A-55120", "issue #1234": the `#` marks a number in prose, and a call names
+        // the id without it (`{"order_id": "A-55120"}`); a name (`#general`) keeps it.
+        let id = if rest.chars().any(|ch| ch.is_ascii_digit()) {
+            rest
+        } else {
+            lower
+        };
+        return Some((MatcherKind::Literal, id.to_owned()));
     }
     let mut chars = lower.chars();
     let (first, second, third) = (chars.next(), chars.next(), chars.next());
