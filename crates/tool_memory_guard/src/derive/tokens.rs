@@ -111,6 +111,15 @@ pub(crate) fn has_scheme(lower: &str) -> bool {
     lower.contains(':') && lower.contains("://")
 }
 
+/// `id_rsa*`, `*secret*`: a glob whose other characters are a file name's.
+fn is_bare_glob(lower: &str) -> bool {
+    lower.contains('*')
+        && lower.chars().filter(|ch| ch.is_alphanumeric()).count() >= 3
+        && lower
+            .chars()
+            .all(|ch| ch.is_alphanumeric() || "_-*".contains(ch))
+}
+
 pub(crate) fn is_path_like(lower: &str) -> bool {
     if has_scheme(lower) || NOT_FILES.contains(&lower) {
         return false;
@@ -249,6 +258,9 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
             match classify(content) {
                 Some((kind, value)) => TokenKind::Entity(kind, value),
                 None if backtick && first_is_program => TokenKind::QuotedCommand(lower.clone()),
+                // A quoted glob of a bare file name (`id_rsa*`, `*secret*`) names files, even
+                // without the dot or slash a glob in prose needs to be read as one.
+                None if is_bare_glob(&lower) => TokenKind::Entity(MatcherKind::Path, lower.clone()),
                 None => TokenKind::Entity(MatcherKind::Literal, lower.clone()),
             }
         } else if SQL_KEYWORDS.contains(&first) {
