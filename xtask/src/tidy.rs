@@ -1,5 +1,6 @@
 //! Repository hygiene: every Rust file says what it is for, crates depend only along the
-//! allowed edges of ARCHITECTURE.md, and no snapshot is pending or orphaned.
+//! allowed edges of ARCHITECTURE.md, each database driver is a dependency of its backend crate
+//! alone, and no snapshot is pending or orphaned.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -46,10 +47,21 @@ const ALLOWED_EDGES: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// Database drivers and the only crates whose builds may pull them in: rusqlite and
+/// tokio-postgres never meet, and a build without a backend carries none of its driver. The
+/// benchmark's bare-SQLite baseline is the one exception. Dev-dependencies do not count: they
+/// reach no product build (the `tests` crate opens SQLite files to damage them).
+const DRIVERS: &[(&str, &[&str])] = &[
+    ("rusqlite", &["tool_memory_store_sqlite", "toolmem_bench"]),
+    ("tokio-postgres", &["tool_memory_store_postgres"]),
+    ("deadpool-postgres", &["tool_memory_store_postgres"]),
+];
+
 pub(crate) fn run(root: &Path) -> Result<()> {
     let mut problems = Vec::new();
     check_module_docs(root, &mut problems)?;
     check_dependency_edges(root, &mut problems)?;
+    problems.extend(check_drivers(&manifests(root)?));
     if let Err(err) = check_snapshots(root, None) {
         problems.push(err.to_string());
     }
@@ -143,6 +155,77 @@ fn check_dependency_edges(root: &Path, problems: &mut Vec<String>) -> Result<()>
     Ok(())
 }
 
+/// Every member's manifest under `crates/` and `tests/`, with the member's name (its folder).
+fn manifests(root: &Path) -> Result<Vec<(String, String)>> {
+    let mut found = Vec::new();
+    let mut dirs = vec![root.join("tests")];
+    for entry in fs::read_dir(root.join("crates"))? {
+        dirs.push(entry?.path());
+    }
+    for dir in dirs {
+        let manifest = dir.join("Cargo.toml");
+        if let (Some(name), Ok(text)) = (
+            dir.file_name().and_then(|name| name.to_str()),
+            fs::read_to_string(&manifest),
+        ) {
+            found.push((name.to_owned(), text));
+        }
+    }
+    Ok(found)
+}
+
+/// A problem for each manifest (crate name, text) that depends on a driver of [`DRIVERS`]
+/// it is not listed for, in any table but a dev-dependencies one.
+fn check_drivers(manifests: &[(String, String)]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (name, manifest) in manifests {
+        for dependency in non_dev_dependencies(manifest) {
+            if let Some((driver, allowed)) =
+                DRIVERS.iter().find(|(driver, _)| *driver == dependency)
+                && !allowed.contains(&name.as_str())
+            {
+                problems.push(format!(
+                    "`{name}` depends on `{driver}`, which only {} may (see DRIVERS in xtask/src/tidy.rs)",
+                    allowed.join(" and ")
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// The package names of every dependency table of a manifest except the dev-dependencies ones:
+/// `[dependencies]`, `[build-dependencies]`, `[target.'cfg(..)'.dependencies]`, and tables of
+/// one dependency (`[dependencies.rusqlite]`).
+fn non_dev_dependencies(manifest: &str) -> Vec<String> {
+    let mut in_section = false;
+    let mut names = Vec::new();
+    for line in manifest.lines().map(str::trim) {
+        if let Some(header) = line.strip_prefix('[') {
+            let header = header.trim_end_matches(']');
+            let (table, single) = match header.rsplit_once("dependencies.") {
+                Some((before, name)) => (format!("{before}dependencies"), Some(name)),
+                None => (header.to_owned(), None),
+            };
+            let dependencies =
+                table.ends_with("dependencies") && !table.ends_with("dev-dependencies");
+            in_section = dependencies && single.is_none();
+            if dependencies && let Some(name) = single {
+                names.push(name.trim_matches('"').to_owned());
+            }
+            continue;
+        }
+        if in_section
+            && !line.is_empty()
+            && !line.starts_with('#')
+            && let Some(name) = line.split(['.', '=', ' ']).next()
+        {
+            names.push(name.trim().to_owned());
+        }
+    }
+    names
+}
+
 /// The package names in a manifest's `[dependencies]` table (not dev- or build-).
 fn dependencies_section(manifest: &str) -> Vec<String> {
     let mut in_section = false;
@@ -216,6 +299,40 @@ mod tests {
     fn repository_is_tidy() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
         run(root).unwrap();
+    }
+
+    /// A driver outside its crate is found in every non-dev table form, and allowed in its
+    /// own crate and in dev-dependencies.
+    #[test]
+    fn a_driver_outside_its_backend_crate_is_a_problem() {
+        let manifest = |name: &str, text: &str| (name.to_owned(), text.to_owned());
+        let problems = check_drivers(&[
+            manifest(
+                "tool_memory_store",
+                "[dependencies]\nrusqlite.workspace = true\n",
+            ),
+            manifest(
+                "active_memory_client",
+                "[target.'cfg(unix)'.dependencies]\ntokio-postgres = \"0.7\"\n",
+            ),
+            manifest(
+                "toolmem",
+                "[dependencies.deadpool-postgres]\nversion = \"0.14\"\n",
+            ),
+            manifest(
+                "tool_memory_store_sqlite",
+                "[dependencies]\nrusqlite.workspace = true\n",
+            ),
+            manifest("tests", "[dev-dependencies]\nrusqlite.workspace = true\n"),
+            manifest(
+                "tool_memory_store_postgres",
+                "[dependencies]\ntokio-postgres = \"0.7\"\n",
+            ),
+        ]);
+        assert_eq!(problems.len(), 3, "{problems:#?}");
+        assert!(problems[0].starts_with("`tool_memory_store` depends on `rusqlite`"));
+        assert!(problems[1].starts_with("`active_memory_client` depends on `tokio-postgres`"));
+        assert!(problems[2].starts_with("`toolmem` depends on `deadpool-postgres`"));
     }
 
     #[test]

@@ -59,14 +59,3 @@ pub enum Error {
     #[error("storage worker failed: {0}")]
     Worker(String),
 }
-
-impl Error {
-    /// The error for a row this version cannot read, met where it cannot be skipped.
-    pub fn unreadable(row: crate::UnreadableRow) -> Error {
-        Error::Unreadable {
-            tool_name: row.tool_name,
-            id: row.id,
-            reason: row.reason,
-        }
-    }
-}

@@ -44,6 +44,19 @@ pub struct UnreadableRow {
     pub reason: String,
 }
 
+// Beside the row rather than in `error.rs`, so that the error module uses nothing of this one
+// (this one uses its `Result`).
+impl crate::Error {
+    /// The error for a row this version cannot read, met where it cannot be skipped.
+    pub fn unreadable(row: UnreadableRow) -> crate::Error {
+        crate::Error::Unreadable {
+            tool_name: row.tool_name,
+            id: row.id,
+            reason: row.reason,
+        }
+    }
+}
+
 /// Unreadable rows, shared like a [`Listing`].
 pub type Unreadable = Arc<[UnreadableRow]>;
 

@@ -169,7 +169,10 @@ async fn rules_for_prompt_reports_rendered_rules_and_budget() -> Result<()> {
             &[],
             (T1, T1),
         ),
-        json!({"polarity": "forbid", "matchers": [{"kind": "command", "value": "git push --force"}]}),
+        json!({"polarity": "forbid", "matchers": [
+            {"kind": "command", "value": "git push --force"},
+            {"kind": "command", "value": "git push --force-with-lease"}
+        ]}),
     );
     let every_tool = result(
         &handler,
