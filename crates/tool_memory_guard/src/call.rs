@@ -751,6 +751,17 @@ fn invocation(words: &[String]) -> Invocation {
             positional.push(refspec.to_owned());
             continue;
         }
+        // `git push origin :old` pushes nothing to `old`: it deletes the remote branch.
+        if program == "git"
+            && positional.first().is_some_and(|first| first == "push")
+            && let Some(refspec) = word.strip_prefix(':').filter(|rest| !rest.is_empty())
+        {
+            if !flags.iter().any(|flag| flag == "--delete") {
+                flags.push("--delete".to_owned());
+            }
+            positional.push(refspec.to_owned());
+            continue;
+        }
         positional.push(word.clone());
     }
     Invocation {

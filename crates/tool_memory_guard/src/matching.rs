@@ -167,9 +167,18 @@ impl Compiled {
             (!words.is_empty()).then_some(KeyGroup::AllOf(words))
         };
         match self {
-            Compiled::Email(value) | Compiled::Domain(value) | Compiled::Host(value) => {
-                runs(&[value])
-            }
+            // Keyed on the domain only: the local part a call spells may differ from the
+            // normal form (`kim.lee+work@...`, `kim%2Elee@...` are `kimlee@gmail.com`), and
+            // Gmail's domain has a second spelling.
+            Compiled::Email(value) => match value.rsplit_once('@') {
+                Some((_, "gmail.com")) => Some(KeyGroup::AnyOf(vec![
+                    "gmail".to_owned(),
+                    "googlemail".to_owned(),
+                ])),
+                Some((_, domain)) => runs(&[domain]),
+                None => runs(&[value]),
+            },
+            Compiled::Domain(value) | Compiled::Host(value) => runs(&[value]),
             Compiled::Url(url) => runs(&[&url.host, &url.path]),
             Compiled::Path(path) => runs(
                 &path
@@ -534,6 +543,22 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
     }
 }
 
+/// Whether a recipient field's whole value is a chat handle spelling the name: `@priya`,
+/// `@priya.sharma`, `@priya_sharma` for "priya sharma".
+fn is_handle_of(value: &str, name: &str) -> bool {
+    let Some(handle) = value.strip_prefix('@') else {
+        return false;
+    };
+    let bare = |text: &str| -> String {
+        text.chars()
+            .filter(|ch| !ch.is_whitespace() && !"._-".contains(*ch))
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let handle = bare(handle);
+    !handle.is_empty() && handle == bare(name)
+}
+
 /// Evaluates a constraint against a call; `Some` when the call violates it. When the check's
 /// budget runs out midway, returns what was found before (a forbidden literal found is
 /// found; the caller treats the rest of the check as not done).
@@ -622,7 +647,16 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                 (Polarity::Forbid, Some(found)) => Hit {
                     polarity: Polarity::Forbid,
                     matcher: matcher.clone(),
-                    strength: matcher.strength(),
+                    strength: if matcher.kind == MatcherKind::Person
+                        && found.recipient
+                        && is_handle_of(&found.value, &matcher.value)
+                    {
+                        // `{"channel": "@priya"}`: a chat handle that is the name is the
+                        // person, not someone who may share the name.
+                        Strength::Strong
+                    } else {
+                        matcher.strength()
+                    },
                     found: found.value,
                     recipient: found.recipient,
                     scope: scope_name.clone(),

@@ -88,6 +88,30 @@ pub(crate) fn command_phrases(
             index = next;
             continue;
         }
+        // "delete remote branches", "remove a remote branch": git's `push --delete`, whether
+        // or not the text says git (a heading above it often does instead).
+        if matches!(token.kind, TokenKind::Word)
+            && matches!(program, "delete" | "remove" | "drop")
+            && let Some(remote) = tokens[index + 1..]
+                .iter()
+                .take(2)
+                .position(|next| next.lower == "remote")
+            && tokens.get(index + remote + 2).is_some_and(|next| {
+                next.lower.starts_with("branch") || next.lower.starts_with("ref")
+            })
+        {
+            let end = index + remote + 3;
+            used[index..end].iter_mut().for_each(|slot| *slot = true);
+            phrases.push(CommandPhrase {
+                offset: token.offset,
+                words: vec!["git".to_owned(), "push".to_owned()],
+                adjacent_flags: vec!["--delete".to_owned()],
+                loose_flags: Vec::new(),
+                force_words: false,
+            });
+            index = end;
+            continue;
+        }
         if !is_program {
             index += 1;
             continue;

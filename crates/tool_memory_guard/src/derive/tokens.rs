@@ -67,7 +67,14 @@ pub(crate) fn classify(lower: &str) -> Option<(MatcherKind, String)> {
             .chars()
             .all(|ch| ch.is_alphanumeric() || "-_".contains(ch))
     {
-        return Some((MatcherKind::Literal, lower.to_owned()));
+        // "order #A-55120", "issue #1234": the `#` marks a number in prose, and a call names
+        // the id without it (`{"order_id": "A-55120"}`); a name (`#general`) keeps it.
+        let id = if rest.chars().any(|ch| ch.is_ascii_digit()) {
+            rest
+        } else {
+            lower
+        };
+        return Some((MatcherKind::Literal, id.to_owned()));
     }
     let mut chars = lower.chars();
     let (first, second, third) = (chars.next(), chars.next(), chars.next());
@@ -102,6 +109,15 @@ pub(crate) fn classify(lower: &str) -> Option<(MatcherKind, String)> {
 /// that has none than a substring search.
 pub(crate) fn has_scheme(lower: &str) -> bool {
     lower.contains(':') && lower.contains("://")
+}
+
+/// `id_rsa*`, `*secret*`: a glob whose other characters are a file name's.
+fn is_bare_glob(lower: &str) -> bool {
+    lower.contains('*')
+        && lower.chars().filter(|ch| ch.is_alphanumeric()).count() >= 3
+        && lower
+            .chars()
+            .all(|ch| ch.is_alphanumeric() || "_-*".contains(ch))
 }
 
 pub(crate) fn is_path_like(lower: &str) -> bool {
@@ -242,6 +258,9 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
             match classify(content) {
                 Some((kind, value)) => TokenKind::Entity(kind, value),
                 None if backtick && first_is_program => TokenKind::QuotedCommand(lower.clone()),
+                // A quoted glob of a bare file name (`id_rsa*`, `*secret*`) names files, even
+                // without the dot or slash a glob in prose needs to be read as one.
+                None if is_bare_glob(&lower) => TokenKind::Entity(MatcherKind::Path, lower.clone()),
                 None => TokenKind::Entity(MatcherKind::Literal, lower.clone()),
             }
         } else if SQL_KEYWORDS.contains(&first) {

@@ -31,6 +31,11 @@ pub(crate) const FORBID_CUES: &[&str] = &[
     "not allowed",
     "disallowed",
     "block",
+    // "Hands off instance `i-0a1...`", "stay away from prod": bans, however idiomatic.
+    "hands off",
+    "hands-off",
+    "stay away from",
+    "keep away from",
 ];
 pub(crate) const REQUIRE_CUES: &[&str] = &[
     "always",
