@@ -2,7 +2,7 @@
 //! the agreed floors. Run `cargo test -p tool_memory_capture --test it -- --nocapture corpus`
 //! to see the metrics line and every disagreement.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, ensure};
 use tool_memory_capture::{CorpusCase, evaluate, parse_corpus};
@@ -19,23 +19,34 @@ const MIN_REVOCATION_TURNS: usize = 60;
 /// Cases that label what pasted material may propose (`expect_proposed`).
 const MIN_PROPOSAL_TURNS: usize = 40;
 
+fn load_corpus() -> Result<Vec<CorpusCase>> {
+    let mut cases = Vec::new();
+    for (path, text) in jsonl_files(CORPUS_DIR)? {
+        cases.extend(parse_corpus(&text).with_context(|| path.display().to_string())?);
+    }
+    Ok(cases)
+}
+
+/// The `*.jsonl` files of `dir` with their text, in file-name order; both corpora are read so.
 #[expect(
     clippy::disallowed_methods,
-    reason = "the labelled corpus lives in files under tests/fixtures/capture"
+    reason = "the labelled corpora live in files under tests/fixtures"
 )]
-fn load_corpus() -> Result<Vec<CorpusCase>> {
-    let mut paths: Vec<_> = std::fs::read_dir(Path::new(CORPUS_DIR))
-        .with_context(|| format!("reading {CORPUS_DIR}"))?
+pub(crate) fn jsonl_files(dir: &str) -> Result<Vec<(PathBuf, String)>> {
+    let mut paths: Vec<_> = std::fs::read_dir(Path::new(dir))
+        .with_context(|| format!("reading {dir}"))?
         .map(|entry| entry.map(|entry| entry.path()))
         .collect::<Result<_, _>>()?;
     paths.retain(|path| path.extension().is_some_and(|ext| ext == "jsonl"));
     paths.sort();
-    let mut cases = Vec::new();
-    for path in paths {
-        let text = std::fs::read_to_string(&path)?;
-        cases.extend(parse_corpus(&text).with_context(|| path.display().to_string())?);
-    }
-    Ok(cases)
+    paths
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            Ok((path, text))
+        })
+        .collect()
 }
 
 #[test]

@@ -8,14 +8,13 @@
 //! `cargo test -p tool_memory_capture --test it -- --nocapture real_text` to see them.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use anyhow::{Context, Result, ensure};
+use anyhow::{Result, ensure};
 use serde::Deserialize;
 use tool_memory_capture::{
     EDICT_TAG, MATERIAL_TAG, ToolCallRecord, Trust, TurnRecord, capture_turn,
 };
-use tool_memory_core::Timestamp;
+use tool_memory_core::{Timestamp, parse_json_lines};
 
 const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text");
 
@@ -43,28 +42,12 @@ struct Label {
     rule: String,
 }
 
-#[expect(
-    clippy::disallowed_methods,
-    reason = "the real-text corpus lives in files under tests/fixtures/real_text"
-)]
 fn load() -> Result<Vec<Case>> {
-    let mut paths: Vec<_> = std::fs::read_dir(Path::new(CORPUS_DIR))
-        .with_context(|| format!("reading {CORPUS_DIR}"))?
-        .map(|entry| entry.map(|entry| entry.path()))
-        .collect::<Result<_, _>>()?;
-    paths.retain(|path| path.extension().is_some_and(|ext| ext == "jsonl"));
-    paths.sort();
     let mut cases = Vec::new();
-    for path in paths {
-        let text = std::fs::read_to_string(&path)?;
-        for (number, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let case: Case = serde_json::from_str(line)
-                .with_context(|| format!("{}:{}", path.display(), number + 1))?;
-            cases.push(case);
-        }
+    for (path, text) in crate::corpus::jsonl_files(CORPUS_DIR)? {
+        cases.extend(parse_json_lines(&text, |line, source| {
+            anyhow::Error::new(source).context(format!("{}:{line}", path.display()))
+        })?);
     }
     Ok(cases)
 }

@@ -13,13 +13,19 @@ const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtu
 const MIN_ACCURACY: f64 = 0.95;
 const MIN_CASES: usize = 300;
 
+pub(crate) fn load_corpus() -> Result<Vec<CorpusCase>> {
+    load_dir(CORPUS_DIR)
+}
+
+/// Every case in the `*.jsonl` files of `dir`, in file-name order; the guard's own corpus and
+/// the real-text one are read alike.
 #[expect(
     clippy::disallowed_methods,
-    reason = "the labelled corpus lives in files under tests/fixtures/guard"
+    reason = "the labelled corpora live in files under tests/fixtures"
 )]
-pub(crate) fn load_corpus() -> Result<Vec<CorpusCase>> {
-    let mut paths: Vec<_> = std::fs::read_dir(Path::new(CORPUS_DIR))
-        .with_context(|| format!("reading {CORPUS_DIR}"))?
+pub(crate) fn load_dir(dir: &str) -> Result<Vec<CorpusCase>> {
+    let mut paths: Vec<_> = std::fs::read_dir(Path::new(dir))
+        .with_context(|| format!("reading {dir}"))?
         .map(|entry| entry.map(|entry| entry.path()))
         .collect::<Result<_, _>>()?;
     paths.retain(|path| path.extension().is_some_and(|ext| ext == "jsonl"));

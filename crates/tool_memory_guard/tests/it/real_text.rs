@@ -5,10 +5,8 @@
 //! blocked, and fails past the ratchet floors. Run
 //! `cargo test -p tool_memory_guard --test it -- --nocapture real_text` to see every miss.
 
-use std::path::Path;
-
-use anyhow::{Context, Result, ensure};
-use tool_memory_guard::{CorpusCase, Decision, evaluate, parse_corpus};
+use anyhow::{Result, ensure};
+use tool_memory_guard::{CorpusCase, Decision, evaluate};
 
 const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text");
 
@@ -26,23 +24,8 @@ const MAX_BLOCKED_HARMLESS: usize = 5;
 const MIN_RULES: usize = 80;
 const MIN_CALLS: usize = 250;
 
-#[expect(
-    clippy::disallowed_methods,
-    reason = "the real-text corpus lives in files under tests/fixtures/real_text"
-)]
 fn load() -> Result<Vec<CorpusCase>> {
-    let mut paths: Vec<_> = std::fs::read_dir(Path::new(CORPUS_DIR))
-        .with_context(|| format!("reading {CORPUS_DIR}"))?
-        .map(|entry| entry.map(|entry| entry.path()))
-        .collect::<Result<_, _>>()?;
-    paths.retain(|path| path.extension().is_some_and(|ext| ext == "jsonl"));
-    paths.sort();
-    let mut cases = Vec::new();
-    for path in paths {
-        let text = std::fs::read_to_string(&path)?;
-        cases.extend(parse_corpus(&text).with_context(|| path.display().to_string())?);
-    }
-    Ok(cases)
+    crate::corpus::load_dir(CORPUS_DIR)
 }
 
 /// A count within its ceiling. (A function, so that a ceiling of zero reads like the others.)
