@@ -1,0 +1,118 @@
+//! One string of a call, lower-cased, with the normal forms (addresses, hosts, URLs, paths,
+//! name words) that matchers compare, each computed once on first use.
+
+use std::cell::OnceCell;
+
+use crate::normalize::{
+    UrlParts, chunks, host_of_chunk, is_domain_like, normalize_email, normalize_path,
+    normalize_url, path_candidates, person_tokens,
+};
+
+/// One string of a call, lower-cased, with the normal forms matchers compare computed on
+/// first use.
+#[derive(Debug, Clone)]
+pub(crate) struct Text {
+    pub(crate) lower: String,
+    /// Under a recipient-like key.
+    pub(crate) recipient: bool,
+    /// A joined argv array, used only to find invocations (its elements are texts too).
+    pub(crate) command_only: bool,
+    /// Boxed on first use: most texts of most checks never need one.
+    forms: OnceCell<Box<Forms>>,
+}
+
+/// The candidate literals of a text in normal form. Every rule of a kind compares with the
+/// same list, so a text is normalised once per check rather than once per candidate rule:
+/// a megabyte of paths checked against many path rules cost seconds of allocation otherwise.
+#[derive(Debug, Clone, Default)]
+struct Forms {
+    emails: OnceCell<Vec<String>>,
+    hosts: OnceCell<Vec<String>>,
+    urls: OnceCell<Vec<UrlParts>>,
+    paths: OnceCell<Vec<String>>,
+    person_tokens: OnceCell<Vec<(usize, usize)>>,
+}
+
+impl Text {
+    pub(crate) fn new(lower: String, recipient: bool, command_only: bool) -> Text {
+        Text {
+            lower,
+            recipient,
+            command_only,
+            forms: OnceCell::new(),
+        }
+    }
+
+    fn forms(&self) -> &Forms {
+        self.forms.get_or_init(Box::default)
+    }
+
+    /// What a matcher looking at this text costs: its bytes, and one for the text itself.
+    pub(crate) fn weight(&self) -> usize {
+        self.lower.len() + 1
+    }
+
+    /// The e-mail addresses in the text: every chunk with an `@` that normalises to one.
+    pub(crate) fn emails(&self) -> &[String] {
+        self.forms().emails.get_or_init(|| {
+            chunks(&self.lower)
+                .filter(|chunk| chunk.contains('@'))
+                .filter_map(normalize_email)
+                .collect()
+        })
+    }
+
+    /// The hosts the text's chunks name (addresses' domains, URLs' hosts, dotted names, IPs).
+    pub(crate) fn hosts(&self) -> &[String] {
+        self.forms().hosts.get_or_init(|| {
+            let mut hosts: Vec<String> = chunks(&self.lower).filter_map(host_of_chunk).collect();
+            // A site's files live under its name: `/srv/www/shop.example.org/public` is
+            // shop.example.org's.
+            for chunk in chunks(&self.lower).filter(|chunk| chunk.contains('/')) {
+                for component in chunk.split(['/', ':']).skip(1) {
+                    if is_domain_like(component) && !hosts.iter().any(|host| host == component) {
+                        hosts.push(component.to_owned());
+                    }
+                }
+            }
+            hosts
+        })
+    }
+
+    /// The URLs in the text (`scheme://...` or `www....`).
+    pub(crate) fn urls(&self) -> &[UrlParts] {
+        self.forms().urls.get_or_init(|| {
+            chunks(&self.lower)
+                .filter(|chunk| chunk.contains("://") || chunk.starts_with("www."))
+                .filter_map(normalize_url)
+                .collect()
+        })
+    }
+
+    /// The paths the text may name, normalised. Only candidates with a path's shape (a `/`,
+    /// `.`, `~` or `\\`) are kept: a word without one normalises to a bare relative name,
+    /// which no anchored pattern covers and no relative pattern is compared with.
+    pub(crate) fn paths(&self) -> &[String] {
+        self.forms().paths.get_or_init(|| {
+            chunks(&self.lower)
+                .flat_map(path_candidates)
+                .filter(|candidate| candidate.contains(['/', '.', '~', '\\']))
+                .map(normalize_path)
+                .collect()
+        })
+    }
+
+    /// The name words of the text ([`person_tokens`]) as byte ranges of `lower`.
+    pub(crate) fn person_tokens(&self) -> &[(usize, usize)] {
+        self.forms().person_tokens.get_or_init(|| {
+            let base = self.lower.as_ptr() as usize;
+            person_tokens(&self.lower)
+                .into_iter()
+                .map(|token| {
+                    let start = token.as_ptr() as usize - base;
+                    (start, start + token.len())
+                })
+                .collect()
+        })
+    }
+}

@@ -1,0 +1,465 @@
+//! Unit tests of matching: each matcher kind against calls that must and must not match.
+
+use serde_json::{Value, json};
+
+use super::*;
+
+/// Checks one matcher against one call.
+fn check(kind: MatcherKind, value: &str, tool: &str, arguments: Value, expected: bool) {
+    let constraint = Constraint::forbid(vec![Matcher::new(kind, value)]);
+    let compiled = CompiledConstraint::new(&constraint).expect("compiles");
+    let view = CallView::new(tool, &arguments);
+    assert_eq!(
+        evaluate(&compiled, &view).is_some(),
+        expected,
+        "{kind:?} {value} vs {arguments}"
+    );
+}
+
+#[test]
+fn email_matches_whole_addresses_in_recipients() {
+    use MatcherKind::Email;
+    check(
+        Email,
+        "sarah@example.com",
+        "send_email",
+        json!({"to": "Sarah@Example.com"}),
+        true,
+    );
+    check(
+        Email,
+        "sarah@example.com",
+        "send_email",
+        json!({"to": "Sarah <sarah@example.com>"}),
+        true,
+    );
+    check(
+        Email,
+        "sarah@example.com",
+        "send_email",
+        json!({"cc": ["a@b.com", "mailto:sarah@example.com"]}),
+        true,
+    );
+    check(
+        Email,
+        "sarah@example.com",
+        "send_email",
+        json!({"to": "sarah+x@example.com"}),
+        true,
+    );
+    check(
+        Email,
+        "sarah@example.com",
+        "send_email",
+        json!({"to": "sarah.connor@example.com"}),
+        false,
+    );
+    check(
+        Email,
+        "sarah@example.com",
+        "send_email",
+        json!({"to": "asarah@example.com"}),
+        false,
+    );
+    check(
+        Email,
+        "sarah@example.com",
+        "send_email",
+        json!({"to": "sarah@example.com.au"}),
+        false,
+    );
+    check(
+        Email,
+        "sarah@example.com",
+        "send_email",
+        json!({"to": "bob@x.com", "body": "cc sarah@example.com later"}),
+        false,
+    );
+    check(
+        Email,
+        "sarah@example.com",
+        "shell",
+        json!({"command": "mail -s hi sarah@example.com"}),
+        true,
+    );
+    check(
+        Email,
+        "sarah@example.com",
+        "send_email",
+        json!({"message": {"headers": {"To": "SARAH@example.com"}}}),
+        true,
+    );
+}
+
+#[test]
+fn domain_matches_subdomains_not_lookalikes() {
+    use MatcherKind::Domain;
+    check(
+        Domain,
+        "example.com",
+        "browser",
+        json!({"url": "https://mail.example.com/x"}),
+        true,
+    );
+    check(
+        Domain,
+        "example.com",
+        "browser",
+        json!({"url": "https://notexample.com/"}),
+        false,
+    );
+    check(
+        Domain,
+        "example.com",
+        "send_email",
+        json!({"to": "a@sub.example.com"}),
+        true,
+    );
+    check(
+        Domain,
+        "example.com",
+        "send_email",
+        json!({"to": "a@example.co"}),
+        false,
+    );
+    check(
+        Domain,
+        "competitor.com",
+        "send_email",
+        json!({"to": "a@b.com", "body": "see competitor.com"}),
+        false,
+    );
+}
+
+#[test]
+fn url_host_path_and_literal_kinds() {
+    check(
+        MatcherKind::Url,
+        "https://intranet.corp/admin",
+        "browser",
+        json!({"url": "http://www.intranet.corp/admin/users"}),
+        true,
+    );
+    check(
+        MatcherKind::Url,
+        "https://intranet.corp/admin",
+        "browser",
+        json!({"url": "https://intranet.corp/administrator"}),
+        false,
+    );
+    check(
+        MatcherKind::Host,
+        "prod-db-1",
+        "shell",
+        json!({"command": "ssh deploy@prod-db-1 uptime"}),
+        true,
+    );
+    check(
+        MatcherKind::Host,
+        "prod-db-1",
+        "shell",
+        json!({"command": "ssh prod-db-10"}),
+        false,
+    );
+    check(
+        MatcherKind::Host,
+        "10.0.0.5",
+        "shell",
+        json!({"command": "curl http://10.0.0.5:8080/x"}),
+        true,
+    );
+    check(
+        MatcherKind::Path,
+        "/etc",
+        "write_file",
+        json!({"path": "//etc/hosts"}),
+        true,
+    );
+    check(
+        MatcherKind::Path,
+        "/etc",
+        "write_file",
+        json!({"path": "/home/me/etc/x"}),
+        false,
+    );
+    check(
+        MatcherKind::Path,
+        ".env",
+        "read_file",
+        json!({"path": "./app/.env"}),
+        true,
+    );
+    check(
+        MatcherKind::Path,
+        ".env",
+        "read_file",
+        json!({"path": "./app/.env.example"}),
+        false,
+    );
+    check(
+        MatcherKind::Path,
+        "/",
+        "shell",
+        json!({"command": "rm -rf /"}),
+        true,
+    );
+    check(
+        MatcherKind::Path,
+        "/",
+        "shell",
+        json!({"command": "rm -rf /tmp/build"}),
+        false,
+    );
+    check(
+        MatcherKind::Literal,
+        "project falcon",
+        "send_email",
+        json!({"body": "Re: Project Falcon launch"}),
+        true,
+    );
+    check(
+        MatcherKind::Literal,
+        "project falcon",
+        "send_email",
+        json!({"body": "Project Falconer"}),
+        false,
+    );
+    check(
+        MatcherKind::Literal,
+        "main",
+        "git_push",
+        json!({"branch": "maintenance"}),
+        false,
+    );
+    check(
+        MatcherKind::Literal,
+        "#general",
+        "slack_post",
+        json!({"channel": "general"}),
+        true,
+    );
+    check(
+        MatcherKind::Literal,
+        "#general",
+        "slack_post",
+        json!({"channel": "general-chat"}),
+        false,
+    );
+}
+
+#[test]
+fn command_and_flag_kinds() {
+    use MatcherKind::{Command, Flag};
+    check(
+        Command,
+        "rm -rf",
+        "shell",
+        json!({"command": "rm -rf build"}),
+        true,
+    );
+    check(
+        Command,
+        "rm -rf",
+        "shell",
+        json!({"command": "rm -fr build"}),
+        true,
+    );
+    check(
+        Command,
+        "rm -rf",
+        "shell",
+        json!({"command": "rm -r -f build"}),
+        true,
+    );
+    check(
+        Command,
+        "rm -rf",
+        "shell",
+        json!({"command": "rm --recursive --force build"}),
+        true,
+    );
+    check(
+        Command,
+        "rm -rf",
+        "shell",
+        json!({"command": "rm -r build"}),
+        false,
+    );
+    check(
+        Command,
+        "sudo",
+        "shell",
+        json!({"command": "sudo apt update"}),
+        true,
+    );
+    check(
+        Command,
+        "sudo",
+        "shell",
+        json!({"command": "echo pseudocode"}),
+        false,
+    );
+    check(
+        Command,
+        "git push",
+        "shell",
+        json!({"command": "cd x && git push origin main"}),
+        true,
+    );
+    check(
+        Command,
+        "git push",
+        "shell",
+        json!({"command": "git pull"}),
+        false,
+    );
+    check(
+        Command,
+        "git push",
+        "git_push",
+        json!({"remote": "origin"}),
+        true,
+    );
+    check(
+        Command,
+        "git push --force",
+        "git_push",
+        json!({"force": true}),
+        true,
+    );
+    check(
+        Command,
+        "git push --force",
+        "git_push",
+        json!({"force": false}),
+        false,
+    );
+    check(
+        Command,
+        "git push --force",
+        "shell",
+        json!({"argv": ["git", "push", "-f"]}),
+        true,
+    );
+    check(
+        Flag,
+        "--force",
+        "shell",
+        json!({"command": "git push --force-with-lease"}),
+        false,
+    );
+    check(
+        Flag,
+        "--force",
+        "shell",
+        json!({"command": "git push --force"}),
+        true,
+    );
+    check(
+        Flag,
+        "--force",
+        "shell",
+        json!({"command": "git push -f"}),
+        true,
+    );
+    check(
+        Flag,
+        "--force",
+        "shell",
+        json!({"command": "tail -f log"}),
+        false,
+    );
+}
+
+#[test]
+fn person_matches_name_words_in_recipients() {
+    use MatcherKind::Person;
+    check(Person, "Sarah", "send_email", json!({"to": "Sarah"}), true);
+    check(
+        Person,
+        "Sarah",
+        "send_email",
+        json!({"to": "sarah.j@corp.com", "name": "Sarah J"}),
+        true,
+    );
+    check(
+        Person,
+        "Sarah",
+        "send_email",
+        json!({"to": "sarahsbakery.com@x.com"}),
+        false,
+    );
+    check(
+        Person,
+        "Sarah",
+        "send_email",
+        json!({"to": "bob@x.com", "body": "Hi Sarah"}),
+        false,
+    );
+    check(
+        Person,
+        "Sarah",
+        "send_email",
+        json!({"to": "asarah@x.com"}),
+        false,
+    );
+    check(
+        Person,
+        "Sarah Lee",
+        "send_email",
+        json!({"to": "Sarah Lee <sl@x.com>"}),
+        true,
+    );
+    check(
+        Person,
+        "Sarah Lee",
+        "send_email",
+        json!({"to": "Sarah Kim"}),
+        false,
+    );
+}
+
+#[test]
+fn an_address_beats_a_name() {
+    let constraint = Constraint::forbid(vec![
+        Matcher::new(MatcherKind::Email, "sarah@example.com"),
+        Matcher::new(MatcherKind::Person, "Sarah"),
+    ]);
+    let compiled = CompiledConstraint::new(&constraint).unwrap();
+    let hit = |arguments: Value| evaluate(&compiled, &CallView::new("send_email", &arguments));
+    assert!(hit(json!({"to": "sarah.lee@corp.com", "name": "Sarah Lee"})).is_none());
+    assert_eq!(
+        hit(json!({"to": "Sarah"})).unwrap().strength,
+        Strength::Weak
+    );
+    assert_eq!(
+        hit(json!({"to": "sarah@example.com"})).unwrap().strength,
+        Strength::Strong
+    );
+}
+
+#[test]
+fn requirement_checks_each_invocation_of_the_when_command() {
+    let constraint = Constraint::require(vec![Matcher::new(MatcherKind::Flag, "--dry-run")])
+        .with_when(vec![Matcher::new(MatcherKind::Command, "terraform")]);
+    let compiled = CompiledConstraint::new(&constraint).unwrap();
+    let unmet = |tool: &str, arguments: Value| {
+        evaluate(&compiled, &CallView::new(tool, &arguments)).is_some()
+    };
+    assert!(unmet("shell", json!({"command": "terraform apply"})));
+    assert!(!unmet(
+        "shell",
+        json!({"command": "terraform apply --dry-run"})
+    ));
+    assert!(unmet(
+        "shell",
+        json!({"command": "terraform plan --dry-run && terraform apply"})
+    ));
+    assert!(!unmet("shell", json!({"command": "ls -la"})));
+    assert!(unmet("terraform", json!({"args": ["apply"]})));
+    assert!(!unmet("terraform", json!({"args": ["apply", "--dry-run"]})));
+    assert!(!unmet(
+        "terraform",
+        json!({"subcommand": "plan", "dry_run": true})
+    ));
+}
