@@ -97,7 +97,20 @@ impl Compiled {
                 .collect::<Option<Vec<String>>>()
                 .map(KeyGroup::AnyOf),
             Compiled::Literal(literal) => runs(&[literal]),
-            Compiled::Person(words) => runs(&words.iter().map(String::as_str).collect::<Vec<_>>()),
+            Compiled::Person(words) => match words.as_slice() {
+                [first, .., last] => {
+                    let initial =
+                        |word: &str| word.chars().next().map(String::from).unwrap_or_default();
+                    Some(KeyGroup::AnyOf(vec![
+                        last.clone(),
+                        format!("{first}{last}"),
+                        format!("{last}{first}"),
+                        format!("{}{last}", initial(first)),
+                        format!("{first}{}", initial(last)),
+                    ]))
+                }
+                _ => runs(&words.iter().map(String::as_str).collect::<Vec<_>>()),
+            },
         }
     }
 }
@@ -427,21 +440,53 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 return None;
             }
             scope.address_texts().find_map(|text| {
-                text.person_tokens()
-                    .windows(words.len())
-                    .any(|window| {
-                        window
-                            .iter()
-                            .zip(words)
-                            .all(|(&(start, end), word)| text.lower[start..end] == *word)
-                    })
-                    .then(|| Found {
-                        value: text.lower.trim().chars().take(80).collect(),
-                        recipient: text.recipient,
-                    })
+                let tokens: Vec<&str> = text
+                    .person_tokens()
+                    .iter()
+                    .map(|&(start, end)| &text.lower[start..end])
+                    .collect();
+                names_person(&tokens, words).then(|| Found {
+                    value: text.lower.trim().chars().take(80).collect(),
+                    recipient: text.recipient,
+                })
             })
         }
     }
+}
+
+/// Whether the name words of a recipient value spell the person a rule names (`words`, lower
+/// case): the words in order (`Tomasz Wojcik`, `tomasz.wojcik@...`, `@tomasz_wojcik`), and
+/// for a name of two or more words the handle forms mail and chat systems make of it: run
+/// together (`@TomaszWojcik`, `tomaszwojcik@...`), surname first (`wojcik.tomasz`), or the
+/// given name cut to its initial (`twojcik`, `t.wojcik`). An initial may stand for another
+/// given name, so these still only ask (a person matcher is weak).
+fn names_person(tokens: &[&str], words: &[String]) -> bool {
+    let in_order = |sequence: &[&str]| {
+        tokens
+            .windows(sequence.len())
+            .any(|window| window == sequence)
+    };
+    let name: Vec<&str> = words.iter().map(String::as_str).collect();
+    if in_order(&name) {
+        return true;
+    }
+    let [first, .., last] = name.as_slice() else {
+        return false;
+    };
+    let initial = &first[..first.chars().next().map_or(0, char::len_utf8)];
+    let joined = name.concat();
+    let forms = [
+        joined.as_str(),
+        &format!("{last}{first}"),
+        &format!("{initial}{last}"),
+        &format!(
+            "{first}{}",
+            &last[..last.chars().next().map_or(0, char::len_utf8)]
+        ),
+    ];
+    tokens.iter().any(|token| forms.contains(token))
+        || in_order(&[last, first])
+        || in_order(&[initial, last])
 }
 
 /// Whether a recipient field's whole value is a chat handle spelling the name: `@priya`,
@@ -457,7 +502,9 @@ fn is_handle_of(value: &str, name: &str) -> bool {
             .collect()
     };
     let handle = bare(handle);
-    !handle.is_empty() && handle == bare(name)
+    // One given name is shared by many people ("never DM Kevin" asks about `@kevin`); a handle
+    // that spells a whole name is that person.
+    name.split_whitespace().nth(1).is_some() && !handle.is_empty() && handle == bare(name)
 }
 
 /// Evaluates a constraint against a call; `Some` when the call violates it. When the check's
