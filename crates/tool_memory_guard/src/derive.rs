@@ -23,8 +23,8 @@ use tool_memory_core::ToolMemoryRule;
 use self::entities::{CommandPhrase, command_phrases, host_names, person_names};
 pub(crate) use self::lexicon::is_program;
 use self::lexicon::{
-    BRANCH, COMMON_WORD, Cues, INTERPRETERS, PERSON_FILLER, PIPE_WORDS, POSITIVE_TURNS,
-    SQL_KEYWORDS, SQL_PHRASES,
+    BRANCH, COMMON_WORD, Cues, FLAG_SUBCOMMANDS, INTERPRETERS, PERSON_FILLER, PIPE_WORDS,
+    POSITIVE_TURNS, SQL_KEYWORDS, SQL_PHRASES,
 };
 use self::tokens::{TokenKind, flag_value, is_word, tokenize};
 use self::whole_tool::{forbids_an_operation, forbids_the_tool, names_the_tool};
@@ -368,15 +368,61 @@ fn require(
     entities: Vec<(usize, Matcher)>,
     flags: Vec<(usize, String)>,
 ) -> Constraint {
+    // "Always use `pnpm install --frozen-lockfile`": the order spells how to run a command,
+    // and a call that runs it another way is asked about. A flag required on its own ("always
+    // pass `--dry-run` to terraform") is the point of the rule, and its absence denies.
+    let spelled = entities.is_empty()
+        && flags.is_empty()
+        && phrases
+            .iter()
+            .any(|phrase| !phrase.adjacent_flags.is_empty())
+        && phrases.iter().all(|phrase| phrase.loose_flags.is_empty());
     let mut matchers = literal_matchers(entities, flags);
     let mut when = Vec::new();
     for phrase in phrases {
-        when.push(Matcher::new(MatcherKind::Command, phrase.words.join(" ")));
-        for flag in phrase.adjacent_flags.iter().chain(&phrase.loose_flags) {
+        let required: Vec<&String> = phrase
+            .adjacent_flags
+            .iter()
+            .chain(&phrase.loose_flags)
+            .collect();
+        match flag_subcommands(&phrase.words, &required) {
+            Some(subcommands) => when.extend(subcommands.into_iter().map(|subcommand| {
+                Matcher::new(
+                    MatcherKind::Command,
+                    format!("{} {subcommand}", phrase.words[0]),
+                )
+            })),
+            None => when.push(Matcher::new(MatcherKind::Command, phrase.words.join(" "))),
+        }
+        for flag in required {
             matchers.push(Matcher::new(MatcherKind::Flag, flag.clone()));
         }
     }
-    Constraint::require(matchers).with_when(when)
+    Constraint::require(matchers)
+        .with_when(when)
+        .with_ask_first(spelled)
+}
+
+/// The subcommands a requirement on a bare program is about, when every flag it requires
+/// belongs to known subcommands of it ([`FLAG_SUBCOMMANDS`]): "always pass `--namespace` to
+/// helm" is about `helm upgrade` and `helm list`, not `helm repo update`. `None`: the rule
+/// names a subcommand, or a flag the table does not know, so it holds for every invocation.
+fn flag_subcommands(words: &[String], flags: &[&String]) -> Option<Vec<&'static str>> {
+    let [program] = words else {
+        return None;
+    };
+    let mut subcommands: Vec<&'static str> = Vec::new();
+    for flag in flags {
+        let (_, _, list) = FLAG_SUBCOMMANDS
+            .iter()
+            .find(|(known, known_flag, _)| known == program && known_flag == flag)?;
+        for subcommand in *list {
+            if !subcommands.contains(subcommand) {
+                subcommands.push(subcommand);
+            }
+        }
+    }
+    (!subcommands.is_empty()).then_some(subcommands)
 }
 
 /// "never X without Y": Y is required whenever X happens.

@@ -219,3 +219,47 @@ fn paths_urls_hosts_and_literals() {
         None,
     );
 }
+
+#[test]
+fn positive_orders_ask_when_they_spell_the_command_and_keep_to_the_flags_subcommands() {
+    check(
+        "bash",
+        "Always use `pnpm install --frozen-lockfile`.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"--frozen-lockfile"}],"polarity":"require","when":[{"kind":"command","value":"pnpm install"}]}"#,
+        ),
+    );
+    check(
+        "bash",
+        "always pass `--rm` to docker",
+        Some(
+            r#"{"matchers":[{"kind":"flag","value":"--rm"}],"polarity":"require","when":[{"kind":"command","value":"docker run"}]}"#,
+        ),
+    );
+    // A flag the table does not know holds for every subcommand.
+    check(
+        "bash",
+        "always pass --dry-run to terraform",
+        Some(
+            r#"{"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require","when":[{"kind":"command","value":"terraform"}]}"#,
+        ),
+    );
+}
+
+#[test]
+fn consent_said_as_a_need_asks() {
+    for text in [
+        "`DELETE` needs my explicit OK.",
+        "`DELETE` only with my approval.",
+        "Wait for my go-ahead before any `DELETE`.",
+        "`DELETE` requires my sign-off.",
+    ] {
+        check(
+            "mcp__db__run_query",
+            text,
+            Some(
+                r#"{"ask_first":true,"matchers":[{"kind":"literal","value":"delete"}],"polarity":"forbid"}"#,
+            ),
+        );
+    }
+}

@@ -96,6 +96,8 @@ pub(crate) const FLAG_ALIASES: &[(&str, &str, &str)] = &[
     ("git", "-f", "--force"),
     ("docker", "-f", "--force"),
     ("terraform", "--auto-approve", "-auto-approve"),
+    ("helm", "-n", "--namespace"),
+    ("kubectl", "-n", "--namespace"),
 ];
 
 /// Programs installed under versioned names, whose version says nothing about what they do.
