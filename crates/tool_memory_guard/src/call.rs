@@ -6,18 +6,19 @@
 //! touch costs no more than the token walk in the index. Both walks over the arguments, and
 //! the command parser, stop at the bounds of [`crate::limits`] and record which one they hit.
 
+mod access;
 mod lexicon;
 mod shell;
 mod text;
 
-use self::lexicon::{RECIPIENT_KEYS, VALUE_FLAGS};
+use self::lexicon::{COMMAND_KEYS, RECIPIENT_KEYS, VALUE_FLAGS};
 pub(crate) use self::shell::{Invocation, parse_command_line};
 pub(crate) use self::text::Text;
 
 use std::cell::OnceCell;
 
 use serde_json::Value;
-use tool_memory_core::split_words;
+use tool_memory_core::{ToolFamily, split_words};
 
 use crate::limits::{ArgumentCount, Bound, Budget, MAX_ARGUMENT_DEPTH};
 use crate::normalize::{alnum_runs, flag_of_key};
@@ -44,6 +45,13 @@ pub(crate) struct CallView {
     pub(crate) text_weight: usize,
     /// The work this check has spent, and the first bound it reached.
     pub(crate) budget: Budget,
+    /// The tool's family in core's table, if it has one.
+    family: Option<ToolFamily>,
+    /// Whether the call only reads, judged on first use (only a rule about writing asks).
+    read_only: OnceCell<bool>,
+    /// The texts (by index range) under a key that holds the command line (`command`,
+    /// `cmd`, `args`): what the call runs, as opposed to a `description` or a `workdir`.
+    command_texts: Vec<std::ops::Range<usize>>,
 }
 
 /// The invocations of a call and what looking at all of them costs.
@@ -57,6 +65,7 @@ impl CallView {
     pub(crate) fn new(tool_name: &str, arguments: &Value) -> CallView {
         let mut view = CallView {
             tool_words: tool_words(tool_name),
+            family: ToolFamily::of(tool_name),
             ..CallView::default()
         };
         if let Err(bound) = view.walk(arguments, false, 1, &mut ArgumentCount::default()) {
@@ -70,6 +79,32 @@ impl CallView {
     /// Every invocation in every string of the call, up to the bounds on parsing.
     pub(crate) fn invocations(&self) -> &[Invocation] {
         &self.parsed().invocations
+    }
+
+    /// Whether the call only reads ([`access::only_reads`]).
+    pub(crate) fn read_only(&self) -> bool {
+        *self.read_only.get_or_init(|| {
+            // The command line the call runs, not the words that describe it ("Show the hosts
+            // file" is no program) or the directory it runs in. An argv array is read as its
+            // joined line. Read again, within the same bounds as always.
+            let mut lines: Vec<&Text> = Vec::new();
+            for range in &self.command_texts {
+                let texts = &self.texts[range.clone()];
+                match texts.iter().find(|text| text.command_only) {
+                    Some(joined) => lines.push(joined),
+                    None => lines.extend(texts),
+                }
+            }
+            let mut invocations = Vec::new();
+            let budget = Budget::default();
+            for text in lines {
+                if !parse_command_line(&text.lower, 0, &mut invocations, &budget) {
+                    return false;
+                }
+            }
+            budget.exceeded().is_none()
+                && access::only_reads(self.family, &self.tool_words, &invocations)
+        })
     }
 
     /// What looking at every invocation costs.
@@ -151,7 +186,11 @@ impl CallView {
                     if item == &Value::Bool(true) {
                         self.bool_flags.push(flag_of_key(key));
                     }
+                    let start = self.texts.len();
                     self.walk(item, recipient || is_recipient_key(key), depth + 1, count)?;
+                    if COMMAND_KEYS.contains(&key.to_lowercase().as_str()) {
+                        self.command_texts.push(start..self.texts.len());
+                    }
                 }
             }
             Value::Number(number) => {
@@ -293,5 +332,44 @@ mod tests {
         assert_eq!(view.tool_words, ["send", "email"]);
         assert!(is_recipient_key("toRecipients"));
         assert!(!is_recipient_key("body"));
+    }
+
+    #[test]
+    fn tells_a_call_that_only_reads() {
+        let reads = |tool: &str, arguments: Value| CallView::new(tool, &arguments).read_only();
+        assert!(reads("Read", json!({"file_path": "/etc/hosts"})));
+        assert!(reads(
+            "Bash",
+            json!({"command": "cat /etc/hosts | grep db 2>/dev/null", "description": "Show it"})
+        ));
+        assert!(reads(
+            "shell",
+            json!({"command": ["bash", "-lc", "sudo head -5 /etc/hosts"], "workdir": "/repo"})
+        ));
+        assert!(reads(
+            "run_shell_command",
+            json!({"command": "aws s3 ls s3://logs/"})
+        ));
+        assert!(reads("mcp__fs__read_file", json!({"path": "/etc/hosts"})));
+        assert!(!reads("Edit", json!({"file_path": "/etc/hosts"})));
+        assert!(!reads("Bash", json!({"command": "cat a > /etc/hosts"})));
+        assert!(!reads(
+            "Bash",
+            json!({"command": "echo x | sudo tee -a /etc/hosts"})
+        ));
+        assert!(!reads(
+            "Bash",
+            json!({"command": "sed -i.bak 's/a/b/' /etc/hosts"})
+        ));
+        assert!(!reads(
+            "Bash",
+            json!({"command": "find /etc -name x -delete"})
+        ));
+        assert!(!reads("Bash", json!({"command": "aws s3 rm s3://logs/x"})));
+        assert!(!reads("Bash", json!({"command": "frobnicate /etc/hosts"})));
+        assert!(!reads(
+            "mcp__fs__read_and_delete",
+            json!({"path": "/etc/hosts"})
+        ));
     }
 }

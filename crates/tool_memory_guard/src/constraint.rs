@@ -18,6 +18,14 @@ pub enum Polarity {
     Require,
 }
 
+/// What kind of access to the things a rule names it is about. Absent: every access.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Access {
+    /// Changing them (write, edit, delete...): a call that only reads is not concerned.
+    Write,
+}
+
 /// What a matcher's value is and how it is compared with a call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -210,9 +218,16 @@ pub const MAX_MATCHERS: usize = 64;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Constraint {
+    /// The access the rule is about ("never write to /etc"); absent: any access.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access: Option<Access>,
     /// A violation asks the user first instead of denying.
     #[serde(default, skip_serializing_if = "is_false")]
     pub ask_first: bool,
+    /// Exceptions: a path, an invocation or a text that also matches one of these does not
+    /// violate the constraint ("never read `.env*` except `.env.example`").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub except: Vec<Matcher>,
     /// What is forbidden or required.
     pub matchers: Vec<Matcher>,
     /// Forbid or require.
@@ -230,8 +245,10 @@ impl Constraint {
     /// A forbid constraint over `matchers`.
     pub fn forbid(matchers: Vec<Matcher>) -> Constraint {
         Constraint {
+            access: None,
             polarity: Polarity::Forbid,
             when: Vec::new(),
+            except: Vec::new(),
             matchers,
             ask_first: false,
         }
@@ -240,8 +257,10 @@ impl Constraint {
     /// A require constraint over `matchers`.
     pub fn require(matchers: Vec<Matcher>) -> Constraint {
         Constraint {
+            access: None,
             polarity: Polarity::Require,
             when: Vec::new(),
+            except: Vec::new(),
             matchers,
             ask_first: false,
         }
@@ -250,6 +269,18 @@ impl Constraint {
     /// Sets the situations the constraint is about.
     pub fn with_when(mut self, when: Vec<Matcher>) -> Constraint {
         self.when = when;
+        self
+    }
+
+    /// Narrows the constraint to one kind of access.
+    pub fn with_access(mut self, access: Option<Access>) -> Constraint {
+        self.access = access;
+        self
+    }
+
+    /// Sets the exceptions.
+    pub fn with_except(mut self, except: Vec<Matcher>) -> Constraint {
+        self.except = except;
         self
     }
 
@@ -264,7 +295,11 @@ impl Constraint {
         if self.matchers.is_empty() {
             return Err(Error::invalid("matchers", "must name at least one matcher"));
         }
-        for (name, list) in [("when", &self.when), ("matchers", &self.matchers)] {
+        for (name, list) in [
+            ("when", &self.when),
+            ("matchers", &self.matchers),
+            ("except", &self.except),
+        ] {
             if list.len() > MAX_MATCHERS {
                 return Err(Error::invalid(
                     name,
@@ -318,6 +353,9 @@ impl Constraint {
                     .all(|wanted| own_commands.iter().any(|own| same_matcher(own, wanted))));
         self.polarity == other.polarity
             && (other.ask_first || !self.ask_first)
+            // Narrower access or more exceptions catch fewer calls.
+            && (self.access.is_none() || self.access == other.access)
+            && self.except.iter().all(|own| has(&other.except, own))
             && other
                 .matchers
                 .iter()
@@ -394,7 +432,9 @@ mod tests {
     #[test]
     fn the_json_form_is_the_sorted_one() {
         let constraint = Constraint {
+            access: Some(Access::Write),
             ask_first: true,
+            except: vec![Matcher::new(MatcherKind::Path, "src/generated/")],
             matchers: vec![Matcher::new(MatcherKind::Flag, "--force")],
             polarity: Polarity::Forbid,
             when: vec![Matcher::new(MatcherKind::Command, "git push")],

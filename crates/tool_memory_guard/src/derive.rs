@@ -23,14 +23,14 @@ use tool_memory_core::ToolMemoryRule;
 use self::entities::{CommandPhrase, command_phrases, host_names, person_names};
 pub(crate) use self::lexicon::is_program;
 use self::lexicon::{
-    BRANCH, COMMON_WORD, Cues, FLAG_SUBCOMMANDS, INTERPRETERS, PERSON_FILLER, PIPE_WORDS,
-    POSITIVE_TURNS, SQL_KEYWORDS, SQL_PHRASES,
+    ANY_ACCESS_VERBS, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FLAG_SUBCOMMANDS, INTERPRETERS,
+    PERSON_FILLER, PIPE_WORDS, POSITIVE_TURNS, SQL_KEYWORDS, SQL_PHRASES, WRITE_VERBS,
 };
 use self::tokens::{TokenKind, flag_value, is_word, tokenize};
 use self::whole_tool::{forbids_an_operation, forbids_the_tool, names_the_tool};
 use crate::normalize::WordRuns;
 use crate::rule_text::ordering_clauses;
-use crate::{Constraint, MAX_MATCHERS, Matcher, MatcherKind};
+use crate::{Access, Constraint, MAX_MATCHERS, Matcher, MatcherKind};
 
 /// Derives the constraint a rule's text states, or `None` when the text names nothing the
 /// guard can look for (the rule then only advises).
@@ -284,6 +284,32 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         .with_ask_first(ask_first);
         return finish(piped);
     }
+    // "Never read `.env*` files except `.env.example`": what follows the exception is
+    // excused, not forbidden.
+    let mut except: Vec<Matcher> = Vec::new();
+    if let Cue::Forbid { .. } = cue
+        && let Some(at) = EXCEPT_CUES.iter().filter_map(|cue| words.find(cue)).min()
+        && (entities.iter().any(|(offset, _)| *offset < at)
+            || phrases.iter().any(|phrase| phrase.offset < at))
+    {
+        let (excused, kept): (Vec<_>, Vec<_>) =
+            entities.into_iter().partition(|(offset, _)| *offset > at);
+        entities = kept;
+        except.extend(excused.into_iter().map(|(_, matcher)| matcher));
+        let (excused, kept): (Vec<_>, Vec<_>) =
+            phrases.into_iter().partition(|phrase| phrase.offset > at);
+        phrases = kept;
+        except.extend(command_matchers(&excused));
+    }
+    // Only a ban on places (paths, URLs: "never write to `/etc/**`") is narrowed to a verb; a
+    // ban on a command or a statement (`DELETE`) is about running it.
+    let on_places = entities
+        .iter()
+        .any(|(_, matcher)| matches!(matcher.kind, MatcherKind::Path | MatcherKind::Url));
+    let access = match cue {
+        Cue::Forbid { .. } if on_places => access_of(&words),
+        _ => None,
+    };
     let constraint = match cue {
         Cue::Forbid { ask_first } => {
             // `contains` is cheaper than `find` on the usual miss.
@@ -305,7 +331,8 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         Cue::InsteadOf(_) => forbid(&phrases, entities, flags),
         Cue::Require => require(&phrases, entities, flags),
     };
-    let constraint = finish(constraint).map(|constraint| names_the_tool(constraint, tool_name));
+    let constraint = finish(constraint.with_except(except).with_access(access))
+        .map(|constraint| names_the_tool(constraint, tool_name));
     match (constraint, cue) {
         (Some(constraint), _) => Some(constraint),
         (None, Cue::Forbid { ask_first }) => forbids_the_tool(&words, &lower, tool_name)
@@ -461,6 +488,15 @@ fn require_without(
     Constraint::require(matchers).with_when(when)
 }
 
+/// The access a forbidding rule is about, from its verbs: only verbs of change ("never
+/// write to `/etc/**`", "don't delete anything from the bucket") make it a rule about
+/// writing; a verb of reading or of any use beside them ("never read or write", "don't
+/// touch") keeps it about every access.
+fn access_of(words: &WordRuns<'_>) -> Option<Access> {
+    let has = |list: &[&str]| list.iter().any(|verb| words.has_run(verb));
+    (has(WRITE_VERBS) && !has(ANY_ACCESS_VERBS)).then_some(Access::Write)
+}
+
 /// Drops invalid or duplicate matchers; `None` when nothing is left to check.
 fn finish(mut constraint: Constraint) -> Option<Constraint> {
     // The kept matchers gather, in order, at the front of the list. A matcher equal to an
@@ -478,11 +514,14 @@ fn finish(mut constraint: Constraint) -> Option<Constraint> {
     };
     keep(&mut constraint.matchers);
     keep(&mut constraint.when);
+    keep(&mut constraint.except);
     if constraint.matchers.is_empty() {
         return None;
     }
     // Every matcher is valid now; what `validate` has left to check is the list lengths.
-    let valid = constraint.matchers.len() <= MAX_MATCHERS && constraint.when.len() <= MAX_MATCHERS;
+    let valid = constraint.matchers.len() <= MAX_MATCHERS
+        && constraint.when.len() <= MAX_MATCHERS
+        && constraint.except.len() <= MAX_MATCHERS;
     debug_assert_eq!(valid, constraint.validate().is_ok(), "{constraint:?}");
     valid.then_some(constraint)
 }

@@ -14,9 +14,10 @@ use crate::call::{CallView, Invocation, Text};
 use crate::limits::Budget;
 use crate::normalize::{
     PathPattern, UrlParts, alnum_runs, bare_host, canonical_flag, chunks, find_word, first_run,
-    flag_spellings, host_in_domain, normalize_domain, normalize_email, normalize_url,
+    flag_spellings, host_in_domain, normalize_domain, normalize_email, normalize_path,
+    normalize_url,
 };
-use crate::{Constraint, Matcher, MatcherKind, Polarity, Strength};
+use crate::{Access, Constraint, Matcher, MatcherKind, Polarity, Strength};
 
 /// A matcher in normal form.
 #[derive(Debug, Clone)]
@@ -131,6 +132,8 @@ pub(crate) struct CompiledConstraint {
     pub(crate) when: Vec<(Matcher, Compiled)>,
     pub(crate) matchers: Vec<(Matcher, Compiled)>,
     pub(crate) ask_first: bool,
+    access: Option<Access>,
+    except: Vec<(Matcher, Compiled)>,
     has_email: bool,
 }
 
@@ -156,6 +159,8 @@ impl CompiledConstraint {
                 .any(|m| m.kind == MatcherKind::Email),
             matchers,
             ask_first: constraint.ask_first,
+            access: constraint.access,
+            except: compile(&constraint.except)?,
         })
     }
 
@@ -243,6 +248,8 @@ struct Scope<'a> {
     /// What looking at every text of the scope costs.
     text_weight: usize,
     budget: &'a Budget,
+    /// The constraint's exceptions: what also matches one of them is excused.
+    except: &'a [(Matcher, Compiled)],
 }
 
 impl<'a> Scope<'a> {
@@ -256,6 +263,7 @@ impl<'a> Scope<'a> {
             has_recipients: view.has_recipients,
             text_weight: view.text_weight,
             budget: &view.budget,
+            except: &[],
         }
     }
 
@@ -273,7 +281,35 @@ impl<'a> Scope<'a> {
             has_recipients: false,
             text_weight: invocation.weight(),
             budget,
+            except: &[],
         }
+    }
+
+    /// Whether a path the constraint names is one of its exceptions (`.env.example` beside
+    /// `.env*`).
+    fn excused_path(&self, path: &str) -> bool {
+        self.except.iter().any(|(_, compiled)| match compiled {
+            Compiled::Path(pattern) => pattern.covers(path),
+            _ => false,
+        })
+    }
+
+    /// Whether an invocation is one of the constraint's exceptions: it runs an excepted
+    /// command, names an excepted path as an argument (`git push origin feature/x` beside
+    /// "unless it's to a `feature/*` branch") or carries an excepted literal.
+    fn excused_invocation(&self, invocation: &Invocation) -> bool {
+        self.except.iter().any(|(_, compiled)| match compiled {
+            Compiled::Command(command) => command.matches_invocation(invocation),
+            Compiled::Path(pattern) => invocation
+                .positional
+                .iter()
+                .any(|word| pattern.covers(&normalize_path(word))),
+            Compiled::Literal(literal) => invocation
+                .texts
+                .iter()
+                .any(|text| find_word(&text.lower, literal).is_some()),
+            _ => false,
+        })
     }
 
     /// What evaluating `compiled` here costs: the size of what its `find` looks at (over
@@ -367,7 +403,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
         Compiled::Path(pattern) => scope.plain_texts().find_map(|text| {
             text.paths()
                 .iter()
-                .find(|path| pattern.covers(path))
+                .find(|path| pattern.covers(path) && !scope.excused_path(path))
                 .and_then(|path| found(path, false))
         }),
         Compiled::Host(host) => scope.plain_texts().find_map(|text| {
@@ -379,12 +415,16 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
             })
         }),
         Compiled::Command(command) => {
-            let in_invocations = scope
-                .invocations
-                .get()
-                .iter()
-                .chain(scope.downstream)
-                .any(|invocation| command.matches_invocation(invocation));
+            let in_invocations =
+                scope
+                    .invocations
+                    .get()
+                    .iter()
+                    .chain(scope.downstream)
+                    .any(|invocation| {
+                        command.matches_invocation(invocation)
+                            && !scope.excused_invocation(invocation)
+                    });
             let by_tool = scope
                 .view
                 .is_some_and(|view| command.matches_tool(view, &view.tool_words));
@@ -511,7 +551,14 @@ fn is_handle_of(value: &str, name: &str) -> bool {
 /// budget runs out midway, returns what was found before (a forbidden literal found is
 /// found; the caller treats the rest of the check as not done).
 pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Option<Hit> {
-    let whole = Scope::whole(view);
+    // "Never write to /etc/**": a call that only reads is not what the rule is about.
+    if constraint.access == Some(Access::Write) && view.read_only() {
+        return None;
+    }
+    let whole = Scope {
+        except: &constraint.except,
+        ..Scope::whole(view)
+    };
     let mut scopes: Vec<(Scope<'_>, Option<String>)> = Vec::new();
     let when_commands: Vec<&CommandPattern> = constraint
         .when
@@ -543,10 +590,14 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                     .iter()
                     .take_while(|next| next.pipeline == invocation.pipeline)
                     .count();
-                scopes.push((
-                    Scope::invocation(invocation, &rest[..piped], &view.budget),
-                    Some(command.words.join(" ")),
-                ));
+                let scope = Scope {
+                    except: &constraint.except,
+                    ..Scope::invocation(invocation, &rest[..piped], &view.budget)
+                };
+                if scope.excused_invocation(invocation) {
+                    continue;
+                }
+                scopes.push((scope, Some(command.words.join(" "))));
             }
         }
         if let Some(command) = when_commands

@@ -110,3 +110,115 @@ pub(crate) const RUNNER_SUBCOMMANDS: &[(&str, &str)] = &[
     ("yarn", "dlx"),
     ("yarn", "exec"),
 ];
+
+/// Keys that hold the command line a shell tool runs, in the agents' own spellings (Claude
+/// Code, Codex, Gemini CLI, Cursor, Cline `command`; Windsurf `CommandLine`; `cmd`, `args`).
+pub(crate) const COMMAND_KEYS: &[&str] = &[
+    "command",
+    "cmd",
+    "commandline",
+    "command_line",
+    "script",
+    "args",
+    "argv",
+];
+
+/// Programs that only read, each with the subcommands that only read (none listed: all of
+/// them) and the flags that make it write. Used to tell a read of `/etc/hosts` from a write
+/// under a rule about writing to `/etc`; a program missing here is taken to change things.
+pub(crate) const READ_ONLY_COMMANDS: &[(&str, &[&str], &[&str])] = &[
+    ("cat", &[], &[]),
+    ("less", &[], &[]),
+    ("more", &[], &[]),
+    ("head", &[], &[]),
+    ("tail", &[], &[]),
+    ("bat", &[], &[]),
+    ("grep", &[], &[]),
+    ("egrep", &[], &[]),
+    ("fgrep", &[], &[]),
+    ("rg", &[], &[]),
+    ("ag", &[], &[]),
+    ("ls", &[], &[]),
+    ("tree", &[], &[]),
+    ("stat", &[], &[]),
+    ("file", &[], &[]),
+    ("wc", &[], &[]),
+    ("du", &[], &[]),
+    ("df", &[], &[]),
+    ("diff", &[], &[]),
+    ("cmp", &[], &[]),
+    ("md5sum", &[], &[]),
+    ("sha256sum", &[], &[]),
+    ("shasum", &[], &[]),
+    ("readlink", &[], &[]),
+    ("realpath", &[], &[]),
+    ("pwd", &[], &[]),
+    ("echo", &[], &[]),
+    ("printf", &[], &[]),
+    ("jq", &[], &[]),
+    ("cut", &[], &[]),
+    ("uniq", &[], &[]),
+    ("nl", &[], &[]),
+    ("strings", &[], &[]),
+    ("xxd", &[], &[]),
+    ("hexdump", &[], &[]),
+    ("od", &[], &[]),
+    ("which", &[], &[]),
+    ("whoami", &[], &[]),
+    ("cd", &[], &[]),
+    ("sed", &[], &["-i", "--in-place"]),
+    ("yq", &[], &["-i", "--inplace"]),
+    ("sort", &[], &["-o", "--output"]),
+    ("awk", &[], &["-i"]),
+    (
+        "find",
+        &[],
+        &[
+            "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fls",
+        ],
+    ),
+    (
+        "git",
+        &[
+            "status",
+            "log",
+            "show",
+            "diff",
+            "blame",
+            "ls-files",
+            "ls-tree",
+            "grep",
+            "rev-parse",
+            "describe",
+            "shortlog",
+            "cat-file",
+        ],
+        &["--output"],
+    ),
+    (
+        "kubectl",
+        &["get", "describe", "logs", "top", "explain"],
+        &[],
+    ),
+    ("docker", &["ps", "images", "logs", "inspect"], &[]),
+    ("helm", &["list", "ls", "status", "get", "history"], &[]),
+    ("aws", &["s3 ls"], &[]),
+    ("gsutil", &["ls", "cat"], &[]),
+];
+
+/// Shells, which run the command given after `-c`.
+pub(crate) const SHELLS: &[&str] = &["bash", "sh", "zsh", "dash", "fish"];
+
+/// Words of a tool's name that say it reads (`read_file`, `list_objects`, `get_issue`).
+pub(crate) const READ_TOOL_WORDS: &[&str] = &[
+    "read", "get", "list", "view", "search", "fetch", "show", "describe", "find", "cat", "ls",
+    "stat", "download",
+];
+
+/// Words of a tool's name that say it changes something; with one of them the tool is not
+/// read-only whatever else its name says (`get_or_create`, `read_and_delete`).
+pub(crate) const WRITE_TOOL_WORDS: &[&str] = &[
+    "write", "edit", "delete", "remove", "create", "update", "put", "post", "move", "rename",
+    "upload", "set", "patch", "apply", "run", "exec", "execute", "send", "copy", "save", "replace",
+    "insert", "drop", "merge", "push",
+];

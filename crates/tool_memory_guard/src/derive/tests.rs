@@ -136,7 +136,7 @@ fn paths_urls_hosts_and_literals() {
         "write_file",
         "Never write to /etc or ~/.ssh/",
         Some(
-            r#"{"matchers":[{"kind":"path","value":"/etc"},{"kind":"path","value":"~/.ssh/"}],"polarity":"forbid"}"#,
+            r#"{"access":"write","matchers":[{"kind":"path","value":"/etc"},{"kind":"path","value":"~/.ssh/"}],"polarity":"forbid"}"#,
         ),
     );
     check(
@@ -262,4 +262,35 @@ fn consent_said_as_a_need_asks() {
             ),
         );
     }
+}
+
+#[test]
+fn exceptions_and_verbs_of_change() {
+    check(
+        "read",
+        "Never read `.env*` files except `.env.example`.",
+        Some(
+            r#"{"except":[{"kind":"path","value":".env.example"}],"matchers":[{"kind":"path","value":".env*"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Don't push, unless it's to a `feature/*` branch.",
+        Some(
+            r#"{"except":[{"kind":"path","value":"feature/*"}],"matchers":[{"kind":"command","value":"git push"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Never write to `/etc/**`.",
+        Some(
+            r#"{"access":"write","matchers":[{"kind":"path","value":"/etc/**"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // A verb of reading beside one of change: the ban is about every access.
+    check(
+        "bash",
+        "Never read or write `/etc/**`.",
+        Some(r#"{"matchers":[{"kind":"path","value":"/etc/**"}],"polarity":"forbid"}"#),
+    );
 }
