@@ -84,8 +84,10 @@ pub(crate) fn extract_edicts<'a>(spans: &[Span<'a>]) -> Vec<Edict<'a>> {
         let mut quotes: Option<Vec<std::ops::Range<usize>>> = None;
         for sentence in split_sentences(strip_bullet(span.text)) {
             for clause in split_joined_edicts(sentence) {
+                // Blanked once: both grammars read the clause without its revocation.
                 let grammar = grammar_form(clause);
-                if !is_own_edict(&grammar) && !is_standing(&grammar, clause, span.voice) {
+                let blanked = blank_revocation(&grammar);
+                if !is_edict(&blanked) && !is_standing(&blanked, clause, span.voice) {
                     continue;
                 }
                 let quoted_only = span.voice == Voice::Own && {
@@ -117,12 +119,13 @@ pub(crate) fn extract_edicts<'a>(spans: &[Span<'a>]) -> Vec<Edict<'a>> {
 }
 
 /// A markerless standing rule ([`standing::statement`]) in the user's own words; a choice or
-/// a requirement only when the sentence is about a tool.
-fn is_standing(grammar: &str, clause: &str, voice: Voice) -> bool {
+/// a requirement only when the sentence is about a tool. `blanked` is the clause's grammar
+/// form without its revocation.
+fn is_standing(blanked: &str, clause: &str, voice: Voice) -> bool {
     if voice != Voice::Own {
         return false;
     }
-    match standing::statement(&blank_revocation(grammar)) {
+    match standing::statement(blanked) {
         Some(Statement::Ban) => true,
         Some(Statement::Only | Statement::Must) => need_of(clause).is_some(),
         None => false,

@@ -124,7 +124,11 @@ pub(crate) fn match_form(text: &str) -> String {
             out.push(' ');
             pending_space = false;
         }
-        out.extend(ch.to_lowercase());
+        if ch.is_ascii() {
+            out.push(ch.to_ascii_lowercase());
+        } else {
+            out.extend(ch.to_lowercase());
+        }
     }
     out
 }
@@ -205,42 +209,38 @@ pub(crate) fn is_word_char(ch: char) -> bool {
 /// Words (letters, digits, `_`, inner `'` and `-`) and single punctuation marks, with their
 /// byte ranges: the one tokenizer of the edict and revocation grammars.
 pub(crate) fn tokenize(form: &str) -> Vec<Token<'_>> {
-    let chars: Vec<(usize, char)> = form.char_indices().collect();
-    let mut tokens = Vec::with_capacity(chars.len() / 4);
-    let mut index = 0;
-    while index < chars.len() {
-        let (start, ch) = chars[index];
+    let mut tokens = Vec::with_capacity(form.len() / 4);
+    let char_at = |at: usize| form[at..].chars().next();
+    let mut at = 0;
+    while let Some(ch) = char_at(at) {
+        let start = at;
+        at += ch.len_utf8();
         if is_word_char(ch) {
-            let mut last = index;
             loop {
-                match (chars.get(last + 1), chars.get(last + 2)) {
-                    (Some(&(_, next)), _) if is_word_char(next) => last += 1,
-                    (Some(&(_, '\'' | '-')), Some(&(_, after))) if is_word_char(after) => {
-                        last += 2;
+                match char_at(at) {
+                    Some(next) if is_word_char(next) => at += next.len_utf8(),
+                    // An inner `'` or `-` joins two runs of word chars: "don't", "force-push".
+                    Some(joiner @ ('\'' | '-'))
+                        if char_at(at + joiner.len_utf8()).is_some_and(is_word_char) =>
+                    {
+                        at += joiner.len_utf8();
                     }
                     _ => break,
                 }
             }
-            let (end_start, end_char) = chars[last];
-            let end = end_start + end_char.len_utf8();
             tokens.push(Token {
-                text: &form[start..end],
+                text: &form[start..at],
                 start,
-                end,
+                end: at,
                 word: true,
             });
-            index = last + 1;
-        } else {
-            if !ch.is_whitespace() {
-                let end = start + ch.len_utf8();
-                tokens.push(Token {
-                    text: &form[start..end],
-                    start,
-                    end,
-                    word: false,
-                });
-            }
-            index += 1;
+        } else if !ch.is_whitespace() {
+            tokens.push(Token {
+                text: &form[start..at],
+                start,
+                end: at,
+                word: false,
+            });
         }
     }
     tokens
