@@ -88,27 +88,40 @@ pub(crate) fn command_phrases(
             index = next;
             continue;
         }
-        // "delete remote branches", "remove a remote branch": git's `push --delete`, whether
-        // or not the text says git (a heading above it often does instead).
+        // "delete remote branches", "ask before deleting any branch": every way git deletes
+        // one, whether or not the text says git (a heading above it often does instead): a
+        // local branch with `git branch -d`/`-D`, a remote one with `git push --delete` or a
+        // `:ref` refspec. "local" or "remote" alone keeps to that side.
         if matches!(token.kind, TokenKind::Word)
-            && matches!(program, "delete" | "remove" | "drop")
-            && let Some(remote) = tokens[index + 1..]
-                .iter()
-                .take(2)
-                .position(|next| next.lower == "remote")
-            && tokens.get(index + remote + 2).is_some_and(|next| {
-                next.lower.starts_with("branch") || next.lower.starts_with("ref")
+            && is_word(token, DELETE_VERB)
+            && let Some(object) = tokens[index + 1..].iter().take(4).position(|next| {
+                next.lower.starts_with("branch")
+                    || (next.lower.starts_with("ref")
+                        && tokens[index + 1..].iter().any(|t| t.lower == "remote"))
             })
+            && tokens[index + 1..index + 1 + object]
+                .iter()
+                .all(|next| matches!(next.kind, TokenKind::Word) && next.class & BRANCH == 0)
         {
-            let end = index + remote + 3;
+            let end = index + object + 2;
+            let between = &tokens[index + 1..end - 1];
+            let says = |word: &str| between.iter().any(|next| next.lower == word);
+            let (local, remote) = (says("local"), says("remote"));
             used[index..end].iter_mut().for_each(|slot| *slot = true);
-            phrases.push(CommandPhrase {
-                offset: token.offset,
-                words: vec!["git".to_owned(), "push".to_owned()],
-                adjacent_flags: vec!["--delete".to_owned()],
-                loose_flags: Vec::new(),
-                force_words: false,
-            });
+            let sides: &[&str] = match (local, remote) {
+                (true, false) => &["branch"],
+                (false, true) => &["push"],
+                _ => &["branch", "push"],
+            };
+            for side in sides {
+                phrases.push(CommandPhrase {
+                    offset: token.offset,
+                    words: vec!["git".to_owned(), (*side).to_owned()],
+                    adjacent_flags: vec!["--delete".to_owned()],
+                    loose_flags: Vec::new(),
+                    force_words: false,
+                });
+            }
             index = end;
             continue;
         }

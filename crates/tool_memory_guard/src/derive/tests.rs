@@ -294,3 +294,27 @@ fn exceptions_and_verbs_of_change() {
         Some(r#"{"matchers":[{"kind":"path","value":"/etc/**"}],"polarity":"forbid"}"#),
     );
 }
+
+#[test]
+fn deleting_branches_in_words_is_every_way_git_deletes_one() {
+    check(
+        "bash",
+        "Ask me before deleting any branch (local or remote).",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"git branch --delete"},{"kind":"command","value":"git push --delete"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Never delete local branches.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"git branch --delete"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // A branch the rule names is that branch, not every deletion.
+    check(
+        "git_branch",
+        "never delete the release branch",
+        Some(r#"{"matchers":[{"kind":"literal","value":"release"}],"polarity":"forbid"}"#),
+    );
+}
