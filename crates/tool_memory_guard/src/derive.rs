@@ -20,7 +20,7 @@ use std::borrow::Cow;
 
 use tool_memory_core::ToolMemoryRule;
 
-use self::entities::{CommandPhrase, command_phrases, host_names, person_names};
+use self::entities::{CommandPhrase, command_phrases, handle_name, host_names, person_names};
 pub(crate) use self::lexicon::is_program;
 use self::lexicon::{
     ANY_ACCESS_VERBS, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FLAG_SUBCOMMANDS, INTERPRETERS,
@@ -236,6 +236,22 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     }
     for (offset, name) in person_names(&tokens, &used) {
         entities.push((offset, Matcher::new(MatcherKind::Person, name)));
+    }
+    // "Never DM `@TomaszWojcik`": the handle, and the person it spells in any other form.
+    let spelled: Vec<(usize, Matcher)> = entities
+        .iter()
+        .filter(|(_, matcher)| {
+            matcher.kind == MatcherKind::Literal && matcher.value.starts_with('@')
+        })
+        .filter_map(|(offset, matcher)| {
+            handle_name(&matcher.value)
+                .map(|name| (*offset, Matcher::new(MatcherKind::Person, name)))
+        })
+        .collect();
+    for entity in spelled {
+        if !entities.iter().any(|(_, known)| *known == entity.1) {
+            entities.push(entity);
+        }
     }
     entities.sort_by_key(|(offset, _)| *offset);
 

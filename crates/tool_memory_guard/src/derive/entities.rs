@@ -243,6 +243,17 @@ pub(crate) fn person_names(tokens: &[Token], used: &[bool]) -> Vec<(usize, Strin
             index += 1;
             continue;
         }
+        // "don't email tomasz.wojcik": a handle of the person's name.
+        if let Some(name) = tokens
+            .get(index + 1)
+            .and_then(|next| handle_name(next.text))
+        {
+            if !names.iter().any(|(_, known)| *known == name) {
+                names.push((tokens[index + 1].offset, name));
+            }
+            index += 2;
+            continue;
+        }
         if is_word(&tokens[index], DIRECT_CONTACT_VERB)
             && let Some(next) = tokens
                 .get(index + 1)
@@ -298,6 +309,40 @@ pub(crate) fn person_names(tokens: &[Token], used: &[bool]) -> Vec<(usize, Strin
         index = next.max(index + 1);
     }
     names
+}
+
+/// The name a chat or mail handle spells, lower-case words joined by spaces: `@TomaszWojcik`,
+/// `tomasz.wojcik`, `tomasz_wojcik` are "tomasz wojcik". `None` unless it is two or three
+/// words of letters (a name, not `config.yaml` or `@everyone`).
+pub(crate) fn handle_name(text: &str) -> Option<String> {
+    let handle = text
+        .trim_matches('`')
+        .strip_prefix('@')
+        .unwrap_or(text.trim_matches('`'));
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut previous_lower = false;
+    for ch in handle.chars() {
+        if ".-_".contains(ch) {
+            words.push(std::mem::take(&mut word));
+        } else if ch.is_alphabetic() {
+            if ch.is_uppercase() && previous_lower {
+                words.push(std::mem::take(&mut word));
+            }
+            word.extend(ch.to_lowercase());
+        } else {
+            return None;
+        }
+        previous_lower = ch.is_lowercase();
+    }
+    words.push(word);
+    let named = (2..=3).contains(&words.len())
+        && words.iter().all(|word| word.chars().count() >= 2)
+        && words
+            .iter()
+            .all(|word| word_class(word) & (COMMON_WORD | NOT_NAME) == 0)
+        && !FILE_EXTENSIONS.contains(&words.last().map_or("", String::as_str));
+    named.then(|| words.join(" "))
 }
 
 /// Host names after `ssh`, `ssh into`, `log into`, `host`, `server`: `prod-db-1`.

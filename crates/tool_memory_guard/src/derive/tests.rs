@@ -318,3 +318,25 @@ fn deleting_branches_in_words_is_every_way_git_deletes_one() {
         Some(r#"{"matchers":[{"kind":"literal","value":"release"}],"polarity":"forbid"}"#),
     );
 }
+
+#[test]
+fn handles_in_a_rule_are_the_person_they_spell() {
+    check(
+        "slack",
+        "Never DM `@TomaszWojcik`.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"@TomaszWojcik"},{"kind":"person","value":"tomasz wojcik"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "send_email",
+        "Don't email tomasz.wojcik",
+        Some(r#"{"matchers":[{"kind":"person","value":"tomasz wojcik"}],"polarity":"forbid"}"#),
+    );
+    // A group mention or a file is nobody's handle.
+    check(
+        "slack",
+        "Never ping `@everyone`.",
+        Some(r#"{"matchers":[{"kind":"literal","value":"@everyone"}],"polarity":"forbid"}"#),
+    );
+}
