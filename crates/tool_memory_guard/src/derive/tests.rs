@@ -340,3 +340,20 @@ fn handles_in_a_rule_are_the_person_they_spell() {
         Some(r#"{"matchers":[{"kind":"literal","value":"@everyone"}],"polarity":"forbid"}"#),
     );
 }
+
+#[test]
+fn the_safe_spelling_a_rule_points_to_is_excused() {
+    check(
+        "bash",
+        "`cargo publish` is forbidden. Use `cargo publish --dry-run` to check packaging.",
+        Some(
+            r#"{"except":[{"kind":"command","value":"cargo publish --dry-run"}],"matchers":[{"kind":"command","value":"cargo publish"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // Another flag is another command, not a refinement of the banned one.
+    check(
+        "bash",
+        "Never `git push --force`. Use `git push --force-with-lease` if you really must.",
+        Some(r#"{"matchers":[{"kind":"command","value":"git push --force"}],"polarity":"forbid"}"#),
+    );
+}

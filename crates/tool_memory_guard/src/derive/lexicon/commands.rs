@@ -553,6 +553,11 @@ pub(crate) const POSITIVE_TURNS: &[&str] = &[
     ", try ",
     " use instead",
     ", just use ",
+    // A clause of its own that starts with the alternative: "Never `git push --force`. Use
+    // `git push --force-with-lease` if you really must." (kept clauses are joined by lines).
+    "\nuse ",
+    "\nprefer ",
+    "\ntry ",
 ];
 pub(crate) const SQL_PHRASES: &[&str] = &[
     "drop table",
