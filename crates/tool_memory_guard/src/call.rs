@@ -84,6 +84,9 @@ impl CallView {
     /// Whether the call only reads ([`access::only_reads`]).
     pub(crate) fn read_only(&self) -> bool {
         *self.read_only.get_or_init(|| {
+            if self.family != Some(ToolFamily::Shell) {
+                return access::only_reads(self.family, &self.tool_words, &[]);
+            }
             // The command line the call runs, not the words that describe it ("Show the hosts
             // file" is no program) or the directory it runs in. An argv array is read as its
             // joined line. Read again, within the same bounds as always.

@@ -20,7 +20,7 @@ use std::borrow::Cow;
 
 use tool_memory_core::ToolMemoryRule;
 
-use self::entities::{CommandPhrase, command_phrases, host_names, person_names};
+use self::entities::{CommandPhrase, command_phrases, handle_name, host_names, person_names};
 pub(crate) use self::lexicon::is_program;
 use self::lexicon::{
     ANY_ACCESS_VERBS, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FLAG_SUBCOMMANDS, INTERPRETERS,
@@ -88,7 +88,8 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     } else {
         Cow::Borrowed(text)
     };
-    let text = ordering_clauses(&text, gives_an_order);
+    let original = text;
+    let text = ordering_clauses(&original, gives_an_order);
     let lower = text.to_lowercase();
     // The words of the text, built once: derivation looks up over a hundred cues in it.
     let words = WordRuns::new(&lower);
@@ -237,6 +238,22 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     for (offset, name) in person_names(&tokens, &used) {
         entities.push((offset, Matcher::new(MatcherKind::Person, name)));
     }
+    // "Never DM `@TomaszWojcik`": the handle, and the person it spells in any other form.
+    let spelled: Vec<(usize, Matcher)> = entities
+        .iter()
+        .filter(|(_, matcher)| {
+            matcher.kind == MatcherKind::Literal && matcher.value.starts_with('@')
+        })
+        .filter_map(|(offset, matcher)| {
+            handle_name(&matcher.value)
+                .map(|name| (*offset, Matcher::new(MatcherKind::Person, name)))
+        })
+        .collect();
+    for entity in spelled {
+        if !entities.iter().any(|(_, known)| *known == entity.1) {
+            entities.push(entity);
+        }
+    }
     entities.sort_by_key(|(offset, _)| *offset);
 
     // "stop using wget, use curl": what follows a positive directive after a clause break is
@@ -300,6 +317,9 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
             phrases.into_iter().partition(|phrase| phrase.offset > at);
         phrases = kept;
         except.extend(command_matchers(&excused));
+    }
+    if let Cue::Forbid { .. } = cue {
+        except.extend(refined_alternatives(&original, &text, &phrases));
     }
     // Only a ban on places (paths, URLs: "never write to `/etc/**`") is narrowed to a verb; a
     // ban on a command or a statement (`DELETE`) is about running it.
@@ -486,6 +506,36 @@ fn require_without(
         }
     }
     Constraint::require(matchers).with_when(when)
+}
+
+/// "`cargo publish` is forbidden. Use `cargo publish --dry-run` to check packaging.": a
+/// command in a clause that gives no order (so not read as part of the ban) which spells a
+/// forbidden command with more flags is the safe way the user points to, and is excused. A
+/// different flag (`--force-with-lease` beside `--force`) is not a refinement of it.
+fn refined_alternatives(original: &str, kept: &str, phrases: &[CommandPhrase]) -> Vec<Matcher> {
+    let mut alternatives = Vec::new();
+    for span in original.split('`').skip(1).step_by(2) {
+        let lower = span.trim().to_lowercase();
+        if lower.is_empty() || kept.to_lowercase().contains(&format!("`{lower}`")) {
+            continue;
+        }
+        let (flags, words): (Vec<&str>, Vec<&str>) = lower
+            .split_whitespace()
+            .partition(|word| word.starts_with('-') && word.len() > 1);
+        let refines = phrases.iter().any(|phrase| {
+            words.len() >= phrase.words.len()
+                && words.iter().zip(&phrase.words).all(|(a, b)| a == b)
+                && phrase
+                    .adjacent_flags
+                    .iter()
+                    .all(|flag| flags.contains(&flag.as_str()))
+                && flags.len() > phrase.adjacent_flags.len()
+        });
+        if refines {
+            alternatives.push(Matcher::new(MatcherKind::Command, lower));
+        }
+    }
+    alternatives
 }
 
 /// The access a forbidding rule is about, from its verbs: only verbs of change ("never

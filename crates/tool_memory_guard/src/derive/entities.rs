@@ -88,27 +88,40 @@ pub(crate) fn command_phrases(
             index = next;
             continue;
         }
-        // "delete remote branches", "remove a remote branch": git's `push --delete`, whether
-        // or not the text says git (a heading above it often does instead).
+        // "delete remote branches", "ask before deleting any branch": every way git deletes
+        // one, whether or not the text says git (a heading above it often does instead): a
+        // local branch with `git branch -d`/`-D`, a remote one with `git push --delete` or a
+        // `:ref` refspec. "local" or "remote" alone keeps to that side.
         if matches!(token.kind, TokenKind::Word)
-            && matches!(program, "delete" | "remove" | "drop")
-            && let Some(remote) = tokens[index + 1..]
-                .iter()
-                .take(2)
-                .position(|next| next.lower == "remote")
-            && tokens.get(index + remote + 2).is_some_and(|next| {
-                next.lower.starts_with("branch") || next.lower.starts_with("ref")
+            && is_word(token, DELETE_VERB)
+            && let Some(object) = tokens[index + 1..].iter().take(4).position(|next| {
+                next.lower.starts_with("branch")
+                    || (next.lower.starts_with("ref")
+                        && tokens[index + 1..].iter().any(|t| t.lower == "remote"))
             })
+            && tokens[index + 1..index + 1 + object]
+                .iter()
+                .all(|next| matches!(next.kind, TokenKind::Word) && next.class & BRANCH == 0)
         {
-            let end = index + remote + 3;
+            let end = index + object + 2;
+            let between = &tokens[index + 1..end - 1];
+            let says = |word: &str| between.iter().any(|next| next.lower == word);
+            let (local, remote) = (says("local"), says("remote"));
             used[index..end].iter_mut().for_each(|slot| *slot = true);
-            phrases.push(CommandPhrase {
-                offset: token.offset,
-                words: vec!["git".to_owned(), "push".to_owned()],
-                adjacent_flags: vec!["--delete".to_owned()],
-                loose_flags: Vec::new(),
-                force_words: false,
-            });
+            let sides: &[&str] = match (local, remote) {
+                (true, false) => &["branch"],
+                (false, true) => &["push"],
+                _ => &["branch", "push"],
+            };
+            for side in sides {
+                phrases.push(CommandPhrase {
+                    offset: token.offset,
+                    words: vec!["git".to_owned(), (*side).to_owned()],
+                    adjacent_flags: vec!["--delete".to_owned()],
+                    loose_flags: Vec::new(),
+                    force_words: false,
+                });
+            }
             index = end;
             continue;
         }
@@ -230,6 +243,17 @@ pub(crate) fn person_names(tokens: &[Token], used: &[bool]) -> Vec<(usize, Strin
             index += 1;
             continue;
         }
+        // "don't email tomasz.wojcik": a handle of the person's name.
+        if let Some(name) = tokens
+            .get(index + 1)
+            .and_then(|next| handle_name(next.text))
+        {
+            if !names.iter().any(|(_, known)| *known == name) {
+                names.push((tokens[index + 1].offset, name));
+            }
+            index += 2;
+            continue;
+        }
         if is_word(&tokens[index], DIRECT_CONTACT_VERB)
             && let Some(next) = tokens
                 .get(index + 1)
@@ -285,6 +309,40 @@ pub(crate) fn person_names(tokens: &[Token], used: &[bool]) -> Vec<(usize, Strin
         index = next.max(index + 1);
     }
     names
+}
+
+/// The name a chat or mail handle spells, lower-case words joined by spaces: `@TomaszWojcik`,
+/// `tomasz.wojcik`, `tomasz_wojcik` are "tomasz wojcik". `None` unless it is two or three
+/// words of letters (a name, not `config.yaml` or `@everyone`).
+pub(crate) fn handle_name(text: &str) -> Option<String> {
+    let handle = text
+        .trim_matches('`')
+        .strip_prefix('@')
+        .unwrap_or(text.trim_matches('`'));
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut previous_lower = false;
+    for ch in handle.chars() {
+        if ".-_".contains(ch) {
+            words.push(std::mem::take(&mut word));
+        } else if ch.is_alphabetic() {
+            if ch.is_uppercase() && previous_lower {
+                words.push(std::mem::take(&mut word));
+            }
+            word.extend(ch.to_lowercase());
+        } else {
+            return None;
+        }
+        previous_lower = ch.is_lowercase();
+    }
+    words.push(word);
+    let named = (2..=3).contains(&words.len())
+        && words.iter().all(|word| word.chars().count() >= 2)
+        && words
+            .iter()
+            .all(|word| word_class(word) & (COMMON_WORD | NOT_NAME) == 0)
+        && !FILE_EXTENSIONS.contains(&words.last().map_or("", String::as_str));
+    named.then(|| words.join(" "))
 }
 
 /// Host names after `ssh`, `ssh into`, `log into`, `host`, `server`: `prod-db-1`.

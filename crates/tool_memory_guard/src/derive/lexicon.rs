@@ -30,9 +30,10 @@ pub(crate) const HOST_TRIGGER: u32 = 1 << 11;
 pub(crate) const NOT_HOST: u32 = 1 << 12;
 pub(crate) const WRAPPER_JOIN: u32 = 1 << 13;
 pub(crate) const NAME_JOIN: u32 = 1 << 14;
+pub(crate) const DELETE_VERB: u32 = 1 << 15;
 
 pub(crate) static WORD_CLASSES: LazyLock<WordMap<u32>> = LazyLock::new(|| {
-    let lists: [(&[&'static str], u32); 15] = [
+    let lists: [(&[&'static str], u32); 16] = [
         (PROGRAMS, PROGRAM),
         (AMBIGUOUS_PROGRAMS, AMBIGUOUS_PROGRAM),
         (PUSH_WORDS, PUSH_WORD),
@@ -48,6 +49,7 @@ pub(crate) static WORD_CLASSES: LazyLock<WordMap<u32>> = LazyLock::new(|| {
         (NOT_HOSTS, NOT_HOST),
         (WRAPPER_JOINS, WRAPPER_JOIN),
         (NAME_JOINS, NAME_JOIN),
+        (DELETE_VERBS, DELETE_VERB),
     ];
     let mut classes = WordMap::default();
     for (words, bit) in lists {

@@ -294,3 +294,66 @@ fn exceptions_and_verbs_of_change() {
         Some(r#"{"matchers":[{"kind":"path","value":"/etc/**"}],"polarity":"forbid"}"#),
     );
 }
+
+#[test]
+fn deleting_branches_in_words_is_every_way_git_deletes_one() {
+    check(
+        "bash",
+        "Ask me before deleting any branch (local or remote).",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"git branch --delete"},{"kind":"command","value":"git push --delete"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Never delete local branches.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"git branch --delete"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // A branch the rule names is that branch, not every deletion.
+    check(
+        "git_branch",
+        "never delete the release branch",
+        Some(r#"{"matchers":[{"kind":"literal","value":"release"}],"polarity":"forbid"}"#),
+    );
+}
+
+#[test]
+fn handles_in_a_rule_are_the_person_they_spell() {
+    check(
+        "slack",
+        "Never DM `@TomaszWojcik`.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"@TomaszWojcik"},{"kind":"person","value":"tomasz wojcik"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "send_email",
+        "Don't email tomasz.wojcik",
+        Some(r#"{"matchers":[{"kind":"person","value":"tomasz wojcik"}],"polarity":"forbid"}"#),
+    );
+    // A group mention or a file is nobody's handle.
+    check(
+        "slack",
+        "Never ping `@everyone`.",
+        Some(r#"{"matchers":[{"kind":"literal","value":"@everyone"}],"polarity":"forbid"}"#),
+    );
+}
+
+#[test]
+fn the_safe_spelling_a_rule_points_to_is_excused() {
+    check(
+        "bash",
+        "`cargo publish` is forbidden. Use `cargo publish --dry-run` to check packaging.",
+        Some(
+            r#"{"except":[{"kind":"command","value":"cargo publish --dry-run"}],"matchers":[{"kind":"command","value":"cargo publish"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // Another flag is another command, not a refinement of the banned one.
+    check(
+        "bash",
+        "Never `git push --force`. Use `git push --force-with-lease` if you really must.",
+        Some(r#"{"matchers":[{"kind":"command","value":"git push --force"}],"polarity":"forbid"}"#),
+    );
+}

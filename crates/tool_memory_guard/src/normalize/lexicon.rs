@@ -96,6 +96,7 @@ pub(crate) const FLAG_ALIASES: &[(&str, &str, &str)] = &[
     ("git", "-f", "--force"),
     ("docker", "-f", "--force"),
     ("terraform", "--auto-approve", "-auto-approve"),
+    ("git", "-d", "--delete"),
     ("helm", "-n", "--namespace"),
     ("kubectl", "-n", "--namespace"),
 ];

@@ -553,6 +553,11 @@ pub(crate) const POSITIVE_TURNS: &[&str] = &[
     ", try ",
     " use instead",
     ", just use ",
+    // A clause of its own that starts with the alternative: "Never `git push --force`. Use
+    // `git push --force-with-lease` if you really must." (kept clauses are joined by lines).
+    "\nuse ",
+    "\nprefer ",
+    "\ntry ",
 ];
 pub(crate) const SQL_PHRASES: &[&str] = &[
     "drop table",
@@ -602,3 +607,8 @@ pub(crate) const NOT_FILES: &[&str] = &["e.g", "i.e", "a.m", "p.m", "etc", "vs",
 pub(crate) const WRAPPER_JOINS: &[&str] = &["with", "using", "via", "under"];
 /// Words that join one name to the next: "Sarah or Tom".
 pub(crate) const NAME_JOINS: &[&str] = &["or", "and", "nor"];
+/// Verbs that delete a branch when one follows ("delete remote branches", "deleting any
+/// branch").
+pub(crate) const DELETE_VERBS: &[&str] = &[
+    "delete", "deletes", "deleting", "remove", "removes", "removing", "drop", "dropping",
+];

@@ -391,3 +391,11 @@ pub(crate) const COMMON_WORDS: &[&str] = &[
     "partner",
 ];
 pub(crate) const TITLES: &[&str] = &["mr", "mrs", "ms", "dr", "prof", "mr.", "mrs.", "ms.", "dr."];
+
+/// File endings that make a dotted word a file rather than a `first.last` handle
+/// (`notes.md`, `config.yaml`).
+pub(crate) const FILE_EXTENSIONS: &[&str] = &[
+    "json", "yaml", "yml", "toml", "md", "txt", "rs", "py", "js", "ts", "tsx", "jsx", "sh", "env",
+    "lock", "log", "csv", "xml", "html", "css", "sql", "go", "rb", "java", "kt", "cpp", "ini",
+    "cfg", "conf", "pem", "key", "crt", "zip", "gz", "tar", "png", "jpg", "pdf", "doc", "docx",
+];
