@@ -9,13 +9,23 @@
 //! matters more than recall here: a false edict becomes a critical rule pinned into every
 //! future prompt.
 
+mod lexicon;
+#[cfg(test)]
+mod tests;
+
 use std::borrow::Cow;
 
 use tool_memory_core::markdown::{self, LineKind};
 
+use self::lexicon::{
+    AGENT_NAMES, AGENT_NOUNS, ALWAYS_NOT_ORDERS, BASE_VERBS_IN_ED, BE_IDIOMS, DONT_IDIOMS,
+    DONT_NOT_ORDERS, FILLERS, FORWARD_NOT_ORDERS, ING_NOT_GERUNDS, INVERSION_WORDS, LEAD_INS,
+    MULTI_FILLERS, NO_CODE_FACTS, NO_MORE_NOT_ORDERS, NOT_VERBS, POLITE_REQUESTS, SETTING_NOUNS,
+    SUBJECTS,
+};
 use crate::material::{MaterialKind, Span, Voice, quotations, unquoted_form};
 use crate::output::MAX_EDICT_CHARS;
-use crate::phrase::TAG_QUESTIONS;
+use crate::phrase;
 use crate::revocation::blank_revocation;
 use crate::route::need_of;
 use crate::standing::{self, Statement};
@@ -164,65 +174,6 @@ fn lead_in(line: &str) -> Option<String> {
     LEAD_INS.contains(&form).then(|| format!("{body}:"))
 }
 
-/// Lead-ins of a list of bans, in [`match_form`] without the colon.
-const LEAD_INS: &[&str] = &[
-    "do not",
-    "don't",
-    "dont",
-    "don'ts",
-    "donts",
-    "dos and don'ts",
-    "never",
-    "never do",
-    "never do this",
-    "never do these",
-    "never do the following",
-    "do not do the following",
-    "don't do the following",
-    "forbidden",
-    "strictly forbidden",
-    "prohibited",
-    "not allowed",
-    "avoid",
-    "things to avoid",
-    "you must not",
-    "you must never",
-    "must not",
-    "off limits",
-    "off-limits",
-    "banned",
-    "forbidden actions",
-    "forbidden commands",
-    "prohibited actions",
-    "never run",
-    "do not run",
-    "don't run",
-    "never use",
-    "do not use",
-    "don't use",
-    "never touch",
-    "do not touch",
-    "don't touch",
-    "never edit",
-    "do not edit",
-    "don't edit",
-    // A list that needs a confirmation: each item is a rule to ask first.
-    "ask first",
-    "ask me first",
-    "ask before",
-    "ask me before",
-    "check with me first",
-    "confirm first",
-    "needs my ok",
-    "needs my okay",
-    "needs my approval",
-    "need my ok",
-    "need my approval",
-    "needs approval",
-    "requires approval",
-    "requires my approval",
-];
-
 /// Whether the marker belongs to the name of a setting or a sign: "Do not disturb mode is on",
 /// "the Do Not Track setting was off", "a do-not-reply address".
 fn names_a_setting(grammar: &str) -> bool {
@@ -241,11 +192,6 @@ fn names_a_setting(grammar: &str) -> bool {
                 .is_some_and(|next| matches!(*next, "is" | "was" | "are" | "were"))
     })
 }
-
-const SETTING_NOUNS: &[&str] = &[
-    "mode", "setting", "settings", "option", "flag", "header", "feature", "status", "button",
-    "toggle",
-];
 
 /// Whether the clause opens with a title that holds the marker: "Never Let Me Go is a film",
 /// "Do Not Track is on". Three or more capitalised words (not all capitals, which is how
@@ -393,21 +339,11 @@ fn clause_kind(tokens: &[Token<'_>], index: usize) -> ClauseStart {
 /// A question is not an instruction, but a tag question ("never push to main, ok?") and a
 /// polite request ("could you please never …?") are.
 fn is_question(form: &str) -> bool {
-    if POLITE_REQUESTS
+    !POLITE_REQUESTS
         .iter()
         .any(|request| form.starts_with(request))
-    {
-        return false;
-    }
-    let trimmed = form.trim_end_matches([' ', ')', '"', '\'', ']', '!']);
-    if !trimmed.ends_with('?') {
-        return false;
-    }
-    let body = trimmed.trim_end_matches('?').trim_end();
-    !TAG_QUESTIONS.iter().any(|tag| body.ends_with(tag))
+        && phrase::is_question(form)
 }
-
-const POLITE_REQUESTS: &[&str] = &["could you ", "can you ", "would you ", "will you "];
 
 /// Someone else's words reported before the clause: "she told me: don't …". The user's own
 /// reminders ("as I said, never …", "I told you, …") stay edicts.
@@ -461,96 +397,6 @@ fn skip_fillers(tokens: &[Token<'_>], mut index: usize) -> usize {
         }
     }
 }
-
-const FILLERS: &[&str] = &[
-    "please",
-    "pls",
-    "plz",
-    "kindly",
-    "and",
-    "but",
-    "also",
-    "so",
-    "just",
-    "then",
-    "oh",
-    "ok",
-    "okay",
-    "btw",
-    "hey",
-    "again",
-    "now",
-    "seriously",
-    "honestly",
-    "really",
-    "important",
-    "note",
-    "nb",
-    "ps",
-    "actually",
-    "guys",
-    "alright",
-    "look",
-    "listen",
-    "fyi",
-    "yeah",
-    "plus",
-    "additionally",
-    "finally",
-    "lastly",
-    "reminder",
-    "remember",
-    "hi",
-    "hello",
-    "thanks",
-    "tip",
-    "rule",
-    "absolutely",
-    "generally",
-    "moreover",
-    "anyway",
-    "anyways",
-    "however",
-];
-
-const MULTI_FILLERS: &[&[&str]] = &[
-    &["one", "more", "thing"],
-    &["last", "thing"],
-    &["as", "i", "said"],
-    &["like", "i", "said"],
-    &["as", "i", "mentioned"],
-    &["i", "said"],
-    &["i", "told", "you", "to"],
-    &["i", "told", "you"],
-    &["i've", "told", "you", "to"],
-    &["i've", "told", "you"],
-    &["i", "keep", "telling", "you", "to"],
-    &["i", "keep", "telling", "you"],
-    &["make", "sure", "that", "you"],
-    &["make", "sure", "you"],
-    &["make", "sure", "to"],
-    &["be", "sure", "to"],
-    &["remember", "to"],
-    &["for", "the", "record"],
-    &["in", "general"],
-    &["as", "a", "rule"],
-    &["could", "you", "please"],
-    &["could", "you"],
-    &["can", "you", "please"],
-    &["can", "you"],
-    &["would", "you", "please"],
-    &["would", "you"],
-    &["will", "you", "please"],
-    &["will", "you"],
-];
-
-/// Sentences opening with one of these have a subject, so a conjunction does not start an
-/// imperative clause.
-const SUBJECTS: &[&str] = &[
-    "i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "we'll", "he", "she", "they", "it",
-    "it's", "you", "you're", "this", "that", "there", "my", "our", "his", "her", "their",
-    "someone", "everyone", "nobody",
-];
 
 fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
     let word = |offset: usize| word_at(tokens, index + offset);
@@ -677,29 +523,6 @@ fn no_code(tokens: &[Token<'_>], index: usize) -> bool {
             .any(|token| matches!(token, Token::Word(word) if NO_CODE_FACTS.contains(word)))
 }
 
-/// Verbs that make "no `x` …" a statement of fact.
-const NO_CODE_FACTS: &[&str] = &[
-    "is",
-    "are",
-    "was",
-    "were",
-    "exists",
-    "exist",
-    "found",
-    "needed",
-    "required",
-    "matters",
-    "works",
-    "yet",
-    "anymore",
-    "left",
-    "here",
-    "there",
-    "installed",
-    "running",
-    "since",
-];
-
 /// "From now on", "going forward" and friends open a standing order.
 fn forward_phrase_len(tokens: &[Token<'_>], index: usize) -> Option<usize> {
     const PHRASES: &[&[&str]] = &[
@@ -742,32 +565,6 @@ fn forward_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
     }
 }
 
-const NO_MORE_NOT_ORDERS: &[&str] = &[
-    "than", "worries", "need", "idea", "excuses", "and", "or", "of", "to",
-];
-
-const FORWARD_NOT_ORDERS: &[&str] = &[
-    "the",
-    "a",
-    "an",
-    "this",
-    "that",
-    "these",
-    "those",
-    "things",
-    "everything",
-    "nothing",
-    "all",
-    "everyone",
-    "there",
-    "it'll",
-    "they'll",
-    "we'll",
-    "i'll",
-    "i'm",
-    "we're",
-];
-
 fn never_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
     while matches!(
         tokens.get(index),
@@ -787,11 +584,6 @@ fn never_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
         _ => imperative(tokens, index),
     }
 }
-
-const INVERSION_WORDS: &[&str] = &[
-    "will", "would", "shall", "do", "did", "does", "am", "have", "had", "i", "we", "is", "was",
-    "again", "can", "could", "should",
-];
 
 fn dont_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
     // "Do not, under any circumstances, disable the firewall": commas around an aside.
@@ -819,132 +611,12 @@ fn dont_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
     imperative(tokens, index)
 }
 
-/// Verbs after "don't" that make a statement or a pleasantry, not an order ("don't worry",
-/// "don't know"); "don't forget" is a reminder about the task at hand.
-const DONT_NOT_ORDERS: &[&str] = &[
-    "worry",
-    "know",
-    "think",
-    "care",
-    "understand",
-    "remember",
-    "mind",
-    "mean",
-    "see",
-    "need",
-    "want",
-    "like",
-    "feel",
-    "recall",
-    "believe",
-    "agree",
-    "expect",
-    "suppose",
-    "guess",
-    "hesitate",
-    "panic",
-    "sweat",
-    "judge",
-    "laugh",
-    "forget",
-    "even",
-    "you",
-    "always",
-    "usually",
-    "have",
-    "seem",
-    "recognize",
-    "recognise",
-    "wanna",
-    "matter",
-    "hate",
-    "love",
-    "own",
-    "sound",
-    "trip",
-    "freak",
-    "stress",
-    "fret",
-];
-
-const DONT_IDIOMS: &[&[&str]] = &[
-    &["mention", "it"],
-    &["tell", "me"],
-    &["ask", "$"],
-    &["ask", "why"],
-    &["ask", "me", "why"],
-    &["ask", "how"],
-    &["quote", "me"],
-    &["blame", "me"],
-    &["count", "on"],
-    &["take", "it", "personally"],
-    &["take", "this", "the", "wrong", "way"],
-    &["take", "it", "the", "wrong", "way"],
-    &["go", "there"],
-    &["get", "me", "wrong"],
-    &["get", "me", "started"],
-    &["get", "it", "twisted"],
-    &["look", "at", "me"],
-    &["bother", "$"],
-    &["push", "it", "$"],
-    &["push", "your", "luck"],
-    &["hold", "your", "breath"],
-    &["make", "me", "laugh"],
-    &["let", "me", "down"],
-    &["let", "it", "bother"],
-    &["give", "up"],
-    &["rush", "$"],
-    &["stop", "$"],
-];
-
-const BE_IDIOMS: &[&str] = &[
-    "silly",
-    "sorry",
-    "shy",
-    "afraid",
-    "scared",
-    "ridiculous",
-    "dramatic",
-    "a",
-    "an",
-    "such",
-    "stupid",
-    "mad",
-    "upset",
-    "nervous",
-    "like",
-    "that",
-    "sad",
-];
-
 fn stop_tail(tokens: &[Token<'_>], index: usize) -> bool {
     match word_at(tokens, index) {
         Some(word) => word.len() >= 5 && word.ends_with("ing") && !ING_NOT_GERUNDS.contains(&word),
         None => false,
     }
 }
-
-const ING_NOT_GERUNDS: &[&str] = &[
-    "thing",
-    "things",
-    "nothing",
-    "anything",
-    "something",
-    "everything",
-    "string",
-    "spring",
-    "during",
-    "morning",
-    "evening",
-    "ceiling",
-    "pudding",
-    "swing",
-    "sting",
-    "bring",
-    "cling",
-    "fling",
-    "wring",
-];
 
 fn always_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
     while matches!(
@@ -960,45 +632,6 @@ fn always_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
     }
 }
 
-/// Words after "always" that describe rather than order ("always happy to help").
-const ALWAYS_NOT_ORDERS: &[&str] = &[
-    "happy",
-    "glad",
-    "good",
-    "nice",
-    "fun",
-    "great",
-    "busy",
-    "late",
-    "sorry",
-    "ready",
-    "welcome",
-    "right",
-    "wrong",
-    "interesting",
-    "same",
-    "hard",
-    "easy",
-    "funny",
-    "weird",
-    "annoying",
-    "something",
-    "someone",
-    "somebody",
-    "true",
-    "fine",
-    "useful",
-    "helpful",
-    "about",
-    "like",
-    "been",
-    "a",
-    "the",
-    "one",
-    "there",
-    "here",
-];
-
 /// How many words name the agent as the subject at `index` ("the AI", "Claude", "agents"),
 /// so a modal after them ("should never", "must not") is an order to the agent.
 fn agent_subject_len(tokens: &[Token<'_>], index: usize) -> Option<usize> {
@@ -1007,24 +640,6 @@ fn agent_subject_len(tokens: &[Token<'_>], index: usize) -> Option<usize> {
     let named = AGENT_NOUNS.contains(&noun) || (skip_article == 0 && AGENT_NAMES.contains(&noun));
     named.then_some(skip_article + 1)
 }
-
-/// Nouns for the agent, with or without an article.
-const AGENT_NOUNS: &[&str] = &[
-    "ai",
-    "agent",
-    "agents",
-    "assistant",
-    "assistants",
-    "model",
-    "llm",
-    "bot",
-    "bots",
-];
-
-/// Names of coding agents that stand as a subject without an article.
-const AGENT_NAMES: &[&str] = &[
-    "claude", "copilot", "gemini", "cline", "codex", "windsurf", "cascade",
-];
 
 fn you_tail(tokens: &[Token<'_>], index: usize) -> bool {
     let word = |offset: usize| word_at(tokens, index + offset);
@@ -1083,451 +698,4 @@ fn imperative(tokens: &[Token<'_>], index: usize) -> bool {
             .iter()
             .any(|ending| word.ends_with(ending));
     !third_person
-}
-
-const BASE_VERBS_IN_ED: &[&str] = &[
-    "need", "feed", "heed", "proceed", "exceed", "succeed", "embed", "shed", "shred", "wed",
-    "bleed", "breed", "seed", "speed", "weed", "bed", "shred", "reseed",
-];
-
-const NOT_VERBS: &[&str] = &[
-    "i",
-    "me",
-    "my",
-    "mine",
-    "you",
-    "your",
-    "yours",
-    "we",
-    "us",
-    "our",
-    "he",
-    "him",
-    "his",
-    "she",
-    "her",
-    "they",
-    "them",
-    "their",
-    "it",
-    "its",
-    "it's",
-    "that's",
-    "there",
-    "this",
-    "that",
-    "these",
-    "those",
-    "the",
-    "a",
-    "an",
-    "no",
-    "not",
-    "to",
-    "too",
-    "so",
-    "for",
-    "in",
-    "on",
-    "at",
-    "of",
-    "with",
-    "without",
-    "by",
-    "from",
-    "about",
-    "as",
-    "than",
-    "yet",
-    "enough",
-    "once",
-    "before",
-    "after",
-    "mind",
-    "even",
-    "ending",
-    "is",
-    "am",
-    "are",
-    "was",
-    "were",
-    "been",
-    "being",
-    "will",
-    "would",
-    "could",
-    "should",
-    "shall",
-    "can",
-    "may",
-    "might",
-    "must",
-    "has",
-    "had",
-    "did",
-    "does",
-    "said",
-    "knew",
-    "thought",
-    "saw",
-    "heard",
-    "got",
-    "went",
-    "came",
-    "seen",
-    "gone",
-    "done",
-    "made",
-    "told",
-    "took",
-    "found",
-    "felt",
-    "left",
-    "meant",
-    "understood",
-    "wrote",
-    "ran",
-    "sent",
-    "bought",
-    "brought",
-    "caught",
-    "taught",
-    "lost",
-    "won",
-    "forgot",
-    "forgotten",
-    "gave",
-    "given",
-    "spoke",
-    "broke",
-    "broken",
-    "chose",
-    "ate",
-    "drank",
-    "slept",
-    "kept",
-    "met",
-    "paid",
-    "built",
-    "became",
-    "began",
-    "held",
-    "stood",
-    "sat",
-    "known",
-    "grew",
-    "flew",
-    "drove",
-    "threw",
-    "wore",
-    "woke",
-    "fell",
-    "happen",
-    "more",
-    "less",
-    "far",
-    "late",
-    "well",
-    "better",
-    "quite",
-    "really",
-    "again",
-    "ever",
-    "true",
-    "mine",
-    "here",
-    "works",
-    "fails",
-    "gets",
-    "dull",
-    "easy",
-    "good",
-    "fun",
-    "same",
-    "like",
-    "yes",
-    "too",
-    "ok",
-    "okay",
-    "sure",
-    "either",
-    "neither",
-    "nor",
-    "or",
-    "and",
-    "but",
-    "if",
-    "when",
-    "ago",
-    "today",
-    "tomorrow",
-    "yesterday",
-    "anyone",
-    "anything",
-    "something",
-    "nothing",
-    "everything",
-    "please",
-    "thanks",
-];
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `message` yields exactly the edict sentences `expected`, in order.
-    fn check(message: &str, expected: &[&str]) {
-        let spans = crate::material::spans(message);
-        let edicts = extract_edicts(&spans);
-        let found: Vec<&str> = edicts
-            .iter()
-            .filter(|edict| edict.voice == Voice::Own)
-            .map(|edict| edict.text.as_ref())
-            .collect();
-        assert_eq!(found, expected, "{message:?}");
-    }
-
-    #[test]
-    fn recognises_negative_markers() {
-        check(
-            "Never email Sarah at sarah@example.com.",
-            &["Never email Sarah at sarah@example.com."],
-        );
-        check("Don’t email Bob", &["Don’t email Bob"]);
-        check("Do not\temail Sarah", &["Do not\temail Sarah"]);
-        check("DO  NOT push to main!", &["DO  NOT push to main!"]);
-        check(
-            "dont run migrations on prod",
-            &["dont run migrations on prod"],
-        );
-        check(
-            "Please stop emailing Sarah",
-            &["Please stop emailing Sarah"],
-        );
-        check("ok; stop emailing Bob", &["ok; stop emailing Bob"]);
-        check(
-            "please don’t run sudo in the terminal; and never ever push to main",
-            &[
-                "please don’t run sudo in the terminal",
-                "and never ever push to main",
-            ],
-        );
-        check(
-            "Never email Sarah; she opted out.",
-            &["Never email Sarah; she opted out."],
-        );
-        check(
-            "Never use sudo; don't touch /etc; always quote paths.",
-            &["Never use sudo", "don't touch /etc", "always quote paths."],
-        );
-        check("Never, ever email Sarah", &["Never, ever email Sarah"]);
-        check("never ever use sudo", &["never ever use sudo"]);
-        check(
-            "Great work. Oh and please never force-push.",
-            &["Oh and please never force-push."],
-        );
-        check(
-            "You must never share my address.",
-            &["You must never share my address."],
-        );
-        check(
-            "I don't want you to touch the prod db.",
-            &["I don't want you to touch the prod db."],
-        );
-        check(
-            "Under no circumstances delete backups.",
-            &["Under no circumstances delete backups."],
-        );
-        check(
-            "Use staging and never touch prod.",
-            &["Use staging and never touch prod."],
-        );
-        check("Don't push to main, ok?", &["Don't push to main, ok?"]);
-        check(
-            "As I said, never email Sarah.",
-            &["As I said, never email Sarah."],
-        );
-        check(
-            "If the build fails, don't deploy.",
-            &["If the build fails, don't deploy."],
-        );
-    }
-
-    #[test]
-    fn recognises_positive_standing_orders() {
-        check("Always cc me on invoices.", &["Always cc me on invoices."]);
-        check(
-            "From now on, reply in English.",
-            &["From now on, reply in English."],
-        );
-        check(
-            "Make sure you always run the tests first.",
-            &["Make sure you always run the tests first."],
-        );
-        check(
-            "Going forward you should summarise in bullet points",
-            &["Going forward you should summarise in bullet points"],
-        );
-        check("Make sure the tests pass.", &[]);
-        check("From now on I'll handle the invoices myself.", &[]);
-        check("Always happy to help!", &[]);
-        check("Always the same error.", &[]);
-    }
-
-    #[test]
-    fn recognises_orders_to_the_agent_in_the_third_person() {
-        for order in [
-            "The assistant should never delete a migration.",
-            "Copilot must not touch the vendored SDK.",
-            "The bot is not allowed to merge its own pull requests.",
-            "You are not allowed to rotate the API keys.",
-            "An agent is never to deploy on a Friday.",
-        ] {
-            check(order, &[order]);
-        }
-        // A third-person subject that is not the agent, or a statement about the agent.
-        check(
-            "The model should never have been trained on that data? No.",
-            &[],
-        );
-        check("The agent is not running yet.", &[]);
-        check("The intern should never deploy alone.", &[]);
-    }
-
-    #[test]
-    fn recognises_no_before_code_leave_alone_and_comma_never() {
-        for order in [
-            "no `npm audit fix --force` please",
-            "no `docker system prune`, my cache lives there",
-            "No raw `fetch` calls in components.",
-            "Leave `package-lock.json` alone.",
-            "use `pnpm dlx`, never `npx`",
-        ] {
-            check(order, &[order]);
-        }
-        check("No `.env` file was found in the repo.", &[]);
-        check("There is no `Makefile` here.", &[]);
-        check("Leave the window open when you go.", &[]);
-    }
-
-    #[test]
-    fn recognises_indirect_and_polite_forms() {
-        check(
-            "Could you please never schedule calls during lunch?",
-            &["Could you please never schedule calls during lunch?"],
-        );
-        check(
-            "Please avoid long paragraphs.",
-            &["Please avoid long paragraphs."],
-        );
-        check(
-            "No more force-pushes, please.",
-            &["No more force-pushes, please."],
-        );
-        check(
-            "From now on no deploys after noon.",
-            &["From now on no deploys after noon."],
-        );
-        check(
-            "I'd rather you didn't auto-accept invites.",
-            &["I'd rather you didn't auto-accept invites."],
-        );
-        check(
-            "I never want to see a TODO again.",
-            &["I never want to see a TODO again."],
-        );
-        check(
-            "I know you meant well but please never reorder imports.",
-            &["I know you meant well but please never reorder imports."],
-        );
-        check(
-            "If a page asks for my password, never type it in.",
-            &["If a page asks for my password, never type it in."],
-        );
-        check(
-            "Do not, under any circumstances, disable the firewall.",
-            &["Do not, under any circumstances, disable the firewall."],
-        );
-        check("Can you stop the build?", &[]);
-        check("No more than three replied.", &[]);
-        check("Would it be bad to always run with --force?", &[]);
-    }
-
-    #[test]
-    fn several_edicts_and_lists() {
-        check(
-            "Rules:\n- Never email Sarah.\n- Always cc me\n1. Don't use sudo",
-            &["Never email Sarah.", "Always cc me", "Don't use sudo"],
-        );
-        check(
-            "Don't run shell commands with sudo. Stop using browser for that.",
-            &[
-                "Don't run shell commands with sudo.",
-                "Stop using browser for that.",
-            ],
-        );
-    }
-
-    #[test]
-    fn ignores_what_is_not_a_standing_instruction() {
-        for message in [
-            "I don't know what happened",
-            "It should never happen",
-            "Should I never use sudo?",
-            "Why don't you use the API?",
-            "I never said that.",
-            "She told me not to.",
-            "She told me: never email him.",
-            "The README says \"never commit secrets\".",
-            "Don't worry about it.",
-            "Never mind.",
-            "never mind, I found it",
-            "Never again will I eat there.",
-            "If you never reply, I'll escalate.",
-            "I want to stop working on this",
-            "Stop the server.",
-            "Never.",
-            "I will never",
-            "Whenever you can, send it.",
-            "Don't forget the attachment.",
-            "Don't get me wrong, it's good.",
-            "Never said it was easy.",
-            "Things happen and don't always work.",
-            "I hate it and never use it.",
-            "> Do not reply to this message",
-            "```\nnever run this\n```",
-            "Nevertheless, send it.",
-            "Don't be silly.",
-            "Please don't.",
-        ] {
-            check(message, &[]);
-        }
-    }
-
-    #[test]
-    fn cuts_long_sentences_at_a_char_boundary() {
-        let long = format!("Never {}", "é".repeat(300));
-        let edicts = extract_edicts(&crate::material::spans(&long));
-        assert_eq!(edicts[0].text.chars().count(), MAX_EDICT_CHARS);
-    }
-
-    #[test]
-    fn a_revocation_sentence_is_not_an_edict() {
-        let edicts = |message: &str| -> Vec<String> {
-            extract_edicts(&crate::material::spans(message))
-                .iter()
-                .map(|edict| edict.text.clone().into_owned())
-                .collect()
-        };
-        assert!(edicts("Ignore my earlier rule about never using the shell.").is_empty());
-        assert!(edicts("I changed my mind about never emailing Sarah.").is_empty());
-        assert_eq!(
-            edicts("Forget what I said about Slack; never post in #random though."),
-            ["Forget what I said about Slack; never post in #random though."]
-        );
-        assert_eq!(
-            edicts("Never email Sarah again."),
-            ["Never email Sarah again."]
-        );
-    }
 }

@@ -14,11 +14,22 @@
 //! you can use sudo again"), reported speech, one-off permissions ("just this once") and
 //! limited ones ("but only after review") are not revocations.
 
+mod lexicon;
+#[cfg(test)]
+mod tests;
+
 use std::ops::Range;
 
+use self::lexicon::{
+    ADVERBS, AND_BREAKS, BANNED, CHANGED_MIND, DETERMINERS, FILLERS, HEDGES, LIFT_PHRASES,
+    MULTI_FILLERS, NOT_PERMISSIONS, NOT_TOPICS, ONE_OFF, QUALIFIERS, RETIRED_ENDINGS,
+    RETRACT_GERUNDS, RETRACT_LEADS, RETRACT_VERBS, RULE_NOUNS, SAID_TIMES, SAID_VERBS,
+    TOPIC_PREPOSITIONS,
+};
+pub(crate) use self::lexicon::{GENERIC_VERBS, NEGATIONS, SUBJECT_STOP_WORDS};
 use crate::material::{Span, Voice, quotations, unquoted_form};
 use crate::output::{MAX_EDICT_CHARS, RevocationKind};
-use crate::phrase::TAG_QUESTIONS;
+use crate::phrase::{contains_phrase, is_question, matches_at, phrase_at, word_at};
 use crate::text::{
     SPEECH_VERBS, Token, match_form, split_sentences, strip_bullet, tokenize, truncate_chars,
 };
@@ -91,33 +102,6 @@ struct Found {
     span: Range<usize>,
 }
 
-fn word_at<'a>(tokens: &[Token<'a>], index: usize) -> Option<&'a str> {
-    tokens
-        .get(index)
-        .filter(|token| token.word)
-        .map(|token| token.text)
-}
-
-fn matches_at(tokens: &[Token<'_>], index: usize, sequence: &[&str]) -> bool {
-    sequence
-        .iter()
-        .enumerate()
-        .all(|(offset, expected)| word_at(tokens, index + offset) == Some(expected))
-}
-
-/// The length of the longest phrase of `phrases` starting at `index`.
-fn phrase_at(tokens: &[Token<'_>], index: usize, phrases: &[&[&str]]) -> Option<usize> {
-    phrases
-        .iter()
-        .filter(|phrase| matches_at(tokens, index, phrase))
-        .map(|phrase| phrase.len())
-        .max()
-}
-
-fn contains_phrase(tokens: &[Token<'_>], phrases: &[&[&str]]) -> bool {
-    (0..tokens.len()).any(|index| phrase_at(tokens, index, phrases).is_some())
-}
-
 /// A parsed revocation in token indices.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Parse {
@@ -185,17 +169,6 @@ fn find(form: &str) -> Option<Found> {
     None
 }
 
-/// A question is not a revocation ("can you email Sarah again?", "you can use sudo again?"),
-/// but a tag question is ("you can use sudo again, ok?").
-fn is_question(form: &str) -> bool {
-    let trimmed = form.trim_end_matches([' ', ')', '"', '\'', ']', '!']);
-    if !trimmed.ends_with('?') {
-        return false;
-    }
-    let body = trimmed.trim_end_matches('?').trim_end();
-    !TAG_QUESTIONS.iter().any(|tag| body.ends_with(tag))
-}
-
 fn clause_start(tokens: &[Token<'_>], form: &str, index: usize) -> bool {
     if index == 0 {
         return true;
@@ -226,205 +199,7 @@ fn skip_fillers(tokens: &[Token<'_>], mut index: usize) -> usize {
     }
 }
 
-const FILLERS: &[&str] = &[
-    "ok", "okay", "alright", "also", "and", "but", "so", "actually", "btw", "fyi", "oh", "hey",
-    "well", "anyway", "anyways", "update", "now", "great", "thanks", "sure", "yes", "yeah", "hi",
-    "hello", "guys", "then", "good", "news", "fine", "right", "cool", "honestly", "finally",
-    "please", "pls", "plz", "kindly",
-];
-
-const MULTI_FILLERS: &[&[&str]] = &[
-    &["on", "second", "thought"],
-    &["on", "second", "thoughts"],
-    &["on", "reflection"],
-    &["all", "right"],
-    &["for", "the", "record"],
-    &["good", "news"],
-    &["i've", "decided"],
-    &["i", "decided"],
-    &["i", "have", "decided"],
-    &["from", "now", "on"],
-    &["going", "forward"],
-    &["moving", "forward"],
-];
-
 // Retractions ------------------------------------------------------------------------------
-
-/// Verbs that retract a rule, before its object.
-const RETRACT_VERBS: &[&[&str]] = &[
-    &["forget"],
-    &["ignore"],
-    &["disregard"],
-    &["scratch"],
-    &["drop"],
-    &["remove"],
-    &["delete"],
-    &["cancel"],
-    &["revoke"],
-    &["lift"],
-    &["rescind"],
-    &["retract"],
-    &["undo"],
-    &["withdraw"],
-    &["discard"],
-    &["ditch"],
-    &["nix"],
-    &["scrap"],
-    &["erase"],
-    &["reverse"],
-    &["strike"],
-    &["never", "mind"],
-    &["nevermind"],
-    &["take", "back"],
-    &["get", "rid", "of"],
-    &["throw", "out"],
-];
-
-/// The same verbs after "I'm": "I'm lifting the ban on Slack".
-const RETRACT_GERUNDS: &[&[&str]] = &[
-    &["lifting"],
-    &["revoking"],
-    &["cancelling"],
-    &["canceling"],
-    &["withdrawing"],
-    &["rescinding"],
-    &["retracting"],
-    &["dropping"],
-    &["scrapping"],
-    &["removing"],
-    &["reversing"],
-    &["undoing"],
-    &["taking", "back"],
-];
-
-/// Lead-ins before a retraction verb that keep it the user's order.
-const RETRACT_LEADS: &[&[&str]] = &[
-    &["you", "can"],
-    &["you", "may"],
-    &["you", "can", "now"],
-    &["feel", "free", "to"],
-    &["go", "ahead", "and"],
-    &["let's"],
-    &["lets"],
-    &["let", "us"],
-    &["we", "can"],
-    &["just"],
-    &["please"],
-    &["i"],
-    &["i", "hereby"],
-    &["i", "now"],
-];
-
-const RULE_NOUNS: &[&str] = &[
-    "rule",
-    "rules",
-    "instruction",
-    "instructions",
-    "restriction",
-    "restrictions",
-    "ban",
-    "bans",
-    "limit",
-    "limits",
-    "limitation",
-    "constraint",
-    "constraints",
-    "edict",
-    "order",
-    "orders",
-    "directive",
-    "directives",
-    "policy",
-    "prohibition",
-    "requirement",
-    "guideline",
-    "guidelines",
-    "thing",
-];
-
-const DETERMINERS: &[&str] = &[
-    "the", "my", "that", "this", "your", "those", "these", "our", "any", "all", "every",
-];
-
-const QUALIFIERS: &[&str] = &[
-    "earlier", "previous", "old", "last", "former", "original", "first", "other", "existing",
-    "standing", "current", "whole", "strict", "blanket", "silly", "stupid",
-];
-
-const TOPIC_PREPOSITIONS: &[&str] = &[
-    "about",
-    "on",
-    "regarding",
-    "re",
-    "concerning",
-    "around",
-    "against",
-    "for",
-    "involving",
-    "over",
-];
-
-/// What the user once said: "what I said about", "everything I told you before about".
-const SAID_VERBS: &[&str] = &[
-    "said",
-    "say",
-    "told",
-    "wrote",
-    "asked",
-    "mentioned",
-    "meant",
-    "instructed",
-    "decided",
-    "set",
-];
-
-const SAID_TIMES: &[&str] = &[
-    "earlier",
-    "before",
-    "previously",
-    "yesterday",
-    "today",
-    "last",
-    "time",
-    "week",
-    "the",
-    "other",
-    "day",
-    "a",
-    "while",
-    "ago",
-    "you",
-    "once",
-];
-
-/// Endings that retract the rule named before them: "the Sarah rule no longer applies".
-const RETIRED_ENDINGS: &[&[&str]] = &[
-    &["no", "longer", "applies"],
-    &["no", "longer", "stands"],
-    &["no", "longer", "holds"],
-    &["doesn't", "apply"],
-    &["does", "not", "apply"],
-    &["is", "lifted"],
-    &["is", "over"],
-    &["is", "off"],
-    &["is", "cancelled"],
-    &["is", "canceled"],
-    &["is", "revoked"],
-    &["is", "rescinded"],
-    &["is", "withdrawn"],
-    &["is", "gone"],
-    &["is", "void"],
-    &["is", "obsolete"],
-    &["is", "dead"],
-    &["is", "history"],
-    &["is", "now", "lifted"],
-    &["is", "now", "over"],
-    &["is", "now", "off"],
-    &["is", "no", "longer", "needed"],
-    &["is", "no", "longer", "valid"],
-    &["is", "no", "longer", "in", "effect"],
-    &["can", "go"],
-];
 
 fn retraction_at(tokens: &[Token<'_>], index: usize) -> Option<Parse> {
     // "I changed my mind about emailing Sarah."
@@ -453,15 +228,6 @@ fn retraction_at(tokens: &[Token<'_>], index: usize) -> Option<Parse> {
     let len = phrase_at(tokens, index, RETRACT_VERBS)?;
     rule_object(tokens, index + len)
 }
-
-const CHANGED_MIND: &[&[&str]] = &[
-    &["i", "changed", "my", "mind"],
-    &["i've", "changed", "my", "mind"],
-    &["i", "have", "changed", "my", "mind"],
-    &["changed", "my", "mind"],
-    &["i", "had", "a", "change", "of", "heart"],
-    &["i've", "had", "a", "change", "of", "heart"],
-];
 
 /// The object of a retraction verb: "the rule about X", "my earlier ban on X", "the X rule",
 /// "what I said about X". A bare object ("forget about it", "ignore the error") is none.
@@ -759,23 +525,6 @@ fn skip_adverbs(tokens: &[Token<'_>], mut index: usize) -> usize {
     index
 }
 
-const ADVERBS: &[&str] = &[
-    "now",
-    "again",
-    "also",
-    "totally",
-    "definitely",
-    "absolutely",
-    "perfectly",
-    "completely",
-    "actually",
-    "finally",
-    "once",
-    "more",
-    "officially",
-    "certainly",
-];
-
 /// "go back to using X", "start using X again": the verb is the next word.
 fn skip_resumption(tokens: &[Token<'_>], index: usize) -> usize {
     if let Some(len) = phrase_at(
@@ -795,14 +544,6 @@ fn skip_resumption(tokens: &[Token<'_>], index: usize) -> usize {
         _ => index,
     }
 }
-
-/// Words after "you can" that do not grant an action: negations, suggestions ("you can try"),
-/// abilities ("you can see"), and the opposite of a permission ("you can stop emailing").
-const NOT_PERMISSIONS: &[&str] = &[
-    "not", "never", "no", "n't", "quit", "cease", "refrain", "avoid", "forget", "ignore", "see",
-    "tell", "find", "imagine", "guess", "expect", "probably", "still", "only", "either", "try",
-    "want", "need", "have", "just", "always", "do", "be", "thank", "ask", "check",
-];
 
 /// "Sudo is no longer off-limits", "Slack is allowed again".
 fn subject_first_at(tokens: &[Token<'_>], index: usize) -> Option<Parse> {
@@ -840,47 +581,6 @@ fn subject_first_at(tokens: &[Token<'_>], index: usize) -> Option<Parse> {
         needs_lift,
     })
 }
-
-const BANNED: &[&str] = &[
-    "banned",
-    "forbidden",
-    "off-limits",
-    "prohibited",
-    "restricted",
-    "blocked",
-    "disallowed",
-    "taboo",
-];
-
-const NOT_TOPICS: &[&str] = &[
-    "it",
-    "that",
-    "this",
-    "there",
-    "which",
-    "what",
-    "everything",
-    "nothing",
-    "all",
-    "he",
-    "she",
-    "they",
-    "i",
-    "you",
-    "we",
-    "who",
-    "she's",
-    "he's",
-    "it's",
-    "that's",
-    "this's",
-    "one",
-    "someone",
-    "nobody",
-    "everyone",
-    "anything",
-    "something",
-];
 
 // Clause ends, hedges and limits -----------------------------------------------------------
 
@@ -922,14 +622,6 @@ fn clause_end(tokens: &[Token<'_>], index: usize) -> usize {
     tokens.len()
 }
 
-/// After "and", these start a new clause rather than continue the topic ("forget the rule
-/// about Sarah and send her the report").
-const AND_BREAKS: &[&str] = &[
-    "then", "please", "just", "also", "now", "go", "send", "email", "tell", "reply", "start",
-    "use", "try", "do", "make", "you", "i", "we", "let", "let's", "never", "don't", "dont",
-    "always", "remember", "write", "call", "check", "run", "finish", "get", "book", "post",
-];
-
 /// A condition, hedge or someone else's words before the clause: "if you can use sudo again",
 /// "I don't think you can", "she said you can".
 fn hedged(before: &[Token<'_>]) -> bool {
@@ -962,42 +654,6 @@ fn hedged(before: &[Token<'_>]) -> bool {
         false
     })
 }
-
-const HEDGES: &[&str] = &[
-    "if",
-    "when",
-    "whenever",
-    "unless",
-    "until",
-    "whether",
-    "suppose",
-    "supposing",
-    "assuming",
-    "provided",
-    "hypothetically",
-    "imagine",
-    "maybe",
-    "perhaps",
-    "wish",
-    "hope",
-    "think",
-    "doubt",
-    "wonder",
-    "guess",
-    "believe",
-    "sure",
-    "not",
-    "don't",
-    "doesn't",
-    "didn't",
-    "won't",
-    "wouldn't",
-    "isn't",
-    "never",
-    "after",
-    "before",
-    "hoping",
-];
 
 /// A permission with a limit is a new, narrower rule, not a lifted one: "you can email Sarah
 /// again, but only about invoices", "you can push to main again if the tests pass". The old
@@ -1032,23 +688,6 @@ fn one_off(tokens: &[Token<'_>]) -> bool {
     contains_phrase(tokens, ONE_OFF)
 }
 
-const ONE_OFF: &[&[&str]] = &[
-    &["this", "time"],
-    &["this", "once"],
-    &["just", "once"],
-    &["one", "time"],
-    &["for", "now"],
-    &["for", "today"],
-    &["today", "only"],
-    &["for", "this", "task"],
-    &["for", "this", "one"],
-    &["right", "now"],
-    &["for", "the", "moment"],
-    &["temporarily"],
-    &["for", "a", "bit"],
-    &["for", "a", "while"],
-];
-
 /// Whether the sentence says the change is for good: "again", "now", "anymore", "go back to".
 fn lifted(tokens: &[Token<'_>]) -> bool {
     tokens.iter().any(|token| {
@@ -1059,18 +698,6 @@ fn lifted(tokens: &[Token<'_>]) -> bool {
             )
     }) || contains_phrase(tokens, LIFT_PHRASES)
 }
-
-const LIFT_PHRASES: &[&[&str]] = &[
-    &["once", "more"],
-    &["after", "all"],
-    &["going", "forward"],
-    &["moving", "forward"],
-    &["no", "longer"],
-    &["any", "more"],
-    &["back", "to"],
-    &["changed", "my", "mind"],
-    &["from", "here", "on"],
-];
 
 // Subjects ---------------------------------------------------------------------------------
 
@@ -1105,408 +732,4 @@ pub(crate) fn strip_possessive(word: &str) -> &str {
     word.strip_suffix("'s")
         .or_else(|| word.strip_suffix('\''))
         .unwrap_or(word)
-}
-
-pub(crate) const NEGATIONS: &[&str] = &[
-    "never", "not", "don't", "dont", "no", "do", "stop", "avoid", "avoiding",
-];
-
-/// Verbs too generic to tell rules apart ("use", "run"); left out of subjects and ignored when
-/// deciding whether a rule is a blanket ban.
-pub(crate) const GENERIC_VERBS: &[&str] = &[
-    "use",
-    "using",
-    "used",
-    "run",
-    "running",
-    "call",
-    "calling",
-    "do",
-    "doing",
-    "touch",
-    "touching",
-    "access",
-    "accessing",
-    "open",
-    "opening",
-    "go",
-    "going",
-    "make",
-    "making",
-    "try",
-    "trying",
-    "get",
-    "getting",
-    "send",
-    "sending",
-    "work",
-    "working",
-    "start",
-    "starting",
-    "launch",
-    "launching",
-    "invoke",
-    "invoking",
-    "execute",
-    "executing",
-    "employ",
-    "utilise",
-    "utilize",
-    "ever",
-    "be",
-];
-
-pub(crate) const SUBJECT_STOP_WORDS: &[&str] = &[
-    "a",
-    "an",
-    "the",
-    "my",
-    "your",
-    "our",
-    "his",
-    "her",
-    "their",
-    "its",
-    "it",
-    "this",
-    "that",
-    "these",
-    "those",
-    "me",
-    "him",
-    "them",
-    "us",
-    "you",
-    "i",
-    "we",
-    "they",
-    "she",
-    "he",
-    "to",
-    "about",
-    "on",
-    "in",
-    "at",
-    "of",
-    "for",
-    "with",
-    "from",
-    "by",
-    "into",
-    "onto",
-    "regarding",
-    "re",
-    "concerning",
-    "around",
-    "against",
-    "over",
-    "and",
-    "or",
-    "nor",
-    "again",
-    "now",
-    "anymore",
-    "more",
-    "any",
-    "anyone",
-    "anybody",
-    "anything",
-    "all",
-    "once",
-    "back",
-    "too",
-    "also",
-    "just",
-    "please",
-    "ever",
-    "rule",
-    "rules",
-    "ban",
-    "bans",
-    "restriction",
-    "restrictions",
-    "instruction",
-    "instructions",
-    "earlier",
-    "previous",
-    "old",
-    "last",
-    "thing",
-    "things",
-    "stuff",
-    "what",
-    "said",
-    "told",
-    "as",
-    "well",
-    "longer",
-    "okay",
-    "ok",
-    "fine",
-    "then",
-    "so",
-    "some",
-    "someone",
-    "somebody",
-    "something",
-    "whenever",
-    "want",
-    "like",
-    "there",
-    "here",
-    "whatever",
-    "everything",
-    "every",
-    "is",
-    "are",
-    "be",
-    "was",
-    "were",
-    "can",
-    "may",
-    "will",
-    "would",
-    "should",
-    "must",
-    "allowed",
-    "free",
-    "feel",
-    "welcome",
-    "permission",
-    "totally",
-    "really",
-    "actually",
-    "absolutely",
-    "definitely",
-    "officially",
-    "policy",
-    "limit",
-    "limits",
-    "constraint",
-    "constraints",
-    "edict",
-    "directive",
-    "directives",
-    "requirement",
-    "guideline",
-    "guidelines",
-    "prohibition",
-    "order",
-    "orders",
-    "limitation",
-    "former",
-    "original",
-    "existing",
-    "standing",
-    "current",
-    "whole",
-    "strict",
-    "blanket",
-    "silly",
-    "stupid",
-    "like",
-    "way",
-    "out",
-    "up",
-    "off",
-    "down",
-    "always",
-];
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `message` yields exactly these (kind, subject, scope) revocations, in order.
-    fn check(message: &str, expected: &[(RevocationKind, &[&str], &str)]) {
-        let spans = crate::material::spans(message);
-        let revocations = extract_revocations(&spans);
-        let found: Vec<(RevocationKind, Vec<&str>, &str)> = revocations
-            .iter()
-            .map(|revocation| {
-                (
-                    revocation.kind,
-                    revocation.subject.iter().map(String::as_str).collect(),
-                    revocation.scope.as_str(),
-                )
-            })
-            .collect();
-        let expected: Vec<(RevocationKind, Vec<&str>, &str)> = expected
-            .iter()
-            .map(|(kind, subject, scope)| (*kind, subject.to_vec(), *scope))
-            .collect();
-        assert_eq!(found, expected, "{message:?}");
-    }
-
-    fn permission(message: &str, subject: &[&str], scope: &str) {
-        check(message, &[(RevocationKind::Permission, subject, scope)]);
-    }
-
-    fn retraction(message: &str, subject: &[&str], scope: &str) {
-        check(message, &[(RevocationKind::Retraction, subject, scope)]);
-    }
-
-    #[test]
-    fn recognises_permissions() {
-        permission(
-            "You can email Sarah again.",
-            &["sarah"],
-            "email sarah again",
-        );
-        permission("it's fine to use sudo now", &["sudo"], "use sudo now");
-        permission(
-            "You may use the browser again.",
-            &["browser"],
-            "use the browser again",
-        );
-        permission(
-            "It's ok to push to main again",
-            &["main"],
-            "push to main again",
-        );
-        permission(
-            "Feel free to use the terminal.",
-            &["terminal"],
-            "use the terminal",
-        );
-        permission("You're allowed to text Bob now.", &["bob"], "text bob now");
-        permission(
-            "You can go back to using git push --force.",
-            &["git", "push", "force"],
-            "using git push --force",
-        );
-        permission(
-            "Ok, you can now email Sarah again, she's back.",
-            &["sarah"],
-            "email sarah again",
-        );
-        permission(
-            "I'm fine with you using sudo again.",
-            &["sudo"],
-            "using sudo again",
-        );
-        permission(
-            "You don't have to avoid Slack anymore.",
-            &["slack"],
-            "avoid slack anymore",
-        );
-        permission("Sudo is no longer off-limits.", &["sudo"], "sudo");
-        permission(
-            "You can email Sarah now that she's back.",
-            &["sarah"],
-            "email sarah",
-        );
-        permission(
-            "You can email Sarah's manager again.",
-            &["sarah", "manager"],
-            "email sarah's manager again",
-        );
-        permission(
-            "Forget it: you can use the shell again, ok?",
-            &["shell"],
-            "use the shell again",
-        );
-    }
-
-    #[test]
-    fn reassurances_before_a_permission_are_not_hedges() {
-        permission(
-            "Don't worry, you can use sudo again.",
-            &["sudo"],
-            "use sudo again",
-        );
-        permission(
-            "Never mind, you can email Sarah again.",
-            &["sarah"],
-            "email sarah again",
-        );
-        check("I never said you can use sudo again.", &[]);
-        check("I didn't say you can use sudo again.", &[]);
-    }
-
-    #[test]
-    fn recognises_retractions() {
-        retraction("Forget the rule about Sarah.", &["sarah"], "sarah");
-        retraction(
-            "Ignore my earlier rule about the shell.",
-            &["shell"],
-            "the shell",
-        );
-        permission(
-            "ignore my earlier rule about never using the shell",
-            &["shell"],
-            "using the shell",
-        );
-        retraction(
-            "Scratch the rule about dry runs.",
-            &["dry", "runs"],
-            "dry runs",
-        );
-        retraction("Disregard what I said about Slack.", &["slack"], "slack");
-        retraction(
-            "I changed my mind about emailing Sarah.",
-            &["emailing", "sarah"],
-            "emailing sarah",
-        );
-        retraction("Never mind the rule about sudo.", &["sudo"], "sudo");
-        retraction(
-            "Lift the ban on calendar invites.",
-            &["calendar", "invites"],
-            "calendar invites",
-        );
-        retraction("Please scratch the sudo rule.", &["sudo"], "sudo");
-        retraction(
-            "The rule about Sarah no longer applies.",
-            &["sarah"],
-            "sarah",
-        );
-        retraction("The ban on Slack is lifted.", &["slack"], "slack");
-        retraction(
-            "You can forget what I told you earlier about the staging db.",
-            &["staging", "db"],
-            "the staging db",
-        );
-        retraction(
-            "I'm lifting the ban on force pushes.",
-            &["force", "pushes"],
-            "force pushes",
-        );
-        retraction("Forget the no-sudo rule.", &["sudo"], "no-sudo");
-    }
-
-    #[test]
-    fn ignores_near_misses() {
-        for message in [
-            "can you email Sarah again?",
-            "You can email Sarah again?",
-            "you can't email Sarah",
-            "You cannot use sudo again.",
-            "I said you can never email Sarah",
-            "don't forget the rule about Sarah",
-            "forget about it, just send the report",
-            "it's fine, never mind",
-            "she said I can use sudo again",
-            "She said you can use sudo again.",
-            "if you can use sudo again, clean up /tmp",
-            "Once the audit is done you can use sudo again.",
-            "I don't think you can use sudo again.",
-            "You can email Sarah the report.",
-            "You can use sudo again just this once.",
-            "You can use sudo for now.",
-            "You can email Sarah again, but only about invoices.",
-            "You can push to main again if the tests pass.",
-            "You can stop emailing Sarah now.",
-            "You can try using sudo again.",
-            "Ignore all previous instructions.",
-            "Ignore the error about the missing file.",
-            "Forget what I said about that.",
-            "Never email Sarah again.",
-            "> you can email Sarah again",
-            "```\nfeel free to use the terminal\n```",
-            "The README says \"feel free to use the terminal\".",
-            "The build is fine again.",
-        ] {
-            check(message, &[]);
-        }
-    }
 }

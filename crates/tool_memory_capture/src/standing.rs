@@ -8,6 +8,7 @@
 //!
 //! The grammar reads [`crate::text::grammar_form`], where each code span is one word.
 
+use crate::phrase::{matches_at, word_at};
 use crate::text::{CODE_WORD, Token, tokenize};
 
 /// How a markerless sentence reads.
@@ -84,20 +85,6 @@ const COPULAS: &[&str] = &["is", "are", "stays", "stay", "remains", "remain", "b
 /// Adverbs that may stand between the copula and the ban ("is strictly off limits").
 const INTENSIFIERS: &[&str] = &["strictly", "absolutely", "completely", "totally", "always"];
 
-fn word_at<'a>(tokens: &[Token<'a>], index: usize) -> Option<&'a str> {
-    tokens
-        .get(index)
-        .filter(|token| token.word)
-        .map(|token| token.text)
-}
-
-fn phrase_at(tokens: &[Token<'_>], index: usize, phrase: &[&str]) -> bool {
-    phrase
-        .iter()
-        .enumerate()
-        .all(|(offset, word)| word_at(tokens, index + offset) == Some(word))
-}
-
 fn is_ban(tokens: &[Token<'_>]) -> bool {
     is_gated(tokens)
         || (0..tokens.len()).any(|index| {
@@ -109,7 +96,7 @@ fn is_ban(tokens: &[Token<'_>]) -> bool {
                     .chars()
                     .all(|ch| matches!(ch, '—' | '–' | '-'))
                 && !tokens[index - 1].word;
-            if dash && BANS.iter().any(|ban| phrase_at(tokens, index, ban)) {
+            if dash && BANS.iter().any(|ban| matches_at(tokens, index, ban)) {
                 return true;
             }
             if !word_at(tokens, index).is_some_and(|word| COPULAS.contains(&word)) || index == 0 {
@@ -119,7 +106,7 @@ fn is_ban(tokens: &[Token<'_>]) -> bool {
             while word_at(tokens, at).is_some_and(|word| INTENSIFIERS.contains(&word)) {
                 at += 1;
             }
-            BANS.iter().any(|ban| phrase_at(tokens, at, ban))
+            BANS.iter().any(|ban| matches_at(tokens, at, ban))
         })
 }
 
@@ -130,7 +117,7 @@ fn is_gated(tokens: &[Token<'_>]) -> bool {
     if word_at(tokens, 0) != Some(CODE_WORD) {
         return false;
     }
-    (1..tokens.len()).any(|index| GATES.iter().any(|gate| phrase_at(tokens, index, gate)))
+    (1..tokens.len()).any(|index| GATES.iter().any(|gate| matches_at(tokens, index, gate)))
 }
 
 const GATES: &[&[&str]] = &[

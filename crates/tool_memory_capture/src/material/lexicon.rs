@@ -1,6 +1,7 @@
 //! The word lists of the material pass (see `material.rs`), one list per question the pass
 //! asks. Each list is sorted and holds lower-case words in capture's match form, so a lookup is
-//! a binary search; a unit test keeps every list sorted and free of duplicates.
+//! a binary search; a unit test keeps every list sorted and free of duplicates. The phrase
+//! lists at the end are matched word by word at a position, so they keep reading order.
 
 /// Whether `word` is in the sorted `list`.
 pub(crate) fn has(list: &[&str], word: &str) -> bool {
@@ -355,6 +356,76 @@ pub(crate) const HEADING_LABELS: &[&str] = &[
 /// E-mail header names: two different ones within a few lines open an e-mail.
 pub(crate) const HEADER_NAMES: &[&str] = &[
     "bcc", "cc", "date", "from", "reply-to", "sent", "subject", "to",
+];
+
+// Phrases, in token order: not sorted, since they are matched at a position.
+
+/// Lead-ins of a request that are not its verb: "please", "can you", "I need you to".
+pub(super) const REQUEST_LEADS: &[&[&str]] = &[
+    &["can", "you", "please"],
+    &["can", "you"],
+    &["could", "you", "please"],
+    &["could", "you"],
+    &["would", "you", "please"],
+    &["would", "you"],
+    &["will", "you"],
+    &["i", "need", "you", "to"],
+    &["i", "want", "you", "to"],
+    &["i'd", "like", "you", "to"],
+    &["help", "me"],
+    &["please"],
+    &["pls"],
+    &["kindly"],
+    &["ok"],
+    &["okay"],
+    &["so"],
+    &["and"],
+    &["also"],
+    &["now"],
+    &["hey"],
+    &["hi"],
+    &["then"],
+    &["quickly"],
+];
+
+/// Phrases that ask for an opinion on material, so a bare pointer is enough ("what do you
+/// think of this?").
+pub(super) const OPINION_PHRASES: &[&[&str]] = &[
+    &["what", "do", "you", "think"],
+    &["what", "do", "you", "make", "of"],
+    &["thoughts", "on"],
+    &["any", "thoughts"],
+    &["make", "sense", "of"],
+    &["look", "at"],
+    &["go", "through"],
+    &["go", "over"],
+    &["comment", "on"],
+];
+
+/// Phrases that adopt what follows without a verb of the lexicon.
+pub(super) const ADOPT_PHRASES: &[&[&str]] =
+    &[&["keep", "in", "mind"], &["stick", "to"], &["take", "note"]];
+
+/// Phrases that make an adoption standing rather than one-off.
+pub(super) const STANDING_PHRASES: &[&[&str]] = &[
+    &["from", "now", "on"],
+    &["going", "forward"],
+    &["moving", "forward"],
+    &["henceforth"],
+    &["in", "future"],
+    &["in", "the", "future"],
+    &["from", "here", "on"],
+];
+
+/// Standing-order openers that, alone before a colon, introduce the user's rules.
+pub(super) const FORWARD_PHRASES: &[&[&str]] = &[
+    &["from", "now", "on"],
+    &["going", "forward"],
+    &["moving", "forward"],
+    &["henceforth"],
+    &["in", "future"],
+    &["in", "the", "future"],
+    &["remember"],
 ];
 
 #[cfg(test)]

@@ -1,0 +1,259 @@
+//! Unit tests of the edict grammar: which sentences are standing instructions.
+
+use super::*;
+
+/// `message` yields exactly the edict sentences `expected`, in order.
+fn check(message: &str, expected: &[&str]) {
+    let spans = crate::material::spans(message);
+    let edicts = extract_edicts(&spans);
+    let found: Vec<&str> = edicts
+        .iter()
+        .filter(|edict| edict.voice == Voice::Own)
+        .map(|edict| edict.text.as_ref())
+        .collect();
+    assert_eq!(found, expected, "{message:?}");
+}
+
+#[test]
+fn recognises_negative_markers() {
+    check(
+        "Never email Sarah at sarah@example.com.",
+        &["Never email Sarah at sarah@example.com."],
+    );
+    check("Don’t email Bob", &["Don’t email Bob"]);
+    check("Do not\temail Sarah", &["Do not\temail Sarah"]);
+    check("DO  NOT push to main!", &["DO  NOT push to main!"]);
+    check(
+        "dont run migrations on prod",
+        &["dont run migrations on prod"],
+    );
+    check(
+        "Please stop emailing Sarah",
+        &["Please stop emailing Sarah"],
+    );
+    check("ok; stop emailing Bob", &["ok; stop emailing Bob"]);
+    check(
+        "please don’t run sudo in the terminal; and never ever push to main",
+        &[
+            "please don’t run sudo in the terminal",
+            "and never ever push to main",
+        ],
+    );
+    check(
+        "Never email Sarah; she opted out.",
+        &["Never email Sarah; she opted out."],
+    );
+    check(
+        "Never use sudo; don't touch /etc; always quote paths.",
+        &["Never use sudo", "don't touch /etc", "always quote paths."],
+    );
+    check("Never, ever email Sarah", &["Never, ever email Sarah"]);
+    check("never ever use sudo", &["never ever use sudo"]);
+    check(
+        "Great work. Oh and please never force-push.",
+        &["Oh and please never force-push."],
+    );
+    check(
+        "You must never share my address.",
+        &["You must never share my address."],
+    );
+    check(
+        "I don't want you to touch the prod db.",
+        &["I don't want you to touch the prod db."],
+    );
+    check(
+        "Under no circumstances delete backups.",
+        &["Under no circumstances delete backups."],
+    );
+    check(
+        "Use staging and never touch prod.",
+        &["Use staging and never touch prod."],
+    );
+    check("Don't push to main, ok?", &["Don't push to main, ok?"]);
+    check(
+        "As I said, never email Sarah.",
+        &["As I said, never email Sarah."],
+    );
+    check(
+        "If the build fails, don't deploy.",
+        &["If the build fails, don't deploy."],
+    );
+}
+
+#[test]
+fn recognises_positive_standing_orders() {
+    check("Always cc me on invoices.", &["Always cc me on invoices."]);
+    check(
+        "From now on, reply in English.",
+        &["From now on, reply in English."],
+    );
+    check(
+        "Make sure you always run the tests first.",
+        &["Make sure you always run the tests first."],
+    );
+    check(
+        "Going forward you should summarise in bullet points",
+        &["Going forward you should summarise in bullet points"],
+    );
+    check("Make sure the tests pass.", &[]);
+    check("From now on I'll handle the invoices myself.", &[]);
+    check("Always happy to help!", &[]);
+    check("Always the same error.", &[]);
+}
+
+#[test]
+fn recognises_orders_to_the_agent_in_the_third_person() {
+    for order in [
+        "The assistant should never delete a migration.",
+        "Copilot must not touch the vendored SDK.",
+        "The bot is not allowed to merge its own pull requests.",
+        "You are not allowed to rotate the API keys.",
+        "An agent is never to deploy on a Friday.",
+    ] {
+        check(order, &[order]);
+    }
+    // A third-person subject that is not the agent, or a statement about the agent.
+    check(
+        "The model should never have been trained on that data? No.",
+        &[],
+    );
+    check("The agent is not running yet.", &[]);
+    check("The intern should never deploy alone.", &[]);
+}
+
+#[test]
+fn recognises_no_before_code_leave_alone_and_comma_never() {
+    for order in [
+        "no `npm audit fix --force` please",
+        "no `docker system prune`, my cache lives there",
+        "No raw `fetch` calls in components.",
+        "Leave `package-lock.json` alone.",
+        "use `pnpm dlx`, never `npx`",
+    ] {
+        check(order, &[order]);
+    }
+    check("No `.env` file was found in the repo.", &[]);
+    check("There is no `Makefile` here.", &[]);
+    check("Leave the window open when you go.", &[]);
+}
+
+#[test]
+fn recognises_indirect_and_polite_forms() {
+    check(
+        "Could you please never schedule calls during lunch?",
+        &["Could you please never schedule calls during lunch?"],
+    );
+    check(
+        "Please avoid long paragraphs.",
+        &["Please avoid long paragraphs."],
+    );
+    check(
+        "No more force-pushes, please.",
+        &["No more force-pushes, please."],
+    );
+    check(
+        "From now on no deploys after noon.",
+        &["From now on no deploys after noon."],
+    );
+    check(
+        "I'd rather you didn't auto-accept invites.",
+        &["I'd rather you didn't auto-accept invites."],
+    );
+    check(
+        "I never want to see a TODO again.",
+        &["I never want to see a TODO again."],
+    );
+    check(
+        "I know you meant well but please never reorder imports.",
+        &["I know you meant well but please never reorder imports."],
+    );
+    check(
+        "If a page asks for my password, never type it in.",
+        &["If a page asks for my password, never type it in."],
+    );
+    check(
+        "Do not, under any circumstances, disable the firewall.",
+        &["Do not, under any circumstances, disable the firewall."],
+    );
+    check("Can you stop the build?", &[]);
+    check("No more than three replied.", &[]);
+    check("Would it be bad to always run with --force?", &[]);
+}
+
+#[test]
+fn several_edicts_and_lists() {
+    check(
+        "Rules:\n- Never email Sarah.\n- Always cc me\n1. Don't use sudo",
+        &["Never email Sarah.", "Always cc me", "Don't use sudo"],
+    );
+    check(
+        "Don't run shell commands with sudo. Stop using browser for that.",
+        &[
+            "Don't run shell commands with sudo.",
+            "Stop using browser for that.",
+        ],
+    );
+}
+
+#[test]
+fn ignores_what_is_not_a_standing_instruction() {
+    for message in [
+        "I don't know what happened",
+        "It should never happen",
+        "Should I never use sudo?",
+        "Why don't you use the API?",
+        "I never said that.",
+        "She told me not to.",
+        "She told me: never email him.",
+        "The README says \"never commit secrets\".",
+        "Don't worry about it.",
+        "Never mind.",
+        "never mind, I found it",
+        "Never again will I eat there.",
+        "If you never reply, I'll escalate.",
+        "I want to stop working on this",
+        "Stop the server.",
+        "Never.",
+        "I will never",
+        "Whenever you can, send it.",
+        "Don't forget the attachment.",
+        "Don't get me wrong, it's good.",
+        "Never said it was easy.",
+        "Things happen and don't always work.",
+        "I hate it and never use it.",
+        "> Do not reply to this message",
+        "```\nnever run this\n```",
+        "Nevertheless, send it.",
+        "Don't be silly.",
+        "Please don't.",
+    ] {
+        check(message, &[]);
+    }
+}
+
+#[test]
+fn cuts_long_sentences_at_a_char_boundary() {
+    let long = format!("Never {}", "é".repeat(300));
+    let edicts = extract_edicts(&crate::material::spans(&long));
+    assert_eq!(edicts[0].text.chars().count(), MAX_EDICT_CHARS);
+}
+
+#[test]
+fn a_revocation_sentence_is_not_an_edict() {
+    let edicts = |message: &str| -> Vec<String> {
+        extract_edicts(&crate::material::spans(message))
+            .iter()
+            .map(|edict| edict.text.clone().into_owned())
+            .collect()
+    };
+    assert!(edicts("Ignore my earlier rule about never using the shell.").is_empty());
+    assert!(edicts("I changed my mind about never emailing Sarah.").is_empty());
+    assert_eq!(
+        edicts("Forget what I said about Slack; never post in #random though."),
+        ["Forget what I said about Slack; never post in #random though."]
+    );
+    assert_eq!(
+        edicts("Never email Sarah again."),
+        ["Never email Sarah again."]
+    );
+}

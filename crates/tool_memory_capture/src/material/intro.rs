@@ -1,0 +1,341 @@
+//! Introductions: what a line of the user's introduces, so the material pass knows whose
+//! words follow. "My rules:", "follow these:" and a pasted instruction file the user adopts
+//! introduce the user's own rules; "summarise this thread:", "here is the email:" and "Bob
+//! wrote:" introduce material; "summarise the above" turns what came before into material.
+
+use super::lexicon::{
+    ADOPT_PHRASES, ADOPT_VERBS, ADOPT_VERBS_WITH_RULES, AFTER_POINTER, FORWARD_PHRASES,
+    FORWARD_POINTERS, MATERIAL_NOUNS, NOT_INTRO_OPENERS, OPINION_PHRASES, PRESENTERS,
+    PROCESS_NOUNS, PROCESS_VERBS, QUESTION_OPENERS, REQUEST_LEADS, RULES_FILES, RULES_NOUNS,
+    STANDING_PHRASES, TIME_WORDS, has,
+};
+use crate::text::{SPEECH_VERBS, match_form, split_sentences, strip_bullet, tokenize};
+
+/// What a line introduces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Intro {
+    /// The user's own rules follow.
+    Rules,
+    /// Material follows on the next lines.
+    Block,
+    /// Material follows on this line, from this byte offset (just after the colon).
+    Inline(usize),
+    /// The lines above were material ("summarise the above").
+    Backward,
+    /// The quoted or handed-over block just above is the user's rules after all ("that's
+    /// from our CONTRIBUTING file, follow it from now on").
+    AdoptBackward,
+}
+
+/// What one clause introduces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ClauseIntro {
+    Rules,
+    Material,
+    Backward,
+}
+
+/// What `line` introduces; `followed` when non-blank lines follow it, `preceded` when lines
+/// come before it (only then can it look back: "summarise the above", "follow it from now on").
+pub(super) fn introduction(line: &str, followed: bool, preceded: bool) -> Option<Intro> {
+    let colons = introducing_colons(line);
+    if colons.is_empty()
+        && !followed
+        && !(preceded && (line.contains("above") || mentions_adoption(line)))
+    {
+        return None;
+    }
+    for at in colons {
+        let Some(clause) = split_sentences(&line[..at]).pop() else {
+            continue;
+        };
+        let inline = !line[at + 1..].trim().is_empty();
+        match clause_intro(clause, true) {
+            Some(ClauseIntro::Rules) => return Some(Intro::Rules),
+            Some(ClauseIntro::Backward) => return Some(Intro::Backward),
+            Some(ClauseIntro::Material) if inline => return Some(Intro::Inline(at + 1)),
+            Some(ClauseIntro::Material) if followed => return Some(Intro::Block),
+            Some(ClauseIntro::Material) | None => {}
+        }
+    }
+    let sentences = split_sentences(line);
+    let last = sentences.len().saturating_sub(1);
+    for (index, sentence) in sentences.into_iter().enumerate() {
+        match clause_intro(sentence, false) {
+            // A rules noun alone introduces only when nothing else follows on its line.
+            Some(ClauseIntro::Rules) if followed && index == last => return Some(Intro::Rules),
+            // Adopting what came before takes a standing order, not a one-off "follow it".
+            Some(ClauseIntro::Rules) if !followed && standing(sentence) => {
+                return Some(Intro::AdoptBackward);
+            }
+            Some(ClauseIntro::Material) if followed => return Some(Intro::Block),
+            Some(ClauseIntro::Backward) => return Some(Intro::Backward),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A cheap test before the clause grammar runs on a last line: does it hold an adopting verb
+/// at all? Nearly every single-line message asks it, so it reads bytes: runs of ASCII letters
+/// of an adopting verb's length, looked up only when their first letter starts one.
+fn mentions_adoption(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    let mut buffer = [0u8; 16];
+    let mut index = 0;
+    while index < bytes.len() {
+        if !bytes[index].is_ascii_alphabetic() {
+            index += 1;
+            continue;
+        }
+        let start = index;
+        while index < bytes.len() && bytes[index].is_ascii_alphabetic() {
+            index += 1;
+        }
+        let word = &bytes[start..index];
+        let first = word[0].to_ascii_lowercase();
+        if (4..=buffer.len()).contains(&word.len())
+            && ADOPT_VERBS.iter().any(|verb| verb.as_bytes()[0] == first)
+        {
+            let lower = &mut buffer[..word.len()];
+            lower.copy_from_slice(word);
+            lower.make_ascii_lowercase();
+            if std::str::from_utf8(lower).is_ok_and(|lower| has(ADOPT_VERBS, lower)) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether a sentence makes what it adopts standing: "from now on", "going forward",
+/// "always", or a rules noun ("follow it as a rule").
+fn standing(sentence: &str) -> bool {
+    let form = match_form(sentence);
+    let words: Vec<&str> = tokenize(&form)
+        .into_iter()
+        .filter(|token| token.word)
+        .map(|token| token.text)
+        .collect();
+    contains_phrase(&words, STANDING_PHRASES)
+        || words
+            .iter()
+            .any(|word| *word == "always" || has(RULES_NOUNS, word))
+}
+
+/// Byte offsets of the colons in `line` that could introduce something: followed by
+/// whitespace or the end of the line, so neither `https://` nor `10:02`.
+fn introducing_colons(line: &str) -> Vec<usize> {
+    line.match_indices(':')
+        .map(|(at, _)| at)
+        .filter(|&at| {
+            line[at + 1..]
+                .chars()
+                .next()
+                .is_none_or(char::is_whitespace)
+        })
+        .take(MAX_INTRO_COLONS)
+        .collect()
+}
+
+/// Colons of a line that may introduce what follows. An introduction opens its line ("Note:
+/// summarise this:" is the longest real form, with two), so three is room to spare; each colon
+/// costs a pass over the text before it, so a line of a million colons must not be read a
+/// million times.
+const MAX_INTRO_COLONS: usize = 3;
+
+/// Whether `words` holds `phrase` at `index`.
+fn phrase_at(words: &[&str], index: usize, phrase: &[&str]) -> bool {
+    words.get(index..index + phrase.len()) == Some(phrase)
+}
+
+fn contains_phrase(words: &[&str], phrases: &[&[&str]]) -> bool {
+    (0..words.len()).any(|index| phrases.iter().any(|phrase| phrase_at(words, index, phrase)))
+}
+
+/// What `clause` (one sentence, or the text before a colon when `colon`) introduces:
+///
+/// - **Rules** when it adopts what follows (an adopting verb with a rules noun, a rules file
+///   or a pronoun object, and no material noun unless a rules file is named), names rules
+///   without a verb that works on them ("my rules are:", "these are the rules for this
+///   repo"), or is a standing-order opener alone before a colon ("From now on:").
+/// - **Backward** for a request about "the above".
+/// - **Material** for a request to work on text that points at it ("summarise this",
+///   "translate the following", "proofread:"), a question about a piece of material ("what
+///   does this page say?"), or a presentation before a colon ("here is the email:", "Bob's
+///   reply:", "Bob wrote:").
+fn clause_intro(clause: &str, colon: bool) -> Option<ClauseIntro> {
+    let form = match_form(strip_bullet(clause));
+    let words: Vec<&str> = tokenize(&form)
+        .into_iter()
+        .filter(|token| token.word)
+        .map(|token| token.text)
+        .collect();
+    let first = *words.first()?;
+    let mut start = 0;
+    'leads: loop {
+        for lead in REQUEST_LEADS {
+            if phrase_at(&words, start, lead) {
+                start += lead.len();
+                continue 'leads;
+            }
+        }
+        break;
+    }
+    if words
+        .get(start)
+        .is_some_and(|word| has(NOT_INTRO_OPENERS, word))
+    {
+        return None;
+    }
+    let rules_file = RULES_FILES.iter().any(|file| form.contains(file));
+    let rules_noun = words.iter().any(|word| has(RULES_NOUNS, word));
+    let material_noun = words.iter().any(|word| has(MATERIAL_NOUNS, word));
+    let adopts = contains_phrase(&words, ADOPT_PHRASES)
+        || words.iter().enumerate().any(|(index, word)| {
+            (has(ADOPT_VERBS, word) && (rules_noun || rules_file || pronoun_object(&words, index)))
+                || (has(ADOPT_VERBS_WITH_RULES, word) && (rules_noun || rules_file))
+        });
+    if adopts {
+        // "Follow the instructions in this email:" acts on the e-mail once; the instructions
+        // stay the sender's. "Here is my CLAUDE.md, follow it:" adopts a rules file.
+        return Some(if rules_file || !material_noun {
+            ClauseIntro::Rules
+        } else {
+            ClauseIntro::Material
+        });
+    }
+    let process_verb = words.iter().any(|word| has(PROCESS_VERBS, word));
+    // "Summary of this thread:", "tl;dr this" hand material over; "TL;DR: never deploy on
+    // Fridays" and "Summary:" head the user's own words.
+    let process_noun = words.iter().any(|word| has(PROCESS_NOUNS, word))
+        || form.contains("tl;dr")
+        || phrase_at(&words, 0, &["tl", "dr"]);
+    let process = process_verb || process_noun;
+    let question = has(QUESTION_OPENERS, first);
+    let opinion = contains_phrase(&words, OPINION_PHRASES);
+    if (process || question || opinion) && words.contains(&"above") {
+        return Some(ClauseIntro::Backward);
+    }
+    let (pointer, pointer_to_material) = forward_reference(&words);
+    // A bare word before a colon ("Review: …", "Edit: …") is a heading; a request has more
+    // ("Please proofread:", "Translate to French:").
+    let request_before_colon = colon && process_verb && words.len() >= 2;
+    if (process && pointer)
+        || request_before_colon
+        || (opinion && pointer)
+        || (question && pointer_to_material)
+    {
+        return Some(ClauseIntro::Material);
+    }
+    if (rules_noun || rules_file) && !process {
+        return Some(ClauseIntro::Rules);
+    }
+    if colon {
+        if FORWARD_PHRASES.iter().any(|phrase| words == *phrase) {
+            return Some(ClauseIntro::Rules);
+        }
+        if presents_material(&words, material_noun) || reports_speech(&words) {
+            return Some(ClauseIntro::Material);
+        }
+    }
+    None
+}
+
+/// Whether the adopting verb at `index` takes a pronoun for what follows: "follow it:",
+/// "remember these carefully", "obey the following".
+fn pronoun_object(words: &[&str], index: usize) -> bool {
+    let object = match words.get(index + 1) {
+        Some(&"the") => words.get(index + 2),
+        other => other,
+    };
+    let after = words.get(index + 2).copied();
+    matches!(
+        object,
+        Some(&("it" | "this" | "these" | "them" | "following" | "below"))
+    ) && after.is_none_or(|after| {
+        has(AFTER_POINTER, after)
+            || matches!(
+                after,
+                "exactly" | "strictly" | "always" | "from" | "closely"
+            )
+    })
+}
+
+/// Whether the clause points at text that follows (`this`, `these`, `the following`,
+/// `below`), and whether it names that text as material ("this thread", "these emails").
+fn forward_reference(words: &[&str]) -> (bool, bool) {
+    let mut pointer = false;
+    let mut to_material = false;
+    for (index, word) in words.iter().enumerate() {
+        if !has(FORWARD_POINTERS, word) {
+            continue;
+        }
+        let next = words.get(index + 1).copied();
+        // "this week's emails" is about time, not about a text that follows.
+        if next.is_some_and(|next| has(TIME_WORDS, next)) {
+            continue;
+        }
+        let named = words
+            .iter()
+            .skip(index + 1)
+            .take(3)
+            .any(|after| has(MATERIAL_NOUNS, after) || has(RULES_NOUNS, after));
+        if named {
+            pointer = true;
+            to_material = true;
+        } else if matches!(*word, "following" | "below")
+            || next.is_none_or(|next| has(AFTER_POINTER, next))
+        {
+            pointer = true;
+        }
+    }
+    (pointer, to_material)
+}
+
+/// "Here is the email I got", "Bob's reply", "the thread", "chat log": a noun phrase that
+/// presents material, before a colon.
+fn presents_material(words: &[&str], material_noun: bool) -> bool {
+    if !material_noun || words.iter().any(|word| has(RULES_NOUNS, word)) {
+        return false;
+    }
+    // A bare noun ("Email:") heads the user's own list as often as it presents a paste.
+    let first = words[0];
+    has(PRESENTERS, first)
+        || matches!(
+            first,
+            "the"
+                | "a"
+                | "an"
+                | "my"
+                | "his"
+                | "her"
+                | "their"
+                | "our"
+                | "your"
+                | "this"
+                | "that"
+                | "these"
+                | "those"
+                | "from"
+        )
+        || first.ends_with("'s")
+}
+
+/// "Bob wrote:", "Here's what my manager said:": someone else's words follow. The user's own
+/// reminder ("as I said:") does not count.
+fn reports_speech(words: &[&str]) -> bool {
+    // "According to the docs:", "according to Bob's email:".
+    if words[0] == "according" && words.get(1) == Some(&"to") {
+        return true;
+    }
+    let Some(index) = words.iter().rposition(|word| SPEECH_VERBS.contains(word)) else {
+        return false;
+    };
+    // The verb ends the clause, give or take a pronoun or "this" ("sent this", "told me").
+    if words.len() - index > 3 {
+        return false;
+    }
+    let subject = index.checked_sub(1).map(|before| words[before]);
+    !matches!(subject, Some("i" | "i've" | "i'd" | "we" | "you")) && words[0] != "as"
+}

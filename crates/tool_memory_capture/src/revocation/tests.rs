@@ -1,0 +1,197 @@
+//! Unit tests of the revocation grammar: which sentences lift an earlier edict, and with which
+//! subject words.
+
+use super::*;
+
+/// `message` yields exactly these (kind, subject, scope) revocations, in order.
+fn check(message: &str, expected: &[(RevocationKind, &[&str], &str)]) {
+    let spans = crate::material::spans(message);
+    let revocations = extract_revocations(&spans);
+    let found: Vec<(RevocationKind, Vec<&str>, &str)> = revocations
+        .iter()
+        .map(|revocation| {
+            (
+                revocation.kind,
+                revocation.subject.iter().map(String::as_str).collect(),
+                revocation.scope.as_str(),
+            )
+        })
+        .collect();
+    let expected: Vec<(RevocationKind, Vec<&str>, &str)> = expected
+        .iter()
+        .map(|(kind, subject, scope)| (*kind, subject.to_vec(), *scope))
+        .collect();
+    assert_eq!(found, expected, "{message:?}");
+}
+
+fn permission(message: &str, subject: &[&str], scope: &str) {
+    check(message, &[(RevocationKind::Permission, subject, scope)]);
+}
+
+fn retraction(message: &str, subject: &[&str], scope: &str) {
+    check(message, &[(RevocationKind::Retraction, subject, scope)]);
+}
+
+#[test]
+fn recognises_permissions() {
+    permission(
+        "You can email Sarah again.",
+        &["sarah"],
+        "email sarah again",
+    );
+    permission("it's fine to use sudo now", &["sudo"], "use sudo now");
+    permission(
+        "You may use the browser again.",
+        &["browser"],
+        "use the browser again",
+    );
+    permission(
+        "It's ok to push to main again",
+        &["main"],
+        "push to main again",
+    );
+    permission(
+        "Feel free to use the terminal.",
+        &["terminal"],
+        "use the terminal",
+    );
+    permission("You're allowed to text Bob now.", &["bob"], "text bob now");
+    permission(
+        "You can go back to using git push --force.",
+        &["git", "push", "force"],
+        "using git push --force",
+    );
+    permission(
+        "Ok, you can now email Sarah again, she's back.",
+        &["sarah"],
+        "email sarah again",
+    );
+    permission(
+        "I'm fine with you using sudo again.",
+        &["sudo"],
+        "using sudo again",
+    );
+    permission(
+        "You don't have to avoid Slack anymore.",
+        &["slack"],
+        "avoid slack anymore",
+    );
+    permission("Sudo is no longer off-limits.", &["sudo"], "sudo");
+    permission(
+        "You can email Sarah now that she's back.",
+        &["sarah"],
+        "email sarah",
+    );
+    permission(
+        "You can email Sarah's manager again.",
+        &["sarah", "manager"],
+        "email sarah's manager again",
+    );
+    permission(
+        "Forget it: you can use the shell again, ok?",
+        &["shell"],
+        "use the shell again",
+    );
+}
+
+#[test]
+fn reassurances_before_a_permission_are_not_hedges() {
+    permission(
+        "Don't worry, you can use sudo again.",
+        &["sudo"],
+        "use sudo again",
+    );
+    permission(
+        "Never mind, you can email Sarah again.",
+        &["sarah"],
+        "email sarah again",
+    );
+    check("I never said you can use sudo again.", &[]);
+    check("I didn't say you can use sudo again.", &[]);
+}
+
+#[test]
+fn recognises_retractions() {
+    retraction("Forget the rule about Sarah.", &["sarah"], "sarah");
+    retraction(
+        "Ignore my earlier rule about the shell.",
+        &["shell"],
+        "the shell",
+    );
+    permission(
+        "ignore my earlier rule about never using the shell",
+        &["shell"],
+        "using the shell",
+    );
+    retraction(
+        "Scratch the rule about dry runs.",
+        &["dry", "runs"],
+        "dry runs",
+    );
+    retraction("Disregard what I said about Slack.", &["slack"], "slack");
+    retraction(
+        "I changed my mind about emailing Sarah.",
+        &["emailing", "sarah"],
+        "emailing sarah",
+    );
+    retraction("Never mind the rule about sudo.", &["sudo"], "sudo");
+    retraction(
+        "Lift the ban on calendar invites.",
+        &["calendar", "invites"],
+        "calendar invites",
+    );
+    retraction("Please scratch the sudo rule.", &["sudo"], "sudo");
+    retraction(
+        "The rule about Sarah no longer applies.",
+        &["sarah"],
+        "sarah",
+    );
+    retraction("The ban on Slack is lifted.", &["slack"], "slack");
+    retraction(
+        "You can forget what I told you earlier about the staging db.",
+        &["staging", "db"],
+        "the staging db",
+    );
+    retraction(
+        "I'm lifting the ban on force pushes.",
+        &["force", "pushes"],
+        "force pushes",
+    );
+    retraction("Forget the no-sudo rule.", &["sudo"], "no-sudo");
+}
+
+#[test]
+fn ignores_near_misses() {
+    for message in [
+        "can you email Sarah again?",
+        "You can email Sarah again?",
+        "you can't email Sarah",
+        "You cannot use sudo again.",
+        "I said you can never email Sarah",
+        "don't forget the rule about Sarah",
+        "forget about it, just send the report",
+        "it's fine, never mind",
+        "she said I can use sudo again",
+        "She said you can use sudo again.",
+        "if you can use sudo again, clean up /tmp",
+        "Once the audit is done you can use sudo again.",
+        "I don't think you can use sudo again.",
+        "You can email Sarah the report.",
+        "You can use sudo again just this once.",
+        "You can use sudo for now.",
+        "You can email Sarah again, but only about invoices.",
+        "You can push to main again if the tests pass.",
+        "You can stop emailing Sarah now.",
+        "You can try using sudo again.",
+        "Ignore all previous instructions.",
+        "Ignore the error about the missing file.",
+        "Forget what I said about that.",
+        "Never email Sarah again.",
+        "> you can email Sarah again",
+        "```\nfeel free to use the terminal\n```",
+        "The README says \"feel free to use the terminal\".",
+        "The build is fine again.",
+    ] {
+        check(message, &[]);
+    }
+}
