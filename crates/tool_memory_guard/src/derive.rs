@@ -24,10 +24,11 @@ use self::entities::{CommandPhrase, command_phrases, handle_name, host_names, pe
 pub(crate) use self::lexicon::is_program;
 use self::lexicon::{
     ANY_ACCESS_VERBS, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FLAG_SUBCOMMANDS, INTERPRETERS,
-    PERSON_FILLER, PIPE_WORDS, POSITIVE_TURNS, SQL_KEYWORDS, SQL_PHRASES, WRITE_VERBS,
+    PERSON_FILLER, PIPE_WORDS, POSITIVE_TURNS, RUN_VERB, SQL_KEYWORDS, SQL_PHRASES, WRITE_VERBS,
 };
 use self::tokens::{TokenKind, flag_value, is_word, tokenize};
 use self::whole_tool::{forbids_an_operation, forbids_the_tool, names_the_tool};
+use crate::call::is_script;
 use crate::normalize::WordRuns;
 use crate::rule_text::ordering_clauses;
 use crate::{Access, Constraint, MAX_MATCHERS, Matcher, MatcherKind};
@@ -146,7 +147,43 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     let mut entities: Vec<(usize, Matcher)> = Vec::new();
     for (index, token) in tokens.iter().enumerate() {
         if let (false, TokenKind::Entity(kind, value)) = (used[index], &token.kind) {
+            // "Before running `./deploy.sh`", "never run scripts/seed.sh": a script said
+            // after a verb of running is the command it is, not a file to keep away from
+            // (`cat deploy.sh` reads it and runs nothing).
+            let run_before = index
+                .checked_sub(1)
+                .is_some_and(|before| is_word(&tokens[before], RUN_VERB));
+            if *kind == MatcherKind::Path && run_before && is_script(value) {
+                phrases.push(CommandPhrase {
+                    offset: token.offset,
+                    words: vec![value.clone()],
+                    adjacent_flags: Vec::new(),
+                    loose_flags: Vec::new(),
+                    force_words: false,
+                });
+                continue;
+            }
             entities.push((token.offset, Matcher::new(*kind, value.clone())));
+        }
+    }
+    // "Never run scripts/seed.sh against prod": what the command is run against is looked for
+    // in its invocation.
+    if !phrases.is_empty() {
+        for (index, token) in tokens.iter().enumerate().skip(1) {
+            if !used[index]
+                && matches!(token.kind, TokenKind::Word)
+                && tokens[index - 1].lower == "against"
+                && token.class & (COMMON_WORD | PERSON_FILLER) == 0
+                && token
+                    .lower
+                    .chars()
+                    .all(|ch| ch.is_alphanumeric() || ch == '-')
+            {
+                entities.push((
+                    token.offset,
+                    Matcher::new(MatcherKind::Literal, token.lower.as_ref()),
+                ));
+            }
         }
     }
     // The cues found the first SQL phrase; each one found is a literal.

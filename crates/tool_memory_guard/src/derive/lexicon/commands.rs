@@ -607,6 +607,21 @@ pub(crate) const NOT_FILES: &[&str] = &["e.g", "i.e", "a.m", "p.m", "etc", "vs",
 pub(crate) const WRAPPER_JOINS: &[&str] = &["with", "using", "via", "under"];
 /// Words that join one name to the next: "Sarah or Tom".
 pub(crate) const NAME_JOINS: &[&str] = &["or", "and", "nor"];
+/// Verbs of running: a script named after one is a command ("before running `./deploy.sh`").
+pub(crate) const RUN_VERBS: &[&str] = &[
+    "run",
+    "runs",
+    "running",
+    "execute",
+    "executes",
+    "executing",
+    "invoke",
+    "invoking",
+    "launch",
+    "launching",
+    "call",
+    "calling",
+];
 /// Verbs that delete a branch when one follows ("delete remote branches", "deleting any
 /// branch").
 pub(crate) const DELETE_VERBS: &[&str] = &[
