@@ -191,7 +191,10 @@ impl CallView {
                     }
                     let start = self.texts.len();
                     self.walk(item, recipient || is_recipient_key(key), depth + 1, count)?;
-                    if COMMAND_KEYS.contains(&key.to_lowercase().as_str()) {
+                    if COMMAND_KEYS
+                        .iter()
+                        .any(|known| known.eq_ignore_ascii_case(key))
+                    {
                         self.command_texts.push(start..self.texts.len());
                     }
                 }

@@ -500,7 +500,7 @@ fn flag_subcommands(words: &[String], flags: &[&String]) -> Option<Vec<&'static 
         let (_, _, list) = FLAG_SUBCOMMANDS
             .iter()
             .find(|(known, known_flag, _)| known == program && known_flag == flag)?;
-        for subcommand in *list {
+        for subcommand in list.iter().copied().flatten() {
             if !subcommands.contains(subcommand) {
                 subcommands.push(subcommand);
             }
@@ -551,9 +551,23 @@ fn require_without(
 /// different flag (`--force-with-lease` beside `--force`) is not a refinement of it.
 fn refined_alternatives(original: &str, kept: &str, phrases: &[CommandPhrase]) -> Vec<Matcher> {
     let mut alternatives = Vec::new();
+    if phrases.is_empty() {
+        return alternatives;
+    }
+    let kept: std::collections::HashSet<String> = kept
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|span| span.trim().to_lowercase())
+        .collect();
     for span in original.split('`').skip(1).step_by(2) {
         let lower = span.trim().to_lowercase();
-        if lower.is_empty() || kept.to_lowercase().contains(&format!("`{lower}`")) {
+        // Only a command of the program banned can refine it.
+        let same_program = lower
+            .split_whitespace()
+            .next()
+            .is_some_and(|first| phrases.iter().any(|phrase| phrase.words[0] == first));
+        if !same_program || kept.contains(&lower) {
             continue;
         }
         let (flags, words): (Vec<&str>, Vec<&str>) = lower

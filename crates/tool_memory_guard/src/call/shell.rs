@@ -331,23 +331,19 @@ fn invocation(words: &[String]) -> Invocation {
             continue;
         }
         // `git push origin +main` forces the push of that ref: it is `--force` for it.
-        if program == "git"
-            && positional.first().is_some_and(|first| first == "push")
-            && let Some(refspec) = word.strip_prefix('+').filter(|rest| !rest.is_empty())
-        {
-            if !flags.iter().any(|flag| flag == "--force") {
-                flags.push("--force".to_owned());
-            }
-            positional.push(refspec.to_owned());
-            continue;
-        }
         // `git push origin :old` pushes nothing to `old`: it deletes the remote branch.
         if program == "git"
             && positional.first().is_some_and(|first| first == "push")
-            && let Some(refspec) = word.strip_prefix(':').filter(|rest| !rest.is_empty())
+            && let Some((refspec, flag)) = [('+', "--force"), (':', "--delete")]
+                .into_iter()
+                .find_map(|(sigil, flag)| {
+                    word.strip_prefix(sigil)
+                        .filter(|rest| !rest.is_empty())
+                        .map(|rest| (rest, flag))
+                })
         {
-            if !flags.iter().any(|flag| flag == "--delete") {
-                flags.push("--delete".to_owned());
+            if !flags.iter().any(|seen| seen == flag) {
+                flags.push(flag.to_owned());
             }
             positional.push(refspec.to_owned());
             continue;

@@ -135,21 +135,25 @@ pub(crate) const ASK_CUES: &[&str] = &[
 /// The subcommands a flag belongs to, for a rule that requires it of the bare program
 /// ("always pass `--namespace` to helm"): the ones that act on what the flag selects. A
 /// flag missing here holds for every subcommand of the program.
-pub(crate) const FLAG_SUBCOMMANDS: &[(&str, &str, &[&str])] = &[
-    ("helm", "--namespace", HELM_RELEASE_COMMANDS),
-    ("helm", "-n", HELM_RELEASE_COMMANDS),
-    ("helm", "--kube-context", HELM_RELEASE_COMMANDS),
-    ("kubectl", "--namespace", KUBECTL_NAMESPACED_COMMANDS),
-    ("kubectl", "-n", KUBECTL_NAMESPACED_COMMANDS),
-    ("kubectl", "--context", KUBECTL_CLUSTER_COMMANDS),
-    ("pnpm", "--frozen-lockfile", &["install", "i"]),
-    ("yarn", "--frozen-lockfile", &["install"]),
-    ("yarn", "--immutable", &["install"]),
-    ("npm", "--save-exact", &["install", "i", "add"]),
-    ("pip", "--require-hashes", &["install"]),
-    ("pip", "--no-cache-dir", &["install"]),
-    ("docker", "--rm", &["run"]),
-    ("git", "--force-with-lease", &["push"]),
+pub(crate) const FLAG_SUBCOMMANDS: &[(&str, &str, &[&[&str]])] = &[
+    ("helm", "--namespace", &[HELM_RELEASE_COMMANDS]),
+    ("helm", "-n", &[HELM_RELEASE_COMMANDS]),
+    ("helm", "--kube-context", &[HELM_RELEASE_COMMANDS]),
+    ("kubectl", "--namespace", &[KUBECTL_NAMESPACED_COMMANDS]),
+    ("kubectl", "-n", &[KUBECTL_NAMESPACED_COMMANDS]),
+    (
+        "kubectl",
+        "--context",
+        &[KUBECTL_NAMESPACED_COMMANDS, KUBECTL_CLUSTER_ONLY_COMMANDS],
+    ),
+    ("pnpm", "--frozen-lockfile", &[&["install", "i"]]),
+    ("yarn", "--frozen-lockfile", &[&["install"]]),
+    ("yarn", "--immutable", &[&["install"]]),
+    ("npm", "--save-exact", &[&["install", "i", "add"]]),
+    ("pip", "--require-hashes", &[&["install"]]),
+    ("pip", "--no-cache-dir", &[&["install"]]),
+    ("docker", "--rm", &[&["run"]]),
+    ("git", "--force-with-lease", &[&["push"]]),
 ];
 /// Helm's subcommands that act on a release in a namespace (not `repo`, `search`, `version`).
 const HELM_RELEASE_COMMANDS: &[&str] = &[
@@ -197,36 +201,9 @@ const KUBECTL_NAMESPACED_COMMANDS: &[&str] = &[
     "events",
     "auth",
 ];
-/// Kubectl's subcommands that talk to a cluster: the namespaced ones and the cluster-wide
-/// reads.
-const KUBECTL_CLUSTER_COMMANDS: &[&str] = &[
-    "get",
-    "describe",
-    "apply",
-    "create",
-    "delete",
-    "edit",
-    "patch",
-    "replace",
-    "logs",
-    "exec",
-    "port-forward",
-    "rollout",
-    "scale",
-    "autoscale",
-    "expose",
-    "run",
-    "set",
-    "label",
-    "annotate",
-    "top",
-    "cp",
-    "attach",
-    "debug",
-    "wait",
-    "diff",
-    "events",
-    "auth",
+/// Kubectl's subcommands that talk to a cluster besides the namespaced ones: the cluster-wide
+/// reads and node operations.
+const KUBECTL_CLUSTER_ONLY_COMMANDS: &[&str] = &[
     "cluster-info",
     "api-resources",
     "api-versions",
