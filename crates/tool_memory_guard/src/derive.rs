@@ -23,8 +23,9 @@ use tool_memory_core::ToolMemoryRule;
 use self::entities::{CommandPhrase, command_phrases, handle_name, host_names, person_names};
 pub(crate) use self::lexicon::is_program;
 use self::lexicon::{
-    ANY_ACCESS_VERBS, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FLAG_SUBCOMMANDS, INTERPRETERS,
-    PERSON_FILLER, PIPE_WORDS, POSITIVE_TURNS, RUN_VERB, SQL_KEYWORDS, SQL_PHRASES, WRITE_VERBS,
+    ANY_ACCESS_VERBS, ASK_CUES, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FLAG_SUBCOMMANDS,
+    INTERPRETERS, PERSON_FILLER, PIPE_WORDS, POSITIVE_TURNS, RUN_VERB, SQL_KEYWORDS, SQL_PHRASES,
+    WRITE_VERBS,
 };
 use self::tokens::{TokenKind, flag_value, is_word, tokenize};
 use self::whole_tool::{forbids_an_operation, forbids_the_tool, names_the_tool};
@@ -369,9 +370,20 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     };
     let constraint = match cue {
         Cue::Forbid { ask_first } => {
-            // `contains` is cheaper than `find` on the usual miss.
-            let without = if ask_first || !lower.contains("without ") {
+            // `contains` is cheaper than `find` on the usual miss. In a rule that asks, the
+            // "without" of its ask cue ("without asking") is not a requirement; another one
+            // is: "Any `UPDATE` without a `WHERE` needs my OK".
+            let without = if !lower.contains("without ") {
                 None
+            } else if ask_first {
+                lower
+                    .match_indices("without ")
+                    .map(|(at, _)| at)
+                    .find(|&at| {
+                        !ASK_CUES
+                            .iter()
+                            .any(|cue| cue.starts_with("without ") && lower[at..].starts_with(cue))
+                    })
             } else {
                 lower.find("without ")
             };
@@ -381,7 +393,9 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
                     || phrases.iter().any(|phrase| !phrase.loose_flags.is_empty())
             });
             match required_after {
-                Some(at) => require_without(at, &phrases, entities, flags),
+                Some(at) => {
+                    require_without(at, &phrases, entities, flags).with_ask_first(ask_first)
+                }
                 None => forbid(&phrases, entities, flags).with_ask_first(ask_first),
             }
         }
@@ -530,6 +544,13 @@ fn require_without(
     for (offset, matcher) in entities {
         if offset > at {
             matchers.push(matcher);
+        } else if matcher.kind == MatcherKind::Literal
+            && SQL_KEYWORDS.contains(&matcher.value.as_str())
+        {
+            // A statement is its own command line (`UPDATE t SET ...; COMMIT`): the
+            // requirement holds in each statement of that kind, whichever others the call
+            // has ("`DELETE` or `UPDATE` without a `WHERE`").
+            when.push(Matcher::new(MatcherKind::Command, matcher.value));
         } else if matcher.kind != MatcherKind::Person {
             when.push(matcher);
         }

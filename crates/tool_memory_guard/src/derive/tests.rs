@@ -383,3 +383,21 @@ fn a_script_after_a_verb_of_running_is_a_command() {
         ),
     );
 }
+
+#[test]
+fn a_statement_without_its_clause_is_required_per_statement() {
+    check(
+        "mcp__db__run_query",
+        "Any `UPDATE` or `DELETE` without a `WHERE` needs my explicit OK.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"literal","value":"where"}],"polarity":"require","when":[{"kind":"command","value":"update"},{"kind":"command","value":"delete"}]}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Never run a DELETE without a WHERE clause.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"where"}],"polarity":"require","when":[{"kind":"command","value":"delete"}]}"#,
+        ),
+    );
+}

@@ -550,10 +550,10 @@ pub(crate) const INTERPRETERS: &[&str] = &[
     "sudo", "zsh",
 ];
 
-/// SQL's statement keywords. Written in capitals in prose ("never DROP or TRUNCATE
+/// SQL's statement keywords, and `WHERE`. Written in capitals in prose ("never DROP or TRUNCATE
 /// anything"), or opening a code span (`ALTER TABLE`), they name the statement.
 pub(crate) const SQL_KEYWORDS: &[&str] = &[
-    "alter", "delete", "drop", "grant", "insert", "revoke", "truncate", "update",
+    "alter", "delete", "drop", "grant", "insert", "revoke", "truncate", "update", "where",
 ];
 pub(crate) const HOST_TRIGGERS: &[&str] = &["host", "server", "machine", "box"];
 pub(crate) const NOT_HOSTS: &[&str] = &[
