@@ -12,7 +12,7 @@ mod shell;
 mod text;
 
 use self::lexicon::{COMMAND_KEYS, RECIPIENT_KEYS, VALUE_FLAGS};
-pub(crate) use self::shell::{Invocation, parse_command_line};
+pub(crate) use self::shell::{Invocation, is_script, parse_command_line};
 pub(crate) use self::text::Text;
 
 use std::cell::OnceCell;
@@ -191,7 +191,10 @@ impl CallView {
                     }
                     let start = self.texts.len();
                     self.walk(item, recipient || is_recipient_key(key), depth + 1, count)?;
-                    if COMMAND_KEYS.contains(&key.to_lowercase().as_str()) {
+                    if COMMAND_KEYS
+                        .iter()
+                        .any(|known| known.eq_ignore_ascii_case(key))
+                    {
                         self.command_texts.push(start..self.texts.len());
                     }
                 }
@@ -374,5 +377,19 @@ mod tests {
             "mcp__fs__read_and_delete",
             json!({"path": "/etc/hosts"})
         ));
+    }
+
+    #[test]
+    fn an_interpreter_runs_the_script_it_names() {
+        check_programs("bash ./deploy.sh prod", &["bash", "deploy.sh"]);
+        check_programs(
+            "uv run python scripts/seed.py",
+            &["uv", "python", "seed.py"],
+        );
+        check_programs("sh -x install.sh", &["sh", "install.sh"]);
+        // A command given in-line is a quoted command, not a script.
+        check_programs("bash -c 'echo hi'", &["bash", "echo"]);
+        check_programs("python -c 'print(1)' x.py", &["python"]);
+        check_programs("node server", &["node"]);
     }
 }

@@ -23,11 +23,13 @@ use tool_memory_core::ToolMemoryRule;
 use self::entities::{CommandPhrase, command_phrases, handle_name, host_names, person_names};
 pub(crate) use self::lexicon::is_program;
 use self::lexicon::{
-    ANY_ACCESS_VERBS, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FLAG_SUBCOMMANDS, INTERPRETERS,
-    PERSON_FILLER, PIPE_WORDS, POSITIVE_TURNS, SQL_KEYWORDS, SQL_PHRASES, WRITE_VERBS,
+    ANY_ACCESS_VERBS, ASK_CUES, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FLAG_SUBCOMMANDS,
+    INTERPRETERS, PERSON_FILLER, PIPE_WORDS, POSITIVE_TURNS, RUN_VERB, SQL_KEYWORDS, SQL_PHRASES,
+    WRITE_VERBS,
 };
 use self::tokens::{TokenKind, flag_value, is_word, tokenize};
 use self::whole_tool::{forbids_an_operation, forbids_the_tool, names_the_tool};
+use crate::call::is_script;
 use crate::normalize::WordRuns;
 use crate::rule_text::ordering_clauses;
 use crate::{Access, Constraint, MAX_MATCHERS, Matcher, MatcherKind};
@@ -146,7 +148,43 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     let mut entities: Vec<(usize, Matcher)> = Vec::new();
     for (index, token) in tokens.iter().enumerate() {
         if let (false, TokenKind::Entity(kind, value)) = (used[index], &token.kind) {
+            // "Before running `./deploy.sh`", "never run scripts/seed.sh": a script said
+            // after a verb of running is the command it is, not a file to keep away from
+            // (`cat deploy.sh` reads it and runs nothing).
+            let run_before = index
+                .checked_sub(1)
+                .is_some_and(|before| is_word(&tokens[before], RUN_VERB));
+            if *kind == MatcherKind::Path && run_before && is_script(value) {
+                phrases.push(CommandPhrase {
+                    offset: token.offset,
+                    words: vec![value.clone()],
+                    adjacent_flags: Vec::new(),
+                    loose_flags: Vec::new(),
+                    force_words: false,
+                });
+                continue;
+            }
             entities.push((token.offset, Matcher::new(*kind, value.clone())));
+        }
+    }
+    // "Never run scripts/seed.sh against prod": what the command is run against is looked for
+    // in its invocation.
+    if !phrases.is_empty() {
+        for (index, token) in tokens.iter().enumerate().skip(1) {
+            if !used[index]
+                && matches!(token.kind, TokenKind::Word)
+                && tokens[index - 1].lower == "against"
+                && token.class & (COMMON_WORD | PERSON_FILLER) == 0
+                && token
+                    .lower
+                    .chars()
+                    .all(|ch| ch.is_alphanumeric() || ch == '-')
+            {
+                entities.push((
+                    token.offset,
+                    Matcher::new(MatcherKind::Literal, token.lower.as_ref()),
+                ));
+            }
         }
     }
     // The cues found the first SQL phrase; each one found is a literal.
@@ -332,9 +370,20 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     };
     let constraint = match cue {
         Cue::Forbid { ask_first } => {
-            // `contains` is cheaper than `find` on the usual miss.
-            let without = if ask_first || !lower.contains("without ") {
+            // `contains` is cheaper than `find` on the usual miss. In a rule that asks, the
+            // "without" of its ask cue ("without asking") is not a requirement; another one
+            // is: "Any `UPDATE` without a `WHERE` needs my OK".
+            let without = if !lower.contains("without ") {
                 None
+            } else if ask_first {
+                lower
+                    .match_indices("without ")
+                    .map(|(at, _)| at)
+                    .find(|&at| {
+                        !ASK_CUES
+                            .iter()
+                            .any(|cue| cue.starts_with("without ") && lower[at..].starts_with(cue))
+                    })
             } else {
                 lower.find("without ")
             };
@@ -344,7 +393,9 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
                     || phrases.iter().any(|phrase| !phrase.loose_flags.is_empty())
             });
             match required_after {
-                Some(at) => require_without(at, &phrases, entities, flags),
+                Some(at) => {
+                    require_without(at, &phrases, entities, flags).with_ask_first(ask_first)
+                }
                 None => forbid(&phrases, entities, flags).with_ask_first(ask_first),
             }
         }
@@ -463,7 +514,7 @@ fn flag_subcommands(words: &[String], flags: &[&String]) -> Option<Vec<&'static 
         let (_, _, list) = FLAG_SUBCOMMANDS
             .iter()
             .find(|(known, known_flag, _)| known == program && known_flag == flag)?;
-        for subcommand in *list {
+        for subcommand in list.iter().copied().flatten() {
             if !subcommands.contains(subcommand) {
                 subcommands.push(subcommand);
             }
@@ -493,6 +544,13 @@ fn require_without(
     for (offset, matcher) in entities {
         if offset > at {
             matchers.push(matcher);
+        } else if matcher.kind == MatcherKind::Literal
+            && SQL_KEYWORDS.contains(&matcher.value.as_str())
+        {
+            // A statement is its own command line (`UPDATE t SET ...; COMMIT`): the
+            // requirement holds in each statement of that kind, whichever others the call
+            // has ("`DELETE` or `UPDATE` without a `WHERE`").
+            when.push(Matcher::new(MatcherKind::Command, matcher.value));
         } else if matcher.kind != MatcherKind::Person {
             when.push(matcher);
         }
@@ -514,9 +572,23 @@ fn require_without(
 /// different flag (`--force-with-lease` beside `--force`) is not a refinement of it.
 fn refined_alternatives(original: &str, kept: &str, phrases: &[CommandPhrase]) -> Vec<Matcher> {
     let mut alternatives = Vec::new();
+    if phrases.is_empty() {
+        return alternatives;
+    }
+    let kept: std::collections::HashSet<String> = kept
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|span| span.trim().to_lowercase())
+        .collect();
     for span in original.split('`').skip(1).step_by(2) {
         let lower = span.trim().to_lowercase();
-        if lower.is_empty() || kept.to_lowercase().contains(&format!("`{lower}`")) {
+        // Only a command of the program banned can refine it.
+        let same_program = lower
+            .split_whitespace()
+            .next()
+            .is_some_and(|first| phrases.iter().any(|phrase| phrase.words[0] == first));
+        if !same_program || kept.contains(&lower) {
             continue;
         }
         let (flags, words): (Vec<&str>, Vec<&str>) = lower

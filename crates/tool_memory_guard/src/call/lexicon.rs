@@ -93,6 +93,17 @@ pub(crate) const VALUE_FLAGS: &[&str] = &[
 /// Runners that take the program to run as their first word after their options.
 pub(crate) const RUNNERS: &[&str] = &["bunx", "npx", "pnpx", "uvx"];
 
+/// Interpreters that run a script named as their first word (`bash ./deploy.sh`).
+pub(crate) const SCRIPT_RUNNERS: &[&str] = &[
+    "bash", "sh", "zsh", "dash", "fish", "python", "node", "ruby", "perl", "php", "pwsh", "deno",
+    "bun", "tsx", "ts-node",
+];
+
+/// Extensions of script files.
+pub(crate) const SCRIPT_EXTENSIONS: &[&str] = &[
+    "sh", "bash", "zsh", "py", "rb", "pl", "js", "mjs", "cjs", "ts", "php", "ps1",
+];
+
 /// Runners whose subcommand (the second word) runs the program named after it.
 pub(crate) const RUNNER_SUBCOMMANDS: &[(&str, &str)] = &[
     ("bun", "x"),

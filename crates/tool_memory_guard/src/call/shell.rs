@@ -2,7 +2,9 @@
 //! programs it runs (behind wrappers, package runners and quoted inner commands), as
 //! invocations.
 
-use super::lexicon::{RUNNER_SUBCOMMANDS, RUNNERS, VALUE_FLAGS, WRAPPERS};
+use super::lexicon::{
+    RUNNER_SUBCOMMANDS, RUNNERS, SCRIPT_EXTENSIONS, SCRIPT_RUNNERS, VALUE_FLAGS, WRAPPERS,
+};
 use super::text::Text;
 use crate::limits::{Bound, Budget, MAX_COMMAND_NESTING, MAX_WRAPPERS};
 use crate::normalize::{canonical_flag, expand_flag, program_name};
@@ -258,6 +260,15 @@ fn runner_target(program: &str, rest: &[String]) -> Option<usize> {
         1
     } else if program == "python" && rest.first().is_some_and(|word| word == "-m") {
         return rest.get(1).map(|_| 1);
+    } else if SCRIPT_RUNNERS.contains(&program) {
+        // `bash ./deploy.sh prod`, `python scripts/seed.py`: the interpreter runs the script,
+        // read as if the script were typed directly. Not with a command given in-line
+        // (`bash -c`, `python -c`, `node -e`), which is read as a quoted command instead.
+        let script = rest.iter().position(|word| !word.starts_with('-'))?;
+        let inline = rest[..script].iter().any(|flag| {
+            flag.starts_with('-') && !flag.starts_with("--") && flag.contains(['c', 'e', 'm'])
+        });
+        return (!inline && is_script(&rest[script])).then_some(script);
     } else {
         return None;
     };
@@ -276,6 +287,15 @@ fn runner_target(program: &str, rest: &[String]) -> Option<usize> {
         }
     }
     (at < rest.len()).then_some(at)
+}
+
+/// Whether a word names a script file: a path (`./deploy.sh`, `scripts/seed`) or a file with
+/// a script's extension (`seed.py`).
+pub(crate) fn is_script(word: &str) -> bool {
+    word.contains('/')
+        || word.rsplit_once('.').is_some_and(|(stem, extension)| {
+            !stem.is_empty() && SCRIPT_EXTENSIONS.contains(&extension)
+        })
 }
 
 fn invocation(words: &[String]) -> Invocation {
@@ -311,23 +331,19 @@ fn invocation(words: &[String]) -> Invocation {
             continue;
         }
         // `git push origin +main` forces the push of that ref: it is `--force` for it.
-        if program == "git"
-            && positional.first().is_some_and(|first| first == "push")
-            && let Some(refspec) = word.strip_prefix('+').filter(|rest| !rest.is_empty())
-        {
-            if !flags.iter().any(|flag| flag == "--force") {
-                flags.push("--force".to_owned());
-            }
-            positional.push(refspec.to_owned());
-            continue;
-        }
         // `git push origin :old` pushes nothing to `old`: it deletes the remote branch.
         if program == "git"
             && positional.first().is_some_and(|first| first == "push")
-            && let Some(refspec) = word.strip_prefix(':').filter(|rest| !rest.is_empty())
+            && let Some((refspec, flag)) = [('+', "--force"), (':', "--delete")]
+                .into_iter()
+                .find_map(|(sigil, flag)| {
+                    word.strip_prefix(sigil)
+                        .filter(|rest| !rest.is_empty())
+                        .map(|rest| (rest, flag))
+                })
         {
-            if !flags.iter().any(|flag| flag == "--delete") {
-                flags.push("--delete".to_owned());
+            if !flags.iter().any(|seen| seen == flag) {
+                flags.push(flag.to_owned());
             }
             positional.push(refspec.to_owned());
             continue;

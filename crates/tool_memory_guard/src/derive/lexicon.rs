@@ -31,9 +31,10 @@ pub(crate) const NOT_HOST: u32 = 1 << 12;
 pub(crate) const WRAPPER_JOIN: u32 = 1 << 13;
 pub(crate) const NAME_JOIN: u32 = 1 << 14;
 pub(crate) const DELETE_VERB: u32 = 1 << 15;
+pub(crate) const RUN_VERB: u32 = 1 << 16;
 
 pub(crate) static WORD_CLASSES: LazyLock<WordMap<u32>> = LazyLock::new(|| {
-    let lists: [(&[&'static str], u32); 16] = [
+    let lists: [(&[&'static str], u32); 17] = [
         (PROGRAMS, PROGRAM),
         (AMBIGUOUS_PROGRAMS, AMBIGUOUS_PROGRAM),
         (PUSH_WORDS, PUSH_WORD),
@@ -50,6 +51,7 @@ pub(crate) static WORD_CLASSES: LazyLock<WordMap<u32>> = LazyLock::new(|| {
         (WRAPPER_JOINS, WRAPPER_JOIN),
         (NAME_JOINS, NAME_JOIN),
         (DELETE_VERBS, DELETE_VERB),
+        (RUN_VERBS, RUN_VERB),
     ];
     let mut classes = WordMap::default();
     for (words, bit) in lists {

@@ -357,3 +357,47 @@ fn the_safe_spelling_a_rule_points_to_is_excused() {
         Some(r#"{"matchers":[{"kind":"command","value":"git push --force"}],"polarity":"forbid"}"#),
     );
 }
+
+#[test]
+fn a_script_after_a_verb_of_running_is_a_command() {
+    check(
+        "bash",
+        "Before running `./deploy.sh`, always ask me.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"./deploy.sh"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Never run scripts/seed.sh against prod.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"prod"}],"polarity":"forbid","when":[{"kind":"command","value":"scripts/seed.sh"}]}"#,
+        ),
+    );
+    // Without a verb of running it is a file.
+    check(
+        "bash",
+        "Never edit `scripts/seed.sh`.",
+        Some(
+            r#"{"access":"write","matchers":[{"kind":"path","value":"scripts/seed.sh"}],"polarity":"forbid"}"#,
+        ),
+    );
+}
+
+#[test]
+fn a_statement_without_its_clause_is_required_per_statement() {
+    check(
+        "mcp__db__run_query",
+        "Any `UPDATE` or `DELETE` without a `WHERE` needs my explicit OK.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"literal","value":"where"}],"polarity":"require","when":[{"kind":"command","value":"update"},{"kind":"command","value":"delete"}]}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Never run a DELETE without a WHERE clause.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"where"}],"polarity":"require","when":[{"kind":"command","value":"delete"}]}"#,
+        ),
+    );
+}

@@ -14,13 +14,13 @@ const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/re
 // 74 forbidden calls allowed, 13 calls to ask about allowed, 12 harmless calls blocked. Raise
 // them as the guard improves, never lower them.
 /// Share of calls decided as labelled.
-const MIN_ACCURACY: f64 = 0.98;
+const MIN_ACCURACY: f64 = 0.995;
 /// Forbidden calls allowed: the failure that matters most, so none.
 const MAX_ALLOWED_FORBIDDEN: usize = 0;
 /// Calls to ask about that were allowed.
 const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
-const MAX_BLOCKED_HARMLESS: usize = 5;
+const MAX_BLOCKED_HARMLESS: usize = 0;
 const MIN_RULES: usize = 80;
 const MIN_CALLS: usize = 250;
 

@@ -135,21 +135,25 @@ pub(crate) const ASK_CUES: &[&str] = &[
 /// The subcommands a flag belongs to, for a rule that requires it of the bare program
 /// ("always pass `--namespace` to helm"): the ones that act on what the flag selects. A
 /// flag missing here holds for every subcommand of the program.
-pub(crate) const FLAG_SUBCOMMANDS: &[(&str, &str, &[&str])] = &[
-    ("helm", "--namespace", HELM_RELEASE_COMMANDS),
-    ("helm", "-n", HELM_RELEASE_COMMANDS),
-    ("helm", "--kube-context", HELM_RELEASE_COMMANDS),
-    ("kubectl", "--namespace", KUBECTL_NAMESPACED_COMMANDS),
-    ("kubectl", "-n", KUBECTL_NAMESPACED_COMMANDS),
-    ("kubectl", "--context", KUBECTL_CLUSTER_COMMANDS),
-    ("pnpm", "--frozen-lockfile", &["install", "i"]),
-    ("yarn", "--frozen-lockfile", &["install"]),
-    ("yarn", "--immutable", &["install"]),
-    ("npm", "--save-exact", &["install", "i", "add"]),
-    ("pip", "--require-hashes", &["install"]),
-    ("pip", "--no-cache-dir", &["install"]),
-    ("docker", "--rm", &["run"]),
-    ("git", "--force-with-lease", &["push"]),
+pub(crate) const FLAG_SUBCOMMANDS: &[(&str, &str, &[&[&str]])] = &[
+    ("helm", "--namespace", &[HELM_RELEASE_COMMANDS]),
+    ("helm", "-n", &[HELM_RELEASE_COMMANDS]),
+    ("helm", "--kube-context", &[HELM_RELEASE_COMMANDS]),
+    ("kubectl", "--namespace", &[KUBECTL_NAMESPACED_COMMANDS]),
+    ("kubectl", "-n", &[KUBECTL_NAMESPACED_COMMANDS]),
+    (
+        "kubectl",
+        "--context",
+        &[KUBECTL_NAMESPACED_COMMANDS, KUBECTL_CLUSTER_ONLY_COMMANDS],
+    ),
+    ("pnpm", "--frozen-lockfile", &[&["install", "i"]]),
+    ("yarn", "--frozen-lockfile", &[&["install"]]),
+    ("yarn", "--immutable", &[&["install"]]),
+    ("npm", "--save-exact", &[&["install", "i", "add"]]),
+    ("pip", "--require-hashes", &[&["install"]]),
+    ("pip", "--no-cache-dir", &[&["install"]]),
+    ("docker", "--rm", &[&["run"]]),
+    ("git", "--force-with-lease", &[&["push"]]),
 ];
 /// Helm's subcommands that act on a release in a namespace (not `repo`, `search`, `version`).
 const HELM_RELEASE_COMMANDS: &[&str] = &[
@@ -197,36 +201,9 @@ const KUBECTL_NAMESPACED_COMMANDS: &[&str] = &[
     "events",
     "auth",
 ];
-/// Kubectl's subcommands that talk to a cluster: the namespaced ones and the cluster-wide
-/// reads.
-const KUBECTL_CLUSTER_COMMANDS: &[&str] = &[
-    "get",
-    "describe",
-    "apply",
-    "create",
-    "delete",
-    "edit",
-    "patch",
-    "replace",
-    "logs",
-    "exec",
-    "port-forward",
-    "rollout",
-    "scale",
-    "autoscale",
-    "expose",
-    "run",
-    "set",
-    "label",
-    "annotate",
-    "top",
-    "cp",
-    "attach",
-    "debug",
-    "wait",
-    "diff",
-    "events",
-    "auth",
+/// Kubectl's subcommands that talk to a cluster besides the namespaced ones: the cluster-wide
+/// reads and node operations.
+const KUBECTL_CLUSTER_ONLY_COMMANDS: &[&str] = &[
     "cluster-info",
     "api-resources",
     "api-versions",
@@ -573,10 +550,10 @@ pub(crate) const INTERPRETERS: &[&str] = &[
     "sudo", "zsh",
 ];
 
-/// SQL's statement keywords. Written in capitals in prose ("never DROP or TRUNCATE
+/// SQL's statement keywords, and `WHERE`. Written in capitals in prose ("never DROP or TRUNCATE
 /// anything"), or opening a code span (`ALTER TABLE`), they name the statement.
 pub(crate) const SQL_KEYWORDS: &[&str] = &[
-    "alter", "delete", "drop", "grant", "insert", "revoke", "truncate", "update",
+    "alter", "delete", "drop", "grant", "insert", "revoke", "truncate", "update", "where",
 ];
 pub(crate) const HOST_TRIGGERS: &[&str] = &["host", "server", "machine", "box"];
 pub(crate) const NOT_HOSTS: &[&str] = &[
@@ -607,6 +584,21 @@ pub(crate) const NOT_FILES: &[&str] = &["e.g", "i.e", "a.m", "p.m", "etc", "vs",
 pub(crate) const WRAPPER_JOINS: &[&str] = &["with", "using", "via", "under"];
 /// Words that join one name to the next: "Sarah or Tom".
 pub(crate) const NAME_JOINS: &[&str] = &["or", "and", "nor"];
+/// Verbs of running: a script named after one is a command ("before running `./deploy.sh`").
+pub(crate) const RUN_VERBS: &[&str] = &[
+    "run",
+    "runs",
+    "running",
+    "execute",
+    "executes",
+    "executing",
+    "invoke",
+    "invoking",
+    "launch",
+    "launching",
+    "call",
+    "calling",
+];
 /// Verbs that delete a branch when one follows ("delete remote branches", "deleting any
 /// branch").
 pub(crate) const DELETE_VERBS: &[&str] = &[
