@@ -9,6 +9,7 @@
 //! "mail".
 
 mod alias;
+mod clause;
 mod lexicon;
 #[cfg(test)]
 mod tests;
@@ -17,10 +18,14 @@ use std::cmp::Reverse;
 
 use tool_memory_core::{ToolFamily, UNSCOPED_TOOL, split_words, validate_tool_name};
 
-use self::alias::{ALIAS_SUFFIXES, NAME_SUFFIXES, alias_mentions, find_word};
+use tool_memory_core::markdown::{code_span_text, code_spans};
+
+use self::alias::{ALIAS_SUFFIXES, NAME_SUFFIXES, alias_mentions, find_name_word, find_word};
+use self::clause::{ban_after_permission, points_back, word_index};
 use self::lexicon::{ALIAS_GROUPS, AliasGroup, GENERIC_NAME_WORDS, STOP_NAMES};
 use crate::TurnRecord;
-use crate::route::{Need, VERB_TOOL_NAMES, need_of};
+use crate::route::{Need, VERB_TOOL_NAMES, need_at};
+use crate::text::match_form;
 
 /// A tool the edict may be attributed to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,11 +74,86 @@ impl Candidates {
 
     /// The tool for the edict `text` (as written) whose match form is `form`: a tool it names,
     /// then one whose distinctive name word it uses, then the catalogue's tool of the family
-    /// the rule is about ([`need_of`]: `git` and `npm` go to the shell, `edit` to the edit
+    /// the rule is about ([`need_of`](crate::route::need_of): `git` and `npm` go to the shell, `edit` to the edit
     /// tool), then the alias table, then the fallback.
-    pub(crate) fn attribute_rule(&self, text: &str, form: &str) -> String {
-        if let Some(tool) = self.named(form).or_else(|| self.by_name_word(form)) {
+    ///
+    /// In a sentence that grants one thing and bans another ("You may read the logs, but never
+    /// restart the service"), the ban's clause decides. A rule that points back with "it"
+    /// ("Never send `INSERT` through it") is about the tool `previous` (the sentence before)
+    /// names, when it names none itself.
+    pub(crate) fn attribute_rule(&self, text: &str, form: &str, previous: Option<&str>) -> String {
+        if let Some(at) = ban_after_permission(text) {
+            let clause = &text[at..];
+            if let Some(tool) = self.evidence(clause, &match_form(clause)) {
+                return tool;
+            }
+        }
+        if let Some(previous) = previous
+            && points_back(form)
+            && self.spelled(text).is_none()
+            && let Some(tool) = self.spelled(previous)
+        {
             return tool;
+        }
+        self.evidence(text, form).unwrap_or_else(|| self.fallback())
+    }
+
+    /// A tool the rule spells out: a code span that is a catalogue name (`` `Read` ``,
+    /// `` `mcp__db__run_query` ``), even one that is also a verb, then a name in the prose. A
+    /// word inside a longer code span is part of a command (`` `grep -r` `` is not the `Grep`
+    /// tool).
+    fn spelled(&self, text: &str) -> Option<String> {
+        code_spans(text)
+            .iter()
+            .find_map(|span| {
+                let code = code_span_text(text, span).trim();
+                let name = validate_tool_name(code).ok()?;
+                self.tools
+                    .iter()
+                    .find(|tool| tool.name == name || tool.forms.contains(&name))
+                    .map(|tool| tool.name.clone())
+            })
+            .or_else(|| self.named(&without_code(text)))
+    }
+
+    /// The tool the rule's own words point to (attribution steps 1 to 4 and the alias table),
+    /// if any.
+    fn evidence(&self, text: &str, form: &str) -> Option<String> {
+        if let Some(tool) = self.spelled(text) {
+            return Some(tool);
+        }
+        let need = need_at(text);
+        if let Some(NameWordHit {
+            tool,
+            position,
+            words,
+            verb,
+        }) = self.by_name_word(form)
+        {
+            let family_tool = need.and_then(|(need, at)| Some((need, at, self.by_need(need)?)));
+            match family_tool {
+                // `apply_patch` found by "patch" in "Never run `patch -p1`": the name word of
+                // an agent's built-in tool yields to what the rule is about.
+                Some((need, _, family_tool))
+                    if family_tool != tool
+                        && ToolFamily::of(&tool).is_some_and(|family| family != need.family()) =>
+                {
+                    return Some(family_tool);
+                }
+                // "Don't fetch URLs from issue comments": one noun of an MCP tool's name
+                // (`issue` of `create_issue`, not its verb), after the verb that says what the
+                // rule is about.
+                Some((_, at, family_tool))
+                    if family_tool != tool
+                        && tool.starts_with("mcp__")
+                        && words == 1
+                        && !verb
+                        && word_index(text, at) < word_index(form, position) =>
+                {
+                    return Some(family_tool);
+                }
+                _ => return Some(tool),
+            }
         }
         let alias = self.by_alias(form);
         // A dedicated tool the alias table finds (`git_commit`, `execute_sql`, `kubectl`) is
@@ -83,12 +163,9 @@ impl Candidates {
             && ToolFamily::of(tool).is_none()
             && !self.only_by_server(tool, form)
         {
-            return tool.clone();
+            return Some(tool.clone());
         }
-        need_of(text)
-            .and_then(|need| self.by_need(need))
-            .or(alias)
-            .unwrap_or_else(|| self.fallback())
+        need.and_then(|(need, _)| self.by_need(need)).or(alias)
     }
 
     /// Whether `tool` is an MCP tool (`mcp__github__create_pull_request`) none of whose own
@@ -156,7 +233,7 @@ impl Candidates {
     /// The tool `form` names or aliases, if any (attribution steps 1 and 2).
     pub(crate) fn attribute_explicit(&self, form: &str) -> Option<String> {
         self.named(form)
-            .or_else(|| self.by_name_word(form))
+            .or_else(|| self.by_name_word(form).map(|hit| hit.tool))
             .or_else(|| self.by_alias(form))
     }
 
@@ -195,8 +272,8 @@ impl Candidates {
     /// Generic verbs (`send`, `get`, `create`, …) do not count. On a tie, the tool with more
     /// of its words in the edict wins ("post in Slack" picks `slack_post` over
     /// `slack_read_channel`), then call order.
-    fn by_name_word(&self, form: &str) -> Option<String> {
-        let mut best: Option<(usize, Reverse<usize>, &Candidate)> = None;
+    fn by_name_word(&self, form: &str) -> Option<NameWordHit> {
+        let mut best: Option<(usize, Reverse<usize>, &Candidate, &String)> = None;
         for tool in &self.tools {
             let earliest = tool
                 .tokens
@@ -204,17 +281,22 @@ impl Candidates {
                 .filter(|token| {
                     token.chars().count() >= 3 && !GENERIC_NAME_WORDS.contains(&token.as_str())
                 })
-                .filter_map(|token| find_word(form, token, ALIAS_SUFFIXES))
+                .filter_map(|token| find_name_word(form, token).map(|at| (at, token)))
                 .min();
-            let Some(position) = earliest else {
+            let Some((position, token)) = earliest else {
                 continue;
             };
             let key = (position, Reverse(tool.words_in(form)));
-            if best.is_none_or(|(at, score, _)| key < (at, score)) {
-                best = Some((key.0, key.1, tool));
+            if best.is_none_or(|(at, score, _, _)| key < (at, score)) {
+                best = Some((key.0, key.1, tool, token));
             }
         }
-        best.map(|(_, _, tool)| tool.name.clone())
+        best.map(|(position, Reverse(words), tool, token)| NameWordHit {
+            tool: tool.name.clone(),
+            position,
+            words,
+            verb: tool.verb() == Some(token.as_str()),
+        })
     }
 
     /// The alias group mentioned first that resolves to an existing tool: product and
@@ -247,7 +329,41 @@ impl Candidates {
     }
 }
 
+/// The match form of `text` with its code spans left out.
+fn without_code(text: &str) -> String {
+    let mut prose = String::with_capacity(text.len());
+    let mut at = 0;
+    for span in code_spans(text) {
+        prose.push_str(&text[at..span.start]);
+        prose.push(' ');
+        at = span.end;
+    }
+    prose.push_str(&text[at..]);
+    match_form(&prose)
+}
+
+/// What [`Candidates::by_name_word`] found: the tool, where its earliest name word stands in
+/// the rule, how many of its name words the rule uses, and whether that word is the verb of
+/// the tool's name (`merge` in `merge_pull_request`, not `issue` in `create_issue`).
+struct NameWordHit {
+    tool: String,
+    position: usize,
+    words: usize,
+    verb: bool,
+}
+
 impl Candidate {
+    /// The first word of the tool's own name (after an MCP server's prefix), which names what
+    /// it does: `merge` for `mcp__github__merge_pull_request`, `send` for `send_email`.
+    fn verb(&self) -> Option<&str> {
+        let own = self
+            .name
+            .strip_prefix("mcp__")
+            .and_then(|rest| rest.split_once("__"))
+            .map_or(self.name.as_str(), |(_, own)| own);
+        own.split(['_', '-']).find(|word| !word.is_empty())
+    }
+
     fn new(raw: &str, name: String) -> Candidate {
         let spaced = split_words(&name, false).join(" ");
         let camel = split_words(raw.trim(), true).join(" ");
@@ -284,7 +400,7 @@ impl Candidate {
     fn words_in(&self, form: &str) -> usize {
         self.tokens
             .iter()
-            .filter(|token| find_word(form, token, ALIAS_SUFFIXES).is_some())
+            .filter(|token| find_name_word(form, token).is_some())
             .count()
     }
 }

@@ -72,7 +72,7 @@ pub fn capture_turn_with(
         // rules merges its repeats in linear time.
         let mut seen: HashMap<String, usize> = HashMap::new();
         for edict in extract_edicts(&spans) {
-            let tool_name = candidates.attribute_rule(&edict.text, &edict.form);
+            let tool_name = candidates.attribute_rule(&edict.text, &edict.form, edict.previous);
             let identity_key = edict_identity_key(&tool_name, &edict.text);
             let (trust, tags) = match edict.voice {
                 Voice::Own => (Trust::Own, vec![EDICT_TAG.to_owned()]),

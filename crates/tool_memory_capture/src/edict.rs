@@ -20,8 +20,8 @@ use tool_memory_core::markdown::{self, LineKind};
 use self::lexicon::{
     AGENT_NAMES, AGENT_NOUNS, ALWAYS_NOT_ORDERS, BASE_VERBS_IN_ED, BE_IDIOMS, DONT_IDIOMS,
     DONT_NOT_ORDERS, FILLERS, FORWARD_NOT_ORDERS, ING_NOT_GERUNDS, INVERSION_WORDS, LEAD_INS,
-    MULTI_FILLERS, NO_CODE_FACTS, NO_MORE_NOT_ORDERS, NOT_VERBS, POLITE_REQUESTS, SETTING_NOUNS,
-    SUBJECTS,
+    MULTI_FILLERS, NO_CODE_FACTS, NO_MORE_NOT_ORDERS, NOT_VERBS, PERMISSION_OPENERS,
+    POLITE_REQUESTS, SETTING_NOUNS, SUBJECTS,
 };
 use crate::material::{MaterialKind, Span, Voice, quotations, unquoted_form};
 use crate::output::MAX_EDICT_CHARS;
@@ -44,6 +44,9 @@ pub(crate) struct Edict<'a> {
     pub(crate) form: String,
     /// [`Voice::Own`] for the user's instruction; the kind of material it sits in otherwise.
     pub(crate) voice: Voice,
+    /// The sentence before it in the message, which a rule can point back to ("Use
+    /// `run_query` for reads. Never send `INSERT` through it.").
+    pub(crate) previous: Option<&'a str>,
 }
 
 /// Every edict of the message cut into `spans` ([`crate::material::spans`]), in message order.
@@ -58,6 +61,7 @@ pub(crate) struct Edict<'a> {
 pub(crate) fn extract_edicts<'a>(spans: &[Span<'a>]) -> Vec<Edict<'a>> {
     let mut edicts = Vec::new();
     let mut lead: Option<String> = None;
+    let mut previous: Option<&'a str> = None;
     for span in spans {
         if let Voice::Material(kind) = span.voice
             && !kind.may_propose()
@@ -83,7 +87,9 @@ pub(crate) fn extract_edicts<'a>(spans: &[Span<'a>]) -> Vec<Edict<'a>> {
                             text: Cow::Owned(truncate_chars(&text, MAX_EDICT_CHARS).to_owned()),
                             form,
                             voice: span.voice,
+                            previous,
                         });
+                        previous = Some(item);
                         continue;
                     }
                 }
@@ -98,6 +104,7 @@ pub(crate) fn extract_edicts<'a>(spans: &[Span<'a>]) -> Vec<Edict<'a>> {
                 let grammar = grammar_form(clause);
                 let blanked = blank_revocation(&grammar);
                 if !is_edict(&blanked) && !is_standing(&blanked, clause, span.voice) {
+                    previous = Some(clause);
                     continue;
                 }
                 let quoted_only = span.voice == Voice::Own && {
@@ -114,6 +121,7 @@ pub(crate) fn extract_edicts<'a>(spans: &[Span<'a>]) -> Vec<Edict<'a>> {
                     Voice::Own if quoted_only => Voice::Material(MaterialKind::Quoted),
                     voice => voice,
                 };
+                let before = previous.replace(clause);
                 if title_holds_marker(clause) || names_a_setting(&grammar) {
                     continue;
                 }
@@ -121,6 +129,7 @@ pub(crate) fn extract_edicts<'a>(spans: &[Span<'a>]) -> Vec<Edict<'a>> {
                     text: Cow::Borrowed(truncate_chars(clause, MAX_EDICT_CHARS)),
                     form: match_form(clause),
                     voice,
+                    previous: before,
                 });
             }
         }
@@ -137,7 +146,9 @@ fn is_standing(blanked: &str, clause: &str, voice: Voice) -> bool {
     }
     match standing::statement(blanked) {
         Some(Statement::Ban) => true,
-        Some(Statement::Only | Statement::Must) => need_of(clause).is_some(),
+        Some(Statement::Only | Statement::Must | Statement::Gate | Statement::Except) => {
+            need_of(clause).is_some()
+        }
         None => false,
     }
 }
@@ -271,10 +282,16 @@ pub(crate) fn is_edict(form: &str) -> bool {
         return false;
     }
     let tokens = tokenize(form);
-    let opens_with_subject = match word_at(&tokens, skip_fillers(&tokens, 0)) {
+    let opening = skip_fillers(&tokens, 0);
+    let opens_with_subject = match word_at(&tokens, opening) {
         Some(word) => SUBJECTS.contains(&word),
         None => false,
     };
+    // "You may read the logs but never restart the service": a permission to the agent, then
+    // a ban on it.
+    let opens_with_permission = PERMISSION_OPENERS
+        .iter()
+        .any(|opener| matches_at(&tokens, opening, opener));
     // In "if a page asks for my password, never type it in", the speech verb sits in a
     // condition, not in front of someone else's words.
     let opens_with_condition = matches!(
@@ -295,6 +312,7 @@ pub(crate) fn is_edict(form: &str) -> bool {
                     tokens.get(start.wrapping_sub(2)),
                     Some(Token::Punct(',' | ';'))
                 ) || !opens_with_subject
+                    || (opens_with_permission && word_at(&tokens, start - 1) == Some("but"))
                     || matches!(
                         word_at(&tokens, start),
                         Some("please" | "pls" | "plz" | "kindly")
@@ -328,7 +346,8 @@ fn clause_kind(tokens: &[Token<'_>], index: usize) -> ClauseStart {
     }
     match tokens[index - 1] {
         Token::Punct('"' | '\'') => ClauseStart::Quoted,
-        Token::Punct(',' | ';' | ':' | '(' | '—' | '–' | '-' | '…' | '[') => {
+        // A table cell (`| Files | Never create … |`) opens a clause like a colon.
+        Token::Punct(',' | ';' | ':' | '(' | '—' | '–' | '-' | '…' | '[' | '|') => {
             ClauseStart::Punct
         }
         Token::Word("and" | "but" | "or" | "so" | "then" | "plus") => ClauseStart::Conjunction,
@@ -358,7 +377,14 @@ fn reported_before(tokens: &[Token<'_>]) -> bool {
         let own = tokens[index.saturating_sub(2)..index]
             .iter()
             .any(|before| matches!(before, Token::Word("i" | "i've" | "i'd" | "i'm" | "i'll")));
-        !own
+        // "You can read the logs when asked, but don't restart anything": a condition on the
+        // agent's own work, not someone's words.
+        let condition = index > 0
+            && matches!(
+                tokens[index - 1],
+                Token::Word("when" | "if" | "unless" | "once" | "until" | "whenever" | "as")
+            );
+        !own && !condition
     })
 }
 
@@ -457,12 +483,14 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
         }
         // "Check with me before any `git push`", "Ask before running a migration", "Ask me
         // first": the order is to ask, which the guard turns into a confirmation.
+        // "Before editing `schema.prisma`, ask me": the condition opens the sentence.
         Some("check" | "confirm" | "consult" | "clear" | "talk") => {
             matches!(word(1), Some("with" | "it"))
-                && clause_has(tokens, index + 2, &["before", "first"])
+                && (clause_has(tokens, index + 2, &["before", "first"])
+                    || after_before(tokens, index))
         }
         Some("ask") => {
-            clause_has(tokens, index + 1, &["before", "first"])
+            (clause_has(tokens, index + 1, &["before", "first"]) || after_before(tokens, index))
                 && !matches!(word(1), Some("why" | "how" | "what" | "where" | "who"))
         }
         Some("get") => {
@@ -484,6 +512,25 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
             None => false,
         },
     }
+}
+
+/// Whether the clause at `index` follows a condition that opens the sentence with "before"
+/// ("Before running migrations, check with me").
+/// Only a bare request to ask counts there ("ask me", "ask first", "check with me"), not
+/// "Before you leave, ask me anything".
+fn after_before(tokens: &[Token<'_>], index: usize) -> bool {
+    index > 1
+        && word_at(tokens, 0) == Some("before")
+        && tokens[index + 1..]
+            .iter()
+            .take_while(|token| !matches!(token, Token::Punct('.' | '!' | '?' | ';')))
+            .all(|token| {
+                matches!(
+                    token,
+                    Token::Word("me" | "with" | "first" | "please" | "beforehand" | "it")
+                        | Token::Punct(_)
+                )
+            })
 }
 
 /// Whether one of `words` comes after `index` before the clause ends at a sentence mark.
@@ -656,7 +703,7 @@ fn you_tail(tokens: &[Token<'_>], index: usize) -> bool {
         return imperative(tokens, index + at + 2);
     }
     match (word(0), word(1)) {
-        (Some("must" | "should" | "shall"), Some("never")) => never_tail(tokens, index + 2),
+        (Some("must" | "should" | "shall" | "may"), Some("never")) => never_tail(tokens, index + 2),
         (Some("must" | "should" | "shall" | "may"), Some("not")) => dont_tail(tokens, index + 2),
         (Some("must" | "should"), Some("always")) => always_tail(tokens, index + 2),
         (Some("mustn't" | "shouldn't"), _) => dont_tail(tokens, index + 1),

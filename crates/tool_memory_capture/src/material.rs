@@ -409,6 +409,10 @@ const NAV_MIN_ITEMS: usize = 3;
 /// generic plural or indefinite addressees, never "the assistant" or a name, which is how a
 /// user speaks to their own agent.
 const WHO_PLURAL: &str = r"(?:ai\s+(?:assistants|agents|models|systems|tools|bots)|assistants|agents|(?:large\s+)?language\s+models|llms|chatbots|bots|crawlers|scrapers|readers|visitors|ais|gpts)";
+/// [`WHO_PLURAL`] as the subject of an order: bare "agents" is how an `AGENTS.md` file speaks
+/// of the user's own agent ("Agents may not push to main"), so it takes a qualifier ("AI
+/// agents must …").
+const WHO_ORDERED: &str = r"(?:ai\s+(?:assistants|agents|models|systems|tools|bots)|(?:all|any)\s+agents|assistants|(?:large\s+)?language\s+models|llms|chatbots|bots|crawlers|scrapers|readers|visitors|ais|gpts)";
 const WHO_ANY: &str = r"(?:ai|a\.i\.|llm|(?:large\s+)?language\s+model|(?:ai\s+)?assistant|(?:ai\s+)?agent|ai\s+(?:model|system|tool|bot)|chatbot|bot|crawler|scraper|reader|visitor)";
 
 static ADDRESSED: LazyLock<Regex> = LazyLock::new(|| {
@@ -430,7 +434,7 @@ static ADDRESSED: LazyLock<Regex> = LazyLock::new(|| {
         ),
         // "AI assistants must never …", "language models should not …".
         format!(
-            r"{b}{WHO_PLURAL}\s+(?:must|should|shall|are\s+(?:not\s+)?(?:to|allowed|permitted|instructed|required|forbidden)|need\s+to|may\s+not|cannot|can't|reading\s+this){b}"
+            r"{b}{WHO_ORDERED}\s+(?:must|should|shall|are\s+(?:not\s+)?(?:to|allowed|permitted|instructed|required|forbidden)|need\s+to|may\s+not|cannot|can't|reading\s+this){b}"
         ),
         // The classic injection. Only with "all" or "any": "disregard the previous rules
         // about Slack" is a user's revocation.

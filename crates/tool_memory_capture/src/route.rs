@@ -52,6 +52,11 @@ impl Need {
 /// The earliest evidence in `text` (the rule as written, markdown and all) of the family of
 /// tool it is about, if any.
 pub(crate) fn need_of(text: &str) -> Option<Need> {
+    need_at(text).map(|(need, _)| need)
+}
+
+/// [`need_of`], and the byte offset in `text` of the evidence.
+pub(crate) fn need_at(text: &str) -> Option<(Need, usize)> {
     let spans = code_spans(text);
     let mut span_index = 0;
     let bytes = text.as_bytes();
@@ -63,7 +68,7 @@ pub(crate) fn need_of(text: &str) -> Option<Need> {
             span_index += 1;
             at = span.end;
             if let Some(need) = span_need(code_span_text(text, span)) {
-                return Some(need);
+                return Some((need, span.start));
             }
             continue;
         }
@@ -93,13 +98,30 @@ pub(crate) fn need_of(text: &str) -> Option<Need> {
             .get(span_index)
             .map_or(end, |span| end.min(span.start.max(start + 1)));
         let word = &text[start..end];
+        // "re-run", "re-deploy": the verb after the prefix.
+        let word = word
+            .strip_prefix("re-")
+            .or_else(|| word.strip_prefix("Re-"))
+            .filter(|verb| !verb.is_empty())
+            .unwrap_or(word);
         if let Some(need) = word_need(word, &text[end..]) {
             match need {
                 // "every small edit", "an edit": a noun, not the action.
                 Need::Edit { .. } if after_determiner(&text[..start]) => {}
                 // "delete remote branches", "change the cluster": the object decides.
-                Need::Edit { .. } if shell_object(&text[end..]) => return Some(Need::Shell),
-                need => return Some(need),
+                Need::Edit { .. } if shell_object(&text[end..]) => {
+                    return Some((Need::Shell, start));
+                }
+                // "| Files | Never create files …": a noun names the family, a later verb of
+                // the same family says which of its tools (write, delete).
+                Need::Edit { .. } if EDIT_NOUNS.contains(&word.to_ascii_lowercase().as_str()) => {
+                    let refined = match need_at(&text[end..]) {
+                        Some((verb @ Need::Edit { .. }, _)) => verb,
+                        _ => need,
+                    };
+                    return Some((refined, start));
+                }
+                need => return Some((need, start)),
             }
         }
         at = end;

@@ -22,6 +22,12 @@ pub(crate) enum Statement {
     Only,
     /// A requirement: "Tests must pass before you open a PR", "this file must never change".
     Must,
+    /// An action kept for the user's approval: "Deploys need my OK first", "Publishing to npm
+    /// requires my sign-off", "Merge only after I approve". About a tool only, like a choice.
+    Gate,
+    /// A permission with an exception, which bans the exception: "`Read` is fine except for
+    /// `secrets/`", "Reading files is OK, except `.env`".
+    Except,
 }
 
 /// The markerless statement `form` (a [`grammar_form`](crate::text::grammar_form)) makes, if
@@ -49,7 +55,74 @@ pub(crate) fn statement(form: &str) -> Option<Statement> {
     if is_must(&words) {
         return Some(Statement::Must);
     }
+    if (0..tokens.len()).any(|index| {
+        GATE_PHRASES
+            .iter()
+            .any(|gate| matches_at(&tokens, index, gate))
+    }) {
+        return Some(Statement::Gate);
+    }
+    if is_except(&tokens) {
+        return Some(Statement::Except);
+    }
     None
+}
+
+/// Phrases that keep an action for the user's approval, wherever the sentence opens.
+const GATE_PHRASES: &[&[&str]] = &[
+    &["needs", "my", "approval"],
+    &["needs", "my", "ok"],
+    &["needs", "my", "okay"],
+    &["needs", "my", "sign-off"],
+    &["needs", "my", "go-ahead"],
+    &["needs", "my", "review"],
+    &["need", "my", "approval"],
+    &["need", "my", "ok"],
+    &["need", "my", "okay"],
+    &["need", "my", "sign-off"],
+    &["need", "my", "go-ahead"],
+    &["need", "my", "review"],
+    &["requires", "my", "approval"],
+    &["requires", "my", "ok"],
+    &["requires", "my", "sign-off"],
+    &["requires", "my", "go-ahead"],
+    &["requires", "my", "review"],
+    &["require", "my", "approval"],
+    &["require", "my", "ok"],
+    &["require", "my", "sign-off"],
+    &["require", "my", "review"],
+    &["needs", "sign-off"],
+    &["need", "sign-off"],
+    &["requires", "sign-off"],
+    &["require", "sign-off"],
+    &["needs", "explicit", "approval"],
+    &["requires", "explicit", "approval"],
+    &["only", "after", "i"],
+    &["only", "once", "i"],
+    &["only", "once", "i've"],
+    &["only", "when", "i", "approve"],
+    &["only", "when", "i", "say", "so"],
+    &["only", "with", "my", "approval"],
+    &["only", "with", "my", "ok"],
+    &["only", "with", "my", "sign-off"],
+];
+
+/// Words of a permission that an exception can follow: "is fine except …".
+const PERMITTING: &[&str] = &["fine", "ok", "okay", "allowed", "permitted", "free"];
+
+/// "X is fine except Y", "X is OK, except Y": a permission (a copula and a permitting word)
+/// followed, in the same sentence, by "except" or "but not".
+fn is_except(tokens: &[Token<'_>]) -> bool {
+    let Some(permit) = (1..tokens.len()).find(|&index| {
+        word_at(tokens, index).is_some_and(|word| COPULAS.contains(&word))
+            && word_at(tokens, index + 1).is_some_and(|word| PERMITTING.contains(&word))
+    }) else {
+        return false;
+    };
+    (permit + 2..tokens.len()).any(|index| {
+        word_at(tokens, index) == Some("except")
+            || (matches_at(tokens, index, &["but", "not"]) && index > permit + 2)
+    })
 }
 
 /// Subjects that make a sentence about the user or a fact, not a rule: "I only use vim", "it

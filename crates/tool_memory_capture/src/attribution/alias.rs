@@ -35,6 +35,15 @@ pub(super) fn find_word(haystack: &str, needle: &str, suffixes: &[&str]) -> Opti
     None
 }
 
+/// [`find_word`] for a word of a tool's name, which may also lose a final `e` before `-ing`
+/// ("merging" for `merge`).
+pub(super) fn find_name_word(haystack: &str, word: &str) -> Option<usize> {
+    find_word(haystack, word, ALIAS_SUFFIXES).or_else(|| {
+        let stem = word.strip_suffix('e').filter(|stem| stem.len() >= 3)?;
+        find_word(haystack, stem, &["ing"])
+    })
+}
+
 /// Whether `needle` stands at byte `start` of `haystack` as whole words: after a non-word
 /// char (or the start), and followed by one of `suffixes` and then a non-word char (or the end).
 fn word_at(haystack: &str, start: usize, needle: &str, suffixes: &[&str]) -> bool {

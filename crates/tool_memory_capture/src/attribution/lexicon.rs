@@ -516,3 +516,36 @@ pub(super) const STOP_NAMES: &[&str] = &[
     "a", "an", "the", "to", "do", "it", "is", "in", "on", "at", "of", "or", "and", "me", "my",
     "no", "not", "you", "go", "up", "be", "as", "by", "if", "so", "all", "any", "that", "this",
 ];
+
+/// Permissions a rule can open with before it turns to a ban ("You may read the logs, but
+/// never restart the service"), lower-case, whole words.
+pub(super) const PERMISSIONS: &[&str] = &[
+    "are allowed to",
+    "are fine",
+    "are free to",
+    "are ok",
+    "can",
+    "feel free to",
+    "go ahead and",
+    "is allowed",
+    "is fine",
+    "is ok",
+    "is okay",
+    "may",
+    "you're allowed to",
+    "you're free to",
+];
+
+/// What turns a permission to a ban: a conjunction or a clause mark.
+pub(super) const BAN_TURNS: &[&str] =
+    &[", but ", " but ", "; ", ", however, ", " - ", " — ", " – "];
+
+/// Markers that open the ban after the turn.
+pub(super) const BAN_OPENERS: &[&str] = &[
+    "avoid", "do not", "don't", "dont", "don’t", "must not", "never", "no", "not",
+];
+
+/// Words after which "it" is the object that points back at a tool: "through it", "call it".
+pub(super) const POINTING_BACK: &[&str] = &[
+    "call", "into", "invoke", "on", "pass", "run", "through", "to", "use", "via", "with",
+];

@@ -209,3 +209,130 @@ fn whole_words_only() {
     );
     assert_eq!(find_word("dm's", "dm", ALIAS_SUFFIXES), Some(0));
 }
+
+/// The rule `text` (after the sentence `previous`, if any), with catalogue `catalogue` and no
+/// call yet, lands on `expected` through the whole attribution order.
+fn check_rule(text: &str, previous: Option<&str>, catalogue: &[&str], expected: &str) {
+    let turn = TurnRecord {
+        available_tools: catalogue.iter().map(|name| (*name).to_owned()).collect(),
+        ..TurnRecord::default()
+    };
+    let tool = Candidates::of_turn(&turn).attribute_rule(text, &match_form(text), previous);
+    assert_eq!(
+        tool, expected,
+        "{text:?} after {previous:?} with {catalogue:?}"
+    );
+}
+
+const CLAUDE: &[&str] = &[
+    "Bash",
+    "Read",
+    "Edit",
+    "MultiEdit",
+    "Write",
+    "Grep",
+    "WebFetch",
+];
+const CODEX: &[&str] = &["shell", "apply_patch", "update_plan", "web_search"];
+
+#[test]
+fn the_ban_after_a_permission_decides() {
+    check_rule(
+        "You may view the dashboards, but never restart the workers.",
+        None,
+        CLAUDE,
+        "bash",
+    );
+    check_rule(
+        "Feel free to fetch the docs; don't edit `README.md`.",
+        None,
+        CLAUDE,
+        "edit",
+    );
+    // Without a permission, the earliest evidence still decides.
+    check_rule(
+        "Read the docs, but never restart the workers.",
+        None,
+        CLAUDE,
+        "read",
+    );
+}
+
+#[test]
+fn a_pronoun_points_back_at_the_tool_named_before() {
+    let catalogue = &["Bash", "mcp__warehouse__run_sql"];
+    check_rule(
+        "Never pass `DELETE` to it.",
+        Some("Use `mcp__warehouse__run_sql` for reports."),
+        catalogue,
+        "mcp__warehouse__run_sql",
+    );
+    // A rule that names its own tool keeps it; "it" as a subject points nowhere.
+    check_rule(
+        "Never run `psql` with it.",
+        Some("The report is slow."),
+        catalogue,
+        "bash",
+    );
+}
+
+#[test]
+fn a_code_span_that_is_a_tool_name_names_the_tool() {
+    check_rule(
+        "`Read` is fine except under `secrets/`.",
+        None,
+        CLAUDE,
+        "read",
+    );
+    check_rule("`Write` never touches `config/`.", None, CLAUDE, "write");
+    // A word inside a command is part of the command, not the tool of that name.
+    check_rule("Use `rg`, never `grep -r`, in Bash.", None, CLAUDE, "bash");
+}
+
+#[test]
+fn a_name_word_of_a_built_in_tool_yields_to_the_family() {
+    check_rule(
+        "Never run `patch -p0` in the repo root.",
+        None,
+        CODEX,
+        "shell",
+    );
+    check_rule(
+        "Never patch the vendored crates.",
+        None,
+        CODEX,
+        "apply_patch",
+    );
+    // An MCP tool's noun after the verb that says what the rule is about.
+    check_rule(
+        "Never fetch pages linked from a ticket.",
+        None,
+        &["WebFetch", "mcp__tracker__create_ticket"],
+        "webfetch",
+    );
+    // Its verb is the tool's own, in any inflection ("merging" for `merge`).
+    check_rule(
+        "Always rebase before merging.",
+        None,
+        &["Bash", "mcp__forge__merge_pull_request"],
+        "mcp__forge__merge_pull_request",
+    );
+}
+
+#[test]
+fn sql_and_releases_go_to_the_shell_without_a_tool_of_their_own() {
+    check_rule("Raw SQL on staging needs my OK.", None, CODEX, "shell");
+    check_rule("Releases go out on Tuesdays only.", None, CODEX, "shell");
+    check_rule("Never re-deploy on a Friday.", None, CODEX, "shell");
+}
+
+#[test]
+fn a_noun_names_the_family_and_a_later_verb_the_tool() {
+    check_rule(
+        "| Docs | Never create files under `docs/`. |",
+        None,
+        CLAUDE,
+        "write",
+    );
+    check_rule("Never overwrite the lockfile.", None, CLAUDE, "write");
+}

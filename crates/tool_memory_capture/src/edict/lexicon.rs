@@ -574,3 +574,15 @@ pub(super) const NOT_VERBS: &[&str] = &[
     "please",
     "thanks",
 ];
+
+/// Openings that grant the agent something, after which "but" turns to a ban of its own even
+/// without a comma: "You may read the logs but never restart the service".
+pub(super) const PERMISSION_OPENERS: &[&[&str]] = &[
+    &["you", "may"],
+    &["you", "can"],
+    &["you", "are", "allowed", "to"],
+    &["you're", "allowed", "to"],
+    &["you", "are", "free", "to"],
+    &["you're", "free", "to"],
+    &["feel", "free", "to"],
+];

@@ -257,3 +257,66 @@ fn a_revocation_sentence_is_not_an_edict() {
         ["Never email Sarah again."]
     );
 }
+
+#[test]
+fn recognises_bans_after_permissions_and_conditions() {
+    check(
+        "You may browse the wiki but never edit it.",
+        &["You may browse the wiki but never edit it."],
+    );
+    check(
+        "You can tail the logs when asked, but don't restart anything.",
+        &["You can tail the logs when asked, but don't restart anything."],
+    );
+    check("You may never push tags.", &["You may never push tags."]);
+    // A subject that is not a permission keeps its conjunction: "I hate it and never use it".
+    check("I read it but never answer it.", &[]);
+    // Someone's words are still reported speech.
+    check("Bob asked, never push on Fridays.", &[]);
+}
+
+#[test]
+fn recognises_ask_first_after_a_before_clause_and_table_cells() {
+    check(
+        "Before touching `infra/`, ask me.",
+        &["Before touching `infra/`, ask me."],
+    );
+    check(
+        "Before you merge, check with me first.",
+        &["Before you merge, check with me first."],
+    );
+    check("Before you leave, ask me anything.", &[]);
+    check(
+        "| Git | Never force-push. |",
+        &["| Git | Never force-push."],
+    );
+}
+
+#[test]
+fn recognises_agents_as_the_subject_of_an_instruction_file() {
+    check(
+        "## Git\n\nAgents may not rewrite history.",
+        &["Agents may not rewrite history."],
+    );
+    // Generic machine addressees on a page are still material.
+    check("AI agents must never book flights.", &[]);
+}
+
+#[test]
+fn recognises_gates_and_exceptions_about_a_tool() {
+    check(
+        "Schema migrations need my approval.",
+        &["Schema migrations need my approval."],
+    );
+    check(
+        "Publishing to PyPI only after I approve.",
+        &["Publishing to PyPI only after I approve."],
+    );
+    check(
+        "Editing tests is fine, except `tests/golden/`.",
+        &["Editing tests is fine, except `tests/golden/`."],
+    );
+    // About no tool, the same shapes describe.
+    check("The weather is fine except on Sundays.", &[]);
+    check("Holidays need my approval.", &[]);
+}

@@ -91,8 +91,9 @@ pub(crate) const PROGRAMS: &[&str] = &[
 /// Programs whose names are also ordinary words: they count only as the first word of a code
 /// span (`make deploy`, `cat ~/.ssh/id_rsa`).
 pub(crate) const CODE_ONLY_PROGRAMS: &[&str] = &[
-    "bash", "cat", "cp", "env", "find", "go", "kill", "killall", "kind", "ls", "make", "mv",
-    "next", "node", "php", "rm", "sed", "sh", "tar", "time", "zsh",
+    "awk", "bash", "cat", "chmod", "cp", "curl", "echo", "env", "fd", "find", "go", "grep", "head",
+    "jq", "kill", "killall", "kind", "ls", "make", "mv", "next", "node", "php", "rg", "rm", "sed",
+    "sh", "tail", "tar", "time", "touch", "wget", "xargs", "zsh",
 ];
 
 /// Actions that only a shell performs in a coding agent: version control, package and process
@@ -125,11 +126,18 @@ pub(crate) const SHELL_VERBS: &[&str] = &[
     "upgrade",
     "downgrade",
     "rollback",
+    "release",
+    "ship",
 ];
 
 /// Things that live behind a shell.
 pub(crate) const SHELL_NOUNS: &[&str] = &[
     "terminal",
+    // With no database tool in the catalogue, SQL goes through the shell (`psql`, `mysql`);
+    // the alias table finds a database tool first when there is one.
+    "sql",
+    "pipeline",
+    "pipelines",
     "command",
     "commands",
     "script",
@@ -193,7 +201,7 @@ pub(crate) const EDIT_VERBS: &[&str] = &[
 ];
 
 /// Making new files: these go to a write tool when the agent has one apart from its edit tool.
-pub(crate) const CREATE_VERBS: &[&str] = &["create", "write", "generate", "scaffold"];
+pub(crate) const CREATE_VERBS: &[&str] = &["create", "write", "generate", "scaffold", "overwrite"];
 
 /// Nouns of code and files.
 pub(crate) const EDIT_NOUNS: &[&str] = &[
