@@ -14,6 +14,8 @@ pub struct PageRequest {
     pub include_revoked: bool,
     /// Only rules whose text, id or a tag contains this, ignoring case; empty for all.
     pub filter: String,
+    /// Only unrevoked rules that wait for a person to confirm them.
+    pub proposed_only: bool,
     /// Rules to skip, in listing order.
     pub offset: usize,
     /// Most rules to return.
@@ -48,6 +50,9 @@ impl ActiveMemoryClient {
         let needle = request.filter.to_lowercase();
         let matching: Vec<&ToolMemoryRule> = listing
             .iter()
+            .filter(|rule| {
+                !request.proposed_only || (rule.meta.proposed && rule.meta.revoked_at.is_none())
+            })
             .filter(|rule| needle.is_empty() || matches(rule, &needle))
             .collect();
         Ok(RulePage {

@@ -124,6 +124,10 @@ pub(crate) const METHODS: &[Method] = &[
                 "filter",
                 "Only rules whose text, id or a tag contains this, ignoring case.",
             ),
+            Param::optional(
+                "proposed",
+                "Only unrevoked rules waiting for confirmation; default false.",
+            ),
         ],
         call: tool_rule_list,
     },
@@ -286,13 +290,14 @@ fn tool_rule_list(client: &ActiveMemoryClient, mut params: Params) -> CallFuture
         let include_revoked = params.optional::<bool>("include_revoked")?.unwrap_or(false);
         let offset: Option<u64> = params.optional("offset")?;
         let filter: Option<String> = params.optional("filter")?;
+        let proposed: Option<bool> = params.optional("proposed")?;
         let Some(limit) = params.optional::<u64>("limit")? else {
             // Without `limit` the answer is the whole listing, as before pages existed; a
             // page's other params alone would be silently ignored, so they are refused.
-            if offset.is_some() || filter.is_some() {
+            if offset.is_some() || filter.is_some() || proposed.is_some() {
                 return Err(invalid(
                     "limit",
-                    "is required with offset or filter".to_owned(),
+                    "is required with offset, filter or proposed".to_owned(),
                 ));
             }
             let rules = if include_revoked {
@@ -305,6 +310,7 @@ fn tool_rule_list(client: &ActiveMemoryClient, mut params: Params) -> CallFuture
         let request = PageRequest {
             include_revoked,
             filter: filter.unwrap_or_default(),
+            proposed_only: proposed.unwrap_or(false),
             offset: to_usize(offset.unwrap_or(0))?,
             limit: to_usize(in_range("limit", limit, MAX_PAGE_LIMIT)?)?,
         };

@@ -126,6 +126,32 @@ async fn a_page_of_rules_has_its_total_and_keeps_the_listing_order() -> Result<(
         "filtered: {filtered}"
     );
 
+    // A proposed rule (imported as one) is found apart from the others.
+    let proposal = json!({"tool_name": "shell", "id": "waiting", "rule": "never run make", "proposed": true, "created_at": T0, "updated_at": T0});
+    let report = result(
+        &handler,
+        request(
+            0,
+            "memory.tool_rules_import",
+            json!({"lines": proposal.to_string()}),
+        ),
+    )
+    .await?;
+    ensure!(report["created"] == 1, "{report}");
+    let waiting = result(
+        &handler,
+        request(
+            0,
+            "memory.tool_rule_list",
+            json!({"tool_name": "shell", "limit": 10, "proposed": true}),
+        ),
+    )
+    .await?;
+    ensure!(
+        waiting["total"] == 1 && waiting["rules"][0]["id"] == "waiting",
+        "waiting: {waiting}"
+    );
+
     for (id, params, message, field) in [
         (
             4,
@@ -136,7 +162,7 @@ async fn a_page_of_rules_has_its_total_and_keeps_the_listing_order() -> Result<(
         (
             5,
             json!({"tool_name": "shell", "offset": 2}),
-            "invalid params: limit is invalid: is required with offset or filter",
+            "invalid params: limit is invalid: is required with offset, filter or proposed",
             "limit",
         ),
         (
