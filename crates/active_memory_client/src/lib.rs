@@ -15,6 +15,7 @@ mod guard;
 mod guard_cache;
 mod hook;
 mod import;
+mod listing;
 mod prefetch;
 
 pub use crate::agent_tools::{
@@ -37,6 +38,7 @@ pub use crate::error::{Error, Result};
 pub use crate::family::{canonical_arguments, tool_family};
 pub use crate::hook::{PostTurnHook, TOOL_MEMORY_CAPTURE_HOOK};
 pub use crate::import::{ImportLine, ImportOptions, ImportOutcome, ImportReport};
+pub use crate::listing::{PageRequest, RulePage};
 
 /// Re-exports so that RPC, CLI and hosts need no direct dependency on the inner crates.
 pub use tool_memory_capture::{
@@ -48,4 +50,6 @@ pub use tool_memory_core::{
 };
 pub use tool_memory_guard::{Constraint, Decision, Verdict};
 pub use tool_memory_prompt::{PromptSection, ToolMemoryRulesSection};
-pub use tool_memory_store::{Inspection, Listing, RuleStore, Services, ToolRules, UnreadableRow};
+pub use tool_memory_store::{
+    Inspection, Listing, RuleStore, Services, ToolCounts, ToolRules, UnreadableRow,
+};

@@ -28,5 +28,6 @@ pub use crate::error::{
 };
 pub use crate::handler::RpcHandler;
 pub use crate::limits::{
-    DEFAULT_MAX_BATCH_WORK, DEFAULT_MAX_RESPONSE_BYTES, MAX_BATCH_LEN, MAX_PROMPT_TOOLS, RpcLimits,
+    DEFAULT_MAX_BATCH_WORK, DEFAULT_MAX_RESPONSE_BYTES, MAX_BATCH_LEN, MAX_IMPORT_BYTES,
+    MAX_IMPORT_LINES, MAX_PROMPT_TOOLS, RpcLimits,
 };

@@ -14,6 +14,16 @@ pub const MAX_BATCH_LEN: usize = 1000;
 /// not thousands; the bound keeps one request from fanning out into unbounded store reads.
 pub const MAX_PROMPT_TOOLS: usize = 1000;
 
+/// Most bytes of text in one `memory.tool_rules_import`. An export of 10,000 ordinary rules
+/// is about 4 MB; the HTTP body bound (`--max-body`, 1 MiB by default) is usually the one a
+/// page meets first, and this one holds where there is none (stdio).
+pub const MAX_IMPORT_BYTES: usize = 8 * 1024 * 1024;
+
+/// Most non-blank lines in one `memory.tool_rules_import`. Every line is a store read and
+/// usually a write, run while the caller waits, and each is one line of the report; 10,000 is
+/// a large tool's export, and bigger files go through `toolmem import`, or in parts.
+pub const MAX_IMPORT_LINES: usize = 10_000;
+
 /// Default for [`RpcLimits::max_response_bytes`]: 16 MiB of reply per request body. The
 /// largest reply a real client needs is one listing of a big tool: 10,000 rules of 1,000
 /// characters with their constraints is about 14 MB (10,000 rules of ordinary length, about

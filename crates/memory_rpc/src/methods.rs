@@ -9,15 +9,15 @@ use std::future::Future;
 use std::pin::Pin;
 
 use active_memory_client::{
-    ActiveMemoryClient, RawJson, RulePut, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource,
-    TurnRecord,
+    ActiveMemoryClient, ImportOptions, PageRequest, RawJson, RulePut, RulesForPrompt,
+    ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, TurnRecord,
 };
 use serde::Serialize;
 use serde_json::value::RawValue;
 
 use crate::envelope::Envelope;
 use crate::error::Error;
-use crate::limits::MAX_PROMPT_TOOLS;
+use crate::limits::{MAX_IMPORT_BYTES, MAX_IMPORT_LINES, MAX_PROMPT_TOOLS};
 use crate::params::{Param, Params};
 
 /// A handler's result, already encoded so that it keeps its types' field order, with the work
@@ -83,6 +83,9 @@ const INCLUDE_REVOKED: Param = Param::optional(
 pub(crate) const DEFAULT_HISTORY_LIMIT: u64 = 50;
 pub(crate) const MAX_HISTORY_LIMIT: u64 = 1000;
 
+/// Largest `limit` of a page of `memory.tool_rule_list`.
+pub(crate) const MAX_PAGE_LIMIT: u64 = 1000;
+
 /// Every method, the reference's six first and in its registration order.
 pub(crate) const METHODS: &[Method] = &[
     Method {
@@ -109,7 +112,23 @@ pub(crate) const METHODS: &[Method] = &[
             name: "openhuman.memory_tool_rule_list",
             log: "tool memory rules listed",
         }),
-        params: &[TOOL_NAME, INCLUDE_REVOKED],
+        params: &[
+            TOOL_NAME,
+            INCLUDE_REVOKED,
+            Param::optional(
+                "limit",
+                "Most rules of one page, 1 to 1000; with it the answer is a page.",
+            ),
+            Param::optional("offset", "Rules to skip before the page; default 0."),
+            Param::optional(
+                "filter",
+                "Only rules whose text, id or a tag contains this, ignoring case.",
+            ),
+            Param::optional(
+                "proposed",
+                "Only unrevoked rules waiting for confirmation; default false.",
+            ),
+        ],
         call: tool_rule_list,
     },
     Method {
@@ -202,6 +221,25 @@ pub(crate) const METHODS: &[Method] = &[
         ],
         call: tool_rule_history,
     },
+    Method {
+        name: "memory.tool_list",
+        reference: None,
+        params: &[],
+        call: tool_list,
+    },
+    Method {
+        name: "memory.tool_rules_import",
+        reference: None,
+        params: &[
+            Param::required("lines", "The rules to import, one JSON object a line."),
+            Param::optional(
+                "allow_weaken",
+                "Also write lines that weaken a stored rule; default false.",
+            ),
+            Param::optional("dry_run", "Report without writing anything; default false."),
+        ],
+        call: tool_rules_import,
+    },
 ];
 
 /// The method `name` resolves to in `envelope`.
@@ -249,13 +287,96 @@ fn tool_rule_get(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<
 fn tool_rule_list(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
     Box::pin(async move {
         let tool_name = params.lookup_tool_name()?;
-        let rules = if params.optional::<bool>("include_revoked")?.unwrap_or(false) {
-            client.list_including_revoked(&tool_name).await?
-        } else {
-            client.list(&tool_name).await?
+        let include_revoked = params.optional::<bool>("include_revoked")?.unwrap_or(false);
+        let offset: Option<u64> = params.optional("offset")?;
+        let filter: Option<String> = params.optional("filter")?;
+        let proposed: Option<bool> = params.optional("proposed")?;
+        let Some(limit) = params.optional::<u64>("limit")? else {
+            // Without `limit` the answer is the whole listing, as before pages existed; a
+            // page's other params alone would be silently ignored, so they are refused.
+            if offset.is_some() || filter.is_some() || proposed.is_some() {
+                return Err(invalid(
+                    "limit",
+                    "is required with offset, filter or proposed".to_owned(),
+                ));
+            }
+            let rules = if include_revoked {
+                client.list_including_revoked(&tool_name).await?
+            } else {
+                client.list(&tool_name).await?
+            };
+            return encode(&*rules, rules.len());
         };
-        encode(&*rules, rules.len())
+        let request = PageRequest {
+            include_revoked,
+            filter: filter.unwrap_or_default(),
+            proposed_only: proposed.unwrap_or(false),
+            offset: to_usize(offset.unwrap_or(0))?,
+            limit: to_usize(in_range("limit", limit, MAX_PAGE_LIMIT)?)?,
+        };
+        let page = client.list_page(&tool_name, &request).await?;
+        encode(&page, page.rules.len())
     })
+}
+
+/// Every tool's rule counts.
+fn tool_list(client: &ActiveMemoryClient, _params: Params) -> CallFuture<'_> {
+    Box::pin(async move {
+        let tools = client.tool_counts().await?;
+        encode(&tools, tools.len())
+    })
+}
+
+/// The import of `toolmem import`, on text sent in the request, with its per-line report.
+fn tool_rules_import(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
+    Box::pin(async move {
+        let text: String = params.required("lines")?;
+        if text.len() > MAX_IMPORT_BYTES {
+            return Err(invalid(
+                "lines",
+                format!(
+                    "at most {MAX_IMPORT_BYTES} bytes are allowed, got {}",
+                    text.len()
+                ),
+            ));
+        }
+        let count = text.lines().filter(|line| !line.trim().is_empty()).count();
+        if count > MAX_IMPORT_LINES {
+            return Err(invalid(
+                "lines",
+                format!("at most {MAX_IMPORT_LINES} lines are allowed, got {count}"),
+            ));
+        }
+        let options = ImportOptions {
+            allow_weaken: params.optional("allow_weaken")?.unwrap_or(false),
+            dry_run: params.optional("dry_run")?.unwrap_or(false),
+        };
+        let report = client
+            .import_lines(&text, options, &params.origin())
+            .await?;
+        encode(&report, report.lines.len())
+    })
+}
+
+/// The invalid-params error for `field`.
+fn invalid(field: &'static str, reason: String) -> Error {
+    Error::InvalidParam(tool_memory_core::Error::Invalid { field, reason })
+}
+
+/// `value` of `field` when it is between 1 and `max`.
+fn in_range(field: &'static str, value: u64, max: u64) -> Result<u64, Error> {
+    if (1..=max).contains(&value) {
+        Ok(value)
+    } else {
+        Err(invalid(
+            field,
+            format!("must be between 1 and {max}, got {value}"),
+        ))
+    }
+}
+
+fn to_usize(value: u64) -> Result<usize, Error> {
+    usize::try_from(value).map_err(|err| Error::Internal(err.to_string()))
 }
 
 /// A lifecycle change's answer: the rule as it now stands, or the application error "rule not
@@ -314,13 +435,7 @@ fn tool_rule_history(client: &ActiveMemoryClient, mut params: Params) -> CallFut
         let limit = params
             .optional::<u64>("limit")?
             .unwrap_or(DEFAULT_HISTORY_LIMIT);
-        if !(1..=MAX_HISTORY_LIMIT).contains(&limit) {
-            return Err(Error::InvalidParam(tool_memory_core::Error::Invalid {
-                field: "limit",
-                reason: format!("must be between 1 and {MAX_HISTORY_LIMIT}, got {limit}"),
-            }));
-        }
-        let limit = usize::try_from(limit).map_err(|err| Error::Internal(err.to_string()))?;
+        let limit = to_usize(in_range("limit", limit, MAX_HISTORY_LIMIT)?)?;
         let entries = client
             .history(&tool_name, id.as_deref(), limit, before)
             .await?;
@@ -336,6 +451,15 @@ fn tool_rule_delete(client: &ActiveMemoryClient, mut params: Params) -> CallFutu
     })
 }
 
+/// The native prompt result: the block and, so that a viewer need not guess, the byte budget
+/// the server renders it with.
+#[derive(Serialize)]
+struct NativePrompt<'a> {
+    #[serde(flatten)]
+    prompt: &'a RulesForPrompt,
+    budget_bytes: usize,
+}
+
 /// The reference's prompt result has exactly these two keys.
 #[derive(Serialize)]
 struct ReferencePrompt<'a> {
@@ -349,18 +473,24 @@ fn tool_rules_for_prompt(client: &ActiveMemoryClient, mut params: Params) -> Cal
         // W-18).
         let tools: Vec<String> = params.optional("tools")?.unwrap_or_default();
         if tools.len() > MAX_PROMPT_TOOLS {
-            return Err(Error::InvalidParam(tool_memory_core::Error::Invalid {
-                field: "tools",
-                reason: format!(
+            return Err(invalid(
+                "tools",
+                format!(
                     "at most {MAX_PROMPT_TOOLS} tools are allowed, got {}",
                     tools.len()
                 ),
-            }));
+            ));
         }
         let prompt = client.rules_for_prompt(&tools).await?;
         let work = tools.len() + prompt.rules.len();
         match params.envelope() {
-            Envelope::Native => encode(&prompt, work),
+            Envelope::Native => encode(
+                &NativePrompt {
+                    prompt: &prompt,
+                    budget_bytes: client.config().prompt_budget_bytes,
+                },
+                work,
+            ),
             Envelope::Reference => encode(
                 &ReferencePrompt {
                     rendered: &prompt.rendered,
@@ -390,13 +520,7 @@ fn recall(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
         let limit = params
             .optional::<u64>("limit")?
             .unwrap_or(DEFAULT_RECALL_LIMIT);
-        if !(1..=MAX_RECALL_LIMIT).contains(&limit) {
-            return Err(Error::InvalidParam(tool_memory_core::Error::Invalid {
-                field: "limit",
-                reason: format!("must be between 1 and {MAX_RECALL_LIMIT}, got {limit}"),
-            }));
-        }
-        let limit = usize::try_from(limit).map_err(|err| Error::Internal(err.to_string()))?;
+        let limit = to_usize(in_range("limit", limit, MAX_RECALL_LIMIT)?)?;
         let rules = client.recall(&namespace, &query, limit).await?;
         encode(&rules, rules.len())
     })

@@ -82,6 +82,7 @@ macro_rules! __conformance_list {
             proposed_rules_are_confirmed_once,
             guard_decisions_are_appended_to_history,
             version_changes_with_every_write_and_only_then,
+            tool_counts_agree_with_the_listings,
         );
     };
 }

@@ -7,12 +7,14 @@
 //! their own (`tool_memory_store_sqlite`, the embedded default, and
 //! `tool_memory_store_postgres`), so this crate, and its error type, name no database.
 
+mod counts;
 mod error;
 mod kv;
 mod memory;
 mod store;
 mod system;
 
+pub use crate::counts::ToolCounts;
 pub use crate::error::{Error, Result};
 pub use crate::kv::{
     InMemoryKv, KvBackend, KvEntry, KvRuleStore, NamespaceSummary, TOOL_MEMORY_CATEGORY,

@@ -346,6 +346,20 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
         )
         .await
     }
+
+    /// Every tool's rule counts (the tools of [`RuleStore::list_tool_names`]), by tool name.
+    /// The default lists each tool; a backend that can count in one query does that instead.
+    async fn tool_counts(&self) -> Result<Vec<crate::ToolCounts>> {
+        let mut all = Vec::new();
+        for tool in self.list_tool_names().await? {
+            let mut counts = crate::ToolCounts::new(tool.clone());
+            for rule in self.list_including_revoked(&tool).await?.iter() {
+                counts.add_rule(rule);
+            }
+            all.push(counts);
+        }
+        Ok(all)
+    }
 }
 
 /// Marks a rule revoked at `now`; `false` when it already was (nothing to record).

@@ -33,6 +33,7 @@
 mod checkpoint;
 mod codec;
 mod connections;
+mod counts;
 mod error;
 mod index;
 mod open;

@@ -554,6 +554,13 @@ impl RuleStore for SqliteRuleStore {
             .collect();
         Ok(select_for_prompt(rules, max_rules, unreadable))
     }
+
+    async fn tool_counts(&self) -> Result<Vec<tool_memory_store::ToolCounts>> {
+        self.with_connection(Access::Read, |connection, _| {
+            crate::counts::tool_counts(connection)
+        })
+        .await
+    }
 }
 
 #[cfg(test)]

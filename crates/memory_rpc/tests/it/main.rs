@@ -4,6 +4,7 @@
 mod after_turn;
 mod docs;
 mod limits;
+mod listing;
 mod native;
 mod protocol;
 mod reference;

@@ -197,7 +197,13 @@ async fn rules_for_prompt_reports_rendered_rules_and_budget() -> Result<()> {
         .map(|object| object.keys().collect())
         .unwrap_or_default();
     anyhow::ensure!(
-        keys == ["critical_over_budget", "left_out", "rendered", "rules"],
+        keys == [
+            "budget_bytes",
+            "critical_over_budget",
+            "left_out",
+            "rendered",
+            "rules"
+        ],
         "{keys:?}"
     );
 

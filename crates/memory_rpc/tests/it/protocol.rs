@@ -149,8 +149,7 @@ async fn ids_of_every_allowed_type_are_echoed() -> Result<()> {
 #[tokio::test]
 async fn null_or_missing_params_mean_an_empty_object() -> Result<()> {
     let handler = handler()?;
-    let empty_prompt =
-        json!({"rendered": "", "rules": [], "left_out": [], "critical_over_budget": false});
+    let empty_prompt = json!({"rendered": "", "rules": [], "left_out": [], "critical_over_budget": false, "budget_bytes": 8192});
     check(
         &handler,
         json!({"jsonrpc": "2.0", "id": 1, "method": "memory.tool_rules_for_prompt"}),
@@ -361,6 +360,8 @@ async fn every_listed_method_is_served() -> Result<()> {
                 "memory.tool_rule_confirm",
                 "memory.tool_call_check",
                 "memory.tool_rule_history",
+                "memory.tool_list",
+                "memory.tool_rules_import",
                 "openhuman.memory_tool_rule_put",
                 "openhuman.memory_tool_rule_get",
                 "openhuman.memory_tool_rule_list",

@@ -372,3 +372,42 @@ pub async fn statistics_accumulate_apart_from_rules(h: &Harness) -> Result<()> {
     assert!(h.store.list_tool_names().await?.is_empty());
     Ok(())
 }
+
+pub async fn tool_counts_agree_with_the_listings(h: &Harness) -> Result<()> {
+    assert_eq!(h.store.tool_counts().await?, Vec::new());
+    h.store
+        .put(put("shell", "quote every path", Critical))
+        .await?;
+    h.store.put(put("Shell", "prefer rg", Normal)).await?;
+    let lifted = h.store.put(put("shell", "never run make", High)).await?;
+    h.store.revoke("shell", &lifted.id, &Origin::Cli).await?;
+    let mut proposal = put("git", "never force push", High);
+    proposal.proposed = Some(true);
+    h.store.put(proposal).await?;
+    h.store
+        .put(put(UNSCOPED_TOOL, "be careful", Critical))
+        .await?;
+    let mut expected = Vec::new();
+    for tool in h.store.list_tool_names().await? {
+        let mut counts = crate::ToolCounts::new(tool.clone());
+        for rule in h.store.list_including_revoked(&tool).await?.iter() {
+            counts.add_rule(rule);
+        }
+        expected.push(counts);
+    }
+    let counts = h.store.tool_counts().await?;
+    assert_eq!(counts, expected);
+    assert_eq!(
+        counts
+            .iter()
+            .map(|c| (c.tool_name.as_str(), c.total()))
+            .collect::<Vec<_>>(),
+        [("git", 1), ("shell", 3)]
+    );
+    assert_eq!(
+        (counts[1].critical, counts[1].normal, counts[1].revoked),
+        (1, 1, 1)
+    );
+    assert_eq!(counts[0].proposed, 1);
+    Ok(())
+}
