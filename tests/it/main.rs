@@ -8,6 +8,7 @@ mod faults;
 mod fuzz;
 mod hooks;
 mod install;
+mod mcp;
 mod module_cycles;
 mod postgres;
 mod processes;

@@ -15,7 +15,7 @@ use clap::{Parser, Subcommand};
 use memory_rpc::{RpcHandler, RpcLimits};
 
 use crate::db_path::{Database, PostgresSettings};
-use crate::{hook, install, limits, output, serve};
+use crate::{hook, install, limits, mcp, output, serve};
 
 /// Durable, tool-scoped rules for LLM agents.
 #[derive(Debug, Parser)]
@@ -159,6 +159,9 @@ enum Command {
         #[arg(value_enum)]
         agent: hook::Agent,
     },
+    /// Serve the Model Context Protocol on stdin/stdout: tools to check calls and keep rules,
+    /// the `tool_rules` prompt and `toolmem://rules/{tool}` resources (docs/integrations.md).
+    Mcp,
     /// Write the agent's settings so that it runs `toolmem hook AGENT` before every tool call,
     /// on every prompt and at every session start. Idempotent; other settings are kept, and
     /// the previous file is backed up to `<file>.toolmem-backup`.
@@ -315,6 +318,7 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
                 serve::http(rpc, addr, options).await?;
             }
         }
+        Command::Mcp => mcp::run(client).await?,
         Command::Rule(command) => return rule(&client, command, json).await,
         Command::Tools => {
             let mut rows = Vec::new();

@@ -9,6 +9,7 @@ mod doctor;
 mod hook;
 mod install;
 mod limits;
+mod mcp;
 mod output;
 mod process_limits;
 mod serve;
