@@ -232,3 +232,35 @@ fn bad_arguments_are_tool_errors_that_name_the_field() -> Result<()> {
     assert_eq!(listed["structuredContent"]["rules"], json!([]), "{listed}");
     Ok(())
 }
+
+#[test]
+fn serves_the_stateless_2026_07_28_revision_too() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let mut mcp = Mcp::start(&dir.path().join("rules.sqlite3"))?;
+    // No handshake: each request names its version in `_meta`.
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "toolmem-test", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    let discovered = mcp.result("server/discover", json!({"_meta": meta}))?;
+    let versions = discovered["supportedVersions"].to_string();
+    assert!(
+        versions.contains("2026-07-28") && versions.contains("2025-11-25"),
+        "{discovered}"
+    );
+    let checked = mcp.result(
+        "tools/call",
+        json!({
+            "name": "check_call",
+            "arguments": {"tool": "Bash", "arguments": {"command": "ls"}},
+            "_meta": meta
+        }),
+    )?;
+    assert_eq!(
+        checked["structuredContent"]["decision"], "allow",
+        "{checked}"
+    );
+    assert_eq!(checked["resultType"], "complete", "{checked}");
+    Ok(())
+}
