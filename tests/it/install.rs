@@ -240,6 +240,18 @@ fn a_settings_file_that_is_not_json_is_left_alone() -> Result<()> {
     Ok(())
 }
 
+/// Asserts that each key's first occurrence in `text` comes after the one before it.
+fn in_order(text: &str, keys: &[&str]) {
+    let at: Vec<Option<usize>> = keys
+        .iter()
+        .map(|key| text.find(&format!("\"{key}\"")))
+        .collect();
+    assert!(
+        at.iter().all(Option::is_some) && at.windows(2).all(|pair| pair[0] < pair[1]),
+        "{keys:?} not in this order in {text}"
+    );
+}
+
 #[test]
 fn the_users_files_keep_their_key_order_and_come_back_byte_for_byte() -> Result<()> {
     let home = tempfile::tempdir()?;
@@ -299,25 +311,25 @@ fn the_users_files_keep_their_key_order_and_come_back_byte_for_byte() -> Result<
     }
 
     let installed = std::fs::read_to_string(&files[0].0)?;
-    let at = |key: &str| installed.find(&format!("\"{key}\"")).unwrap_or(usize::MAX);
-    assert!(
-        at("theme") < at("permissions")
-            && at("permissions") < at("hooks")
-            && at("hooks") < at("env"),
-        "{installed}"
-    );
-    assert!(at("deny") < at("allow") && at("Z") < at("A"), "{installed}");
-    assert!(
-        at("matcher") < at("type") && at("PreToolUse") < at("PostToolUse"),
-        "{installed}"
-    );
+    for keys in [
+        &["theme", "permissions", "hooks", "env"][..],
+        &["deny", "allow"],
+        &["Z", "A"],
+        &["matcher", "type"],
+        &["PreToolUse", "PostToolUse"],
+    ] {
+        in_order(&installed, keys);
+    }
     let claude = std::fs::read_to_string(&files[1].0)?;
-    let at = |key: &str| claude.find(&format!("\"{key}\"")).unwrap_or(usize::MAX);
-    assert!(
-        at("numStartups") < at("mcpServers")
-            && at("zeta") < at("toolmem")
-            && at("toolmem") < at("autoUpdates"),
-        "{claude}"
+    in_order(
+        &claude,
+        &[
+            "numStartups",
+            "mcpServers",
+            "zeta",
+            "toolmem",
+            "autoUpdates",
+        ],
     );
     let codex = std::fs::read_to_string(&files[2].0)?;
     assert!(
