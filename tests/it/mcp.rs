@@ -220,7 +220,11 @@ fn bad_arguments_are_tool_errors_that_name_the_field() -> Result<()> {
             "severity",
         ),
         (json!({"tool": "Bash"}), "rule"),
-        (json!({"tool": "Bash", "rule": 7}), "rule"),
+        (json!({"tool": "Bash", "rule": 7}), "`rule`"),
+        (
+            json!({"tool": "Bash", "rule": "No.", "priority": 1}),
+            "`priority`",
+        ),
     ];
     for (arguments, field) in cases {
         let result = mcp.call_tool("put_rule", arguments.clone())?;
