@@ -58,7 +58,15 @@ fn claude_code_install_is_idempotent_keeps_settings_and_uninstalls_exactly() -> 
         "{out}"
     );
     assert!(out.contains("dry run"), "{out}");
+    assert!(
+        out.contains(".claude.json") && out.contains("+ ") && out.contains("mcpServers"),
+        "{out}"
+    );
     assert_eq!(std::fs::read_to_string(&settings)?, original_text);
+    assert!(
+        !home.path().join(".claude.json").exists(),
+        "a dry run writes no MCP file"
+    );
 
     let db = home.path().join("rules.sqlite3");
     let db_arg = db.to_string_lossy().into_owned();
@@ -146,16 +154,21 @@ fn claude_code_install_is_idempotent_keeps_settings_and_uninstalls_exactly() -> 
         "{reply}"
     );
 
-    // A second run changes nothing.
+    // A second run changes nothing, in either file.
     let written = std::fs::read_to_string(&settings)?;
+    let registered = std::fs::read_to_string(home.path().join(".claude.json"))?;
     let (code, out, _) = run(
         home.path(),
         project.path(),
         &["--db", &db_arg, "install", "claude-code"],
     )?;
     assert_eq!(code, 0);
-    assert!(out.contains("nothing changed"), "{out}");
+    assert_eq!(out.matches("nothing changed").count(), 2, "{out}");
     assert_eq!(std::fs::read_to_string(&settings)?, written);
+    assert_eq!(
+        std::fs::read_to_string(home.path().join(".claude.json"))?,
+        registered
+    );
 
     let (code, out, err) = run(home.path(), project.path(), &["uninstall", "claude-code"])?;
     assert_eq!(code, 0, "{err}");
@@ -331,6 +344,8 @@ fn the_users_files_keep_their_key_order_and_come_back_byte_for_byte() -> Result<
             "autoUpdates",
         ],
     );
+    let backup = home.path().join(".claude.json.toolmem-backup");
+    assert_eq!(std::fs::read_to_string(backup)?, claude_text);
     let codex = std::fs::read_to_string(&files[2].0)?;
     assert!(
         codex.starts_with(codex_text) && codex.contains("[mcp_servers.toolmem]"),
