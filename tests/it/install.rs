@@ -1,8 +1,9 @@
 //! `toolmem install AGENT` / `uninstall AGENT` on a temporary home and project: the hook
-//! entries are written for the chosen scope, a second run changes nothing, the user's other
-//! settings and a backup are kept, `--dry-run` writes nothing, and uninstall removes exactly
-//! what install added.
+//! entries and the MCP server are written for the chosen scope, a second run changes nothing,
+//! the user's other settings (in their own key order) and a backup are kept, `--dry-run`
+//! writes nothing, and uninstall removes exactly what install added.
 
+use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -57,7 +58,15 @@ fn claude_code_install_is_idempotent_keeps_settings_and_uninstalls_exactly() -> 
         "{out}"
     );
     assert!(out.contains("dry run"), "{out}");
+    assert!(
+        out.contains(".claude.json") && out.contains("+ ") && out.contains("mcpServers"),
+        "{out}"
+    );
     assert_eq!(std::fs::read_to_string(&settings)?, original_text);
+    assert!(
+        !home.path().join(".claude.json").exists(),
+        "a dry run writes no MCP file"
+    );
 
     let db = home.path().join("rules.sqlite3");
     let db_arg = db.to_string_lossy().into_owned();
@@ -115,16 +124,51 @@ fn claude_code_install_is_idempotent_keeps_settings_and_uninstalls_exactly() -> 
         })?;
     assert_eq!(code, 2, "empty stdin is refused: {err}");
 
-    // A second run changes nothing.
+    // The MCP server it registered answers the handshake.
+    let claude_json = read_json(&home.path().join(".claude.json"))?;
+    let server = &claude_json["mcpServers"]["toolmem"];
+    assert_eq!(server["type"], "stdio", "{claude_json}");
+    assert_eq!(
+        server["args"],
+        json!(["--db", db_arg, "mcp"]),
+        "{claude_json}"
+    );
+    let program = server["command"].as_str().unwrap_or_default();
+    let args: Vec<&str> = server["args"]
+        .as_array()
+        .map(|args| args.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut child = Command::new(program)
+        .args(&args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
+    if let Some(mut stdin) = child.stdin.take() {
+        writeln!(stdin, "{initialize}")?;
+    }
+    let reply = String::from_utf8(child.wait_with_output()?.stdout)?;
+    assert!(
+        reply.contains(r#""protocolVersion":"2025-11-25""#),
+        "{reply}"
+    );
+
+    // A second run changes nothing, in either file.
     let written = std::fs::read_to_string(&settings)?;
+    let registered = std::fs::read_to_string(home.path().join(".claude.json"))?;
     let (code, out, _) = run(
         home.path(),
         project.path(),
         &["--db", &db_arg, "install", "claude-code"],
     )?;
     assert_eq!(code, 0);
-    assert!(out.contains("nothing changed"), "{out}");
+    assert_eq!(out.matches("nothing changed").count(), 2, "{out}");
     assert_eq!(std::fs::read_to_string(&settings)?, written);
+    assert_eq!(
+        std::fs::read_to_string(home.path().join(".claude.json"))?,
+        registered
+    );
 
     let (code, out, err) = run(home.path(), project.path(), &["uninstall", "claude-code"])?;
     assert_eq!(code, 0, "{err}");
@@ -133,6 +177,10 @@ fn claude_code_install_is_idempotent_keeps_settings_and_uninstalls_exactly() -> 
         read_json(&settings)?,
         original,
         "exactly what install added is gone"
+    );
+    assert!(
+        !home.path().join(".claude.json").exists(),
+        "the MCP file install created is gone"
     );
     let (_, out, _) = run(home.path(), project.path(), &["uninstall", "claude-code"])?;
     assert!(out.contains("nothing changed"), "{out}");
@@ -148,6 +196,13 @@ fn each_agent_installs_into_its_own_file_at_either_scope() -> Result<()> {
         ("cursor", ".cursor/hooks.json", "beforeShellExecution"),
     ] {
         for scope in ["--user", "--project"] {
+            let mcp_file = match (agent, scope) {
+                ("claude-code", "--user") => ".claude.json",
+                ("claude-code", _) => ".mcp.json",
+                ("codex", _) => ".codex/config.toml",
+                ("gemini", _) => ".gemini/settings.json",
+                _ => ".cursor/mcp.json",
+            };
             let home = tempfile::tempdir()?;
             let project = tempfile::tempdir()?;
             let (code, _, err) = run(home.path(), project.path(), &["install", agent, scope])?;
@@ -164,10 +219,22 @@ fn each_agent_installs_into_its_own_file_at_either_scope() -> Result<()> {
                 "{agent}: {settings}"
             );
             assert!(!other.join(file).exists(), "{agent} {scope}");
-            // The file install created goes again; its last content is the backup.
+            let registration = std::fs::read_to_string(here.join(mcp_file))?;
+            let expected = if agent == "codex" {
+                "[mcp_servers.toolmem]"
+            } else {
+                "\"mcpServers\""
+            };
+            assert!(
+                registration.contains(expected) && registration.contains("\"mcp\""),
+                "{agent} {scope}: {registration}"
+            );
+            assert!(!other.join(mcp_file).exists(), "{agent} {scope}");
+            // The files install created go again; their last content is the backup.
             let (code, _, err) = run(home.path(), project.path(), &["uninstall", agent, scope])?;
             assert_eq!(code, 0, "{err}");
             assert!(!here.join(file).exists(), "{agent} {scope}");
+            assert!(!here.join(mcp_file).exists(), "{agent} {scope}");
         }
     }
     Ok(())
@@ -183,5 +250,141 @@ fn a_settings_file_that_is_not_json_is_left_alone() -> Result<()> {
     assert_ne!(code, 0);
     assert!(err.contains("is not JSON"), "{err}");
     assert_eq!(std::fs::read_to_string(&settings)?, "{ not json");
+    Ok(())
+}
+
+/// Asserts that each key's first occurrence in `text` comes after the one before it.
+fn in_order(text: &str, keys: &[&str]) {
+    let at: Vec<Option<usize>> = keys
+        .iter()
+        .map(|key| text.find(&format!("\"{key}\"")))
+        .collect();
+    assert!(
+        at.iter().all(Option::is_some) && at.windows(2).all(|pair| pair[0] < pair[1]),
+        "{keys:?} not in this order in {text}"
+    );
+}
+
+#[test]
+fn the_users_files_keep_their_key_order_and_come_back_byte_for_byte() -> Result<()> {
+    let home = tempfile::tempdir()?;
+    let project = tempfile::tempdir()?;
+    // Keys in no sorted order, laid out as toolmem writes JSON (two-space indent).
+    let settings_text = r#"{
+  "theme": "dark",
+  "permissions": {
+    "deny": [
+      "Bash(rm -rf:*)"
+    ],
+    "allow": []
+  },
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "my-own-check"
+          }
+        ]
+      }
+    ]
+  },
+  "env": {
+    "Z": "1",
+    "A": "2"
+  }
+}
+"#;
+    let claude_text = r#"{
+  "numStartups": 3,
+  "mcpServers": {
+    "zeta": {
+      "command": "zeta-mcp",
+      "args": []
+    }
+  },
+  "autoUpdates": false
+}
+"#;
+    let codex_text = "model = \"o3\"\n\n[mcp_servers.github]\ncommand = \"gh-mcp\"\n";
+    let files = [
+        (home.path().join(".claude/settings.json"), settings_text),
+        (home.path().join(".claude.json"), claude_text),
+        (home.path().join(".codex/config.toml"), codex_text),
+    ];
+    for (path, text) in &files {
+        std::fs::create_dir_all(path.parent().unwrap_or(home.path()))?;
+        std::fs::write(path, text)?;
+    }
+    for agent in ["claude-code", "codex"] {
+        let (code, _, err) = run(home.path(), project.path(), &["install", agent])?;
+        assert_eq!(code, 0, "{agent}: {err}");
+    }
+
+    let installed = std::fs::read_to_string(&files[0].0)?;
+    for keys in [
+        &["theme", "permissions", "hooks", "env"][..],
+        &["deny", "allow"],
+        &["Z", "A"],
+        &["matcher", "type"],
+        &["PreToolUse", "PostToolUse"],
+    ] {
+        in_order(&installed, keys);
+    }
+    let claude = std::fs::read_to_string(&files[1].0)?;
+    in_order(
+        &claude,
+        &[
+            "numStartups",
+            "mcpServers",
+            "zeta",
+            "toolmem",
+            "autoUpdates",
+        ],
+    );
+    let backup = home.path().join(".claude.json.toolmem-backup");
+    assert_eq!(std::fs::read_to_string(backup)?, claude_text);
+    let codex = std::fs::read_to_string(&files[2].0)?;
+    assert!(
+        codex.starts_with(codex_text) && codex.contains("[mcp_servers.toolmem]"),
+        "{codex}"
+    );
+
+    for agent in ["claude-code", "codex"] {
+        let (code, _, err) = run(home.path(), project.path(), &["uninstall", agent])?;
+        assert_eq!(code, 0, "{agent}: {err}");
+    }
+    for (path, text) in &files {
+        assert_eq!(
+            std::fs::read_to_string(path)?,
+            *text,
+            "{} after uninstall",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn a_toolmem_server_of_the_users_own_is_refused_and_nothing_is_written() -> Result<()> {
+    let home = tempfile::tempdir()?;
+    let project = tempfile::tempdir()?;
+    let mcp = project.path().join(".mcp.json");
+    let own = r#"{"mcpServers": {"toolmem": {"command": "node", "args": ["my-server.js"]}}}"#;
+    std::fs::write(&mcp, own)?;
+    let (code, _, err) = run(
+        home.path(),
+        project.path(),
+        &["install", "claude-code", "--project"],
+    )?;
+    assert_ne!(code, 0);
+    assert!(err.contains("mcpServers.toolmem"), "{err}");
+    assert_eq!(std::fs::read_to_string(&mcp)?, own);
+    assert!(
+        !project.path().join(".claude/settings.json").exists(),
+        "no half install: the hooks are not written either"
+    );
     Ok(())
 }

@@ -220,7 +220,11 @@ fn bad_arguments_are_tool_errors_that_name_the_field() -> Result<()> {
             "severity",
         ),
         (json!({"tool": "Bash"}), "rule"),
-        (json!({"tool": "Bash", "rule": 7}), "rule"),
+        (json!({"tool": "Bash", "rule": 7}), "`rule`"),
+        (
+            json!({"tool": "Bash", "rule": "No.", "priority": 1}),
+            "`priority`",
+        ),
     ];
     for (arguments, field) in cases {
         let result = mcp.call_tool("put_rule", arguments.clone())?;
@@ -230,5 +234,37 @@ fn bad_arguments_are_tool_errors_that_name_the_field() -> Result<()> {
     // Nothing was stored by the refused calls.
     let listed = mcp.call_tool("list_rules", json!({"tool": "Bash"}))?;
     assert_eq!(listed["structuredContent"]["rules"], json!([]), "{listed}");
+    Ok(())
+}
+
+#[test]
+fn serves_the_stateless_2026_07_28_revision_too() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let mut mcp = Mcp::start(&dir.path().join("rules.sqlite3"))?;
+    // No handshake: each request names its version in `_meta`.
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "toolmem-test", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    let discovered = mcp.result("server/discover", json!({"_meta": meta}))?;
+    let versions = discovered["supportedVersions"].to_string();
+    assert!(
+        versions.contains("2026-07-28") && versions.contains("2025-11-25"),
+        "{discovered}"
+    );
+    let checked = mcp.result(
+        "tools/call",
+        json!({
+            "name": "check_call",
+            "arguments": {"tool": "Bash", "arguments": {"command": "ls"}},
+            "_meta": meta
+        }),
+    )?;
+    assert_eq!(
+        checked["structuredContent"]["decision"], "allow",
+        "{checked}"
+    );
+    assert_eq!(checked["resultType"], "complete", "{checked}");
     Ok(())
 }

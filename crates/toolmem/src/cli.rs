@@ -163,10 +163,11 @@ enum Command {
     /// the `tool_rules` prompt and `toolmem://rules/{tool}` resources (docs/integrations.md).
     Mcp,
     /// Write the agent's settings so that it runs `toolmem hook AGENT` before every tool call,
-    /// on every prompt and at every session start. Idempotent; other settings are kept, and
-    /// the previous file is backed up to `<file>.toolmem-backup`.
+    /// on every prompt and at every session start, and its MCP configuration so that it starts
+    /// `toolmem mcp`. Idempotent; other settings and their order are kept, and the previous
+    /// file is backed up to `<file>.toolmem-backup`.
     Install(InstallArgs),
-    /// Remove exactly the hook entries `toolmem install` added.
+    /// Remove exactly the hook entries and the MCP server `toolmem install` added.
     Uninstall(InstallArgs),
     /// Read JSON lines of rules (an export of toolmem or openhuman) and store them, with a
     /// report of what each line did. A line that would weaken a stored rule is refused; an
@@ -437,9 +438,10 @@ fn install_command(
         .filter(|home| home.is_absolute())
         .context("HOME is not set to an absolute path; use --project, or set HOME")?;
     let project = std::env::current_dir().context("reading the current directory")?;
-    let path = install::settings_file(args.agent, scope, &home, &project);
-    let change = if remove {
-        install::uninstall(&path, args.agent, args.dry_run)?
+    let settings = install::settings_file(args.agent, scope, &home, &project);
+    let mcp_config = install::mcp_file(args.agent, scope, &home, &project);
+    let changes = if remove {
+        install::apply(args.agent, &settings, &mcp_config, None, args.dry_run)?
     } else {
         let program = std::env::current_exe().context("finding the toolmem program")?;
         // A relative --db would resolve against wherever the agent runs the hook. A
@@ -449,13 +451,30 @@ fn install_command(
             .map(std::path::absolute)
             .transpose()
             .context("resolving --db")?;
-        let command = install::hook_command(&program, db.as_deref(), args.agent);
-        install::install(&path, args.agent, &command, args.dry_run)?
+        let setup = install::Setup {
+            program: &program,
+            db: db.as_deref(),
+        };
+        install::apply(
+            args.agent,
+            &settings,
+            &mcp_config,
+            Some(setup),
+            args.dry_run,
+        )?
     };
+    for (path, change) in changes {
+        show_change(&path, &change, remove, args.dry_run);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What install or uninstall did to one file, or would do on a dry run.
+fn show_change(path: &std::path::Path, change: &install::Change, remove: bool, dry_run: bool) {
     let shown = output::terminal_safe(&path.display().to_string()).into_owned();
     if !change.changed() {
         println!("{shown}: already up to date, nothing changed");
-    } else if args.dry_run {
+    } else if dry_run {
         println!("--- {shown}\n+++ {shown} (after)");
         let diff = install::diff(
             change.before.as_deref().unwrap_or_default(),
@@ -469,18 +488,17 @@ fn install_command(
         let backup = match change.before {
             Some(_) => format!(
                 "; the previous file is {}",
-                output::terminal_safe(&install::backup_path(&path).display().to_string())
+                output::terminal_safe(&install::backup_path(path).display().to_string())
             ),
             None => String::new(),
         };
         let verb = if remove {
-            "removed toolmem's hooks from"
+            "removed toolmem's entries from"
         } else {
-            "installed toolmem's hooks in"
+            "installed toolmem's entries in"
         };
         println!("{verb} {shown}{backup}");
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 async fn rule(client: &ActiveMemoryClient, command: RuleCommand, json: bool) -> Result<ExitCode> {

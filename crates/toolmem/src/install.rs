@@ -1,9 +1,12 @@
 //! `toolmem install AGENT` and `toolmem uninstall AGENT`: the agent's settings file gets the
-//! hook entries that run `toolmem hook AGENT` (or loses exactly those). A toolmem entry is a
-//! handler whose command runs a program named `toolmem…` with `hook AGENT`; nothing else in the
-//! file is touched, except that its keys are written back in sorted order (the backup keeps the
-//! original bytes). Installing twice changes nothing; a changed file is backed up first, to
-//! `<file>.toolmem-backup`; `--dry-run` prints the diff and writes nothing.
+//! hook entries that run `toolmem hook AGENT`, and its MCP configuration the `toolmem mcp`
+//! server (see `mcp`), or loses exactly those. A toolmem hook entry is a handler whose command
+//! runs a program named `toolmem…` with `hook AGENT`; nothing else in the file is touched, and
+//! its keys keep their order (`ordered`). Installing twice changes nothing; a changed file is
+//! backed up first, to `<file>.toolmem-backup`; `--dry-run` prints the diff and writes nothing.
+
+mod mcp;
+mod ordered;
 
 use std::path::{Path, PathBuf};
 
@@ -204,12 +207,19 @@ fn shell_word(word: &str) -> String {
     }
 }
 
+/// Reads a file; `None` when it does not exist.
+fn read_text(path: &Path) -> Result<Option<String>> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(err).with_context(|| format!("reading {}", path.display())),
+    }
+}
+
 /// Reads a settings file; `None` when it does not exist.
 fn read(path: &Path) -> Result<Option<(String, Value)>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(err) => return Err(err).with_context(|| format!("reading {}", path.display())),
+    let Some(text) = read_text(path)? else {
+        return Ok(None);
     };
     if text.trim().is_empty() {
         return Ok(Some((text, Value::Object(Map::new()))));
@@ -222,19 +232,23 @@ fn read(path: &Path) -> Result<Option<(String, Value)>> {
     Ok(Some((text, value)))
 }
 
-fn render(value: &Value) -> String {
-    let mut text = serde_json::to_string_pretty(value).expect("JSON values always serialise");
-    text.push('\n');
-    text
-}
-
 /// Adds toolmem's hook entries for `agent` to the settings at `path` (replacing an older
-/// toolmem entry of the same event, say with another program path); writes unless `dry_run`.
-pub(crate) fn install(path: &Path, agent: Agent, command: &str, dry_run: bool) -> Result<Change> {
+/// toolmem entry of the same event, say with another program path), and the MCP server entry
+/// `mcp` when the agent keeps its servers in the same file; writes unless `dry_run`.
+pub(crate) fn install(
+    path: &Path,
+    agent: Agent,
+    command: &str,
+    mcp: Option<Value>,
+    dry_run: bool,
+) -> Result<Change> {
     let existing = read(path)?;
     let mut settings = existing
         .as_ref()
         .map_or_else(|| Value::Object(Map::new()), |(_, value)| value.clone());
+    if let Some(entry) = mcp {
+        mcp::add_json(&mut settings, entry, path)?;
+    }
     let hooks = object_field(&mut settings, "hooks", path)?;
     for entry in entries(agent) {
         let groups = hooks
@@ -295,19 +309,33 @@ fn place(handlers: &mut Vec<Value>, agent: Agent, wanted: Value) {
 }
 
 /// Removes every toolmem hook entry for `agent` from the settings at `path`, and the groups,
-/// events and `hooks` object that only held them; writes unless `dry_run`.
-pub(crate) fn uninstall(path: &Path, agent: Agent, dry_run: bool) -> Result<Change> {
+/// events and `hooks` object that only held them, and toolmem's MCP server entry when `mcp`
+/// (the agent keeps its servers in the same file); writes unless `dry_run`.
+pub(crate) fn uninstall(path: &Path, agent: Agent, mcp: bool, dry_run: bool) -> Result<Change> {
     let Some((text, mut settings)) = read(path)? else {
-        return Ok(Change {
-            before: None,
-            after: None,
-        });
+        return Ok(unchanged(None));
     };
+    let removed_server = mcp && mcp::remove_json(&mut settings);
+    if !(remove_hooks(&mut settings, agent) || removed_server) {
+        return Ok(unchanged(Some(text)));
+    }
+    let left = settings.as_object().expect("an object");
+    let only_ours = left.is_empty()
+        || (agent == Agent::Cursor && left.len() == 1 && left.get("version") == Some(&json!(1)));
+    finish_removal(path, text, &settings, only_ours, dry_run)
+}
+
+fn unchanged(text: Option<String>) -> Change {
+    Change {
+        before: text.clone(),
+        after: text,
+    }
+}
+
+/// Removes toolmem's hook handlers for `agent`, and what only held them; whether it did.
+fn remove_hooks(settings: &mut Value, agent: Agent) -> bool {
     let Some(Value::Object(hooks)) = settings.get_mut("hooks") else {
-        return Ok(Change {
-            before: Some(text.clone()),
-            after: Some(text),
-        });
+        return false;
     };
     let mut removed_any = false;
     hooks.retain(|_, groups| {
@@ -338,28 +366,140 @@ pub(crate) fn uninstall(path: &Path, agent: Agent, dry_run: bool) -> Result<Chan
     if removed_any && hooks.is_empty() {
         settings.as_object_mut().expect("an object").remove("hooks");
     }
-    if !removed_any {
-        return Ok(Change {
-            before: Some(text.clone()),
-            after: Some(text),
-        });
+    removed_any
+}
+
+/// Writes what is left of a settings file after a removal; when that is only what install
+/// created (`only_ours`), the file goes instead (its backup stays).
+fn finish_removal(
+    path: &Path,
+    text: String,
+    settings: &Value,
+    only_ours: bool,
+    dry_run: bool,
+) -> Result<Change> {
+    if !only_ours {
+        return finish(path, Some(text), settings, dry_run);
     }
-    // What install created, and nothing else: the file goes too (its backup stays).
-    let left = settings.as_object().expect("an object");
-    let only_ours = left.is_empty()
-        || (agent == Agent::Cursor && left.len() == 1 && left.get("version") == Some(&json!(1)));
-    if only_ours {
-        if !dry_run {
-            std::fs::write(backup_path(path), &text)
-                .with_context(|| format!("writing the backup {}", backup_path(path).display()))?;
-            std::fs::remove_file(path).with_context(|| format!("removing {}", path.display()))?;
+    if !dry_run {
+        std::fs::write(backup_path(path), &text)
+            .with_context(|| format!("writing the backup {}", backup_path(path).display()))?;
+        std::fs::remove_file(path).with_context(|| format!("removing {}", path.display()))?;
+    }
+    Ok(Change {
+        before: Some(text),
+        after: None,
+    })
+}
+
+/// Adds the `toolmem mcp` server entry to a JSON MCP configuration of its own (Claude Code's
+/// `.mcp.json` or `~/.claude.json`, Cursor's `mcp.json`); writes unless `dry_run`.
+pub(crate) fn install_mcp_json(path: &Path, entry: Value, dry_run: bool) -> Result<Change> {
+    let existing = read(path)?;
+    let mut settings = existing
+        .as_ref()
+        .map_or_else(|| Value::Object(Map::new()), |(_, value)| value.clone());
+    mcp::add_json(&mut settings, entry, path)?;
+    finish(path, existing.map(|(text, _)| text), &settings, dry_run)
+}
+
+/// Removes toolmem's server entry from a JSON MCP configuration; writes unless `dry_run`.
+pub(crate) fn uninstall_mcp_json(path: &Path, dry_run: bool) -> Result<Change> {
+    let Some((text, mut settings)) = read(path)? else {
+        return Ok(unchanged(None));
+    };
+    if !mcp::remove_json(&mut settings) {
+        return Ok(unchanged(Some(text)));
+    }
+    let only_ours = settings.as_object().is_some_and(Map::is_empty);
+    finish_removal(path, text, &settings, only_ours, dry_run)
+}
+
+/// Adds the `[mcp_servers.toolmem]` table to Codex's config.toml; writes unless `dry_run`.
+pub(crate) fn install_mcp_toml(path: &Path, table: &str, dry_run: bool) -> Result<Change> {
+    let before = read_text(path)?;
+    let after = mcp::add_toml(before.as_deref().unwrap_or_default(), table, path)?;
+    finish_text(path, before, after, dry_run)
+}
+
+/// Removes toolmem's table from Codex's config.toml (the file too when nothing else is left).
+pub(crate) fn uninstall_mcp_toml(path: &Path, dry_run: bool) -> Result<Change> {
+    let Some(text) = read_text(path)? else {
+        return Ok(unchanged(None));
+    };
+    let Some(after) = mcp::remove_toml(&text) else {
+        return Ok(unchanged(Some(text)));
+    };
+    if after.trim().is_empty() {
+        return finish_removal(path, text, &Value::Null, true, dry_run);
+    }
+    finish_text(path, Some(text), after, dry_run)
+}
+
+/// The program and database that `toolmem install` writes into the agent's settings.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Setup<'a> {
+    /// This very program.
+    pub(crate) program: &'a Path,
+    /// An absolute SQLite path, or none for the default database.
+    pub(crate) db: Option<&'a Path>,
+}
+
+/// `toolmem install` (with a `setup`) or `uninstall` (without) for `agent`: the hooks in
+/// `settings` and the MCP server in `mcp_config`, which may be the same file. Every change is
+/// worked out before any is written, so a refusal in one file leaves both untouched.
+pub(crate) fn apply(
+    agent: Agent,
+    settings: &Path,
+    mcp_config: &Path,
+    setup: Option<Setup<'_>>,
+    dry_run: bool,
+) -> Result<Vec<(PathBuf, Change)>> {
+    let one_file = settings == mcp_config;
+    let run = |dry_run: bool| -> Result<Vec<(PathBuf, Change)>> {
+        let mut changes = Vec::new();
+        match setup {
+            Some(Setup { program, db }) => {
+                let command = hook_command(program, db, agent);
+                let entry = mcp::json_entry(agent, program, db);
+                let shared = one_file.then(|| entry.clone());
+                changes.push(install(settings, agent, &command, shared, dry_run)?);
+                if !one_file {
+                    changes.push(if agent == Agent::Codex {
+                        install_mcp_toml(mcp_config, &mcp::toml_table(program, db), dry_run)?
+                    } else {
+                        install_mcp_json(mcp_config, entry, dry_run)?
+                    });
+                }
+            }
+            None => {
+                changes.push(uninstall(settings, agent, one_file, dry_run)?);
+                if !one_file {
+                    changes.push(if agent == Agent::Codex {
+                        uninstall_mcp_toml(mcp_config, dry_run)?
+                    } else {
+                        uninstall_mcp_json(mcp_config, dry_run)?
+                    });
+                }
+            }
         }
-        return Ok(Change {
-            before: Some(text),
-            after: None,
-        });
+        let paths = [settings, mcp_config].into_iter().map(Path::to_path_buf);
+        Ok(paths.zip(changes).collect())
+    };
+    let planned = run(true)?;
+    if dry_run || planned.iter().all(|(_, change)| !change.changed()) {
+        return Ok(planned);
     }
-    finish(path, Some(text), &settings, dry_run)
+    run(false)
+}
+
+/// The MCP configuration file for `agent` at `scope`, under `home` (user) or `project`.
+pub(crate) fn mcp_file(agent: Agent, scope: Scope, home: &Path, project: &Path) -> PathBuf {
+    let base = match scope {
+        Scope::User => home,
+        Scope::Project => project,
+    };
+    base.join(mcp::config_path(agent, scope))
 }
 
 /// The field `key` of `settings` as an object, created when missing.
@@ -380,13 +520,26 @@ fn object_field<'a>(
 
 /// Writes `settings` unless nothing changed or it is a dry run, backing up the old file.
 fn finish(path: &Path, before: Option<String>, settings: &Value, dry_run: bool) -> Result<Change> {
-    let mut after = render(settings);
+    let original = before
+        .as_deref()
+        .and_then(|text| serde_json::from_str::<ordered::Ordered>(text).ok());
+    let mut after = ordered::render(settings, original.as_ref());
     // Unchanged content keeps its own bytes: a second run writes nothing.
     if let Some(before) = &before
         && serde_json::from_str::<Value>(before).ok().as_ref() == Some(settings)
     {
         after.clone_from(before);
     }
+    finish_text(path, before, after, dry_run)
+}
+
+/// Writes `after` unless it is `before` or this is a dry run, backing up the old file.
+fn finish_text(
+    path: &Path,
+    before: Option<String>,
+    after: String,
+    dry_run: bool,
+) -> Result<Change> {
     let change = Change {
         before,
         after: Some(after),

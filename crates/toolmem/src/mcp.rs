@@ -57,14 +57,9 @@ pub(crate) async fn run(client: ActiveMemoryClient) -> Result<()> {
     Ok(())
 }
 
+#[derive(Debug)]
 struct Server {
     client: ActiveMemoryClient,
-}
-
-impl std::fmt::Debug for Server {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("mcp::Server")
-    }
 }
 
 // Every tool's arguments. `deny_unknown_fields` makes schemars write
