@@ -36,6 +36,8 @@ pub(crate) struct Candidate {
     forms: Vec<String>,
     /// The words of the name, for the alias table.
     tokens: Vec<String>,
+    /// The name words distinctive enough to identify the tool alone (not `send`, `get`, …).
+    distinctive: Vec<String>,
 }
 
 /// The tools an edict can land on: the turn's tools in call order, then the catalogue.
@@ -276,11 +278,8 @@ impl Candidates {
         let mut best: Option<(usize, Reverse<usize>, &Candidate, &String)> = None;
         for tool in &self.tools {
             let earliest = tool
-                .tokens
+                .distinctive
                 .iter()
-                .filter(|token| {
-                    token.chars().count() >= 3 && !GENERIC_NAME_WORDS.contains(&token.as_str())
-                })
                 .filter_map(|token| find_name_word(form, token).map(|at| (at, token)))
                 .min();
             let Some((position, token)) = earliest else {
@@ -389,10 +388,19 @@ impl Candidate {
                 tokens.push(token);
             }
         }
+        // Chosen once per turn, not once per rule.
+        let distinctive = tokens
+            .iter()
+            .filter(|token| {
+                token.chars().count() >= 3 && !GENERIC_NAME_WORDS.contains(&token.as_str())
+            })
+            .cloned()
+            .collect();
         Candidate {
             name,
             forms,
             tokens,
+            distinctive,
         }
     }
 
