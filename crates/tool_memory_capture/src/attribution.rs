@@ -11,8 +11,6 @@
 mod alias;
 mod clause;
 mod lexicon;
-#[cfg(test)]
-mod tests;
 
 use std::cmp::Reverse;
 
@@ -456,3 +454,6 @@ impl AliasGroup {
 /// The shell's group of the alias table: the name words that make a host's own tool a shell
 /// (`run_in_terminal`, `exec_cmd`) when the family table does not know it.
 static SHELL_GROUP: &AliasGroup = &ALIAS_GROUPS[1];
+
+#[cfg(test)]
+mod tests;
