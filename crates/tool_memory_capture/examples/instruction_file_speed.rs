@@ -21,21 +21,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut turn = TurnRecord::new(include_str!(
         "../../toolmem_bench/fixtures/instruction_file.md"
     ));
-    turn.available_tools = [
-        "Bash",
-        "Read",
-        "Edit",
-        "MultiEdit",
-        "Write",
-        "Glob",
-        "Grep",
-        "WebFetch",
-        "WebSearch",
-        "TodoWrite",
-        "Task",
-    ]
-    .map(str::to_owned)
-    .to_vec();
+    // Claude Code's built-in tools, as the bench's `instruction_file_fixture` names them.
+    turn.available_tools =
+        "Bash Read Edit MultiEdit Write Glob Grep WebFetch WebSearch TodoWrite Task"
+            .split(' ')
+            .map(str::to_owned)
+            .collect();
     turn.tool_calls = vec![ToolCallRecord::new("Read", true, "Read: ok (2048 chars)")];
     let now = Timestamp::parse("2026-11-30T00:00:00Z")?;
     let turns: u32 = std::env::args()

@@ -11,8 +11,6 @@
 mod alias;
 mod clause;
 mod lexicon;
-#[cfg(test)]
-mod tests;
 
 use std::cmp::Reverse;
 
@@ -36,6 +34,8 @@ pub(crate) struct Candidate {
     forms: Vec<String>,
     /// The words of the name, for the alias table.
     tokens: Vec<String>,
+    /// The name words distinctive enough to identify the tool alone (not `send`, `get`, …).
+    distinctive: Vec<String>,
 }
 
 /// The tools an edict can land on: the turn's tools in call order, then the catalogue.
@@ -276,11 +276,8 @@ impl Candidates {
         let mut best: Option<(usize, Reverse<usize>, &Candidate, &String)> = None;
         for tool in &self.tools {
             let earliest = tool
-                .tokens
+                .distinctive
                 .iter()
-                .filter(|token| {
-                    token.chars().count() >= 3 && !GENERIC_NAME_WORDS.contains(&token.as_str())
-                })
                 .filter_map(|token| find_name_word(form, token).map(|at| (at, token)))
                 .min();
             let Some((position, token)) = earliest else {
@@ -389,10 +386,19 @@ impl Candidate {
                 tokens.push(token);
             }
         }
+        // Chosen once per turn, not once per rule.
+        let distinctive = tokens
+            .iter()
+            .filter(|token| {
+                token.chars().count() >= 3 && !GENERIC_NAME_WORDS.contains(&token.as_str())
+            })
+            .cloned()
+            .collect();
         Candidate {
             name,
             forms,
             tokens,
+            distinctive,
         }
     }
 
@@ -448,3 +454,6 @@ impl AliasGroup {
 /// The shell's group of the alias table: the name words that make a host's own tool a shell
 /// (`run_in_terminal`, `exec_cmd`) when the family table does not know it.
 static SHELL_GROUP: &AliasGroup = &ALIAS_GROUPS[1];
+
+#[cfg(test)]
+mod tests;

@@ -10,8 +10,6 @@
 //! future prompt.
 
 mod lexicon;
-#[cfg(test)]
-mod tests;
 
 use std::borrow::Cow;
 
@@ -746,3 +744,6 @@ fn imperative(tokens: &[Token<'_>], index: usize) -> bool {
             .any(|ending| word.ends_with(ending));
     !third_person
 }
+
+#[cfg(test)]
+mod tests;

@@ -15,8 +15,6 @@
 mod intro;
 mod lexicon;
 mod quotes;
-#[cfg(test)]
-mod tests;
 
 use std::sync::LazyLock;
 
@@ -553,3 +551,6 @@ fn transcript_lines(lines: &[&str]) -> Vec<bool> {
     }
     marked
 }
+
+#[cfg(test)]
+mod tests;

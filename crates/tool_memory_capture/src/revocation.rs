@@ -15,8 +15,6 @@
 //! limited ones ("but only after review") are not revocations.
 
 mod lexicon;
-#[cfg(test)]
-mod tests;
 
 use std::ops::Range;
 
@@ -733,3 +731,6 @@ pub(crate) fn strip_possessive(word: &str) -> &str {
         .or_else(|| word.strip_suffix('\''))
         .unwrap_or(word)
 }
+
+#[cfg(test)]
+mod tests;

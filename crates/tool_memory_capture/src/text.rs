@@ -32,35 +32,33 @@ pub(crate) fn split_sentences(line: &str) -> Vec<&str> {
     } else {
         Vec::new()
     };
-    let chars: Vec<(usize, char)> = line.char_indices().collect();
+    let char_at = |at: usize| line[at..].chars().next();
     let mut sentences = Vec::new();
     let mut start = 0;
-    let mut index = 0;
-    while index < chars.len() {
-        let (position, ch) = chars[index];
+    let mut at = 0;
+    while let Some(ch) = char_at(at) {
+        let position = at;
+        at += ch.len_utf8();
         if !is_terminal(ch) || in_spans(&code, position) {
-            index += 1;
             continue;
         }
-        let mut last = index;
-        while last + 1 < chars.len() && is_terminal(chars[last + 1].1) {
-            last += 1;
+        // A run of terminals, then closing quotes or brackets: "?!", "…", `."`, `.)`.
+        let mut single = true;
+        while let Some(next) = char_at(at).filter(|&next| is_terminal(next)) {
+            at += next.len_utf8();
+            single = false;
         }
-        while last + 1 < chars.len() && is_closer(chars[last + 1].1) {
-            last += 1;
+        while let Some(next) = char_at(at).filter(|&next| is_closer(next)) {
+            at += next.len_utf8();
+            single = false;
         }
-        let end = chars
-            .get(last + 1)
-            .map_or(line.len(), |(offset, _)| *offset);
-        let at_boundary = chars
-            .get(last + 1)
-            .is_none_or(|(_, next)| next.is_whitespace());
-        let single_dot = ch == '.' && last == index;
+        let end = at;
+        let at_boundary = char_at(end).is_none_or(char::is_whitespace);
+        let single_dot = ch == '.' && single;
         if at_boundary && !(single_dot && is_abbreviation(&line[start..position], &line[end..])) {
             push_trimmed(&mut sentences, &line[start..end]);
             start = end;
         }
-        index = last + 1;
     }
     push_trimmed(&mut sentences, &line[start..]);
     sentences

@@ -3,6 +3,9 @@
 //! introduce the user's own rules; "summarise this thread:", "here is the email:" and "Bob
 //! wrote:" introduce material; "summarise the above" turns what came before into material.
 
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
 use super::lexicon::{
     ADOPT_PHRASES, ADOPT_VERBS, ADOPT_VERBS_WITH_RULES, AFTER_POINTER, FORWARD_PHRASES,
     FORWARD_POINTERS, MATERIAL_NOUNS, NOT_INTRO_OPENERS, OPINION_PHRASES, PRESENTERS,
@@ -45,6 +48,14 @@ pub(super) fn introduction(line: &str, followed: bool, preceded: bool) -> Option
     {
         return None;
     }
+    if !may_introduce(line) {
+        return None;
+    }
+    introduction_of(line, colons, followed)
+}
+
+/// [`introduction`] without its cheap tests first.
+fn introduction_of(line: &str, colons: Vec<usize>, followed: bool) -> Option<Intro> {
     for at in colons {
         let Some(clause) = split_sentences(&line[..at]).pop() else {
             continue;
@@ -74,6 +85,50 @@ pub(super) fn introduction(line: &str, followed: bool, preceded: bool) -> Option
         }
     }
     None
+}
+
+/// Every word that some way of introducing needs ([`clause_intro`] returns nothing for a
+/// clause without one): adopting verbs and phrases, rules and material nouns, request verbs
+/// and nouns, question openers, opinion phrases, "above", speech verbs and "according to", and
+/// a word of each standing-order opener that must make up a whole clause before a colon.
+static TRIGGERS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    let lists: [&[&str]; 8] = [
+        ADOPT_VERBS,
+        ADOPT_VERBS_WITH_RULES,
+        RULES_NOUNS,
+        MATERIAL_NOUNS,
+        PROCESS_VERBS,
+        PROCESS_NOUNS,
+        QUESTION_OPENERS,
+        SPEECH_VERBS,
+    ];
+    let firsts = [ADOPT_PHRASES, OPINION_PHRASES]
+        .into_iter()
+        .flatten()
+        .filter_map(|phrase| phrase.first().copied());
+    // "from now on", "from here on", "going / moving forward", "henceforth", "in (the)
+    // future", "remember": each holds one of these.
+    let forward = ["now", "here", "forward", "henceforth", "future", "remember"];
+    lists
+        .into_iter()
+        .flatten()
+        .copied()
+        .chain(firsts)
+        .chain(forward)
+        .chain(["above", "according", "tl"])
+        .collect()
+});
+
+/// Whether `line` holds anything [`clause_intro`] could read as an introduction: one pass
+/// over the whole line, so that the lines of a pasted file that introduce nothing (nearly all)
+/// are not lower-cased and tokenized again sentence by sentence.
+fn may_introduce(line: &str) -> bool {
+    let form = match_form(line);
+    RULES_FILES.iter().any(|file| form.contains(file))
+        || form.contains("tl;dr")
+        || tokenize(&form)
+            .iter()
+            .any(|token| token.word && TRIGGERS.contains(token.text))
 }
 
 /// A cheap test before the clause grammar runs on a last line: does it hold an adopting verb
@@ -338,4 +393,44 @@ fn reports_speech(words: &[&str]) -> bool {
     }
     let subject = index.checked_sub(1).map(|before| words[before]);
     !matches!(subject, Some("i" | "i've" | "i'd" | "we" | "you")) && words[0] != "as"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cheap test never hides an introduction: on every line of the corpora's messages,
+    /// a line it turns away is one the clause grammar finds nothing in.
+    #[test]
+    fn the_trigger_words_cover_every_introduction() {
+        let corpora = [
+            include_str!("../../../../tests/fixtures/capture/material.jsonl"),
+            include_str!("../../../../tests/fixtures/capture/mixed.jsonl"),
+            include_str!("../../../../tests/fixtures/capture/negatives.jsonl"),
+            include_str!("../../tests/fixtures/real_text/user_turn.jsonl"),
+            include_str!("../../tests/fixtures/real_text/claude_md.jsonl"),
+        ];
+        let mut introductions = 0;
+        for line in corpora.iter().flat_map(|corpus| corpus.lines()) {
+            let Ok(case) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            let message = case["turn"]["user_message"]
+                .as_str()
+                .or_else(|| case["message"].as_str())
+                .unwrap_or_default();
+            for text in message.lines() {
+                for followed in [false, true] {
+                    let found = introduction_of(text, introducing_colons(text), followed);
+                    introductions += usize::from(found.is_some());
+                    assert!(
+                        found.is_none() || may_introduce(text),
+                        "{text:?} introduces {found:?} without a trigger word"
+                    );
+                }
+            }
+        }
+        // The corpora do introduce things, so the test compares something.
+        assert!(introductions > 50, "{introductions}");
+    }
 }

@@ -20,8 +20,8 @@ const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/re
 
 /// Ratchet floors: raise them as capture improves, never lower them.
 const MIN_PRECISION: f64 = 0.99;
-const MIN_RECALL: f64 = 0.97;
-const MIN_ATTRIBUTION: f64 = 0.95;
+const MIN_RECALL: f64 = 0.975;
+const MIN_ATTRIBUTION: f64 = 0.96;
 /// Labelled sentences (rules plus non-rules) the corpus must hold.
 const MIN_SENTENCES: usize = 300;
 
