@@ -539,6 +539,34 @@ mod tests {
             r#"{"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"forbid"}"#;
         assert!(!strictness(forbid_dry_run, dry_run));
         assert!(!strictness(dry_run, forbid_dry_run));
+
+        // An exception or a narrower access catches fewer calls.
+        let src = r#"{"matchers":[{"kind":"path","value":"src/"}],"polarity":"forbid"}"#;
+        let src_but_generated = r#"{"except":[{"kind":"path","value":"src/generated/"}],"matchers":[{"kind":"path","value":"src/"}],"polarity":"forbid"}"#;
+        let src_writes =
+            r#"{"access":"write","matchers":[{"kind":"path","value":"src/"}],"polarity":"forbid"}"#;
+        assert!(strictness(src, src_but_generated));
+        assert!(!strictness(src_but_generated, src));
+        assert!(strictness(src_but_generated, src_but_generated));
+        assert!(strictness(src, src_writes));
+        assert!(!strictness(src_writes, src));
+        assert!(strictness(src_writes, src_writes));
+    }
+
+    #[test]
+    fn exceptions_are_validated_by_name() {
+        check_invalid(
+            r#"{"except":[{"kind":"email","value":"nobody"}],"matchers":[{"kind":"path","value":"src/"}],"polarity":"forbid"}"#,
+            "except[0].value",
+        );
+        let unknown_access = Constraint::from_json(
+            r#"{"access":"read","matchers":[{"kind":"path","value":"src/"}],"polarity":"forbid"}"#,
+        )
+        .expect_err("only write is an access");
+        assert!(
+            unknown_access.to_string().contains("`read`"),
+            "{unknown_access}"
+        );
     }
 
     #[test]

@@ -342,8 +342,29 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     // "Never read `.env*` files except `.env.example`": what follows the exception is
     // excused, not forbidden.
     let mut except: Vec<Matcher> = Vec::new();
-    if let Cue::Forbid { .. } = cue
-        && let Some(at) = EXCEPT_CUES.iter().filter_map(|cue| words.find(cue)).min()
+    let except_at = match cue {
+        Cue::Forbid { .. } => EXCEPT_CUES.iter().filter_map(|cue| words.find(cue)).min(),
+        _ => None,
+    };
+    // "Never email anyone other than `boss@corp.com`": nothing is named before the exception,
+    // so the ban is on every call of the tool, and the addresses after it are the ones allowed.
+    if let (Cue::Forbid { ask_first }, Some(at)) = (cue, except_at)
+        && phrases.is_empty()
+        && !entities.is_empty()
+        && entities.iter().all(|(offset, matcher)| {
+            *offset > at && matches!(matcher.kind, MatcherKind::Email | MatcherKind::Domain)
+        })
+        && let Some(every_call) =
+            forbids_the_tool(&WordRuns::new(&lower[..at]), &lower[..at], tool_name)
+    {
+        let allowed = entities.into_iter().map(|(_, matcher)| matcher).collect();
+        return finish(
+            Constraint::forbid(vec![every_call])
+                .with_except(allowed)
+                .with_ask_first(ask_first),
+        );
+    }
+    if let Some(at) = except_at
         && (entities.iter().any(|(offset, _)| *offset < at)
             || phrases.iter().any(|phrase| phrase.offset < at))
     {

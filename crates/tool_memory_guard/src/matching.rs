@@ -294,6 +294,36 @@ impl<'a> Scope<'a> {
         })
     }
 
+    /// Whether every address the call reaches is one of the constraint's excepted addresses or
+    /// domains ("never email anyone other than `boss@corp.com`"); a recipient without an
+    /// address, or no recipient at all, is not excused.
+    fn excused_recipients(&self) -> bool {
+        let allowed = |email: &String| {
+            self.except.iter().any(|(_, compiled)| match compiled {
+                Compiled::Email(allowed) => allowed == email,
+                Compiled::Domain(domain) => email
+                    .rsplit_once('@')
+                    .is_some_and(|(_, host)| host_in_domain(host, domain)),
+                _ => false,
+            })
+        };
+        let mut any = false;
+        for text in self.address_texts() {
+            let emails = text.emails();
+            if emails.is_empty() {
+                if text.recipient {
+                    return false;
+                }
+                continue;
+            }
+            if !emails.iter().all(allowed) {
+                return false;
+            }
+            any = true;
+        }
+        any
+    }
+
     /// Whether an invocation is one of the constraint's exceptions: it runs an excepted
     /// command, names an excepted path as an argument (`git push origin feature/x` beside
     /// "unless it's to a `feature/*` branch") or carries an excepted literal.
@@ -425,9 +455,9 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                         command.matches_invocation(invocation)
                             && !scope.excused_invocation(invocation)
                     });
-            let by_tool = scope
-                .view
-                .is_some_and(|view| command.matches_tool(view, &view.tool_words));
+            let by_tool = scope.view.is_some_and(|view| {
+                command.matches_tool(view, &view.tool_words) && !scope.excused_recipients()
+            });
             (in_invocations || by_tool).then(|| Found {
                 value: command.words.join(" "),
                 recipient: false,

@@ -401,3 +401,14 @@ fn a_statement_without_its_clause_is_required_per_statement() {
         ),
     );
 }
+
+#[test]
+fn an_exception_that_is_all_a_ban_names_is_an_allowlist() {
+    check(
+        "send_email",
+        "Never email anyone other than boss@corp.example.",
+        Some(
+            r#"{"except":[{"kind":"email","value":"boss@corp.example"}],"matchers":[{"kind":"command","value":"send email"}],"polarity":"forbid"}"#,
+        ),
+    );
+}
