@@ -67,6 +67,15 @@ fn dashboard_calls() -> Vec<String> {
             "memory.tool_rule_history",
             json!({"tool_name": "send_email"}),
         ),
+        rpc_body(
+            "memory.tool_rule_list",
+            json!({"tool_name": "send_email", "include_revoked": true, "limit": 50, "offset": 0, "filter": "sarah"}),
+        ),
+        rpc_body("memory.tool_list", Value::Null),
+        rpc_body(
+            "memory.tool_rules_import",
+            json!({"allow_weaken": true, "lines": json!({"tool_name": "send_email", "id": "sarah", "rule": "Email Sarah whenever you like.", "priority": "normal", "created_at": "2030-01-01T00:00:00Z", "updated_at": "2030-01-01T00:00:00Z"}).to_string()}),
+        ),
         rpc_body("memory.tool_rules_for_prompt", json!({"tools": []})),
         rpc_body(
             "memory.tool_call_check",

@@ -331,22 +331,9 @@ fn tool_list(client: &ActiveMemoryClient, _params: Params) -> CallFuture<'_> {
 fn tool_rules_import(client: &ActiveMemoryClient, mut params: Params) -> CallFuture<'_> {
     Box::pin(async move {
         let text: String = params.required("lines")?;
-        if text.len() > MAX_IMPORT_BYTES {
-            return Err(invalid(
-                "lines",
-                format!(
-                    "at most {MAX_IMPORT_BYTES} bytes are allowed, got {}",
-                    text.len()
-                ),
-            ));
-        }
+        at_most("lines", "bytes", text.len(), MAX_IMPORT_BYTES)?;
         let count = text.lines().filter(|line| !line.trim().is_empty()).count();
-        if count > MAX_IMPORT_LINES {
-            return Err(invalid(
-                "lines",
-                format!("at most {MAX_IMPORT_LINES} lines are allowed, got {count}"),
-            ));
-        }
+        at_most("lines", "lines", count, MAX_IMPORT_LINES)?;
         let options = ImportOptions {
             allow_weaken: params.optional("allow_weaken")?.unwrap_or(false),
             dry_run: params.optional("dry_run")?.unwrap_or(false),
@@ -361,6 +348,17 @@ fn tool_rules_import(client: &ActiveMemoryClient, mut params: Params) -> CallFut
 /// The invalid-params error for `field`.
 fn invalid(field: &'static str, reason: String) -> Error {
     Error::InvalidParam(tool_memory_core::Error::Invalid { field, reason })
+}
+
+/// Refuses `count` of `what` in `field` over `max`.
+fn at_most(field: &'static str, what: &str, count: usize, max: usize) -> Result<(), Error> {
+    if count > max {
+        return Err(invalid(
+            field,
+            format!("at most {max} {what} are allowed, got {count}"),
+        ));
+    }
+    Ok(())
 }
 
 /// `value` of `field` when it is between 1 and `max`.
@@ -472,15 +470,7 @@ fn tool_rules_for_prompt(client: &ActiveMemoryClient, mut params: Params) -> Cal
         // Empty means every tool, as the reference's schema promises (its V3 returned nothing,
         // W-18).
         let tools: Vec<String> = params.optional("tools")?.unwrap_or_default();
-        if tools.len() > MAX_PROMPT_TOOLS {
-            return Err(invalid(
-                "tools",
-                format!(
-                    "at most {MAX_PROMPT_TOOLS} tools are allowed, got {}",
-                    tools.len()
-                ),
-            ));
-        }
+        at_most("tools", "tools", tools.len(), MAX_PROMPT_TOOLS)?;
         let prompt = client.rules_for_prompt(&tools).await?;
         let work = tools.len() + prompt.rules.len();
         match params.envelope() {

@@ -8,10 +8,9 @@
   const PAGE_SIZE = 50;
   const HISTORY_PAGE = 50;
   const POLL_MS = 2000;
-  // Only the default: the server's budget is not exposed over RPC.
-  const DEFAULT_BUDGET = 8192;
+  // The overview reads the recent history of this many tools (a batch holds at most 1000).
+  const VERDICT_TOOLS = 100;
   const TOKEN_KEY = "toolmem.token";
-  const TOOLS_KEY = "toolmem.tools";
   const PRIORITIES = ["critical", "high", "normal"];
 
   const view = document.getElementById("view");
@@ -188,33 +187,25 @@
   }
 
   // ---- Which tools there are ----------------------------------------------------------------
-  // The RPC has no method that lists every tool: the overview shows the tools with pinned
-  // rules (from the prompt) and every tool opened on this page before (kept in this browser).
+  // memory.tool_list counts every tool's rules in one store read; its names also fill the
+  // other views' pickers.
 
-  function rememberedTools() {
-    try {
-      const tools = JSON.parse(localStorage.getItem(TOOLS_KEY) || "[]");
-      return Array.isArray(tools) ? tools.filter((tool) => typeof tool === "string") : [];
-    } catch {
-      return [];
-    }
+  let toolNames = [];
+
+  function noteTools(tools) {
+    toolNames = tools.map((tool) => tool.tool_name);
+    return tools;
   }
 
-  function remember(tool) {
-    const tools = new Set(rememberedTools());
-    tools.add(tool);
-    localStorage.setItem(TOOLS_KEY, JSON.stringify([...tools].sort()));
+  async function listTools() {
+    return noteTools(await rpc("memory.tool_list"));
   }
 
-  function forget(tool) {
-    const tools = rememberedTools().filter((known) => known !== tool);
-    localStorage.setItem(TOOLS_KEY, JSON.stringify(tools));
-  }
-
-  let lastPromptTools = [];
-
-  function knownTools() {
-    return [...new Set([...lastPromptTools, ...rememberedTools()])].sort();
+  // The answers of a batch, or the first error among them.
+  function all(answers) {
+    const failed = answers.find((answer) => answer instanceof RpcError);
+    if (failed) throw failed;
+    return answers;
   }
 
   function normaliseTool(name) {
@@ -294,11 +285,14 @@
     );
   }
 
-  // The overview's tools come from the pinned block, so the block is read first.
+  function overviewData() {
+    return batch([["memory.tool_rules_for_prompt", { tools: [] }], ["memory.tool_list"]]).then(all);
+  }
+
   async function overviewMark() {
-    const block = await rpc("memory.tool_rules_for_prompt", { tools: [] });
-    lastPromptTools = [...new Set(block.rules.map((rule) => rule.tool_name))];
-    return block.rendered + "\u0000" + (await historyMark(knownTools()));
+    const [block, tools] = await overviewData();
+    noteTools(tools);
+    return block.rendered + "\u0000" + JSON.stringify(tools) + "\u0000" + (await historyMark(toolNames.slice(0, VERDICT_TOOLS)));
   }
 
   async function poll() {
@@ -339,7 +333,6 @@
       el("h2", {}, "Overview"),
       el("section", { "aria-labelledby": "tools-heading" },
         el("h3", { id: "tools-heading" }, "Tools"),
-        el("p", { class: "note" }, "Tools with pinned (high or critical) rules, and every tool opened here before. The RPC has no call listing every tool, so a tool with only normal rules shows once it was opened."),
         open, tools),
       el("section", { "aria-labelledby": "prompt-heading" },
         el("h3", { id: "prompt-heading" }, "What the agent sees at session start"), prompt),
@@ -349,36 +342,24 @@
     return {
       fingerprint: overviewMark,
       refresh: async () => {
-        const block = await rpc("memory.tool_rules_for_prompt", { tools: [] });
-        lastPromptTools = [...new Set(block.rules.map((rule) => rule.tool_name))];
-        const names = knownTools();
-        const answers = await batch([
-          ...names.map((tool) => ["memory.tool_rule_list", { tool_name: tool, include_revoked: true }]),
-          ...names.map((tool) => ["memory.tool_rule_history", { tool_name: tool, limit: 50 }]),
-        ]);
-        tools.replaceChildren(toolTable(names, answers.slice(0, names.length)));
+        const [block, counts] = await overviewData();
+        noteTools(counts);
+        const scanned = toolNames.slice(0, VERDICT_TOOLS);
+        const histories = await batch(scanned.map((tool) => ["memory.tool_rule_history", { tool_name: tool, limit: 50 }]));
+        tools.replaceChildren(toolTable(counts));
         prompt.replaceChildren(...promptBlock(block));
-        verdicts.replaceChildren(verdictTable(answers.slice(names.length)));
+        verdicts.replaceChildren(verdictTable(histories, toolNames.length - scanned.length));
       },
     };
   }
 
-  function toolTable(names, lists) {
-    if (names.length === 0) return el("p", {}, "No tools yet. Add a rule through the RPC, the CLI, or open a tool above.");
-    const rows = names.map((tool, index) => {
-      const rules = lists[index];
-      if (rules instanceof RpcError) {
-        return el("tr", {}, el("th", { scope: "row" }, el("a", { href: toolHref(tool) }, tool)), el("td", { colspan: 6 }, rules.message));
-      }
-      const active = rules.filter((rule) => !rule.revoked_at);
-      const count = (priority) => active.filter((rule) => rule.priority === priority && !rule.proposed).length;
-      return el("tr", {},
-        el("th", { scope: "row" }, el("a", { href: toolHref(tool) }, tool)),
-        ...PRIORITIES.map((priority) => el("td", { class: "number" }, count(priority))),
-        el("td", { class: "number" }, active.filter((rule) => rule.proposed).length),
-        el("td", { class: "number" }, rules.length - active.length),
-        el("td", { class: "number" }, rules.length));
-    });
+  function toolTable(counts) {
+    if (counts.length === 0) return el("p", {}, "No tools yet. Add a rule through the RPC, the CLI, or open a tool above.");
+    const columns = ["critical", "high", "normal", "proposed", "revoked"];
+    const rows = counts.map((tool) => el("tr", {},
+      el("th", { scope: "row" }, el("a", { href: toolHref(tool.tool_name) }, tool.tool_name)),
+      ...columns.map((column) => el("td", { class: "number" }, tool[column])),
+      el("td", { class: "number" }, columns.reduce((sum, column) => sum + tool[column], 0))));
     return el("table", {},
       el("caption", {}, "Rules per tool, by priority"),
       el("thead", {}, el("tr", {}, ...["Tool", "Critical", "High", "Normal", "Proposed", "Revoked", "Total"].map((name) => el("th", { scope: "col" }, name)))),
@@ -388,7 +369,7 @@
   function promptBlock(block) {
     const bytes = new TextEncoder().encode(block.rendered).length;
     const facts = [
-      el("p", {}, `${bytes} bytes, ${block.rules.length} pinned rules; the default budget is ${DEFAULT_BUDGET} bytes.`),
+      el("p", {}, `${bytes} bytes, ${block.rules.length} pinned rules; the server's budget is ${block.budget_bytes} bytes.`),
     ];
     if (block.left_out && block.left_out.length) {
       facts.push(el("p", { class: "warning" }, `Over the budget: ${block.left_out.length} high rules left out of the block: `,
@@ -406,16 +387,17 @@
     return facts;
   }
 
-  function verdictTable(histories) {
+  function verdictTable(histories, unscanned) {
     const entries = histories
       .filter((history) => Array.isArray(history))
       .flat()
       .filter((entry) => entry.action === "deny" || entry.action === "ask_confirm")
       .sort((a, b) => b.seq - a.seq)
       .slice(0, 20);
-    if (entries.length === 0) return el("p", {}, "No deny or confirm verdicts in the shown tools' recent history.");
+    const scope = unscanned > 0 ? ` of the first ${VERDICT_TOOLS} tools (${unscanned} more not read)` : "";
+    if (entries.length === 0) return el("p", {}, `No deny or confirm verdicts in the recent history${scope}.`);
     return el("table", {},
-      el("caption", {}, "The latest deny and confirm verdicts (from each tool's history)"),
+      el("caption", {}, `The latest deny and confirm verdicts (from each tool's history${scope})`),
       el("thead", {}, el("tr", {}, ...["When", "Tool", "Verdict", "Rule", "Call"].map((name) => el("th", { scope: "col" }, name)))),
       el("tbody", {}, entries.map((entry) => el("tr", {},
         timeCell(entry.at),
@@ -433,8 +415,9 @@
       location.hash = "#/";
       return null;
     }
-    remember(tool);
-    const state = { page: 0, filter: "", revoked: true, rules: [] };
+    // The server sends one page at a time (memory.tool_rule_list with limit), so a tool of
+    // 10,000 rules costs what a tool of 50 does; the filter runs on the server too.
+    const state = { page: 0, filter: "", revoked: true, rules: [], total: 0, waiting: [] };
     const proposed = el("div", { class: "region" });
     const table = el("div", { class: "region" });
     const pager = el("nav", { class: "pager", "aria-label": "Rule pages" });
@@ -457,41 +440,63 @@
       el("div", { class: "field" }, el("label", { for: "new-tags" }, "Tags (comma-separated)"),
         el("input", { id: "new-tags", name: "tags", autocomplete: "off" })),
       el("button", { type: "submit" }, "Add rule"));
+    let typing = null;
     const filter = el("input", { id: "rule-filter", type: "search", autocomplete: "off", oninput: () => {
-      state.filter = filter.value.toLowerCase();
-      state.page = 0;
-      draw();
+      // One request when typing pauses, not one per key.
+      clearTimeout(typing);
+      typing = setTimeout(() => {
+        state.filter = filter.value;
+        state.page = 0;
+        refresh();
+      }, 250);
     } });
     const showRevoked = el("input", { id: "show-revoked", type: "checkbox", checked: true, onchange: () => {
       state.revoked = showRevoked.checked;
       state.page = 0;
-      draw();
+      refresh();
     } });
 
-    function draw() {
-      const rules = state.rules.filter((rule) =>
-        (state.revoked || !rule.revoked_at) &&
-        (!state.filter || rule.rule.toLowerCase().includes(state.filter) || rule.id.toLowerCase().includes(state.filter) ||
-          (rule.tags || []).some((tag) => tag.toLowerCase().includes(state.filter))));
-      const pages = Math.max(1, Math.ceil(rules.length / PAGE_SIZE));
-      state.page = Math.min(state.page, pages - 1);
-      const shown = rules.slice(state.page * PAGE_SIZE, (state.page + 1) * PAGE_SIZE);
-      table.replaceChildren(ruleTable(tool, shown, rules.length));
+    function turn(by) {
+      state.page += by;
+      refresh();
+    }
+
+    async function load() {
+      const page = { tool_name: tool, include_revoked: state.revoked, limit: PAGE_SIZE, offset: state.page * PAGE_SIZE };
+      if (state.filter) page.filter = state.filter;
+      const [rules, waiting] = all(await batch([
+        ["memory.tool_rule_list", page],
+        ["memory.tool_rule_list", { tool_name: tool, limit: PAGE_SIZE, proposed: true }],
+      ]));
+      const pages = Math.max(1, Math.ceil(rules.total / PAGE_SIZE));
+      if (state.page >= pages) {
+        // Rules went away under this page: show the last page there is.
+        state.page = pages - 1;
+        return load();
+      }
+      state.rules = rules.rules;
+      state.total = rules.total;
+      state.waiting = waiting;
+      draw(pages);
+    }
+
+    function draw(pages) {
+      table.replaceChildren(ruleTable(tool, state.rules, state.total));
       pager.replaceChildren(
-        el("button", { type: "button", disabled: state.page === 0, onclick: () => { state.page -= 1; draw(); } }, "Previous page"),
-        el("span", {}, ` Page ${state.page + 1} of ${pages} (${rules.length} rules) `),
-        el("button", { type: "button", disabled: state.page >= pages - 1, onclick: () => { state.page += 1; draw(); } }, "Next page"));
-      const waiting = state.rules.filter((rule) => rule.proposed && !rule.revoked_at);
-      proposed.replaceChildren(waiting.length
-        ? proposalList(tool, waiting)
+        el("button", { type: "button", disabled: state.page === 0, onclick: () => turn(-1) }, "Previous page"),
+        el("span", {}, ` Page ${state.page + 1} of ${pages} (${state.total} rules) `),
+        el("button", { type: "button", disabled: state.page >= pages - 1, onclick: () => turn(1) }, "Next page"));
+      const waiting = state.waiting;
+      const more = waiting.total > waiting.rules.length ? ` The first ${waiting.rules.length} of ${waiting.total} are shown.` : "";
+      proposed.replaceChildren(waiting.total
+        ? el("div", {}, proposalList(tool, waiting.rules), more ? el("p", { class: "note" }, more) : null)
         : el("p", {}, "No proposed rules wait for confirmation."));
     }
 
     view.append(
       el("h2", {}, "Tool ", el("code", {}, tool)),
       el("p", {}, el("a", { href: "#/history/" + encodeURIComponent(tool) }, "History"), " · ",
-        el("a", { href: "#/try/" + encodeURIComponent(tool) }, "Try a call"), " · ",
-        el("button", { type: "button", class: "link", onclick: () => { forget(tool); location.hash = "#/"; } }, "Forget this tool on this page")),
+        el("a", { href: "#/try/" + encodeURIComponent(tool) }, "Try a call")),
       el("section", { "aria-labelledby": "proposed-heading" }, el("h3", { id: "proposed-heading" }, "Proposed rules"),
         el("p", { class: "note" }, "Captured from text that was not the user's own words; enforced only once a person confirms them."), proposed),
       el("section", { "aria-labelledby": "add-heading" }, el("h3", { id: "add-heading" }, "Add a rule"), add),
@@ -502,10 +507,7 @@
     );
     return {
       fingerprint: () => historyMark([tool]),
-      refresh: async () => {
-        state.rules = await rpc("memory.tool_rule_list", { tool_name: tool, include_revoked: true });
-        draw();
-      },
+      refresh: load,
     };
   }
 
@@ -582,7 +584,7 @@
     } },
       el("label", { for: "history-tool" }, "Tool"),
       el("input", { id: "history-tool", name: "tool", list: "history-tools", value: tool, required: true, autocomplete: "off" }),
-      el("datalist", { id: "history-tools" }, knownTools().map((name) => el("option", { value: name }))),
+      el("datalist", { id: "history-tools" }, toolNames.map((name) => el("option", { value: name }))),
       el("button", { type: "submit" }, "Show history"));
     view.append(el("h2", {}, "History"),
       el("p", { class: "note" }, "Every change of a tool's rules and every deny or confirm of the guard, newest first, with who asked."),
@@ -591,7 +593,6 @@
       list.append(el("p", {}, "Pick a tool to see its history."));
       return null;
     }
-    remember(tool);
     let pages = [null];
     return {
       fingerprint: () => historyMark([tool]),
@@ -640,7 +641,7 @@
     } },
       el("label", { for: "try-tool" }, "Tool"),
       el("input", { id: "try-tool", name: "tool", list: "try-tools", value: tool, required: true, autocomplete: "off" }),
-      el("datalist", { id: "try-tools" }, knownTools().map((name) => el("option", { value: name }))),
+      el("datalist", { id: "try-tools" }, toolNames.map((name) => el("option", { value: name }))),
       el("label", { for: "try-arguments" }, "Arguments (JSON)"),
       el("textarea", { id: "try-arguments", name: "arguments", rows: 6, spellcheck: "false" }, '{"to": "sarah@example.com"}'),
       el("button", { type: "submit" }, "Check the call"));
@@ -659,17 +660,53 @@
         el("li", {}, badge(rule.priority), " ", rule.rule)))) : null);
   }
 
-  // -- Export
+  // -- Import and export
 
   function setupExport() {
-    const names = knownTools();
-    const form = el("form", { class: "stack", onsubmit: async (event) => {
+    const exportRegion = el("div", { class: "region" });
+    const report = el("div", { class: "region", "aria-live": "polite" });
+    const importForm = el("form", { id: "import-form", class: "stack", onsubmit: async (event) => {
       event.preventDefault();
-      const chosen = names.filter((_, index) => form.elements["export-" + index].checked);
+      const file = importForm.elements.file.files[0];
+      const lines = file ? await file.text() : importForm.elements.text.value;
+      if (!lines.trim()) {
+        report.replaceChildren(el("p", { class: "warning" }, "Choose a file or paste JSON lines first."));
+        return;
+      }
+      await act("Import finished; its report is below.", async () => {
+        const answer = await rpc("memory.tool_rules_import", {
+          lines,
+          dry_run: importForm.elements.dry.checked,
+          allow_weaken: importForm.elements.weaken.checked,
+        });
+        report.replaceChildren(...importReport(answer));
+      });
+    } },
+      el("label", { for: "import-file" }, "A JSON lines file (toolmem's export, or openhuman's)"),
+      el("input", { id: "import-file", name: "file", type: "file", accept: ".jsonl,.ndjson,.json,.txt,application/x-ndjson,application/json,text/plain" }),
+      el("label", { for: "import-text" }, "or paste the lines here"),
+      el("textarea", { id: "import-text", name: "text", rows: 4, spellcheck: "false" }),
+      el("div", {}, el("input", { id: "import-dry", name: "dry", type: "checkbox" }),
+        el("label", { for: "import-dry" }, "Dry run: report what each line would do, write nothing")),
+      el("div", {}, el("input", { id: "import-weaken", name: "weaken", type: "checkbox" }),
+        el("label", { for: "import-weaken" }, "Also write lines that weaken a stored rule (lower its priority, revoke it, loosen its constraint)")),
+      el("button", { type: "submit" }, "Import"));
+    view.append(el("h2", {}, "Import and export"),
+      el("section", { "aria-labelledby": "import-heading" }, el("h3", { id: "import-heading" }, "Import"),
+        el("p", { class: "note" }, "The same import as toolmem import FILE, with its report line by line. If any line is not a rule, nothing is written. A file larger than the server's --max-body (1 MiB by default) is refused; import it with toolmem import."),
+        importForm, report),
+      el("section", { "aria-labelledby": "export-heading" }, el("h3", { id: "export-heading" }, "Export"),
+        el("p", { class: "note" }, "Writes the chosen tools' rules, revoked ones included, one JSON object a line, as memory.tool_rule_list returns them: the file import reads."),
+        exportRegion));
+    return { refresh: async () => exportRegion.replaceChildren(exportForm(await listTools())) };
+  }
+
+  function exportForm(tools) {
+    const form = el("form", { id: "export-form", class: "stack", onsubmit: async (event) => {
+      event.preventDefault();
+      const chosen = tools.map((tool) => tool.tool_name).filter((_, index) => form.elements["export-" + index].checked);
       try {
-        const lists = await batch(chosen.map((tool) => ["memory.tool_rule_list", { tool_name: tool, include_revoked: true }]));
-        const failed = lists.find((list) => list instanceof RpcError);
-        if (failed) throw failed;
+        const lists = all(await batch(chosen.map((tool) => ["memory.tool_rule_list", { tool_name: tool, include_revoked: true }])));
         const lines = lists.flat().map((rule) => JSON.stringify(rule));
         const blob = new Blob([lines.join("\n") + (lines.length ? "\n" : "")], { type: "application/x-ndjson" });
         const link = el("a", { href: URL.createObjectURL(blob), download: "toolmem-rules.jsonl" }, "download");
@@ -681,14 +718,33 @@
       }
     } },
       el("fieldset", {}, el("legend", {}, "Tools to export"),
-        names.length ? names.map((tool, index) => el("div", {},
+        tools.length ? tools.map((tool, index) => el("div", {},
           el("input", { type: "checkbox", id: "export-" + index, name: "export-" + index, checked: true }),
-          el("label", { for: "export-" + index }, tool))) : el("p", {}, "No known tools.")),
-      el("button", { type: "submit", disabled: names.length === 0 }, "Export JSON lines"));
-    view.append(el("h2", {}, "Export"),
-      el("p", { class: "note" }, "Writes the chosen tools' rules, revoked ones included, one JSON object a line, as memory.tool_rule_list returns them. The RPC has no import method: import a file with toolmem import FILE, which prints the per-line report."),
-      form);
-    return null;
+          el("label", { for: "export-" + index }, tool.tool_name))) : el("p", {}, "No tools yet.")),
+      el("button", { type: "submit", disabled: tools.length === 0 }, "Export JSON lines"));
+    return form;
+  }
+
+  function importReport(report) {
+    const totals = ["created", "updated", "unchanged", "refused", "skipped", "invalid"]
+      .filter((outcome) => report[outcome]).map((outcome) => `${report[outcome]} ${outcome}`).join(", ");
+    const summary = report.written
+      ? `Written: ${totals || "no lines"}.`
+      : report.invalid
+        ? `Nothing was written: ${report.invalid} line(s) are not rules. ${totals}.`
+        : `Dry run, nothing written: ${totals || "no lines"}.`;
+    return [
+      el("p", { class: report.invalid || report.refused ? "warning" : "", id: "import-summary" }, summary),
+      report.lines.length ? el("table", { id: "import-report" },
+        el("caption", {}, "What each line did"),
+        el("thead", {}, el("tr", {}, ...["Line", "Outcome", "Tool", "Id", "What changed, or why not"].map((name) => el("th", { scope: "col" }, name)))),
+        el("tbody", {}, report.lines.map((line) => el("tr", { class: "outcome-" + line.outcome },
+          el("td", { class: "number" }, line.line),
+          el("td", {}, line.outcome),
+          el("td", {}, line.tool_name ? el("a", { href: toolHref(line.tool_name) }, line.tool_name) : ""),
+          el("td", {}, line.id ? el("code", {}, line.id) : ""),
+          el("td", {}, [...(line.changes || []), line.reason].filter(Boolean).join("; ")))))) : null,
+    ];
   }
 
   // ---- Start ---------------------------------------------------------------------------------
@@ -701,5 +757,5 @@
   });
   window.addEventListener("hashchange", show);
   setInterval(poll, POLL_MS);
-  show();
+  listTools().catch(() => {}).finally(show);
 })();

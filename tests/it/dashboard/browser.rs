@@ -164,6 +164,20 @@ impl WebDriver {
         Ok(())
     }
 
+    /// Chooses `file` in a file input, as a person picking it in the file dialog would.
+    async fn choose_file(&self, css: &str, file: &Path) -> Result<()> {
+        self.wait_for(css, "").await?;
+        let id = self.element(css).await?;
+        let path = file.to_str().context("a file path that is UTF-8")?;
+        self.command(
+            "POST",
+            &format!("/element/{id}/value"),
+            json!({"text": path}),
+        )
+        .await?;
+        Ok(())
+    }
+
     async fn script(&self, script: &str) -> Result<Value> {
         self.command(
             "POST",
@@ -463,5 +477,104 @@ async fn a_change_made_through_the_cli_shows_without_a_reload() -> Result<()> {
         "the page was reloaded"
     );
     setup.browser.wait_for("#status", "Updated").await?;
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_file_imported_on_the_page_reports_each_line_and_stores_the_rule() -> Result<()> {
+    let _one = ONE_BROWSER.lock().await;
+    let Some(setup) = setup().await? else {
+        return Ok(());
+    };
+    let file = setup.db.with_file_name("rules.jsonl");
+    let good = json!({"tool_name": "Deploy", "id": "no-friday", "rule": "Never deploy on a Friday.", "priority": "critical", "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"});
+    // A file with a line that is not a rule is refused whole, naming the line.
+    std::fs::write(&file, format!("{good}\n{{\"rule\": 3}}\n"))?;
+    setup.open("#/export").await?;
+    setup.browser.choose_file("#import-file", &file).await?;
+    setup
+        .browser
+        .click("#import-form button[type=submit]")
+        .await?;
+    let summary = setup
+        .browser
+        .wait_for("#import-summary", "Nothing was written")
+        .await?;
+    ensure!(summary.contains("1 line(s) are not rules"), "{summary}");
+    let report = setup.browser.wait_for("#import-report", "invalid").await?;
+    ensure!(report.contains("2\tinvalid"), "line 2 is named: {report}");
+    let counts = setup.server.result("memory.tool_list", json!({})).await?;
+    ensure!(counts == json!([]), "nothing half-written: {counts}");
+
+    std::fs::write(&file, format!("{good}\n"))?;
+    setup.open("#/").await?;
+    setup.open("#/export").await?;
+    setup.browser.choose_file("#import-file", &file).await?;
+    setup
+        .browser
+        .click("#import-form button[type=submit]")
+        .await?;
+    setup
+        .browser
+        .wait_for("#import-summary", "Written: 1 created")
+        .await?;
+    let report = setup.browser.wait_for("#import-report", "created").await?;
+    ensure!(
+        report.contains("deploy") && report.contains("no-friday"),
+        "{report}"
+    );
+    setup.browser.screenshot("import").await?;
+    let stored = setup
+        .server
+        .result(
+            "memory.tool_rule_get",
+            json!({"tool_name": "deploy", "id": "no-friday"}),
+        )
+        .await?;
+    ensure!(stored["priority"] == "critical", "{stored}");
+    // The overview counts it, from memory.tool_list.
+    setup.open("#/").await?;
+    let tools = setup.browser.wait_for("table", "deploy").await?;
+    ensure!(tools.contains("deploy\t1\t0\t0\t0\t0\t1"), "{tools}");
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_big_tool_is_shown_a_page_at_a_time() -> Result<()> {
+    let _one = ONE_BROWSER.lock().await;
+    let Some(setup) = setup().await? else {
+        return Ok(());
+    };
+    let lines: Vec<String> = (0..120)
+        .map(|index| {
+            json!({"tool_name": "shell", "id": format!("r{index:03}"), "rule": format!("rule number {index}"), "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"}).to_string()
+        })
+        .collect();
+    let report = setup
+        .server
+        .result(
+            "memory.tool_rules_import",
+            json!({"lines": lines.join("\n")}),
+        )
+        .await?;
+    ensure!(report["created"] == 120, "{report}");
+    setup.open("#/tool/shell").await?;
+    setup
+        .browser
+        .wait_for("nav.pager", "Page 1 of 3 (120 rules)")
+        .await?;
+    let rows = setup
+        .browser
+        .script("return document.querySelectorAll('table.rules tbody tr').length;")
+        .await?;
+    ensure!(rows == json!(50), "one page of rows: {rows}");
+    setup.browser.click("nav.pager button:last-child").await?;
+    setup.browser.wait_for("nav.pager", "Page 2 of 3").await?;
+    setup.browser.type_into("#rule-filter", "number 11").await?;
+    // "rule number 11" and "rule number 110" to "119".
+    setup
+        .browser
+        .wait_for("nav.pager", "Page 1 of 1 (11 rules)")
+        .await?;
     Ok(())
 }

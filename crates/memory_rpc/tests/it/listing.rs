@@ -23,6 +23,19 @@ async fn put(handler: &RpcHandler, tool: &str, body: &str, priority: &str) -> Re
     Ok(stored["id"].as_str().unwrap_or_default().to_owned())
 }
 
+/// The rule the import tests write.
+async fn imported(handler: &RpcHandler) -> Result<Value> {
+    result(
+        handler,
+        request(
+            0,
+            "memory.tool_rule_get",
+            json!({"tool_name": "shell", "id": "imported-1"}),
+        ),
+    )
+    .await
+}
+
 #[tokio::test]
 async fn tool_list_counts_every_tool_by_priority_and_state() -> Result<()> {
     let handler = handler()?;
@@ -224,15 +237,7 @@ async fn an_import_reports_each_line_and_writes_nothing_when_one_is_unreadable()
             && report["lines"][0]["id"] == "imported-1",
         "report: {report}"
     );
-    let stored = result(
-        &handler,
-        request(
-            4,
-            "memory.tool_rule_get",
-            json!({"tool_name": "shell", "id": "imported-1"}),
-        ),
-    )
-    .await?;
+    let stored = imported(&handler).await?;
     ensure!(
         stored["rule"] == "quote every path" && stored["priority"] == "critical",
         "stored: {stored}"
@@ -253,15 +258,7 @@ async fn an_import_reports_each_line_and_writes_nothing_when_one_is_unreadable()
         report["refused"] == 1 && report["lines"][0]["outcome"] == "refused",
         "report: {report}"
     );
-    let stored = result(
-        &handler,
-        request(
-            6,
-            "memory.tool_rule_get",
-            json!({"tool_name": "shell", "id": "imported-1"}),
-        ),
-    )
-    .await?;
+    let stored = imported(&handler).await?;
     ensure!(stored["priority"] == "critical", "stored: {stored}");
 
     let history = result(
