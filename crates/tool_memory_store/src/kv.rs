@@ -34,10 +34,15 @@ const TURNS_NAMESPACE: &str = "tool_memory_turns";
 /// The category turn records are written with.
 const TURNS_CATEGORY: &str = "tool_memory_turn";
 
-/// The key of a turn's record: the index first, so that no session id can make two turns'
-/// keys the same.
+/// The key of a turn's record: the index and the digest first, each without a `/` of its own
+/// (a digest is hex), so that no session id can make two turns' keys the same.
 fn turn_key(key: &TurnKey) -> String {
-    format!("turn/{}/{}", key.turn, key.session_id)
+    format!(
+        "turn/{}/{}/{}",
+        key.turn,
+        key.digest.replace('/', "%2F"),
+        key.session_id
+    )
 }
 
 fn history_namespace(tool_name: &str) -> String {

@@ -20,15 +20,19 @@ use tool_memory_core::{
 use crate::store::{StoredRow, mark_restored, mark_revoked};
 use crate::{Error, Result};
 
-/// Which turn this is: a session and the turn's index in it. Recorded with the turn's
-/// changes, so that the same turn applied again (a retried hook, a replayed request) changes
-/// nothing.
+/// Which turn this is: a session, the turn's index in it, and a digest of what the turn holds.
+/// Recorded with the turn's changes, so that the same turn applied again (a retried hook, a
+/// replayed request) changes nothing. The digest tells apart the events a host reports under
+/// one index (each tool call's outcome of one agent turn, say), which are not repeats.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TurnKey {
     /// The agent's session id, as the host gave it.
     pub session_id: String,
     /// The turn's index within the session.
     pub turn: u64,
+    /// A digest of the turn's content, as the caller computes it (the facade: SHA-256 of the
+    /// turn record's JSON, in hex).
+    pub digest: String,
 }
 
 /// Everything one turn changes, applied together by [`RuleStore::apply_turn`] in this order:

@@ -28,9 +28,14 @@ impl PostgresRuleStore {
         if let Some(key) = &changes.key {
             let claimed = transaction
                 .execute(
-                    "INSERT INTO applied_turns (session_id, turn, applied_at) VALUES ($1, $2, $3)
-                     ON CONFLICT (session_id, turn) DO NOTHING",
-                    &[&key.session_id, &key.turn.cast_signed(), &at.to_rfc3339()],
+                    "INSERT INTO applied_turns (session_id, turn, digest, applied_at)
+                     VALUES ($1, $2, $3, $4) ON CONFLICT (session_id, turn, digest) DO NOTHING",
+                    &[
+                        &key.session_id,
+                        &key.turn.cast_signed(),
+                        &key.digest,
+                        &at.to_rfc3339(),
+                    ],
                 )
                 .await
                 .map_err(self.failed("postgres: record applied turn"))?;

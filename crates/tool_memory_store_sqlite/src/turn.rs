@@ -74,10 +74,15 @@ pub(crate) fn apply_turn(
 
 fn turn_applied(connection: &Connection, key: &TurnKey) -> Result<bool> {
     connection
-        .prepare_cached("SELECT 1 FROM applied_turns WHERE session_id = ?1 AND turn = ?2")
+        .prepare_cached(
+            "SELECT 1 FROM applied_turns WHERE session_id = ?1 AND turn = ?2 AND digest = ?3",
+        )
         .and_then(|mut statement| {
             statement
-                .query_row(params![key.session_id, key.turn.cast_signed()], |_| Ok(()))
+                .query_row(
+                    params![key.session_id, key.turn.cast_signed(), key.digest],
+                    |_| Ok(()),
+                )
                 .optional()
         })
         .map(|found| found.is_some())
@@ -87,12 +92,13 @@ fn turn_applied(connection: &Connection, key: &TurnKey) -> Result<bool> {
 fn record_turn(connection: &Connection, key: &TurnKey, at: Timestamp) -> Result<()> {
     connection
         .prepare_cached(
-            "INSERT INTO applied_turns (session_id, turn, applied_at) VALUES (?1, ?2, ?3)",
+            "INSERT INTO applied_turns (session_id, turn, digest, applied_at) VALUES (?1, ?2, ?3, ?4)",
         )
         .and_then(|mut statement| {
             statement.execute(params![
                 key.session_id,
                 key.turn.cast_signed(),
+                key.digest,
                 at.to_rfc3339()
             ])
         })

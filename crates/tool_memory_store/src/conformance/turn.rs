@@ -26,6 +26,7 @@ fn key() -> Option<TurnKey> {
     Some(TurnKey {
         session_id: "s1".into(),
         turn: 4,
+        digest: "d4".into(),
     })
 }
 
@@ -131,22 +132,27 @@ pub async fn the_same_turn_twice_changes_nothing(h: &Harness) -> Result<()> {
     );
     assert_eq!(h.store.history("shell", None, 10, None).await?.len(), 1);
 
-    // Another turn of the same session is a turn of its own.
-    let mut next = busy_turn(h);
-    next.key = Some(TurnKey {
-        session_id: "s1".into(),
-        turn: 5,
-    });
-    let applied = h.store.apply_turn(next).await?;
-    assert!(!applied.already_applied);
-    assert!(matches!(
-        &applied.rules[..],
-        [RuleOutcome::Refreshed(_), RuleOutcome::Refreshed(_)]
-    ));
-    assert_eq!(
-        h.store.tool_stats("shell").await?.map(|stats| stats.calls),
-        Some(6)
-    );
+    // Another turn of the same session, another event under the same index (another
+    // digest), or the same index in another session, is a turn of its own.
+    let others = [("s1", 5, "d4"), ("s1", 4, "other"), ("s2", 4, "d4")];
+    for (count, (session, turn, digest)) in (2..).zip(others) {
+        let mut next = busy_turn(h);
+        next.key = Some(TurnKey {
+            session_id: session.into(),
+            turn,
+            digest: digest.into(),
+        });
+        let applied = h.store.apply_turn(next).await?;
+        assert!(!applied.already_applied, "{session} {turn} {digest}");
+        assert!(matches!(
+            &applied.rules[..],
+            [RuleOutcome::Refreshed(_), RuleOutcome::Refreshed(_)]
+        ));
+        assert_eq!(
+            h.store.tool_stats("shell").await?.map(|stats| stats.calls),
+            Some(3 * count)
+        );
+    }
     Ok(())
 }
 
