@@ -4,13 +4,15 @@
 //!
 //! The tests live in rooms by what they check: `validation` (what a put refuses), `rules`
 //! (writing, reading, search and statistics), `prompt` (the pinned selection), `unreadable`
-//! (rows this version cannot read) and `lifecycle` (revoke, restore, expire, confirm, history).
+//! (rows this version cannot read), `lifecycle` (revoke, restore, expire, confirm, history)
+//! and `turn` (a whole turn applied in one transaction, once per turn key).
 //! Each room uses `harness` alone, never another room.
 
 mod harness;
 mod lifecycle;
 mod prompt;
 mod rules;
+mod turn;
 mod unreadable;
 mod validation;
 
@@ -18,6 +20,7 @@ pub use self::harness::{CORRUPT_PRIORITY, CORRUPT_RULE_TEXT, Corrupt, Harness, R
 pub use self::lifecycle::*;
 pub use self::prompt::*;
 pub use self::rules::*;
+pub use self::turn::*;
 pub use self::unreadable::*;
 pub use self::validation::*;
 
@@ -83,6 +86,11 @@ macro_rules! __conformance_list {
             guard_decisions_are_appended_to_history,
             version_changes_with_every_write_and_only_then,
             tool_counts_agree_with_the_listings,
+            the_same_turn_twice_changes_nothing,
+            a_turn_without_a_key_is_applied_each_time,
+            a_turn_that_fails_half_way_stores_nothing,
+            a_turn_revokes_before_it_states_its_rules,
+            a_turn_keeps_material_and_observation_rules,
         );
     };
 }

@@ -13,6 +13,7 @@ use tool_memory_core::{
 };
 
 use crate::store::{active_at, not_readable, prompt_tool_filter, select_for_prompt, unknown_value};
+use crate::turn::{TurnChanges, TurnKey, TurnOutcome, TurnSnapshot, TurnWrite, plan_turn};
 use crate::{
     Error, Listing, PromptSelection, Result, RuleChange, RuleStore, Services, ToolRules,
     Unreadable, UnreadableRow,
@@ -28,6 +29,21 @@ const STATS_KEY: &str = "stats";
 const HISTORY_NAMESPACE_PREFIX: &str = "tool_history/tool/";
 /// The category history lines are written with.
 const HISTORY_CATEGORY: &str = "tool_memory_history";
+/// The namespace that records the turns applied (not `tool-…`, so it is no tool's).
+const TURNS_NAMESPACE: &str = "tool_memory_turns";
+/// The category turn records are written with.
+const TURNS_CATEGORY: &str = "tool_memory_turn";
+
+/// The key of a turn's record: the index and the digest first, each without a `/` of its own
+/// (a digest is hex), so that no session id can make two turns' keys the same.
+fn turn_key(key: &TurnKey) -> String {
+    format!(
+        "turn/{}/{}/{}",
+        key.turn,
+        key.digest.replace('/', "%2F"),
+        key.session_id
+    )
+}
 
 fn history_namespace(tool_name: &str) -> String {
     format!(
@@ -153,6 +169,19 @@ impl<B: KvBackend> KvRuleStore<B> {
             )
             .await
             .map_err(backend("store tool rule"))
+    }
+
+    async fn write_stats(&self, totals: &ToolStats) -> Result<()> {
+        let content = serde_json::to_string(totals).expect("statistics always serialise");
+        self.backend
+            .store(
+                &stats_namespace(&totals.tool_name),
+                STATS_KEY,
+                &content,
+                TOOL_STATS_CATEGORY,
+            )
+            .await
+            .map_err(backend("store tool statistics"))
     }
 
     /// Stores the line for `event`, stamped `at`: the time of the change it records.
@@ -455,6 +484,76 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
         Ok(names)
     }
 
+    /// Under the write lock, and every decision taken before the first write, so a turn that
+    /// fails validation stores nothing. A key/value backend has no transaction: should the
+    /// backend itself fail half-way, what was written stays and the turn's record (written
+    /// last) does not, so the retried turn is applied again.
+    async fn apply_turn(&self, changes: TurnChanges) -> Result<TurnOutcome> {
+        let _guard = self.write_lock.lock().await;
+        if let Some(key) = &changes.key {
+            let recorded = self
+                .backend
+                .get(TURNS_NAMESPACE, &turn_key(key))
+                .await
+                .map_err(backend("get turn record"))?;
+            if recorded.is_some() {
+                return Ok(TurnOutcome::already());
+            }
+        }
+        let reads = changes.reads();
+        let tools = match reads.tools {
+            Some(tools) => tools.into_iter().collect(),
+            None => {
+                let mut tools = self.list_tool_names().await?;
+                tools.push(UNSCOPED_TOOL.to_owned());
+                tools
+            }
+        };
+        let mut snapshot = TurnSnapshot::default();
+        for tool in tools {
+            let (rules, unreadable) = self.read_tool(&tool).await?;
+            snapshot.rows.extend(rules.into_iter().map(Ok));
+            snapshot.rows.extend(unreadable.into_iter().map(Err));
+        }
+        for tool in &reads.stats {
+            snapshot.stats.extend(self.tool_stats(tool).await?);
+        }
+        let at = self.services.clock.now();
+        let plan = plan_turn(&changes, snapshot, at, &*self.services.ids)?;
+        for write in plan.writes {
+            match write {
+                TurnWrite::Rule {
+                    rule,
+                    before,
+                    event,
+                } => {
+                    self.write(&rule).await?;
+                    self.record(at, event, before).await?;
+                }
+                TurnWrite::Remove {
+                    tool_name,
+                    id,
+                    before,
+                    event,
+                } => {
+                    self.backend
+                        .forget(&tool_memory_namespace(&tool_name), &storage_key(&id))
+                        .await
+                        .map_err(backend("forget tool rule"))?;
+                    self.record(at, event, Some(before)).await?;
+                }
+                TurnWrite::Stats(totals) => self.write_stats(&totals).await?,
+            }
+        }
+        if let Some(key) = &changes.key {
+            self.backend
+                .store(TURNS_NAMESPACE, &turn_key(key), "{}", TURNS_CATEGORY)
+                .await
+                .map_err(backend("store turn record"))?;
+        }
+        Ok(plan.outcome)
+    }
+
     async fn record_stats(&self, delta: &ToolStats) -> Result<ToolStats> {
         let name = tool_memory_core::validate_tool_name(&delta.tool_name)?;
         let _guard = self.write_lock.lock().await;
@@ -463,16 +562,7 @@ impl<B: KvBackend> RuleStore for KvRuleStore<B> {
             .await?
             .unwrap_or_else(|| ToolStats::empty(&name));
         totals.add(delta);
-        let content = serde_json::to_string(&totals).expect("statistics always serialise");
-        self.backend
-            .store(
-                &stats_namespace(&name),
-                STATS_KEY,
-                &content,
-                TOOL_STATS_CATEGORY,
-            )
-            .await
-            .map_err(backend("store tool statistics"))?;
+        self.write_stats(&totals).await?;
         Ok(totals)
     }
 

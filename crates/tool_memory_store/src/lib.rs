@@ -13,6 +13,7 @@ mod kv;
 mod memory;
 mod store;
 mod system;
+mod turn;
 
 pub use crate::counts::ToolCounts;
 pub use crate::error::{Error, Result};
@@ -25,6 +26,9 @@ pub use crate::store::{
     UnreadableRow,
 };
 pub use crate::system::{SystemClock, UuidIds};
+pub use crate::turn::{
+    RuleOutcome, TurnChanges, TurnKey, TurnOutcome, TurnRevocation, TurnRule, TurnRuleKind,
+};
 
 #[cfg(feature = "conformance")]
 pub mod conformance;
@@ -37,4 +41,5 @@ pub mod backend {
         keep_readable, keywords, mark_confirmed, mark_restored, mark_revoked, not_readable,
         prompt_tool_filter, rank_by_keywords, rule_from_row, select_for_prompt, unknown_value,
     };
+    pub use crate::turn::{TurnPlan, TurnReads, TurnSnapshot, TurnWrite, plan_turn};
 }

@@ -9,7 +9,8 @@ use tool_memory_core::{
     ToolStats, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
 };
 
-use crate::store::{active_at, prompt_tool_filter, select_for_prompt};
+use crate::store::{StoredRow, active_at, prompt_tool_filter, select_for_prompt};
+use crate::turn::{TurnChanges, TurnKey, TurnOutcome, TurnSnapshot, TurnWrite, plan_turn};
 use crate::{
     Error, Listing, PromptSelection, Result, RuleChange, RuleStore, Services, ToolRules,
     Unreadable, UnreadableRow,
@@ -35,6 +36,8 @@ struct State {
     history: Vec<HistoryEntry>,
     /// Rule changes so far (guard decisions in the history are not changes).
     changes: u64,
+    /// The turns applied so far.
+    turns: std::collections::BTreeSet<TurnKey>,
 }
 
 impl State {
@@ -330,6 +333,85 @@ impl RuleStore for InMemoryRuleStore {
         names.sort();
         names.dedup();
         Ok(names)
+    }
+
+    /// Under both locks, so the turn's reads and writes are one step.
+    async fn apply_turn(&self, changes: TurnChanges) -> Result<TurnOutcome> {
+        let mut state = self.state.lock();
+        let mut stats = self.stats.lock();
+        if changes
+            .key
+            .as_ref()
+            .is_some_and(|key| state.turns.contains(key))
+        {
+            return Ok(TurnOutcome::already());
+        }
+        let reads = changes.reads();
+        let wanted = |tool: &String| {
+            reads
+                .tools
+                .as_ref()
+                .is_none_or(|tools| tools.contains(tool))
+        };
+        let rows: Vec<StoredRow> = state
+            .rules
+            .iter()
+            .filter(|(tool, _)| wanted(tool))
+            .flat_map(|(_, rules)| rules.values().cloned().map(Ok))
+            .chain(
+                state
+                    .unreadable
+                    .values()
+                    .filter(|row| wanted(&row.tool_name))
+                    .cloned()
+                    .map(Err),
+            )
+            .collect();
+        let snapshot = TurnSnapshot {
+            rows,
+            stats: reads
+                .stats
+                .iter()
+                .filter_map(|tool| stats.get(tool).cloned())
+                .collect(),
+        };
+        let at = self.services.clock.now();
+        let plan = plan_turn(&changes, snapshot, at, &*self.services.ids)?;
+        for write in plan.writes {
+            match write {
+                TurnWrite::Rule {
+                    rule,
+                    before,
+                    event,
+                } => {
+                    state
+                        .rules
+                        .entry(rule.tool_name.clone())
+                        .or_default()
+                        .insert(rule.id.clone(), rule);
+                    state.record(at, event, before);
+                }
+                TurnWrite::Remove {
+                    tool_name,
+                    id,
+                    before,
+                    event,
+                } => {
+                    if let Some(tool) = state.rules.get_mut(&tool_name) {
+                        tool.remove(&id);
+                        if tool.is_empty() {
+                            state.rules.remove(&tool_name);
+                        }
+                    }
+                    state.record(at, event, Some(before));
+                }
+                TurnWrite::Stats(totals) => {
+                    stats.insert(totals.tool_name.clone(), totals);
+                }
+            }
+        }
+        state.turns.extend(changes.key);
+        Ok(plan.outcome)
     }
 
     async fn record_stats(&self, delta: &ToolStats) -> Result<ToolStats> {

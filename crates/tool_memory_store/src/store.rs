@@ -11,6 +11,7 @@ use tool_memory_core::{
     normalize_tool_name,
 };
 
+use crate::turn::{TurnChanges, TurnOutcome};
 use crate::{Result, SystemClock, UuidIds};
 
 /// The eager (high and critical) rules chosen for the pinned prompt block.
@@ -315,6 +316,15 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
     ) -> Result<Vec<ToolMemoryRule>> {
         Ok(rank_by_keywords(&self.list(tool_name).await?, query, limit))
     }
+
+    /// Applies a whole turn in one transaction: its revocations, statistics, rules and the
+    /// expiry of its tools' observations, each decided by [`crate::turn::plan_turn`] on the rows
+    /// read inside that transaction, with every history line as the single operations write
+    /// them. The turn's key, when it has one, is recorded in the same transaction; a turn
+    /// whose key is recorded already changes nothing and comes back `already_applied`. When
+    /// any part fails (an invalid rule, a row this version cannot read), nothing of the turn
+    /// is stored and its key is not recorded.
+    async fn apply_turn(&self, changes: TurnChanges) -> Result<TurnOutcome>;
 
     /// Adds a turn's call counts to a tool's statistics and returns the new totals.
     async fn record_stats(&self, delta: &ToolStats) -> Result<ToolStats>;

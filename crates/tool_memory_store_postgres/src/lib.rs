@@ -4,14 +4,16 @@
 //! so a PostgreSQL-only build carries no SQLite; only this crate knows PostgreSQL.
 //!
 //! Rooms: `pool` (the type, opening it, the pooled client and the schema check every call
-//! makes), `store` (the `RuleStore` impl), `codec` (rows to rules and back), `schema`
-//! (migrations) and `error` (driver errors as the contract's).
+//! makes), `store` (the `RuleStore` impl), `turn` (a whole turn in one transaction), `codec`
+//! (rows to rules and back), `schema` (migrations) and `error` (driver errors as the
+//! contract's).
 
 mod codec;
 mod error;
 mod pool;
 mod schema;
 mod store;
+mod turn;
 
 pub use crate::pool::{PostgresOptions, PostgresRuleStore};
 pub use crate::schema::SCHEMA_VERSION;

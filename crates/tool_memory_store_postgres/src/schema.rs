@@ -79,6 +79,17 @@ const MIGRATIONS: &[&str] = &[
     // counter: every server would go on enforcing the rules that were there.
     "CREATE TRIGGER rules_version_truncate AFTER TRUNCATE ON rules
         FOR EACH STATEMENT EXECUTE FUNCTION toolmem_bump_rules_version();",
+    // 3: the turns `apply_turn` has applied (session, index, digest of the content), claimed first in the turn's own transaction, so
+    // that the same turn applied again changes nothing, and a copy applied at the same time on
+    // another server waits for the first and then finds its key taken. The turn index is
+    // stored as the same 64 bits read as signed, so every index has its own key.
+    "CREATE TABLE applied_turns (
+        session_id TEXT NOT NULL,
+        turn       BIGINT NOT NULL,
+        digest     TEXT NOT NULL,
+        applied_at TEXT NOT NULL,
+        PRIMARY KEY (session_id, turn, digest)
+    );",
 ];
 
 /// The schema version this build writes.

@@ -41,8 +41,8 @@ use tool_memory_store::backend::{
     StoredRow, active_at, keep_readable, prompt_tool_filter, select_for_prompt,
 };
 use tool_memory_store::{
-    Error, Listing, PromptSelection, Result, RuleChange, RuleStore, ToolRules, Unreadable,
-    UnreadableRow,
+    Error, Listing, PromptSelection, Result, RuleChange, RuleStore, ToolRules, TurnChanges,
+    TurnOutcome, Unreadable, UnreadableRow,
 };
 
 use crate::codec::*;
@@ -423,27 +423,18 @@ impl RuleStore for PostgresRuleStore {
             .map_err(self.failed("postgres: read statistics"))?;
         let mut totals = stats_from_row(&name, &row)?;
         totals.add(delta);
-        transaction
-            .execute(
-                "UPDATE tool_stats SET calls = $2, successes = $3, failures = $4,
-                     last_failure_class = $5, last_seen = $6
-                 WHERE tool_name = $1",
-                &[
-                    &name,
-                    &saturating_i64(totals.calls),
-                    &saturating_i64(totals.successes),
-                    &saturating_i64(totals.failures),
-                    &totals.last_failure_class,
-                    &totals.last_seen.map(|seen| seen.to_rfc3339()),
-                ],
-            )
-            .await
-            .map_err(self.failed("postgres: write statistics"))?;
+        self.write_stats(&transaction, &totals).await?;
         transaction
             .commit()
             .await
             .map_err(self.failed("postgres: commit statistics"))?;
         Ok(totals)
+    }
+
+    /// One transaction: the turn's key claimed, its rows locked and read, then written (see
+    /// `turn.rs`).
+    async fn apply_turn(&self, changes: TurnChanges) -> Result<TurnOutcome> {
+        self.apply_turn_in_one_transaction(changes).await
     }
 
     async fn tool_stats(&self, tool_name: &str) -> Result<Option<ToolStats>> {

@@ -332,6 +332,50 @@ pub(crate) fn insert_history(
     Ok(connection.last_insert_rowid())
 }
 
+/// Deletes the rule `event` names and, when there was one, appends `event` with `before`;
+/// `true` when a row was deleted.
+pub(crate) fn delete_rule(
+    connection: &Connection,
+    event: &HistoryEvent,
+    before: Before<'_>,
+    at: Timestamp,
+) -> Result<bool> {
+    let deleted = connection
+        .prepare_cached("DELETE FROM rules WHERE tool_name = ?1 AND id = ?2")
+        .and_then(|mut statement| statement.execute(params![event.tool_name, event.rule_id]))
+        .map_err(sqlite("delete rule"))?
+        > 0;
+    if deleted {
+        insert_history(connection, event, before, at)?;
+    }
+    Ok(deleted)
+}
+
+/// Sets a tool's statistics to `totals`.
+pub(crate) fn write_stats(connection: &Connection, totals: &ToolStats) -> Result<()> {
+    connection
+        .prepare_cached(
+            "INSERT INTO tool_stats (tool_name, calls, successes, failures, last_failure_class, last_seen)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (tool_name) DO UPDATE SET
+               calls = excluded.calls, successes = excluded.successes,
+               failures = excluded.failures, last_failure_class = excluded.last_failure_class,
+               last_seen = excluded.last_seen",
+        )
+        .and_then(|mut statement| {
+            statement.execute(params![
+                totals.tool_name,
+                saturating_i64(totals.calls),
+                saturating_i64(totals.successes),
+                saturating_i64(totals.failures),
+                totals.last_failure_class,
+                totals.last_seen.map(|seen| seen.to_rfc3339()),
+            ])
+        })
+        .map_err(sqlite("write statistics"))?;
+    Ok(())
+}
+
 pub(crate) fn read_history_row(
     row: &Row<'_>,
 ) -> rusqlite::Result<std::result::Result<HistoryEntry, String>> {

@@ -28,7 +28,8 @@
 //! Rooms: [`store`] (the type, its runner and the `RuleStore` impl), `open` (opening a file,
 //! read-only or in memory, and `inspect`), `connections` (the writer, the readers, their caches
 //! and the write transaction), `codec` (rows to rules and back), `index` (catching up the lazy
-//! search and history indexes), `schema` (migrations) and `checkpoint` (the log checkpointer).
+//! search and history indexes), `schema` (migrations), `turn` (a whole turn in one transaction)
+//! and `checkpoint` (the log checkpointer).
 
 mod checkpoint;
 mod codec;
@@ -39,5 +40,6 @@ mod index;
 mod open;
 mod schema;
 mod store;
+mod turn;
 
 pub use crate::store::{Durability, SqliteOptions, SqliteRuleStore};

@@ -258,6 +258,17 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE rules ADD COLUMN history_seq INTEGER;
     ALTER TABLE rule_history ADD COLUMN before_seq INTEGER;
     ALTER TABLE rule_history RENAME COLUMN before_json TO before_copy;",
+    // 9: the turns `apply_turn` has applied (session, index, digest of the content), written in
+    // the turn's own transaction, so that the same turn applied again (a retried hook, a
+    // replayed request) changes nothing. The turn index is stored as the same 64 bits read as
+    // signed, so every index has its own key.
+    "CREATE TABLE applied_turns (
+        session_id TEXT NOT NULL,
+        turn       INTEGER NOT NULL,
+        digest     TEXT NOT NULL,
+        applied_at TEXT NOT NULL,
+        PRIMARY KEY (session_id, turn, digest)
+    ) WITHOUT ROWID;",
 ];
 
 /// The schema version this build writes.

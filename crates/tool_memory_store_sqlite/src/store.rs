@@ -17,12 +17,12 @@ use tool_memory_store::backend::{
 };
 use tool_memory_store::{
     Error, Listing, PromptSelection, Result, RuleChange, RuleStore, Services, ToolRules,
-    UnreadableRow,
+    TurnChanges, TurnOutcome, UnreadableRow,
 };
 
 use crate::codec::{
-    ALL_RULES, Before, OnExisting, fts_query, insert_history, query_rows, read_current,
-    read_history_row, read_rule, read_stats, saturating_i64, write_rule,
+    ALL_RULES, Before, OnExisting, delete_rule, fts_query, insert_history, query_rows,
+    read_current, read_history_row, read_rule, read_stats, write_rule, write_stats,
 };
 use crate::connections::{
     Access, Cached, Connections, ToolListing, WriteTransaction, after_inline, run_blocking,
@@ -330,15 +330,8 @@ impl RuleStore for SqliteRuleStore {
                     Before::from(image.as_ref())
                 }
             };
-            let deleted = transaction
-                .prepare_cached("DELETE FROM rules WHERE tool_name = ?1 AND id = ?2")
-                .and_then(|mut statement| statement.execute(params![tool_name, id]))
-                .map_err(sqlite("delete rule"))?
-                > 0;
-            if deleted {
-                let event = HistoryEvent::removed(&tool_name, &id, action, origin);
-                insert_history(&transaction, &event, before, services.clock.now())?;
-            }
+            let event = HistoryEvent::removed(&tool_name, &id, action, origin);
+            let deleted = delete_rule(&transaction, &event, before, services.clock.now())?;
             transaction.commit("commit delete")?;
             Ok(deleted)
         })
@@ -476,30 +469,20 @@ impl RuleStore for SqliteRuleStore {
         let delta = delta.clone();
         self.with_connection(Access::Write, move |connection, _| {
             let transaction = WriteTransaction::begin(connection, "begin statistics")?;
-            let mut totals = read_stats(&transaction, &name)?.unwrap_or_else(|| ToolStats::empty(&name));
+            let mut totals =
+                read_stats(&transaction, &name)?.unwrap_or_else(|| ToolStats::empty(&name));
             totals.add(&delta);
-            transaction
-                .prepare_cached(
-                    "INSERT INTO tool_stats (tool_name, calls, successes, failures, last_failure_class, last_seen)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                     ON CONFLICT (tool_name) DO UPDATE SET
-                       calls = excluded.calls, successes = excluded.successes,
-                       failures = excluded.failures, last_failure_class = excluded.last_failure_class,
-                       last_seen = excluded.last_seen",
-                )
-                .and_then(|mut statement| {
-                    statement.execute(params![
-                        totals.tool_name,
-                        saturating_i64(totals.calls),
-                        saturating_i64(totals.successes),
-                        saturating_i64(totals.failures),
-                        totals.last_failure_class,
-                        totals.last_seen.map(|seen| seen.to_rfc3339()),
-                    ])
-                })
-                .map_err(sqlite("write statistics"))?;
+            write_stats(&transaction, &totals)?;
             transaction.commit("commit statistics")?;
             Ok(totals)
+        })
+        .await
+    }
+
+    /// On the writer, in one `BEGIN IMMEDIATE` transaction (see `turn.rs`).
+    async fn apply_turn(&self, changes: TurnChanges) -> Result<TurnOutcome> {
+        self.with_rule_writer(move |connection, services| {
+            crate::turn::apply_turn(connection, services, &changes)
         })
         .await
     }

@@ -193,6 +193,12 @@ impl RuleStore for DownStore {
     ) -> tool_memory_store::Result<Vec<ToolMemoryRule>> {
         down()
     }
+    async fn apply_turn(
+        &self,
+        _changes: tool_memory_store::TurnChanges,
+    ) -> tool_memory_store::Result<tool_memory_store::TurnOutcome> {
+        down()
+    }
     async fn record_stats(&self, _delta: &ToolStats) -> tool_memory_store::Result<ToolStats> {
         down()
     }

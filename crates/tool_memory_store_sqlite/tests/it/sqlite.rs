@@ -37,7 +37,7 @@ async fn rules_survive_reopening_the_file() -> Result<()> {
     )?;
     assert_eq!(reopened.get("send_email", &stored.id).await?, Some(stored));
     assert_eq!(reopened.integrity_check()?, "ok");
-    assert_eq!(reopened.schema_version()?, 8);
+    assert_eq!(reopened.schema_version()?, 9);
     let mode: String =
         rusqlite::Connection::open(&path)?
             .query_row("PRAGMA journal_mode", [], |row| row.get(0))?;
@@ -927,7 +927,7 @@ async fn inspect_reports_what_is_there_and_changes_nothing() -> Result<()> {
     let inspection = SqliteRuleStore::inspect(&path)?;
     assert_eq!(
         (inspection.schema_found, inspection.schema_supported),
-        (8, 8)
+        (9, 9)
     );
     assert!(inspection.integrity.is_empty());
     assert_eq!(inspection.readable, Some(1));
@@ -941,7 +941,7 @@ async fn inspect_reports_what_is_there_and_changes_nothing() -> Result<()> {
     assert_eq!(std::fs::read(&path)?, bytes, "inspect changed the file");
 
     // A newer schema: reported, its rows not read.
-    rusqlite::Connection::open(&path)?.pragma_update(None, "user_version", 9)?;
+    rusqlite::Connection::open(&path)?.pragma_update(None, "user_version", 10)?;
     let newer = SqliteRuleStore::inspect(&path)?;
     assert!(newer.schema_is_newer() && !newer.is_healthy());
     assert_eq!(newer.readable, None);
