@@ -200,23 +200,8 @@ fn ignores_near_misses() {
 /// stored rules that the grammar reads as a revocation holds a trigger word.
 #[test]
 fn the_trigger_words_cover_every_revocation() {
-    let corpora = [
-        include_str!("../../../../tests/fixtures/capture/revocations.jsonl"),
-        include_str!("../../../../tests/fixtures/capture/material.jsonl"),
-        include_str!("../../../../tests/fixtures/capture/mixed.jsonl"),
-        include_str!("../../../../tests/fixtures/capture/negatives.jsonl"),
-        include_str!("../../../../tests/fixtures/capture/edicts.jsonl"),
-        include_str!("../../tests/fixtures/real_text/user_turn.jsonl"),
-    ];
     let mut revocations = 0;
-    for line in corpora.iter().flat_map(|corpus| corpus.lines()) {
-        let Ok(case) = serde_json::from_str::<serde_json::Value>(line) else {
-            continue;
-        };
-        let message = case["turn"]["user_message"]
-            .as_str()
-            .or_else(|| case["message"].as_str())
-            .unwrap_or_default();
+    for message in crate::test_messages::corpus_messages() {
         for sentence in message.lines().flat_map(split_sentences) {
             let form = match_form(sentence);
             let found = if is_question(&form) {
