@@ -22,6 +22,8 @@ mod revocation;
 mod route;
 mod standing;
 mod switch;
+#[cfg(test)]
+mod test_messages;
 mod text;
 mod turn;
 

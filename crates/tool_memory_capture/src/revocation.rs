@@ -16,7 +16,9 @@
 
 mod lexicon;
 
+use std::collections::HashSet;
 use std::ops::Range;
+use std::sync::LazyLock;
 
 use self::lexicon::{
     ADVERBS, AND_BREAKS, BANNED, CHANGED_MIND, DETERMINERS, FILLERS, HEDGES, LIFT_PHRASES,
@@ -119,14 +121,66 @@ fn find(form: &str) -> Option<Found> {
         return None;
     }
     let tokens = tokenize(form);
+    // Most sentences of an instruction file hold none of the words every revocation needs.
+    if !tokens
+        .iter()
+        .any(|token| token.word && TRIGGERS.contains(token.text))
+    {
+        return None;
+    }
+    find_in(form, &tokens)
+}
+
+/// Words of which every revocation holds one: a word of each retraction verb, gerund and
+/// retired ending (its last), the rule nouns (a retired rule names one), "change(d)" of a
+/// changed mind, what every permission needs ("you", the permitting words of "it's fine to",
+/// "we're allowed to", "feel free to", "stop avoiding") and what "X is no longer banned" needs.
+static TRIGGERS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    let phrases = [RETRACT_VERBS, RETRACT_GERUNDS, RETIRED_ENDINGS]
+        .into_iter()
+        .flatten()
+        .filter_map(|phrase| phrase.last().copied());
+    let permissions = [
+        "you",
+        "you're",
+        "allowed",
+        "permitted",
+        "cleared",
+        "authorized",
+        "authorised",
+        "good",
+        "ok",
+        "okay",
+        "fine",
+        "free",
+        "welcome",
+        "alright",
+        "right",
+        "cool",
+        "safe",
+        "avoid",
+        "avoiding",
+    ];
+    let lifted = ["unbanned", "unblocked", "back", "table"];
+    phrases
+        .chain(RULE_NOUNS.iter().copied())
+        .chain(BANNED.iter().copied())
+        .chain(["change", "changed"])
+        .chain(permissions)
+        .chain(lifted)
+        .collect()
+});
+
+/// [`find`] on the sentence's tokens, without its cheap test first.
+fn find_in(form: &str, tokens: &[Token<'_>]) -> Option<Found> {
     for start in 0..tokens.len() {
-        if !clause_start(&tokens, form, start) {
+        if !clause_start(tokens, form, start) {
             continue;
         }
-        let marker = skip_fillers(&tokens, start);
-        let parse = retraction_at(&tokens, marker)
-            .or_else(|| permission_at(&tokens, marker))
-            .or_else(|| subject_first_at(&tokens, marker));
+        let marker = skip_fillers(tokens, start);
+        let parse = retraction_at(tokens, marker)
+            .or_else(|| permission_at(tokens, marker))
+            .or_else(|| subject_first_at(tokens, marker));
         let Some(mut parse) = parse else {
             continue;
         };
@@ -144,9 +198,9 @@ fn find(form: &str) -> Option<Found> {
             }
         }
         if hedged(&tokens[..start])
-            || limited(&tokens, marker, parse.object.end)
-            || one_off(&tokens)
-            || (parse.needs_lift && !lifted(&tokens))
+            || limited(tokens, marker, parse.object.end)
+            || one_off(tokens)
+            || (parse.needs_lift && !lifted(tokens))
         {
             return None;
         }

@@ -403,22 +403,8 @@ mod tests {
     /// a line it turns away is one the clause grammar finds nothing in.
     #[test]
     fn the_trigger_words_cover_every_introduction() {
-        let corpora = [
-            include_str!("../../../../tests/fixtures/capture/material.jsonl"),
-            include_str!("../../../../tests/fixtures/capture/mixed.jsonl"),
-            include_str!("../../../../tests/fixtures/capture/negatives.jsonl"),
-            include_str!("../../tests/fixtures/real_text/user_turn.jsonl"),
-            include_str!("../../tests/fixtures/real_text/claude_md.jsonl"),
-        ];
         let mut introductions = 0;
-        for line in corpora.iter().flat_map(|corpus| corpus.lines()) {
-            let Ok(case) = serde_json::from_str::<serde_json::Value>(line) else {
-                continue;
-            };
-            let message = case["turn"]["user_message"]
-                .as_str()
-                .or_else(|| case["message"].as_str())
-                .unwrap_or_default();
+        for message in crate::test_messages::corpus_messages() {
             for text in message.lines() {
                 for followed in [false, true] {
                     let found = introduction_of(text, introducing_colons(text), followed);
