@@ -16,6 +16,7 @@ mod guard_cache;
 mod hook;
 mod import;
 mod prefetch;
+mod turn;
 
 pub use crate::agent_tools::{
     AgentTool, AgentToolSpec, MemoryToolsList, MemoryToolsPut, agent_tools,
