@@ -3,14 +3,13 @@
 use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
-use tool_memory_capture::{
-    ProposedRevocation, ProposedRule, Trust, TurnRecord, capture_turn, revocation_matches,
-};
+use tool_memory_capture::{ProposedRevocation, ProposedRule, TurnRecord, capture_turn};
 use tool_memory_core::{
-    Clock, HistoryEntry, Origin, RulePut, TOOL_NAMESPACE_PREFIX, Timestamp, ToolMemoryPriority,
-    ToolMemoryRule, ToolMemorySource, ToolStats, UNSCOPED_TOOL, validate_tool_name,
+    Clock, HistoryEntry, Origin, RulePut, TOOL_NAMESPACE_PREFIX, Timestamp, ToolMemoryRule,
+    ToolStats, UNSCOPED_TOOL, validate_tool_name,
 };
 use tool_memory_prompt::{ToolMemoryRulesSection, UnreadableRule, render_block};
+use tool_memory_store::backend::observation_retires;
 use tool_memory_store::{
     InMemoryRuleStore, Listing, PromptSelection, RuleStore, SystemClock, UnreadableRow,
 };
@@ -95,6 +94,10 @@ pub struct RulesForPrompt {
 pub struct AfterTurnReport {
     /// Whether capture ran (see `OPENHUMAN_LEARNING_TOOL_MEMORY_CAPTURE_ENABLED`).
     pub capture_enabled: bool,
+    /// This turn (same session, turn index and content) was applied before, so nothing was
+    /// changed and every list is empty. Absent from the JSON when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub already_applied: bool,
     /// Rules that did not exist before.
     pub created: Vec<ToolMemoryRule>,
     /// Rules said again word for word: only `updated_at` moved.
@@ -339,220 +342,6 @@ impl ActiveMemoryClient {
         Ok(self.store.tool_stats(tool_name).await?)
     }
 
-    /// Runs capture on a finished turn and applies what it proposes, in this order:
-    ///
-    /// 1. Revocations, so that an edict in the same turn is never lifted by its own turn.
-    /// 2. Statistics, so that observations see this turn's successes.
-    /// 3. Rules. A repeated edict has the same identity key, which is used as the rule id, so it
-    ///    refreshes one rule rather than adding a copy; stating a revoked edict again restores
-    ///    it. Text observed in tool output never rises above normal. With
-    ///    `confirm_captured_edicts`, a new edict waits, proposed, for the user's confirmation.
-    ///    A rule capture found in material the user pasted (trust `material`: a chat log, an
-    ///    e-mail, a web page) is only ever stored **proposed** (advice, never blocking, until a
-    ///    person confirms it), at most at the priority capture gave, tagged `from-material` and
-    ///    written with a `capture` origin; it never creates, changes, confirms or restores a rule
-    ///    with its identity that is not such a proposal (those are reported in
-    ///    `material_not_applied`). The user's own edict with the same identity confirms it.
-    ///    Observations expire after `observation_ttl` and retire after
-    ///    `observation_retire_after_successes` later successful calls of their tool.
-    /// 4. The observations of the turn's tools that have expired or retired are removed, with
-    ///    an `expire` line in their history.
-    pub async fn after_turn(&self, turn: &TurnRecord) -> Result<AfterTurnReport> {
-        let mut report = AfterTurnReport {
-            capture_enabled: self.config.capture_enabled,
-            ..Default::default()
-        };
-        if !self.config.capture_enabled {
-            return Ok(report);
-        }
-        let now = self.clock.now();
-        let output = capture_turn(turn, now);
-        let edict_origin = Origin::UserEdict {
-            session_id: turn.session_id.clone(),
-            turn: turn.turn,
-        };
-        let capture_origin = Origin::Capture {
-            session_id: turn.session_id.clone(),
-            turn: turn.turn,
-        };
-
-        for revocation in output.revocations {
-            let revoked = self.apply_revocation(&revocation, &edict_origin).await?;
-            if revoked.is_empty() {
-                report.unmatched_revocations.push(revocation);
-            }
-            report.revoked.extend(revoked);
-        }
-
-        let mut totals = std::collections::BTreeMap::new();
-        for delta in output.stats {
-            let delta = ToolStats {
-                tool_name: delta.tool_name,
-                calls: delta.calls,
-                successes: delta.successes,
-                failures: delta.failures,
-                last_failure_class: delta.last_failure_class.map(|class| class.to_string()),
-                last_seen: Some(delta.last_seen),
-            };
-            let total = self.store.record_stats(&delta).await?;
-            totals.insert(total.tool_name.clone(), total.successes);
-            report.stats.push(total);
-        }
-
-        for proposed in output.rules {
-            if proposed.trust == Trust::Material {
-                self.propose_from_material(proposed, &capture_origin, &mut report)
-                    .await?;
-                continue;
-            }
-            let user_authored = proposed.source == ToolMemorySource::UserExplicit;
-            // Only the user's own words may raise a rule above normal.
-            let priority = if user_authored {
-                proposed.priority
-            } else {
-                proposed.priority.min(ToolMemoryPriority::Normal)
-            };
-            let existing = self
-                .store
-                .get(&proposed.tool_name, &proposed.identity_key)
-                .await?;
-            let mut put = RulePut::new(&proposed.tool_name, &proposed.rule)
-                .with_id(&proposed.identity_key)
-                .with_priority(priority)
-                .with_source(proposed.source)
-                .with_tags(proposed.tags)
-                .with_origin(if user_authored {
-                    edict_origin.clone()
-                } else {
-                    capture_origin.clone()
-                });
-            if user_authored && existing.is_none() && self.config.confirm_captured_edicts {
-                put.proposed = Some(true);
-            }
-            // A proposal that came from pasted material is confirmed when the user says the same
-            // thing themselves: material never pre-empts the user's own edict.
-            if user_authored
-                && !self.config.confirm_captured_edicts
-                && existing
-                    .as_ref()
-                    .is_some_and(ToolMemoryRule::is_material_proposal)
-            {
-                put.proposed = Some(false);
-            }
-            if !user_authored {
-                put.expires_at = now.checked_add(self.config.observation_ttl);
-                let successes = totals.get(&proposed.tool_name).copied().unwrap_or_default();
-                put.retire_after_successes =
-                    Some(successes.saturating_add(self.config.observation_retire_after_successes));
-            }
-            if user_authored
-                && existing
-                    .as_ref()
-                    .is_some_and(|rule| rule.meta.revoked_at.is_some())
-            {
-                self.store
-                    .restore(&proposed.tool_name, &proposed.identity_key, &edict_origin)
-                    .await?;
-            }
-            let stored = self.put(put).await?;
-            tracing::debug!(
-                tool = stored.tool_name,
-                body_len = stored.rule.len(),
-                "[tool-memory] captured rule"
-            );
-            match existing {
-                None => report.created.push(stored),
-                Some(before) if before.meta.revoked_at.is_some() => report.restored.push(stored),
-                Some(before)
-                    if before.rule == stored.rule
-                        && before.priority == stored.priority
-                        && before.meta.proposed == stored.meta.proposed =>
-                {
-                    report.refreshed.push(stored);
-                }
-                Some(_) => report.changed.push(stored),
-            }
-        }
-
-        for (tool, successes) in &totals {
-            report.expired.extend(
-                self.retire_observations(tool, now, Some(*successes))
-                    .await?,
-            );
-        }
-        Ok(report)
-    }
-
-    /// Stores a rule found in pasted material as a proposal, or reports why it was left alone.
-    async fn propose_from_material(
-        &self,
-        proposed: ProposedRule,
-        origin: &Origin,
-        report: &mut AfterTurnReport,
-    ) -> Result<()> {
-        let existing = self
-            .store
-            .get(&proposed.tool_name, &proposed.identity_key)
-            .await?;
-        // Material may refresh its own earlier proposal, nothing else: not a rule the user
-        // confirmed, revoked or stated, whatever the words.
-        if existing
-            .as_ref()
-            .is_some_and(|rule| !rule.is_material_proposal() || rule.meta.revoked_at.is_some())
-        {
-            report.material_not_applied.push(proposed);
-            return Ok(());
-        }
-        let mut put = RulePut::new(&proposed.tool_name, &proposed.rule)
-            .with_id(&proposed.identity_key)
-            .with_priority(proposed.priority)
-            .with_source(proposed.source)
-            .with_tags(proposed.tags)
-            .with_origin(origin.clone());
-        put.proposed = Some(true);
-        let stored = self.put(put).await?;
-        tracing::debug!(
-            tool = stored.tool_name,
-            body_len = stored.rule.len(),
-            "[tool-memory] proposed a rule from pasted material"
-        );
-        match existing {
-            None => report.created.push(stored),
-            Some(before) if before.rule == stored.rule && before.priority == stored.priority => {
-                report.refreshed.push(stored);
-            }
-            Some(_) => report.changed.push(stored),
-        }
-        Ok(())
-    }
-
-    /// Revokes the active rules a revocation matches: on its tool and the no-tool group when
-    /// the user named the tool, on every tool otherwise.
-    async fn apply_revocation(
-        &self,
-        revocation: &ProposedRevocation,
-        origin: &Origin,
-    ) -> Result<Vec<ToolMemoryRule>> {
-        let tools = if revocation.tool_explicit {
-            vec![revocation.tool_name.clone(), UNSCOPED_TOOL.to_owned()]
-        } else {
-            let mut tools = self.store.list_tool_names().await?;
-            tools.push(UNSCOPED_TOOL.to_owned());
-            tools
-        };
-        let mut revoked = Vec::new();
-        for tool in tools {
-            for rule in self.store.list(&tool).await?.iter() {
-                if revocation_matches(revocation, rule)
-                    && let Some(rule) = self.store.revoke(&tool, &rule.id, origin).await?
-                {
-                    revoked.push(rule);
-                }
-            }
-        }
-        Ok(revoked)
-    }
-
     /// Removes a tool's observations that have expired at `now` or that `successes` (the
     /// tool's total of successful calls) has outlived. User rules never expire.
     async fn retire_observations(
@@ -563,16 +352,9 @@ impl ActiveMemoryClient {
     ) -> Result<Vec<ToolMemoryRule>> {
         let mut retired = Vec::new();
         for rule in self.store.list(tool_name).await?.iter() {
-            if rule.source == ToolMemorySource::UserExplicit {
-                continue;
-            }
-            let expired = rule.meta.expires_at.is_some_and(|expiry| expiry <= now);
-            let outlived = rule
-                .meta
-                .retire_after_successes
-                .zip(successes)
-                .is_some_and(|(threshold, successes)| successes >= threshold);
-            if (expired || outlived) && self.store.expire(tool_name, &rule.id).await? {
+            if observation_retires(rule, now, successes)
+                && self.store.expire(tool_name, &rule.id).await?
+            {
                 retired.push(rule.clone());
             }
         }

@@ -17,6 +17,7 @@ mod hook;
 mod import;
 mod listing;
 mod prefetch;
+mod turn;
 
 pub use crate::agent_tools::{
     AgentTool, AgentToolSpec, MemoryToolsList, MemoryToolsPut, agent_tools,

@@ -12,8 +12,9 @@ use tool_memory_core::{
     compare_for_listing, normalize_tool_name, stats_namespace, storage_key, tool_memory_namespace,
 };
 
+use crate::plan::{TurnSnapshot, TurnWrite, plan_turn};
 use crate::store::{active_at, not_readable, prompt_tool_filter, select_for_prompt, unknown_value};
-use crate::turn::{TurnChanges, TurnKey, TurnOutcome, TurnSnapshot, TurnWrite, plan_turn};
+use crate::turn::{TurnChanges, TurnKey, TurnOutcome};
 use crate::{
     Error, Listing, PromptSelection, Result, RuleChange, RuleStore, Services, ToolRules,
     Unreadable, UnreadableRow,

@@ -11,6 +11,7 @@ mod counts;
 mod error;
 mod kv;
 mod memory;
+mod plan;
 mod store;
 mod system;
 mod turn;
@@ -36,10 +37,11 @@ pub mod conformance;
 /// Rule-handling steps every backend shares, so a backend in another crate (PostgreSQL)
 /// orders, filters and records exactly as the ones here do.
 pub mod backend {
+    pub use crate::plan::{TurnPlan, TurnSnapshot, TurnWrite, observation_retires, plan_turn};
     pub use crate::store::{
         RuleColumns, StoredRow, WrongForm, active_at, count_readable, history_from_columns,
         keep_readable, keywords, mark_confirmed, mark_restored, mark_revoked, not_readable,
         prompt_tool_filter, rank_by_keywords, rule_from_row, select_for_prompt, unknown_value,
     };
-    pub use crate::turn::{TurnPlan, TurnReads, TurnSnapshot, TurnWrite, plan_turn};
+    pub use crate::turn::TurnReads;
 }

@@ -9,8 +9,9 @@ use tool_memory_core::{
     ToolStats, UNSCOPED_TOOL, compare_for_listing, normalize_tool_name,
 };
 
+use crate::plan::{TurnSnapshot, TurnWrite, plan_turn};
 use crate::store::{StoredRow, active_at, prompt_tool_filter, select_for_prompt};
-use crate::turn::{TurnChanges, TurnKey, TurnOutcome, TurnSnapshot, TurnWrite, plan_turn};
+use crate::turn::{TurnChanges, TurnKey, TurnOutcome};
 use crate::{
     Error, Listing, PromptSelection, Result, RuleChange, RuleStore, Services, ToolRules,
     Unreadable, UnreadableRow,

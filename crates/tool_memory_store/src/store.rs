@@ -318,7 +318,7 @@ pub trait RuleStore: Send + Sync + std::fmt::Debug {
     }
 
     /// Applies a whole turn in one transaction: its revocations, statistics, rules and the
-    /// expiry of its tools' observations, each decided by [`crate::turn::plan_turn`] on the rows
+    /// expiry of its tools' observations, each decided by [`crate::backend::plan_turn`] on the rows
     /// read inside that transaction, with every history line as the single operations write
     /// them. The turn's key, when it has one, is recorded in the same transaction; a turn
     /// whose key is recorded already changes nothing and comes back `already_applied`. When

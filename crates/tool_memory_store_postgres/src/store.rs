@@ -400,28 +400,13 @@ impl RuleStore for PostgresRuleStore {
             .transaction()
             .await
             .map_err(self.failed("postgres: begin statistics"))?;
-        // Make sure the row exists, then lock it: concurrent turns on several servers add up.
+        // The row made if need be and locked, so concurrent turns on several servers add up.
         // The schema check runs first; should it refuse, the insert behind it in the same
         // round trip is rolled back with the transaction.
-        tokio::try_join!(self.refuse_newer_schema(&transaction), async {
-            transaction
-                .execute(
-                    "INSERT INTO tool_stats (tool_name, calls, successes, failures)
-                     VALUES ($1, 0, 0, 0) ON CONFLICT (tool_name) DO NOTHING",
-                    &[&name],
-                )
-                .await
-                .map_err(self.failed("postgres: create statistics"))
-        })?;
-        let row = transaction
-            .query_one(
-                "SELECT calls, successes, failures, last_failure_class, last_seen
-                 FROM tool_stats WHERE tool_name = $1 FOR UPDATE",
-                &[&name],
-            )
-            .await
-            .map_err(self.failed("postgres: read statistics"))?;
-        let mut totals = stats_from_row(&name, &row)?;
+        let (_, mut totals) = tokio::try_join!(
+            self.refuse_newer_schema(&transaction),
+            self.locked_stats(&transaction, &name)
+        )?;
         totals.add(delta);
         self.write_stats(&transaction, &totals).await?;
         transaction

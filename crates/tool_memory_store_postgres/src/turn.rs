@@ -127,7 +127,7 @@ impl PostgresRuleStore {
 
     /// A tool's statistics, locked for the rest of the transaction (a row of zeros is made
     /// first when there is none, so that there is a row to lock).
-    async fn locked_stats(
+    pub(crate) async fn locked_stats(
         &self,
         transaction: &deadpool_postgres::Transaction<'_>,
         tool_name: &str,

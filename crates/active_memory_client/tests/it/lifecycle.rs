@@ -249,3 +249,55 @@ async fn observations_expire_with_time_but_user_rules_never_do() -> Result<()> {
     );
     Ok(())
 }
+
+/// A retried turn (same session, index and content) changes nothing and says so; its report
+/// carries `already_applied` in the JSON, which a first application leaves out.
+#[tokio::test]
+async fn a_replayed_turn_is_applied_once() -> Result<()> {
+    let (client, clock) = client_with(ClientConfig::default());
+    let record = turn(SARAH, &[("send_email", true)], "s1", 7);
+    let first = client.after_turn(&record).await?;
+    assert!(!first.already_applied);
+    assert_eq!(first.created.len(), 1);
+    assert!(
+        serde_json::to_value(&first)?
+            .get("already_applied")
+            .is_none()
+    );
+    let rule = first.created[0].clone();
+    clock.advance_micros(1_000);
+    let again = client.after_turn(&record).await?;
+    assert!(again.already_applied);
+    assert!(again.created.is_empty() && again.refreshed.is_empty() && again.stats.is_empty());
+    assert_eq!(serde_json::to_value(&again)?["already_applied"], true);
+    let stats = client.tool_stats("send_email").await?.context("stats")?;
+    assert_eq!(stats.calls, 1, "a retried turn counts its calls once");
+    let history = client
+        .history(&rule.tool_name, Some(&rule.id), 10, None)
+        .await?;
+    assert_eq!(history.len(), 1);
+    assert_eq!(client.get(&rule.tool_name, &rule.id).await?, Some(rule));
+
+    // Another event under the same index (another tool's outcome) is not a repeat.
+    let other = turn("", &[("send_email", false)], "s1", 7);
+    assert!(!client.after_turn(&other).await?.already_applied);
+    let stats = client.tool_stats("send_email").await?.context("stats")?;
+    assert_eq!((stats.calls, stats.failures), (2, 1));
+    Ok(())
+}
+
+/// Without a session id or a turn index a turn cannot be recognised: it is applied each time.
+#[tokio::test]
+async fn a_turn_without_session_or_index_is_applied_each_time() -> Result<()> {
+    let (client, _) = client_with(ClientConfig::default());
+    let mut no_session = turn("", &[("shell", true)], "s1", 1);
+    no_session.session_id = None;
+    let mut no_index = turn("", &[("shell", true)], "s1", 1);
+    no_index.turn = None;
+    for record in [&no_session, &no_session, &no_index, &no_index] {
+        assert!(!client.after_turn(record).await?.already_applied);
+    }
+    let stats = client.tool_stats("shell").await?.context("stats")?;
+    assert_eq!(stats.calls, 4);
+    Ok(())
+}
