@@ -289,8 +289,13 @@
     return batch([["memory.tool_rules_for_prompt", { tools: [] }], ["memory.tool_list"]]).then(all);
   }
 
+  // What the fingerprint just read; a refresh always follows its own fingerprint, so it takes
+  // this instead of asking for the same (possibly large) pinned block again.
+  let overviewRead = null;
+
   async function overviewMark() {
-    const [block, tools] = await overviewData();
+    overviewRead = await overviewData();
+    const [block, tools] = overviewRead;
     noteTools(tools);
     return block.rendered + "\u0000" + JSON.stringify(tools) + "\u0000" + (await historyMark(toolNames.slice(0, VERDICT_TOOLS)));
   }
@@ -342,7 +347,8 @@
     return {
       fingerprint: overviewMark,
       refresh: async () => {
-        const [block, counts] = await overviewData();
+        const [block, counts] = overviewRead || (await overviewData());
+        overviewRead = null;
         noteTools(counts);
         const scanned = toolNames.slice(0, VERDICT_TOOLS);
         const histories = await batch(scanned.map((tool) => ["memory.tool_rule_history", { tool_name: tool, limit: 50 }]));
