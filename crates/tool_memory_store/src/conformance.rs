@@ -91,6 +91,7 @@ macro_rules! __conformance_list {
             a_turn_that_fails_half_way_stores_nothing,
             a_turn_revokes_before_it_states_its_rules,
             a_turn_keeps_material_and_observation_rules,
+            concurrent_copies_of_a_turn_apply_once,
         );
     };
 }

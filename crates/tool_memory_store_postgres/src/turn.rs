@@ -44,11 +44,12 @@ impl PostgresRuleStore {
             }
         }
         let reads = changes.reads();
-        // Locked, so no other writer changes a row between the decision and its write.
+        // Locked, so no other writer changes a row between the decision and its write; in key
+        // order (and the statistics below in name order), so two turns never lock crosswise.
         let rows = match &reads.tools {
             None => {
                 transaction
-                    .query(&format!("SELECT {RULE_COLUMNS} FROM rules FOR UPDATE"), &[])
+                    .query(&format!("SELECT {RULE_COLUMNS} FROM rules ORDER BY tool_name, id FOR UPDATE"), &[])
                     .await
             }
             Some(tools) => {
@@ -56,7 +57,7 @@ impl PostgresRuleStore {
                 transaction
                     .query(
                         &format!(
-                            "SELECT {RULE_COLUMNS} FROM rules WHERE tool_name = ANY($1) FOR UPDATE"
+                            "SELECT {RULE_COLUMNS} FROM rules WHERE tool_name = ANY($1) ORDER BY tool_name, id FOR UPDATE"
                         ),
                         &[&tools],
                     )

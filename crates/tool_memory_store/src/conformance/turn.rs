@@ -332,3 +332,48 @@ pub async fn a_turn_keeps_material_and_observation_rules(h: &Harness) -> Result<
     assert_eq!(history[0].origin, Origin::Expiry);
     Ok(())
 }
+
+/// Copies of one turn applied at the same time (a hook retried while the first is still
+/// running) apply it once: one of them changes the store, every other finds it applied.
+pub async fn concurrent_copies_of_a_turn_apply_once(h: &Harness) -> Result<()> {
+    let mut tasks = Vec::new();
+    for _ in 0..6 {
+        let store = h.store.clone();
+        let turn = busy_turn(h);
+        tasks.push(tokio::spawn(async move { store.apply_turn(turn).await }));
+    }
+    let mut applied = 0;
+    for task in tasks {
+        if !task.await??.already_applied {
+            applied += 1;
+        }
+    }
+    assert_eq!(applied, 1);
+    let stats = h.store.tool_stats("shell").await?.expect("statistics");
+    assert_eq!(stats.calls, 3);
+    assert_eq!(
+        h.store
+            .history("email", Some("sarah"), 10, None)
+            .await?
+            .len(),
+        1
+    );
+    // Different turns at the same time over the same rules all apply, and their counts add up.
+    let mut tasks = Vec::new();
+    for turn in 10..16 {
+        let store = h.store.clone();
+        let mut changes = busy_turn(h);
+        changes.key = Some(TurnKey {
+            session_id: "s1".into(),
+            turn,
+            digest: "d".into(),
+        });
+        tasks.push(tokio::spawn(async move { store.apply_turn(changes).await }));
+    }
+    for task in tasks {
+        assert!(!task.await??.already_applied);
+    }
+    let stats = h.store.tool_stats("shell").await?.expect("statistics");
+    assert_eq!(stats.calls, 3 + 6 * 3);
+    Ok(())
+}
