@@ -2,8 +2,12 @@
 //! default) and `postgres`. The one module of the facade that names a backend crate; the rest
 //! speaks to [`RuleStore`](tool_memory_store::RuleStore) alone.
 
+// A build with neither backend (a crate that depends on the facade without its default
+// features, such as memory_rpc on its own) names no backend and needs none of these.
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 use std::sync::Arc;
 
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 use crate::{ActiveMemoryClient, Result};
 
 #[cfg(feature = "sqlite")]

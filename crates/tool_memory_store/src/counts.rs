@@ -53,6 +53,14 @@ impl ToolCounts {
         *total += count;
     }
 
+    /// Counts `count` stored rows as a SQL backend reads them: a priority this version cannot
+    /// read, or a count that does not fit, is left out, as the listing leaves its row out.
+    pub fn add_stored(&mut self, priority: &str, revoked: bool, proposed: bool, count: i64) {
+        if let (Ok(priority), Ok(count)) = (priority.parse(), usize::try_from(count)) {
+            self.add(priority, revoked, proposed, count);
+        }
+    }
+
     /// Counts one rule.
     pub fn add_rule(&mut self, rule: &ToolMemoryRule) {
         self.add(

@@ -4,11 +4,12 @@
 //! so a PostgreSQL-only build carries no SQLite; only this crate knows PostgreSQL.
 //!
 //! Rooms: `pool` (the type, opening it, the pooled client and the schema check every call
-//! makes), `store` (the `RuleStore` impl), `turn` (a whole turn in one transaction), `codec`
-//! (rows to rules and back), `schema` (migrations) and `error` (driver errors as the
-//! contract's).
+//! makes), `store` (the `RuleStore` impl), `turn` (a whole turn in one transaction), `counts`
+//! (every tool's rule counts in one grouped query), `codec` (rows to rules and back), `schema`
+//! (migrations) and `error` (driver errors as the contract's).
 
 mod codec;
+mod counts;
 mod error;
 mod pool;
 mod schema;

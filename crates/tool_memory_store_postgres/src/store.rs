@@ -441,6 +441,10 @@ impl RuleStore for PostgresRuleStore {
         let version = self.rules_version(&client).await?;
         Ok(Some(version.cast_unsigned()))
     }
+
+    async fn tool_counts(&self) -> Result<Vec<tool_memory_store::ToolCounts>> {
+        self.grouped_tool_counts().await
+    }
 }
 
 impl PostgresRuleStore {

@@ -2,13 +2,12 @@
 //! rule of every tool.
 
 use rusqlite::{Connection, params};
-use tool_memory_core::{ToolMemoryPriority, UNSCOPED_TOOL};
+use tool_memory_core::UNSCOPED_TOOL;
 use tool_memory_store::{Result, ToolCounts};
 
 use crate::error::sqlite;
 
-/// Counts rows by tool, priority and state. A priority this version cannot read is left out,
-/// as the listing leaves its row out.
+/// Counts rows by tool, priority and state.
 pub(crate) fn tool_counts(connection: &Connection) -> Result<Vec<ToolCounts>> {
     let mut statement = connection
         .prepare_cached(
@@ -33,14 +32,8 @@ pub(crate) fn tool_counts(connection: &Connection) -> Result<Vec<ToolCounts>> {
         if all.last().is_none_or(|last| last.tool_name != tool_name) {
             all.push(ToolCounts::new(tool_name));
         }
-        let (Ok(priority), Ok(count)) = (
-            priority.parse::<ToolMemoryPriority>(),
-            usize::try_from(count),
-        ) else {
-            continue;
-        };
         if let Some(counts) = all.last_mut() {
-            counts.add(priority, revoked, proposed, count);
+            counts.add_stored(&priority, revoked, proposed, count);
         }
     }
     Ok(all)
