@@ -40,13 +40,13 @@ pub(crate) fn neutralize_body(body: &str) -> String {
     if is_plain_body(body) {
         return body.to_owned();
     }
-    let cleaned = replace_controls(body);
+    let cleaned = spaced_accents(&replace_controls(body));
     let mut words: Vec<String> = Vec::new();
     for (index, word) in cleaned.split_whitespace().enumerate() {
         let is_heading_mark = word.chars().any(|c| marker_char(c) == Some('#'))
             && word
                 .chars()
-                .all(|c| marker_char(c) == Some('#') || is_invisible(c));
+                .all(|c| marker_char(c) == Some('#') || is_unseen(c));
         let mut chars = word.chars();
         let is_leading_list_mark = index == 0
             && matches!(
@@ -55,7 +55,7 @@ pub(crate) fn neutralize_body(body: &str) -> String {
             );
         if is_heading_mark {
             // Look-alike hashes are spelled as the ASCII they imitate, escaped.
-            let hashes = word.chars().filter(|&c| !is_invisible(c)).count();
+            let hashes = word.chars().filter(|&c| !is_unseen(c)).count();
             words.push(format!("\\{}", "#".repeat(hashes)));
         } else if is_leading_list_mark {
             words.push(format!("\\{word}"));
@@ -64,6 +64,31 @@ pub(crate) fn neutralize_body(body: &str) -> String {
         }
     }
     defuse_markers(&words.join(" "))
+}
+
+/// A spacing accent (`¨`, `´`, `˜`, ...) decomposes into a space and a combining mark, so a
+/// reader that normalises text sees a word break where it stands: it is written as that
+/// decomposition, and the words are split there too.
+fn spaced_accents(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let mut decomposed = std::iter::once(c).nfkd().peekable();
+            let spaced = !c.is_whitespace()
+                && decomposed.peek().is_some_and(|first| first.is_whitespace());
+            let replacement: Vec<char> = if spaced {
+                decomposed.collect()
+            } else {
+                vec![c]
+            };
+            replacement
+        })
+        .collect()
+}
+
+/// A character a reader does not see as a character of its own: an invisible one, or a
+/// combining mark (which sits on its neighbour).
+fn is_unseen(c: char) -> bool {
+    is_invisible(c) || is_combining_mark(c)
 }
 
 /// The tool name as it appears inside the backticks of its group heading.
@@ -396,6 +421,14 @@ mod tests {
             "a\u{2028}b\u{a0}c\u{3000}d\u{85}e\u{b}f\u{c}g",
             "a b c d e f g",
         );
+    }
+
+    #[test]
+    fn a_spacing_accent_is_a_word_break_before_a_heading_mark() {
+        // `¨` is a space and a combining diaeresis to a reader that normalises: "¨#" reads " #".
+        check_body("\u{a8}#", "\\#");
+        check_body("ok\u{b4}## go", "ok \\## go");
+        check_body("na\u{ef}ve \u{a8}x", "na\u{ef}ve \u{308}x");
     }
 
     #[test]
