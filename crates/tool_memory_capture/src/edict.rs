@@ -12,6 +12,8 @@
 mod lexicon;
 
 use std::borrow::Cow;
+use std::collections::HashSet;
+use std::sync::LazyLock;
 
 use tool_memory_core::markdown::{self, LineKind};
 
@@ -409,6 +411,10 @@ fn matches_at(tokens: &[Token<'_>], index: usize, sequence: &[&str]) -> bool {
 /// you", "remember to". What follows must still be a marker.
 fn skip_fillers(tokens: &[Token<'_>], mut index: usize) -> usize {
     'outer: loop {
+        // Nearly every word is no filler: one lookup says so before the sequences are tried.
+        if !word_at(tokens, index).is_some_and(|word| FILLER_OPENERS.contains(word)) {
+            return index;
+        }
         for sequence in MULTI_FILLERS {
             if matches_at(tokens, index, sequence) {
                 index += sequence.len();
@@ -421,6 +427,13 @@ fn skip_fillers(tokens: &[Token<'_>], mut index: usize) -> usize {
         }
     }
 }
+
+/// The words a filler opens with: each of [`FILLERS`] and the first word of each of
+/// [`MULTI_FILLERS`] (none of which opens with the `$` of [`matches_at`]).
+static FILLER_OPENERS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    let firsts = MULTI_FILLERS.iter().filter_map(|sequence| sequence.first());
+    FILLERS.iter().chain(firsts).copied().collect()
+});
 
 fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
     let word = |offset: usize| word_at(tokens, index + offset);

@@ -11,6 +11,9 @@
 
 mod lexicon;
 
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
 use tool_memory_core::ToolFamily;
 use tool_memory_core::markdown::{code_span_text, code_spans};
 
@@ -173,45 +176,57 @@ fn word_need(word: &str, rest: &str) -> Option<Need> {
     } else {
         word
     };
-    if PROGRAMS.contains(&word) || inflected(word, SHELL_VERBS) || SHELL_NOUNS.contains(&word) {
-        return Some(Need::Shell);
-    }
-    if inflected(word, CREATE_VERBS) {
-        return Some(Need::Edit {
-            create: true,
-            delete: false,
-        });
-    }
-    if inflected(word, EDIT_VERBS) || EDIT_NOUNS.contains(&word) {
-        let delete = word.starts_with("delet") || word.starts_with("remov");
-        return Some(Need::Edit {
-            create: false,
-            delete,
-        });
-    }
-    if inflected(word, READ_VERBS) {
-        return Some(Need::Read);
-    }
-    if inflected(word, FETCH_WORDS) {
-        return Some(Need::Fetch);
+    if let Some(&need) = WORD_NEEDS.get(word) {
+        return Some(need);
     }
     let look_up = word == "look" && rest.trim_start().to_ascii_lowercase().starts_with("up");
-    if inflected(word, SEARCH_WORDS) || look_up {
-        return Some(Need::Search);
-    }
-    None
+    look_up.then_some(Need::Search)
 }
 
-/// Whether `word` is one of `lexicon`'s words with one of the usual inflections.
-fn inflected(word: &str, lexicon: &[&str]) -> bool {
-    lexicon.iter().any(|base| {
-        word.strip_prefix(base)
-            .is_some_and(|suffix| SUFFIXES.contains(&suffix))
-            || base
-                .strip_suffix('e')
-                .and_then(|stem| word.strip_prefix(stem))
-                .is_some_and(|suffix| matches!(suffix, "ing" | "ed"))
-    })
+/// Every word of the lexicons, with each inflection it may carry, and what it points to: the
+/// first of the shell, create, edit, read, fetch and search lexicons that holds it. Every word
+/// of every rule is looked up, so this is one hash lookup instead of a scan of each lexicon
+/// with each suffix.
+static WORD_NEEDS: LazyLock<HashMap<String, Need>> = LazyLock::new(|| {
+    let mut needs = HashMap::new();
+    let mut add = |words: Vec<String>, need: &dyn Fn(&str) -> Need| {
+        for word in words {
+            let found = need(&word);
+            needs.entry(word).or_insert(found);
+        }
+    };
+    let plain = |lexicon: &[&str]| lexicon.iter().map(|&word| word.to_owned()).collect();
+    let shell = |_: &str| Need::Shell;
+    add(plain(PROGRAMS), &shell);
+    add(inflections(SHELL_VERBS), &shell);
+    add(plain(SHELL_NOUNS), &shell);
+    add(inflections(CREATE_VERBS), &|_| Need::Edit {
+        create: true,
+        delete: false,
+    });
+    let edit = |word: &str| Need::Edit {
+        create: false,
+        delete: word.starts_with("delet") || word.starts_with("remov"),
+    };
+    add(inflections(EDIT_VERBS), &edit);
+    add(plain(EDIT_NOUNS), &edit);
+    add(inflections(READ_VERBS), &|_| Need::Read);
+    add(inflections(FETCH_WORDS), &|_| Need::Fetch);
+    add(inflections(SEARCH_WORDS), &|_| Need::Search);
+    needs
+});
+
+/// Every form of `lexicon`'s words with one of the usual inflections: each word with each of
+/// [`SUFFIXES`], and a word ending in `e` without it before "ing" or "ed" ("saving").
+fn inflections(lexicon: &[&str]) -> Vec<String> {
+    let mut forms = Vec::new();
+    for base in lexicon {
+        forms.extend(SUFFIXES.iter().map(|suffix| format!("{base}{suffix}")));
+        if let Some(stem) = base.strip_suffix('e') {
+            forms.extend(["ing", "ed"].map(|suffix| format!("{stem}{suffix}")));
+        }
+    }
+    forms
 }
 
 /// What a code span points to, read by its first word.
@@ -307,6 +322,59 @@ const CODE_KEYWORDS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What [`word_need`] found before [`WORD_NEEDS`]: each lexicon scanned in turn.
+    fn scanned_need(word: &str) -> Option<Need> {
+        let inflected = |lexicon: &[&str]| {
+            lexicon.iter().any(|base| {
+                word.strip_prefix(base)
+                    .is_some_and(|suffix| SUFFIXES.contains(&suffix))
+                    || base
+                        .strip_suffix('e')
+                        .and_then(|stem| word.strip_prefix(stem))
+                        .is_some_and(|suffix| matches!(suffix, "ing" | "ed"))
+            })
+        };
+        if PROGRAMS.contains(&word) || inflected(SHELL_VERBS) || SHELL_NOUNS.contains(&word) {
+            return Some(Need::Shell);
+        }
+        if inflected(CREATE_VERBS) {
+            return Some(Need::Edit {
+                create: true,
+                delete: false,
+            });
+        }
+        if inflected(EDIT_VERBS) || EDIT_NOUNS.contains(&word) {
+            let delete = word.starts_with("delet") || word.starts_with("remov");
+            return Some(Need::Edit {
+                create: false,
+                delete,
+            });
+        }
+        if inflected(READ_VERBS) {
+            return Some(Need::Read);
+        }
+        if inflected(FETCH_WORDS) {
+            return Some(Need::Fetch);
+        }
+        inflected(SEARCH_WORDS).then_some(Need::Search)
+    }
+
+    #[test]
+    fn the_word_table_agrees_with_scanning_the_lexicons() {
+        let mut words: Vec<String> = WORD_NEEDS.keys().cloned().collect();
+        for message in crate::test_messages::corpus_messages() {
+            words.extend(
+                message
+                    .split(|ch: char| !is_word_char(ch) && ch != '-')
+                    .map(str::to_ascii_lowercase),
+            );
+        }
+        words.extend(["", "s", "ing", "sav", "delet", "looking"].map(str::to_owned));
+        for word in &words {
+            assert_eq!(word_need(word, ""), scanned_need(word), "{word:?}");
+        }
+    }
 
     const EDIT: Need = Need::Edit {
         create: false,

@@ -320,3 +320,13 @@ fn recognises_gates_and_exceptions_about_a_tool() {
     check("The weather is fine except on Sundays.", &[]);
     check("Holidays need my approval.", &[]);
 }
+
+#[test]
+fn no_multi_word_filler_opens_with_the_end_of_a_sentence() {
+    // `skip_fillers` stops at a token that is not a word before it tries the sequences.
+    assert!(
+        MULTI_FILLERS
+            .iter()
+            .all(|sequence| sequence.first() != Some(&"$"))
+    );
+}
