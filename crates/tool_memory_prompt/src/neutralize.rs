@@ -73,8 +73,8 @@ fn spaced_accents(text: &str) -> String {
     text.chars()
         .flat_map(|c| {
             let mut decomposed = std::iter::once(c).nfkd().peekable();
-            let spaced = !c.is_whitespace()
-                && decomposed.peek().is_some_and(|first| first.is_whitespace());
+            let spaced =
+                !c.is_whitespace() && decomposed.peek().is_some_and(|first| first.is_whitespace());
             let replacement: Vec<char> = if spaced {
                 decomposed.collect()
             } else {
