@@ -21,7 +21,7 @@ use serde_json::Value;
 use tool_memory_core::{ToolFamily, split_words};
 
 use crate::limits::{ArgumentCount, Bound, Budget, MAX_ARGUMENT_DEPTH};
-use crate::normalize::{alnum_runs, flag_of_key};
+use crate::normalize::{alnum_runs, flag_of_key, percent_decoded};
 
 /// Whether a required flag is an option that takes a value (`--namespace web`): only the long
 /// spellings, since a short one (`-n`, `-p`) means different things to different programs.
@@ -223,6 +223,12 @@ pub(crate) fn visit_words(
         Value::String(text) => {
             count.take(text.len())?;
             alnum_runs(text).for_each(&mut *visit);
+            // The matchers read addresses, hosts and paths percent-decoded (`sarah@%63orp.com`
+            // is sarah@corp.com), so the index must see the decoded words too, or it would
+            // never make such a rule a candidate.
+            if text.contains('%') {
+                alnum_runs(&percent_decoded(text)).for_each(&mut *visit);
+            }
         }
         Value::Array(items) => {
             if depth > MAX_ARGUMENT_DEPTH {

@@ -69,15 +69,18 @@ impl Compiled {
             (!words.is_empty()).then_some(KeyGroup::AllOf(words))
         };
         match self {
-            // Keyed on the domain only: the local part a call spells may differ from the
-            // normal form (`kim.lee+work@...`, `kim%2Elee@...` are `kimlee@gmail.com`), and
-            // Gmail's domain has a second spelling.
+            // Gmail is keyed on its domain only: a call may spell the local part with dots
+            // the normal form drops (`kim.lee@...` is `kimlee@gmail.com`), and the domain has a
+            // second spelling. Elsewhere the normal form's words are in any spelling the
+            // matcher accepts (a `+tag` adds words, the call's words are also read
+            // percent-decoded), so the rarest of them, usually the local part, is the key: a
+            // thousand rules on one company's domain are not all candidates for its mail.
             Compiled::Email(value) => match value.rsplit_once('@') {
                 Some((_, "gmail.com")) => Some(KeyGroup::AnyOf(vec![
                     "gmail".to_owned(),
                     "googlemail".to_owned(),
                 ])),
-                Some((_, domain)) => runs(&[domain]),
+                Some((local, domain)) => runs(&[local, domain]),
                 None => runs(&[value]),
             },
             Compiled::Domain(value) | Compiled::Host(value) => runs(&[value]),

@@ -136,7 +136,7 @@ pub(crate) fn normalize_email(raw: &str) -> Option<String> {
 
 /// `text` with each `%XX` escape decoded; an escape that is not one, or that decodes to
 /// something other than UTF-8 text, is kept as written.
-fn percent_decoded(text: &str) -> String {
+pub(crate) fn percent_decoded(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
     let mut at = 0;

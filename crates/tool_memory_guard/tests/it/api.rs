@@ -256,3 +256,43 @@ fn rules_follow_the_tool_family_and_program_named_tools() -> Result<()> {
     anyhow::ensure!(tools_sharing_rules("mcp__db__run_query") == ["mcp__db__run_query"]);
     Ok(())
 }
+
+/// The index finds an address in every spelling the matcher accepts: percent-encoded in its
+/// domain or local part, with a `+tag`, in other case, and Gmail's dotted and googlemail forms.
+/// A rule the index never made a candidate would let the call through.
+#[test]
+fn an_address_in_any_accepted_spelling_is_found_through_the_index() {
+    let cases = [
+        ("Never email sarah@corp.com.", "sarah@%63orp.com"),
+        ("Never email sarah@corp.com.", "%73arah@corp.com"),
+        ("Never email sarah@corp.com.", "Sarah+news@CORP.com"),
+        (
+            "Never email sarah@corp.com.",
+            "\"Sarah\" <mailto:sarah@corp.com>",
+        ),
+        ("Never email kimlee@gmail.com.", "kim.lee+x@googlemail.com"),
+    ];
+    for (text, to) in cases {
+        // Other rules on the same domain make the domain a common word of the index.
+        let mut rules: Vec<ToolMemoryRule> = (0..50)
+            .map(|index| {
+                rule(
+                    &format!("o{index}"),
+                    "send_email",
+                    &format!("Never email person{index}@corp.com."),
+                    ToolMemoryPriority::Critical,
+                )
+            })
+            .collect();
+        rules.push(rule("r", "send_email", text, ToolMemoryPriority::Critical));
+        let verdict =
+            Guard::from_rules(rules).check("send_email", &json!({"to": to, "body": "hi"}));
+        assert_eq!(
+            verdict.decision,
+            Decision::Deny,
+            "{text} / {to}: {}",
+            verdict.reason
+        );
+        assert_eq!(verdict.rules[0].id, "r", "{text} / {to}");
+    }
+}
