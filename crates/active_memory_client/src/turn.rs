@@ -41,11 +41,12 @@ impl ActiveMemoryClient {
     /// without either cannot be recognised and is applied each time. When any part fails,
     /// nothing of the turn is stored.
     pub async fn after_turn(&self, turn: &TurnRecord) -> Result<AfterTurnReport> {
+        let config = self.config();
         let mut report = AfterTurnReport {
-            capture_enabled: self.config().capture_enabled,
+            capture_enabled: config.capture_enabled,
             ..Default::default()
         };
-        if !self.config().capture_enabled {
+        if !config.capture_enabled {
             return Ok(report);
         }
         let now = self.clock.now();
@@ -84,7 +85,6 @@ impl ActiveMemoryClient {
                 last_seen: Some(delta.last_seen),
             })
             .collect();
-        let config = self.config();
         let mut rules = Vec::with_capacity(output.rules.len());
         for proposed in &output.rules {
             let user_authored = proposed.source == ToolMemorySource::UserExplicit;
@@ -136,7 +136,7 @@ impl ActiveMemoryClient {
         }
         report.stats = outcome.stats;
         for (proposed, outcome) in output.rules.into_iter().zip(outcome.rules) {
-            let list = match outcome {
+            let (list, rule) = match outcome {
                 RuleOutcome::NotApplied => {
                     report.material_not_applied.push(proposed);
                     continue;
@@ -146,7 +146,6 @@ impl ActiveMemoryClient {
                 RuleOutcome::Changed(rule) => (&mut report.changed, rule),
                 RuleOutcome::Restored(rule) => (&mut report.restored, rule),
             };
-            let (list, rule) = list;
             tracing::debug!(
                 tool = rule.tool_name,
                 body_len = rule.rule.len(),
@@ -163,14 +162,15 @@ impl ActiveMemoryClient {
 /// The turn's identity: its session, its index and a digest of the whole record, or `None`
 /// when the host gave no session id or no index.
 fn turn_key(turn: &TurnRecord) -> Option<TurnKey> {
+    let (session_id, index) = (turn.session_id.clone()?, turn.turn?);
     let record = serde_json::to_vec(turn).expect("a turn record always serialises");
     let digest = Sha256::digest(&record)
         .iter()
         .map(|byte| format!("{byte:02x}"))
         .collect();
     Some(TurnKey {
-        session_id: turn.session_id.clone()?,
-        turn: turn.turn?,
+        session_id,
+        turn: index,
         digest,
     })
 }
