@@ -5,8 +5,14 @@
 //!
 //! The table is data: one list per family, sorted, one normalised (lower-case) tool name per
 //! line, from each agent's own documentation or source (`tests/fixtures/catalogues/` records
-//! where each name comes from). Only an agent's built-in tools are listed. A tool of an MCP
-//! server (`mcp__server__tool`) or a host's own tool has no family: a rule on it stays on it.
+//! where each name comes from). Only an agent's built-in tools are listed, and the names the
+//! common MCP servers give the same actions (the reference filesystem server's
+//! `read_text_file`, Desktop Commander's `edit_block`). A tool of an MCP server
+//! (`mcp__server__tool`) or a host's own tool is of no family by [`ToolFamily::of`]: a rule
+//! stored on it stays on it. A *call* of an MCP tool whose own name is a member's
+//! (`mcp__filesystem__write_file`) is that family's by [`ToolFamily::of_call`], so the
+//! family's rules hold for it: a model cannot step around "never edit `.env`" by writing the
+//! file through an MCP server.
 
 use std::fmt;
 
@@ -72,6 +78,27 @@ impl ToolFamily {
             .into_iter()
             .find(|family| family.members().binary_search(&name).is_ok())
     }
+
+    /// The family whose rules hold for a call of `tool_name`: [`ToolFamily::of`] the name, or
+    /// else of the MCP tool's own name after its server (`mcp__filesystem__write_file` →
+    /// `write_file`, Gemini CLI's `server__tool` → `tool`).
+    pub fn of_call(tool_name: &str) -> Option<ToolFamily> {
+        ToolFamily::of(tool_name)
+            .or_else(|| mcp_tool_part(tool_name).as_deref().and_then(ToolFamily::of))
+    }
+}
+
+/// An MCP tool's own name: what follows the last `__` of `mcp__server__tool` (Claude Code,
+/// Codex) or `server__tool` (Gemini CLI when two servers share a name), with `-` read as `_`
+/// as servers spell it either way. `None` for a name without a server part.
+pub fn mcp_tool_part(tool_name: &str) -> Option<String> {
+    let name = tool_name.trim();
+    let (server, tool) = name.rsplit_once("__")?;
+    let server = server.strip_prefix("mcp__").unwrap_or(server);
+    if server.is_empty() || tool.is_empty() {
+        return None;
+    }
+    Some(tool.to_lowercase().replace('-', "_"))
 }
 
 impl fmt::Display for ToolFamily {
@@ -82,8 +109,9 @@ impl fmt::Display for ToolFamily {
 
 /// Tools that run a command line: Claude Code `Bash`, `PowerShell`; Codex `shell`,
 /// `shell_command`, `exec_command`, `local_shell`; Gemini CLI `run_shell_command`; Cursor
-/// `run_terminal_cmd`; Cline `execute_command`; Windsurf `run_command`; and the names hosts
-/// commonly give their own shell tool. (Tools that only read a running command's output or
+/// `run_terminal_cmd`; Cline `execute_command`; Windsurf `run_command`; VS Code's agent
+/// `run_in_terminal`; Desktop Commander's `start_process`; and the names hosts commonly give
+/// their own shell tool. (Tools that only read a running command's output or
 /// stop it are not here: they run nothing.)
 const SHELL: &[&str] = &[
     "bash",
@@ -92,26 +120,38 @@ const SHELL: &[&str] = &[
     "local_shell",
     "powershell",
     "run_command",
+    "run_in_terminal",
     "run_shell_command",
     "run_terminal_cmd",
     "shell",
     "shell_command",
+    "start_process",
     "terminal",
 ];
 
 /// Tools that create, change or delete files: Claude Code `Edit`, `MultiEdit`, `Write`; Codex
 /// and Cline `apply_patch`; Gemini CLI `write_file`, `replace`; Cursor `edit_file`,
 /// `search_replace`, `delete_file`; Cline `write_to_file`, `replace_in_file`; Windsurf
-/// `write_to_file`, `replace_file_content`, `edit_file`.
+/// `write_to_file`, `replace_file_content`, `edit_file`; VS Code's agent `create_file`,
+/// `replace_string_in_file`, `multi_replace_string_in_file`, `insert_edit_into_file`; the MCP
+/// filesystem server's `write_file`, `edit_file`, `move_file`, `create_directory`; Desktop
+/// Commander's `edit_block`.
 const FILE_EDIT: &[&str] = &[
     "apply_patch",
+    "create_directory",
+    "create_file",
     "delete_file",
     "edit",
+    "edit_block",
     "edit_file",
+    "insert_edit_into_file",
+    "move_file",
+    "multi_replace_string_in_file",
     "multiedit",
     "replace",
     "replace_file_content",
     "replace_in_file",
+    "replace_string_in_file",
     "search_replace",
     "write",
     "write_file",
@@ -122,11 +162,15 @@ const FILE_EDIT: &[&str] = &[
 /// `read_file`, `read_many_files`, `glob`, `grep_search`, `list_directory`; Cursor `read_file`,
 /// `list_dir`, `grep_search`, `grep`, `file_search`, `glob_file_search`, `codebase_search`;
 /// Cline `read_file`, `search_files`, `list_files`; Windsurf `view_file`, `grep_search`,
-/// `find_by_name`, `list_dir`, `codebase_search`.
+/// `find_by_name`, `list_dir`, `codebase_search`; VS Code's agent `semantic_search`; the MCP
+/// filesystem server's `read_text_file`, `read_multiple_files`, `directory_tree`,
+/// `get_file_info`.
 const FILE_READ: &[&str] = &[
     "codebase_search",
+    "directory_tree",
     "file_search",
     "find_by_name",
+    "get_file_info",
     "glob",
     "glob_file_search",
     "grep",
@@ -138,14 +182,22 @@ const FILE_READ: &[&str] = &[
     "read",
     "read_file",
     "read_many_files",
+    "read_multiple_files",
+    "read_text_file",
     "search_files",
+    "semantic_search",
     "view_file",
 ];
 
 /// Tools that fetch a URL or drive a browser: Claude Code `WebFetch`; Gemini CLI and Cline
-/// `web_fetch`; Cline `browser_action`; Windsurf `read_url_content`, `open_browser_url`.
+/// `web_fetch`; Cline `browser_action`; Windsurf `read_url_content`, `open_browser_url`; VS
+/// Code's agent `fetch_webpage`; the MCP fetch server's `fetch` and the Playwright server's
+/// `browser_navigate`.
 const WEB_FETCH: &[&str] = &[
     "browser_action",
+    "browser_navigate",
+    "fetch",
+    "fetch_webpage",
     "open_browser_url",
     "read_url_content",
     "web_fetch",
@@ -199,5 +251,41 @@ mod tests {
         ] {
             assert_eq!(ToolFamily::of(name), None, "{name}");
         }
+    }
+
+    #[test]
+    fn an_mcp_tool_is_called_as_the_family_of_its_own_name() {
+        for (name, family) in [
+            ("mcp__filesystem__write_file", Some(ToolFamily::FileEdit)),
+            (
+                "mcp__filesystem__read_text_file",
+                Some(ToolFamily::FileRead),
+            ),
+            (
+                "mcp__desktop-commander__start_process",
+                Some(ToolFamily::Shell),
+            ),
+            (
+                "mcp__desktop-commander__edit-block",
+                Some(ToolFamily::FileEdit),
+            ),
+            ("mcp__fetch__fetch", Some(ToolFamily::WebFetch)),
+            ("files__read_file", Some(ToolFamily::FileRead)),
+            ("Bash", Some(ToolFamily::Shell)),
+            ("mcp__github__merge_pull_request", None),
+            ("mcp__gmail__send_email", None),
+            ("__unscoped__", None),
+            ("mcp____", None),
+            ("read_file__", None),
+        ] {
+            assert_eq!(ToolFamily::of_call(name), family, "{name}");
+        }
+        // Stored rules keep to their tool: the name alone is of no family.
+        assert_eq!(ToolFamily::of("mcp__filesystem__write_file"), None);
+        assert_eq!(
+            mcp_tool_part("mcp__my_server__Read-File"),
+            Some("read_file".to_owned())
+        );
+        assert_eq!(mcp_tool_part("write_file"), None);
     }
 }
