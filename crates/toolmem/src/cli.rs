@@ -14,7 +14,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use memory_rpc::{RpcHandler, RpcLimits};
 
-use crate::db_path::{Database, PostgresSettings};
+use crate::db_path::{Database, Footprint, PostgresSettings};
 use crate::{hook, install, limits, mcp, output, serve};
 
 /// Durable, tool-scoped rules for LLM agents.
@@ -42,6 +42,14 @@ pub(crate) struct Args {
     json: bool,
     #[command(subcommand)]
     command: Command,
+}
+
+impl Args {
+    /// Whether the command serves calls until it is stopped (`serve`, `mcp`), rather than
+    /// making one and exiting.
+    pub(crate) fn serves(&self) -> bool {
+        matches!(self.command, Command::Serve { .. } | Command::Mcp)
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -247,6 +255,11 @@ enum RuleCommand {
 
 pub(crate) async fn run(args: Args) -> Result<ExitCode> {
     let json = args.json;
+    let footprint = if args.serves() {
+        Footprint::Server
+    } else {
+        Footprint::OneShot
+    };
     if let Command::Capture { dry_run: true } = args.command {
         // A dry run needs no database at all.
         let turn = read_turn()?;
@@ -259,11 +272,11 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         // answer (it fails closed), never an error exit that an agent would read as "allow".
         let open = || async move {
             let db = Database::resolve(args.db)?;
-            db.open(PostgresSettings {
+            let postgres = PostgresSettings {
                 pool_size: args.pg_pool_size,
                 timeout: std::time::Duration::from_secs(args.pg_timeout),
-            })
-            .await
+            };
+            db.open(postgres, Footprint::OneShot).await
         };
         return Ok(hook::run(agent, open).await);
     }
@@ -280,7 +293,7 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         // Before the database is opened: opening migrates it, and may create it.
         return crate::doctor::run(&db, json, postgres).await;
     }
-    let client = db.open(postgres).await?;
+    let client = db.open(postgres, footprint).await?;
     match args.command {
         Command::Serve {
             addr,
@@ -322,11 +335,13 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         Command::Mcp => mcp::run(client).await?,
         Command::Rule(command) => return rule(&client, command, json).await,
         Command::Tools => {
-            let mut rows = Vec::new();
-            for tool in client.list_tool_names().await? {
-                let rules = client.list(&tool).await?;
-                rows.push(output::ToolCount::new(tool, &rules));
-            }
+            // One grouped count in the store, not a listing of every rule of every tool.
+            let rows: Vec<output::ToolCount> = client
+                .tool_counts()
+                .await?
+                .into_iter()
+                .map(output::ToolCount::new)
+                .collect();
             output::tools(&rows, json)?;
         }
         Command::Prompt { tools } => {

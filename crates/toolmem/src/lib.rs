@@ -42,10 +42,15 @@ pub fn main() -> ExitCode {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
         )
         .init();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    // A server serves many calls at once, on every core. Any other command is one call and
+    // exit, often many times a minute (an agent runs `toolmem hook` before every tool call):
+    // worker threads would only be started, parked and joined, so it runs on this thread.
+    let mut builder = if args.serves() {
+        tokio::runtime::Builder::new_multi_thread()
+    } else {
+        tokio::runtime::Builder::new_current_thread()
+    };
+    let runtime = match builder.enable_all().build() {
         Ok(runtime) => runtime,
         Err(err) => {
             eprintln!("error: could not start the async runtime: {err}");
