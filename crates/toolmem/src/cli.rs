@@ -21,6 +21,59 @@ use crate::{hook, install, limits, mcp, output, serve};
 #[derive(Debug, Parser)]
 #[command(name = "toolmem", version, about)]
 pub(crate) struct Args {
+    #[command(flatten)]
+    globals: Globals,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// `toolmem [OPTIONS] hook AGENT` alone. An agent runs this line before every tool call, and
+/// clap builds every argument of every subcommand before it parses a word: a tenth of a hook's
+/// instructions went to the parts of the command line it never uses. The options are the same
+/// [`Globals`] as the full parser's, so a line this parser takes means the same to both.
+#[derive(Debug, Parser)]
+#[command(name = "toolmem")]
+struct HookLine {
+    #[command(flatten)]
+    globals: Globals,
+    #[command(subcommand)]
+    command: HookCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum HookCommand {
+    Hook {
+        #[arg(value_enum)]
+        agent: hook::Agent,
+    },
+}
+
+impl Args {
+    /// The command line of this process: a hook's through [`HookLine`], anything else (help,
+    /// every error, a `hook` word elsewhere on the line) through the full parser.
+    pub(crate) fn parse_command_line() -> Result<Args, clap::Error> {
+        Args::parse_line(std::env::args_os().collect())
+    }
+
+    fn parse_line(line: Vec<std::ffi::OsString>) -> Result<Args, clap::Error> {
+        if line.iter().skip(1).any(|arg| arg == "hook")
+            && let Ok(HookLine {
+                globals,
+                command: HookCommand::Hook { agent },
+            }) = HookLine::try_parse_from(&line)
+        {
+            return Ok(Args {
+                globals,
+                command: Command::Hook { agent },
+            });
+        }
+        Args::try_parse_from(line)
+    }
+}
+
+/// The options every command takes.
+#[derive(Debug, clap::Args)]
+struct Globals {
     /// The SQLite database file, or a PostgreSQL URL (postgres://user:password@host/db) to
     /// share rules between servers [default: the platform data directory, e.g.
     /// ~/.local/share/toolmem/rules.sqlite3]
@@ -40,8 +93,6 @@ pub(crate) struct Args {
     /// Print JSON instead of human-readable tables.
     #[arg(long, global = true)]
     json: bool,
-    #[command(subcommand)]
-    command: Command,
 }
 
 impl Args {
@@ -254,7 +305,7 @@ enum RuleCommand {
 }
 
 pub(crate) async fn run(args: Args) -> Result<ExitCode> {
-    let json = args.json;
+    let json = args.globals.json;
     let footprint = if args.serves() {
         Footprint::Server
     } else {
@@ -271,10 +322,10 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         // Opened only for an event that needs it, and any failure to open is the hook's to
         // answer (it fails closed), never an error exit that an agent would read as "allow".
         let open = || async move {
-            let db = Database::resolve(args.db)?;
+            let db = Database::resolve(args.globals.db)?;
             let postgres = PostgresSettings {
-                pool_size: args.pg_pool_size,
-                timeout: std::time::Duration::from_secs(args.pg_timeout),
+                pool_size: args.globals.pg_pool_size,
+                timeout: std::time::Duration::from_secs(args.globals.pg_timeout),
             };
             db.open(postgres, Footprint::OneShot).await
         };
@@ -282,12 +333,12 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
     }
     if let Command::Install(install) | Command::Uninstall(install) = &args.command {
         let remove = matches!(args.command, Command::Uninstall(_));
-        return install_command(install, remove, args.db.as_deref());
+        return install_command(install, remove, args.globals.db.as_deref());
     }
-    let db = Database::resolve(args.db)?;
+    let db = Database::resolve(args.globals.db)?;
     let postgres = PostgresSettings {
-        pool_size: args.pg_pool_size,
-        timeout: std::time::Duration::from_secs(args.pg_timeout),
+        pool_size: args.globals.pg_pool_size,
+        timeout: std::time::Duration::from_secs(args.globals.pg_timeout),
     };
     if let Command::Doctor = args.command {
         // Before the database is opened: opening migrates it, and may create it.
@@ -609,4 +660,41 @@ fn read_turn() -> Result<TurnRecord> {
         .read_to_string(&mut text)
         .context("reading the turn record from stdin")?;
     serde_json::from_str(&text).context("stdin is not a turn record (see docs/capture.md)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hook's own parser reads every line it takes exactly as the full parser does, and
+    /// leaves every other line (help, errors, `hook` as a word elsewhere) to it.
+    #[test]
+    fn the_hook_parser_agrees_with_the_full_parser() {
+        let lines: &[&[&str]] = &[
+            &["toolmem", "hook", "claude-code"],
+            &["toolmem", "--db", "/tmp/r.sqlite3", "hook", "codex"],
+            &["toolmem", "hook", "--db=/tmp/r.sqlite3", "cursor"],
+            &["toolmem", "--json", "--pg-timeout", "3", "hook", "gemini"],
+            &["toolmem", "rule", "add", "hook", "never run hooks"],
+            &["toolmem", "hook"],
+            &["toolmem", "hook", "claud"],
+            &["toolmem", "hook", "claude-code", "extra"],
+            &["toolmem", "hook", "--help"],
+            &["toolmem", "--pg-pool-size", "x", "hook", "codex"],
+        ];
+        let mut fast_lines = 0;
+        for line in lines {
+            let line: Vec<std::ffi::OsString> = line.iter().map(Into::into).collect();
+            let full = Args::try_parse_from(&line);
+            if HookLine::try_parse_from(&line).is_ok() {
+                fast_lines += 1;
+            }
+            match (Args::parse_line(line.clone()), full) {
+                (Ok(ours), Ok(full)) => assert_eq!(format!("{ours:?}"), format!("{full:?}")),
+                (Err(ours), Err(full)) => assert_eq!(ours.kind(), full.kind(), "{line:?}"),
+                (ours, full) => panic!("{line:?}: {ours:?} against {full:?}"),
+            }
+        }
+        assert_eq!(fast_lines, 4, "the hook lines go through the hook's parser");
+    }
 }

@@ -16,13 +16,11 @@ mod serve;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 /// Parses the command line, runs the command and returns the process exit code.
 pub fn main() -> ExitCode {
     // Usage errors exit 64 (EX_USAGE), not clap's 2: `toolmem check` uses 2 for "confirm", and
     // a mistyped check must never read as a verdict.
-    let args = match cli::Args::try_parse() {
+    let args = match cli::Args::parse_command_line() {
         Ok(args) => args,
         Err(err) if err.use_stderr() => {
             let _ = err.print();
