@@ -434,6 +434,8 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
             let arguments: serde_json::Value =
                 serde_json::from_str(&arguments).context("the arguments are not JSON")?;
             let verdict = client.check(&tool, &arguments).await?;
+            // Like a hook, a check is a call and exit, often from a script's loop.
+            client.close_for_exit();
             output::verdict(&verdict, json)?;
             return Ok(ExitCode::from(match verdict.decision {
                 Decision::Allow => 0,
