@@ -27,45 +27,60 @@ pub(crate) struct Args {
     command: Command,
 }
 
-/// `toolmem [OPTIONS] hook AGENT` alone. An agent runs this line before every tool call, and
-/// clap builds every argument of every subcommand before it parses a word: a tenth of a hook's
-/// instructions went to the parts of the command line it never uses. The options are the same
-/// [`Globals`] as the full parser's, so a line this parser takes means the same to both.
+/// `toolmem [OPTIONS] hook AGENT` and `toolmem [OPTIONS] check TOOL [ARGS]` alone: the lines
+/// run once per tool call (an agent's hook, a script's check). clap builds every argument of
+/// every subcommand before it parses a word, and a tenth of a hook's instructions went to the
+/// parts of the command line it never uses. The options and arguments are the same types as
+/// the full parser's ([`Globals`], [`CheckArgs`]), so a line this parser takes means the same
+/// to both.
 #[derive(Debug, Parser)]
 #[command(name = "toolmem")]
-struct HookLine {
+struct CallLine {
     #[command(flatten)]
     globals: Globals,
     #[command(subcommand)]
-    command: HookCommand,
+    command: CallCommand,
 }
 
 #[derive(Debug, Subcommand)]
-enum HookCommand {
+enum CallCommand {
     Hook {
         #[arg(value_enum)]
         agent: hook::Agent,
     },
+    Check(CheckArgs),
+}
+
+/// `toolmem check`'s arguments.
+#[derive(Debug, clap::Args)]
+struct CheckArgs {
+    /// The tool about to be called.
+    tool: String,
+    /// The call's arguments as JSON.
+    #[arg(default_value = "{}")]
+    arguments: String,
 }
 
 impl Args {
-    /// The command line of this process: a hook's through [`HookLine`], anything else (help,
-    /// every error, a `hook` word elsewhere on the line) through the full parser.
+    /// The command line of this process: a hook's or a check's through [`CallLine`], anything
+    /// else (help, every error, `hook` or `check` as a word elsewhere on the line) through the
+    /// full parser.
     pub(crate) fn parse_command_line() -> Result<Args, clap::Error> {
         Args::parse_line(std::env::args_os().collect())
     }
 
     fn parse_line(line: Vec<std::ffi::OsString>) -> Result<Args, clap::Error> {
-        if line.iter().skip(1).any(|arg| arg == "hook")
-            && let Ok(HookLine {
-                globals,
-                command: HookCommand::Hook { agent },
-            }) = HookLine::try_parse_from(&line)
+        if line
+            .iter()
+            .skip(1)
+            .any(|arg| arg == "hook" || arg == "check")
+            && let Ok(CallLine { globals, command }) = CallLine::try_parse_from(&line)
         {
-            return Ok(Args {
-                globals,
-                command: Command::Hook { agent },
-            });
+            let command = match command {
+                CallCommand::Hook { agent } => Command::Hook { agent },
+                CallCommand::Check(check) => Command::Check(check),
+            };
+            return Ok(Args { globals, command });
         }
         Args::try_parse_from(line)
     }
@@ -183,13 +198,7 @@ enum Command {
         limit: usize,
     },
     /// Check a proposed tool call against the rules: exit 0 allow, 2 confirm, 3 deny.
-    Check {
-        /// The tool about to be called.
-        tool: String,
-        /// The call's arguments as JSON.
-        #[arg(default_value = "{}")]
-        arguments: String,
-    },
+    Check(CheckArgs),
     /// A tool's history of changes and guard decisions, newest first.
     History {
         /// The tool.
@@ -430,7 +439,7 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         Command::Recall { tool, query, limit } => {
             output::rules(&client.recall(&tool, &query, limit).await?, json)?;
         }
-        Command::Check { tool, arguments } => {
+        Command::Check(CheckArgs { tool, arguments }) => {
             let arguments: serde_json::Value =
                 serde_json::from_str(&arguments).context("the arguments are not JSON")?;
             let verdict = client.check(&tool, &arguments).await?;
@@ -668,10 +677,10 @@ fn read_turn() -> Result<TurnRecord> {
 mod tests {
     use super::*;
 
-    /// The hook's own parser reads every line it takes exactly as the full parser does, and
-    /// leaves every other line (help, errors, `hook` as a word elsewhere) to it.
+    /// The per-call parser reads every line it takes exactly as the full parser does, and
+    /// leaves every other line (help, errors, `hook` or `check` as a word elsewhere) to it.
     #[test]
-    fn the_hook_parser_agrees_with_the_full_parser() {
+    fn the_per_call_parser_agrees_with_the_full_parser() {
         let lines: &[&[&str]] = &[
             &["toolmem", "hook", "claude-code"],
             &["toolmem", "--db", "/tmp/r.sqlite3", "hook", "codex"],
@@ -683,12 +692,17 @@ mod tests {
             &["toolmem", "hook", "claude-code", "extra"],
             &["toolmem", "hook", "--help"],
             &["toolmem", "--pg-pool-size", "x", "hook", "codex"],
+            &["toolmem", "check", "Bash", r#"{"command":"ls"}"#],
+            &["toolmem", "--json", "check", "send_email"],
+            &["toolmem", "check"],
+            &["toolmem", "check", "--help"],
+            &["toolmem", "rule", "add", "check", "always check twice"],
         ];
         let mut fast_lines = 0;
         for line in lines {
             let line: Vec<std::ffi::OsString> = line.iter().map(Into::into).collect();
             let full = Args::try_parse_from(&line);
-            if HookLine::try_parse_from(&line).is_ok() {
+            if CallLine::try_parse_from(&line).is_ok() {
                 fast_lines += 1;
             }
             match (Args::parse_line(line.clone()), full) {
@@ -697,6 +711,9 @@ mod tests {
                 (ours, full) => panic!("{line:?}: {ours:?} against {full:?}"),
             }
         }
-        assert_eq!(fast_lines, 4, "the hook lines go through the hook's parser");
+        assert_eq!(
+            fast_lines, 6,
+            "the hook and check lines go through their own parser"
+        );
     }
 }
