@@ -16,6 +16,7 @@ async fn the_workload_produces_every_row() -> Result<()> {
         capture_turns: 10,
         rpc_requests: 40,
         server_exe: Some(TOOLMEM.into()),
+        hook_spawns: 3,
         peak_rss: true,
         postgres: None,
         baseline: true,
@@ -69,8 +70,8 @@ async fn the_workload_produces_every_row() -> Result<()> {
     Ok(())
 }
 
-/// Without the server executable the HTTP and memory rows cannot run: the workload says so
-/// before it does anything, instead of leaving the rows out.
+/// Without the `toolmem` executable the HTTP, memory and hook rows cannot run: the workload
+/// says so before it does anything, instead of leaving the rows out.
 #[tokio::test]
 async fn the_server_rows_need_the_server() -> Result<()> {
     let options = BenchOptions {
@@ -80,11 +81,20 @@ async fn the_server_rows_need_the_server() -> Result<()> {
         capture_turns: 1,
         rpc_requests: 4,
         server_exe: None,
+        hook_spawns: 0,
         peak_rss: false,
         postgres: None,
         baseline: false,
     };
     let err = run(&options).await.expect_err("no server to talk to");
+    assert!(err.to_string().contains("server_exe"), "{err:#}");
+    // The hook row alone needs it too.
+    let hook_only = BenchOptions {
+        rpc_requests: 0,
+        hook_spawns: 5,
+        ..options
+    };
+    let err = run(&hook_only).await.expect_err("no toolmem to spawn");
     assert!(err.to_string().contains("server_exe"), "{err:#}");
     Ok(())
 }

@@ -290,3 +290,93 @@ fn a_mistyped_check_is_never_read_as_a_verdict() -> Result<()> {
     assert_eq!(code, 64);
     Ok(())
 }
+
+/// `toolmem tools` counts each tool's rules by priority and state, as the store's grouped
+/// count does (`RuleStore::tool_counts`): proposed and revoked rules apart from the active
+/// ones, a tool whose rules are all revoked still listed, and each tool's family.
+#[test]
+fn tools_counts_rules_by_priority_and_state() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let db = dir.path().join("rules.sqlite3");
+    let add = |tool: &str, text: &str, priority: &str| -> Result<String> {
+        let (code, out, err) = cli(
+            &db,
+            &["--json", "rule", "add", tool, text, "--priority", priority],
+            "",
+        )?;
+        anyhow::ensure!(code == 0, "{err}");
+        Ok(serde_json::from_str::<Value>(&out)?["id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned())
+    };
+    add("Bash", "never run sudo", "critical")?;
+    add("bash", "quote every path", "normal")?;
+    let lifted = add("bash", "never push on Fridays", "high")?;
+    let gone = add("send_email", "never email Sarah", "critical")?;
+    for (tool, id) in [("bash", &lifted), ("send_email", &gone)] {
+        let (code, _, err) = cli(&db, &["rule", "revoke", tool, id], "")?;
+        assert_eq!(code, 0, "{err}");
+    }
+    // A captured edict awaiting confirmation: proposed, not active.
+    let proposed = r#"{"id":"p1","tool_name":"bash","rule":"Never run terraform destroy.","priority":"critical","source":"post_turn","tags":[],"created_at":"2026-11-01T09:00:00Z","updated_at":"2026-11-01T09:00:00Z","proposed":true}"#;
+    let (code, _, err) = cli(&db, &["import", "-"], proposed)?;
+    assert_eq!(code, 0, "{err}");
+
+    let (code, out, err) = cli(&db, &["--json", "tools"], "")?;
+    assert_eq!(code, 0, "{err}");
+    let tools: Value = serde_json::from_str(&out)?;
+    let bash = tools
+        .as_array()
+        .and_then(|tools| tools.iter().find(|tool| tool["tool_name"] == "bash"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(bash["family"], "shell", "{out}");
+    assert_eq!(
+        (
+            &bash["critical"],
+            &bash["high"],
+            &bash["normal"],
+            &bash["revoked"]
+        ),
+        (
+            &Value::from(1),
+            &Value::from(0),
+            &Value::from(1),
+            &Value::from(1)
+        ),
+        "{out}"
+    );
+    assert_eq!(
+        (&bash["proposed"], &bash["total"]),
+        (&Value::from(1), &Value::from(4)),
+        "{out}"
+    );
+    let email = tools
+        .as_array()
+        .and_then(|tools| tools.iter().find(|tool| tool["tool_name"] == "send_email"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (
+            &email["critical"],
+            &email["revoked"],
+            &email["total"],
+            &email["family"]
+        ),
+        (
+            &Value::from(0),
+            &Value::from(1),
+            &Value::from(1),
+            &Value::Null
+        ),
+        "{out}"
+    );
+    let (code, table, _) = cli(&db, &["tools"], "")?;
+    assert_eq!(code, 0);
+    assert!(
+        table.contains("proposed") && table.contains("revoked"),
+        "{table}"
+    );
+    Ok(())
+}

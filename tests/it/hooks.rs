@@ -1,6 +1,13 @@
 //! `toolmem hook AGENT` end to end: each agent's recorded payloads (`tests/fixtures/hooks/`, in
 //! the shapes of each agent's documentation) fed through the real process, with the exact
 //! stdout, stderr and exit code each agent reads.
+//!
+//! The table test runs every payload `AGENT/NAME.json` on a fresh copy of one database
+//! (`tests/fixtures/hooks/rules.jsonl`, rules with fixed ids) and compares the process's answer
+//! with `AGENT/NAME.expected`: `{"exit_code", "stdout", "stderr"}`, where `stdout` is the JSON
+//! line the hook printed (as a value, written back compactly with its newline) or `null` for
+//! nothing at all. `TOOLMEM_BLESS_HOOKS=1` writes the expected files from what the hook
+//! answers; review the diff before committing it.
 
 use std::path::Path;
 
@@ -9,13 +16,101 @@ use serde_json::{Value, json};
 
 use crate::support::cli;
 
+/// The recorded payloads' directory.
+fn fixtures_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/hooks")
+}
+
 /// A recorded payload.
 fn fixture(agent: &str, name: &str) -> Result<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/hooks")
-        .join(agent)
-        .join(format!("{name}.json"));
+    let path = fixtures_dir().join(agent).join(format!("{name}.json"));
     std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))
+}
+
+/// What a hook answered, in the form of an `.expected` file.
+fn recorded_answer(code: i32, stdout: &str, stderr: &str) -> Result<Value> {
+    let stdout = if stdout.is_empty() {
+        Value::Null
+    } else {
+        answer(stdout)?
+    };
+    Ok(json!({"exit_code": code, "stdout": stdout, "stderr": stderr}))
+}
+
+/// The exact stdout an `.expected` file stands for.
+fn expected_stdout(expected: &Value) -> String {
+    match &expected["stdout"] {
+        Value::Null => String::new(),
+        line => format!("{line}\n"),
+    }
+}
+
+#[test]
+fn every_recorded_payload_gets_its_recorded_answer() -> Result<()> {
+    let bless = std::env::var_os("TOOLMEM_BLESS_HOOKS").is_some_and(|value| value == "1");
+    let template = tempfile::tempdir()?;
+    let template_db = template.path().join("rules.sqlite3");
+    let rules = std::fs::read_to_string(fixtures_dir().join("rules.jsonl"))?;
+    let (code, _, err) = cli(&template_db, &["import", "-"], &rules)?;
+    anyhow::ensure!(code == 0, "importing the fixtures' rules: {err}");
+
+    let mut cases = 0;
+    let mut mismatches = Vec::new();
+    for agent in ["claude-code", "codex", "cursor", "gemini"] {
+        let mut payloads: Vec<_> = std::fs::read_dir(fixtures_dir().join(agent))?
+            .map(|entry| entry.map(|entry| entry.path()))
+            .collect::<std::io::Result<_>>()?;
+        payloads.retain(|path| path.extension().is_some_and(|ext| ext == "json"));
+        payloads.sort();
+        for payload_path in payloads {
+            cases += 1;
+            // Each payload on its own copy: a prompt's capture must not change another case.
+            let dir = tempfile::tempdir()?;
+            let db = dir.path().join("rules.sqlite3");
+            std::fs::copy(&template_db, &db)?;
+            let payload = std::fs::read_to_string(&payload_path)?;
+            let (code, out, err) = hook(&db, agent, &payload)?;
+            let expected_path = payload_path.with_extension("expected");
+            let name = format!(
+                "{agent}/{}",
+                payload_path
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+            );
+            if bless {
+                let recorded = recorded_answer(code, &out, &err)?;
+                std::fs::write(
+                    &expected_path,
+                    format!("{}\n", serde_json::to_string_pretty(&recorded)?),
+                )?;
+                continue;
+            }
+            let expected: Value = serde_json::from_str(
+                &std::fs::read_to_string(&expected_path)
+                    .with_context(|| format!("{name}: no {}", expected_path.display()))?,
+            )?;
+            let wanted = (
+                expected["exit_code"].as_i64().context("exit_code")?,
+                expected_stdout(&expected),
+                expected["stderr"].as_str().context("stderr")?.to_owned(),
+            );
+            if (i64::from(code), out.clone(), err.clone()) != wanted {
+                mismatches.push(format!(
+                    "{name}\n  expected: {wanted:?}\n  got:      {:?}",
+                    (code, out, err)
+                ));
+            }
+        }
+    }
+    assert!(cases >= 50, "only {cases} recorded payloads were found");
+    assert!(
+        mismatches.is_empty(),
+        "{} of {cases} payloads got another answer (TOOLMEM_BLESS_HOOKS=1 rewrites the expected files):\n{}",
+        mismatches.len(),
+        mismatches.join("\n")
+    );
+    Ok(())
 }
 
 /// Runs `toolmem hook AGENT` on a payload; (exit code, stdout, stderr).

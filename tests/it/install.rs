@@ -96,7 +96,12 @@ fn claude_code_install_is_idempotent_keeps_settings_and_uninstalls_exactly() -> 
         command.ends_with(&format!("--db {db_arg} hook claude-code")),
         "{command}"
     );
-    for event in ["PostToolUse", "UserPromptSubmit", "SessionStart"] {
+    for event in [
+        "PostToolUse",
+        "PostToolUseFailure",
+        "UserPromptSubmit",
+        "SessionStart",
+    ] {
         assert_eq!(
             installed["hooks"][event][0]["hooks"][0]["command"], command,
             "{event}"

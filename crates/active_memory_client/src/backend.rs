@@ -11,7 +11,7 @@ use std::sync::Arc;
 use crate::{ActiveMemoryClient, Result};
 
 #[cfg(feature = "sqlite")]
-pub use tool_memory_store_sqlite::{Durability, SqliteOptions};
+pub use tool_memory_store_sqlite::{Durability, Footprint, SqliteOptions};
 
 #[cfg(feature = "postgres")]
 pub use tool_memory_store_postgres::{PostgresOptions, PostgresRuleStore};

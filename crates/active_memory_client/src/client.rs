@@ -143,6 +143,23 @@ impl ActiveMemoryClient {
         }
     }
 
+    /// Ends the client of a process that exits right after (an agent's hook, a CLI command):
+    /// the store is dropped as usual (its connections close, and SQLite tidies its log as it
+    /// would), while the client's own caches (the guards this call built) are left to the
+    /// operating system instead of being freed one allocation at a time, which cost a hook 7%
+    /// of its instructions. Clones of the client keep their store and caches.
+    pub fn close_for_exit(self) {
+        let ActiveMemoryClient {
+            store,
+            guards,
+            last_render,
+            ..
+        } = self;
+        drop(store);
+        std::mem::forget(guards);
+        std::mem::forget(last_render);
+    }
+
     /// The same client with other settings.
     pub fn with_config(mut self, config: ClientConfig) -> ActiveMemoryClient {
         self.config = config;

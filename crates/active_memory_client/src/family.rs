@@ -8,7 +8,8 @@
 //! Each agent also shapes a call's arguments its own way. [`canonical_arguments`] rewrites the
 //! shapes that hide what a call does behind a wrapper (Codex's `["bash","-lc","..."]`, a patch's
 //! file headers) into the shape the guard reads for every agent: `{"command": "<command
-//! line>"}` for a shell, the touched paths beside the patch for `apply_patch`.
+//! line>"}` for a shell, the touched paths beside the patch for `apply_patch` (the patch read
+//! from `input`, `patch` or `command`).
 
 use std::borrow::Cow;
 
@@ -167,7 +168,8 @@ const PATCH_FILE_HEADERS: &[&str] = &[
 fn patch_arguments(arguments: &Value) -> Cow<'_, Value> {
     let patch = match arguments {
         Value::String(patch) => Some(patch.as_str()),
-        Value::Object(map) => ["input", "patch"]
+        // `input` is the model's own argument; Codex's hooks hand the patch over as `command`.
+        Value::Object(map) => ["input", "patch", "command"]
             .iter()
             .find_map(|key| map.get(*key).and_then(Value::as_str)),
         _ => None,
@@ -258,6 +260,10 @@ mod tests {
         let canonical = canonical_arguments("apply_patch", &arguments);
         assert_eq!(canonical["file_paths"], json!(["src/.env", "b.rs"]));
         assert_eq!(canonical["input"], arguments["input"]);
+        // Codex's hook payload for a patch.
+        let hooked = json!({"command": "*** Begin Patch\n*** Delete File: secrets/key.pem\n*** End Patch\n"});
+        let canonical = canonical_arguments("apply_patch", &hooked);
+        assert_eq!(canonical["file_paths"], json!(["secrets/key.pem"]));
         let other = json!({"file_path": "a"});
         assert!(matches!(
             canonical_arguments("Edit", &other),

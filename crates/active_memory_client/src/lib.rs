@@ -24,7 +24,7 @@ pub use crate::agent_tools::{
 };
 pub use crate::backend::is_postgres_url;
 #[cfg(feature = "sqlite")]
-pub use crate::backend::{Durability, SqliteOptions, inspect_sqlite};
+pub use crate::backend::{Durability, Footprint, SqliteOptions, inspect_sqlite};
 #[cfg(feature = "postgres")]
 pub use crate::backend::{PostgresOptions, PostgresRuleStore, inspect_postgres};
 pub use crate::client::{

@@ -22,11 +22,15 @@ pub(crate) const READERS: usize = 4;
 #[derive(Debug)]
 pub(crate) struct Connections {
     pub(crate) writer: Mutex<Connection>,
+    /// What the connections are: a private in-memory database, or a file shared with other
+    /// connections, pooled for a server or one connection for a short-lived process.
+    pub(crate) kind: Kind,
     /// Whether a read on a free connection can run on the calling task: it cannot wait for a
     /// lock in WAL mode, in memory or on an immutable file, but can for the busy timeout in
     /// the rollback-journal mode a file that refused WAL is left in.
     pub(crate) inline_reads: bool,
-    /// Empty for an in-memory database, whose data only the writer connection can see.
+    /// Empty for an in-memory database, whose data only the writer connection can see, and
+    /// for a one-shot store, whose reads take the writer too.
     pub(crate) readers: Vec<Mutex<Connection>>,
     pub(crate) next_reader: std::sync::atomic::AtomicUsize,
     /// Rule-changing writes made through this store, counted under the writer lock. Writes
@@ -47,6 +51,19 @@ pub(crate) struct Connections {
     pub(crate) eager: Mutex<Option<EagerCache>>,
     /// Recent per-tool listings, all as of one database version; emptied when it changes.
     pub(crate) lists: Mutex<ListCache>,
+}
+
+/// What a store's connections are (see [`Connections::kind`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A private in-memory database: only the writer connection sees its data, and nobody
+    /// else can change it.
+    InMemory,
+    /// A file, through a writer, readers and (read-write) the checkpoint thread.
+    Pooled,
+    /// A file, through the writer alone, for a process that makes a call or two and exits
+    /// (see [`crate::Footprint::OneShot`]): every call runs on the calling thread.
+    OneShot,
 }
 
 #[derive(Debug, Default)]
@@ -164,6 +181,7 @@ impl EagerCache {
 
 impl Connections {
     pub(crate) fn new(
+        kind: Kind,
         writer: Connection,
         readers: Vec<Mutex<Connection>>,
         checkpointer: Option<checkpoint::Checkpointer>,
@@ -171,6 +189,7 @@ impl Connections {
     ) -> Connections {
         Connections {
             writer: Mutex::new(writer),
+            kind,
             inline_reads,
             readers,
             next_reader: std::sync::atomic::AtomicUsize::new(0),
@@ -189,7 +208,7 @@ impl Connections {
     /// filled from it can be newer than its tag (one extra miss) but never older.
     pub(crate) fn version(&self) -> Result<i64> {
         // In memory no other connection can see the data; only this store's count matters.
-        if self.readers.is_empty() {
+        if self.kind == Kind::InMemory {
             return Ok(self.own_changes.load(Ordering::Acquire).cast_signed());
         }
         // Point reads and this store's writes hold the writer for microseconds; wait that long
@@ -203,7 +222,7 @@ impl Connections {
     /// the calling task (see [`SqliteRuleStore::inline_point_read`]).
     pub(crate) fn version_now(&self) -> Option<Result<i64>> {
         // In memory `version` never waits.
-        if self.readers.is_empty() {
+        if self.kind == Kind::InMemory {
             return Some(self.version());
         }
         if !self.inline_reads {
@@ -349,7 +368,7 @@ impl Connections {
     }
 
     /// A connection for a query: a free reader, else the next in turn; the writer when there
-    /// are none (in memory).
+    /// are none (in memory, one-shot).
     pub(crate) fn reader(&self) -> parking_lot::MutexGuard<'_, Connection> {
         if self.readers.is_empty() {
             return self.writer();
@@ -481,12 +500,17 @@ pub(crate) async fn after_inline() {
 }
 
 /// Runs blocking SQLite work without blocking the async runtime (see the module
-/// documentation).
-pub(crate) async fn run_blocking<T, F>(run: F) -> Result<T>
+/// documentation); a one-shot store's work runs right here, since its process has nothing else
+/// to run meanwhile, and a hop to another thread (the blocking pool's, which a current-thread
+/// runtime would first have to start) would cost more than the work.
+pub(crate) async fn run_blocking<T, F>(kind: Kind, run: F) -> Result<T>
 where
     T: Send + 'static,
     F: FnOnce() -> Result<T> + Send + 'static,
 {
+    if kind == Kind::OneShot {
+        return run();
+    }
     match tokio::runtime::Handle::try_current() {
         Ok(handle) if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
             tokio::task::block_in_place(run)

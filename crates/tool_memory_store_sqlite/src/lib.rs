@@ -6,6 +6,11 @@
 //! - One writer connection and a few reader connections, each behind a `parking_lot::Mutex`.
 //!   In WAL mode readers never wait for the writer, so a slow write (or another process holding
 //!   the write lock for the busy timeout) never delays a read.
+//! - A process that makes one call and exits (an agent's hook, a CLI command) opens the file
+//!   with [`Footprint::OneShot`] instead: the writer connection alone, no checkpoint thread,
+//!   every call on the calling thread, and no migration transaction (which takes the write
+//!   lock) when the schema is already current. A spawn of `toolmem hook` spent most of its
+//!   time starting and stopping the server's threads and connections for one check.
 //! - SQLite runs on the calling thread, without blocking the async runtime: on a multi-thread
 //!   tokio runtime through `tokio::task::block_in_place` (the worker hands its other tasks to
 //!   another thread first), on a current-thread runtime through `spawn_blocking`, and outside a
@@ -42,4 +47,4 @@ mod schema;
 mod store;
 mod turn;
 
-pub use crate::store::{Durability, SqliteOptions, SqliteRuleStore};
+pub use crate::store::{Durability, Footprint, SqliteOptions, SqliteRuleStore};

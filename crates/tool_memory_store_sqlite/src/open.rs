@@ -11,9 +11,9 @@ use tool_memory_store::backend::count_readable;
 use tool_memory_store::{Error, Inspection, Result};
 
 use crate::codec::{ALL_RULES, query_rows};
-use crate::connections::{Connections, READERS};
+use crate::connections::{Connections, Kind, READERS};
 use crate::error::sqlite;
-use crate::store::{Durability, SqliteOptions, SqliteRuleStore};
+use crate::store::{Durability, Footprint, SqliteOptions, SqliteRuleStore};
 use crate::{checkpoint, schema};
 
 impl SqliteRuleStore {
@@ -46,14 +46,18 @@ impl SqliteRuleStore {
                 supported: schema::SCHEMA_VERSION,
             });
         }
-        let readers = (0..READERS)
+        let (kind, readers) = match options.footprint {
+            Footprint::Server => (Kind::Pooled, READERS),
+            Footprint::OneShot => (Kind::OneShot, 0),
+        };
+        let readers = (0..readers)
             .map(|_| open(immutable).map(Mutex::new))
             .collect::<rusqlite::Result<Vec<_>>>()
             .map_err(sqlite("open reader"))?;
         tracing::warn!("the database file is read-only: rules can be read, every write fails");
         let inline_reads = immutable || journal_mode(&writer)?.eq_ignore_ascii_case("wal");
         Ok(SqliteRuleStore {
-            connections: Arc::new(Connections::new(writer, readers, None, inline_reads)),
+            connections: Arc::new(Connections::new(kind, writer, readers, None, inline_reads)),
             services: options.services,
             path: Some(path.to_owned()),
             read_only: true,
@@ -139,10 +143,21 @@ impl SqliteRuleStore {
             .pragma_update(None, "synchronous", synchronous)
             .map_err(sqlite("set synchronous"))?;
 
-        schema::migrate(&mut connection)?;
+        let kind = match (&path, options.footprint) {
+            (None, _) => Kind::InMemory,
+            (Some(_), Footprint::Server) => Kind::Pooled,
+            (Some(_), Footprint::OneShot) => Kind::OneShot,
+        };
+        if kind == Kind::OneShot {
+            // No write lock for a file already at this version: a hook opening the file while
+            // a server writes to it would otherwise queue behind that write to learn nothing.
+            schema::migrate_when_behind(&mut connection)?;
+        } else {
+            schema::migrate(&mut connection)?;
+        }
         let mut readers = Vec::new();
         let mut checkpointer = None;
-        if let Some(path) = &path {
+        if let Some(path) = path.as_ref().filter(|_| kind == Kind::Pooled) {
             checkpointer = Some(checkpoint::Checkpointer::start(
                 path,
                 &mut connection,
@@ -163,6 +178,7 @@ impl SqliteRuleStore {
         }
         Ok(SqliteRuleStore {
             connections: Arc::new(Connections::new(
+                kind,
                 connection,
                 readers,
                 checkpointer,

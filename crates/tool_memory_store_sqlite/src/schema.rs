@@ -299,6 +299,19 @@ pub(crate) fn refuse_newer(connection: &Connection) -> Result<()> {
     Ok(())
 }
 
+/// [`migrate`] only when the file is behind this version: a file at it is left without taking
+/// the write lock that a migration's transaction takes, and a newer one is refused.
+pub(crate) fn migrate_when_behind(connection: &mut Connection) -> Result<()> {
+    match user_version(connection)? {
+        SCHEMA_VERSION => Ok(()),
+        found if found > SCHEMA_VERSION => Err(Error::SchemaTooNew {
+            found,
+            supported: SCHEMA_VERSION,
+        }),
+        _ => migrate(connection),
+    }
+}
+
 pub(crate) fn migrate(connection: &mut Connection) -> Result<()> {
     loop {
         let transaction = connection

@@ -40,11 +40,31 @@ pub enum Durability {
     Full,
 }
 
+/// How many connections and threads a file-backed store keeps.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Footprint {
+    /// For a process that serves many calls, several at once (a server, an MCP session): one
+    /// writer and four reader connections, so that reads never wait for a write, and a thread
+    /// that checkpoints the write-ahead log off the write path. Calls run off the async
+    /// runtime's workers.
+    #[default]
+    Server,
+    /// For a process that makes a call or two and exits (an agent's hook, one CLI command):
+    /// one connection for reads and writes, no thread, and no migration transaction when the
+    /// schema is current (a newer one is refused as always). Every call runs on the calling
+    /// thread. Writes are the same transactions as a server's; the log is checkpointed by
+    /// SQLite's own automatic checkpoint on that connection, and by the last connection to
+    /// close the file.
+    OneShot,
+}
+
 /// How to open a [`SqliteRuleStore`].
 #[derive(Debug, Clone)]
 pub struct SqliteOptions {
     /// Commit durability.
     pub durability: Durability,
+    /// Connections and threads: for a server (the default) or for one short-lived call.
+    pub footprint: Footprint,
     /// How long a writer waits for another process's transaction before failing.
     pub busy_timeout: Duration,
     /// Clock and id source.
@@ -55,6 +75,7 @@ impl Default for SqliteOptions {
     fn default() -> SqliteOptions {
         SqliteOptions {
             durability: Durability::default(),
+            footprint: Footprint::default(),
             busy_timeout: Duration::from_secs(10),
             services: Services::default(),
         }
@@ -90,7 +111,7 @@ impl SqliteRuleStore {
         };
         let connections = Arc::clone(&self.connections);
         let services = self.services.clone();
-        run_blocking(move || {
+        run_blocking(self.connections.kind, move || {
             let result = match access {
                 Access::Read => work(&mut connections.reader(), &services),
                 Access::PointRead => work(&mut connections.point_reader(), &services),
@@ -149,7 +170,7 @@ impl SqliteRuleStore {
             }
             Cached::Miss(version) => {
                 let connections = Arc::clone(&self.connections);
-                run_blocking(move || read(&connections, version)).await
+                run_blocking(self.connections.kind, move || read(&connections, version)).await
             }
         }
     }
@@ -165,7 +186,7 @@ impl SqliteRuleStore {
         self.connections.refuse_if_newer()?;
         let connections = Arc::clone(&self.connections);
         let services = self.services.clone();
-        run_blocking(move || {
+        run_blocking(self.connections.kind, move || {
             let mut writer = connections.writer();
             let result = work(&mut writer, &services);
             connections.own_changes.fetch_add(1, Ordering::Release);

@@ -14,13 +14,81 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use memory_rpc::{RpcHandler, RpcLimits};
 
-use crate::db_path::{Database, PostgresSettings};
+use crate::db_path::{Database, Footprint, PostgresSettings};
 use crate::{hook, install, limits, mcp, output, serve};
 
 /// Durable, tool-scoped rules for LLM agents.
 #[derive(Debug, Parser)]
 #[command(name = "toolmem", version, about)]
 pub(crate) struct Args {
+    #[command(flatten)]
+    globals: Globals,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// `toolmem [OPTIONS] hook AGENT` and `toolmem [OPTIONS] check TOOL [ARGS]` alone: the lines
+/// run once per tool call (an agent's hook, a script's check). clap builds every argument of
+/// every subcommand before it parses a word, and a tenth of a hook's instructions went to the
+/// parts of the command line it never uses. The options and arguments are the same types as
+/// the full parser's ([`Globals`], [`CheckArgs`]), so a line this parser takes means the same
+/// to both.
+#[derive(Debug, Parser)]
+#[command(name = "toolmem")]
+struct CallLine {
+    #[command(flatten)]
+    globals: Globals,
+    #[command(subcommand)]
+    command: CallCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum CallCommand {
+    Hook {
+        #[arg(value_enum)]
+        agent: hook::Agent,
+    },
+    Check(CheckArgs),
+}
+
+/// `toolmem check`'s arguments.
+#[derive(Debug, clap::Args)]
+struct CheckArgs {
+    /// The tool about to be called.
+    tool: String,
+    /// The call's arguments as JSON.
+    #[arg(default_value = "{}")]
+    arguments: String,
+}
+
+impl Args {
+    /// The command line of this process: a hook's or a check's through [`CallLine`], anything
+    /// else (help, every error, `hook` or `check` as a word elsewhere on the line) through the
+    /// full parser.
+    pub(crate) fn parse_command_line() -> Result<Args, clap::Error> {
+        Args::parse_line(std::env::args_os().collect())
+    }
+
+    fn parse_line(line: Vec<std::ffi::OsString>) -> Result<Args, clap::Error> {
+        if line
+            .iter()
+            .skip(1)
+            .any(|arg| arg == "hook" || arg == "check")
+            && let Ok(CallLine { globals, command }) = CallLine::try_parse_from(&line)
+        {
+            let command = match command {
+                CallCommand::Hook { agent } => Command::Hook { agent },
+                CallCommand::Check(check) => Command::Check(check),
+            };
+            return Ok(Args { globals, command });
+        }
+        Args::try_parse_from(line)
+    }
+}
+
+/// The options every command takes.
+#[derive(Debug, clap::Args)]
+struct Globals {
     /// The SQLite database file, or a PostgreSQL URL (postgres://user:password@host/db) to
     /// share rules between servers [default: the platform data directory, e.g.
     /// ~/.local/share/toolmem/rules.sqlite3]
@@ -40,8 +108,14 @@ pub(crate) struct Args {
     /// Print JSON instead of human-readable tables.
     #[arg(long, global = true)]
     json: bool,
-    #[command(subcommand)]
-    command: Command,
+}
+
+impl Args {
+    /// Whether the command serves calls until it is stopped (`serve`, `mcp`), rather than
+    /// making one and exiting.
+    pub(crate) fn serves(&self) -> bool {
+        matches!(self.command, Command::Serve { .. } | Command::Mcp)
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -124,13 +198,7 @@ enum Command {
         limit: usize,
     },
     /// Check a proposed tool call against the rules: exit 0 allow, 2 confirm, 3 deny.
-    Check {
-        /// The tool about to be called.
-        tool: String,
-        /// The call's arguments as JSON.
-        #[arg(default_value = "{}")]
-        arguments: String,
-    },
+    Check(CheckArgs),
     /// A tool's history of changes and guard decisions, newest first.
     History {
         /// The tool.
@@ -246,7 +314,12 @@ enum RuleCommand {
 }
 
 pub(crate) async fn run(args: Args) -> Result<ExitCode> {
-    let json = args.json;
+    let json = args.globals.json;
+    let footprint = if args.serves() {
+        Footprint::Server
+    } else {
+        Footprint::OneShot
+    };
     if let Command::Capture { dry_run: true } = args.command {
         // A dry run needs no database at all.
         let turn = read_turn()?;
@@ -258,29 +331,29 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         // Opened only for an event that needs it, and any failure to open is the hook's to
         // answer (it fails closed), never an error exit that an agent would read as "allow".
         let open = || async move {
-            let db = Database::resolve(args.db)?;
-            db.open(PostgresSettings {
-                pool_size: args.pg_pool_size,
-                timeout: std::time::Duration::from_secs(args.pg_timeout),
-            })
-            .await
+            let db = Database::resolve(args.globals.db)?;
+            let postgres = PostgresSettings {
+                pool_size: args.globals.pg_pool_size,
+                timeout: std::time::Duration::from_secs(args.globals.pg_timeout),
+            };
+            db.open(postgres, Footprint::OneShot).await
         };
         return Ok(hook::run(agent, open).await);
     }
     if let Command::Install(install) | Command::Uninstall(install) = &args.command {
         let remove = matches!(args.command, Command::Uninstall(_));
-        return install_command(install, remove, args.db.as_deref());
+        return install_command(install, remove, args.globals.db.as_deref());
     }
-    let db = Database::resolve(args.db)?;
+    let db = Database::resolve(args.globals.db)?;
     let postgres = PostgresSettings {
-        pool_size: args.pg_pool_size,
-        timeout: std::time::Duration::from_secs(args.pg_timeout),
+        pool_size: args.globals.pg_pool_size,
+        timeout: std::time::Duration::from_secs(args.globals.pg_timeout),
     };
     if let Command::Doctor = args.command {
         // Before the database is opened: opening migrates it, and may create it.
         return crate::doctor::run(&db, json, postgres).await;
     }
-    let client = db.open(postgres).await?;
+    let client = db.open(postgres, footprint).await?;
     match args.command {
         Command::Serve {
             addr,
@@ -322,11 +395,13 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         Command::Mcp => mcp::run(client).await?,
         Command::Rule(command) => return rule(&client, command, json).await,
         Command::Tools => {
-            let mut rows = Vec::new();
-            for tool in client.list_tool_names().await? {
-                let rules = client.list(&tool).await?;
-                rows.push(output::ToolCount::new(tool, &rules));
-            }
+            // One grouped count in the store, not a listing of every rule of every tool.
+            let rows: Vec<output::ToolCount> = client
+                .tool_counts()
+                .await?
+                .into_iter()
+                .map(output::ToolCount::new)
+                .collect();
             output::tools(&rows, json)?;
         }
         Command::Prompt { tools } => {
@@ -364,10 +439,12 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         Command::Recall { tool, query, limit } => {
             output::rules(&client.recall(&tool, &query, limit).await?, json)?;
         }
-        Command::Check { tool, arguments } => {
+        Command::Check(CheckArgs { tool, arguments }) => {
             let arguments: serde_json::Value =
                 serde_json::from_str(&arguments).context("the arguments are not JSON")?;
             let verdict = client.check(&tool, &arguments).await?;
+            // Like a hook, a check is a call and exit, often from a script's loop.
+            client.close_for_exit();
             output::verdict(&verdict, json)?;
             return Ok(ExitCode::from(match verdict.decision {
                 Decision::Allow => 0,
@@ -594,4 +671,49 @@ fn read_turn() -> Result<TurnRecord> {
         .read_to_string(&mut text)
         .context("reading the turn record from stdin")?;
     serde_json::from_str(&text).context("stdin is not a turn record (see docs/capture.md)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The per-call parser reads every line it takes exactly as the full parser does, and
+    /// leaves every other line (help, errors, `hook` or `check` as a word elsewhere) to it.
+    #[test]
+    fn the_per_call_parser_agrees_with_the_full_parser() {
+        let lines: &[&[&str]] = &[
+            &["toolmem", "hook", "claude-code"],
+            &["toolmem", "--db", "/tmp/r.sqlite3", "hook", "codex"],
+            &["toolmem", "hook", "--db=/tmp/r.sqlite3", "cursor"],
+            &["toolmem", "--json", "--pg-timeout", "3", "hook", "gemini"],
+            &["toolmem", "rule", "add", "hook", "never run hooks"],
+            &["toolmem", "hook"],
+            &["toolmem", "hook", "claud"],
+            &["toolmem", "hook", "claude-code", "extra"],
+            &["toolmem", "hook", "--help"],
+            &["toolmem", "--pg-pool-size", "x", "hook", "codex"],
+            &["toolmem", "check", "Bash", r#"{"command":"ls"}"#],
+            &["toolmem", "--json", "check", "send_email"],
+            &["toolmem", "check"],
+            &["toolmem", "check", "--help"],
+            &["toolmem", "rule", "add", "check", "always check twice"],
+        ];
+        let mut fast_lines = 0;
+        for line in lines {
+            let line: Vec<std::ffi::OsString> = line.iter().map(Into::into).collect();
+            let full = Args::try_parse_from(&line);
+            if CallLine::try_parse_from(&line).is_ok() {
+                fast_lines += 1;
+            }
+            match (Args::parse_line(line.clone()), full) {
+                (Ok(ours), Ok(full)) => assert_eq!(format!("{ours:?}"), format!("{full:?}")),
+                (Err(ours), Err(full)) => assert_eq!(ours.kind(), full.kind(), "{line:?}"),
+                (ours, full) => panic!("{line:?}: {ours:?} against {full:?}"),
+            }
+        }
+        assert_eq!(
+            fast_lines, 6,
+            "the hook and check lines go through their own parser"
+        );
+    }
 }

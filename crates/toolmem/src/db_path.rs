@@ -110,6 +110,15 @@ pub(crate) fn restrict_file(path: &Path) {
     let _ = path;
 }
 
+/// What a command needs of an SQLite store, whether or not this build carries SQLite: a
+/// server's connections and checkpoint thread, or one connection for a call and exit (see
+/// `active_memory_client::Footprint`). A PostgreSQL store is the same either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Footprint {
+    Server,
+    OneShot,
+}
+
 /// How `toolmem` reaches a PostgreSQL server, whether or not this build carries PostgreSQL.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct PostgresSettings {
@@ -120,11 +129,24 @@ pub(crate) struct PostgresSettings {
 impl Database {
     /// A client over the database; a backend this build was compiled without (cargo features
     /// `sqlite`, `postgres`) is an error saying so.
-    pub(crate) async fn open(&self, postgres: PostgresSettings) -> Result<ActiveMemoryClient> {
+    pub(crate) async fn open(
+        &self,
+        postgres: PostgresSettings,
+        footprint: Footprint,
+    ) -> Result<ActiveMemoryClient> {
+        #[cfg(not(feature = "sqlite"))]
+        let _ = footprint;
         match self {
             #[cfg(feature = "sqlite")]
             Database::Sqlite(path) => {
-                let client = ActiveMemoryClient::open_sqlite(path)
+                let options = active_memory_client::SqliteOptions {
+                    footprint: match footprint {
+                        Footprint::Server => active_memory_client::Footprint::Server,
+                        Footprint::OneShot => active_memory_client::Footprint::OneShot,
+                    },
+                    ..active_memory_client::SqliteOptions::default()
+                };
+                let client = ActiveMemoryClient::open_sqlite_with(path, options)
                     .with_context(|| format!("opening {}", path.display()))?;
                 restrict_file(path);
                 Ok(client)

@@ -151,13 +151,16 @@ where
             );
         }
     };
-    match event::run(&client, &event).await {
+    let answer = match event::run(&client, &event).await {
         Ok(outcome) => agent.answer(&event, &outcome),
         Err(err) => agent.fail_closed(
             Some(&event),
             &format!("the rules database cannot be read: {err}"),
         ),
-    }
+    };
+    // The process exits once the answer is printed.
+    client.close_for_exit();
+    answer
 }
 
 /// Reads all of `input` if it holds at most `limit` bytes; an error naming the limit otherwise.

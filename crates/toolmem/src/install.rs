@@ -43,7 +43,31 @@ fn settings_path(agent: Agent, scope: Scope) -> &'static str {
 /// The events each agent's hook answers (see `hook/`), with their matchers.
 fn entries(agent: Agent) -> &'static [Entry] {
     match agent {
-        Agent::ClaudeCode | Agent::Codex => &[
+        // Claude Code reports a failed call in an event of its own; Codex's hook engine has
+        // none (an unknown event name there is not known to be harmless).
+        Agent::ClaudeCode => &[
+            Entry {
+                event: "PreToolUse",
+                matcher: Some("*"),
+            },
+            Entry {
+                event: "PostToolUse",
+                matcher: Some("*"),
+            },
+            Entry {
+                event: "PostToolUseFailure",
+                matcher: Some("*"),
+            },
+            Entry {
+                event: "UserPromptSubmit",
+                matcher: None,
+            },
+            Entry {
+                event: "SessionStart",
+                matcher: Some("startup|resume|clear|compact"),
+            },
+        ],
+        Agent::Codex => &[
             Entry {
                 event: "PreToolUse",
                 matcher: Some("*"),
@@ -88,8 +112,21 @@ fn entries(agent: Agent) -> &'static [Entry] {
                 event: "beforeMCPExecution",
                 matcher: None,
             },
+            // A rule about which files may be read holds for the agent's reads too.
+            Entry {
+                event: "beforeReadFile",
+                matcher: None,
+            },
             Entry {
                 event: "afterShellExecution",
+                matcher: None,
+            },
+            Entry {
+                event: "afterMCPExecution",
+                matcher: None,
+            },
+            Entry {
+                event: "afterFileEdit",
                 matcher: None,
             },
             Entry {

@@ -16,13 +16,11 @@ mod serve;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 /// Parses the command line, runs the command and returns the process exit code.
 pub fn main() -> ExitCode {
     // Usage errors exit 64 (EX_USAGE), not clap's 2: `toolmem check` uses 2 for "confirm", and
     // a mistyped check must never read as a verdict.
-    let args = match cli::Args::try_parse() {
+    let args = match cli::Args::parse_command_line() {
         Ok(args) => args,
         Err(err) if err.use_stderr() => {
             let _ = err.print();
@@ -42,10 +40,15 @@ pub fn main() -> ExitCode {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
         )
         .init();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    // A server serves many calls at once, on every core. Any other command is one call and
+    // exit, often many times a minute (an agent runs `toolmem hook` before every tool call):
+    // worker threads would only be started, parked and joined, so it runs on this thread.
+    let mut builder = if args.serves() {
+        tokio::runtime::Builder::new_multi_thread()
+    } else {
+        tokio::runtime::Builder::new_current_thread()
+    };
+    let runtime = match builder.enable_all().build() {
         Ok(runtime) => runtime,
         Err(err) => {
             eprintln!("error: could not start the async runtime: {err}");

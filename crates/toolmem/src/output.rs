@@ -10,40 +10,44 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use active_memory_client::{
-    HistoryEntry, ImportOutcome, ImportReport, ToolMemoryPriority, ToolMemoryRule, Verdict,
+    HistoryEntry, ImportOutcome, ImportReport, ToolCounts, ToolMemoryRule, Verdict,
 };
 use anyhow::Result;
 use comfy_table::{ContentArrangement, Table, presets::UTF8_BORDERS_ONLY};
 use serde::Serialize;
 
-/// Rules of one tool, counted by priority.
+/// Rules of one tool, counted by priority and state (the store's grouped count,
+/// `ToolCounts`, with the tool's family).
 #[derive(Debug, Serialize)]
 pub(crate) struct ToolCount {
     tool_name: String,
     /// The tool's family (`shell`, `file_edit`, ...): its rules hold for every member, in
     /// every agent. `null` for a tool of no family.
     family: Option<&'static str>,
+    /// Active rules by priority; neither proposed nor revoked.
     critical: usize,
     high: usize,
     normal: usize,
+    /// Captured rules awaiting a person's confirmation (advice only until then).
+    proposed: usize,
+    /// Revoked rules, kept until deleted.
+    revoked: usize,
+    /// Every rule stored for the tool, in any state.
     total: usize,
 }
 
 impl ToolCount {
-    pub(crate) fn new(tool_name: String, rules: &[ToolMemoryRule]) -> ToolCount {
-        let count = |priority| {
-            rules
-                .iter()
-                .filter(|rule| rule.priority == priority)
-                .count()
-        };
+    pub(crate) fn new(counts: ToolCounts) -> ToolCount {
         ToolCount {
-            family: active_memory_client::tool_family(&tool_name).map(|family| family.as_str()),
-            tool_name,
-            critical: count(ToolMemoryPriority::Critical),
-            high: count(ToolMemoryPriority::High),
-            normal: count(ToolMemoryPriority::Normal),
-            total: rules.len(),
+            family: active_memory_client::tool_family(&counts.tool_name)
+                .map(|family| family.as_str()),
+            critical: counts.critical,
+            high: counts.high,
+            normal: counts.normal,
+            proposed: counts.proposed,
+            revoked: counts.revoked,
+            total: counts.total(),
+            tool_name: counts.tool_name,
         }
     }
 }
@@ -133,7 +137,9 @@ pub(crate) fn tools(rows: &[ToolCount], json: bool) -> Result<()> {
         println!("no rules yet");
         return Ok(());
     }
-    let mut out = table(&["tool", "family", "critical", "high", "normal", "total"]);
+    let mut out = table(&[
+        "tool", "family", "critical", "high", "normal", "proposed", "revoked", "total",
+    ]);
     for row in rows {
         out.add_row(vec![
             cell(&row.tool_name),
@@ -141,6 +147,8 @@ pub(crate) fn tools(rows: &[ToolCount], json: bool) -> Result<()> {
             row.critical.to_string(),
             row.high.to_string(),
             row.normal.to_string(),
+            row.proposed.to_string(),
+            row.revoked.to_string(),
             row.total.to_string(),
         ]);
     }

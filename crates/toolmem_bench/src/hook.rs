@@ -14,13 +14,13 @@ use serde_json::json;
 use crate::row::{Row, row};
 use crate::workload::tool_name;
 
-/// Spawns per run of the row. A spawn costs milliseconds, so 50 give a stable median in a
-/// fraction of a second.
-const HOOK_SPAWNS: usize = 50;
+/// Spawns per run of the row by default (`--hook-spawns`). A spawn costs milliseconds, so 50
+/// give a stable median in a fraction of a second.
+pub(crate) const HOOK_SPAWNS: usize = 50;
 
-/// Times [`HOOK_SPAWNS`] runs of the hook and reports their median (not their mean: one
-/// descheduled spawn on a shared machine would move a mean by more than the hook costs).
-pub(crate) fn hook_row(exe: &Path, db: &Path, total: usize) -> Result<Row> {
+/// Times `spawns` runs of the hook and reports their median (not their mean: one descheduled
+/// spawn on a shared machine would move a mean by more than the hook costs).
+pub(crate) fn hook_row(exe: &Path, db: &Path, total: usize, spawns: usize) -> Result<Row> {
     let payload = json!({
         "session_id": "bench",
         "transcript_path": "/nonexistent/bench.jsonl",
@@ -32,8 +32,8 @@ pub(crate) fn hook_row(exe: &Path, db: &Path, total: usize) -> Result<Row> {
         "tool_use_id": "toolu_bench",
     })
     .to_string();
-    let mut times = Vec::with_capacity(HOOK_SPAWNS);
-    for _ in 0..HOOK_SPAWNS {
+    let mut times = Vec::with_capacity(spawns);
+    for _ in 0..spawns.max(1) {
         let started = Instant::now();
         let mut child = Command::new(exe)
             .arg("--db")

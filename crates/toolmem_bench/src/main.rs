@@ -1,7 +1,7 @@
 //! `toolmem_bench`, the program behind `cargo xtask bench`: parses the benchmark's flags, runs
-//! the workload and prints its rows (a table, or JSON lines with `--json`). The HTTP and server
-//! memory rows start the `toolmem` executable named by `--server`, by default the one next to
-//! this program, where cargo puts both (xtask builds it in release mode first).
+//! the workload and prints its rows (a table, or JSON lines with `--json`). The HTTP, server
+//! memory and hook rows start the `toolmem` executable named by `--server`, by default the one
+//! next to this program, where cargo puts both (xtask builds it in release mode first).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,6 +32,9 @@ struct Args {
     /// Skip the baseline rows (put, upsert, get and delete on a bare SQLite key/value table).
     #[arg(long)]
     no_baseline: bool,
+    /// Spawns of `toolmem hook` per run for the hook row (its median); 0 skips the row.
+    #[arg(long, default_value_t = 50)]
+    hook_spawns: usize,
     /// Print one JSON line per row (the contract) instead of a table.
     #[arg(long)]
     json: bool,
@@ -85,6 +88,7 @@ fn run(args: Args) -> Result<()> {
         runs: args.runs,
         peak_rss: !args.no_rss,
         baseline: !args.no_baseline,
+        hook_spawns: args.hook_spawns,
         ..BenchOptions::default()
     };
     if args.no_rpc {
@@ -96,8 +100,7 @@ fn run(args: Args) -> Result<()> {
         .and_then(std::path::Path::to_str)
         .filter(|text| active_memory_client::is_postgres_url(text))
         .map(str::to_owned);
-    let needs_server = options.rpc_requests > 0 || (options.peak_rss && options.postgres.is_none());
-    if needs_server {
+    if options.needs_server() || args.server.is_some() {
         options.server_exe = Some(match args.server {
             Some(path) => path,
             None => next_to_this_program()?,

@@ -28,9 +28,12 @@ pub struct BenchOptions {
     pub capture_turns: usize,
     /// Requests for the RPC `get` row (a tenth of that for `prompt`); 0 skips RPC.
     pub rpc_requests: usize,
-    /// The `toolmem` executable that serves the HTTP rows and whose peak memory the memory
-    /// row measures. Needed when either runs; the workload fails up front without it.
+    /// The `toolmem` executable that serves the HTTP rows, whose peak memory the memory row
+    /// measures and which the hook row spawns. Needed when any of them runs; the workload fails
+    /// up front without it.
     pub server_exe: Option<PathBuf>,
+    /// Spawns of `toolmem hook` per run for the hook row (SQLite runs only); 0 skips the row.
+    pub hook_spawns: usize,
     /// Whether to run the server memory row (never on PostgreSQL).
     pub peak_rss: bool,
     /// A PostgreSQL URL to run against instead of a temporary SQLite file (in a schema of its
@@ -51,6 +54,7 @@ impl Default for BenchOptions {
             capture_turns: 20_000,
             rpc_requests: 20_000,
             server_exe: None,
+            hook_spawns: crate::hook::HOOK_SPAWNS,
             peak_rss: true,
             postgres: None,
             baseline: true,
@@ -58,13 +62,21 @@ impl Default for BenchOptions {
     }
 }
 
+impl BenchOptions {
+    /// Whether a row of these options starts the `toolmem` executable: the HTTP rows, and on
+    /// SQLite the server memory and hook rows.
+    pub fn needs_server(&self) -> bool {
+        self.rpc_requests > 0
+            || (self.postgres.is_none() && (self.peak_rss || self.hook_spawns > 0))
+    }
+}
+
 /// Runs the workload `options.runs` times and returns one row per operation (medians).
 pub async fn run(options: &BenchOptions) -> Result<Vec<Row>> {
-    let needs_server = options.rpc_requests > 0 || (options.peak_rss && options.postgres.is_none());
     anyhow::ensure!(
-        options.server_exe.is_some() || !needs_server,
-        "the HTTP and server memory rows need the toolmem executable (server_exe); \
-         skip them (no RPC requests, no peak memory) or name it"
+        options.server_exe.is_some() || !options.needs_server(),
+        "the HTTP, server memory and hook rows need the toolmem executable (server_exe); \
+         skip them (no RPC requests, no peak memory, no hook spawns) or name it"
     );
     let mut samples: Vec<Vec<Row>> = Vec::new();
     for _ in 0..options.runs.max(1) {
@@ -237,11 +249,13 @@ async fn run_once(options: &BenchOptions) -> Result<Vec<Row>> {
         if options.peak_rss && postgres.is_none() {
             rows.push(crate::server::peak_rss_row(exe, &db, total).await?);
         }
-        if postgres.is_none() {
-            let (exe, db) = (exe.to_owned(), db.clone());
+        if postgres.is_none() && options.hook_spawns > 0 {
+            let (exe, db, spawns) = (exe.to_owned(), db.clone(), options.hook_spawns);
             rows.push(
-                tokio::task::spawn_blocking(move || crate::hook::hook_row(&exe, &db, total))
-                    .await??,
+                tokio::task::spawn_blocking(move || {
+                    crate::hook::hook_row(&exe, &db, total, spawns)
+                })
+                .await??,
             );
         }
     }

@@ -249,3 +249,32 @@ async fn the_rendered_block_follows_every_change_of_its_rules() -> Result<()> {
     assert_eq!(block(client.clone()).await?, "");
     Ok(())
 }
+
+/// A one-shot process ends its client with `close_for_exit`: the store still closes (the last
+/// connection to a WAL file checkpoints it and removes the log), only the caches are left to
+/// the operating system; and what was written is there for the next process.
+#[tokio::test(flavor = "current_thread")]
+async fn close_for_exit_closes_the_store() -> Result<()> {
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("rules.sqlite3");
+    let options = active_memory_client::SqliteOptions {
+        footprint: active_memory_client::Footprint::OneShot,
+        ..active_memory_client::SqliteOptions::default()
+    };
+    let client = ActiveMemoryClient::open_sqlite_with(&path, options.clone())?
+        .with_config(ClientConfig::default());
+    client
+        .put(RulePut::new("bash", "never run sudo").with_priority(ToolMemoryPriority::Critical))
+        .await?;
+    let verdict = client
+        .check("bash", &serde_json::json!({"command": "sudo ls"}))
+        .await?;
+    assert_eq!(verdict.decision, active_memory_client::Decision::Deny);
+    let log = dir.path().join("rules.sqlite3-wal");
+    assert!(log.exists(), "the log is open while the client is");
+    client.close_for_exit();
+    assert!(!log.exists(), "the store was not closed");
+    let again = ActiveMemoryClient::open_sqlite_with(&path, options)?;
+    assert_eq!(again.list("bash").await?.len(), 1);
+    Ok(())
+}

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use tool_memory_core::{ManualClock, SequentialIds, Timestamp};
 use tool_memory_store::Services;
 use tool_memory_store::conformance::Harness;
-use tool_memory_store_sqlite::{SqliteOptions, SqliteRuleStore};
+use tool_memory_store_sqlite::{Footprint, SqliteOptions, SqliteRuleStore};
 
 fn services() -> (Services, Arc<ManualClock>) {
     let clock = Arc::new(ManualClock::starting_at(
@@ -19,6 +19,15 @@ fn services() -> (Services, Arc<ManualClock>) {
 }
 
 pub(crate) async fn sqlite() -> Harness {
+    sqlite_with(Footprint::Server).await
+}
+
+/// The store as a hook or a CLI command opens it: one connection, no thread.
+pub(crate) async fn sqlite_one_shot() -> Harness {
+    sqlite_with(Footprint::OneShot).await
+}
+
+async fn sqlite_with(footprint: Footprint) -> Harness {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("rules.sqlite3");
     let (services, clock) = services();
@@ -26,6 +35,7 @@ pub(crate) async fn sqlite() -> Harness {
         &path,
         SqliteOptions {
             services,
+            footprint,
             ..SqliteOptions::default()
         },
     )
@@ -51,4 +61,8 @@ pub(crate) async fn sqlite() -> Harness {
 
 mod on_file {
     tool_memory_store::conformance_suite!(super::sqlite);
+}
+
+mod one_shot {
+    tool_memory_store::conformance_suite!(super::sqlite_one_shot);
 }

@@ -4,8 +4,8 @@
 //! - `PreToolUse` (`tool_name`, `tool_input`): deny → `permissionDecision: "deny"` with the
 //!   rule and the reason, confirm → `"ask"`, allow → nothing at all, because an `allow` would
 //!   skip the user's own permission prompt.
-//! - `PostToolUse` (`tool_response`, `duration_ms`) and `PostToolUseFailure` (`error`): the
-//!   call's outcome goes to the statistics.
+//! - `PostToolUse` (`tool_response`, `duration_ms`) and `PostToolUseFailure` (`error`,
+//!   `is_interrupt`): the call's outcome goes to the statistics.
 //! - `UserPromptSubmit` (`prompt`): captured as a turn, so a rule said now holds for the very
 //!   next tool call.
 //! - `SessionStart` (`source`: startup, resume, clear, compact): the pinned block as
@@ -57,7 +57,19 @@ pub(super) fn parse_with(
         },
         "PostToolUse" | "PostToolUseFailure" => {
             let (success, summary) = if event_name == "PostToolUseFailure" {
-                let error = payload.get("error").cloned().unwrap_or(Value::Null);
+                let interrupted =
+                    payload.get("is_interrupt").and_then(Value::as_bool) == Some(true);
+                let error = ["error", "error_message"]
+                    .iter()
+                    .find_map(|field| payload.get(*field).filter(|error| !error.is_null()))
+                    .cloned()
+                    .unwrap_or_else(|| {
+                        Value::from(if interrupted {
+                            "interrupted by the user"
+                        } else {
+                            "failed"
+                        })
+                    });
                 event::outcome_of(&json!({ "error": error, "success": false }))
             } else {
                 event::outcome_of(payload.get("tool_response").unwrap_or(&Value::Null))
@@ -109,10 +121,7 @@ pub(super) fn answer_with(event: &Event, outcome: &Outcome, confirm_as: &str) ->
                 Decision::Confirm => confirm_as,
             };
             let reason = if decision == "deny" && verdict.decision == Decision::Confirm {
-                format!(
-                    "{} This agent cannot ask the user, so toolmem refuses the call: ask the user, and let them run it.",
-                    event::reason(verdict)
-                )
+                event::cannot_ask(verdict)
             } else {
                 event::reason(verdict)
             };

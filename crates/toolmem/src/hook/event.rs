@@ -121,6 +121,15 @@ pub(crate) fn reason(verdict: &Verdict) -> String {
     reason
 }
 
+/// The reason given for a confirm where the agent cannot ask the user (Codex, Gemini CLI,
+/// Cursor's `preToolUse`): the call is refused, and the model is told to ask instead.
+pub(crate) fn cannot_ask(verdict: &Verdict) -> String {
+    format!(
+        "{} This agent cannot ask the user, so toolmem refuses the call: ask the user, and let them run it.",
+        reason(verdict)
+    )
+}
+
 /// A required string field, or an error naming it.
 pub(crate) fn required_str<'a>(payload: &'a Value, field: &str) -> Result<&'a str, String> {
     match payload.get(field) {
@@ -186,8 +195,9 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 const FAILURE_SUMMARY_CHARS: usize = 200;
 
 /// Whether a tool's response says it failed, and the text that says how: a `success: false`,
-/// `is_error`/`isError: true`, an `error` field, a non-zero `exit_code`/`exitCode`, or an
-/// `interrupted: true`. A response that says none of these succeeded.
+/// `is_error`/`isError: true`, an `error` field (a string, or an object whose `message` says
+/// it: Gemini CLI's), a non-zero `exit_code`/`exitCode`, or an `interrupted: true`. A response
+/// that says none of these succeeded (a plain string too: nothing in it is a verdict).
 pub(crate) fn outcome_of(response: &Value) -> (bool, String) {
     let flag = |key: &str| response.get(key).and_then(Value::as_bool);
     let exit_code = ["exit_code", "exitCode", "returncode"]
@@ -206,7 +216,10 @@ pub(crate) fn outcome_of(response: &Value) -> (bool, String) {
     let text = error
         .map(|error| match error {
             Value::String(text) => text.clone(),
-            other => other.to_string(),
+            other => match other.get("message").and_then(Value::as_str) {
+                Some(message) => message.to_owned(),
+                None => other.to_string(),
+            },
         })
         .or_else(|| {
             ["stderr", "output", "content"]
@@ -241,6 +254,15 @@ mod tests {
         );
         assert!(!outcome_of(&json!({"isError": true, "content": "x"})).0);
         assert!(outcome_of(&json!({"exit_code": 0})).0);
+        // Gemini CLI's AfterTool: the error is an object with a message.
+        assert_eq!(
+            outcome_of(
+                &json!({"llmContent": "", "returnDisplay": "", "error": {"message": "File not found: a.rs", "type": "FILE_NOT_FOUND"}})
+            ),
+            (false, "File not found: a.rs".to_owned())
+        );
+        assert!(outcome_of(&json!({"llmContent": "ok", "returnDisplay": "ok"})).0);
+        assert!(outcome_of(&json!("Success. Updated the following files")).0);
     }
 
     #[test]

@@ -77,10 +77,7 @@ pub(super) fn answer(event: &Event, outcome: &Outcome) -> Answer {
             })),
             Decision::Confirm => Answer::json(&json!({
                 "decision": "deny",
-                "reason": format!(
-                    "{} This agent cannot ask the user, so toolmem refuses the call: ask the user, and let them run it.",
-                    event::reason(verdict)
-                ),
+                "reason": event::cannot_ask(verdict),
             })),
         },
         (Event::SessionStart { event_name }, Outcome::Context(Some(context))) => {
