@@ -12,6 +12,7 @@ mod mcp;
 mod module_cycles;
 mod postgres;
 mod processes;
+mod real_text;
 mod security;
 mod server;
 mod support;

@@ -162,6 +162,10 @@ fn regress(args: &[String]) -> Result<()> {
             &["-p", "tool_memory_guard", "--test", "it", "real_text"],
         ),
         (
+            "the shared real-text corpus (tests/fixtures/real_text) through the facade",
+            &["-p", "tests", "--test", "it", "real_text"],
+        ),
+        (
             "never email Sarah, in-process through the facade",
             &["-p", "active_memory_client", "--test", "it", "sarah"],
         ),
