@@ -389,13 +389,20 @@ pub(crate) fn program_name(token: &str) -> String {
 
 /// The program a versioned name (`pip3`, `python3.11`) is, for the index's word lookup.
 pub(crate) fn versionless(word: &str) -> Option<&'static str> {
+    // Asked of every word of every call: most end in a letter and are no versioned program.
+    if !word.ends_with(|ch: char| ch.is_ascii_digit()) {
+        return None;
+    }
     VERSIONED_PROGRAMS.iter().copied().find(|program| {
-        word.len() > program.len()
-            && word[..program.len()].eq_ignore_ascii_case(program)
-            && word[program.len()..].starts_with(|ch: char| ch.is_ascii_digit())
-            && word[program.len()..]
-                .chars()
-                .all(|ch| ch.is_ascii_digit() || ch == '.')
+        // `get`, not indexing: a word of any script may have no character boundary there
+        // (`ééé1` panicked the check).
+        word.get(..program.len())
+            .zip(word.get(program.len()..))
+            .is_some_and(|(name, version)| {
+                name.eq_ignore_ascii_case(program)
+                    && version.starts_with(|ch: char| ch.is_ascii_digit())
+                    && version.chars().all(|ch| ch.is_ascii_digit() || ch == '.')
+            })
     })
 }
 
@@ -425,6 +432,18 @@ mod tests {
 
     fn check_email(raw: &str, expected: Option<&str>) {
         assert_eq!(normalize_email(raw).as_deref(), expected, "{raw}");
+    }
+
+    #[test]
+    fn a_versioned_program_is_the_program() {
+        assert_eq!(versionless("pip3"), Some("pip"));
+        assert_eq!(versionless("Python3.11"), Some("python"));
+        assert_eq!(versionless("pipx"), None);
+        assert_eq!(versionless("pip"), None);
+        // Words of any script, with no character boundary where a program name would end.
+        assert_eq!(versionless("ééé1"), None);
+        assert_eq!(versionless("pé1"), None);
+        assert_eq!(program_name("/usr/bin/ééé1"), "ééé1");
     }
 
     #[test]
