@@ -12,7 +12,7 @@ mod shell;
 mod text;
 
 use self::lexicon::{COMMAND_KEYS, RECIPIENT_KEYS, VALUE_FLAGS};
-pub(crate) use self::shell::{Invocation, is_script, parse_command_line};
+pub(crate) use self::shell::{Invocation, is_script, parse_command_line, shell_words};
 pub(crate) use self::text::Text;
 
 use std::cell::OnceCell;
@@ -62,10 +62,20 @@ struct Parsed {
 }
 
 impl CallView {
+    #[cfg(test)]
     pub(crate) fn new(tool_name: &str, arguments: &Value) -> CallView {
+        CallView::of_tool(tool_words(tool_name), ToolFamily::of(tool_name), arguments)
+    }
+
+    /// [`CallView::new`] for a tool whose words and family the caller has already found.
+    pub(crate) fn of_tool(
+        tool_words: Vec<String>,
+        family: Option<ToolFamily>,
+        arguments: &Value,
+    ) -> CallView {
         let mut view = CallView {
-            tool_words: tool_words(tool_name),
-            family: ToolFamily::of(tool_name),
+            tool_words,
+            family,
             ..CallView::default()
         };
         if let Err(bound) = view.walk(arguments, false, 1, &mut ArgumentCount::default()) {
@@ -210,9 +220,10 @@ impl CallView {
     }
 }
 
-/// Calls `visit` with every alphanumeric run of every string in `value` (at nesting level
-/// `depth`), and of the flags set by `true` arguments: the words the guard's index looks up.
-/// Counts values like [`CallView::new`] does and stops where it stops.
+/// Calls `visit` with every word of every string in `value` (at nesting level `depth`) that a
+/// matcher may look for ([`visit_text`]), and of the flags set by `true` arguments: the words
+/// the guard's index looks up. Counts values like [`CallView::new`] does and stops where it
+/// stops.
 pub(crate) fn visit_words(
     value: &Value,
     visit: &mut dyn FnMut(&str),
@@ -222,13 +233,7 @@ pub(crate) fn visit_words(
     match value {
         Value::String(text) => {
             count.take(text.len())?;
-            alnum_runs(text).for_each(&mut *visit);
-            // The matchers read addresses, hosts and paths percent-decoded (`sarah@%63orp.com`
-            // is sarah@corp.com), so the index must see the decoded words too, or it would
-            // never make such a rule a candidate.
-            if text.contains('%') {
-                alnum_runs(&percent_decoded(text)).for_each(&mut *visit);
-            }
+            visit_text(text, visit);
         }
         Value::Array(items) => {
             if depth > MAX_ARGUMENT_DEPTH {
@@ -258,6 +263,111 @@ pub(crate) fn visit_words(
         Value::Bool(_) | Value::Null => {}
     }
     Ok(())
+}
+
+/// The words of one string of a call, in every spelling a matcher reads it in, so the index
+/// never misses a rule a matcher would find: its alphanumeric runs (the caller lower-cases
+/// them), the runs of its lower-cased form (lower-casing can change where runs end outside
+/// ASCII), the letters of a short flag cluster (`-fu` sets `-f`), the same of its
+/// percent-decoded form (`sarah@%63orp.com` is sarah@corp.com), and its words as the shell
+/// reads them, with quotes, backslashes and ANSI-C escapes removed (`g''it`, `y\arn`,
+/// `$'\x79arn'`), as the command parser does.
+pub(crate) fn visit_text(text: &str, visit: &mut dyn FnMut(&str)) {
+    visit_spellings(text, visit, true);
+}
+
+/// [`visit_text`]; `decode` also visits the percent-decoded text (once: what it decodes to may
+/// hold a `%` again).
+fn visit_spellings(text: &str, visit: &mut dyn FnMut(&str), decode: bool) {
+    let Some(special) = visit_ascii_runs(text, visit) else {
+        // Outside ASCII: runs by Unicode's letters and digits, raw and lower-cased.
+        visit_runs(text, visit);
+        let lower = text.to_lowercase();
+        visit_runs(&lower, visit);
+        if decode && lower.contains('%') {
+            let decoded = percent_decoded(text);
+            visit_runs(&decoded, visit);
+            visit_runs(&decoded.to_lowercase(), visit);
+        }
+        if lower.contains(['\'', '"', '\\', '$']) {
+            for word in shell_words(&lower) {
+                visit_runs(&word, visit);
+            }
+        }
+        return;
+    };
+    if decode && special.percent {
+        visit_spellings(&percent_decoded(text), visit, false);
+    }
+    if special.quoting {
+        for word in shell_words(&text.to_ascii_lowercase()) {
+            visit_runs(&word, visit);
+        }
+    }
+}
+
+/// What an ASCII text holds besides its runs.
+#[derive(Default)]
+struct Special {
+    /// A `%` that may start an escape.
+    percent: bool,
+    /// Quotes, a backslash or a `$`, which the shell reads a word through.
+    quoting: bool,
+}
+
+/// [`visit_runs`] for an ASCII text, byte by byte (every string of every call goes through
+/// here). `None`, having visited nothing, when the text is not ASCII.
+fn visit_ascii_runs(text: &str, visit: &mut dyn FnMut(&str)) -> Option<Special> {
+    if !text.is_ascii() {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let mut special = Special::default();
+    let mut start: Option<usize> = None;
+    for (at, byte) in bytes.iter().enumerate() {
+        if byte.is_ascii_alphanumeric() {
+            start.get_or_insert(at);
+            continue;
+        }
+        match byte {
+            b'%' => special.percent = true,
+            b'\'' | b'"' | b'\\' | b'$' => special.quoting = true,
+            _ => {}
+        }
+        if let Some(begin) = start.take() {
+            visit_run(text, begin, at, visit);
+        }
+    }
+    if let Some(begin) = start {
+        visit_run(text, begin, bytes.len(), visit);
+    }
+    Some(special)
+}
+
+/// The alphanumeric runs of `text`, by Unicode's letters and digits.
+fn visit_runs(text: &str, visit: &mut dyn FnMut(&str)) {
+    for run in alnum_runs(text) {
+        let start = run.as_ptr() as usize - text.as_ptr() as usize;
+        visit_run(text, start, start + run.len(), visit);
+    }
+}
+
+/// One run, `text[start..end]`, and each letter of it when it is a short flag cluster of two
+/// to four letters (`-rf`, `-fu`: what `normalize::expand_flag` expands).
+fn visit_run(text: &str, start: usize, end: usize, visit: &mut dyn FnMut(&str)) {
+    let run = &text[start..end];
+    visit(run);
+    let bytes = text.as_bytes();
+    let cluster = (2..=4).contains(&run.len())
+        && start >= 1
+        && bytes[start - 1] == b'-'
+        && (start == 1 || !(bytes[start - 2] == b'-' || bytes[start - 2].is_ascii_alphanumeric()))
+        && run.bytes().all(|byte| byte.is_ascii_alphabetic());
+    if cluster {
+        for at in 0..run.len() {
+            visit(&run[at..=at]);
+        }
+    }
 }
 
 /// The words of a tool name, split on `_`, `-`, `.`, spaces and camel case.

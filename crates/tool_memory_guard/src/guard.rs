@@ -20,16 +20,24 @@ use crate::{Constraint, Error, MatcherKind, Polarity, Strength, derive_constrain
 /// Where a tool's rules are filed: a tool of a family (core's one table for every agent) files
 /// them under the family, so a rule said about Claude Code's `Bash` holds for Codex's `shell`,
 /// Gemini CLI's `run_shell_command` and Cursor's `run_terminal_cmd`; any other tool under its
-/// own name. The prefix holds a character no normalised tool name the store accepts starts
-/// with, so no tool's own name can take a family's place.
-fn index_key(tool: &str) -> String {
-    match ToolFamily::of(tool) {
-        Some(family) => format!("{FAMILY_PREFIX}{}", family.as_str()),
-        None => tool.to_owned(),
-    }
+/// own name.
+#[derive(Debug, Clone, Copy)]
+enum Filed<'a> {
+    Family(ToolFamily),
+    Tool(&'a str),
 }
 
-const FAMILY_PREFIX: &str = "=family:";
+fn filed(tool: &str, family: Option<ToolFamily>) -> Filed<'_> {
+    family.map_or(Filed::Tool(tool), Filed::Family)
+}
+
+/// The position of a family in [`Guard`]'s table.
+fn family_slot(family: ToolFamily) -> usize {
+    ToolFamily::ALL
+        .iter()
+        .position(|known| *known == family)
+        .expect("every family is in ToolFamily::ALL")
+}
 
 /// The tools whose rules hold for a call of `tool_name`, itself first: every tool of its family
 /// (core's table), and for a tool named after a program (`git`) the shell tools too. A caller
@@ -56,10 +64,14 @@ pub fn tools_sharing_rules(tool_name: &str) -> Vec<String> {
 /// program, so the shell's rules hold for it too: `git` called with `["push", "--force"]` is
 /// `git push --force` through the shell.
 fn runs_a_program(tool: &str) -> bool {
-    ToolFamily::of(tool).is_none()
-        && tool_words(tool)
-            .first()
-            .is_some_and(|word| crate::derive::is_program(word))
+    ToolFamily::of(tool).is_none() && names_a_program(&tool_words(tool))
+}
+
+/// Whether a tool's first word is a program: see [`runs_a_program`].
+fn names_a_program(tool_words: &[String]) -> bool {
+    tool_words
+        .first()
+        .is_some_and(|word| crate::derive::is_program(word))
 }
 
 /// What the caller should do with a proposed call.
@@ -102,31 +114,94 @@ pub struct Verdict {
     pub reason: String,
 }
 
-/// FNV-1a: the index keys are short words, for which SipHash's setup dominates the lookup.
-/// No untrusted party chooses the keys of the guard's own index.
-#[derive(Debug, Clone, Copy)]
-struct Fnv(u64);
+/// An index word in hashed form: FNV-1a over its (lower-case) bytes, then a 64-bit finaliser
+/// so that every bit of the result depends on every byte. The index compares hashes, never
+/// strings: two words that share a hash only make a rule a candidate it need not be, and
+/// evaluation, which is exact, decides. No untrusted party chooses the words of the guard's
+/// own rules, and a call that collides on purpose gains nothing but evaluation work, which
+/// the budget bounds.
+fn word_hash(word: &str) -> u64 {
+    hash_bytes(word.bytes())
+}
 
-impl Default for Fnv {
-    fn default() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
+/// [`word_hash`] of the lower-cased word, without allocating for an ASCII one.
+fn lower_word_hash(word: &str) -> u64 {
+    if word.is_ascii() {
+        hash_bytes(word.bytes().map(|byte| byte.to_ascii_lowercase()))
+    } else {
+        word_hash(&word.to_lowercase())
     }
 }
 
-impl Hasher for Fnv {
+fn hash_bytes(bytes: impl Iterator<Item = u8>) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in bytes {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash ^= hash >> 33;
+    hash = hash.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    hash ^= hash >> 33;
+    hash
+}
+
+/// The hashed words of a call, sorted and each once.
+struct CallWords(Vec<u64>);
+
+impl CallWords {
+    fn contains(&self, hash: &u64) -> bool {
+        self.0.binary_search(hash).is_ok()
+    }
+}
+
+/// A hasher for keys that are already [`word_hash`]es: it passes them through.
+#[derive(Debug, Clone, Copy, Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
     fn finish(&self) -> u64 {
         self.0
     }
 
     fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used; fold anything else in so the hasher stays correct.
         for byte in bytes {
-            self.0 ^= u64::from(*byte);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+            self.0 = self.0.rotate_left(8) ^ u64::from(*byte);
         }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
     }
 }
 
-type FastMap<V> = HashMap<String, V, BuildHasherDefault<Fnv>>;
+type WordMap<V> = HashMap<u64, V, BuildHasherDefault<Prehashed>>;
+
+/// The key groups of a rule with their words hashed: the rule is a candidate for a call when
+/// one group fires, an `AllOf` group when the call holds every one of its words, an `AnyOf`
+/// group when it holds one.
+#[derive(Debug, Clone)]
+enum HashedGroup {
+    AllOf(Box<[u64]>),
+    AnyOf(Box<[u64]>),
+}
+
+impl HashedGroup {
+    fn new(group: &KeyGroup) -> HashedGroup {
+        let hashes = |words: &[String]| words.iter().map(|word| word_hash(word)).collect();
+        match group {
+            KeyGroup::AllOf(words) => HashedGroup::AllOf(hashes(words)),
+            KeyGroup::AnyOf(words) => HashedGroup::AnyOf(hashes(words)),
+        }
+    }
+
+    fn fires(&self, words: &CallWords) -> bool {
+        match self {
+            HashedGroup::AllOf(hashes) => hashes.iter().all(|hash| words.contains(hash)),
+            HashedGroup::AnyOf(hashes) => hashes.iter().any(|hash| words.contains(hash)),
+        }
+    }
+}
 
 #[derive(Debug, Clone)]
 struct Entry {
@@ -141,7 +216,9 @@ struct Entry {
 #[derive(Debug, Clone, Default)]
 struct ToolIndex {
     entries: Vec<Entry>,
-    by_word: FastMap<Vec<u32>>,
+    by_word: WordMap<Vec<u32>>,
+    /// Per entry, its key groups (empty for the rules in `always` and `advice`).
+    groups: Vec<Box<[HashedGroup]>>,
     always: Vec<u32>,
     advice: Vec<u32>,
 }
@@ -149,7 +226,8 @@ struct ToolIndex {
 impl ToolIndex {
     /// Indexes every entry. A rule whose matcher needs several words is filed under the
     /// rarest of them among this tool's rules, so a word many rules share ("project", "srv")
-    /// does not make them all candidates.
+    /// does not make them all candidates; it is a candidate only once the call holds every
+    /// word of one of its groups ([`ToolIndex::fires`]).
     fn build(&mut self) {
         self.by_word.clear();
         self.always.clear();
@@ -159,46 +237,62 @@ impl ToolIndex {
             .iter()
             .map(|entry| entry.compiled.as_ref().map(CompiledConstraint::key_groups))
             .collect();
-        let mut frequency: FastMap<usize> = FastMap::default();
+        let mut frequency: HashMap<&str, usize> = HashMap::new();
         for group in groups.iter().flatten().flatten().flatten() {
             if let KeyGroup::AllOf(words) = group {
                 for word in words {
-                    *frequency.entry(word.clone()).or_default() += 1;
+                    *frequency.entry(word.as_str()).or_default() += 1;
                 }
             }
         }
-        for (position, group) in groups.into_iter().enumerate() {
+        let mut by_word: WordMap<Vec<u32>> = WordMap::default();
+        let mut hashed: Vec<Box<[HashedGroup]>> = Vec::with_capacity(groups.len());
+        for (position, group) in groups.iter().enumerate() {
             let index = u32::try_from(position).expect("fewer than 4 billion rules");
-            match group {
-                None => self.advice.push(index),
-                Some(None) => self.always.push(index),
-                Some(Some(key_groups)) => {
-                    let mut keys: Vec<String> = Vec::new();
-                    for key_group in key_groups {
-                        match key_group {
-                            KeyGroup::AllOf(words) => {
-                                let rarest = words
-                                    .into_iter()
-                                    .min_by_key(|word| {
-                                        (
-                                            frequency.get(word).copied().unwrap_or(0),
-                                            usize::MAX - word.len(),
-                                        )
-                                    })
-                                    .expect("a key group has a word");
-                                keys.push(rarest);
-                            }
-                            KeyGroup::AnyOf(words) => keys.extend(words),
-                        }
+            let Some(group) = group else {
+                self.advice.push(index);
+                hashed.push(Box::default());
+                continue;
+            };
+            let Some(key_groups) = group else {
+                self.always.push(index);
+                hashed.push(Box::default());
+                continue;
+            };
+            let mut keys: Vec<&str> = Vec::new();
+            for key_group in key_groups {
+                match key_group {
+                    KeyGroup::AllOf(words) => {
+                        let rarest = words
+                            .iter()
+                            .min_by_key(|word| {
+                                (
+                                    frequency.get(word.as_str()).copied().unwrap_or(0),
+                                    usize::MAX - word.len(),
+                                )
+                            })
+                            .expect("a key group has a word");
+                        keys.push(rarest);
                     }
-                    keys.sort_unstable();
-                    keys.dedup();
-                    for key in keys {
-                        self.by_word.entry(key).or_default().push(index);
-                    }
+                    KeyGroup::AnyOf(words) => keys.extend(words.iter().map(String::as_str)),
                 }
             }
+            keys.sort_unstable();
+            keys.dedup();
+            for key in keys {
+                by_word.entry(word_hash(key)).or_default().push(index);
+            }
+            hashed.push(key_groups.iter().map(HashedGroup::new).collect());
         }
+        self.by_word = by_word;
+        self.groups = hashed;
+    }
+
+    /// Whether the call's words fire one of the entry's key groups.
+    fn fires(&self, entry: u32, words: &CallWords) -> bool {
+        self.groups[entry as usize]
+            .iter()
+            .any(|group| group.fires(words))
     }
 
     fn is_empty(&self) -> bool {
@@ -216,7 +310,10 @@ impl ToolIndex {
 /// then [`Guard::check`] as many calls as needed.
 #[derive(Debug, Clone, Default)]
 pub struct Guard {
+    /// The rules of tools of no family, by normalised name.
     tools: HashMap<String, ToolIndex>,
+    /// The rules of each family, in the order of `ToolFamily::ALL`.
+    families: [ToolIndex; ToolFamily::ALL.len()],
     unscoped: ToolIndex,
 }
 
@@ -280,8 +377,16 @@ impl Guard {
 
     fn build(&mut self) {
         self.unscoped.build();
-        for index in self.tools.values_mut() {
+        for index in self.tools.values_mut().chain(&mut self.families) {
             index.build();
+        }
+    }
+
+    /// The index a tool's rules are filed in, if it holds any.
+    fn index_of(&self, filed: Filed<'_>) -> Option<&ToolIndex> {
+        match filed {
+            Filed::Family(family) => Some(&self.families[family_slot(family)]),
+            Filed::Tool(tool) => self.tools.get(tool),
         }
     }
 
@@ -296,7 +401,10 @@ impl Guard {
         let index = if tool == UNSCOPED_TOOL {
             &mut self.unscoped
         } else {
-            self.tools.entry(index_key(&tool)).or_default()
+            match filed(&tool, ToolFamily::of(&tool)) {
+                Filed::Family(family) => &mut self.families[family_slot(family)],
+                Filed::Tool(_) => self.tools.entry(tool).or_default(),
+            }
         };
         index.entries.push(Entry {
             rule,
@@ -312,6 +420,7 @@ impl Guard {
             + self
                 .tools
                 .values()
+                .chain(&self.families)
                 .map(|index| index.entries.len())
                 .sum::<usize>()
     }
@@ -338,10 +447,12 @@ impl Guard {
     }
 
     fn entries(&self) -> impl Iterator<Item = &Entry> {
-        self.unscoped
-            .entries
-            .iter()
-            .chain(self.tools.values().flat_map(|index| index.entries.iter()))
+        self.unscoped.entries.iter().chain(
+            self.tools
+                .values()
+                .chain(&self.families)
+                .flat_map(|index| index.entries.iter()),
+        )
     }
 
     /// Checks a proposed call of `tool_name` with `arguments` against the tool's rules and the
@@ -354,14 +465,16 @@ impl Guard {
     /// to prove the index never drops a rule that would match.
     fn check_with(&self, tool_name: &str, arguments: &Value, exhaustive: bool) -> Verdict {
         let tool = normalize_tool_name(tool_name);
+        // The tool's family, words and indexes are found once per check.
+        let family = ToolFamily::of(&tool);
+        let tool_words = tool_words(&tool);
         let tool_index = if tool == UNSCOPED_TOOL {
             None
         } else {
-            self.tools.get(&index_key(&tool))
+            self.index_of(filed(&tool, family))
         };
-        let shell_index = if runs_a_program(&tool) {
-            self.tools
-                .get(&format!("{FAMILY_PREFIX}{}", ToolFamily::Shell.as_str()))
+        let shell_index = if family.is_none() && names_a_program(&tool_words) {
+            self.index_of(Filed::Family(ToolFamily::Shell))
         } else {
             None
         };
@@ -382,23 +495,40 @@ impl Guard {
         // read, so no rule can be said not to apply.
         let mut bound: Option<Bound> = None;
         if indexes.iter().any(|index| !index.by_word.is_empty()) {
-            let mut buffer = [0u8; 64];
+            // The call's words, each once, then the rules filed under them: a word repeated
+            // a thousand times in a body is looked up once.
+            let mut words: Vec<u64> = Vec::with_capacity(64);
             let mut visit = |word: &str| {
-                let key = lower_key(word, &mut buffer);
+                words.push(lower_word_hash(word));
                 // `pip3` runs `pip`: a rule filed under the program is a candidate too.
-                let program = versionless(&key);
-                for (which, index) in indexes.iter().enumerate() {
-                    for key in std::iter::once(key.as_ref()).chain(program) {
-                        if let Some(entries) = index.by_word.get(key) {
-                            candidates.extend(entries.iter().map(|entry| (which, *entry)));
-                        }
-                    }
+                if word.ends_with(|ch: char| ch.is_ascii_digit())
+                    && let Some(program) = versionless(word)
+                {
+                    words.push(word_hash(program));
                 }
             };
-            for word in tool_words(&tool) {
-                visit(&word);
+            for word in &tool_words {
+                visit(word);
             }
             bound = visit_words(arguments, &mut visit, 1, &mut ArgumentCount::default()).err();
+            words.sort_unstable();
+            words.dedup();
+            let words = CallWords(words);
+            for (which, index) in indexes.iter().enumerate() {
+                if index.by_word.is_empty() {
+                    continue;
+                }
+                for word in &words.0 {
+                    if let Some(entries) = index.by_word.get(word) {
+                        candidates.extend(
+                            entries
+                                .iter()
+                                .filter(|entry| index.fires(**entry, &words))
+                                .map(|entry| (which, *entry)),
+                        );
+                    }
+                }
+            }
         }
         if exhaustive {
             candidates = indexes
@@ -419,7 +549,7 @@ impl Guard {
         let mut decided: Vec<(Decision, &Entry, Hit)> = Vec::new();
         let mut advice: Vec<&Entry> = Vec::new();
         if !candidates.is_empty() {
-            let view = CallView::new(&tool, arguments);
+            let view = CallView::of_tool(tool_words, family, arguments);
             for (which, entry_index) in candidates {
                 if view.budget.work_spent() {
                     break;
@@ -590,21 +720,6 @@ fn reason_line(decision: Decision, rule: &ToolMemoryRule, hit: &Hit, tool: &str)
         ""
     };
     format!("{lead}: {what}{scope}{ask}")
-}
-
-/// Lower-cases an index word without allocating for short ASCII words.
-fn lower_key<'a>(word: &'a str, buffer: &'a mut [u8; 64]) -> std::borrow::Cow<'a, str> {
-    if word.len() <= buffer.len() && word.is_ascii() {
-        if !word.bytes().any(|byte| byte.is_ascii_uppercase()) {
-            return std::borrow::Cow::Borrowed(word);
-        }
-        let bytes = &mut buffer[..word.len()];
-        bytes.copy_from_slice(word.as_bytes());
-        bytes.make_ascii_lowercase();
-        // Lower-casing ASCII keeps the bytes valid UTF-8.
-        return std::borrow::Cow::Borrowed(std::str::from_utf8(bytes).unwrap_or_default());
-    }
-    std::borrow::Cow::Owned(word.to_lowercase())
 }
 
 #[cfg(test)]

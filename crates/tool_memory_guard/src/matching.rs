@@ -85,13 +85,18 @@ impl Compiled {
             },
             Compiled::Domain(value) | Compiled::Host(value) => runs(&[value]),
             Compiled::Url(url) => runs(&[&url.host, &url.path]),
-            Compiled::Path(path) => runs(
-                &path
+            Compiled::Path(path) => {
+                // A run that touches a glob character may be part of a longer run in the call
+                // (`id_rsa*` covers `id_rsa2`, `secret?.txt` covers `secret1.txt`), so only the
+                // runs that stand whole in every path the pattern covers are keys.
+                let words: Vec<String> = path
                     .components
                     .iter()
-                    .map(String::as_str)
-                    .collect::<Vec<_>>(),
-            ),
+                    .flat_map(|component| whole_runs(component))
+                    .map(str::to_lowercase)
+                    .collect();
+                (!words.is_empty()).then_some(KeyGroup::AllOf(words))
+            }
             Compiled::Command(command) => {
                 runs(&command.words.iter().map(String::as_str).collect::<Vec<_>>())
             }
@@ -117,6 +122,19 @@ impl Compiled {
             },
         }
     }
+}
+
+/// The alphanumeric runs of a path pattern's component that no glob character touches.
+fn whole_runs(component: &str) -> impl Iterator<Item = &str> {
+    alnum_runs(component).filter(move |run| {
+        let start = run.as_ptr() as usize - component.as_ptr() as usize;
+        let before = component[..start].chars().next_back();
+        let after = component[start + run.len()..].chars().next();
+        ![before, after]
+            .into_iter()
+            .flatten()
+            .any(|ch| ch == '*' || ch == '?')
+    })
 }
 
 /// Words a call must contain for a matcher to match.

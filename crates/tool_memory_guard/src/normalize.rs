@@ -381,6 +381,11 @@ pub(crate) fn flag_of_key(key: &str) -> String {
 /// read as the program itself: `pip3 install` is `pip install`.
 pub(crate) fn program_name(token: &str) -> String {
     let base = token.rsplit('/').next().unwrap_or(token).to_lowercase();
+    // A package runner's `name@version` (`npx yarn@1.22.19`, `bunx wrangler@3`) runs `name`.
+    let base = match base.split_once('@') {
+        Some((name, version)) if !name.is_empty() && !version.is_empty() => name.to_owned(),
+        _ => base,
+    };
     match versionless(&base) {
         Some(program) => program.to_owned(),
         None => base,
@@ -444,6 +449,8 @@ mod tests {
         assert_eq!(versionless("ééé1"), None);
         assert_eq!(versionless("pé1"), None);
         assert_eq!(program_name("/usr/bin/ééé1"), "ééé1");
+        assert_eq!(program_name("yarn@1.22.19"), "yarn");
+        assert_eq!(program_name("@cloudflare/wrangler@3"), "wrangler");
     }
 
     #[test]

@@ -52,6 +52,10 @@ pub(crate) const WRAPPERS: &[&str] = &[
     "sudo",
     "doas",
     "env",
+    "eval",
+    "setsid",
+    "stdbuf",
+    "unbuffer",
     "nohup",
     "time",
     "exec",
@@ -98,6 +102,15 @@ pub(crate) const SCRIPT_RUNNERS: &[&str] = &[
     "bash", "sh", "zsh", "dash", "fish", "python", "node", "ruby", "perl", "php", "pwsh", "deno",
     "bun", "tsx", "ts-node",
 ];
+
+/// Shells whose `-c` (alone or in a cluster: `-lc`, `-ec`) takes a command line as its value:
+/// `sh -c yarn` runs `yarn` whether or not the value is quoted.
+pub(crate) const COMMAND_SHELLS: &[&str] = &[
+    "ash", "bash", "busybox", "csh", "dash", "fish", "ksh", "mksh", "sh", "su", "tcsh", "zsh",
+];
+
+/// Options of `find` that run the command after them, up to `;` or `+`.
+pub(crate) const FIND_EXEC_OPTIONS: &[&str] = &["-exec", "-execdir", "-ok", "-okdir"];
 
 /// Extensions of script files.
 pub(crate) const SCRIPT_EXTENSIONS: &[&str] = &[

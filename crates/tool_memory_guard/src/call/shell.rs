@@ -3,7 +3,8 @@
 //! invocations.
 
 use super::lexicon::{
-    RUNNER_SUBCOMMANDS, RUNNERS, SCRIPT_EXTENSIONS, SCRIPT_RUNNERS, VALUE_FLAGS, WRAPPERS,
+    COMMAND_SHELLS, FIND_EXEC_OPTIONS, RUNNER_SUBCOMMANDS, RUNNERS, SCRIPT_EXTENSIONS,
+    SCRIPT_RUNNERS, VALUE_FLAGS, WRAPPERS,
 };
 use super::text::Text;
 use crate::limits::{Bound, Budget, MAX_COMMAND_NESTING, MAX_WRAPPERS};
@@ -45,13 +46,17 @@ enum Piece {
 }
 
 /// Splits a command line into words and separators (`;`, `&&`, `|`, newlines, `$(`,
-/// backticks), honouring quotes and backslashes.
+/// backticks), honouring quotes and backslashes the way a shell does, so that a spelling the
+/// shell joins back into a word is that word: `g''it`, `"git"`, `g\it`, ANSI-C `$'\x67it'`,
+/// and `$IFS` / `${IFS}` (the shell's own word separator) between words.
 fn shell_pieces(line: &str) -> Vec<Piece> {
     let mut pieces = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
     let mut quoted_space = false;
     let mut quote: Option<char> = None;
+    // Inside `$'...'`, whose backslash escapes the shell decodes.
+    let mut ansi = false;
     let mut chars = line.chars().peekable();
     let flush =
         |pieces: &mut Vec<Piece>, word: &mut String, in_word: &mut bool, quoted: &mut bool| {
@@ -68,6 +73,10 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
         if let Some(open) = quote {
             if ch == open {
                 quote = None;
+                ansi = false;
+            } else if ch == '\\' && ansi {
+                ansi_escape(&mut chars, &mut word);
+                quoted_space |= word.ends_with(char::is_whitespace);
             } else if ch == '\\' && open == '"' {
                 if let Some(next) = chars.next() {
                     word.push(next);
@@ -85,8 +94,11 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
             }
             '\\' => {
                 if let Some(next) = chars.next() {
-                    word.push(next);
-                    in_word = true;
+                    // A backslash before a newline continues the line.
+                    if next != '\n' {
+                        word.push(next);
+                        in_word = true;
+                    }
                 }
             }
             '|' if chars.peek() != Some(&'|') => {
@@ -106,6 +118,16 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
                 flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
                 pieces.push(Piece::Separator);
             }
+            '$' if matches!(chars.peek(), Some('\'' | '"')) => {
+                // `$'...'` decodes escapes; `$"..."` is a double-quoted string.
+                let open = chars.next().unwrap_or('"');
+                ansi = open == '\'';
+                quote = Some(open);
+                in_word = true;
+            }
+            '$' if skip_ifs(&mut chars) => {
+                flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
+            }
             ch if ch.is_whitespace() => {
                 flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
             }
@@ -117,6 +139,75 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
     }
     flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
     pieces
+}
+
+/// After a `$`: consumes `IFS` or `{IFS}` (either case) and says whether it did. The shell
+/// splits the expansion's value (white space by default) into word breaks.
+fn skip_ifs(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> bool {
+    let rest: String = chars.clone().take(5).collect();
+    let lower = rest.to_ascii_lowercase();
+    let skip = if lower.starts_with("{ifs}") {
+        5
+    } else if lower.starts_with("ifs")
+        && !rest[3..].starts_with(|ch: char| ch.is_alphanumeric() || ch == '_')
+    {
+        3
+    } else {
+        return false;
+    };
+    for _ in 0..skip {
+        chars.next();
+    }
+    true
+}
+
+/// Decodes one backslash escape of an ANSI-C quoted string (`$'...'`), the backslash already
+/// read: `\xHH`, `\uHHHH`, `\UHHHHHHHH`, octal `\NNN`, the letter escapes, and any other
+/// character as itself.
+fn ansi_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, word: &mut String) {
+    let Some(ch) = chars.next() else {
+        return;
+    };
+    let mut number = |radix: u32, most: usize, first: Option<char>| -> Option<char> {
+        let mut digits: String = first.into_iter().collect();
+        while digits.len() < most
+            && let Some(next) = chars.peek().filter(|next| next.is_digit(radix))
+        {
+            digits.push(*next);
+            chars.next();
+        }
+        u32::from_str_radix(&digits, radix)
+            .ok()
+            .and_then(char::from_u32)
+    };
+    let decoded = match ch {
+        'x' => number(16, 2, None),
+        'u' => number(16, 4, None),
+        'U' => number(16, 8, None),
+        '0'..='7' => number(8, 3, Some(ch)),
+        'n' => Some('\n'),
+        't' => Some('\t'),
+        'r' => Some('\r'),
+        'a' => Some('\u{7}'),
+        'b' => Some('\u{8}'),
+        'e' | 'E' => Some('\u{1b}'),
+        'f' => Some('\u{c}'),
+        'v' => Some('\u{b}'),
+        other => Some(other),
+    };
+    // The line was lower-cased before it was parsed; so is what its escapes spell.
+    word.extend(decoded.into_iter().flat_map(char::to_lowercase));
+}
+
+/// The words of a command line as the shell reads them (quotes, backslashes and ANSI-C
+/// escapes removed, `$IFS` splitting), for the guard's index: `g''it push` holds `git`.
+pub(crate) fn shell_words(line: &str) -> impl Iterator<Item = String> {
+    shell_pieces(line)
+        .into_iter()
+        .filter_map(|piece| match piece {
+            Piece::Word { text, .. } => Some(text),
+            Piece::Separator | Piece::Pipe => None,
+        })
 }
 
 /// Finds every invocation in a (lower-case) command line, including those inside quoted
@@ -136,7 +227,7 @@ pub(crate) fn parse_command_line(
     for piece in pieces {
         match piece {
             Piece::Word { text, quoted_space } => {
-                if quoted_space {
+                if quoted_space || is_shell_command_value(&segment) {
                     nested.push(text.clone());
                 }
                 segment.push(text);
@@ -176,6 +267,22 @@ pub(crate) fn parse_command_line(
         .all(|inner| parse_command_line(inner, depth + 1, out, budget))
 }
 
+/// Whether the next word of a simple command is the command line a shell's `-c` takes
+/// (`sh -c yarn`, `bash -lc 'git push'`): the last word is a short option cluster holding
+/// `c`, and a shell runs before it.
+fn is_shell_command_value(segment: &[String]) -> bool {
+    let Some((last, before)) = segment.split_last() else {
+        return false;
+    };
+    last.strip_prefix('-').is_some_and(|letters| {
+        !letters.starts_with('-')
+            && letters.contains('c')
+            && letters.chars().all(|ch| ch.is_ascii_alphabetic())
+    }) && before
+        .iter()
+        .any(|word| COMMAND_SHELLS.contains(&program_name(word).as_str()))
+}
+
 fn is_assignment(word: &str) -> bool {
     match word.split_once('=') {
         Some((name, _)) => {
@@ -193,6 +300,16 @@ fn is_assignment(word: &str) -> bool {
 /// The invocations of one simple command: the program, and behind each wrapper the program
 /// it runs, up to [`MAX_WRAPPERS`] wrappers. `false` when their words do not fit the budget.
 fn segment_invocations(words: &[String], out: &mut Vec<Invocation>, budget: &Budget) -> bool {
+    segment_invocations_within(words, out, budget, 0)
+}
+
+/// [`segment_invocations`] for a command that `finds` levels of `find -exec` run.
+fn segment_invocations_within(
+    words: &[String],
+    out: &mut Vec<Invocation>,
+    budget: &Budget,
+    finds: usize,
+) -> bool {
     let mut index = 0;
     while index < words.len() && is_assignment(&words[index]) {
         index += 1;
@@ -205,6 +322,9 @@ fn segment_invocations(words: &[String], out: &mut Vec<Invocation>, budget: &Bud
         }
         out.push(invocation(&words[index..]));
         let program = program_name(&words[index]);
+        if program == "find" && !find_exec_invocations(&words[index + 1..], out, budget, finds) {
+            return false;
+        }
         if !WRAPPERS.contains(&program.as_str()) {
             // A package runner runs the program it names (`npx wrangler deploy`, `pnpm dlx`,
             // `uv run`, `python -m pip`): the wrapped program is read as if typed directly.
@@ -243,6 +363,40 @@ fn segment_invocations(words: &[String], out: &mut Vec<Invocation>, budget: &Bud
                 break;
             }
         }
+    }
+    true
+}
+
+/// The commands `find` runs for each file (`find . -exec rm -rf {} +`): the words after each
+/// of [`FIND_EXEC_OPTIONS`], up to `;` or `+`, read as a simple command of their own.
+/// `find -exec find -exec ...` nests like wrappers do, and counts against [`MAX_WRAPPERS`].
+fn find_exec_invocations(
+    rest: &[String],
+    out: &mut Vec<Invocation>,
+    budget: &Budget,
+    finds: usize,
+) -> bool {
+    let mut at = 0;
+    while at < rest.len() {
+        if FIND_EXEC_OPTIONS.contains(&rest[at].as_str()) {
+            let start = at + 1;
+            let end = rest[start..]
+                .iter()
+                .position(|word| word == ";" || word == "+")
+                .map_or(rest.len(), |offset| start + offset);
+            if start < end {
+                if finds >= MAX_WRAPPERS {
+                    // The command behind this `-exec` is not read: the check is incomplete.
+                    budget.exceed(Bound::Wrappers);
+                    return true;
+                }
+                if !segment_invocations_within(&rest[start..end], out, budget, finds + 1) {
+                    return false;
+                }
+            }
+            at = end;
+        }
+        at += 1;
     }
     true
 }

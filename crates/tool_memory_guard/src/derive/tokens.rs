@@ -111,29 +111,35 @@ pub(crate) fn has_scheme(lower: &str) -> bool {
     lower.contains(':') && lower.contains("://")
 }
 
-/// `id_rsa*`, `*secret*`: a glob whose other characters are a file name's.
+/// Whether a word holds a glob character: `*`, or a `?` before its last character (a last
+/// `?` ends a question).
+fn has_glob(lower: &str) -> bool {
+    lower.contains('*') || lower.strip_suffix('?').unwrap_or(lower).contains('?')
+}
+
+/// `id_rsa*`, `*secret*`, `backup-??`: a glob whose other characters are a file name's.
 fn is_bare_glob(lower: &str) -> bool {
-    lower.contains('*')
+    has_glob(lower)
         && lower.chars().filter(|ch| ch.is_alphanumeric()).count() >= 3
         && lower
             .chars()
-            .all(|ch| ch.is_alphanumeric() || "_-*".contains(ch))
+            .all(|ch| ch.is_alphanumeric() || "_-*?".contains(ch))
 }
 
 pub(crate) fn is_path_like(lower: &str) -> bool {
     if has_scheme(lower) || NOT_FILES.contains(&lower) {
         return false;
     }
+    let glob = has_glob(lower);
     let path_chars = |text: &str| {
         text.chars()
-            .all(|ch| ch.is_alphanumeric() || "/._-~*\\:".contains(ch))
+            .all(|ch| ch.is_alphanumeric() || "/._-~*\\:".contains(ch) || (glob && ch == '?'))
     };
     if !path_chars(lower) {
         return false;
     }
-    // A glob (`*.key`, `secrets/**`, `.eslintrc.*`) names the files it matches.
-    if lower.contains('*') && lower.contains(['.', '/']) && lower.chars().any(char::is_alphanumeric)
-    {
+    // A glob (`*.key`, `secrets/**`, `.eslintrc.*`, `secret?.txt`) names the files it matches.
+    if glob && lower.contains(['.', '/']) && lower.chars().any(char::is_alphanumeric) {
         return true;
     }
     if lower == "/"

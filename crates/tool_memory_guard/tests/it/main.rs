@@ -8,3 +8,4 @@ mod bounds;
 mod corpus;
 mod real_text;
 mod speed;
+mod spellings;
