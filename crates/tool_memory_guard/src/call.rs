@@ -12,7 +12,9 @@ mod shell;
 mod text;
 
 use self::lexicon::{COMMAND_KEYS, RECIPIENT_KEYS, VALUE_FLAGS};
-pub(crate) use self::shell::{Invocation, is_script, parse_command_line, shell_words};
+pub(crate) use self::shell::{
+    HIDDEN_PROGRAM, Invocation, is_script, parse_command_line, shell_words,
+};
 pub(crate) use self::text::Text;
 
 use std::cell::OnceCell;
@@ -111,7 +113,7 @@ impl CallView {
             let mut invocations = Vec::new();
             let budget = Budget::default();
             for text in lines {
-                if !parse_command_line(&text.lower, 0, &mut invocations, &budget) {
+                if !parse_command_line(text.original(), 0, &mut invocations, &budget) {
                     return false;
                 }
             }
@@ -134,7 +136,7 @@ impl CallView {
                 .iter()
                 .filter(|text| text.lower.chars().any(char::is_alphabetic));
             for text in commands {
-                if !parse_command_line(&text.lower, 0, &mut invocations, &self.budget) {
+                if !parse_command_line(text.original(), 0, &mut invocations, &self.budget) {
                     break;
                 }
             }
@@ -158,8 +160,7 @@ impl CallView {
         match value {
             Value::String(text) => {
                 count.take(text.len())?;
-                self.texts
-                    .push(Text::new(text.to_lowercase(), recipient, false));
+                self.texts.push(Text::of(text, recipient, false));
             }
             Value::Array(items) => {
                 if depth > MAX_ARGUMENT_DEPTH {
@@ -183,8 +184,7 @@ impl CallView {
                             }
                         })
                         .collect();
-                    self.texts
-                        .push(Text::new(joined.join(" ").to_lowercase(), false, true));
+                    self.texts.push(Text::of(&joined.join(" "), false, true));
                 }
                 for item in items {
                     self.walk(item, recipient, depth + 1, count)?;
@@ -294,8 +294,14 @@ fn visit_spellings(text: &str, visit: &mut dyn FnMut(&str), decode: bool) {
                 visit_runs(&word, visit);
             }
         }
+        if lower.contains(['$', '`']) {
+            visit(HIDDEN_WORD);
+        }
         return;
     };
+    if special.hides {
+        visit(HIDDEN_WORD);
+    }
     if decode && special.percent {
         visit_spellings(&percent_decoded(text), visit, false);
     }
@@ -306,6 +312,12 @@ fn visit_spellings(text: &str, visit: &mut dyn FnMut(&str), decode: bool) {
     }
 }
 
+/// The index word of a text that may name its program through a substitution or a variable
+/// (`$(...)`, `` `...` ``, `$NAME`): a command rule with subcommands is a candidate for it
+/// without its program's word (see `matching::Compiled::key_groups`). Not alphanumeric, so no
+/// run of a call is ever this word.
+pub(crate) const HIDDEN_WORD: &str = "$";
+
 /// What an ASCII text holds besides its runs.
 #[derive(Default)]
 struct Special {
@@ -313,6 +325,8 @@ struct Special {
     percent: bool,
     /// Quotes, a backslash or a `$`, which the shell reads a word through.
     quoting: bool,
+    /// A `$` or a backtick: the text may hide a program ([`HIDDEN_WORD`]).
+    hides: bool,
 }
 
 /// [`visit_runs`] for an ASCII text, byte by byte (every string of every call goes through
@@ -331,7 +345,12 @@ fn visit_ascii_runs(text: &str, visit: &mut dyn FnMut(&str)) -> Option<Special> 
         }
         match byte {
             b'%' => special.percent = true,
-            b'\'' | b'"' | b'\\' | b'$' => special.quoting = true,
+            b'$' => {
+                special.quoting = true;
+                special.hides = true;
+            }
+            b'`' => special.hides = true,
+            b'\'' | b'"' | b'\\' => special.quoting = true,
             _ => {}
         }
         if let Some(begin) = start.take() {

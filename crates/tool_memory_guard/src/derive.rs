@@ -32,7 +32,7 @@ use self::whole_tool::{forbids_an_operation, forbids_the_tool, names_the_tool};
 use crate::call::is_script;
 use crate::normalize::WordRuns;
 use crate::rule_text::ordering_clauses;
-use crate::{Access, Constraint, MAX_MATCHERS, Matcher, MatcherKind};
+use crate::{Access, Constraint, MAX_ALSO, MAX_MATCHERS, Matcher, MatcherKind};
 
 /// Derives the constraint a rule's text states, or `None` when the text names nothing the
 /// guard can look for (the rule then only advises).
@@ -92,12 +92,99 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     };
     let original = text;
     let text = ordering_clauses(&original, gives_an_order);
+    if let Some(parts) = sentence_parts(&original, &text, tool_name) {
+        return Some(parts);
+    }
+    derive_clauses(&original, &text, &text, tool_name)
+}
+
+/// What one sentence of a rule orders, for [`sentence_parts`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Order {
+    Forbid,
+    Ask,
+    Require,
+}
+
+fn order_of(clause: &str) -> Option<Order> {
+    let lower = clause.to_lowercase();
+    let cues = Cues::of(&WordRuns::new(&lower));
+    Some(match polarity_cue(&cues, &lower)? {
+        Cue::Forbid { ask_first: true } => Order::Ask,
+        Cue::Forbid { ask_first: false } | Cue::InsteadOf(_) => Order::Forbid,
+        Cue::Require => Order::Require,
+    })
+}
+
+/// A rule whose sentences give orders of different kinds ("Never `git branch -D`. Ask before
+/// deleting branches."), as one constraint per kind: the first, with the others in its
+/// `also`. One cue no longer decides for every sentence (the "ask" made the ban ask too).
+/// A line with no cue of its own (an item under "Forbidden:") goes with the line before it,
+/// or the first line with the one after it. `None`, and the rule is read as one, when its
+/// sentences give one kind of order, or when a part names nothing on its own ("Never
+/// force-push. If you must, ask first.": the ask is about the ban) or would require something
+/// of every call.
+fn sentence_parts(original: &str, kept: &str, tool_name: &str) -> Option<Constraint> {
+    let lines: Vec<&str> = kept.lines().collect();
+    if lines.len() < 2 {
+        return None;
+    }
+    let orders: Vec<Option<Order>> = lines.iter().map(|line| order_of(line)).collect();
+    let first = orders.iter().flatten().next().copied()?;
+    let mut groups: Vec<(Order, Vec<&str>)> = Vec::new();
+    let mut current = first;
+    for (line, order) in lines.iter().zip(&orders) {
+        if let Some(order) = order {
+            current = *order;
+        }
+        match groups.iter_mut().find(|(order, _)| *order == current) {
+            Some((_, group)) => group.push(line),
+            None => groups.push((current, vec![line])),
+        }
+    }
+    if groups.len() < 2 {
+        return None;
+    }
+    // "Never `git push --force`. Use `--force-with-lease` if you really must.": a sentence that
+    // opens on the alternative names the safe way, not an order of its own.
+    let alternative = |line: &&str| {
+        let first = line
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .trim_matches(|ch: char| !ch.is_alphanumeric())
+            .to_lowercase();
+        ["use", "prefer", "try", "instead", "if"].contains(&first.as_str())
+    };
+    let mut parts = Vec::with_capacity(groups.len());
+    for (order, group) in &groups {
+        if *order == Order::Require && group.iter().any(alternative) {
+            return None;
+        }
+        let text = group.join("\n");
+        let part = derive_clauses(original, &text, kept, tool_name)?;
+        if *order == Order::Require
+            && part.polarity == crate::Polarity::Require
+            && part.when.is_empty()
+        {
+            return None;
+        }
+        parts.push(part);
+    }
+    let mut parts = parts.into_iter();
+    let main = parts.next()?;
+    Some(main.with_also(parts.take(MAX_ALSO).collect()))
+}
+
+/// [`derive_from_text`] on the clauses `text` of a rule (all of them, or one kind of order of
+/// them), `kept` being every clause read of the rule's text `original`.
+fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Option<Constraint> {
     let lower = text.to_lowercase();
     // The words of the text, built once: derivation looks up over a hundred cues in it.
     let words = WordRuns::new(&lower);
     let cues = Cues::of(&words);
     let cue = polarity_cue(&cues, &lower)?;
-    let mut tokens = tokenize(&text, &lower);
+    let mut tokens = tokenize(text, &lower);
     if let Cue::InsteadOf(at) = cue {
         tokens.retain(|token| token.offset > at);
     }
@@ -378,7 +465,7 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         except.extend(command_matchers(&excused));
     }
     if let Cue::Forbid { .. } = cue {
-        except.extend(refined_alternatives(&original, &text, &phrases));
+        except.extend(refined_alternatives(original, kept, &phrases));
     }
     // Only a ban on places (paths, URLs: "never write to `/etc/**`") is narrowed to a verb; a
     // ban on a command or a statement (`DELETE`) is about running it.

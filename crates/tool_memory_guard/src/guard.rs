@@ -558,11 +558,24 @@ impl Guard {
                 let Some(compiled) = &entry.compiled else {
                     continue;
                 };
-                if let Some(hit) = evaluate(compiled, &view) {
-                    match decide(entry.rule.priority, hit.strength, compiled.ask_first) {
-                        Decision::Allow => advice.push(entry),
-                        decision => decided.push((decision, entry, hit)),
+                // The rule's answer is the firmest of its parts' ("Never `git branch -D`. Ask
+                // before deleting branches.": a `-D` denies, a `-d` asks).
+                let mut firmest: Option<(Decision, Hit)> = None;
+                for part in compiled.parts() {
+                    if let Some(hit) = evaluate(part, &view) {
+                        let decision = decide(entry.rule.priority, hit.strength, part.ask_first);
+                        if firmest.as_ref().is_none_or(|(best, _)| decision > *best) {
+                            firmest = Some((decision, hit));
+                        }
+                        if decision == Decision::Deny {
+                            break;
+                        }
                     }
+                }
+                match firmest {
+                    Some((Decision::Allow, _)) => advice.push(entry),
+                    Some((decision, hit)) => decided.push((decision, entry, hit)),
+                    None => {}
                 }
             }
             bound = bound.or(view.budget.exceeded());

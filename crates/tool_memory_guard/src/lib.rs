@@ -21,7 +21,8 @@ mod rule_constraint;
 mod rule_text;
 
 pub use crate::constraint::{
-    Access, Constraint, MAX_MATCHER_CHARS, MAX_MATCHERS, Matcher, MatcherKind, Polarity, Strength,
+    Access, Constraint, MAX_ALSO, MAX_MATCHER_CHARS, MAX_MATCHERS, Matcher, MatcherKind, Polarity,
+    Strength,
 };
 pub use crate::corpus::{
     CorpusCall, CorpusCase, CorpusReport, CorpusRule, Disagreement, evaluate, parse_corpus,

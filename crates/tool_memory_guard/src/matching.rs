@@ -10,12 +10,12 @@ mod command;
 
 pub(crate) use self::command::CommandPattern;
 
-use crate::call::{CallView, Invocation, Text};
+use crate::call::{CallView, HIDDEN_WORD, Invocation, Text};
 use crate::limits::Budget;
 use crate::normalize::{
-    PathPattern, UrlParts, alnum_runs, bare_host, canonical_flag, chunks, find_word, first_run,
+    PathPattern, UrlParts, alnum_runs, bare_host, chunks, find_word, first_run, flag_case,
     flag_spellings, host_in_domain, normalize_domain, normalize_email, normalize_path,
-    normalize_url,
+    normalize_url, sets_flag,
 };
 use crate::{Access, Constraint, Matcher, MatcherKind, Polarity, Strength};
 
@@ -44,8 +44,7 @@ impl Compiled {
             MatcherKind::Host => Compiled::Host(bare_host(&value.to_lowercase()).to_owned()),
             MatcherKind::Command => Compiled::Command(CommandPattern::parse(value)),
             MatcherKind::Flag => {
-                let lower = value.to_lowercase();
-                Compiled::Flag(lower.split('=').next().unwrap_or_default().to_owned())
+                Compiled::Flag(flag_case(value.split('=').next().unwrap_or_default()).into_owned())
             }
             MatcherKind::Literal => Compiled::Literal(value.to_lowercase()),
             MatcherKind::Person => Compiled::Person(
@@ -59,8 +58,28 @@ impl Compiled {
         })
     }
 
-    /// The index words this matcher needs. `None`: no word exists, evaluate on every call.
-    pub(crate) fn key_group(&self) -> Option<KeyGroup> {
+    /// The index words this matcher needs: it can match a call only when one of the groups
+    /// fires. `None`: no word exists, evaluate on every call.
+    pub(crate) fn key_groups(&self) -> Option<Vec<KeyGroup>> {
+        let mut groups = vec![self.key_group()?];
+        // `$(echo git) push -f`, `$GIT push -f`: a program the call hides leaves only the
+        // subcommands to find (and the hidden program's mark, [`HIDDEN_WORD`]).
+        if let Compiled::Command(command) = self {
+            let mut words = vec![HIDDEN_WORD.to_owned()];
+            words.extend(
+                command
+                    .words
+                    .iter()
+                    .skip(1)
+                    .flat_map(|word| alnum_runs(word).map(str::to_lowercase).collect::<Vec<_>>()),
+            );
+            groups.push(KeyGroup::AllOf(words));
+        }
+        Some(groups)
+    }
+
+    /// The one group of [`Compiled::key_groups`] that finds the matcher as written.
+    fn key_group(&self) -> Option<KeyGroup> {
         let runs = |texts: &[&str]| -> Option<KeyGroup> {
             let words: Vec<String> = texts
                 .iter()
@@ -156,6 +175,8 @@ pub(crate) struct CompiledConstraint {
     access: Option<Access>,
     except: Vec<(Matcher, Compiled)>,
     has_email: bool,
+    /// The rule's further constraints ([`Constraint::also`]), each checked on its own.
+    also: Vec<CompiledConstraint>,
 }
 
 impl CompiledConstraint {
@@ -171,7 +192,13 @@ impl CompiledConstraint {
         if matchers.is_empty() {
             return None;
         }
+        let also = constraint
+            .also
+            .iter()
+            .map(CompiledConstraint::new)
+            .collect::<Option<Vec<_>>>()?;
         Some(CompiledConstraint {
+            also,
             polarity: constraint.polarity,
             when: compile(&constraint.when)?,
             has_email: constraint
@@ -189,30 +216,46 @@ impl CompiledConstraint {
     /// rule must be evaluated on every call (a standing requirement, or a matcher without an
     /// alphanumeric word such as the path `/`).
     pub(crate) fn key_groups(&self) -> Option<Vec<KeyGroup>> {
+        let mut groups = self.own_key_groups()?;
+        for part in &self.also {
+            groups.extend(part.own_key_groups()?);
+        }
+        Some(groups)
+    }
+
+    /// This constraint and each of its further ones.
+    pub(crate) fn parts(&self) -> impl Iterator<Item = &CompiledConstraint> {
+        std::iter::once(self).chain(&self.also)
+    }
+
+    /// [`CompiledConstraint::key_groups`] of this part alone.
+    fn own_key_groups(&self) -> Option<Vec<KeyGroup>> {
         let when_commands: Vec<&Compiled> = self
             .when
             .iter()
             .map(|(_, compiled)| compiled)
             .filter(|compiled| matches!(compiled, Compiled::Command(_)))
             .collect();
+        let flatten = |list: Vec<&Compiled>| -> Option<Vec<KeyGroup>> {
+            let mut groups = Vec::new();
+            for compiled in list {
+                groups.extend(compiled.key_groups()?);
+            }
+            Some(groups)
+        };
         if !when_commands.is_empty() {
             // Any one of the `when` commands must be present.
-            return when_commands
-                .iter()
-                .map(|compiled| compiled.key_group())
-                .collect();
+            return flatten(when_commands);
         }
         if let Some((_, first)) = self.when.first() {
             // Every `when` matcher must be present; one of them is enough as a key.
-            return first.key_group().map(|group| vec![group]);
+            return first.key_groups();
         }
         match self.polarity {
             Polarity::Require => None,
-            Polarity::Forbid => self
-                .matchers
-                .iter()
-                .map(|(_, compiled)| compiled.key_group())
-                .collect(),
+            Polarity::Forbid => {
+                flatten(self.matchers.iter().map(|(_, compiled)| compiled).collect())
+            }
         }
     }
 }
@@ -271,6 +314,9 @@ struct Scope<'a> {
     budget: &'a Budget,
     /// The constraint's exceptions: what also matches one of them is excused.
     except: &'a [(Matcher, Compiled)],
+    /// The scope is an invocation whose program the call hides: what is found in it, or found
+    /// missing, only may break the rule.
+    weak: bool,
 }
 
 impl<'a> Scope<'a> {
@@ -285,6 +331,7 @@ impl<'a> Scope<'a> {
             text_weight: view.text_weight,
             budget: &view.budget,
             except: &[],
+            weak: false,
         }
     }
 
@@ -303,6 +350,7 @@ impl<'a> Scope<'a> {
             text_weight: invocation.weight(),
             budget,
             except: &[],
+            weak: false,
         }
     }
 
@@ -402,12 +450,16 @@ impl<'a> Scope<'a> {
 struct Found {
     value: String,
     recipient: bool,
+    /// Found only where the call hides its program (`$(echo git) push -f`): it may be
+    /// the forbidden command, or not.
+    weak: bool,
 }
 
 fn found(value: &str, recipient: bool) -> Option<Found> {
     Some(Found {
         value: value.to_owned(),
         recipient,
+        weak: false,
     })
 }
 
@@ -422,6 +474,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 .then(|| Found {
                     value: email.clone(),
                     recipient: text.recipient,
+                    weak: false,
                 })
         }),
         Compiled::Domain(domain) => {
@@ -463,36 +516,36 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
             named.then(|| Found {
                 value: host.clone(),
                 recipient: text.recipient,
+                weak: false,
             })
         }),
         Compiled::Command(command) => {
-            let in_invocations =
-                scope
-                    .invocations
-                    .get()
-                    .iter()
-                    .chain(scope.downstream)
-                    .any(|invocation| {
-                        command.matches_invocation(invocation)
-                            && !scope.excused_invocation(invocation)
-                    });
+            let invocations = || scope.invocations.get().iter().chain(scope.downstream);
+            let in_invocations = invocations().any(|invocation| {
+                command.matches_invocation(invocation) && !scope.excused_invocation(invocation)
+            });
             let by_tool = scope.view.is_some_and(|view| {
                 command.matches_tool(view, &view.tool_words) && !scope.excused_recipients()
             });
-            (in_invocations || by_tool).then(|| Found {
+            let hidden = !(in_invocations || by_tool)
+                && invocations().any(|invocation| command.may_match_hidden(invocation));
+            (in_invocations || by_tool || hidden).then(|| Found {
                 value: command.words.join(" "),
                 recipient: false,
+                weak: hidden,
             })
         }
         Compiled::Flag(flag) => {
             let present = scope.bool_flags.contains(flag)
-                || scope.invocations.get().iter().any(|invocation| {
-                    let canonical = canonical_flag(&invocation.program, flag);
-                    invocation.flags.iter().any(|seen| seen == canonical)
-                });
+                || scope
+                    .invocations
+                    .get()
+                    .iter()
+                    .any(|invocation| sets_flag(&invocation.program, flag, &invocation.flags));
             present.then(|| Found {
                 value: flag.clone(),
                 recipient: false,
+                weak: false,
             })
         }
         Compiled::Literal(literal) => {
@@ -523,6 +576,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 (direct || by_name).then(|| Found {
                     value: literal.clone(),
                     recipient: text.recipient,
+                    weak: false,
                 })
             })
         }
@@ -539,6 +593,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 names_person(&tokens, words).then(|| Found {
                     value: text.lower.trim().chars().take(80).collect(),
                     recipient: text.recipient,
+                    weak: false,
                 })
             })
         }
@@ -598,9 +653,10 @@ fn is_handle_of(value: &str, name: &str) -> bool {
     name.split_whitespace().nth(1).is_some() && !handle.is_empty() && handle == bare(name)
 }
 
-/// Evaluates a constraint against a call; `Some` when the call violates it. When the check's
-/// budget runs out midway, returns what was found before (a forbidden literal found is
-/// found; the caller treats the rest of the check as not done).
+/// Evaluates one part of a constraint ([`CompiledConstraint::parts`]; its `also` is not
+/// looked at) against a call; `Some` when the call violates it. When the check's budget runs
+/// out midway, returns what was found before (a forbidden literal found is found; the caller
+/// treats the rest of the check as not done).
 pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Option<Hit> {
     // "Never write to /etc/**": a call that only reads is not what the rule is about.
     if constraint.access == Some(Access::Write) && view.read_only() {
@@ -632,10 +688,19 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
         }
         let invocations = view.invocations();
         for (at, invocation) in invocations.iter().enumerate() {
-            if let Some(command) = when_commands
+            let (command, weak) = match when_commands
                 .iter()
                 .find(|command| command.matches_invocation(invocation))
             {
+                Some(command) => (Some(command), false),
+                None => (
+                    when_commands
+                        .iter()
+                        .find(|command| command.may_match_hidden(invocation)),
+                    true,
+                ),
+            };
+            if let Some(command) = command {
                 let rest = &invocations[at + 1..];
                 let piped = rest
                     .iter()
@@ -643,6 +708,7 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                     .count();
                 let scope = Scope {
                     except: &constraint.except,
+                    weak,
                     ..Scope::invocation(invocation, &rest[..piped], &view.budget)
                 };
                 if scope.excused_invocation(invocation) {
@@ -697,7 +763,9 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                 (Polarity::Forbid, Some(found)) => Hit {
                     polarity: Polarity::Forbid,
                     matcher: matcher.clone(),
-                    strength: if matcher.kind == MatcherKind::Person
+                    strength: if found.weak || scope.weak {
+                        Strength::Weak
+                    } else if matcher.kind == MatcherKind::Person
                         && found.recipient
                         && is_handle_of(&found.value, &matcher.value)
                     {
@@ -718,8 +786,9 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                     // A missing option that takes a value (`--namespace`, `--context`) makes the
                     // call incomplete rather than wrong: which value is the user's to say, so
                     // the call asks.
-                    let strength = if matcher.kind == MatcherKind::Flag
-                        && crate::call::takes_a_value(&matcher.value)
+                    let strength = if scope.weak
+                        || (matcher.kind == MatcherKind::Flag
+                            && crate::call::takes_a_value(&matcher.value))
                     {
                         Strength::Weak
                     } else {

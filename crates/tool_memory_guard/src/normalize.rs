@@ -10,7 +10,7 @@ mod lexicon;
 mod paths;
 mod words;
 
-use self::lexicon::{FLAG_ALIASES, TLDS, VERSIONED_PROGRAMS};
+use self::lexicon::{FLAG_ALIASES, FLAG_MEANINGS, TLDS, VERSIONED_PROGRAMS};
 pub(crate) use self::paths::{PathPattern, normalize_path, path_candidates};
 pub(crate) use self::words::{CueSet, WordMap, WordRuns, WordSet, find_word};
 
@@ -319,15 +319,27 @@ pub(crate) fn host_in_domain(host: &str, domain: &str) -> bool {
             .is_some_and(|rest| rest.ends_with('.'))
 }
 
+/// A flag name in the case it is compared in: a long flag (`--Force`) lower-case, a short one
+/// (`-D`, `-Rf`, `-auto-approve`) as written, since programs tell `-d` from `-D`.
+pub(crate) fn flag_case(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.starts_with("--") && name.bytes().any(|byte| byte.is_ascii_uppercase()) {
+        std::borrow::Cow::Owned(name.to_lowercase())
+    } else if name.starts_with("--") || name.is_ascii() {
+        std::borrow::Cow::Borrowed(name)
+    } else {
+        std::borrow::Cow::Owned(name.to_lowercase())
+    }
+}
+
 /// Expands one flag token into the flags it sets: `--force=yes` → `--force`; `-rf` → `-rf`,
-/// `-r`, `-f` (short clusters of up to four letters); lower-case throughout.
+/// `-r`, `-f` (short clusters of up to four letters); long flags lower-case, short ones in
+/// their own case ([`flag_case`]).
 pub(crate) fn expand_flag(token: &str, out: &mut Vec<String>) {
-    let lower = token.to_lowercase();
-    let name = lower.split('=').next().unwrap_or_default();
+    let name = flag_case(token.split('=').next().unwrap_or_default());
     if name.len() < 2 || !name.starts_with('-') {
         return;
     }
-    out.push(name.to_owned());
+    out.push(name.clone().into_owned());
     if !name.starts_with("--") {
         let letters = &name[1..];
         if (2..=4).contains(&letters.len()) && letters.chars().all(|ch| ch.is_ascii_alphabetic()) {
@@ -345,13 +357,51 @@ pub(crate) fn canonical_flag<'a>(program: &str, flag: &'a str) -> &'a str {
         .map_or(flag, |(_, _, to)| to)
 }
 
+/// The flags `flag` sets for `program`, canonical: those of [`FLAG_MEANINGS`] (`git -D` is
+/// `--delete` and `--force`), or its [`canonical_flag`] spelling.
+pub(crate) fn flag_meanings<'a>(program: &str, flag: &'a str) -> impl Iterator<Item = &'a str> {
+    let implied = FLAG_MEANINGS
+        .iter()
+        .find(|(known, short, _)| *known == program && *short == flag)
+        .map(|(_, _, meanings)| *meanings);
+    let own = implied.is_none().then(|| canonical_flag(program, flag));
+    implied.into_iter().flatten().copied().chain(own)
+}
+
+/// Whether an invocation of `program` with the (canonical) `flags` sets `flag`: every flag
+/// `flag` stands for is among them.
+pub(crate) fn sets_flag(program: &str, flag: &str, flags: &[String]) -> bool {
+    flag_meanings(program, flag).all(|meaning| flags.iter().any(|seen| seen == meaning))
+}
+
 /// Every spelling a flag may take in a call, for the index: the flag itself and whatever
 /// aliases to it under any program.
 pub(crate) fn flag_spellings(flag: &str) -> Vec<String> {
     let mut spellings = vec![flag.to_owned()];
+    let mut add = |spelling: &str| {
+        if !spellings.iter().any(|known| known == spelling) {
+            spellings.push(spelling.to_owned());
+        }
+    };
     for (_, from, to) in FLAG_ALIASES {
-        if *to == flag && !spellings.iter().any(|known| known == from) {
-            spellings.push((*from).to_owned());
+        if *to == flag {
+            add(from);
+        }
+    }
+    // `-D` is set by `--delete --force`, and sets `--delete`: each way of setting a flag is a
+    // spelling of it.
+    for (_, short, meanings) in FLAG_MEANINGS {
+        if *short == flag {
+            for meaning in *meanings {
+                add(meaning);
+                for (_, from, to) in FLAG_ALIASES {
+                    if to == meaning {
+                        add(from);
+                    }
+                }
+            }
+        } else if meanings.contains(&flag) {
+            add(short);
         }
     }
     spellings

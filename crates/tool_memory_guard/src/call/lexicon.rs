@@ -47,29 +47,151 @@ pub(crate) const RECIPIENT_KEYS: &[&str] = &[
     "addressee",
 ];
 
-/// Programs that run another program: `sudo rm -rf /` runs both `sudo` and `rm`.
+/// Programs that run another program: `sudo rm -rf /` runs both `sudo` and `rm`. Sorted.
 pub(crate) const WRAPPERS: &[&str] = &[
-    "sudo",
+    "builtin",
+    "caffeinate",
+    "chroot",
+    "chrt",
+    "command",
     "doas",
     "env",
     "eval",
-    "setsid",
-    "stdbuf",
-    "unbuffer",
-    "nohup",
-    "time",
     "exec",
-    "nice",
+    "flock",
     "ionice",
-    "command",
-    "builtin",
-    "xargs",
-    "watch",
-    "timeout",
+    "nice",
+    "nohup",
+    "runuser",
+    "setsid",
+    "sg",
+    "ssh",
+    "stdbuf",
     "strace",
-    "caffeinate",
     "su",
+    "sudo",
+    "time",
+    "timeout",
+    "unbuffer",
+    "watch",
+    "xargs",
 ];
+
+/// Per wrapper, its options that take the next word as their value (a cluster ending in one,
+/// `sudo -iu root`, does too) and how many arguments it takes before the program it runs
+/// (`timeout 5 cmd`, `chroot /srv cmd`, `ssh host cmd`). A wrapper not listed takes neither.
+/// Read from each program's manual: an option missing here would make its value read as the
+/// program, and the real program go unseen (`timeout -s KILL 5 git push -f`).
+pub(crate) const WRAPPER_OPTIONS: &[(&str, &[&str], usize)] = &[
+    ("caffeinate", &["-t", "-w"], 0),
+    ("chroot", &["--groups", "--userspec"], 1),
+    ("chrt", &[], 1),
+    ("doas", &["-C", "-u"], 0),
+    ("env", &["--chdir", "--unset", "-C", "-u"], 0),
+    ("exec", &["-a"], 0),
+    (
+        "flock",
+        &["--conflict-exit-code", "--timeout", "-E", "-w"],
+        1,
+    ),
+    (
+        "ionice",
+        &["--class", "--classdata", "--pid", "-c", "-n", "-p"],
+        0,
+    ),
+    ("nice", &["--adjustment", "-n"], 0),
+    (
+        "runuser",
+        &["--group", "--supp-group", "--user", "-G", "-g", "-u"],
+        0,
+    ),
+    ("sg", &[], 1),
+    (
+        "ssh",
+        &[
+            "-B", "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O",
+            "-o", "-p", "-Q", "-R", "-S", "-W", "-w",
+        ],
+        1,
+    ),
+    (
+        "stdbuf",
+        &["--error", "--input", "--output", "-e", "-i", "-o"],
+        0,
+    ),
+    (
+        "strace",
+        &[
+            "-a", "-b", "-E", "-e", "-I", "-O", "-o", "-P", "-p", "-S", "-s", "-u", "-X",
+            "--output",
+        ],
+        0,
+    ),
+    (
+        "su",
+        &["--group", "--shell", "--supp-group", "-G", "-g", "-s"],
+        0,
+    ),
+    (
+        "sudo",
+        &[
+            "--chdir",
+            "--close-from",
+            "--command-timeout",
+            "--group",
+            "--host",
+            "--other-user",
+            "--prompt",
+            "--role",
+            "--type",
+            "--user",
+            "-C",
+            "-D",
+            "-g",
+            "-h",
+            "-p",
+            "-R",
+            "-r",
+            "-T",
+            "-t",
+            "-U",
+            "-u",
+        ],
+        0,
+    ),
+    ("time", &["--format", "--output", "-f", "-o"], 0),
+    ("timeout", &["--kill-after", "--signal", "-k", "-s"], 1),
+    ("watch", &["--interval", "-n"], 0),
+    (
+        "xargs",
+        &[
+            "--arg-file",
+            "--delimiter",
+            "--eof",
+            "--max-args",
+            "--max-chars",
+            "--max-lines",
+            "--max-procs",
+            "--process-slot-var",
+            "--replace",
+            "-a",
+            "-d",
+            "-E",
+            "-e",
+            "-I",
+            "-L",
+            "-n",
+            "-P",
+            "-s",
+        ],
+        0,
+    ),
+];
+
+/// Words of the shell's own grammar that may open a command: what follows them is the program
+/// (`if true; then git push -f; fi`, `! git push -f`, `time git push`).
+pub(crate) const SHELL_KEYWORDS: &[&str] =
+    &["!", "do", "elif", "else", "if", "then", "until", "while"];
 
 /// Flags that take the next word as their value, so that word is not a subcommand
 /// (`git -C repo push`, `kubectl -n prod delete`).

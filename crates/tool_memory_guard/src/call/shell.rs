@@ -4,11 +4,11 @@
 
 use super::lexicon::{
     COMMAND_SHELLS, FIND_EXEC_OPTIONS, RUNNER_SUBCOMMANDS, RUNNERS, SCRIPT_EXTENSIONS,
-    SCRIPT_RUNNERS, VALUE_FLAGS, WRAPPERS,
+    SCRIPT_RUNNERS, SHELL_KEYWORDS, VALUE_FLAGS, WRAPPER_OPTIONS, WRAPPERS,
 };
 use super::text::Text;
 use crate::limits::{Bound, Budget, MAX_COMMAND_NESTING, MAX_WRAPPERS};
-use crate::normalize::{canonical_flag, expand_flag, program_name};
+use crate::normalize::{expand_flag, flag_meanings, program_name};
 
 /// One program run by a command line: `git -C x push --force origin main`.
 #[derive(Debug, Clone)]
@@ -57,6 +57,10 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
     let mut quote: Option<char> = None;
     // Inside `$'...'`, whose backslash escapes the shell decodes.
     let mut ansi = false;
+    // Open `(`, `$(` and backtick groups: whether each is a substitution that stands where a
+    // program goes (`$(echo git) push`), so its output is a program the call hides.
+    let mut groups: Vec<bool> = Vec::new();
+    let mut backtick: Option<bool> = None;
     let mut chars = line.chars().peekable();
     let flush =
         |pieces: &mut Vec<Piece>, word: &mut String, in_word: &mut bool, quoted: &mut bool| {
@@ -110,11 +114,34 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
                 flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
                 pieces.push(Piece::Separator);
             }
-            ';' | '&' | '\n' | '(' | ')' | '`' | '{' | '}' => {
+            '$' if chars.peek() == Some(&'(') => {
+                chars.next();
+                let at_program = !in_word && at_segment_start(&pieces);
                 flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
                 pieces.push(Piece::Separator);
+                groups.push(at_program);
             }
-            '$' if chars.peek() == Some(&'(') => {
+            '`' => {
+                let at_program = !in_word && at_segment_start(&pieces);
+                flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
+                pieces.push(Piece::Separator);
+                match backtick.take() {
+                    None => backtick = Some(at_program),
+                    Some(hides) => hidden_program(&mut pieces, hides),
+                }
+            }
+            '(' => {
+                flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
+                pieces.push(Piece::Separator);
+                groups.push(false);
+            }
+            ')' => {
+                flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
+                pieces.push(Piece::Separator);
+                let hides = groups.pop().unwrap_or(false);
+                hidden_program(&mut pieces, hides);
+            }
+            ';' | '&' | '\n' | '{' | '}' => {
                 flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
                 pieces.push(Piece::Separator);
             }
@@ -128,6 +155,17 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
             '$' if skip_ifs(&mut chars) => {
                 flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
             }
+            '$' if chars.peek() == Some(&'{') => {
+                // `${NAME}` is one expansion, not a group.
+                word.push('$');
+                in_word = true;
+                for inner in chars.by_ref() {
+                    word.push(inner);
+                    if inner == '}' {
+                        break;
+                    }
+                }
+            }
             ch if ch.is_whitespace() => {
                 flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
             }
@@ -140,6 +178,26 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
     flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
     pieces
 }
+
+/// Whether the next word starts a simple command: nothing yet, or a separator or pipe last.
+fn at_segment_start(pieces: &[Piece]) -> bool {
+    !matches!(pieces.last(), Some(Piece::Word { .. }))
+}
+
+/// The word [`HIDDEN_PROGRAM`] after a substitution that stood where a program goes: the
+/// words after it are that program's arguments.
+fn hidden_program(pieces: &mut Vec<Piece>, hides: bool) {
+    if hides {
+        pieces.push(Piece::Word {
+            text: HIDDEN_PROGRAM.to_owned(),
+            quoted_space: false,
+        });
+    }
+}
+
+/// What a call runs where it names its program through a substitution or a variable the
+/// line does not set (`$(echo git) push -f`, `$GIT push -f`): a program it hides.
+pub(crate) const HIDDEN_PROGRAM: &str = "$";
 
 /// After a `$`: consumes `IFS` or `{IFS}` (either case) and says whether it did. The shell
 /// splits the expansion's value (white space by default) into word breaks.
@@ -195,8 +253,7 @@ fn ansi_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, word: &mut 
         'v' => Some('\u{b}'),
         other => Some(other),
     };
-    // The line was lower-cased before it was parsed; so is what its escapes spell.
-    word.extend(decoded.into_iter().flat_map(char::to_lowercase));
+    word.extend(decoded);
 }
 
 /// The words of a command line as the shell reads them (quotes, backslashes and ANSI-C
@@ -222,6 +279,8 @@ pub(crate) fn parse_command_line(
     let pieces = shell_pieces(line);
     let mut segment: Vec<String> = Vec::new();
     let mut nested: Vec<String> = Vec::new();
+    // Variables and aliases the line sets (`g=git; $g push -f`, `alias g=git; g push -f`).
+    let mut names = Names::default();
     // A pipeline is named by the index of its first invocation in `out`.
     let mut pipeline = out.len();
     for piece in pieces {
@@ -230,10 +289,12 @@ pub(crate) fn parse_command_line(
                 if quoted_space || is_shell_command_value(&segment) {
                     nested.push(text.clone());
                 }
-                segment.push(text);
+                segment.push(word_case(text));
             }
             Piece::Separator | Piece::Pipe => {
                 let first = out.len();
+                names.learn(&segment);
+                names.expand(&mut segment);
                 if !segment_invocations(&segment, out, budget) {
                     return false;
                 }
@@ -248,6 +309,7 @@ pub(crate) fn parse_command_line(
         }
     }
     let first = out.len();
+    names.expand(&mut segment);
     if !segment_invocations(&segment, out, budget) {
         return false;
     }
@@ -267,6 +329,17 @@ pub(crate) fn parse_command_line(
         .all(|inner| parse_command_line(inner, depth + 1, out, budget))
 }
 
+/// A word of a command in the case it is compared in: lower-case, but for a short flag
+/// (`-D`, `-Rf`), whose case the program reads ([`crate::normalize::flag_case`]).
+fn word_case(word: String) -> String {
+    let short_flag = word.starts_with('-') && !word.starts_with("--") && word.len() > 1;
+    if short_flag || !word.chars().any(char::is_uppercase) {
+        word
+    } else {
+        word.to_lowercase()
+    }
+}
+
 /// Whether the next word of a simple command is the command line a shell's `-c` takes
 /// (`sh -c yarn`, `bash -lc 'git push'`): the last word is a short option cluster holding
 /// `c`, and a shell runs before it.
@@ -281,6 +354,76 @@ fn is_shell_command_value(segment: &[String]) -> bool {
     }) && before
         .iter()
         .any(|word| COMMAND_SHELLS.contains(&program_name(word).as_str()))
+}
+
+/// The shell variables and aliases a command line sets, by name (lower-case, as the line's
+/// words are), to read the words that use them as the shell would. Bounded by the line.
+#[derive(Default)]
+struct Names {
+    variables: Vec<(String, String)>,
+    aliases: Vec<(String, String)>,
+}
+
+impl Names {
+    /// Records what a simple command sets: `NAME=value` alone (or with `export`), or
+    /// `alias NAME=value`.
+    fn learn(&mut self, segment: &[String]) {
+        let (list, words) = match segment.split_first() {
+            Some((first, rest)) if first == "alias" => (&mut self.aliases, rest),
+            Some((first, rest)) if first == "export" || first == "local" || first == "readonly" => {
+                (&mut self.variables, rest)
+            }
+            _ if segment.iter().all(|word| is_assignment(word)) => (&mut self.variables, segment),
+            _ => return,
+        };
+        for word in words {
+            if let Some((name, value)) = word.split_once('=') {
+                list.retain(|(known, _)| known != name);
+                list.push((name.to_owned(), value.to_owned()));
+            }
+        }
+    }
+
+    /// Replaces an alias in program position and each `$NAME` / `${NAME}` word by what the
+    /// line set it to; a program word that stays an expansion is [`HIDDEN_PROGRAM`].
+    fn expand(&self, segment: &mut Vec<String>) {
+        if segment.is_empty() {
+            return;
+        }
+        let start = segment
+            .iter()
+            .position(|word| !is_assignment(word))
+            .unwrap_or(segment.len());
+        if let Some(word) = segment.get(start)
+            && let Some((_, value)) = self.aliases.iter().find(|(name, _)| name == word)
+        {
+            let words: Vec<String> = value.split_whitespace().map(str::to_owned).collect();
+            segment.splice(start..=start, words);
+        }
+        for at in (0..segment.len()).rev() {
+            let Some(name) = variable_name(&segment[at]) else {
+                continue;
+            };
+            match self.variables.iter().rev().find(|(known, _)| known == name) {
+                Some((_, value)) => {
+                    let words: Vec<String> = value.split_whitespace().map(str::to_owned).collect();
+                    segment.splice(at..=at, words);
+                }
+                None if at == start => segment[at] = HIDDEN_PROGRAM.to_owned(),
+                None => {}
+            }
+        }
+    }
+}
+
+/// The name in a word that is one variable's expansion: `$g`, `${g}`, `"$g"`.
+fn variable_name(word: &str) -> Option<&str> {
+    let rest = word.strip_prefix('$')?;
+    let name = rest
+        .strip_prefix('{')
+        .and_then(|inner| inner.strip_suffix('}'))
+        .unwrap_or(rest);
+    (!name.is_empty() && name.chars().all(|ch| ch.is_alphanumeric() || ch == '_')).then_some(name)
 }
 
 fn is_assignment(word: &str) -> bool {
@@ -311,7 +454,9 @@ fn segment_invocations_within(
     finds: usize,
 ) -> bool {
     let mut index = 0;
-    while index < words.len() && is_assignment(&words[index]) {
+    while index < words.len()
+        && (is_assignment(&words[index]) || SHELL_KEYWORDS.contains(&words[index].as_str()))
+    {
         index += 1;
     }
     let mut wrappers = 0;
@@ -348,16 +493,30 @@ fn segment_invocations_within(
         }
         wrappers += 1;
         index += 1;
-        // Skip the wrapper's own options, assignments and (for timeout, nice -n) values.
+        // Skip the wrapper's own options (with their values), assignments (`env A=1`) and
+        // arguments (`timeout 5`, `chroot /srv`, `ssh host`).
+        let (value_options, mut arguments) = WRAPPER_OPTIONS
+            .iter()
+            .find(|(name, ..)| *name == program)
+            .map_or((&[][..], 0), |(_, options, arguments)| {
+                (*options, *arguments)
+            });
+        let mut options_done = false;
         while index < words.len() {
             let word = &words[index];
-            if VALUE_FLAGS.contains(&word.as_str()) {
-                index += 2;
-            } else if word.starts_with('-')
-                || is_assignment(word)
-                || (program == "timeout"
-                    && word.chars().next().is_some_and(|ch| ch.is_ascii_digit()))
-            {
+            if !options_done && word == "--" {
+                options_done = true;
+                index += 1;
+            } else if !options_done && word.starts_with('-') && word.len() > 1 {
+                index += if takes_a_value(value_options, word) {
+                    2
+                } else {
+                    1
+                };
+            } else if is_assignment(word) && program == "env" {
+                index += 1;
+            } else if arguments > 0 {
+                arguments -= 1;
                 index += 1;
             } else {
                 break;
@@ -365,6 +524,26 @@ fn segment_invocations_within(
         }
     }
     true
+}
+
+/// Whether a wrapper's option takes the next word as its value: it is one of `options`, or a
+/// cluster of short options whose last one is (`sudo -iu root`); never with an `=` in it.
+fn takes_a_value(options: &[&str], word: &str) -> bool {
+    if word.contains('=') {
+        return false;
+    }
+    if options.contains(&word) {
+        return true;
+    }
+    let Some(letters) = word.strip_prefix('-').filter(|rest| !rest.starts_with('-')) else {
+        return false;
+    };
+    letters.chars().all(|ch| ch.is_ascii_alphabetic())
+        && letters.chars().next_back().is_some_and(|last| {
+            let mut short = String::from("-");
+            short.push(last);
+            options.contains(&short.as_str())
+        })
 }
 
 /// The commands `find` runs for each file (`find . -exec rm -rf {} +`): the words after each
@@ -476,11 +655,13 @@ fn invocation(words: &[String]) -> Invocation {
         if !options_done && word.len() > 1 && word.starts_with('-') {
             expanded.clear();
             expand_flag(word, &mut expanded);
-            flags.extend(
-                expanded
-                    .iter()
-                    .map(|flag| canonical_flag(&program, flag).to_owned()),
-            );
+            for flag in &expanded {
+                for meaning in flag_meanings(&program, flag) {
+                    if !flags.iter().any(|seen| seen == meaning) {
+                        flags.push(meaning.to_owned());
+                    }
+                }
+            }
             skip_value = !word.contains('=') && VALUE_FLAGS.contains(&word.as_str());
             continue;
         }
@@ -508,7 +689,7 @@ fn invocation(words: &[String]) -> Invocation {
         program,
         positional,
         flags,
-        texts: vec![Text::new(words.join(" "), false, false)],
+        texts: vec![Text::of(&words.join(" "), false, false)],
         pipeline: 0,
     }
 }

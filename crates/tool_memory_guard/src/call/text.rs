@@ -13,6 +13,9 @@ use crate::normalize::{
 #[derive(Debug, Clone)]
 pub(crate) struct Text {
     pub(crate) lower: String,
+    /// The text as written, when it differs from `lower`: the command parser reads it, since
+    /// a short flag's case is part of it (`git branch -d` is not `-D`).
+    original: Option<Box<str>>,
     /// Under a recipient-like key.
     pub(crate) recipient: bool,
     /// A joined argv array, used only to find invocations (its elements are texts too).
@@ -37,10 +40,26 @@ impl Text {
     pub(crate) fn new(lower: String, recipient: bool, command_only: bool) -> Text {
         Text {
             lower,
+            original: None,
             recipient,
             command_only,
             forms: OnceCell::new(),
         }
+    }
+
+    /// A text as written; its lower-case form is computed here.
+    pub(crate) fn of(original: &str, recipient: bool, command_only: bool) -> Text {
+        let lower = original.to_lowercase();
+        let differs = lower != original;
+        Text {
+            original: differs.then(|| original.into()),
+            ..Text::new(lower, recipient, command_only)
+        }
+    }
+
+    /// The text as written (for the command parser).
+    pub(crate) fn original(&self) -> &str {
+        self.original.as_deref().unwrap_or(&self.lower)
     }
 
     fn forms(&self) -> &Forms {

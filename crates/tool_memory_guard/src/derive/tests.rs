@@ -412,3 +412,57 @@ fn an_exception_that_is_all_a_ban_names_is_an_allowlist() {
         ),
     );
 }
+
+#[test]
+fn sentences_that_give_different_orders_are_parts_of_their_own() {
+    // The ask is about deleting branches in general; the ban on `-D` stays a ban.
+    check(
+        "shell",
+        "Never `git branch -D`. Ask before deleting branches.",
+        Some(
+            r#"{"also":[{"ask_first":true,"matchers":[{"kind":"command","value":"git branch --delete"},{"kind":"command","value":"git push --delete"}],"polarity":"forbid"}],"matchers":[{"kind":"command","value":"git branch -D"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // An ask that names nothing of its own is about the ban before it.
+    check(
+        "shell",
+        "Never force-push. If you must, ask first.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"git push --force"},{"kind":"command","value":"git push --force-with-lease"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // Sentences of one kind are read as one rule, as before.
+    check(
+        "shell",
+        "Never run `yarn`. Never run `npm install`.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"yarn"},{"kind":"command","value":"npm install"}],"polarity":"forbid"}"#,
+        ),
+    );
+}
+
+#[test]
+fn short_flags_keep_their_case() {
+    check(
+        "shell",
+        "Never run `git branch -D`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"git branch -D"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "shell",
+        "Never run `git branch -d`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"git branch -d"}],"polarity":"forbid"}"#),
+    );
+    // Written in capitals throughout, the case says nothing: the lower-case flag, which a
+    // `-D` also sets, is the safe reading.
+    check(
+        "shell",
+        "NEVER RUN `GIT BRANCH -D`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"git branch -d"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "shell",
+        "Never pass --Force.",
+        Some(r#"{"matchers":[{"kind":"flag","value":"--force"}],"polarity":"forbid"}"#),
+    );
+}

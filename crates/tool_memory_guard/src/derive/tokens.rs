@@ -253,6 +253,9 @@ pub(crate) fn offset_in(text: &str, part: &str) -> usize {
 /// The tokens of `text`, whose lower-case form is `lower_text`.
 pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>> {
     let spans = quoted_spans(text);
+    // A short flag keeps its case (`git branch -D` is not `-d`), unless the rule is written in
+    // capitals throughout, where case says nothing ("NEVER RUN RM -RF").
+    let flag_case = text.chars().any(char::is_lowercase);
     // About one token per five bytes of prose: enough room for most rules at once.
     let mut tokens = Vec::with_capacity(spans.len() + text.len() / 5);
     for &(start, _, content, backtick) in &spans {
@@ -262,8 +265,13 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
         let single = !content.contains(char::is_whitespace);
         let kind = if single {
             match classify(content) {
+                Some((MatcherKind::Flag, value)) if flag_case => {
+                    TokenKind::Entity(MatcherKind::Flag, short_flag_case(content, value))
+                }
                 Some((kind, value)) => TokenKind::Entity(kind, value),
-                None if backtick && first_is_program => TokenKind::QuotedCommand(lower.clone()),
+                None if backtick && first_is_program => {
+                    TokenKind::QuotedCommand(command_case(content, &lower, flag_case))
+                }
                 // A quoted glob of a bare file name (`id_rsa*`, `*secret*`) names files, even
                 // without the dot or slash a glob in prose needs to be read as one.
                 None if is_bare_glob(&lower) => TokenKind::Entity(MatcherKind::Path, lower.clone()),
@@ -273,7 +281,7 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
             // `ALTER TABLE`, `DROP DATABASE`: a statement's words, not a program.
             TokenKind::Entity(MatcherKind::Literal, lower.clone())
         } else if backtick || first_is_program {
-            TokenKind::QuotedCommand(lower.clone())
+            TokenKind::QuotedCommand(command_case(content, &lower, flag_case))
         } else {
             TokenKind::Entity(MatcherKind::Literal, lower.clone())
         };
@@ -320,6 +328,9 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
             Cow::Owned(trimmed.to_lowercase())
         };
         let kind = match classify(&lower) {
+            Some((MatcherKind::Flag, value)) if flag_case => {
+                TokenKind::Entity(MatcherKind::Flag, short_flag_case(trimmed, value))
+            }
             Some((kind, value)) => TokenKind::Entity(kind, value),
             None => TokenKind::Word,
         };
@@ -337,6 +348,42 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
         tokens.sort_by_key(|token| token.offset);
     }
     tokens
+}
+
+/// A flag's name (`value`, lower-case) with the case `written` gives it when it is a short
+/// flag (`-D`): long flags are compared lower-case.
+fn short_flag_case(written: &str, value: String) -> String {
+    let name = written.split('=').next().unwrap_or_default();
+    if name.starts_with("--") || name.len() != value.len() {
+        value
+    } else {
+        name.to_owned()
+    }
+}
+
+/// A quoted command's words lower-case, but for its short flags, which keep the case they are
+/// written in when `keep` (see [`tokenize`]).
+fn command_case(content: &str, lower: &str, keep: bool) -> String {
+    if !keep || !content.contains(" -") {
+        return lower.to_owned();
+    }
+    let written: Vec<&str> = content.split_whitespace().collect();
+    let lowered: Vec<&str> = lower.split_whitespace().collect();
+    if written.len() != lowered.len() {
+        return lower.to_owned();
+    }
+    written
+        .iter()
+        .zip(&lowered)
+        .map(|(written, lowered)| {
+            if written.starts_with('-') && !written.starts_with("--") {
+                *written
+            } else {
+                *lowered
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 pub(crate) fn is_flag(token: &Token) -> bool {

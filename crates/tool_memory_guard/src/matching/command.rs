@@ -1,8 +1,10 @@
 //! Command patterns: the program, subcommands and flags a `command` matcher names, and
 //! whether an invocation runs it.
 
-use crate::call::{CallView, Invocation};
-use crate::normalize::{canonical_flag, chunks, expand_flag, program_name};
+use crate::call::{CallView, HIDDEN_PROGRAM, Invocation};
+use crate::normalize::{
+    canonical_flag, chunks, expand_flag, flag_meanings, program_name, sets_flag,
+};
 
 /// A command prefix: program, subcommands, and the flags it must carry.
 #[derive(Debug, Clone)]
@@ -13,20 +15,20 @@ pub(crate) struct CommandPattern {
 
 impl CommandPattern {
     pub(crate) fn parse(value: &str) -> CommandPattern {
-        let lower = value.to_lowercase();
         let mut words = Vec::new();
         let mut raw_flags = Vec::new();
-        for token in lower.split_whitespace() {
+        for token in value.split_whitespace() {
             // `git checkout -- .`: the end of options, which an invocation does not keep.
             if token == "--" {
                 continue;
             }
             if token.len() > 1 && token.starts_with('-') && !words.is_empty() {
+                // A short flag keeps its case (`git branch -D`), as a call's does.
                 raw_flags.push(token.to_owned());
             } else if words.is_empty() {
                 words.push(program_name(token));
             } else {
-                words.push(token.to_owned());
+                words.push(token.to_lowercase());
             }
         }
         let program = words.first().cloned().unwrap_or_default();
@@ -42,9 +44,10 @@ impl CommandPattern {
                 &expanded[..]
             };
             for flag in required {
-                let flag = canonical_flag(&program, flag).to_owned();
-                if !flags.contains(&flag) {
-                    flags.push(flag);
+                for meaning in flag_meanings(&program, flag) {
+                    if !flags.iter().any(|known| known == meaning) {
+                        flags.push(meaning.to_owned());
+                    }
                 }
             }
         }
@@ -66,6 +69,31 @@ impl CommandPattern {
                 .flags
                 .iter()
                 .all(|flag| invocation.flags.contains(flag))
+    }
+
+    /// Whether an invocation whose program the call hides (`$(echo git) push -f`, `$GIT push
+    /// -f`: [`HIDDEN_PROGRAM`]) may run this command: the rest of it (subcommands, flags)
+    /// matches. A command of one word and no flag says nothing about such an invocation.
+    pub(crate) fn may_match_hidden(&self, invocation: &Invocation) -> bool {
+        let Some((program, subcommands)) = self.words.split_first() else {
+            return false;
+        };
+        invocation.program == HIDDEN_PROGRAM
+            && (!subcommands.is_empty() || !self.flags.is_empty())
+            && invocation.positional.len() >= subcommands.len()
+            && invocation
+                .positional
+                .iter()
+                .zip(subcommands)
+                .all(|(a, b)| a == b)
+            // The hidden program's flags were read without knowing it: read them as this
+            // program's (`$G push -f` is `git push --force` if `$G` is git).
+            && self.flags.iter().all(|flag| {
+                invocation
+                    .flags
+                    .iter()
+                    .any(|seen| flag_meanings(program, seen).any(|meaning| meaning == flag))
+            })
     }
 
     /// Whether the tool itself runs this command: a `git_push` tool runs `git push`; a
@@ -97,10 +125,11 @@ impl CommandPattern {
         self.flags.iter().all(|flag| {
             view.bool_flags.contains(flag)
                 || view.invocations().iter().any(|invocation| {
-                    let canonical = canonical_flag(program, flag);
-                    invocation.flags.iter().any(|seen| {
-                        seen == flag || seen == canonical || canonical_flag(program, seen) == flag
-                    })
+                    sets_flag(program, flag, &invocation.flags)
+                        || invocation
+                            .flags
+                            .iter()
+                            .any(|seen| canonical_flag(program, seen) == flag)
                 })
         })
     }

@@ -99,6 +99,21 @@ pub(crate) const FLAG_ALIASES: &[(&str, &str, &str)] = &[
     ("git", "-d", "--delete"),
     ("helm", "-n", "--namespace"),
     ("kubectl", "-n", "--namespace"),
+    // Short flags keep their case (`git branch -d` deletes a merged branch, `-D` any branch);
+    // where a program reads both cases as one flag, the capital is listed here.
+    ("rm", "-R", "-r"),
+    ("cp", "-R", "-r"),
+    ("chmod", "-R", "-r"),
+    ("chown", "-R", "-r"),
+    ("chgrp", "-R", "-r"),
+];
+
+/// Short flags that stand for several long ones, per program: `git branch -D` is `--delete
+/// --force`, so a rule on `-D` holds for `-d --force` too, and a rule on `-d` (`--delete`) for
+/// `-D`. Each is compared as the set of flags it stands for.
+pub(crate) const FLAG_MEANINGS: &[(&str, &str, &[&str])] = &[
+    ("git", "-D", &["--delete", "--force"]),
+    ("git", "-M", &["--move", "--force"]),
 ];
 
 /// Programs installed under versioned names, whose version says nothing about what they do.

@@ -26,7 +26,7 @@ fn check(rule_text: &str, rows: &[(&str, Decision)]) -> Result<()> {
     Ok(())
 }
 
-use Decision::{Allow, Deny};
+use Decision::{Allow, Confirm, Deny};
 
 #[test]
 fn quoting_and_escapes_spell_the_same_program() -> Result<()> {
@@ -132,6 +132,105 @@ fn a_glob_that_touches_a_word_still_finds_longer_words() -> Result<()> {
             ("cat id_ed25519", Allow),
             ("cat secrets.txt", Deny),
             ("cat secret.txt", Allow),
+        ],
+    )
+}
+
+#[test]
+fn wrapper_options_and_arguments_are_skipped_to_the_program() -> Result<()> {
+    check(
+        "Never use git push --force.",
+        &[
+            ("timeout -s KILL 5 git push -f", Deny),
+            ("timeout 5 git push -f", Deny),
+            ("sudo -iu root git push -f", Deny),
+            ("sudo -H git push -f", Deny),
+            ("sudo -u deploy -- git push -f", Deny),
+            ("time -p git push -f", Deny),
+            ("nice -n 10 git push -f", Deny),
+            ("env -i PATH=/bin git push -f", Deny),
+            ("chroot /srv git push -f", Deny),
+            ("flock /tmp/lock git push -f", Deny),
+            ("ssh -p 2222 prod git push -f", Deny),
+            ("xargs -n 1 git push -f", Deny),
+            ("su deploy -c 'git push -f'", Deny),
+            ("sudo -u git ls", Allow),
+        ],
+    )
+}
+
+#[test]
+fn the_shell_grammar_around_a_command_is_seen_through() -> Result<()> {
+    check(
+        "Never use git push --force.",
+        &[
+            ("if true; then git push -f; fi", Deny),
+            ("for b in main; do git push -f origin $b; done", Deny),
+            ("! git push -f", Deny),
+            ("(git push -f)", Deny),
+            ("{ git push -f; }", Deny),
+            ("f() { git push -f; }; f", Deny),
+        ],
+    )
+}
+
+#[test]
+fn variables_and_aliases_the_line_sets_are_read() -> Result<()> {
+    check(
+        "Never use git push --force.",
+        &[
+            ("g=git; $g push -f", Deny),
+            ("export G=git && $G push --force", Deny),
+            ("g=git; ${g} push -f", Deny),
+            ("alias g=git; g push -f", Deny),
+            ("alias gpf='git push -f'; gpf", Deny),
+            ("g=git; $g push origin main", Allow),
+        ],
+    )?;
+    check("Never run yarn.", &[("p=yarn; $p install", Deny)])
+}
+
+#[test]
+fn a_program_the_call_hides_is_asked_about() -> Result<()> {
+    check(
+        "Never use git push --force.",
+        &[
+            ("$(echo git) push -f", Confirm),
+            ("`echo git` push -f", Confirm),
+            ("$GIT push -f", Confirm),
+            ("${GIT} push --force", Confirm),
+            ("$GIT push origin main", Allow),
+            ("echo $(date) push", Allow),
+            ("$EDITOR notes.md", Allow),
+            ("x=$(git rev-parse HEAD) && git push origin main", Allow),
+        ],
+    )
+}
+
+#[test]
+fn a_short_flag_is_its_own_case_and_what_it_stands_for() -> Result<()> {
+    check(
+        "Never `git branch -D`.",
+        &[
+            ("git branch -D old", Deny),
+            ("git branch --delete --force old", Deny),
+            ("git branch -d -f old", Deny),
+            ("git branch -d old", Allow),
+            ("git branch --list", Allow),
+        ],
+    )?;
+    // A rule on `-d` (`--delete`) holds for `-D`, which deletes too.
+    check(
+        "Never run `git branch -d`.",
+        &[("git branch -D old", Deny), ("git branch -d old", Deny)],
+    )?;
+    // `rm` reads `-R` as `-r`.
+    check(
+        "never `rm -rf`",
+        &[
+            ("rm -Rf build", Deny),
+            ("rm -fR build", Deny),
+            ("rm -F build", Allow),
         ],
     )
 }
