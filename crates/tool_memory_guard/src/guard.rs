@@ -11,9 +11,10 @@ use tool_memory_core::{
 };
 
 use crate::call::{CallView, tool_words, visit_words};
+use crate::limits::MAX_ARGUMENT_DEPTH;
 use crate::limits::{ArgumentCount, Bound};
 use crate::matching::{CompiledConstraint, Hit, KeyGroup, evaluate};
-use crate::normalize::versionless;
+use crate::normalize::{folded, versionless};
 use crate::rule_constraint::enforced;
 use crate::{Constraint, Error, MatcherKind, Polarity, Strength, derive_constraint};
 
@@ -458,7 +459,29 @@ impl Guard {
     /// Checks a proposed call of `tool_name` with `arguments` against the tool's rules and the
     /// rules for every tool.
     pub fn check(&self, tool_name: &str, arguments: &Value) -> Verdict {
-        self.check_with(tool_name, arguments, false)
+        let verdict = self.check_with(tool_name, arguments, false);
+        if verdict.decision == Decision::Deny {
+            return verdict;
+        }
+        // `gіt push --force` with a Cyrillic `і`, `ｒｍ -rf /`, `g\u{200B}it`: read with its
+        // look-alikes folded, a call that would be blocked is asked about (it may be an attempt
+        // to pass a rule, or another thing: a shell runs no `gіt`).
+        let Some(folded) = fold_lookalikes(arguments, 1) else {
+            return verdict;
+        };
+        let plain = self.check_with(tool_name, &folded, false);
+        if plain.decision <= verdict.decision {
+            return verdict;
+        }
+        Verdict {
+            decision: Decision::Confirm,
+            reason: format!(
+                "confirm first: the call is spelled with look-alike characters (another script, full-width or invisible ones); read as the plain characters they imitate, it is {}",
+                plain.reason
+            ),
+            rules: plain.rules,
+            advice: verdict.advice,
+        }
     }
 
     /// `exhaustive` evaluates every rule instead of the index's candidates; the tests use it
@@ -633,6 +656,64 @@ impl Guard {
     }
 }
 
+/// The arguments with every look-alike character folded ([`folded`]), keys included; `None`
+/// when they hold none. Not deeper than the check reads ([`MAX_ARGUMENT_DEPTH`]).
+fn fold_lookalikes(value: &Value, depth: usize) -> Option<Value> {
+    // Most calls are ASCII throughout: find that out without building anything.
+    fn any_foreign(value: &Value, depth: usize) -> bool {
+        match value {
+            Value::String(text) => !text.is_ascii(),
+            Value::Array(items) => {
+                depth <= MAX_ARGUMENT_DEPTH && items.iter().any(|item| any_foreign(item, depth + 1))
+            }
+            Value::Object(map) => {
+                depth <= MAX_ARGUMENT_DEPTH
+                    && map
+                        .iter()
+                        .any(|(key, item)| !key.is_ascii() || any_foreign(item, depth + 1))
+            }
+            _ => false,
+        }
+    }
+    if depth == 1 && !any_foreign(value, depth) {
+        return None;
+    }
+    match value {
+        Value::String(text) => folded(text).map(Value::String),
+        Value::Array(items) if depth <= MAX_ARGUMENT_DEPTH => {
+            let mut changed = false;
+            let items: Vec<Value> = items
+                .iter()
+                .map(|item| match fold_lookalikes(item, depth + 1) {
+                    Some(item) => {
+                        changed = true;
+                        item
+                    }
+                    None => item.clone(),
+                })
+                .collect();
+            changed.then_some(Value::Array(items))
+        }
+        Value::Object(map) if depth <= MAX_ARGUMENT_DEPTH => {
+            let mut changed = false;
+            let map: serde_json::Map<String, Value> = map
+                .iter()
+                .map(|(key, item)| {
+                    let key = folded(key)
+                        .inspect(|_| changed = true)
+                        .unwrap_or_else(|| key.clone());
+                    let item = fold_lookalikes(item, depth + 1)
+                        .inspect(|_| changed = true)
+                        .unwrap_or_else(|| item.clone());
+                    (key, item)
+                })
+                .collect();
+            changed.then_some(Value::Object(map))
+        }
+        _ => None,
+    }
+}
+
 static EMPTY_INDEX: std::sync::LazyLock<ToolIndex> = std::sync::LazyLock::new(ToolIndex::default);
 
 /// Checks one call against a slice of rules, deriving every constraint. Builds a throwaway
@@ -767,7 +848,7 @@ mod tests {
         for text in corpus_texts() {
             for case in parse_corpus(&text).expect("valid corpus") {
                 let guard = Guard::from_rules(case.tool_rules());
-                let indexed = guard.check(&case.call.tool_name, &case.call.arguments);
+                let indexed = guard.check_with(&case.call.tool_name, &case.call.arguments, false);
                 let exhaustive = guard.check_with(&case.call.tool_name, &case.call.arguments, true);
                 assert_eq!(indexed, exhaustive, "{}", case.id);
                 checked += 1;

@@ -7,10 +7,12 @@
 //! That is what keeps `sarah@example.com` away from `sarah.connor@example.com`.
 
 mod lexicon;
+mod lookalike;
 mod paths;
 mod words;
 
 use self::lexicon::{FLAG_ALIASES, FLAG_MEANINGS, TLDS, VERSIONED_PROGRAMS};
+pub(crate) use self::lookalike::folded;
 pub(crate) use self::paths::{PathPattern, normalize_path, path_candidates};
 pub(crate) use self::words::{CueSet, WordMap, WordRuns, WordSet, find_word};
 

@@ -234,3 +234,40 @@ fn a_short_flag_is_its_own_case_and_what_it_stands_for() -> Result<()> {
         ],
     )
 }
+
+#[test]
+fn look_alike_characters_are_asked_about() -> Result<()> {
+    check(
+        "Never use git push --force.",
+        &[
+            ("gіt push --force", Confirm),
+            ("ｇｉｔ ｐｕｓｈ －－ｆｏｒｃｅ", Confirm),
+            ("g\u{200B}it push --force", Confirm),
+            ("git push \u{2014}force", Confirm),
+            ("git push --force", Deny),
+            ("git push origin main # привет", Allow),
+        ],
+    )?;
+    let guard = Guard::from_rules([rule(
+        "r",
+        "send_email",
+        "Never email sarah@corp.com.",
+        ToolMemoryPriority::Critical,
+    )]);
+    for (to, expected) in [
+        ("sarah@corр.com", Confirm),
+        ("ѕarah@corp.com", Confirm),
+        ("sarah@corp.com", Deny),
+        ("Сергей <sergey@corp.com>", Allow),
+    ] {
+        let verdict = guard.check("send_email", &json!({"to": to}));
+        ensure!(
+            verdict.decision == expected,
+            "{to:?}: expected {}, got {} ({})",
+            expected.as_str(),
+            verdict.decision.as_str(),
+            verdict.reason
+        );
+    }
+    Ok(())
+}
