@@ -11,6 +11,7 @@
 //! an operation as a whole, and this module decides the polarity and assembles the constraint.
 //! The word lists are data in `lexicon`.
 
+mod allowlist;
 mod entities;
 mod lexicon;
 mod tokens;
@@ -79,6 +80,7 @@ fn gives_an_order(clause: &str) -> bool {
         || cues.forbid.is_some()
         || cues.require.is_some()
         || lower.contains("instead of")
+        || allowlist::states_an_allowlist(&lower)
 }
 
 /// The grammar behind [`derive_constraint`], on text and a tool name.
@@ -183,6 +185,11 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     // The words of the text, built once: derivation looks up over a hundred cues in it.
     let words = WordRuns::new(&lower);
     let cues = Cues::of(&words);
+    // "Never email anyone but Priya", "only message people at @acme.com": who is named is who
+    // may be reached, and every other call of the tool is forbidden.
+    if let Some(allowlist) = allowlist::allowlist(text, &lower, tool_name, cues.ask.is_some()) {
+        return finish(allowlist);
+    }
     let cue = polarity_cue(&cues, &lower)?;
     let mut tokens = tokenize(text, &lower);
     if let Cue::InsteadOf(at) = cue {

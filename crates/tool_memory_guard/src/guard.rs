@@ -791,6 +791,15 @@ fn reason_line(decision: Decision, rule: &ToolMemoryRule, hit: &Hit, tool: &str)
         (_, MatcherKind::Url) => format!("the URL {} is forbidden", hit.found),
         (_, MatcherKind::Path) => format!("the path {} is forbidden", hit.found),
         (_, MatcherKind::Host) => format!("the host {} is forbidden", hit.found),
+        // An allowlist: the tool is forbidden but for the recipients the rule names.
+        (_, MatcherKind::Command) if hit.recipient && hit.strength == Strength::Weak => format!(
+            "only the recipients the rule names may be reached, and {} may not be one of them (a name it allows, at another address)",
+            hit.found
+        ),
+        (_, MatcherKind::Command) if hit.recipient => format!(
+            "only the recipients the rule names may be reached, and {} is not one of them",
+            hit.found
+        ),
         (_, MatcherKind::Command) => format!("the command `{value}` is forbidden"),
         (_, MatcherKind::Flag) => format!("the flag {value} is forbidden"),
         (_, MatcherKind::Literal) => format!("the text \"{value}\" is forbidden"),

@@ -363,34 +363,75 @@ impl<'a> Scope<'a> {
         })
     }
 
-    /// Whether every address the call reaches is one of the constraint's excepted addresses or
-    /// domains ("never email anyone other than `boss@corp.com`"); a recipient without an
-    /// address, or no recipient at all, is not excused.
-    fn excused_recipients(&self) -> bool {
-        let allowed = |email: &String| {
-            self.except.iter().any(|(_, compiled)| match compiled {
-                Compiled::Email(allowed) => allowed == email,
-                Compiled::Domain(domain) => email
-                    .rsplit_once('@')
-                    .is_some_and(|(_, host)| host_in_domain(host, domain)),
-                _ => false,
-            })
-        };
+    /// Whether everyone the call reaches is on the constraint's list of exceptions ("never
+    /// email anyone other than `boss@corp.com`", "only message Priya", "nobody outside
+    /// acme.com"): every address is an excepted address, in an excepted domain or spells an
+    /// excepted name in its local part; every recipient without an address spells an
+    /// excepted name or is an excepted handle or channel. No recipient at all is not excused.
+    /// An address that does not, under a display name that does (`Priya <p.s@x.com>` for
+    /// "only Priya"), may be that person: [`Excused::Maybe`], and the first recipient that is
+    /// not excused is named.
+    fn excused_recipients(&self) -> Excused {
         let mut any = false;
+        let mut maybe: Option<String> = None;
         for text in self.address_texts() {
             let emails = text.emails();
             if emails.is_empty() {
-                if text.recipient {
-                    return false;
+                if !text.recipient {
+                    continue;
                 }
-                continue;
-            }
-            if !emails.iter().all(allowed) {
-                return false;
+                if !self.excused_name(text) {
+                    return Excused::No(text.lower.trim().chars().take(80).collect());
+                }
+            } else if let Some(email) = emails.iter().find(|email| !self.excused_address(email)) {
+                if emails.len() == 1 && self.excused_name(text) {
+                    maybe.get_or_insert_with(|| text.lower.trim().chars().take(80).collect());
+                } else {
+                    return Excused::No(email.clone());
+                }
             }
             any = true;
         }
-        any
+        match (any, maybe) {
+            (false, _) => Excused::No(String::new()),
+            (true, Some(recipient)) => Excused::Maybe(recipient),
+            (true, None) => Excused::Yes,
+        }
+    }
+
+    /// Whether an address (normal form) is excepted by address, domain or the name its local
+    /// part spells (`priya.shah@...` for "Priya Shah").
+    fn excused_address(&self, email: &str) -> bool {
+        let (local, host) = email.rsplit_once('@').unwrap_or((email, ""));
+        self.except.iter().any(|(_, compiled)| match compiled {
+            Compiled::Email(allowed) => allowed == email,
+            Compiled::Domain(domain) => host_in_domain(host, domain),
+            Compiled::Person(words) => {
+                let tokens: Vec<&str> = alnum_runs(local).collect();
+                names_person(&tokens, words)
+            }
+            _ => false,
+        })
+    }
+
+    /// Whether a recipient without an address is excepted: it spells an excepted name
+    /// (`Priya`, `@priya.shah`), or is an excepted handle or channel (`@priya`, `#eng`).
+    fn excused_name(&self, text: &Text) -> bool {
+        self.except.iter().any(|(_, compiled)| match compiled {
+            Compiled::Person(words) => {
+                let tokens: Vec<&str> = text
+                    .person_tokens()
+                    .iter()
+                    .map(|&(start, end)| &text.lower[start..end])
+                    .collect();
+                names_person(&tokens, words)
+            }
+            Compiled::Literal(handle) if handle.starts_with(['@', '#']) => {
+                let bare = &handle[1..];
+                chunks(&text.lower).any(|chunk| chunk == handle || chunk == bare)
+            }
+            _ => false,
+        })
     }
 
     /// Whether an invocation is one of the constraint's exceptions: it runs an excepted
@@ -445,6 +486,15 @@ impl<'a> Scope<'a> {
         self.plain_texts()
             .filter(move |text| !only_recipients || text.recipient)
     }
+}
+
+/// Whether a call's recipients are all on a constraint's list of exceptions.
+enum Excused {
+    Yes,
+    /// A recipient may be one of them: named like one, at another address.
+    Maybe(String),
+    /// This recipient is not (empty: the call names no recipient).
+    No(String),
 }
 
 struct Found {
@@ -524,12 +574,40 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
             let in_invocations = invocations().any(|invocation| {
                 command.matches_invocation(invocation) && !scope.excused_invocation(invocation)
             });
-            let by_tool = scope.view.is_some_and(|view| {
-                command.matches_tool(view, &view.tool_words) && !scope.excused_recipients()
-            });
-            let hidden = !(in_invocations || by_tool)
+            // The tool runs the command: every call of it, unless everyone it reaches is
+            // excepted (an allowlist of recipients).
+            let by_tool = match scope.view {
+                Some(view) if !in_invocations && command.matches_tool(view, &view.tool_words) => {
+                    if scope.except.is_empty() {
+                        Some(Excused::No(String::new()))
+                    } else {
+                        Some(scope.excused_recipients())
+                    }
+                }
+                _ => None,
+            };
+            if let Some(excused) = by_tool {
+                return match excused {
+                    Excused::Yes => None,
+                    Excused::Maybe(recipient) => Some(Found {
+                        value: recipient,
+                        recipient: true,
+                        weak: true,
+                    }),
+                    Excused::No(recipient) => Some(Found {
+                        recipient: !recipient.is_empty(),
+                        value: if recipient.is_empty() {
+                            command.words.join(" ")
+                        } else {
+                            recipient
+                        },
+                        weak: false,
+                    }),
+                };
+            }
+            let hidden = !in_invocations
                 && invocations().any(|invocation| command.may_match_hidden(invocation));
-            (in_invocations || by_tool || hidden).then(|| Found {
+            (in_invocations || hidden).then(|| Found {
                 value: command.words.join(" "),
                 recipient: false,
                 weak: hidden,

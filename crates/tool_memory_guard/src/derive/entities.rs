@@ -277,38 +277,50 @@ pub(crate) fn person_names(tokens: &[Token], used: &[bool]) -> Vec<(usize, Strin
             next += 1;
             fillers += 1;
         }
-        loop {
-            let start = next;
-            let mut parts = Vec::new();
-            while parts.len() < 3 && tokens.get(next).is_some_and(is_name_word) {
-                let token = &tokens[next];
-                parts.push(strip_possessive(token.text).to_lowercase());
-                next += 1;
-                if token.trailing_comma || token.text != strip_possessive(token.text) {
-                    break;
-                }
-            }
-            if parts.is_empty() {
-                break;
-            }
-            let name = parts.join(" ");
-            if !names.iter().any(|(_, known)| *known == name) {
-                names.push((tokens[start].offset, name));
-            }
-            let continues = tokens[next - 1].trailing_comma
-                || tokens
-                    .get(next)
-                    .is_some_and(|token| is_word(token, NAME_JOIN));
-            if !continues {
-                break;
-            }
-            if !tokens[next - 1].trailing_comma {
-                next += 1;
-            }
-        }
+        next = names_at(tokens, next, &mut names);
         index = next.max(index + 1);
     }
     names
+}
+
+/// The capitalised names (up to three words each) that start at token `next`, in a list
+/// joined by commas, "and" or "or" ("Sarah Connor, Tom or Ana"), added to `names` once each;
+/// returns the index after the last.
+pub(crate) fn names_at(
+    tokens: &[Token],
+    mut next: usize,
+    names: &mut Vec<(usize, String)>,
+) -> usize {
+    loop {
+        let start = next;
+        let mut parts = Vec::new();
+        while parts.len() < 3 && tokens.get(next).is_some_and(is_name_word) {
+            let token = &tokens[next];
+            parts.push(strip_possessive(token.text).to_lowercase());
+            next += 1;
+            if token.trailing_comma || token.text != strip_possessive(token.text) {
+                break;
+            }
+        }
+        if parts.is_empty() {
+            break;
+        }
+        let name = parts.join(" ");
+        if !names.iter().any(|(_, known)| *known == name) {
+            names.push((tokens[start].offset, name));
+        }
+        let continues = tokens[next - 1].trailing_comma
+            || tokens
+                .get(next)
+                .is_some_and(|token| is_word(token, NAME_JOIN));
+        if !continues {
+            break;
+        }
+        if !tokens[next - 1].trailing_comma {
+            next += 1;
+        }
+    }
+    next
 }
 
 /// The name a chat or mail handle spells, lower-case words joined by spaces: `@TomaszWojcik`,

@@ -466,3 +466,62 @@ fn short_flags_keep_their_case() {
         Some(r#"{"matchers":[{"kind":"flag","value":"--force"}],"polarity":"forbid"}"#),
     );
 }
+
+#[test]
+fn allowlists_of_recipients_forbid_everyone_else() {
+    let allowlist = |tool: &str, text: &str, except: &str, command: &str| {
+        check(
+            tool,
+            text,
+            Some(&format!(
+                r#"{{"except":[{except}],"matchers":[{{"kind":"command","value":"{command}"}}],"polarity":"forbid"}}"#
+            )),
+        );
+    };
+    allowlist(
+        "send_email",
+        "Never email anyone but Priya.",
+        r#"{"kind":"person","value":"priya"}"#,
+        "send email",
+    );
+    allowlist(
+        "send_email",
+        "Only message people on the @acme.com domain.",
+        r#"{"kind":"domain","value":"acme.com"}"#,
+        "send email",
+    );
+    // The exception is who may be reached, never who is forbidden.
+    allowlist(
+        "send_email",
+        "Don't send mail to anyone except priya@acme.com and Tom.",
+        r#"{"kind":"email","value":"priya@acme.com"},{"kind":"person","value":"tom"}"#,
+        "send email",
+    );
+    allowlist(
+        "send_email",
+        "Do not email anyone outside acme.com.",
+        r#"{"kind":"domain","value":"acme.com"}"#,
+        "send email",
+    );
+    allowlist(
+        "mcp__slack__post_message",
+        "Only DM Priya or Tom.",
+        r#"{"kind":"person","value":"priya"},{"kind":"person","value":"tom"}"#,
+        "post message",
+    );
+    allowlist(
+        "mcp__gmail__send_email",
+        "Only ever email priya@acme.com — nobody else.",
+        r#"{"kind":"email","value":"priya@acme.com"}"#,
+        "send email",
+    );
+    allowlist(
+        "send_email",
+        "Email nobody except Priya Shah.",
+        r#"{"kind":"person","value":"priya shah"}"#,
+        "send email",
+    );
+    // A condition is not a list of who may be reached; a tool of a family has no recipients.
+    check("send_email", "Only email Priya when the build fails.", None);
+    check("Bash", "Only use pnpm.", None);
+}

@@ -2,6 +2,7 @@
 //! the real-text one), the public API,
 //! the bounds on the work of one check and the speed report.
 
+mod allowlists;
 mod api;
 mod bad_text;
 mod bounds;
