@@ -11,7 +11,7 @@ mod lexicon;
 mod shell;
 mod text;
 
-use self::lexicon::{COMMAND_KEYS, RECIPIENT_KEYS, VALUE_FLAGS};
+use self::lexicon::{AMOUNT_KEYS, COMMAND_KEYS, MINOR_UNIT_WORDS, RECIPIENT_KEYS, VALUE_FLAGS};
 pub(crate) use self::shell::{
     HIDDEN_PROGRAM, Invocation, is_script, parse_command_line, shell_words,
 };
@@ -22,6 +22,7 @@ use std::cell::OnceCell;
 use serde_json::Value;
 use tool_memory_core::{ToolFamily, split_words};
 
+use crate::condition::{Amount, Unit, amount_in, dates_in};
 use crate::limits::{ArgumentCount, Bound, Budget, MAX_ARGUMENT_DEPTH};
 use crate::normalize::{alnum_runs, flag_of_key, percent_decoded};
 
@@ -54,6 +55,10 @@ pub(crate) struct CallView {
     /// The texts (by index range) under a key that holds the command line (`command`,
     /// `cmd`, `args`): what the call runs, as opposed to a `description` or a `workdir`.
     command_texts: Vec<std::ops::Range<usize>>,
+    /// Sums of money under amount-like keys, for amount conditions.
+    pub(crate) amounts: Vec<Amount>,
+    /// The ISO dates in the call's texts, found on first use (for weekday conditions).
+    dates: OnceCell<Vec<(i32, u32, u32)>>,
 }
 
 /// The invocations of a call and what looking at all of them costs.
@@ -80,12 +85,23 @@ impl CallView {
             family,
             ..CallView::default()
         };
-        if let Err(bound) = view.walk(arguments, false, 1, &mut ArgumentCount::default()) {
+        if let Err(bound) = view.walk(arguments, false, None, 1, &mut ArgumentCount::default()) {
             view.budget.exceed(bound);
         }
         view.has_recipients = view.texts.iter().any(|text| text.recipient);
         view.text_weight = view.texts.iter().map(Text::weight).sum();
         view
+    }
+
+    /// The ISO dates the call's texts carry.
+    pub(crate) fn dates(&self) -> &[(i32, u32, u32)] {
+        self.dates.get_or_init(|| {
+            let mut dates = Vec::new();
+            for text in &self.texts {
+                dates_in(&text.lower, &mut dates);
+            }
+            dates
+        })
     }
 
     /// Every invocation in every string of the call, up to the bounds on parsing.
@@ -154,12 +170,25 @@ impl CallView {
         &mut self,
         value: &Value,
         recipient: bool,
+        amount: Option<Unit>,
         depth: usize,
         count: &mut ArgumentCount,
     ) -> Result<(), Bound> {
         match value {
             Value::String(text) => {
                 count.take(text.len())?;
+                if let Some(unit) = amount
+                    && let Some(value) = amount_in(text)
+                {
+                    // A sum written with a currency sign or decimals is in whole units.
+                    let written = text.contains(['$', '€', '£', '¥', '.']);
+                    let unit = if written && unit == Unit::Either {
+                        Unit::Major
+                    } else {
+                        unit
+                    };
+                    self.amounts.push(Amount { value, unit });
+                }
                 self.texts.push(Text::of(text, recipient, false));
             }
             Value::Array(items) => {
@@ -187,7 +216,7 @@ impl CallView {
                     self.texts.push(Text::of(&joined.join(" "), false, true));
                 }
                 for item in items {
-                    self.walk(item, recipient, depth + 1, count)?;
+                    self.walk(item, recipient, amount, depth + 1, count)?;
                 }
             }
             Value::Object(map) => {
@@ -200,7 +229,14 @@ impl CallView {
                         self.bool_flags.push(flag_of_key(key));
                     }
                     let start = self.texts.len();
-                    self.walk(item, recipient || is_recipient_key(key), depth + 1, count)?;
+                    let amount = amount.or_else(|| self.amount_unit(key));
+                    self.walk(
+                        item,
+                        recipient || is_recipient_key(key),
+                        amount,
+                        depth + 1,
+                        count,
+                    )?;
                     if COMMAND_KEYS
                         .iter()
                         .any(|known| known.eq_ignore_ascii_case(key))
@@ -212,11 +248,33 @@ impl CallView {
             Value::Number(number) => {
                 let text = number.to_string();
                 count.take(text.len())?;
+                if let (Some(unit), Some(value)) = (amount, number.as_f64()) {
+                    self.amounts.push(Amount { value, unit });
+                }
                 self.texts.push(Text::new(text, recipient, false));
             }
             Value::Bool(_) | Value::Null => {}
         }
         Ok(())
+    }
+}
+
+impl CallView {
+    /// The unit of the sums under `key`, if it is amount-like ([`AMOUNT_KEYS`]): cents for
+    /// `amount_cents` or on a Stripe tool ([`MINOR_UNIT_WORDS`]), otherwise not known.
+    fn amount_unit(&self, key: &str) -> Option<Unit> {
+        let words = split_words(key, true);
+        if !words
+            .iter()
+            .any(|word| AMOUNT_KEYS.contains(&word.as_str()))
+        {
+            return None;
+        }
+        let minor = words
+            .iter()
+            .chain(&self.tool_words)
+            .any(|word| MINOR_UNIT_WORDS.contains(&word.as_str()));
+        Some(if minor { Unit::Minor } else { Unit::Either })
     }
 }
 

@@ -48,11 +48,15 @@ pub enum MatcherKind {
     Literal,
     /// A person's name, found in recipient-like fields only.
     Person,
+    /// A condition on the situation ("on Fridays", "amount over 500", "during business
+    /// hours"), only in `when`: checked where the call shows it (a date, an amount), and
+    /// otherwise unknown, which makes a violation ask rather than deny.
+    Condition,
 }
 
 impl MatcherKind {
     /// Every kind, in declaration order.
-    pub const ALL: [MatcherKind; 9] = [
+    pub const ALL: [MatcherKind; 10] = [
         MatcherKind::Email,
         MatcherKind::Domain,
         MatcherKind::Url,
@@ -62,6 +66,7 @@ impl MatcherKind {
         MatcherKind::Flag,
         MatcherKind::Literal,
         MatcherKind::Person,
+        MatcherKind::Condition,
     ];
 
     /// How much a match of this kind proves. A name is weak evidence: many people share it.
@@ -84,6 +89,7 @@ impl MatcherKind {
             MatcherKind::Flag => "flag",
             MatcherKind::Literal => "literal",
             MatcherKind::Person => "person",
+            MatcherKind::Condition => "condition",
         }
     }
 }
@@ -181,6 +187,7 @@ impl Matcher {
                     && !value.contains(char::is_whitespace);
                 (!valid).then_some("must be one flag starting with '-'")
             }
+            MatcherKind::Condition => crate::condition::Condition::parse(value).err(),
             MatcherKind::Person => {
                 let valid = value.chars().any(char::is_alphabetic)
                     && value
@@ -348,6 +355,17 @@ impl Constraint {
         if self.matchers.is_empty() {
             return Err(Error::invalid("matchers", "must name at least one matcher"));
         }
+        for (name, list) in [("matchers", &self.matchers), ("except", &self.except)] {
+            if let Some(index) = list
+                .iter()
+                .position(|matcher| matcher.kind == MatcherKind::Condition)
+            {
+                return Err(Error::invalid(
+                    format!("{name}[{index}].kind"),
+                    "a condition belongs in `when`",
+                ));
+            }
+        }
         for (name, list) in [
             ("when", &self.when),
             ("matchers", &self.matchers),
@@ -475,13 +493,14 @@ mod tests {
             "--force",
             "x y",
             "Sarah",
+            "on friday",
         ];
-        let matchers: Vec<Matcher> = MatcherKind::ALL
+        let (conditions, matchers): (Vec<Matcher>, Vec<Matcher>) = MatcherKind::ALL
             .into_iter()
             .zip(values)
             .map(|(kind, value)| Matcher::new(kind, value))
-            .collect();
-        let constraint = Constraint::forbid(matchers);
+            .partition(|matcher| matcher.kind == MatcherKind::Condition);
+        let constraint = Constraint::forbid(matchers).with_when(conditions);
         constraint.validate().unwrap();
         let json = constraint.to_json();
         for kind in MatcherKind::ALL {

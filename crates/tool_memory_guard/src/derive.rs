@@ -12,6 +12,7 @@
 //! The word lists are data in `lexicon`.
 
 mod allowlist;
+mod conditions;
 mod entities;
 mod lexicon;
 mod tokens;
@@ -29,7 +30,9 @@ use self::lexicon::{
     WRITE_VERBS,
 };
 use self::tokens::{TokenKind, flag_value, is_word, tokenize};
-use self::whole_tool::{forbids_an_operation, forbids_the_tool, names_the_tool};
+use self::whole_tool::{
+    does_the_tool, forbids_an_operation, forbids_the_tool, names_an_operation, names_the_tool,
+};
 use crate::call::is_script;
 use crate::normalize::WordRuns;
 use crate::rule_text::ordering_clauses;
@@ -207,6 +210,18 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     let git_context = tool_git || cues.git_context.is_some();
     let mut used = vec![false; tokens.len()];
     let mut phrases = command_phrases(&tokens, git_context, &mut used);
+    // "on Fridays", "more than $500", "when the freeze is on": the situation, whose words are
+    // no literal of the rule (offsets are the text's where lower-casing kept them).
+    let situation = conditions::conditions(&lower);
+    if !situation.is_empty() && text.len() == lower.len() {
+        let inside = |offset: usize| situation.iter().any(|(range, _)| range.contains(&offset));
+        for (index, token) in tokens.iter().enumerate() {
+            if inside(token.offset) {
+                used[index] = true;
+            }
+        }
+        phrases.retain(|phrase| !inside(phrase.offset));
+    }
     // "never create git tags (`git tag`)": the bare program said in passing is the longer
     // command the rule spells out, not every use of the program.
     let spelled_out: Vec<String> = phrases
@@ -519,13 +534,29 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     };
     let constraint = finish(constraint.with_except(except).with_access(access))
         .map(|constraint| names_the_tool(constraint, tool_name));
-    match (constraint, cue) {
+    let constraint = match (constraint, cue) {
         (Some(constraint), _) => Some(constraint),
         (None, Cue::Forbid { ask_first }) => forbids_the_tool(&words, &lower, tool_name)
             .or_else(|| forbids_an_operation(&words, &lower, tool_name))
+            // "Never refund more than $500", "don't deploy on Fridays": under a condition, the
+            // verb of the tool (or an operation) is the subject, whatever its object.
+            .or_else(|| {
+                (!situation.is_empty())
+                    .then(|| {
+                        does_the_tool(&lower, tool_name)
+                            .or_else(|| names_an_operation(&lower, tool_name))
+                    })
+                    .flatten()
+            })
             .map(|matcher| Constraint::forbid(vec![matcher]).with_ask_first(ask_first)),
         (None, _) => None,
+    }?;
+    if situation.is_empty() {
+        return Some(constraint);
     }
+    let mut when = constraint.when.clone();
+    when.extend(situation.into_iter().map(|(_, matcher)| matcher));
+    finish(constraint.with_when(when))
 }
 
 fn command_matchers(phrases: &[CommandPhrase]) -> Vec<Matcher> {

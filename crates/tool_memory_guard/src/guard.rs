@@ -803,6 +803,7 @@ fn reason_line(decision: Decision, rule: &ToolMemoryRule, hit: &Hit, tool: &str)
         (_, MatcherKind::Command) => format!("the command `{value}` is forbidden"),
         (_, MatcherKind::Flag) => format!("the flag {value} is forbidden"),
         (_, MatcherKind::Literal) => format!("the text \"{value}\" is forbidden"),
+        (_, MatcherKind::Condition) => format!("the situation \"{value}\" is forbidden"),
         (_, MatcherKind::Person) => {
             format!(
                 "the recipient \"{}\" may be {value} (a name, not an address)",
@@ -822,7 +823,13 @@ fn reason_line(decision: Decision, rule: &ToolMemoryRule, hit: &Hit, tool: &str)
     } else {
         ""
     };
-    format!("{lead}: {what}{scope}{ask}")
+    let condition = match &hit.condition {
+        Some(condition) => {
+            format!(" (the rule holds only in a situation the call does not show: \"{condition}\")")
+        }
+        None => String::new(),
+    };
+    format!("{lead}: {what}{scope}{ask}{condition}")
 }
 
 #[cfg(test)]

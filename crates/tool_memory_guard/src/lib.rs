@@ -9,6 +9,7 @@
 //! the rules once and then checks many calls. See `docs/guard.md` for the grammar, the JSON form and the decision policy.
 
 mod call;
+mod condition;
 mod constraint;
 mod corpus;
 mod derive;

@@ -11,6 +11,7 @@ mod command;
 pub(crate) use self::command::CommandPattern;
 
 use crate::call::{CallView, HIDDEN_WORD, Invocation, Text};
+use crate::condition::{Condition, Shown};
 use crate::limits::Budget;
 use crate::normalize::{
     PathPattern, UrlParts, alnum_runs, bare_host, chunks, find_word, first_run, flag_case,
@@ -31,6 +32,7 @@ pub(crate) enum Compiled {
     Flag(String),
     Literal(String),
     Person(Vec<String>),
+    Condition(Condition),
 }
 
 impl Compiled {
@@ -47,6 +49,7 @@ impl Compiled {
                 Compiled::Flag(flag_case(value.split('=').next().unwrap_or_default()).into_owned())
             }
             MatcherKind::Literal => Compiled::Literal(value.to_lowercase()),
+            MatcherKind::Condition => Compiled::Condition(Condition::parse(value).ok()?),
             MatcherKind::Person => Compiled::Person(
                 value
                     .to_lowercase()
@@ -125,6 +128,8 @@ impl Compiled {
                 .collect::<Option<Vec<String>>>()
                 .map(KeyGroup::AnyOf),
             Compiled::Literal(literal) => runs(&[literal]),
+            // A condition is on the situation, not a word of the call.
+            Compiled::Condition(_) => None,
             Compiled::Person(words) => match words.as_slice() {
                 [first, .., last] => {
                     let initial =
@@ -247,7 +252,11 @@ impl CompiledConstraint {
             // Any one of the `when` commands must be present.
             return flatten(when_commands);
         }
-        if let Some((_, first)) = self.when.first() {
+        if let Some((_, first)) = self
+            .when
+            .iter()
+            .find(|(_, compiled)| !matches!(compiled, Compiled::Condition(_)))
+        {
             // Every `when` matcher must be present; one of them is enough as a key.
             return first.key_groups();
         }
@@ -272,6 +281,8 @@ pub(crate) struct Hit {
     pub(crate) recipient: bool,
     /// The `when` command whose invocation was checked, if any.
     pub(crate) scope: Option<String>,
+    /// A condition of the rule the call does not show, which made the match weak.
+    pub(crate) condition: Option<String>,
 }
 
 /// The invocations of a scope: the call's (parsed on demand) or one.
@@ -658,6 +669,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 })
             })
         }
+        Compiled::Condition(_) => None,
         Compiled::Person(words) => {
             if skip_person || words.is_empty() {
                 return None;
@@ -802,12 +814,31 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
             scopes.push((whole, Some(command.words.join(" "))));
         }
     }
+    // The conditions on the situation: one the call shows to fail keeps the constraint from
+    // applying; one it does not show leaves a violation to ask about.
+    let mut unknown: Option<&str> = None;
+    for (matcher, compiled) in &constraint.when {
+        if let Compiled::Condition(condition) = compiled {
+            match condition.shown(view.dates(), &view.amounts) {
+                Shown::Holds => {}
+                Shown::Fails => return None,
+                Shown::Unknown => {
+                    unknown.get_or_insert(matcher.value.as_str());
+                }
+            }
+        }
+    }
+    if unknown.is_some() {
+        for (scope, _) in &mut scopes {
+            scope.weak = true;
+        }
+    }
     // Every other `when` matcher must be present in the scope.
     let mut kept = Vec::with_capacity(scopes.len());
     for (scope, scope_name) in scopes {
         let mut present = true;
         for (_, compiled) in &constraint.when {
-            if matches!(compiled, Compiled::Command(_)) {
+            if matches!(compiled, Compiled::Command(_) | Compiled::Condition(_)) {
                 continue;
             }
             if !scope.pay(compiled) {
@@ -856,6 +887,7 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                     found: found.value,
                     recipient: found.recipient,
                     scope: scope_name.clone(),
+                    condition: unknown.map(str::to_owned),
                 },
                 (Polarity::Require, None) => {
                     if matcher.kind == MatcherKind::Person && skip_person {
@@ -879,6 +911,7 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                         found: String::new(),
                         recipient: false,
                         scope: scope_name.clone(),
+                        condition: unknown.map(str::to_owned),
                     }
                 }
                 _ => continue,

@@ -368,3 +368,13 @@ pub(crate) const WRITE_TOOL_WORDS: &[&str] = &[
     "upload", "set", "patch", "apply", "run", "exec", "execute", "send", "copy", "save", "replace",
     "insert", "drop", "merge", "push",
 ];
+
+/// Words of keys whose value is a sum of money (`amount`, `refund_amount`, `totalPrice`): what
+/// an amount condition ("more than $500") is compared with.
+pub(crate) const AMOUNT_KEYS: &[&str] = &[
+    "amount", "cost", "fee", "payment", "price", "subtotal", "sum", "total",
+];
+
+/// Words of keys, or of a tool's name, that count money in the currency's smallest unit:
+/// `amount_cents`, and Stripe's API, whose amounts are in cents.
+pub(crate) const MINOR_UNIT_WORDS: &[&str] = &["cents", "minor", "pence", "stripe"];

@@ -525,3 +525,31 @@ fn allowlists_of_recipients_forbid_everyone_else() {
     check("send_email", "Only email Priya when the build fails.", None);
     check("Bash", "Only use pnpm.", None);
 }
+
+#[test]
+fn conditions_on_the_situation_are_part_of_when() {
+    check(
+        "stripe_refund",
+        "Never refund more than $500 without asking",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"stripe refund"}],"polarity":"forbid","when":[{"kind":"condition","value":"amount over 500"}]}"#,
+        ),
+    );
+    check(
+        "create_event",
+        "Don't schedule anything with Priya on Fridays",
+        Some(
+            r#"{"matchers":[{"kind":"person","value":"priya"}],"polarity":"forbid","when":[{"kind":"condition","value":"on friday"}]}"#,
+        ),
+    );
+    // The words of the situation are no literal: "release" is not forbidden.
+    check(
+        "Bash",
+        "Never push to main before the release is cut.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"main"}],"polarity":"forbid","when":[{"kind":"command","value":"git push"},{"kind":"condition","value":"before the release is cut"}]}"#,
+        ),
+    );
+    // A verb too general to name an operation stays advice.
+    check("Bash", "Never run migrations during business hours.", None);
+}

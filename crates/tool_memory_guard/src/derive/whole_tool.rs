@@ -124,3 +124,44 @@ pub(crate) fn forbids_the_tool(
     let every = UNIVERSAL_WORDS.contains(&object) || generic_plural;
     every.then(|| Matcher::new(MatcherKind::Command, action.join(" ")))
 }
+
+/// The tool's own command when its verb appears in the rule, whatever the object: for a rule
+/// under a condition ("never refund more than $500" on `stripe_refund`), where the object is
+/// the situation.
+pub(crate) fn does_the_tool(lower: &str, tool_name: &str) -> Option<Matcher> {
+    let action = action_words(tool_name)?;
+    // "refund" for `refund`, "refunds" for it too, "pay" for `payment`.
+    let mentioned = lower
+        .split(|ch: char| !ch.is_alphanumeric() && ch != '\'')
+        .any(|word| {
+            action.iter().any(|action_word| {
+                (action_word.len() >= 4 && word.starts_with(action_word.as_str()))
+                    || (word.len() >= 3 && action_word.starts_with(word))
+            })
+        });
+    mentioned.then(|| Matcher::new(MatcherKind::Command, action.join(" ")))
+}
+
+/// An operation named by a subcommand some program has ("deploy", "restart"), on the shell,
+/// whatever its object: for a rule under a condition ("don't deploy on Fridays").
+pub(crate) fn names_an_operation(lower: &str, tool_name: &str) -> Option<Matcher> {
+    if tool_memory_core::ToolFamily::of(tool_name) != Some(tool_memory_core::ToolFamily::Shell) {
+        return None;
+    }
+    lower
+        .split(|ch: char| !ch.is_alphanumeric() && ch != '-')
+        .find(|word| {
+            !GENERIC_VERBS.contains(word)
+                && OPERATION_PROGRAMS
+                    .iter()
+                    .any(|program| subcommands(program).contains(word))
+        })
+        .map(|verb| Matcher::new(MatcherKind::Literal, verb))
+}
+
+/// Subcommands too general to name an operation on their own ("never run migrations during
+/// business hours" is not about every `run`).
+const GENERIC_VERBS: &[&str] = &[
+    "create", "describe", "exec", "get", "help", "list", "run", "set", "show", "start", "use",
+    "version",
+];

@@ -6,6 +6,7 @@ mod allowlists;
 mod api;
 mod bad_text;
 mod bounds;
+mod conditions;
 mod corpus;
 mod real_text;
 mod speed;
