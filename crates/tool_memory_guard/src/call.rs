@@ -24,7 +24,7 @@ use tool_memory_core::{ToolFamily, split_words};
 
 use crate::condition::{Amount, Unit, amount_in, dates_in};
 use crate::limits::{ArgumentCount, Bound, Budget, MAX_ARGUMENT_DEPTH};
-use crate::normalize::{alnum_runs, flag_of_key, percent_decoded};
+use crate::normalize::{alnum_runs, flag_of_key, percent_decoded, program_name};
 
 /// Whether a required flag is an option that takes a value (`--namespace web`): only the long
 /// spellings, since a short one (`-n`, `-p`) means different things to different programs.
@@ -88,6 +88,7 @@ impl CallView {
         if let Err(bound) = view.walk(arguments, false, None, 1, &mut ArgumentCount::default()) {
             view.budget.exceed(bound);
         }
+        view.prefix_the_program();
         view.has_recipients = view.texts.iter().any(|text| text.recipient);
         view.text_weight = view.texts.iter().map(Text::weight).sum();
         view
@@ -260,6 +261,47 @@ impl CallView {
 }
 
 impl CallView {
+    /// A tool named after a program (`git` with `{"args": ["push", "origin", ":old"]}`) runs
+    /// its arguments as that program's: each argv and each command string that does not
+    /// start with the program is read again with it in front (`git push origin :old`), so the
+    /// program's own reading of its words (`:ref` deletes, `-f` forces) applies.
+    fn prefix_the_program(&mut self) {
+        if self.family.is_some() {
+            return;
+        }
+        let Some(program) = self
+            .tool_words
+            .first()
+            .filter(|word| crate::derive::is_program(word))
+            .cloned()
+        else {
+            return;
+        };
+        let mut lines: Vec<usize> = self
+            .texts
+            .iter()
+            .enumerate()
+            .filter(|(_, text)| text.command_only)
+            .map(|(at, _)| at)
+            .collect();
+        for range in &self.command_texts {
+            if !self.texts[range.clone()]
+                .iter()
+                .any(|text| text.command_only)
+            {
+                lines.extend(range.clone());
+            }
+        }
+        for at in lines {
+            let line = self.texts[at].original();
+            let first = line.split_whitespace().next().map(program_name);
+            if first.as_deref() != Some(program.as_str()) {
+                let prefixed = Text::of(&format!("{program} {line}"), false, true);
+                self.texts.push(prefixed);
+            }
+        }
+    }
+
     /// The unit of the sums under `key`, if it is amount-like ([`AMOUNT_KEYS`]): cents for
     /// `amount_cents` or on a Stripe tool ([`MINOR_UNIT_WORDS`]), otherwise not known.
     fn amount_unit(&self, key: &str) -> Option<Unit> {

@@ -26,12 +26,13 @@ use self::entities::{CommandPhrase, command_phrases, handle_name, host_names, pe
 pub(crate) use self::lexicon::is_program;
 use self::lexicon::{
     ANY_ACCESS_VERBS, ASK_CUES, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FLAG_SUBCOMMANDS,
-    INTERPRETERS, PERSON_FILLER, PIPE_WORDS, POSITIVE_TURNS, RUN_VERB, SQL_KEYWORDS, SQL_PHRASES,
-    WRITE_VERBS,
+    INTERPRETERS, PERSON_FILLER, PIPE_WORDS, POSITIVE_OPENERS, POSITIVE_TURNS, RUN_VERB,
+    SHELLS_OF_PIPES, SQL_KEYWORDS, SQL_PHRASES, WRITE_VERBS,
 };
 use self::tokens::{TokenKind, flag_value, is_word, tokenize};
 use self::whole_tool::{
     does_the_tool, forbids_an_operation, forbids_the_tool, names_an_operation, names_the_tool,
+    read_only_database, says_read_only,
 };
 use crate::call::is_script;
 use crate::normalize::WordRuns;
@@ -84,6 +85,7 @@ fn gives_an_order(clause: &str) -> bool {
         || cues.require.is_some()
         || lower.contains("instead of")
         || allowlist::states_an_allowlist(&lower)
+        || says_read_only(&lower)
 }
 
 /// The grammar behind [`derive_constraint`], on text and a tool name.
@@ -96,12 +98,39 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         Cow::Borrowed(text)
     };
     let original = text;
+    if asks_about_a_rule(&original) {
+        return None;
+    }
     let text = ordering_clauses(&original, gives_an_order);
     if let Some(parts) = sentence_parts(&original, &text, tool_name) {
         return Some(parts);
     }
     derive_clauses(&original, &text, &text, tool_name)
 }
+
+/// "The README says never to run `./scripts/seed.sh` twice. Is that still true?": a rule
+/// reported in order to ask about it is no order. The text asks a question, and its cue
+/// follows a verb of saying.
+fn asks_about_a_rule(text: &str) -> bool {
+    if !text.trim_end().ends_with('?') {
+        return false;
+    }
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|ch: char| !ch.is_alphanumeric() && ch != '\'')
+        .filter(|word| !word.is_empty())
+        .collect();
+    words.windows(2).any(|pair| {
+        REPORTING_VERBS.contains(&pair[0])
+            && matches!(pair[1], "never" | "not" | "to" | "always" | "no" | "don't")
+    })
+}
+
+/// Verbs that report what someone else said (see [`asks_about_a_rule`]).
+const REPORTING_VERBS: &[&str] = &[
+    "claims", "mentions", "reads", "said", "says", "states", "suggests", "told", "tells", "wrote",
+    "writes",
+];
 
 /// What one sentence of a rule orders, for [`sentence_parts`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -192,6 +221,11 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     // may be reached, and every other call of the tool is forbidden.
     if let Some(allowlist) = allowlist::allowlist(text, &lower, tool_name, cues.ask.is_some()) {
         return finish(allowlist);
+    }
+    // "Production database: read-only. SELECT statements only." (A ban beside it, "never
+    // `DROP TABLE`", is one of the statements this forbids.)
+    if let Some(read_only) = read_only_database(&lower, tool_name) {
+        return finish(read_only.with_ask_first(cues.ask.is_some()));
     }
     let cue = polarity_cue(&cues, &lower)?;
     let mut tokens = tokenize(text, &lower);
@@ -419,6 +453,21 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         flags.retain(|(offset, _)| *offset < cut);
         phrases.retain(|phrase| phrase.offset < cut);
     }
+    // "Run `npm ci`, never plain `npm install`": what a positive opening names before the ban
+    // is the way to do it, not more bans.
+    if let (Cue::Forbid { .. }, Some(forbid_at)) = (cue, cues.forbid)
+        && forbid_at > 0
+        && lower[..forbid_at]
+            .trim_end()
+            .ends_with([',', ';', '-', '—', '–'])
+        && POSITIVE_OPENERS
+            .iter()
+            .any(|opener| lower.trim_start().starts_with(&format!("{opener} ")))
+    {
+        entities.retain(|(offset, _)| *offset >= forbid_at);
+        flags.retain(|(offset, _)| *offset >= forbid_at);
+        phrases.retain(|phrase| phrase.offset >= forbid_at);
+    }
     // "always use https://staging..., never production": every literal sits in the "always"
     // clause, and the "never" clause names nothing, so the rule is a requirement.
     if let (Cue::Forbid { ask_first: false }, Some(require_at), Some(forbid_at)) =
@@ -446,6 +495,34 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         )])
         .with_when(vec![Matcher::new(MatcherKind::Command, source.value(None))])
         .with_ask_first(ask_first);
+        return finish(piped);
+    }
+    // "Don't use `curl | sh` installers": the pipeline written out. A shell after the pipe
+    // stands for every shell (`curl ... | sudo bash` runs one too).
+    if let Cue::Forbid { ask_first } = cue
+        && let Some(pipeline) = phrases
+            .iter()
+            .find(|phrase| phrase.words.iter().any(|word| word == "|"))
+        && let Some(bar) = pipeline.words.iter().position(|word| word == "|")
+        && bar > 0
+        && let Some(target) = pipeline.words[bar + 1..]
+            .iter()
+            .find(|word| !matches!(word.as_str(), "sudo" | "doas" | "env"))
+    {
+        let targets: Vec<Matcher> = if SHELLS_OF_PIPES.contains(&target.as_str()) {
+            SHELLS_OF_PIPES
+                .iter()
+                .map(|shell| Matcher::new(MatcherKind::Command, *shell))
+                .collect()
+        } else {
+            vec![Matcher::new(MatcherKind::Command, target.as_str())]
+        };
+        let piped = Constraint::forbid(targets)
+            .with_when(vec![Matcher::new(
+                MatcherKind::Command,
+                pipeline.words[..bar].join(" "),
+            )])
+            .with_ask_first(ask_first);
         return finish(piped);
     }
     // "Never read `.env*` files except `.env.example`": what follows the exception is
@@ -657,9 +734,11 @@ fn flag_subcommands(words: &[String], flags: &[&String]) -> Option<Vec<&'static 
     };
     let mut subcommands: Vec<&'static str> = Vec::new();
     for flag in flags {
+        // A flag given a value (`--context=staging`) belongs where the flag does.
+        let name = flag.split('=').next().unwrap_or_default();
         let (_, _, list) = FLAG_SUBCOMMANDS
             .iter()
-            .find(|(known, known_flag, _)| known == program && known_flag == flag)?;
+            .find(|(known, known_flag, _)| known == program && *known_flag == name)?;
         for subcommand in list.iter().copied().flatten() {
             if !subcommands.contains(subcommand) {
                 subcommands.push(subcommand);

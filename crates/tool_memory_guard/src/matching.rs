@@ -15,8 +15,8 @@ use crate::condition::{Condition, Shown};
 use crate::limits::Budget;
 use crate::normalize::{
     PathPattern, UrlParts, alnum_runs, bare_host, chunks, find_word, first_run, flag_case,
-    flag_spellings, host_in_domain, normalize_domain, normalize_email, normalize_path,
-    normalize_url, sets_flag,
+    flag_meanings, flag_spellings, has_aliases, host_in_domain, normalize_domain, normalize_email,
+    normalize_path, normalize_url, sets_flag,
 };
 use crate::{Access, Constraint, Matcher, MatcherKind, Polarity, Strength};
 
@@ -30,6 +30,11 @@ pub(crate) enum Compiled {
     Host(String),
     Command(CommandPattern),
     Flag(String),
+    /// A flag given a value: `--context=staging`.
+    FlagValue {
+        name: String,
+        value: String,
+    },
     Literal(String),
     Person(Vec<String>),
     Condition(Condition),
@@ -45,9 +50,17 @@ impl Compiled {
             MatcherKind::Path => Compiled::Path(PathPattern::new(value)),
             MatcherKind::Host => Compiled::Host(bare_host(&value.to_lowercase()).to_owned()),
             MatcherKind::Command => Compiled::Command(CommandPattern::parse(value)),
-            MatcherKind::Flag => {
-                Compiled::Flag(flag_case(value.split('=').next().unwrap_or_default()).into_owned())
-            }
+            // `--context=staging`: the flag with that value ("always pass `--context
+            // staging`").
+            MatcherKind::Flag => match value.split_once('=') {
+                Some((name, wanted)) if !wanted.trim().is_empty() => Compiled::FlagValue {
+                    name: flag_case(name).into_owned(),
+                    value: wanted.trim().to_lowercase(),
+                },
+                _ => Compiled::Flag(
+                    flag_case(value.split('=').next().unwrap_or_default()).into_owned(),
+                ),
+            },
             MatcherKind::Literal => Compiled::Literal(value.to_lowercase()),
             MatcherKind::Condition => Compiled::Condition(Condition::parse(value).ok()?),
             MatcherKind::Person => Compiled::Person(
@@ -119,9 +132,22 @@ impl Compiled {
                     .collect();
                 (!words.is_empty()).then_some(KeyGroup::AllOf(words))
             }
-            Compiled::Command(command) => {
-                runs(&command.words.iter().map(String::as_str).collect::<Vec<_>>())
-            }
+            // A subcommand with short names (`npm install`, `npm i`) is no key: the call may
+            // spell it either way.
+            Compiled::Command(command) => runs(
+                &command
+                    .words
+                    .iter()
+                    .enumerate()
+                    .filter(|(at, word)| *at != 1 || !has_aliases(&command.words[0], word))
+                    .map(|(_, word)| word.as_str())
+                    .collect::<Vec<_>>(),
+            ),
+            Compiled::FlagValue { name, .. } => flag_spellings(name)
+                .iter()
+                .map(|spelling| first_run(spelling))
+                .collect::<Option<Vec<String>>>()
+                .map(KeyGroup::AnyOf),
             Compiled::Flag(flag) => flag_spellings(flag)
                 .iter()
                 .map(|spelling| first_run(spelling))
@@ -135,6 +161,7 @@ impl Compiled {
                     let initial =
                         |word: &str| word.chars().next().map(String::from).unwrap_or_default();
                     Some(KeyGroup::AnyOf(vec![
+                        first.clone(),
                         last.clone(),
                         format!("{first}{last}"),
                         format!("{last}{first}"),
@@ -476,7 +503,9 @@ impl<'a> Scope<'a> {
                         .sum::<usize>()
                     + self.view.map_or(0, |view| view.text_weight)
             }
-            Compiled::Flag(_) => self.invocations.weight() + self.bool_flags.len(),
+            Compiled::Flag(_) | Compiled::FlagValue { .. } => {
+                self.invocations.weight() + self.bool_flags.len()
+            }
             _ => self.text_weight,
         }
     }
@@ -637,6 +666,21 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 weak: false,
             })
         }
+        Compiled::FlagValue { name, value } => {
+            let given = scope.invocations.get().iter().any(|invocation| {
+                flag_meanings(&invocation.program, name).all(|meaning| {
+                    invocation
+                        .values
+                        .iter()
+                        .any(|(flag, seen)| flag == meaning && seen == value)
+                })
+            });
+            given.then(|| Found {
+                value: format!("{name} {value}"),
+                recipient: false,
+                weak: false,
+            })
+        }
         Compiled::Literal(literal) => {
             let sigil_free = literal
                 .strip_prefix(['#', '@'])
@@ -680,7 +724,11 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                     .iter()
                     .map(|&(start, end)| &text.lower[start..end])
                     .collect();
-                names_person(&tokens, words).then(|| Found {
+                // A recipient that is only the given name of a longer one (`@marcus` for
+                // "Marcus Lindqvist") may be that person: a name match, which only asks.
+                let given_name_only =
+                    words.len() >= 2 && tokens.len() == 1 && tokens[0] == words[0];
+                (names_person(&tokens, words) || given_name_only).then(|| Found {
                     value: text.lower.trim().chars().take(80).collect(),
                     recipient: text.recipient,
                     weak: false,
@@ -896,9 +944,21 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                     // A missing option that takes a value (`--namespace`, `--context`) makes the
                     // call incomplete rather than wrong: which value is the user's to say, so
                     // the call asks.
+                    // ... unless it is there with another value (`--context prod` where
+                    // `--context staging` is required), which is wrong rather than missing.
+                    let other_value = match compiled {
+                        Compiled::FlagValue { name, .. } => {
+                            scope.invocations.get().iter().any(|invocation| {
+                                sets_flag(&invocation.program, name, &invocation.flags)
+                            })
+                        }
+                        _ => false,
+                    };
+                    let flag_name = matcher.value.split('=').next().unwrap_or_default();
                     let strength = if scope.weak
                         || (matcher.kind == MatcherKind::Flag
-                            && crate::call::takes_a_value(&matcher.value))
+                            && !other_value
+                            && crate::call::takes_a_value(flag_name))
                     {
                         Strength::Weak
                     } else {

@@ -11,7 +11,7 @@ mod lookalike;
 mod paths;
 mod words;
 
-use self::lexicon::{FLAG_ALIASES, FLAG_MEANINGS, TLDS, VERSIONED_PROGRAMS};
+use self::lexicon::{FLAG_ALIASES, FLAG_MEANINGS, SUBCOMMAND_ALIASES, TLDS, VERSIONED_PROGRAMS};
 pub(crate) use self::lookalike::folded;
 pub(crate) use self::paths::{PathPattern, normalize_path, path_candidates};
 pub(crate) use self::words::{CueSet, WordMap, WordRuns, WordSet, find_word};
@@ -444,6 +444,21 @@ pub(crate) fn program_name(token: &str) -> String {
     }
 }
 
+/// The full name of a program's subcommand given by a short name (`npm i` is `npm install`,
+/// [`SUBCOMMAND_ALIASES`]); the word itself otherwise.
+pub(crate) fn canonical_subcommand<'a>(program: &str, word: &'a str) -> &'a str {
+    SUBCOMMAND_ALIASES
+        .binary_search_by(|(known, alias, _)| (*known, *alias).cmp(&(program, word)))
+        .map_or(word, |at| SUBCOMMAND_ALIASES[at].2)
+}
+
+/// Whether a program's subcommand has short names, so a call may spell it without its word.
+pub(crate) fn has_aliases(program: &str, subcommand: &str) -> bool {
+    SUBCOMMAND_ALIASES
+        .iter()
+        .any(|(known, _, full)| *known == program && *full == subcommand)
+}
+
 /// The program a versioned name (`pip3`, `python3.11`) is, for the index's word lookup.
 pub(crate) fn versionless(word: &str) -> Option<&'static str> {
     // Asked of every word of every call: most end in a letter and are no versioned program.
@@ -489,6 +504,22 @@ mod tests {
 
     fn check_email(raw: &str, expected: Option<&str>) {
         assert_eq!(normalize_email(raw).as_deref(), expected, "{raw}");
+    }
+
+    #[test]
+    fn subcommands_by_their_short_names() {
+        assert!(
+            SUBCOMMAND_ALIASES
+                .windows(2)
+                .all(|pair| (pair[0].0, pair[0].1) < (pair[1].0, pair[1].1)),
+            "SUBCOMMAND_ALIASES must be sorted for lookup"
+        );
+        assert_eq!(canonical_subcommand("npm", "i"), "install");
+        assert_eq!(canonical_subcommand("npm", "isntall"), "install");
+        assert_eq!(canonical_subcommand("helm", "delete"), "uninstall");
+        assert_eq!(canonical_subcommand("yarn", "i"), "i");
+        assert!(has_aliases("npm", "install"));
+        assert!(!has_aliases("npm", "ci"));
     }
 
     #[test]

@@ -22,7 +22,8 @@ pub(crate) fn ordering_clauses<'a>(text: &'a str, keep: impl Fn(&str) -> bool) -
         && !text.contains(['*', '_', '~', '|', '#', ';', '—', '–'])
         && !text.trim_start().starts_with(['-', '+', '>', '•', '`'])
         && !text.contains(", but ")
-        && markdown::sentence_ends(text).len() <= 1;
+        && markdown::sentence_ends(text).len() <= 1
+        && mark_of(text).is_none();
     if plain_line {
         return Cow::Borrowed(text);
     }
@@ -54,13 +55,24 @@ pub(crate) fn ordering_clauses<'a>(text: &'a str, keep: impl Fn(&str) -> bool) -
             _ => {}
         }
         let content: Cow<'_, str> = if in_fence {
-            Cow::Borrowed(raw.trim())
+            // A command in a fence, without its comment (`npm publish  # CI does it`).
+            let line = raw.trim();
+            Cow::Borrowed(
+                line.split_once(" #")
+                    .map_or(line, |(command, _)| command.trim_end()),
+            )
         } else if line.kind == LineKind::TableRow {
             Cow::Owned(markdown::table_cells(line.content).join(" "))
         } else {
             Cow::Borrowed(line.content)
         };
         let content = strip_leftover_emphasis(&markdown::strip_emphasis(&content));
+        // "- ❌ `git push --force`" is a ban, "- ✅ `git push -u origin feat`" a permission.
+        let content = match mark_of(&content) {
+            Some((Mark::Forbidden, rest)) => format!("never {rest}"),
+            Some((Mark::Allowed, _)) => continue,
+            None => content,
+        };
         let is_item = matches!(line.kind, LineKind::Bullet(_)) || in_fence;
         let mut any_kept = false;
         let mut previous: Option<&str> = None;
@@ -129,14 +141,43 @@ fn strip_leftover_emphasis(text: &str) -> String {
     out
 }
 
+/// What a mark at the start of a line says of the rest.
+enum Mark {
+    Forbidden,
+    Allowed,
+}
+
+/// Marks people put before list items to mean "never" and "fine": crosses, no-entry and
+/// stop signs; check marks.
+const FORBIDDEN_MARKS: &[char] = &['❌', '🚫', '⛔', '✖', '✗', '✘', '🛑', '❎'];
+const ALLOWED_MARKS: &[char] = &['✅', '✔', '☑', '✓', '🟢'];
+
+/// The mark a line opens with, and the rest of the line.
+fn mark_of(content: &str) -> Option<(Mark, &str)> {
+    let trimmed = content.trim_start();
+    let first = trimmed.chars().next()?;
+    let rest = trimmed[first.len_utf8()..]
+        .trim_start_matches(['\u{fe0f}', ':'])
+        .trim_start();
+    if FORBIDDEN_MARKS.contains(&first) {
+        Some((Mark::Forbidden, rest))
+    } else if ALLOWED_MARKS.contains(&first) {
+        Some((Mark::Allowed, rest))
+    } else {
+        None
+    }
+}
+
 /// Whether a clause points back at what an earlier one named ("never modify them").
 fn refers_back(clause: &str) -> bool {
     clause
         .split(|ch: char| !ch.is_alphanumeric() && ch != '\'')
         .any(|word| {
-            ["it", "them", "these", "those", "they", "this", "that"]
-                .iter()
-                .any(|pronoun| word.eq_ignore_ascii_case(pronoun))
+            [
+                "it", "them", "these", "those", "they", "this", "that", "there",
+            ]
+            .iter()
+            .any(|pronoun| word.eq_ignore_ascii_case(pronoun))
         })
 }
 

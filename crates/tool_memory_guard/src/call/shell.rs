@@ -8,7 +8,7 @@ use super::lexicon::{
 };
 use super::text::Text;
 use crate::limits::{Bound, Budget, MAX_COMMAND_NESTING, MAX_WRAPPERS};
-use crate::normalize::{expand_flag, flag_meanings, program_name};
+use crate::normalize::{canonical_subcommand, expand_flag, flag_meanings, program_name};
 
 /// One program run by a command line: `git -C x push --force origin main`.
 #[derive(Debug, Clone)]
@@ -20,6 +20,9 @@ pub(crate) struct Invocation {
     pub(crate) positional: Vec<String>,
     /// Flags, expanded and in the program's canonical spelling.
     pub(crate) flags: Vec<String>,
+    /// The values flags may have been given (`--context staging`, `--context=staging`),
+    /// lower-case: the word after a long flag, or after `=`.
+    pub(crate) values: Vec<(String, String)>,
     /// The invocation's own words, joined, as a one-element text list.
     pub(crate) texts: Vec<Text>,
     /// Which pipeline (`curl ... | sh`) the invocation is part of: invocations joined by `|`
@@ -453,7 +456,21 @@ fn segment_invocations_within(
     budget: &Budget,
     finds: usize,
 ) -> bool {
+    // A comment runs nothing: a shell's `# ...` and SQL's `-- ...` to the end of the line, SQL's
+    // `/* ... */` before a statement.
+    if words
+        .first()
+        .is_some_and(|first| first.starts_with('#') || first.starts_with("--"))
+    {
+        return true;
+    }
     let mut index = 0;
+    if words.first().is_some_and(|first| first.starts_with("/*")) {
+        index = words
+            .iter()
+            .position(|word| word.ends_with("*/"))
+            .map_or(words.len(), |end| end + 1);
+    }
     while index < words.len()
         && (is_assignment(&words[index]) || SHELL_KEYWORDS.contains(&words[index].as_str()))
     {
@@ -643,7 +660,8 @@ fn invocation(words: &[String]) -> Invocation {
     let mut expanded = Vec::new();
     let mut skip_value = false;
     let mut options_done = false;
-    for word in rest {
+    let mut values: Vec<(String, String)> = Vec::new();
+    for (at, word) in rest.iter().enumerate() {
         if skip_value {
             skip_value = false;
             continue;
@@ -663,6 +681,19 @@ fn invocation(words: &[String]) -> Invocation {
                 }
             }
             skip_value = !word.contains('=') && VALUE_FLAGS.contains(&word.as_str());
+            let name = flag_meanings(&program, expanded.first().map_or("", String::as_str))
+                .next()
+                .unwrap_or_default()
+                .to_owned();
+            match word.split_once('=') {
+                Some((_, value)) => values.push((name, value.to_lowercase())),
+                None if word.starts_with("--") || skip_value => {
+                    if let Some(next) = rest.get(at + 1).filter(|next| !next.starts_with('-')) {
+                        values.push((name, next.to_lowercase()));
+                    }
+                }
+                None => {}
+            }
             continue;
         }
         // `git push origin +main` forces the push of that ref: it is `--force` for it.
@@ -683,12 +714,18 @@ fn invocation(words: &[String]) -> Invocation {
             positional.push(refspec.to_owned());
             continue;
         }
+        // `npm i` is `npm install`: the subcommand in its full name.
+        if positional.is_empty() {
+            positional.push(canonical_subcommand(&program, word).to_owned());
+            continue;
+        }
         positional.push(word.clone());
     }
     Invocation {
         program,
         positional,
         flags,
+        values,
         texts: vec![Text::of(&words.join(" "), false, false)],
         pipeline: 0,
     }

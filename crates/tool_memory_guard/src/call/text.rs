@@ -5,7 +5,7 @@ use std::cell::OnceCell;
 
 use crate::normalize::{
     UrlParts, chunks, host_of_chunk, is_domain_like, normalize_email, normalize_path,
-    normalize_url, path_candidates, person_tokens,
+    normalize_url, path_candidates, percent_decoded, person_tokens,
 };
 
 /// One string of a call, lower-cased, with the normal forms matchers compare computed on
@@ -71,13 +71,37 @@ impl Text {
         self.lower.len() + 1
     }
 
-    /// The e-mail addresses in the text: every chunk with an `@` that normalises to one.
+    /// The e-mail addresses in the text: every chunk with an `@` (or a percent-encoded one,
+    /// `%40`) that normalises to one, and the addresses in a URL's query parameters
+    /// (`https://api.example/send?to=kai%40gmail.com`, `mailto:a@b.com?cc=c@d.com`).
     pub(crate) fn emails(&self) -> &[String] {
         self.forms().emails.get_or_init(|| {
-            chunks(&self.lower)
-                .filter(|chunk| chunk.contains('@'))
-                .filter_map(normalize_email)
-                .collect()
+            let mut emails = Vec::new();
+            for chunk in chunks(&self.lower) {
+                let decoded;
+                let chunk = if chunk.contains("%40") {
+                    decoded = percent_decoded(chunk);
+                    decoded.as_str()
+                } else {
+                    chunk
+                };
+                if !chunk.contains('@') {
+                    continue;
+                }
+                emails.extend(normalize_email(chunk));
+                if chunk.contains(['?', '&']) {
+                    let parameters = chunk.split(['?', '&']).skip(1);
+                    for parameter in parameters {
+                        if let Some((_, value)) = parameter.split_once('=')
+                            && let Some(email) = normalize_email(value)
+                            && !emails.contains(&email)
+                        {
+                            emails.push(email);
+                        }
+                    }
+                }
+            }
+            emails
         })
     }
 

@@ -125,6 +125,29 @@ pub(crate) fn command_phrases(
             index = end;
             continue;
         }
+        // "never tag releases by hand", "don't tag a release": git's verbs said without git,
+        // with an object only git gives them.
+        if matches!(token.kind, TokenKind::Word)
+            && let Some((subcommand, objects)) = GIT_VERB_OBJECTS
+                .iter()
+                .find(|(verb, _)| is_form_of(&token.lower, verb))
+                .map(|(verb, objects)| (*verb, *objects))
+            && tokens[index + 1..]
+                .iter()
+                .take(3)
+                .any(|next| objects.contains(&next.lower.as_ref()))
+        {
+            used[index] = true;
+            phrases.push(CommandPhrase {
+                offset: token.offset,
+                words: vec!["git".to_owned(), subcommand.to_owned()],
+                adjacent_flags: Vec::new(),
+                loose_flags: Vec::new(),
+                force_words: false,
+            });
+            index += 1;
+            continue;
+        }
         if !is_program {
             index += 1;
             continue;
@@ -171,6 +194,25 @@ pub(crate) fn command_phrases(
         index = next;
     }
     merge_wrappers(tokens, phrases)
+}
+
+/// Whether `word` is `verb` or one of its forms: `tag`, `tags`, `tagging`, `tagged`;
+/// `rebase`, `rebases`, `rebasing`, `rebased`.
+fn is_form_of(word: &str, verb: &str) -> bool {
+    let Some(rest) = word.strip_prefix(verb.trim_end_matches('e')) else {
+        return false;
+    };
+    let doubled = verb
+        .chars()
+        .next_back()
+        .map(String::from)
+        .unwrap_or_default();
+    let rest = rest
+        .strip_prefix(doubled.as_str())
+        .filter(|_| !verb.ends_with('e'))
+        .unwrap_or(rest);
+    matches!(rest, "" | "e" | "s" | "es" | "ing" | "ed" | "d")
+        && (word.len() >= verb.len() || verb.ends_with('e'))
 }
 
 /// "npm install with sudo" means `sudo npm install`: a wrapper named after `with`, `using`

@@ -553,3 +553,69 @@ fn conditions_on_the_situation_are_part_of_when() {
     // A verb too general to name an operation stays advice.
     check("Bash", "Never run migrations during business hours.", None);
 }
+
+#[test]
+fn classes_of_the_fresh_real_text() {
+    // Crosses and checks before list items: a ban and a permission.
+    check(
+        "bash",
+        "## Git\n- ❌ `git push --force` (any branch)\n- ✅ `git push -u origin <feature-branch>`",
+        Some(r#"{"matchers":[{"kind":"command","value":"git push --force"}],"polarity":"forbid"}"#),
+    );
+    // A heading of "Hard NOs" over a fence of commands, their comments dropped.
+    check(
+        "bash",
+        "### Hard NOs\n```bash\nnpm publish        # releases go through CI\ncargo publish\n```",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"npm publish"},{"kind":"command","value":"cargo publish"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // Consent said as "a yes from me".
+    check(
+        "bash",
+        "`kubectl delete` needs a yes from me every single time.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"kubectl delete"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // "in there" points back; a backticked word in a list with a command is a command.
+    check(
+        "bash",
+        "Feel free to read any log under /var/log, but never `truncate` or `rm` anything in there.",
+        Some(
+            r#"{"matchers":[{"kind":"path","value":"/var/log"}],"polarity":"forbid","when":[{"kind":"command","value":"truncate"},{"kind":"command","value":"rm"}]}"#,
+        ),
+    );
+    // The tool's own full name; a read-only database; a flag and its value.
+    check(
+        "mcp__github__merge_pull_request",
+        "Rule: `mcp__github__merge_pull_request` is off limits for you.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"merge pull request"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // The way to do it named before the ban is no ban.
+    check(
+        "bash",
+        "Run `npm ci`, never plain `npm install`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"npm install"}],"polarity":"forbid"}"#),
+    );
+    // Git's verb without git; a pipeline written out; a rule quoted to ask about it.
+    check(
+        "bash",
+        "Don't ever tag releases by hand.",
+        Some(r#"{"matchers":[{"kind":"command","value":"git tag"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "bash",
+        "Don't use `curl | sh` installers.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"ash"},{"kind":"command","value":"bash"},{"kind":"command","value":"dash"},{"kind":"command","value":"fish"},{"kind":"command","value":"ksh"},{"kind":"command","value":"sh"},{"kind":"command","value":"zsh"}],"polarity":"forbid","when":[{"kind":"command","value":"curl"}]}"#,
+        ),
+    );
+    check(
+        "bash",
+        "The README says never to run `./scripts/seed.sh` twice. Is that still true?",
+        None,
+    );
+}

@@ -277,6 +277,9 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
                 None if is_bare_glob(&lower) => TokenKind::Entity(MatcherKind::Path, lower.clone()),
                 None => TokenKind::Entity(MatcherKind::Literal, lower.clone()),
             }
+        } else if let Some(flag) = flag_with_value(content, flag_case) {
+            // `--context staging`: the flag given that value.
+            TokenKind::Entity(MatcherKind::Flag, flag)
         } else if SQL_KEYWORDS.contains(&first) {
             // `ALTER TABLE`, `DROP DATABASE`: a statement's words, not a program.
             TokenKind::Entity(MatcherKind::Literal, lower.clone())
@@ -346,8 +349,76 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
     // The words come in text order; only quoted spans (listed first) need sorting in.
     if !spans.is_empty() {
         tokens.sort_by_key(|token| token.offset);
+        commands_by_place(text, &mut tokens);
     }
     tokens
+}
+
+/// A backticked word the grammar does not know as a program (`truncate`, `pytest`,
+/// `yarn10`) is a command where its place says so: after a verb of running or using ("always
+/// run `pytest` with `-x`"), or in a list with a command ("never `truncate` or `rm`", "don't
+/// use `pm10 install` or `yarn10`"). Elsewhere it stays a literal (`main`, `db-prod-2`).
+fn commands_by_place(text: &str, tokens: &mut [Token<'_>]) {
+    // A program's name as people type it: lower-case letters, digits and hyphens (`DELETE` is
+    // a statement, `merge_pull_request` a tool).
+    let program_like = |token: &Token| {
+        matches!(&token.kind, TokenKind::Entity(MatcherKind::Literal, value)
+            if value.len() >= 2
+                && value.starts_with(|ch: char| ch.is_ascii_lowercase())
+                && value.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-'))
+            && token.text.chars().all(|ch| !ch.is_uppercase())
+            && text[token.offset..].starts_with('`')
+    };
+    let is_command = |token: &Token| matches!(token.kind, TokenKind::QuotedCommand(_));
+    let joiner = |token: &Token| matches!(token.lower.as_ref(), "or" | "and" | "nor");
+    for index in 0..tokens.len() {
+        if !program_like(&tokens[index]) {
+            continue;
+        }
+        let before = index.checked_sub(1).map(|at| &tokens[at]);
+        let after_verb = before.is_some_and(|token| {
+            matches!(token.kind, TokenKind::Word)
+                && RUN_OR_USE_VERBS.contains(&token.lower.as_ref())
+        });
+        // The list's neighbours: across "or"/"and", or a comma.
+        let listed_after = before.is_some_and(|token| {
+            (joiner(token) && index >= 2 && is_command(&tokens[index - 2]))
+                || (is_command(token) && token.trailing_comma)
+        });
+        let listed_before = tokens.get(index + 1).is_some_and(|token| {
+            (joiner(token) && tokens.get(index + 2).is_some_and(is_command))
+                || (tokens[index].trailing_comma && is_command(token))
+        });
+        if after_verb || listed_after || listed_before {
+            let value = tokens[index].lower.clone().into_owned();
+            tokens[index].kind = TokenKind::QuotedCommand(value);
+        }
+    }
+}
+
+/// Verbs after which a backticked word is a program run (see [`commands_by_place`]).
+const RUN_OR_USE_VERBS: &[&str] = &[
+    "call", "execute", "invoke", "launch", "run", "start", "type", "use", "using",
+];
+
+/// A quoted flag and its value (`--context staging`, `-n web`) as one flag matcher value,
+/// `--context=staging`; `None` for anything else.
+fn flag_with_value(content: &str, keep_case: bool) -> Option<String> {
+    let mut words = content.split_whitespace();
+    let (flag, value) = (words.next()?, words.next()?);
+    if words.next().is_some() || value.starts_with('-') || flag.contains('=') {
+        return None;
+    }
+    let lower = flag.to_lowercase();
+    let Some((MatcherKind::Flag, name)) = classify(&lower) else {
+        return None;
+    };
+    let name = if keep_case {
+        short_flag_case(flag, name)
+    } else {
+        name
+    };
+    Some(format!("{name}={}", value.to_lowercase()))
 }
 
 /// A flag's name (`value`, lower-case) with the case `written` gives it when it is a short

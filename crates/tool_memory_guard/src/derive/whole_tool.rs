@@ -2,7 +2,7 @@
 //! `merge_pull_request`, "never message anyone" on `post_message`, "don't restart anything" on
 //! the shell, and "Never call `merge_pull_request`" on that tool.
 
-use crate::derive::lexicon::subcommands;
+use crate::derive::lexicon::{DATABASE_TOOL_WORDS, SQL_WRITE_STATEMENTS, subcommands};
 use crate::normalize::WordRuns;
 use crate::{Constraint, Matcher, MatcherKind};
 
@@ -31,8 +31,11 @@ pub(crate) fn names_the_tool(mut constraint: Constraint, tool_name: &str) -> Con
         return constraint;
     };
     let spelled = action.join("_");
+    // The tool's own name in full (`mcp__github__merge_pull_request`) names it too.
+    let full = tool_name.trim().to_lowercase();
     for matcher in &mut constraint.matchers {
-        if matcher.kind == MatcherKind::Literal && matcher.value.trim().to_lowercase() == spelled {
+        let value = matcher.value.trim().to_lowercase();
+        if matcher.kind == MatcherKind::Literal && (value == spelled || value == full) {
             *matcher = Matcher::new(MatcherKind::Command, action.join(" "));
         }
     }
@@ -165,3 +168,46 @@ const GENERIC_VERBS: &[&str] = &[
     "create", "describe", "exec", "get", "help", "list", "run", "set", "show", "start", "use",
     "version",
 ];
+
+/// Whether a clause says a database is read-only: "read-only", "readonly", "SELECT statements
+/// only", "only SELECT", "SELECT alone", "no writes".
+pub(crate) fn says_read_only(lower: &str) -> bool {
+    let words: Vec<&str> = lower
+        .split(|ch: char| !ch.is_alphanumeric() && ch != '-')
+        .filter(|word| !word.is_empty())
+        .collect();
+    let near = |a: &str, b: &[&str]| {
+        words.iter().enumerate().any(|(at, word)| {
+            *word == a
+                && words[at.saturating_sub(3)..(at + 4).min(words.len())]
+                    .iter()
+                    .any(|other| b.contains(other))
+        })
+    };
+    words
+        .iter()
+        .any(|word| matches!(*word, "read-only" | "readonly"))
+        || lower.contains("read only")
+        || near("select", &["only", "alone", "just"])
+        || lower.contains("no writes")
+}
+
+/// A read-only rule on a tool that runs database statements ("`run_query` is read-only: SELECT
+/// statements alone"): every statement that changes data or schema is forbidden, so `SELECT`
+/// (and `WITH`, `EXPLAIN`, `SHOW`) stays allowed. Each is a `command`: a statement is its own
+/// command line (`BEGIN; DELETE FROM t; COMMIT`), so `SELECT replace(name, ...)` is no
+/// `REPLACE` statement.
+pub(crate) fn read_only_database(lower: &str, tool_name: &str) -> Option<Constraint> {
+    let tool = tool_name.trim().to_lowercase();
+    let database = tool
+        .split(|ch: char| !ch.is_alphanumeric())
+        .any(|word| DATABASE_TOOL_WORDS.contains(&word));
+    (database && says_read_only(lower)).then(|| {
+        Constraint::forbid(
+            SQL_WRITE_STATEMENTS
+                .iter()
+                .map(|statement| Matcher::new(MatcherKind::Command, *statement))
+                .collect(),
+        )
+    })
+}

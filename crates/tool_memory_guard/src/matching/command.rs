@@ -3,7 +3,8 @@
 
 use crate::call::{CallView, HIDDEN_PROGRAM, Invocation};
 use crate::normalize::{
-    canonical_flag, chunks, expand_flag, flag_meanings, program_name, sets_flag,
+    canonical_flag, canonical_subcommand, chunks, expand_flag, flag_meanings, program_name,
+    sets_flag,
 };
 
 /// A command prefix: program, subcommands, and the flags it must carry.
@@ -27,6 +28,9 @@ impl CommandPattern {
                 raw_flags.push(token.to_owned());
             } else if words.is_empty() {
                 words.push(program_name(token));
+            } else if words.len() == 1 {
+                let lower = token.to_lowercase();
+                words.push(canonical_subcommand(&words[0], &lower).to_owned());
             } else {
                 words.push(token.to_lowercase());
             }

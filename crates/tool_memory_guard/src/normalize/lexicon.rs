@@ -118,3 +118,41 @@ pub(crate) const FLAG_MEANINGS: &[(&str, &str, &[&str])] = &[
 
 /// Programs installed under versioned names, whose version says nothing about what they do.
 pub(crate) const VERSIONED_PROGRAMS: &[&str] = &["pip", "python", "ruby", "node", "perl", "php"];
+
+/// Per-program short names of subcommands, mapped to the subcommand's full name, from each
+/// program's documentation (`npm help install` lists `i`, `add`, `in`, ... and the misspelling
+/// `isntall`): `npm i` is `npm install`, `helm delete` is `helm uninstall`. Sorted.
+pub(crate) const SUBCOMMAND_ALIASES: &[(&str, &str, &str)] = &[
+    ("cargo", "b", "build"),
+    ("cargo", "c", "check"),
+    ("cargo", "d", "doc"),
+    ("cargo", "r", "run"),
+    ("cargo", "t", "test"),
+    ("helm", "del", "uninstall"),
+    ("helm", "delete", "uninstall"),
+    ("helm", "ls", "list"),
+    ("helm", "un", "uninstall"),
+    ("npm", "add", "install"),
+    ("npm", "i", "install"),
+    ("npm", "in", "install"),
+    ("npm", "ins", "install"),
+    ("npm", "inst", "install"),
+    ("npm", "insta", "install"),
+    ("npm", "instal", "install"),
+    ("npm", "isnt", "install"),
+    ("npm", "isnta", "install"),
+    ("npm", "isntal", "install"),
+    ("npm", "isntall", "install"),
+    ("npm", "r", "uninstall"),
+    ("npm", "remove", "uninstall"),
+    ("npm", "rm", "uninstall"),
+    ("npm", "t", "test"),
+    ("npm", "un", "uninstall"),
+    ("npm", "unlink", "uninstall"),
+    ("npm", "x", "exec"),
+    ("pnpm", "i", "install"),
+    ("pnpm", "rm", "remove"),
+    ("pnpm", "t", "test"),
+    ("pnpm", "un", "remove"),
+    ("pnpm", "uninstall", "remove"),
+];

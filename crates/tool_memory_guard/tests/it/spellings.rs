@@ -271,3 +271,43 @@ fn look_alike_characters_are_asked_about() -> Result<()> {
     }
     Ok(())
 }
+
+#[test]
+fn a_required_flag_and_its_value() -> Result<()> {
+    check(
+        "ALWAYS pass `--context staging` to kubectl.",
+        &[
+            ("kubectl --context staging get pods", Allow),
+            ("kubectl --context=staging get pods", Allow),
+            // Missing, the call is incomplete: ask. Another value is wrong: deny.
+            ("kubectl get pods", Confirm),
+            ("kubectl --context prod get pods", Deny),
+            ("kubectl version --client", Allow),
+        ],
+    )
+}
+
+#[test]
+fn subcommands_by_their_short_names() -> Result<()> {
+    check(
+        "Run `npm ci`, never plain `npm install`.",
+        &[
+            ("npm install", Deny),
+            ("npm i", Deny),
+            ("npm isntall", Deny),
+            ("npm ci", Allow),
+        ],
+    )
+}
+
+#[test]
+fn comments_run_nothing() -> Result<()> {
+    check(
+        "Never use git push --force.",
+        &[
+            ("# git push -f\nls", Allow),
+            ("ls # git push -f", Allow),
+            ("echo hi\n  git push -f", Deny),
+        ],
+    )
+}
