@@ -24,7 +24,7 @@ use tool_memory_core::{ToolFamily, split_words};
 
 use crate::condition::{Amount, Unit, amount_in, dates_in};
 use crate::limits::{ArgumentCount, Bound, Budget, MAX_ARGUMENT_DEPTH};
-use crate::normalize::{alnum_runs, flag_of_key, percent_decoded, program_name};
+use crate::normalize::{alnum_runs, flag_of_key, package_bins_in, percent_decoded, program_name};
 
 /// Whether a required flag is an option that takes a value (`--namespace web`): only the long
 /// spellings, since a short one (`-n`, `-p`) means different things to different programs.
@@ -401,6 +401,17 @@ fn visit_spellings(text: &str, visit: &mut dyn FnMut(&str), decode: bool) {
     };
     if special.hides {
         visit(HIDDEN_WORD);
+    }
+    // A package a runner runs under another command's name (`npx firebase-tools` runs
+    // `firebase`, `npx @angular/cli` runs `ng`): that name is a word of the call too.
+    if text.contains('@')
+        || ["-cli", "-tools", "-cdk", "typescript"]
+            .iter()
+            .any(|part| text.contains(part))
+    {
+        for bin in package_bins_in(text) {
+            visit(bin);
+        }
     }
     if decode && special.percent {
         visit_spellings(&percent_decoded(text), visit, false);

@@ -32,11 +32,11 @@ use self::lexicon::{
 use self::tokens::{TokenKind, flag_value, is_word, tokenize};
 use self::whole_tool::{
     does_the_tool, forbids_an_operation, forbids_the_tool, names_an_operation, names_the_tool,
-    read_only_database, says_read_only,
+    only_one_program, read_only_database, says_only_one, says_read_only,
 };
 use crate::call::is_script;
 use crate::normalize::WordRuns;
-use crate::rule_text::ordering_clauses;
+use crate::rule_text::{ordering_clauses, refers_back};
 use crate::{Access, Constraint, MAX_ALSO, MAX_MATCHERS, Matcher, MatcherKind};
 
 /// Derives the constraint a rule's text states, or `None` when the text names nothing the
@@ -86,6 +86,7 @@ fn gives_an_order(clause: &str) -> bool {
         || lower.contains("instead of")
         || allowlist::states_an_allowlist(&lower)
         || says_read_only(&lower)
+        || says_only_one(&lower)
 }
 
 /// The grammar behind [`derive_constraint`], on text and a tool name.
@@ -126,6 +127,30 @@ fn asks_about_a_rule(text: &str) -> bool {
     })
 }
 
+/// Names of dotfiles and dot-directories, which "`.env` files" names as they are (`.env`,
+/// `.env.local`), where "`.pem` files" names an extension.
+const DOTFILES: &[&str] = &[
+    "aws",
+    "bashrc",
+    "docker",
+    "env",
+    "git",
+    "github",
+    "gitignore",
+    "gnupg",
+    "idea",
+    "kube",
+    "netrc",
+    "npmrc",
+    "pgpass",
+    "profile",
+    "pypirc",
+    "ssh",
+    "vscode",
+    "yarnrc",
+    "zshrc",
+];
+
 /// Verbs that report what someone else said (see [`asks_about_a_rule`]).
 const REPORTING_VERBS: &[&str] = &[
     "claims", "mentions", "reads", "said", "says", "states", "suggests", "told", "tells", "wrote",
@@ -143,7 +168,14 @@ enum Order {
 fn order_of(clause: &str) -> Option<Order> {
     let lower = clause.to_lowercase();
     let cues = Cues::of(&WordRuns::new(&lower));
-    Some(match polarity_cue(&cues, &lower)? {
+    // Orders without the grammar's cues: "pnpm only", "read-only", "only email Priya".
+    let Some(cue) = polarity_cue(&cues, &lower) else {
+        let markerless = says_only_one(&lower)
+            || says_read_only(&lower)
+            || allowlist::states_an_allowlist(&lower);
+        return markerless.then_some(Order::Forbid);
+    };
+    Some(match cue {
         Cue::Forbid { ask_first: true } => Order::Ask,
         Cue::Forbid { ask_first: false } | Cue::InsteadOf(_) => Order::Forbid,
         Cue::Require => Order::Require,
@@ -165,6 +197,9 @@ fn sentence_parts(original: &str, kept: &str, tool_name: &str) -> Option<Constra
     }
     let orders: Vec<Option<Order>> = lines.iter().map(|line| order_of(line)).collect();
     let first = orders.iter().flatten().next().copied()?;
+    if let Some(parts) = clause_parts(original, kept, tool_name, &lines, &orders) {
+        return Some(parts);
+    }
     let mut groups: Vec<(Order, Vec<&str>)> = Vec::new();
     let mut current = first;
     for (line, order) in lines.iter().zip(&orders) {
@@ -179,20 +214,9 @@ fn sentence_parts(original: &str, kept: &str, tool_name: &str) -> Option<Constra
     if groups.len() < 2 {
         return None;
     }
-    // "Never `git push --force`. Use `--force-with-lease` if you really must.": a sentence that
-    // opens on the alternative names the safe way, not an order of its own.
-    let alternative = |line: &&str| {
-        let first = line
-            .split_whitespace()
-            .next()
-            .unwrap_or_default()
-            .trim_matches(|ch: char| !ch.is_alphanumeric())
-            .to_lowercase();
-        ["use", "prefer", "try", "instead", "if"].contains(&first.as_str())
-    };
     let mut parts = Vec::with_capacity(groups.len());
     for (order, group) in &groups {
-        if *order == Order::Require && group.iter().any(alternative) {
+        if *order == Order::Require && group.iter().any(|line| opens_on_an_alternative(line)) {
             return None;
         }
         let text = group.join("\n");
@@ -210,6 +234,100 @@ fn sentence_parts(original: &str, kept: &str, tool_name: &str) -> Option<Constra
     Some(main.with_also(parts.take(MAX_ALSO).collect()))
 }
 
+/// "Never `git push --force`. Use `--force-with-lease` if you really must.": a sentence that
+/// opens on the alternative names the safe way, not an order of its own.
+fn opens_on_an_alternative(line: &str) -> bool {
+    let first = line
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .trim_matches(|ch: char| !ch.is_alphanumeric())
+        .to_lowercase();
+    ["use", "prefer", "try", "instead", "if"].contains(&first.as_str())
+}
+
+/// Each order of a rule on its own ("Don't push to main or release, and don't delete any
+/// remote branch": a push to main, and any deletion of a remote branch; read as one, the
+/// deletion became a situation in which `main` was looked for). A line without a cue goes
+/// with the order before it (an item under "Forbidden:"), or with the one after it when that
+/// one points back ("Files in `vendor/**` are third-party" / "never modify them"). `None`
+/// unless there are two orders or more and each names something on its own.
+fn clause_parts(
+    original: &str,
+    kept: &str,
+    tool_name: &str,
+    lines: &[&str],
+    orders: &[Option<Order>],
+) -> Option<Constraint> {
+    let mut units: Vec<(Order, Vec<&str>)> = Vec::new();
+    let mut waiting: Vec<&str> = Vec::new();
+    for (at, (line, order)) in lines.iter().zip(orders).enumerate() {
+        match order {
+            Some(order) => {
+                let mut unit = std::mem::take(&mut waiting);
+                unit.push(line);
+                units.push((*order, unit));
+            }
+            None => {
+                let next_points_back = orders.get(at + 1).is_some_and(Option::is_some)
+                    && lines.get(at + 1).is_some_and(|next| refers_back(next));
+                match units.last_mut() {
+                    Some((_, unit)) if !next_points_back => unit.push(line),
+                    _ => waiting.push(line),
+                }
+            }
+        }
+    }
+    if units.len() < 2 || !waiting.is_empty() {
+        return None;
+    }
+    let mut parts = Vec::with_capacity(units.len());
+    for (order, unit) in &units {
+        if *order == Order::Require && unit.iter().any(|line| opens_on_an_alternative(line)) {
+            return None;
+        }
+        let part = derive_clauses(original, &unit.join("\n"), kept, tool_name)?;
+        // A requirement on every call, out of one sentence, is too broad to stand alone.
+        if *order == Order::Require && part.when.is_empty() {
+            return None;
+        }
+        parts.push(part);
+    }
+    // Plain bans of the same kind are one list ("Never run `yarn`. Never run `npm
+    // install`." forbids both), as they were read before parts.
+    let mut merged: Vec<Constraint> = Vec::with_capacity(parts.len());
+    for part in parts {
+        let plain = |constraint: &Constraint| {
+            constraint.when.is_empty()
+                && constraint.except.is_empty()
+                && constraint.access.is_none()
+                && constraint.also.is_empty()
+        };
+        match merged.iter_mut().find(|known| {
+            plain(known)
+                && plain(&part)
+                && known.polarity == part.polarity
+                && known.ask_first == part.ask_first
+        }) {
+            Some(known) => {
+                for matcher in part.matchers {
+                    if !known.matchers.contains(&matcher) {
+                        known.matchers.push(matcher);
+                    }
+                }
+            }
+            None => merged.push(part),
+        }
+    }
+    let mut parts = merged;
+    if parts.len() < 2 {
+        return parts.pop();
+    }
+    let mut parts = parts.into_iter();
+    let main = parts.next()?;
+    Some(main.with_also(parts.take(MAX_ALSO).collect()))
+}
+
 /// [`derive_from_text`] on the clauses `text` of a rule (all of them, or one kind of order of
 /// them), `kept` being every clause read of the rule's text `original`.
 fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Option<Constraint> {
@@ -221,6 +339,12 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     // may be reached, and every other call of the tool is forbidden.
     if let Some(allowlist) = allowlist::allowlist(text, &lower, tool_name, cues.ask.is_some()) {
         return finish(allowlist);
+    }
+    // "Package management is bun only", "uv only": the other programs of the job.
+    if cues.ask.is_none()
+        && let Some(only) = only_one_program(&lower)
+    {
+        return finish(only);
     }
     // "Production database: read-only. SELECT statements only." (A ban beside it, "never
     // `DROP TABLE`", is one of the statements this forbids.)
@@ -305,6 +429,24 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
                     loose_flags: Vec::new(),
                     force_words: false,
                 });
+                continue;
+            }
+            // "any `.pem` or `*.key` files": an extension before "files" is every file with
+            // it, a dotfile's name (`.env`, `.npmrc`) stays that file.
+            let files_after = tokens[index + 1..]
+                .iter()
+                .take(3)
+                .any(|next| next.lower.starts_with("file"));
+            let extension = value.strip_prefix('.').filter(|rest| {
+                (1..=6).contains(&rest.len())
+                    && rest.chars().all(|ch| ch.is_ascii_alphanumeric())
+                    && !DOTFILES.contains(rest)
+            });
+            if *kind == MatcherKind::Path && files_after && extension.is_some() {
+                entities.push((
+                    token.offset,
+                    Matcher::new(MatcherKind::Path, format!("*{value}")),
+                ));
                 continue;
             }
             entities.push((token.offset, Matcher::new(*kind, value.clone())));
@@ -407,6 +549,19 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
                 token.offset,
                 Matcher::new(MatcherKind::Literal, token.lower.as_ref()),
             ));
+            // An account number is the same account written without its separators
+            // ("acct 7781-0042" is `77810042`).
+            if id_shaped
+                && token
+                    .lower
+                    .chars()
+                    .all(|ch| ch.is_ascii_digit() || ch == '-')
+            {
+                entities.push((
+                    token.offset,
+                    Matcher::new(MatcherKind::Literal, token.lower.replace('-', "")),
+                ));
+            }
         }
     }
     for (offset, host) in host_names(&tokens, &used) {
@@ -488,13 +643,13 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             .iter()
             .filter(|token| token.offset > source.offset)
             .find(|token| INTERPRETERS.contains(&token.lower.trim_matches('`')))
+            .map(|token| token.lower.trim_matches('`').to_owned())
+            // "Don't pipe `find` into `xargs rm`": the command piped into.
+            .or_else(|| phrases.get(1).map(|target| target.value(None)))
     {
-        let piped = Constraint::forbid(vec![Matcher::new(
-            MatcherKind::Command,
-            target.lower.trim_matches('`'),
-        )])
-        .with_when(vec![Matcher::new(MatcherKind::Command, source.value(None))])
-        .with_ask_first(ask_first);
+        let piped = Constraint::forbid(vec![Matcher::new(MatcherKind::Command, target)])
+            .with_when(vec![Matcher::new(MatcherKind::Command, source.value(None))])
+            .with_ask_first(ask_first);
         return finish(piped);
     }
     // "Don't use `curl | sh` installers": the pipeline written out. A shell after the pipe

@@ -11,7 +11,10 @@ mod lookalike;
 mod paths;
 mod words;
 
-use self::lexicon::{FLAG_ALIASES, FLAG_MEANINGS, SUBCOMMAND_ALIASES, TLDS, VERSIONED_PROGRAMS};
+use self::lexicon::{
+    FLAG_ALIASES, FLAG_MEANINGS, PACKAGE_BINS, SUBCOMMAND_ALIASES, SUBCOMMAND_FLAG_ALIASES, TLDS,
+    VERSIONED_PROGRAMS,
+};
 pub(crate) use self::lookalike::folded;
 pub(crate) use self::paths::{PathPattern, normalize_path, path_candidates};
 pub(crate) use self::words::{CueSet, WordMap, WordRuns, WordSet, find_word};
@@ -370,6 +373,23 @@ pub(crate) fn flag_meanings<'a>(program: &str, flag: &'a str) -> impl Iterator<I
     implied.into_iter().flatten().copied().chain(own)
 }
 
+/// [`flag_meanings`] for a flag given after `subcommand` (`git commit -n` is `--no-verify`,
+/// [`SUBCOMMAND_FLAG_ALIASES`]).
+pub(crate) fn flag_meanings_after<'a>(
+    program: &str,
+    subcommand: Option<&str>,
+    flag: &'a str,
+) -> impl Iterator<Item = &'a str> {
+    let own = subcommand.and_then(|subcommand| {
+        SUBCOMMAND_FLAG_ALIASES
+            .iter()
+            .find(|(known, sub, from, _)| *known == program && *sub == subcommand && *from == flag)
+            .map(|(_, _, _, to)| *to)
+    });
+    let general = own.is_none().then(|| flag_meanings(program, flag));
+    own.into_iter().chain(general.into_iter().flatten())
+}
+
 /// Whether an invocation of `program` with the (canonical) `flags` sets `flag`: every flag
 /// `flag` stands for is among them.
 pub(crate) fn sets_flag(program: &str, flag: &str, flags: &[String]) -> bool {
@@ -386,6 +406,11 @@ pub(crate) fn flag_spellings(flag: &str) -> Vec<String> {
         }
     };
     for (_, from, to) in FLAG_ALIASES {
+        if *to == flag {
+            add(from);
+        }
+    }
+    for (_, _, from, to) in SUBCOMMAND_FLAG_ALIASES {
         if *to == flag {
             add(from);
         }
@@ -432,6 +457,15 @@ pub(crate) fn flag_of_key(key: &str) -> String {
 /// a versioned spelling of a program named by its version (`pip3`, `pip3.12`, `python3.11`)
 /// read as the program itself: `pip3 install` is `pip install`.
 pub(crate) fn program_name(token: &str) -> String {
+    // A package named for what a runner runs (`firebase-tools@13` runs `firebase`).
+    let lower = token.to_lowercase();
+    let package = match lower.rsplit_once('@') {
+        Some((name, _)) if !name.is_empty() => name,
+        _ => lower.as_str(),
+    };
+    if let Ok(at) = PACKAGE_BINS.binary_search_by(|(known, _)| (*known).cmp(package)) {
+        return PACKAGE_BINS[at].1.to_owned();
+    }
     let base = token.rsplit('/').next().unwrap_or(token).to_lowercase();
     // A package runner's `name@version` (`npx yarn@1.22.19`, `bunx wrangler@3`) runs `name`.
     let base = match base.split_once('@') {
@@ -442,6 +476,15 @@ pub(crate) fn program_name(token: &str) -> String {
         Some(program) => program.to_owned(),
         None => base,
     }
+}
+
+/// The commands of the packages of [`PACKAGE_BINS`] a text names.
+pub(crate) fn package_bins_in(text: &str) -> impl Iterator<Item = &'static str> {
+    let lower = text.to_ascii_lowercase();
+    PACKAGE_BINS
+        .iter()
+        .filter(move |(package, _)| lower.contains(package))
+        .map(|(_, bin)| *bin)
 }
 
 /// The full name of a program's subcommand given by a short name (`npm i` is `npm install`,
@@ -534,6 +577,9 @@ mod tests {
         assert_eq!(program_name("/usr/bin/ééé1"), "ééé1");
         assert_eq!(program_name("yarn@1.22.19"), "yarn");
         assert_eq!(program_name("@cloudflare/wrangler@3"), "wrangler");
+        assert_eq!(program_name("firebase-tools@13.0.2"), "firebase");
+        assert_eq!(program_name("@angular/cli"), "ng");
+        assert!(PACKAGE_BINS.windows(2).all(|pair| pair[0].0 < pair[1].0));
     }
 
     #[test]

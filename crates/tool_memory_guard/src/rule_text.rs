@@ -22,6 +22,7 @@ pub(crate) fn ordering_clauses<'a>(text: &'a str, keep: impl Fn(&str) -> bool) -
         && !text.contains(['*', '_', '~', '|', '#', ';', '—', '–'])
         && !text.trim_start().starts_with(['-', '+', '>', '•', '`'])
         && !text.contains(", but ")
+        && !text.contains(", and ")
         && markdown::sentence_ends(text).len() <= 1
         && mark_of(text).is_none();
     if plain_line {
@@ -169,7 +170,21 @@ fn mark_of(content: &str) -> Option<(Mark, &str)> {
 }
 
 /// Whether a clause points back at what an earlier one named ("never modify them").
-fn refers_back(clause: &str) -> bool {
+pub(crate) fn refers_back(clause: &str) -> bool {
+    let lower = clause.to_lowercase();
+    // "`npm run dev` is already running; don't start another one."
+    if [
+        "another one",
+        "that one",
+        "this one",
+        "a second one",
+        "the same",
+    ]
+    .iter()
+    .any(|phrase| lower.contains(phrase))
+    {
+        return true;
+    }
     clause
         .split(|ch: char| !ch.is_alphanumeric() && ch != '\'')
         .any(|word| {
@@ -198,13 +213,29 @@ fn clauses(line: &str) -> Vec<&str> {
         let mut at = 0;
         while at < sentence.len() {
             let rest = &sentence[at..];
-            let separator = [" — ", " – ", " -- ", "; ", ", but "]
-                .iter()
-                .find(|separator| rest.starts_with(**separator));
+            // ", and don't delete ...": a second order in the same sentence, cut before its
+            // cue so the cue stays with it.
+            let separator = [
+                " — ",
+                " – ",
+                " -- ",
+                "; ",
+                ", but ",
+                ", and don't ",
+                ", and do not ",
+                ", and never ",
+                ", and no ",
+            ]
+            .iter()
+            .find(|separator| rest.starts_with(**separator));
             match separator {
                 Some(separator) if !markdown::in_spans(&spans, start + at) => {
                     pieces.push(&sentence[from..at]);
-                    at += separator.len();
+                    // Keep the cue of ", and don't ..." with the clause it opens.
+                    let skip = separator
+                        .strip_prefix(", and ")
+                        .map_or(separator.len(), |_| ", and ".len());
+                    at += skip;
                     from = at;
                 }
                 _ => at += rest.chars().next().map_or(1, char::len_utf8),

@@ -193,27 +193,36 @@ pub(crate) const WRAPPER_OPTIONS: &[(&str, &[&str], usize)] = &[
 pub(crate) const SHELL_KEYWORDS: &[&str] =
     &["!", "do", "elif", "else", "if", "then", "until", "while"];
 
-/// Flags that take the next word as their value, so that word is not a subcommand
-/// (`git -C repo push`, `kubectl -n prod delete`).
+/// Long options that take the next word as their value, for every program (`--namespace
+/// prod`, `--context staging`): the value is no subcommand.
 pub(crate) const VALUE_FLAGS: &[&str] = &[
-    "-c",
-    "-C",
-    "--git-dir",
-    "--work-tree",
-    "-n",
-    "--namespace",
     "--context",
-    "--kubeconfig",
-    "--profile",
-    "--region",
-    "--project",
-    "-u",
-    "-g",
-    "--user",
-    "-h",
+    "--git-dir",
     "--host",
-    "-p",
+    "--kubeconfig",
+    "--namespace",
     "--port",
+    "--profile",
+    "--project",
+    "--region",
+    "--user",
+    "--work-tree",
+];
+
+/// Short options that take the next word as their value, per program (`git -C repo push`,
+/// `kubectl -n prod delete`, `psql -h db -c "..."`). A short option means different things
+/// to different programs (`-u` is a user to `sudo` and "set upstream" to `git push`; `-n` a
+/// namespace to `kubectl` and "no verify" to `git commit`), so only the programs listed read
+/// one as taking a value: reading a value where there is none would drop a subcommand
+/// (`git push -u origin main` is a push to `origin main`).
+pub(crate) const SHORT_VALUE_FLAGS: &[(&str, &[&str])] = &[
+    ("git", &["-c", "-C"]),
+    ("head", &["-c", "-n"]),
+    ("helm", &["-f", "-n", "-o"]),
+    ("kubectl", &["-c", "-f", "-l", "-n", "-o"]),
+    ("mysql", &["-D", "-e", "-h", "-P", "-u"]),
+    ("psql", &["-c", "-d", "-f", "-h", "-p", "-U"]),
+    ("tail", &["-c", "-n"]),
 ];
 
 /// Runners that take the program to run as their first word after their options.

@@ -4,11 +4,13 @@
 
 use super::lexicon::{
     COMMAND_SHELLS, FIND_EXEC_OPTIONS, RUNNER_SUBCOMMANDS, RUNNERS, SCRIPT_EXTENSIONS,
-    SCRIPT_RUNNERS, SHELL_KEYWORDS, VALUE_FLAGS, WRAPPER_OPTIONS, WRAPPERS,
+    SCRIPT_RUNNERS, SHELL_KEYWORDS, SHORT_VALUE_FLAGS, VALUE_FLAGS, WRAPPER_OPTIONS, WRAPPERS,
 };
 use super::text::Text;
 use crate::limits::{Bound, Budget, MAX_COMMAND_NESTING, MAX_WRAPPERS};
-use crate::normalize::{canonical_subcommand, expand_flag, flag_meanings, program_name};
+use crate::normalize::{
+    canonical_subcommand, expand_flag, flag_meanings, flag_meanings_after, program_name,
+};
 
 /// One program run by a command line: `git -C x push --force origin main`.
 #[derive(Debug, Clone)]
@@ -525,7 +527,7 @@ fn segment_invocations_within(
                 options_done = true;
                 index += 1;
             } else if !options_done && word.starts_with('-') && word.len() > 1 {
-                index += if takes_a_value(value_options, word) {
+                index += if wrapper_takes_a_value(value_options, word) {
                     2
                 } else {
                     1
@@ -543,9 +545,18 @@ fn segment_invocations_within(
     true
 }
 
+/// Whether `program`'s option `word` takes the next word as its value: a long one of
+/// [`VALUE_FLAGS`] for any program, a short one of [`SHORT_VALUE_FLAGS`] for its program.
+fn takes_a_value(program: &str, word: &str) -> bool {
+    VALUE_FLAGS.contains(&word)
+        || SHORT_VALUE_FLAGS
+            .iter()
+            .any(|(known, flags)| *known == program && flags.contains(&word))
+}
+
 /// Whether a wrapper's option takes the next word as its value: it is one of `options`, or a
 /// cluster of short options whose last one is (`sudo -iu root`); never with an `=` in it.
-fn takes_a_value(options: &[&str], word: &str) -> bool {
+fn wrapper_takes_a_value(options: &[&str], word: &str) -> bool {
     if word.contains('=') {
         return false;
     }
@@ -673,14 +684,15 @@ fn invocation(words: &[String]) -> Invocation {
         if !options_done && word.len() > 1 && word.starts_with('-') {
             expanded.clear();
             expand_flag(word, &mut expanded);
+            let subcommand = positional.first().map(String::as_str);
             for flag in &expanded {
-                for meaning in flag_meanings(&program, flag) {
+                for meaning in flag_meanings_after(&program, subcommand, flag) {
                     if !flags.iter().any(|seen| seen == meaning) {
                         flags.push(meaning.to_owned());
                     }
                 }
             }
-            skip_value = !word.contains('=') && VALUE_FLAGS.contains(&word.as_str());
+            skip_value = !word.contains('=') && takes_a_value(&program, word);
             let name = flag_meanings(&program, expanded.first().map_or("", String::as_str))
                 .next()
                 .unwrap_or_default()

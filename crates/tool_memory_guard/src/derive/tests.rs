@@ -523,7 +523,14 @@ fn allowlists_of_recipients_forbid_everyone_else() {
     );
     // A condition is not a list of who may be reached; a tool of a family has no recipients.
     check("send_email", "Only email Priya when the build fails.", None);
-    check("Bash", "Only use pnpm.", None);
+    // "Only use pnpm" is no allowlist of people: the other package managers are forbidden.
+    check(
+        "Bash",
+        "Only use pnpm.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"bun add"},{"kind":"command","value":"bun install"},{"kind":"command","value":"bun remove"},{"kind":"command","value":"bun update"},{"kind":"command","value":"bunx"},{"kind":"command","value":"npm ci"},{"kind":"command","value":"npm install"},{"kind":"command","value":"npm uninstall"},{"kind":"command","value":"npm update"},{"kind":"command","value":"npx"},{"kind":"command","value":"yarn"}],"polarity":"forbid"}"#,
+        ),
+    );
 }
 
 #[test]
@@ -617,5 +624,52 @@ fn classes_of_the_fresh_real_text() {
         "bash",
         "The README says never to run `./scripts/seed.sh` twice. Is that still true?",
         None,
+    );
+}
+
+#[test]
+fn classes_of_the_real_text_corpus() {
+    // Each order of a sentence on its own: the deletion is no situation for `main`.
+    check(
+        "run_terminal_cmd",
+        "Don't push to main or release, and don't delete any remote branch.",
+        Some(
+            r#"{"also":[{"matchers":[{"kind":"command","value":"git push --delete"}],"polarity":"forbid"}],"matchers":[{"kind":"literal","value":"main"},{"kind":"literal","value":"release"}],"polarity":"forbid","when":[{"kind":"command","value":"git push"}]}"#,
+        ),
+    );
+    // An account number is also its digits run together.
+    check(
+        "bash",
+        "never pay into acct 7781-0042; it belongs to a vendor we dropped.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"7781-0042"},{"kind":"literal","value":"77810042"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // "`.pem` files" is an extension; "`.env` files" a dotfile.
+    check(
+        "view_file",
+        "Please don't open any `.pem` or `*.key` files.",
+        Some(
+            r#"{"matchers":[{"kind":"path","value":"*.pem"},{"kind":"path","value":"*.key"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // A ban in Japanese; a back-reference by "another one".
+    check(
+        "run_shell_command",
+        "禁止コマンド: `git push --force`",
+        Some(r#"{"matchers":[{"kind":"command","value":"git push --force"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "run_command",
+        "- `npm run dev` is already running in a terminal; don't start another one.",
+        Some(r#"{"matchers":[{"kind":"command","value":"npm run dev"}],"polarity":"forbid"}"#),
+    );
+    // A pipe into a command that is no interpreter.
+    check(
+        "shell",
+        "Don't pipe `find` into `xargs rm` anywhere in this tree.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"xargs rm"}],"polarity":"forbid","when":[{"kind":"command","value":"find"}]}"#,
+        ),
     );
 }

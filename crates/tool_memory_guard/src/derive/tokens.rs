@@ -398,7 +398,7 @@ fn commands_by_place(text: &str, tokens: &mut [Token<'_>]) {
 
 /// Verbs after which a backticked word is a program run (see [`commands_by_place`]).
 const RUN_OR_USE_VERBS: &[&str] = &[
-    "call", "execute", "invoke", "launch", "run", "start", "type", "use", "using",
+    "call", "execute", "invoke", "launch", "pipe", "piping", "run", "start", "type", "use", "using",
 ];
 
 /// A quoted flag and its value (`--context staging`, `-n web`) as one flag matcher value,

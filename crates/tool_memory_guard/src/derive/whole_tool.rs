@@ -2,7 +2,9 @@
 //! `merge_pull_request`, "never message anyone" on `post_message`, "don't restart anything" on
 //! the shell, and "Never call `merge_pull_request`" on that tool.
 
-use crate::derive::lexicon::{DATABASE_TOOL_WORDS, SQL_WRITE_STATEMENTS, subcommands};
+use crate::derive::lexicon::{
+    ALTERNATIVES, DATABASE_TOOL_WORDS, SQL_WRITE_STATEMENTS, subcommands,
+};
 use crate::normalize::WordRuns;
 use crate::{Constraint, Matcher, MatcherKind};
 
@@ -210,4 +212,61 @@ pub(crate) fn read_only_database(lower: &str, tool_name: &str) -> Option<Constra
                 .collect(),
         )
     })
+}
+
+/// A job's programs with their commands (one list of [`ALTERNATIVES`]).
+type Family = &'static [(&'static str, &'static [&'static str])];
+
+/// The one program of a job a rule allows: "Package management is bun only", "only use
+/// `uv`", "`podman` exclusively", "pnpm, nothing else". `None` unless the rule names one
+/// program of [`ALTERNATIVES`] beside "only", "exclusively" or "nothing else".
+fn the_only_one(lower: &str) -> Option<(Family, &'static str)> {
+    let words: Vec<&str> = lower
+        .split(|ch: char| !ch.is_alphanumeric() && ch != '-')
+        .filter(|word| !word.is_empty())
+        .collect();
+    let only_at: Vec<usize> = words
+        .iter()
+        .enumerate()
+        .filter(|(_, word)| matches!(**word, "only" | "exclusively" | "solely"))
+        .map(|(at, _)| at)
+        .chain(
+            words
+                .windows(2)
+                .enumerate()
+                .filter(|(_, pair)| pair == &["nothing", "else"] || pair == &["no", "other"])
+                .map(|(at, _)| at),
+        )
+        .collect();
+    for at in only_at {
+        let near = &words[at.saturating_sub(3)..(at + 4).min(words.len())];
+        for family in ALTERNATIVES {
+            let named: Vec<&str> = family
+                .iter()
+                .filter(|(program, _)| near.contains(program))
+                .map(|(program, _)| *program)
+                .collect();
+            if let [one] = named.as_slice() {
+                return Some((family, one));
+            }
+        }
+    }
+    None
+}
+
+/// Whether a clause names the one program of a job ([`the_only_one`]): an order.
+pub(crate) fn says_only_one(lower: &str) -> bool {
+    the_only_one(lower).is_some()
+}
+
+/// "Package management is bun only": every other program of the job is forbidden.
+pub(crate) fn only_one_program(lower: &str) -> Option<Constraint> {
+    let (family, chosen) = the_only_one(lower)?;
+    let others: Vec<Matcher> = family
+        .iter()
+        .filter(|(program, _)| *program != chosen)
+        .flat_map(|(_, commands)| commands.iter())
+        .map(|command| Matcher::new(MatcherKind::Command, *command))
+        .collect();
+    Some(Constraint::forbid(others))
 }

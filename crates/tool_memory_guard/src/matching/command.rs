@@ -3,8 +3,8 @@
 
 use crate::call::{CallView, HIDDEN_PROGRAM, Invocation};
 use crate::normalize::{
-    canonical_flag, canonical_subcommand, chunks, expand_flag, flag_meanings, program_name,
-    sets_flag,
+    canonical_flag, canonical_subcommand, chunks, expand_flag, flag_meanings, flag_meanings_after,
+    normalize_path, program_name, sets_flag,
 };
 
 /// A command prefix: program, subcommands, and the flags it must carry.
@@ -47,8 +47,9 @@ impl CommandPattern {
             } else {
                 &expanded[..]
             };
+            let subcommand = words.get(1).map(String::as_str);
             for flag in required {
-                for meaning in flag_meanings(&program, flag) {
+                for meaning in flag_meanings_after(&program, subcommand, flag) {
                     if !flags.iter().any(|known| known == meaning) {
                         flags.push(meaning.to_owned());
                     }
@@ -68,7 +69,7 @@ impl CommandPattern {
                 .positional
                 .iter()
                 .zip(subcommands)
-                .all(|(a, b)| a == b)
+                .all(|(a, b)| same_argument(a, b))
             && self
                 .flags
                 .iter()
@@ -137,4 +138,13 @@ impl CommandPattern {
                 })
         })
     }
+}
+
+/// Whether a call's argument is the one a command names: the same word, or the same path
+/// once both are normal (`rm -rf ./` is `rm -rf .`, `rm -rf //` is `rm -rf /`).
+fn same_argument(seen: &str, named: &str) -> bool {
+    seen == named
+        || (named.contains(['/', '.', '~'])
+            && seen.contains(['/', '.', '~'])
+            && normalize_path(seen) == normalize_path(named))
 }

@@ -108,6 +108,15 @@ pub(crate) const FLAG_ALIASES: &[(&str, &str, &str)] = &[
     ("chgrp", "-R", "-r"),
 ];
 
+/// Short flags whose meaning depends on the subcommand, per program and subcommand: `git
+/// commit -n` is `--no-verify` where `git push -n` is `--dry-run`.
+pub(crate) const SUBCOMMAND_FLAG_ALIASES: &[(&str, &str, &str, &str)] = &[
+    ("git", "add", "-n", "--dry-run"),
+    ("git", "clean", "-n", "--dry-run"),
+    ("git", "commit", "-n", "--no-verify"),
+    ("git", "push", "-n", "--dry-run"),
+];
+
 /// Short flags that stand for several long ones, per program: `git branch -D` is `--delete
 /// --force`, so a rule on `-D` holds for `-d --force` too, and a rule on `-d` (`--delete`) for
 /// `-D`. Each is compared as the set of flags it stands for.
@@ -155,4 +164,20 @@ pub(crate) const SUBCOMMAND_ALIASES: &[(&str, &str, &str)] = &[
     ("pnpm", "t", "test"),
     ("pnpm", "un", "remove"),
     ("pnpm", "uninstall", "remove"),
+];
+
+/// Packages whose command has another name, for what a package runner runs (`npx
+/// firebase-tools deploy` runs `firebase deploy`, `npx @angular/cli build` runs `ng build`).
+/// Sorted.
+pub(crate) const PACKAGE_BINS: &[(&str, &str)] = &[
+    ("@angular/cli", "ng"),
+    ("@nestjs/cli", "nest"),
+    ("@railway/cli", "railway"),
+    ("@vue/cli", "vue"),
+    ("aws-cdk", "cdk"),
+    ("firebase-tools", "firebase"),
+    ("netlify-cli", "netlify"),
+    ("sequelize-cli", "sequelize"),
+    ("typescript", "tsc"),
+    ("vercel-cli", "vercel"),
 ];

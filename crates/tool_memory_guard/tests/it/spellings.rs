@@ -311,3 +311,69 @@ fn comments_run_nothing() -> Result<()> {
         ],
     )
 }
+
+#[test]
+fn a_flag_that_means_another_after_a_subcommand() -> Result<()> {
+    check(
+        "When you run terminal commands, never pass `--no-verify` to git.",
+        &[
+            ("git commit -nm wip", Deny),
+            ("git commit --no-verify -m x", Deny),
+            // `git push -n` is a dry run.
+            ("git push -n origin main", Allow),
+        ],
+    )
+}
+
+#[test]
+fn a_short_option_takes_a_value_only_for_its_program() -> Result<()> {
+    check(
+        "Never `git push origin main`.",
+        &[
+            ("git push -u origin main", Deny),
+            ("git -C repo push origin main", Deny),
+            ("git push origin feature", Allow),
+        ],
+    )?;
+    check(
+        "- Never run `go get -u ./...`; upgrade modules one at a time.",
+        &[
+            ("env GOFLAGS=-mod=mod go get -u ./...", Deny),
+            ("go get -u golang.org/x/net", Allow),
+        ],
+    )
+}
+
+#[test]
+fn a_package_runs_its_command() -> Result<()> {
+    check(
+        "No `firebase deploy`, not even to the dev project.",
+        &[
+            ("npx firebase-tools deploy --project dev", Deny),
+            ("npx firebase-tools@13 deploy", Deny),
+            ("npx firebase-tools emulators:start", Allow),
+        ],
+    )?;
+    check(
+        "Package management is bun only.",
+        &[
+            ("npm install zod", Deny),
+            ("yarn add zod", Deny),
+            ("npx prettier --check .", Deny),
+            ("npm run build", Allow),
+            ("bun add zod", Allow),
+        ],
+    )
+}
+
+#[test]
+fn arguments_that_are_paths_compare_as_paths() -> Result<()> {
+    check(
+        "Never run `rm -rf .` or `git clean -fdx` in the repo root.",
+        &[
+            ("rm -rf ./", Deny),
+            ("rm -rf .", Deny),
+            ("rm -rf ./build", Allow),
+        ],
+    )
+}

@@ -36,6 +36,19 @@ pub(crate) const FORBID_CUES: &[&str] = &[
     "hands-off",
     "stay away from",
     "keep away from",
+    // Rules in other languages: "nunca borres...", "niemals pushen", "interdit".
+    "interdit",
+    "interdite",
+    "jamais",
+    "jamas",
+    "jamás",
+    "niemals",
+    "nunca",
+    "prohibido",
+    "prohibida",
+    "proibido",
+    "verboten",
+    "vietato",
     // "### Hard NOs", "no-go": a list of what is never done.
     "hard no",
     "hard nos",
@@ -113,6 +126,11 @@ pub(crate) const ASK_CUES: &[&str] = &[
     "my go-ahead",
     "my explicit",
     "my ok",
+    // In other languages: "sin preguntar", "sans demander", "ohne zu fragen".
+    "sin preguntar",
+    "sem perguntar",
+    "sans demander",
+    "ohne zu fragen",
     // "`kubectl delete` needs a yes from me every single time."
     "yes from me",
     "ok from me",
@@ -663,4 +681,76 @@ pub(crate) const GIT_VERB_OBJECTS: &[(&str, &[&str])] = &[
             "release", "releases", "version", "versions", "build", "builds", "commit", "commits",
         ],
     ),
+];
+
+/// Bans in scripts written without spaces between words (Japanese, Chinese, Korean): found
+/// as substrings, since such a text has no word boundaries to look them up by. "禁止コマンド"
+/// ("forbidden commands"), "不要" ("don't"), "금지" ("forbidden").
+pub(crate) const UNSPACED_FORBID_CUES: &[&str] =
+    &["しないで", "不得", "不要", "禁止", "금지", "하지 마"];
+
+/// Programs that do one job, each with the commands that do that job: "bun only", "uv only",
+/// "use podman exclusively" forbid the others' (installing and removing packages, and their
+/// runners: `npx` is npm's), not every use of them (`npm run build` runs a script).
+pub(crate) const ALTERNATIVES: &[&[(&str, &[&str])]] = &[
+    &[
+        (
+            "bun",
+            &["bun add", "bun install", "bun remove", "bun update", "bunx"],
+        ),
+        (
+            "npm",
+            &[
+                "npm ci",
+                "npm install",
+                "npm uninstall",
+                "npm update",
+                "npx",
+            ],
+        ),
+        (
+            "pnpm",
+            &[
+                "pnpm add",
+                "pnpm dlx",
+                "pnpm install",
+                "pnpm remove",
+                "pnpm update",
+                "pnpx",
+            ],
+        ),
+        ("yarn", &["yarn"]),
+    ],
+    &[
+        (
+            "conda",
+            &[
+                "conda create",
+                "conda install",
+                "conda remove",
+                "conda update",
+            ],
+        ),
+        (
+            "pdm",
+            &["pdm add", "pdm install", "pdm remove", "pdm update"],
+        ),
+        ("pip", &["pip download", "pip install", "pip uninstall"]),
+        (
+            "pipenv",
+            &["pipenv install", "pipenv uninstall", "pipenv update"],
+        ),
+        (
+            "poetry",
+            &[
+                "poetry add",
+                "poetry install",
+                "poetry lock",
+                "poetry remove",
+                "poetry update",
+            ],
+        ),
+        ("uv", &["uv add", "uv pip", "uv remove", "uv sync", "uvx"]),
+    ],
+    &[("docker", &["docker"]), ("podman", &["podman"])],
 ];

@@ -272,6 +272,14 @@ pub(crate) const DIRECT_CONTACT_VERBS: &[&str] = &[
 ];
 /// Lower-case words that follow contact verbs without being names.
 pub(crate) const COMMON_WORDS: &[&str] = &[
+    // Prepositions after a verb of contact: "pay into acct ...", "send out", "reply from".
+    "into",
+    "onto",
+    "from",
+    "for",
+    "out",
+    "via",
+    "over",
     "anyone",
     "anybody",
     "everyone",
