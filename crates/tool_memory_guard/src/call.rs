@@ -397,6 +397,9 @@ fn visit_spellings(text: &str, visit: &mut dyn FnMut(&str), decode: bool) {
         if lower.contains(['$', '`']) {
             visit(HIDDEN_WORD);
         }
+        for bin in package_bins_in(&lower) {
+            visit(bin);
+        }
         return;
     };
     if special.hides {
@@ -404,11 +407,7 @@ fn visit_spellings(text: &str, visit: &mut dyn FnMut(&str), decode: bool) {
     }
     // A package a runner runs under another command's name (`npx firebase-tools` runs
     // `firebase`, `npx @angular/cli` runs `ng`): that name is a word of the call too.
-    if text.contains('@')
-        || ["-cli", "-tools", "-cdk", "typescript"]
-            .iter()
-            .any(|part| text.contains(part))
-    {
+    if special.package {
         for bin in package_bins_in(text) {
             visit(bin);
         }
@@ -438,6 +437,9 @@ struct Special {
     quoting: bool,
     /// A `$` or a backtick: the text may hide a program ([`HIDDEN_WORD`]).
     hides: bool,
+    /// A word of a package's name that runs another command (`cli`, `tools`,
+    /// `typescript`: see `normalize::package_bins_in`).
+    package: bool,
 }
 
 /// [`visit_runs`] for an ASCII text, byte by byte (every string of every call goes through
@@ -465,13 +467,24 @@ fn visit_ascii_runs(text: &str, visit: &mut dyn FnMut(&str)) -> Option<Special> 
             _ => {}
         }
         if let Some(begin) = start.take() {
+            special.package |= is_package_word(&text[begin..at]);
             visit_run(text, begin, at, visit);
         }
     }
     if let Some(begin) = start {
+        special.package |= is_package_word(&text[begin..]);
         visit_run(text, begin, bytes.len(), visit);
     }
     Some(special)
+}
+
+/// Whether a run is a word of one of `normalize::PACKAGE_BINS`'s packages that no program's
+/// own name has, so a text without one names none of them.
+fn is_package_word(run: &str) -> bool {
+    matches!(run.len(), 3 | 5 | 10)
+        && ["cli", "cdk", "tools", "typescript"]
+            .iter()
+            .any(|word| run.eq_ignore_ascii_case(word))
 }
 
 /// The alphanumeric runs of `text`, by Unicode's letters and digits.

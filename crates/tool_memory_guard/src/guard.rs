@@ -488,8 +488,14 @@ impl Guard {
     /// to prove the index never drops a rule that would match.
     fn check_with(&self, tool_name: &str, arguments: &Value, exhaustive: bool) -> Verdict {
         let tool = normalize_tool_name(tool_name);
-        // The tool's family, words and indexes are found once per check.
-        let family = ToolFamily::of(&tool);
+        // The tool's family, words and indexes are found once per check. Without a rule of a
+        // family or for every tool, the family changes nothing: no index is looked up by it,
+        // and the call view has no rule to read it for.
+        let family = if self.families.iter().all(ToolIndex::is_empty) && self.unscoped.is_empty() {
+            None
+        } else {
+            ToolFamily::of(&tool)
+        };
         let tool_words = tool_words(&tool);
         let tool_index = if tool == UNSCOPED_TOOL {
             None
