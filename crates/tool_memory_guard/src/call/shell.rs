@@ -299,7 +299,7 @@ pub(crate) fn parse_command_line(
             Piece::Separator | Piece::Pipe => {
                 let first = out.len();
                 names.learn(&segment);
-                names.expand(&mut segment);
+                names.expand(&mut segment, budget);
                 if !segment_invocations(&segment, out, budget) {
                     return false;
                 }
@@ -314,7 +314,7 @@ pub(crate) fn parse_command_line(
         }
     }
     let first = out.len();
-    names.expand(&mut segment);
+    names.expand(&mut segment, budget);
     if !segment_invocations(&segment, out, budget) {
         return false;
     }
@@ -391,7 +391,10 @@ impl Names {
 
     /// Replaces an alias in program position and each `$NAME` / `${NAME}` word by what the
     /// line set it to; a program word that stays an expansion is [`HIDDEN_PROGRAM`].
-    fn expand(&self, segment: &mut Vec<String>) {
+    /// What the expansions add counts against the invocations' words
+    /// ([`Budget::take_invocation_words`]): `v="a a ... a"; echo $v $v ...` would otherwise
+    /// grow with the square of the line. Past the bound, the rest is not expanded.
+    fn expand(&self, segment: &mut Vec<String>, budget: &Budget) {
         if segment.is_empty() {
             return;
         }
@@ -403,6 +406,9 @@ impl Names {
             && let Some((_, value)) = self.aliases.iter().find(|(name, _)| name == word)
         {
             let words: Vec<String> = value.split_whitespace().map(str::to_owned).collect();
+            if !budget.take_invocation_words(words.len()) {
+                return;
+            }
             segment.splice(start..=start, words);
         }
         for at in (0..segment.len()).rev() {
@@ -412,6 +418,9 @@ impl Names {
             match self.variables.iter().rev().find(|(known, _)| known == name) {
                 Some((_, value)) => {
                     let words: Vec<String> = value.split_whitespace().map(str::to_owned).collect();
+                    if !budget.take_invocation_words(words.len()) {
+                        return;
+                    }
                     segment.splice(at..=at, words);
                 }
                 None if at == start => segment[at] = HIDDEN_PROGRAM.to_owned(),
