@@ -720,6 +720,13 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     }
     if let Cue::Forbid { .. } = cue {
         except.extend(refined_alternatives(original, kept, &phrases));
+        // "Never tag a release": listing the tags makes none.
+        if phrases
+            .iter()
+            .any(|phrase| phrase.words == ["git", "tag"] && phrase.adjacent_flags.is_empty())
+        {
+            except.push(Matcher::new(MatcherKind::Command, "git tag --list"));
+        }
     }
     // Only a ban on places (paths, URLs: "never write to `/etc/**`") is narrowed to a verb; a
     // ban on a command or a statement (`DELETE`) is about running it.
@@ -773,7 +780,9 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             // "Never refund more than $500", "don't deploy on Fridays": under a condition, the
             // verb of the tool (or an operation) is the subject, whatever its object.
             .or_else(|| {
-                (!situation.is_empty())
+                situation
+                    .iter()
+                    .any(|(_, matcher)| matcher.is_some())
                     .then(|| {
                         does_the_tool(&lower, tool_name)
                             .or_else(|| names_an_operation(&lower, tool_name))
@@ -783,11 +792,15 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             .map(|matcher| Constraint::forbid(vec![matcher]).with_ask_first(ask_first)),
         (None, _) => None,
     }?;
-    if situation.is_empty() {
+    let conditions: Vec<Matcher> = situation
+        .into_iter()
+        .filter_map(|(_, matcher)| matcher)
+        .collect();
+    if conditions.is_empty() {
         return Some(constraint);
     }
     let mut when = constraint.when.clone();
-    when.extend(situation.into_iter().map(|(_, matcher)| matcher));
+    when.extend(conditions);
     finish(constraint.with_when(when))
 }
 

@@ -387,3 +387,11 @@ pub(crate) const AMOUNT_KEYS: &[&str] = &[
 /// Words of keys, or of a tool's name, that count money in the currency's smallest unit:
 /// `amount_cents`, and Stripe's API, whose amounts are in cents.
 pub(crate) const MINOR_UNIT_WORDS: &[&str] = &["cents", "minor", "pence", "stripe"];
+
+/// Programs whose quoted arguments are text, not commands: `echo "sudo is not needed"`,
+/// `grep "rm -rf" notes.md`, `git commit -m "fix; rm -rf build"`. Their quoted arguments are
+/// not read as command lines, unless they hold a substitution the shell runs (`echo
+/// "$(rm -rf /)"`).
+pub(crate) const TEXT_ARGUMENT_PROGRAMS: &[&str] = &[
+    "ag", "echo", "egrep", "fgrep", "git", "grep", "printf", "rg",
+];

@@ -4,7 +4,8 @@
 
 use super::lexicon::{
     COMMAND_SHELLS, FIND_EXEC_OPTIONS, RUNNER_SUBCOMMANDS, RUNNERS, SCRIPT_EXTENSIONS,
-    SCRIPT_RUNNERS, SHELL_KEYWORDS, SHORT_VALUE_FLAGS, VALUE_FLAGS, WRAPPER_OPTIONS, WRAPPERS,
+    SCRIPT_RUNNERS, SHELL_KEYWORDS, SHORT_VALUE_FLAGS, TEXT_ARGUMENT_PROGRAMS, VALUE_FLAGS,
+    WRAPPER_OPTIONS, WRAPPERS,
 };
 use super::text::Text;
 use crate::limits::{Bound, Budget, MAX_COMMAND_NESTING, MAX_WRAPPERS};
@@ -291,7 +292,13 @@ pub(crate) fn parse_command_line(
     for piece in pieces {
         match piece {
             Piece::Word { text, quoted_space } => {
-                if quoted_space || is_shell_command_value(&segment) {
+                let text_argument = quoted_space
+                    && segment.first().is_some_and(|program| {
+                        TEXT_ARGUMENT_PROGRAMS.contains(&program_name(program).as_str())
+                    })
+                    && !text.contains("$(")
+                    && !text.contains('`');
+                if (quoted_space && !text_argument) || is_shell_command_value(&segment) {
                     nested.push(text.clone());
                 }
                 segment.push(word_case(text));

@@ -61,17 +61,21 @@ fn push_word<'a>(lower: &'a str, begin: usize, end: usize, words: &mut Vec<Word<
     });
 }
 
-/// The conditions of a lower-case clause, each with the byte range it covers.
-pub(crate) fn conditions(lower: &str) -> Vec<(Range<usize>, Matcher)> {
+/// The conditions of a lower-case clause, each with the byte range it covers. A `None`
+/// matcher is a span that is no condition on the call but whose words are no literal either:
+/// "until the migration is done", "before the release is cut" say how long the rule holds,
+/// and it holds now (its end is the store's to keep, as an expiry).
+pub(crate) fn conditions(lower: &str) -> Vec<(Range<usize>, Option<Matcher>)> {
     let words = words_of(lower);
-    let mut found: Vec<(Range<usize>, Matcher)> = Vec::new();
+    let mut found: Vec<(Range<usize>, Option<Matcher>)> = Vec::new();
     let mut at = 0;
     while at < words.len() {
-        if let Some((end, matcher)) = weekdays(&words, at)
+        let condition = weekdays(&words, at)
             .or_else(|| amount(&words, at))
             .or_else(|| hours(&words, at))
-            .or_else(|| state(&words, at))
-        {
+            .map(|(end, matcher)| (end, Some(matcher)))
+            .or_else(|| state(&words, at));
+        if let Some((end, matcher)) = condition {
             found.push((words[at].start..words[end - 1].end, matcher));
             at = end;
         } else {
@@ -253,7 +257,7 @@ fn hours(words: &[Word], at: usize) -> Option<(usize, Matcher)> {
 /// is red", "before the release is cut": a state of the world the call does not show, up to
 /// the end of the clause. Not a precondition on another action ("before running the
 /// tests", "before `git push`"), which is the rule's subject.
-fn state(words: &[Word], at: usize) -> Option<(usize, Matcher)> {
+fn state(words: &[Word], at: usize) -> Option<(usize, Option<Matcher>)> {
     let opener = words[at].text;
     let next = words.get(at + 1)?.text;
     let general = CONDITION_OPENERS.contains(&opener);
@@ -271,7 +275,9 @@ fn state(words: &[Word], at: usize) -> Option<(usize, Matcher)> {
         .iter()
         .position(|word| matches!(word.text, "but" | "and" | "or" | "unless" | "without"))
         .map_or(words.len(), |offset| at + 1 + offset);
-    (end > at + 1).then(|| (end, unchecked(words, at, end)))
+    // Until an event, or before it, the rule holds now: the span is no condition.
+    let until = timed && opener != "after";
+    (end > at + 1).then(|| (end, (!until).then(|| unchecked(words, at, end))))
 }
 
 fn unchecked(words: &[Word], start: usize, end: usize) -> Matcher {
@@ -286,7 +292,7 @@ mod tests {
     fn check(text: &str, expected: &[&str]) {
         let found: Vec<String> = conditions(text)
             .into_iter()
-            .map(|(_, matcher)| matcher.value)
+            .map(|(_, matcher)| matcher.map_or_else(|| "(holds now)".to_owned(), |m| m.value))
             .collect();
         assert_eq!(found, expected, "{text:?}");
     }
@@ -322,7 +328,16 @@ mod tests {
         );
         check(
             "never push to main before the release is cut",
-            &["before the release is cut"],
+            &["(holds now)"],
+        );
+        // Until an event the rule holds now; after one, it may or may not.
+        check(
+            "never run sudo until the migration is done",
+            &["(holds now)"],
+        );
+        check(
+            "never deploy after the freeze starts",
+            &["after the freeze starts"],
         );
         // Not conditions: a precondition on another action, a number that is no money.
         check("always run the tests before pushing", &[]);

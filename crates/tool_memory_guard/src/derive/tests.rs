@@ -549,13 +549,19 @@ fn conditions_on_the_situation_are_part_of_when() {
             r#"{"matchers":[{"kind":"person","value":"priya"}],"polarity":"forbid","when":[{"kind":"condition","value":"on friday"}]}"#,
         ),
     );
-    // The words of the situation are no literal: "release" is not forbidden.
+    // Until an event the rule holds now, and the event's words are no literal: "release" is
+    // not forbidden.
     check(
         "Bash",
         "Never push to main before the release is cut.",
         Some(
-            r#"{"matchers":[{"kind":"literal","value":"main"}],"polarity":"forbid","when":[{"kind":"command","value":"git push"},{"kind":"condition","value":"before the release is cut"}]}"#,
+            r#"{"matchers":[{"kind":"literal","value":"main"}],"polarity":"forbid","when":[{"kind":"command","value":"git push"}]}"#,
         ),
+    );
+    check(
+        "bash",
+        "Never run sudo until the migration is done.",
+        Some(r#"{"matchers":[{"kind":"command","value":"sudo"}],"polarity":"forbid"}"#),
     );
     // A verb too general to name an operation stays advice.
     check("Bash", "Never run migrations during business hours.", None);
@@ -611,7 +617,9 @@ fn classes_of_the_fresh_real_text() {
     check(
         "bash",
         "Don't ever tag releases by hand.",
-        Some(r#"{"matchers":[{"kind":"command","value":"git tag"}],"polarity":"forbid"}"#),
+        Some(
+            r#"{"except":[{"kind":"command","value":"git tag --list"}],"matchers":[{"kind":"command","value":"git tag"}],"polarity":"forbid"}"#,
+        ),
     );
     check(
         "bash",

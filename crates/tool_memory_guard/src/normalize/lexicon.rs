@@ -112,9 +112,11 @@ pub(crate) const FLAG_ALIASES: &[(&str, &str, &str)] = &[
 /// commit -n` is `--no-verify` where `git push -n` is `--dry-run`.
 pub(crate) const SUBCOMMAND_FLAG_ALIASES: &[(&str, &str, &str, &str)] = &[
     ("git", "add", "-n", "--dry-run"),
+    ("git", "branch", "-l", "--list"),
     ("git", "clean", "-n", "--dry-run"),
     ("git", "commit", "-n", "--no-verify"),
     ("git", "push", "-n", "--dry-run"),
+    ("git", "tag", "-l", "--list"),
 ];
 
 /// Short flags that stand for several long ones, per program: `git branch -D` is `--delete
