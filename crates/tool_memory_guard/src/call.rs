@@ -71,13 +71,21 @@ struct Parsed {
 impl CallView {
     #[cfg(test)]
     pub(crate) fn new(tool_name: &str, arguments: &Value) -> CallView {
-        CallView::of_tool(tool_words(tool_name), ToolFamily::of(tool_name), arguments)
+        CallView::of_tool(
+            tool_words(tool_name),
+            ToolFamily::of(tool_name),
+            None,
+            arguments,
+        )
     }
 
     /// [`CallView::new`] for a tool whose words and family the caller has already found.
+    /// `program`: the program the tool is named after, when it is one (`git`), which its
+    /// argv runs ([`CallView::prefix_the_program`]).
     pub(crate) fn of_tool(
         tool_words: Vec<String>,
         family: Option<ToolFamily>,
+        program: Option<&str>,
         arguments: &Value,
     ) -> CallView {
         let mut view = CallView {
@@ -88,7 +96,9 @@ impl CallView {
         if let Err(bound) = view.walk(arguments, false, None, 1, &mut ArgumentCount::default()) {
             view.budget.exceed(bound);
         }
-        view.prefix_the_program();
+        if let Some(program) = program {
+            view.prefix_the_program(program);
+        }
         view.has_recipients = view.texts.iter().any(|text| text.recipient);
         view.text_weight = view.texts.iter().map(Text::weight).sum();
         view
@@ -265,18 +275,7 @@ impl CallView {
     /// its arguments as that program's: each argv and each command string that does not
     /// start with the program is read again with it in front (`git push origin :old`), so the
     /// program's own reading of its words (`:ref` deletes, `-f` forces) applies.
-    fn prefix_the_program(&mut self) {
-        if self.family.is_some() {
-            return;
-        }
-        let Some(program) = self
-            .tool_words
-            .first()
-            .filter(|word| crate::derive::is_program(word))
-            .cloned()
-        else {
-            return;
-        };
+    fn prefix_the_program(&mut self, program: &str) {
         let mut lines: Vec<usize> = self
             .texts
             .iter()
@@ -295,7 +294,7 @@ impl CallView {
         for at in lines {
             let line = self.texts[at].original();
             let first = line.split_whitespace().next().map(program_name);
-            if first.as_deref() != Some(program.as_str()) {
+            if first.as_deref() != Some(program) {
                 let prefixed = Text::of(&format!("{program} {line}"), false, true);
                 self.texts.push(prefixed);
             }

@@ -578,7 +578,12 @@ impl Guard {
         let mut decided: Vec<(Decision, &Entry, Hit)> = Vec::new();
         let mut advice: Vec<&Entry> = Vec::new();
         if !candidates.is_empty() {
-            let view = CallView::of_tool(tool_words, family, arguments);
+            // A tool named after a program (`git`) runs its argv as that program's.
+            let program = (family.is_none()
+                && ToolFamily::of(&tool).is_none()
+                && names_a_program(&tool_words))
+            .then(|| tool_words[0].clone());
+            let view = CallView::of_tool(tool_words, family, program.as_deref(), arguments);
             for (which, entry_index) in candidates {
                 if view.budget.work_spent() {
                     break;
