@@ -11,8 +11,10 @@ mod lexicon;
 mod shell;
 mod text;
 
-use self::lexicon::{COMMAND_KEYS, RECIPIENT_KEYS, VALUE_FLAGS};
-pub(crate) use self::shell::{Invocation, is_script, parse_command_line};
+use self::lexicon::{AMOUNT_KEYS, COMMAND_KEYS, MINOR_UNIT_WORDS, RECIPIENT_KEYS, VALUE_FLAGS};
+pub(crate) use self::shell::{
+    HIDDEN_PROGRAM, Invocation, is_script, parse_command_line, shell_words,
+};
 pub(crate) use self::text::Text;
 
 use std::cell::OnceCell;
@@ -20,8 +22,9 @@ use std::cell::OnceCell;
 use serde_json::Value;
 use tool_memory_core::{ToolFamily, split_words};
 
+use crate::condition::{Amount, Unit, amount_in, dates_in};
 use crate::limits::{ArgumentCount, Bound, Budget, MAX_ARGUMENT_DEPTH};
-use crate::normalize::{alnum_runs, flag_of_key, percent_decoded};
+use crate::normalize::{alnum_runs, flag_of_key, package_bins_in, percent_decoded, program_name};
 
 /// Whether a required flag is an option that takes a value (`--namespace web`): only the long
 /// spellings, since a short one (`-n`, `-p`) means different things to different programs.
@@ -52,6 +55,10 @@ pub(crate) struct CallView {
     /// The texts (by index range) under a key that holds the command line (`command`,
     /// `cmd`, `args`): what the call runs, as opposed to a `description` or a `workdir`.
     command_texts: Vec<std::ops::Range<usize>>,
+    /// Sums of money under amount-like keys, for amount conditions.
+    pub(crate) amounts: Vec<Amount>,
+    /// The ISO dates in the call's texts, found on first use (for weekday conditions).
+    dates: OnceCell<Vec<(i32, u32, u32)>>,
 }
 
 /// The invocations of a call and what looking at all of them costs.
@@ -62,18 +69,50 @@ struct Parsed {
 }
 
 impl CallView {
+    #[cfg(test)]
     pub(crate) fn new(tool_name: &str, arguments: &Value) -> CallView {
+        CallView::of_tool(
+            tool_words(tool_name),
+            ToolFamily::of(tool_name),
+            None,
+            arguments,
+        )
+    }
+
+    /// [`CallView::new`] for a tool whose words and family the caller has already found.
+    /// `program`: the program the tool is named after, when it is one (`git`), which its
+    /// argv runs ([`CallView::prefix_the_program`]).
+    pub(crate) fn of_tool(
+        tool_words: Vec<String>,
+        family: Option<ToolFamily>,
+        program: Option<&str>,
+        arguments: &Value,
+    ) -> CallView {
         let mut view = CallView {
-            tool_words: tool_words(tool_name),
-            family: ToolFamily::of(tool_name),
+            tool_words,
+            family,
             ..CallView::default()
         };
-        if let Err(bound) = view.walk(arguments, false, 1, &mut ArgumentCount::default()) {
+        if let Err(bound) = view.walk(arguments, false, None, 1, &mut ArgumentCount::default()) {
             view.budget.exceed(bound);
+        }
+        if let Some(program) = program {
+            view.prefix_the_program(program);
         }
         view.has_recipients = view.texts.iter().any(|text| text.recipient);
         view.text_weight = view.texts.iter().map(Text::weight).sum();
         view
+    }
+
+    /// The ISO dates the call's texts carry.
+    pub(crate) fn dates(&self) -> &[(i32, u32, u32)] {
+        self.dates.get_or_init(|| {
+            let mut dates = Vec::new();
+            for text in &self.texts {
+                dates_in(&text.lower, &mut dates);
+            }
+            dates
+        })
     }
 
     /// Every invocation in every string of the call, up to the bounds on parsing.
@@ -101,7 +140,7 @@ impl CallView {
             let mut invocations = Vec::new();
             let budget = Budget::default();
             for text in lines {
-                if !parse_command_line(&text.lower, 0, &mut invocations, &budget) {
+                if !parse_command_line(text.original(), 0, &mut invocations, &budget) {
                     return false;
                 }
             }
@@ -124,7 +163,7 @@ impl CallView {
                 .iter()
                 .filter(|text| text.lower.chars().any(char::is_alphabetic));
             for text in commands {
-                if !parse_command_line(&text.lower, 0, &mut invocations, &self.budget) {
+                if !parse_command_line(text.original(), 0, &mut invocations, &self.budget) {
                     break;
                 }
             }
@@ -142,14 +181,26 @@ impl CallView {
         &mut self,
         value: &Value,
         recipient: bool,
+        amount: Option<Unit>,
         depth: usize,
         count: &mut ArgumentCount,
     ) -> Result<(), Bound> {
         match value {
             Value::String(text) => {
                 count.take(text.len())?;
-                self.texts
-                    .push(Text::new(text.to_lowercase(), recipient, false));
+                if let Some(unit) = amount
+                    && let Some(value) = amount_in(text)
+                {
+                    // A sum written with a currency sign or decimals is in whole units.
+                    let written = text.contains(['$', '€', '£', '¥', '.']);
+                    let unit = if written && unit == Unit::Either {
+                        Unit::Major
+                    } else {
+                        unit
+                    };
+                    self.amounts.push(Amount { value, unit });
+                }
+                self.texts.push(Text::of(text, recipient, false));
             }
             Value::Array(items) => {
                 if depth > MAX_ARGUMENT_DEPTH {
@@ -173,11 +224,10 @@ impl CallView {
                             }
                         })
                         .collect();
-                    self.texts
-                        .push(Text::new(joined.join(" ").to_lowercase(), false, true));
+                    self.texts.push(Text::of(&joined.join(" "), false, true));
                 }
                 for item in items {
-                    self.walk(item, recipient, depth + 1, count)?;
+                    self.walk(item, recipient, amount, depth + 1, count)?;
                 }
             }
             Value::Object(map) => {
@@ -190,7 +240,14 @@ impl CallView {
                         self.bool_flags.push(flag_of_key(key));
                     }
                     let start = self.texts.len();
-                    self.walk(item, recipient || is_recipient_key(key), depth + 1, count)?;
+                    let amount = amount.or_else(|| self.amount_unit(key));
+                    self.walk(
+                        item,
+                        recipient || is_recipient_key(key),
+                        amount,
+                        depth + 1,
+                        count,
+                    )?;
                     if COMMAND_KEYS
                         .iter()
                         .any(|known| known.eq_ignore_ascii_case(key))
@@ -202,6 +259,9 @@ impl CallView {
             Value::Number(number) => {
                 let text = number.to_string();
                 count.take(text.len())?;
+                if let (Some(unit), Some(value)) = (amount, number.as_f64()) {
+                    self.amounts.push(Amount { value, unit });
+                }
                 self.texts.push(Text::new(text, recipient, false));
             }
             Value::Bool(_) | Value::Null => {}
@@ -210,9 +270,59 @@ impl CallView {
     }
 }
 
-/// Calls `visit` with every alphanumeric run of every string in `value` (at nesting level
-/// `depth`), and of the flags set by `true` arguments: the words the guard's index looks up.
-/// Counts values like [`CallView::new`] does and stops where it stops.
+impl CallView {
+    /// A tool named after a program (`git` with `{"args": ["push", "origin", ":old"]}`) runs
+    /// its arguments as that program's: each argv and each command string that does not
+    /// start with the program is read again with it in front (`git push origin :old`), so the
+    /// program's own reading of its words (`:ref` deletes, `-f` forces) applies.
+    fn prefix_the_program(&mut self, program: &str) {
+        let mut lines: Vec<usize> = self
+            .texts
+            .iter()
+            .enumerate()
+            .filter(|(_, text)| text.command_only)
+            .map(|(at, _)| at)
+            .collect();
+        for range in &self.command_texts {
+            if !self.texts[range.clone()]
+                .iter()
+                .any(|text| text.command_only)
+            {
+                lines.extend(range.clone());
+            }
+        }
+        for at in lines {
+            let line = self.texts[at].original();
+            let first = line.split_whitespace().next().map(program_name);
+            if first.as_deref() != Some(program) {
+                let prefixed = Text::of(&format!("{program} {line}"), false, true);
+                self.texts.push(prefixed);
+            }
+        }
+    }
+
+    /// The unit of the sums under `key`, if it is amount-like ([`AMOUNT_KEYS`]): cents for
+    /// `amount_cents` or on a Stripe tool ([`MINOR_UNIT_WORDS`]), otherwise not known.
+    fn amount_unit(&self, key: &str) -> Option<Unit> {
+        let words = split_words(key, true);
+        if !words
+            .iter()
+            .any(|word| AMOUNT_KEYS.contains(&word.as_str()))
+        {
+            return None;
+        }
+        let minor = words
+            .iter()
+            .chain(&self.tool_words)
+            .any(|word| MINOR_UNIT_WORDS.contains(&word.as_str()));
+        Some(if minor { Unit::Minor } else { Unit::Either })
+    }
+}
+
+/// Calls `visit` with every word of every string in `value` (at nesting level `depth`) that a
+/// matcher may look for ([`visit_text`]), and of the flags set by `true` arguments: the words
+/// the guard's index looks up. Counts values like [`CallView::new`] does and stops where it
+/// stops.
 pub(crate) fn visit_words(
     value: &Value,
     visit: &mut dyn FnMut(&str),
@@ -222,13 +332,7 @@ pub(crate) fn visit_words(
     match value {
         Value::String(text) => {
             count.take(text.len())?;
-            alnum_runs(text).for_each(&mut *visit);
-            // The matchers read addresses, hosts and paths percent-decoded (`sarah@%63orp.com`
-            // is sarah@corp.com), so the index must see the decoded words too, or it would
-            // never make such a rule a candidate.
-            if text.contains('%') {
-                alnum_runs(&percent_decoded(text)).for_each(&mut *visit);
-            }
+            visit_text(text, visit);
         }
         Value::Array(items) => {
             if depth > MAX_ARGUMENT_DEPTH {
@@ -258,6 +362,154 @@ pub(crate) fn visit_words(
         Value::Bool(_) | Value::Null => {}
     }
     Ok(())
+}
+
+/// The words of one string of a call, in every spelling a matcher reads it in, so the index
+/// never misses a rule a matcher would find: its alphanumeric runs (the caller lower-cases
+/// them), the runs of its lower-cased form (lower-casing can change where runs end outside
+/// ASCII), the letters of a short flag cluster (`-fu` sets `-f`), the same of its
+/// percent-decoded form (`sarah@%63orp.com` is sarah@corp.com), and its words as the shell
+/// reads them, with quotes, backslashes and ANSI-C escapes removed (`g''it`, `y\arn`,
+/// `$'\x79arn'`), as the command parser does.
+pub(crate) fn visit_text(text: &str, visit: &mut dyn FnMut(&str)) {
+    visit_spellings(text, visit, true);
+}
+
+/// [`visit_text`]; `decode` also visits the percent-decoded text (once: what it decodes to may
+/// hold a `%` again).
+fn visit_spellings(text: &str, visit: &mut dyn FnMut(&str), decode: bool) {
+    let Some(special) = visit_ascii_runs(text, visit) else {
+        // Outside ASCII: runs by Unicode's letters and digits, raw and lower-cased.
+        visit_runs(text, visit);
+        let lower = text.to_lowercase();
+        visit_runs(&lower, visit);
+        if decode && lower.contains('%') {
+            let decoded = percent_decoded(text);
+            visit_runs(&decoded, visit);
+            visit_runs(&decoded.to_lowercase(), visit);
+        }
+        if lower.contains(['\'', '"', '\\', '$']) {
+            for word in shell_words(&lower) {
+                visit_runs(&word, visit);
+            }
+        }
+        if lower.contains(['$', '`']) {
+            visit(HIDDEN_WORD);
+        }
+        for bin in package_bins_in(&lower) {
+            visit(bin);
+        }
+        return;
+    };
+    if special.hides {
+        visit(HIDDEN_WORD);
+    }
+    // A package a runner runs under another command's name (`npx firebase-tools` runs
+    // `firebase`, `npx @angular/cli` runs `ng`): that name is a word of the call too.
+    if special.package {
+        for bin in package_bins_in(text) {
+            visit(bin);
+        }
+    }
+    if decode && special.percent {
+        visit_spellings(&percent_decoded(text), visit, false);
+    }
+    if special.quoting {
+        for word in shell_words(&text.to_ascii_lowercase()) {
+            visit_runs(&word, visit);
+        }
+    }
+}
+
+/// The index word of a text that may name its program through a substitution or a variable
+/// (`$(...)`, `` `...` ``, `$NAME`): a command rule with subcommands is a candidate for it
+/// without its program's word (see `matching::Compiled::key_groups`). Not alphanumeric, so no
+/// run of a call is ever this word.
+pub(crate) const HIDDEN_WORD: &str = "$";
+
+/// What an ASCII text holds besides its runs.
+#[derive(Default)]
+struct Special {
+    /// A `%` that may start an escape.
+    percent: bool,
+    /// Quotes, a backslash or a `$`, which the shell reads a word through.
+    quoting: bool,
+    /// A `$` or a backtick: the text may hide a program ([`HIDDEN_WORD`]).
+    hides: bool,
+    /// A word of a package's name that runs another command (`cli`, `tools`,
+    /// `typescript`: see `normalize::package_bins_in`).
+    package: bool,
+}
+
+/// [`visit_runs`] for an ASCII text, byte by byte (every string of every call goes through
+/// here). `None`, having visited nothing, when the text is not ASCII.
+fn visit_ascii_runs(text: &str, visit: &mut dyn FnMut(&str)) -> Option<Special> {
+    if !text.is_ascii() {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let mut special = Special::default();
+    let mut start: Option<usize> = None;
+    for (at, byte) in bytes.iter().enumerate() {
+        if byte.is_ascii_alphanumeric() {
+            start.get_or_insert(at);
+            continue;
+        }
+        match byte {
+            b'%' => special.percent = true,
+            b'$' => {
+                special.quoting = true;
+                special.hides = true;
+            }
+            b'`' => special.hides = true,
+            b'\'' | b'"' | b'\\' => special.quoting = true,
+            _ => {}
+        }
+        if let Some(begin) = start.take() {
+            special.package |= is_package_word(&text[begin..at]);
+            visit_run(text, begin, at, visit);
+        }
+    }
+    if let Some(begin) = start {
+        special.package |= is_package_word(&text[begin..]);
+        visit_run(text, begin, bytes.len(), visit);
+    }
+    Some(special)
+}
+
+/// Whether a run is a word of one of `normalize::PACKAGE_BINS`'s packages that no program's
+/// own name has, so a text without one names none of them.
+fn is_package_word(run: &str) -> bool {
+    matches!(run.len(), 3 | 5 | 10)
+        && ["cli", "cdk", "tools", "typescript"]
+            .iter()
+            .any(|word| run.eq_ignore_ascii_case(word))
+}
+
+/// The alphanumeric runs of `text`, by Unicode's letters and digits.
+fn visit_runs(text: &str, visit: &mut dyn FnMut(&str)) {
+    for run in alnum_runs(text) {
+        let start = run.as_ptr() as usize - text.as_ptr() as usize;
+        visit_run(text, start, start + run.len(), visit);
+    }
+}
+
+/// One run, `text[start..end]`, and each letter of it when it is a short flag cluster of two
+/// to four letters (`-rf`, `-fu`: what `normalize::expand_flag` expands).
+fn visit_run(text: &str, start: usize, end: usize, visit: &mut dyn FnMut(&str)) {
+    let run = &text[start..end];
+    visit(run);
+    let bytes = text.as_bytes();
+    let cluster = (2..=4).contains(&run.len())
+        && start >= 1
+        && bytes[start - 1] == b'-'
+        && (start == 1 || !(bytes[start - 2] == b'-' || bytes[start - 2].is_ascii_alphanumeric()))
+        && run.bytes().all(|byte| byte.is_ascii_alphabetic());
+    if cluster {
+        for at in 0..run.len() {
+            visit(&run[at..=at]);
+        }
+    }
 }
 
 /// The words of a tool name, split on `_`, `-`, `.`, spaces and camel case.

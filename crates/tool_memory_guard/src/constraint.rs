@@ -48,11 +48,15 @@ pub enum MatcherKind {
     Literal,
     /// A person's name, found in recipient-like fields only.
     Person,
+    /// A condition on the situation ("on Fridays", "amount over 500", "during business
+    /// hours"), only in `when`: checked where the call shows it (a date, an amount), and
+    /// otherwise unknown, which makes a violation ask rather than deny.
+    Condition,
 }
 
 impl MatcherKind {
     /// Every kind, in declaration order.
-    pub const ALL: [MatcherKind; 9] = [
+    pub const ALL: [MatcherKind; 10] = [
         MatcherKind::Email,
         MatcherKind::Domain,
         MatcherKind::Url,
@@ -62,6 +66,7 @@ impl MatcherKind {
         MatcherKind::Flag,
         MatcherKind::Literal,
         MatcherKind::Person,
+        MatcherKind::Condition,
     ];
 
     /// How much a match of this kind proves. A name is weak evidence: many people share it.
@@ -84,6 +89,7 @@ impl MatcherKind {
             MatcherKind::Flag => "flag",
             MatcherKind::Literal => "literal",
             MatcherKind::Person => "person",
+            MatcherKind::Condition => "condition",
         }
     }
 }
@@ -181,6 +187,7 @@ impl Matcher {
                     && !value.contains(char::is_whitespace);
                 (!valid).then_some("must be one flag starting with '-'")
             }
+            MatcherKind::Condition => crate::condition::Condition::parse(value).err(),
             MatcherKind::Person => {
                 let valid = value.chars().any(char::is_alphabetic)
                     && value
@@ -201,6 +208,9 @@ impl Matcher {
 pub const MAX_MATCHER_CHARS: usize = 512;
 /// Most matchers in `matchers` or in `when`.
 pub const MAX_MATCHERS: usize = 64;
+/// Most further constraints in `also`: one per sentence of a rule that gives an order of its
+/// own, and a rule of more than sixteen such sentences is a file, not a rule.
+pub const MAX_ALSO: usize = 16;
 
 /// A checkable form of a rule.
 ///
@@ -211,6 +221,9 @@ pub const MAX_MATCHERS: usize = 64;
 /// the constraint applies to each invocation of one of those commands (and its matchers are
 /// looked for inside that invocation); every other `when` matcher must also be present. With
 /// `ask_first` a violation asks the user instead of denying ("never ... without asking me").
+/// `also` holds further constraints the same rule states, each checked on its own ("Never
+/// `git branch -D`. Ask before deleting branches." denies the first and asks about the rest);
+/// they have no `also` of their own.
 ///
 /// The fields are in alphabetical order, as [`Matcher`]'s are: the facade writes the JSON form
 /// straight from this struct, and it must stay the text earlier versions wrote (through a
@@ -221,6 +234,9 @@ pub struct Constraint {
     /// The access the rule is about ("never write to /etc"); absent: any access.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub access: Option<Access>,
+    /// Further constraints of the same rule, each with its own polarity and answer.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<Constraint>,
     /// A violation asks the user first instead of denying.
     #[serde(default, skip_serializing_if = "is_false")]
     pub ask_first: bool,
@@ -246,6 +262,7 @@ impl Constraint {
     pub fn forbid(matchers: Vec<Matcher>) -> Constraint {
         Constraint {
             access: None,
+            also: Vec::new(),
             polarity: Polarity::Forbid,
             when: Vec::new(),
             except: Vec::new(),
@@ -258,6 +275,7 @@ impl Constraint {
     pub fn require(matchers: Vec<Matcher>) -> Constraint {
         Constraint {
             access: None,
+            also: Vec::new(),
             polarity: Polarity::Require,
             when: Vec::new(),
             except: Vec::new(),
@@ -290,10 +308,63 @@ impl Constraint {
         self
     }
 
-    /// Checks every field; the error names the first offending one (`matchers[1].value`).
+    /// Sets the further constraints the same rule states.
+    pub fn with_also(mut self, also: Vec<Constraint>) -> Constraint {
+        self.also = also;
+        self
+    }
+
+    /// This constraint and each of `also`, without their `also`: the parts a call is checked
+    /// against one by one.
+    pub fn parts(&self) -> impl Iterator<Item = &Constraint> {
+        std::iter::once(self).chain(&self.also)
+    }
+
+    /// Checks every field; the error names the first offending one (`matchers[1].value`,
+    /// `also[0].when[2].value`).
     pub fn validate(&self) -> Result<(), Error> {
+        if self.also.len() > MAX_ALSO {
+            return Err(Error::invalid(
+                "also",
+                format!(
+                    "has {} constraints, at most {MAX_ALSO} are allowed",
+                    self.also.len()
+                ),
+            ));
+        }
+        for (index, part) in self.also.iter().enumerate() {
+            if !part.also.is_empty() {
+                return Err(Error::invalid(
+                    format!("also[{index}].also"),
+                    "must be empty: further constraints do not nest",
+                ));
+            }
+            part.validate_own().map_err(|err| match err {
+                Error::InvalidConstraint { field, reason } => Error::InvalidConstraint {
+                    field: format!("also[{index}].{field}"),
+                    reason,
+                },
+                other => other,
+            })?;
+        }
+        self.validate_own()
+    }
+
+    /// [`Constraint::validate`] of every field but `also`.
+    fn validate_own(&self) -> Result<(), Error> {
         if self.matchers.is_empty() {
             return Err(Error::invalid("matchers", "must name at least one matcher"));
+        }
+        for (name, list) in [("matchers", &self.matchers), ("except", &self.except)] {
+            if let Some(index) = list
+                .iter()
+                .position(|matcher| matcher.kind == MatcherKind::Condition)
+            {
+                return Err(Error::invalid(
+                    format!("{name}[{index}].kind"),
+                    "a condition belongs in `when`",
+                ));
+            }
         }
         for (name, list) in [
             ("when", &self.when),
@@ -339,7 +410,17 @@ impl Constraint {
     /// commands are among `other`'s, since each must be present; its command matchers, each an
     /// alternative, include `other`'s, or it has none and applies to every call); and it does
     /// not ask where `other` denies.
+    ///
+    /// With `also`, each part of `other` must be matched by a part of this one so judged.
     pub fn is_at_least_as_strict_as(&self, other: &Constraint) -> bool {
+        other.parts().all(|wanted| {
+            self.parts()
+                .any(|own| own.part_is_at_least_as_strict_as(wanted))
+        })
+    }
+
+    /// [`Constraint::is_at_least_as_strict_as`] of one part, `also` aside.
+    fn part_is_at_least_as_strict_as(&self, other: &Constraint) -> bool {
         let has = |list: &[Matcher], wanted: &Matcher| {
             list.iter().any(|matcher| same_matcher(matcher, wanted))
         };
@@ -412,13 +493,14 @@ mod tests {
             "--force",
             "x y",
             "Sarah",
+            "on friday",
         ];
-        let matchers: Vec<Matcher> = MatcherKind::ALL
+        let (conditions, matchers): (Vec<Matcher>, Vec<Matcher>) = MatcherKind::ALL
             .into_iter()
             .zip(values)
             .map(|(kind, value)| Matcher::new(kind, value))
-            .collect();
-        let constraint = Constraint::forbid(matchers);
+            .partition(|matcher| matcher.kind == MatcherKind::Condition);
+        let constraint = Constraint::forbid(matchers).with_when(conditions);
         constraint.validate().unwrap();
         let json = constraint.to_json();
         for kind in MatcherKind::ALL {
@@ -433,6 +515,10 @@ mod tests {
     fn the_json_form_is_the_sorted_one() {
         let constraint = Constraint {
             access: Some(Access::Write),
+            also: vec![Constraint::forbid(vec![Matcher::new(
+                MatcherKind::Command,
+                "git branch -D",
+            )])],
             ask_first: true,
             except: vec![Matcher::new(MatcherKind::Path, "src/generated/")],
             matchers: vec![Matcher::new(MatcherKind::Flag, "--force")],
@@ -482,6 +568,32 @@ mod tests {
             r#"{"matchers":[{"kind":"path","value":"./"}],"polarity":"forbid"}"#,
             "matchers[0].value",
         );
+    }
+
+    #[test]
+    fn further_constraints_are_validated_by_name_and_do_not_nest() {
+        let json = r#"{"also":[{"ask_first":true,"matchers":[{"kind":"command","value":"git branch --delete"}],"polarity":"forbid"}],"matchers":[{"kind":"command","value":"git branch -D"}],"polarity":"forbid"}"#;
+        let constraint = Constraint::from_json(json).unwrap();
+        assert_eq!(constraint.to_json(), json);
+        assert_eq!(constraint.parts().count(), 2);
+        check_invalid(
+            r#"{"also":[{"matchers":[{"kind":"email","value":"nobody"}],"polarity":"forbid"}],"matchers":[{"kind":"command","value":"git"}],"polarity":"forbid"}"#,
+            "also[0].matchers[0].value",
+        );
+        check_invalid(
+            r#"{"also":[{"also":[{"matchers":[{"kind":"command","value":"git"}],"polarity":"forbid"}],"matchers":[{"kind":"command","value":"git"}],"polarity":"forbid"}],"matchers":[{"kind":"command","value":"git"}],"polarity":"forbid"}"#,
+            "also[0].also",
+        );
+        let part = r#"{"matchers":[{"kind":"command","value":"git"}],"polarity":"forbid"}"#;
+        let many = format!(
+            r#"{{"also":[{}],"matchers":[{{"kind":"command","value":"git"}}],"polarity":"forbid"}}"#,
+            vec![part; MAX_ALSO + 1].join(",")
+        );
+        check_invalid(&many, "also");
+        // Strictness compares part by part: dropping the ban leaves only the ask, looser.
+        let ask_only = r#"{"ask_first":true,"matchers":[{"kind":"command","value":"git branch --delete"}],"polarity":"forbid"}"#;
+        assert!(strictness(json, ask_only));
+        assert!(!strictness(ask_only, json));
     }
 
     #[test]

@@ -11,6 +11,8 @@
 //! an operation as a whole, and this module decides the polarity and assembles the constraint.
 //! The word lists are data in `lexicon`.
 
+mod allowlist;
+mod conditions;
 mod entities;
 mod lexicon;
 mod tokens;
@@ -24,15 +26,18 @@ use self::entities::{CommandPhrase, command_phrases, handle_name, host_names, pe
 pub(crate) use self::lexicon::is_program;
 use self::lexicon::{
     ANY_ACCESS_VERBS, ASK_CUES, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FLAG_SUBCOMMANDS,
-    INTERPRETERS, PERSON_FILLER, PIPE_WORDS, POSITIVE_TURNS, RUN_VERB, SQL_KEYWORDS, SQL_PHRASES,
-    WRITE_VERBS,
+    INTERPRETERS, PERSON_FILLER, PIPE_WORDS, POSITIVE_OPENERS, POSITIVE_TURNS, RUN_VERB,
+    SHELLS_OF_PIPES, SQL_KEYWORDS, SQL_PHRASES, WRITE_VERBS,
 };
 use self::tokens::{TokenKind, flag_value, is_word, tokenize};
-use self::whole_tool::{forbids_an_operation, forbids_the_tool, names_the_tool};
+use self::whole_tool::{
+    does_the_tool, forbids_an_operation, forbids_the_tool, names_an_operation, names_the_tool,
+    only_one_program, read_only_database, says_only_one, says_read_only,
+};
 use crate::call::is_script;
 use crate::normalize::WordRuns;
-use crate::rule_text::ordering_clauses;
-use crate::{Access, Constraint, MAX_MATCHERS, Matcher, MatcherKind};
+use crate::rule_text::{ordering_clauses, refers_back};
+use crate::{Access, Constraint, MAX_ALSO, MAX_MATCHERS, Matcher, MatcherKind};
 
 /// Derives the constraint a rule's text states, or `None` when the text names nothing the
 /// guard can look for (the rule then only advises).
@@ -79,6 +84,9 @@ fn gives_an_order(clause: &str) -> bool {
         || cues.forbid.is_some()
         || cues.require.is_some()
         || lower.contains("instead of")
+        || allowlist::states_an_allowlist(&lower)
+        || says_read_only(&lower)
+        || says_only_one(&lower)
 }
 
 /// The grammar behind [`derive_constraint`], on text and a tool name.
@@ -91,13 +99,260 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         Cow::Borrowed(text)
     };
     let original = text;
+    if asks_about_a_rule(&original) {
+        return None;
+    }
     let text = ordering_clauses(&original, gives_an_order);
+    if let Some(parts) = sentence_parts(&original, &text, tool_name) {
+        return Some(parts);
+    }
+    derive_clauses(&original, &text, &text, tool_name)
+}
+
+/// "The README says never to run `./scripts/seed.sh` twice. Is that still true?": a rule
+/// reported in order to ask about it is no order. The text asks a question, and its cue
+/// follows a verb of saying.
+fn asks_about_a_rule(text: &str) -> bool {
+    if !text.trim_end().ends_with('?') {
+        return false;
+    }
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|ch: char| !ch.is_alphanumeric() && ch != '\'')
+        .filter(|word| !word.is_empty())
+        .collect();
+    words.windows(2).any(|pair| {
+        REPORTING_VERBS.contains(&pair[0])
+            && matches!(pair[1], "never" | "not" | "to" | "always" | "no" | "don't")
+    })
+}
+
+/// Names of dotfiles and dot-directories, which "`.env` files" names as they are (`.env`,
+/// `.env.local`), where "`.pem` files" names an extension.
+const DOTFILES: &[&str] = &[
+    "aws",
+    "bashrc",
+    "docker",
+    "env",
+    "git",
+    "github",
+    "gitignore",
+    "gnupg",
+    "idea",
+    "kube",
+    "netrc",
+    "npmrc",
+    "pgpass",
+    "profile",
+    "pypirc",
+    "ssh",
+    "vscode",
+    "yarnrc",
+    "zshrc",
+];
+
+/// Verbs that report what someone else said (see [`asks_about_a_rule`]).
+const REPORTING_VERBS: &[&str] = &[
+    "claims", "mentions", "reads", "said", "says", "states", "suggests", "told", "tells", "wrote",
+    "writes",
+];
+
+/// What one sentence of a rule orders, for [`sentence_parts`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Order {
+    Forbid,
+    Ask,
+    Require,
+}
+
+fn order_of(clause: &str) -> Option<Order> {
+    let lower = clause.to_lowercase();
+    let cues = Cues::of(&WordRuns::new(&lower));
+    // Orders without the grammar's cues: "pnpm only", "read-only", "only email Priya".
+    let Some(cue) = polarity_cue(&cues, &lower) else {
+        let markerless = says_only_one(&lower)
+            || says_read_only(&lower)
+            || allowlist::states_an_allowlist(&lower);
+        return markerless.then_some(Order::Forbid);
+    };
+    Some(match cue {
+        Cue::Forbid { ask_first: true } => Order::Ask,
+        Cue::Forbid { ask_first: false } | Cue::InsteadOf(_) => Order::Forbid,
+        Cue::Require => Order::Require,
+    })
+}
+
+/// A rule whose sentences give orders of different kinds ("Never `git branch -D`. Ask before
+/// deleting branches."), as one constraint per kind: the first, with the others in its
+/// `also`. One cue no longer decides for every sentence (the "ask" made the ban ask too).
+/// A line with no cue of its own (an item under "Forbidden:") goes with the line before it,
+/// or the first line with the one after it. `None`, and the rule is read as one, when its
+/// sentences give one kind of order, or when a part names nothing on its own ("Never
+/// force-push. If you must, ask first.": the ask is about the ban) or would require something
+/// of every call.
+fn sentence_parts(original: &str, kept: &str, tool_name: &str) -> Option<Constraint> {
+    let lines: Vec<&str> = kept.lines().collect();
+    if lines.len() < 2 {
+        return None;
+    }
+    let orders: Vec<Option<Order>> = lines.iter().map(|line| order_of(line)).collect();
+    let first = orders.iter().flatten().next().copied()?;
+    if let Some(parts) = clause_parts(original, kept, tool_name, &lines, &orders) {
+        return Some(parts);
+    }
+    let mut groups: Vec<(Order, Vec<&str>)> = Vec::new();
+    let mut current = first;
+    for (line, order) in lines.iter().zip(&orders) {
+        if let Some(order) = order {
+            current = *order;
+        }
+        match groups.iter_mut().find(|(order, _)| *order == current) {
+            Some((_, group)) => group.push(line),
+            None => groups.push((current, vec![line])),
+        }
+    }
+    if groups.len() < 2 {
+        return None;
+    }
+    let mut parts = Vec::with_capacity(groups.len());
+    for (order, group) in &groups {
+        if *order == Order::Require && group.iter().any(|line| opens_on_an_alternative(line)) {
+            return None;
+        }
+        let text = group.join("\n");
+        let part = derive_clauses(original, &text, kept, tool_name)?;
+        if *order == Order::Require
+            && part.polarity == crate::Polarity::Require
+            && part.when.is_empty()
+        {
+            return None;
+        }
+        parts.push(part);
+    }
+    let mut parts = parts.into_iter();
+    let main = parts.next()?;
+    Some(main.with_also(parts.take(MAX_ALSO).collect()))
+}
+
+/// "Never `git push --force`. Use `--force-with-lease` if you really must.": a sentence that
+/// opens on the alternative names the safe way, not an order of its own.
+fn opens_on_an_alternative(line: &str) -> bool {
+    let first = line
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .trim_matches(|ch: char| !ch.is_alphanumeric())
+        .to_lowercase();
+    ["use", "prefer", "try", "instead", "if"].contains(&first.as_str())
+}
+
+/// Each order of a rule on its own ("Don't push to main or release, and don't delete any
+/// remote branch": a push to main, and any deletion of a remote branch; read as one, the
+/// deletion became a situation in which `main` was looked for). A line without a cue goes
+/// with the order before it (an item under "Forbidden:"), or with the one after it when that
+/// one points back ("Files in `vendor/**` are third-party" / "never modify them"). `None`
+/// unless there are two orders or more and each names something on its own.
+fn clause_parts(
+    original: &str,
+    kept: &str,
+    tool_name: &str,
+    lines: &[&str],
+    orders: &[Option<Order>],
+) -> Option<Constraint> {
+    let mut units: Vec<(Order, Vec<&str>)> = Vec::new();
+    let mut waiting: Vec<&str> = Vec::new();
+    for (at, (line, order)) in lines.iter().zip(orders).enumerate() {
+        match order {
+            Some(order) => {
+                let mut unit = std::mem::take(&mut waiting);
+                unit.push(line);
+                units.push((*order, unit));
+            }
+            None => {
+                let next_points_back = orders.get(at + 1).is_some_and(Option::is_some)
+                    && lines.get(at + 1).is_some_and(|next| refers_back(next));
+                match units.last_mut() {
+                    Some((_, unit)) if !next_points_back => unit.push(line),
+                    _ => waiting.push(line),
+                }
+            }
+        }
+    }
+    if units.len() < 2 || !waiting.is_empty() {
+        return None;
+    }
+    let mut parts = Vec::with_capacity(units.len());
+    for (order, unit) in &units {
+        if *order == Order::Require && unit.iter().any(|line| opens_on_an_alternative(line)) {
+            return None;
+        }
+        let part = derive_clauses(original, &unit.join("\n"), kept, tool_name)?;
+        // A requirement on every call, out of one sentence, is too broad to stand alone.
+        if *order == Order::Require && part.when.is_empty() {
+            return None;
+        }
+        parts.push(part);
+    }
+    // Plain bans of the same kind are one list ("Never run `yarn`. Never run `npm
+    // install`." forbids both), as they were read before parts.
+    let mut merged: Vec<Constraint> = Vec::with_capacity(parts.len());
+    for part in parts {
+        let plain = |constraint: &Constraint| {
+            constraint.when.is_empty()
+                && constraint.except.is_empty()
+                && constraint.access.is_none()
+                && constraint.also.is_empty()
+        };
+        match merged.iter_mut().find(|known| {
+            plain(known)
+                && plain(&part)
+                && known.polarity == part.polarity
+                && known.ask_first == part.ask_first
+        }) {
+            Some(known) => {
+                for matcher in part.matchers {
+                    if !known.matchers.contains(&matcher) {
+                        known.matchers.push(matcher);
+                    }
+                }
+            }
+            None => merged.push(part),
+        }
+    }
+    let mut parts = merged;
+    if parts.len() < 2 {
+        return parts.pop();
+    }
+    let mut parts = parts.into_iter();
+    let main = parts.next()?;
+    Some(main.with_also(parts.take(MAX_ALSO).collect()))
+}
+
+/// [`derive_from_text`] on the clauses `text` of a rule (all of them, or one kind of order of
+/// them), `kept` being every clause read of the rule's text `original`.
+fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Option<Constraint> {
     let lower = text.to_lowercase();
     // The words of the text, built once: derivation looks up over a hundred cues in it.
     let words = WordRuns::new(&lower);
     let cues = Cues::of(&words);
+    // "Never email anyone but Priya", "only message people at @acme.com": who is named is who
+    // may be reached, and every other call of the tool is forbidden.
+    if let Some(allowlist) = allowlist::allowlist(text, &lower, tool_name, cues.ask.is_some()) {
+        return finish(allowlist);
+    }
+    // "Package management is bun only", "uv only": the other programs of the job.
+    if cues.ask.is_none()
+        && let Some(only) = only_one_program(&lower)
+    {
+        return finish(only);
+    }
+    // "Production database: read-only. SELECT statements only." (A ban beside it, "never
+    // `DROP TABLE`", is one of the statements this forbids.)
+    if let Some(read_only) = read_only_database(&lower, tool_name) {
+        return finish(read_only.with_ask_first(cues.ask.is_some()));
+    }
     let cue = polarity_cue(&cues, &lower)?;
-    let mut tokens = tokenize(&text, &lower);
+    let mut tokens = tokenize(text, &lower);
     if let Cue::InsteadOf(at) = cue {
         tokens.retain(|token| token.offset > at);
     }
@@ -113,6 +368,18 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     let git_context = tool_git || cues.git_context.is_some();
     let mut used = vec![false; tokens.len()];
     let mut phrases = command_phrases(&tokens, git_context, &mut used);
+    // "on Fridays", "more than $500", "when the freeze is on": the situation, whose words are
+    // no literal of the rule (offsets are the text's where lower-casing kept them).
+    let situation = conditions::conditions(&lower);
+    if !situation.is_empty() && text.len() == lower.len() {
+        let inside = |offset: usize| situation.iter().any(|(range, _)| range.contains(&offset));
+        for (index, token) in tokens.iter().enumerate() {
+            if inside(token.offset) {
+                used[index] = true;
+            }
+        }
+        phrases.retain(|phrase| !inside(phrase.offset));
+    }
     // "never create git tags (`git tag`)": the bare program said in passing is the longer
     // command the rule spells out, not every use of the program.
     let spelled_out: Vec<String> = phrases
@@ -162,6 +429,24 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
                     loose_flags: Vec::new(),
                     force_words: false,
                 });
+                continue;
+            }
+            // "any `.pem` or `*.key` files": an extension before "files" is every file with
+            // it, a dotfile's name (`.env`, `.npmrc`) stays that file.
+            let files_after = tokens[index + 1..]
+                .iter()
+                .take(3)
+                .any(|next| next.lower.starts_with("file"));
+            let extension = value.strip_prefix('.').filter(|rest| {
+                (1..=6).contains(&rest.len())
+                    && rest.chars().all(|ch| ch.is_ascii_alphanumeric())
+                    && !DOTFILES.contains(rest)
+            });
+            if *kind == MatcherKind::Path && files_after && extension.is_some() {
+                entities.push((
+                    token.offset,
+                    Matcher::new(MatcherKind::Path, format!("*{value}")),
+                ));
                 continue;
             }
             entities.push((token.offset, Matcher::new(*kind, value.clone())));
@@ -264,6 +549,19 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
                 token.offset,
                 Matcher::new(MatcherKind::Literal, token.lower.as_ref()),
             ));
+            // An account number is the same account written without its separators
+            // ("acct 7781-0042" is `77810042`).
+            if id_shaped
+                && token
+                    .lower
+                    .chars()
+                    .all(|ch| ch.is_ascii_digit() || ch == '-')
+            {
+                entities.push((
+                    token.offset,
+                    Matcher::new(MatcherKind::Literal, token.lower.replace('-', "")),
+                ));
+            }
         }
     }
     for (offset, host) in host_names(&tokens, &used) {
@@ -310,6 +608,21 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         flags.retain(|(offset, _)| *offset < cut);
         phrases.retain(|phrase| phrase.offset < cut);
     }
+    // "Run `npm ci`, never plain `npm install`": what a positive opening names before the ban
+    // is the way to do it, not more bans.
+    if let (Cue::Forbid { .. }, Some(forbid_at)) = (cue, cues.forbid)
+        && forbid_at > 0
+        && lower[..forbid_at]
+            .trim_end()
+            .ends_with([',', ';', '-', '—', '–'])
+        && POSITIVE_OPENERS
+            .iter()
+            .any(|opener| lower.trim_start().starts_with(&format!("{opener} ")))
+    {
+        entities.retain(|(offset, _)| *offset >= forbid_at);
+        flags.retain(|(offset, _)| *offset >= forbid_at);
+        phrases.retain(|phrase| phrase.offset >= forbid_at);
+    }
     // "always use https://staging..., never production": every literal sits in the "always"
     // clause, and the "never" clause names nothing, so the rule is a requirement.
     if let (Cue::Forbid { ask_first: false }, Some(require_at), Some(forbid_at)) =
@@ -330,13 +643,41 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
             .iter()
             .filter(|token| token.offset > source.offset)
             .find(|token| INTERPRETERS.contains(&token.lower.trim_matches('`')))
+            .map(|token| token.lower.trim_matches('`').to_owned())
+            // "Don't pipe `find` into `xargs rm`": the command piped into.
+            .or_else(|| phrases.get(1).map(|target| target.value(None)))
     {
-        let piped = Constraint::forbid(vec![Matcher::new(
-            MatcherKind::Command,
-            target.lower.trim_matches('`'),
-        )])
-        .with_when(vec![Matcher::new(MatcherKind::Command, source.value(None))])
-        .with_ask_first(ask_first);
+        let piped = Constraint::forbid(vec![Matcher::new(MatcherKind::Command, target)])
+            .with_when(vec![Matcher::new(MatcherKind::Command, source.value(None))])
+            .with_ask_first(ask_first);
+        return finish(piped);
+    }
+    // "Don't use `curl | sh` installers": the pipeline written out. A shell after the pipe
+    // stands for every shell (`curl ... | sudo bash` runs one too).
+    if let Cue::Forbid { ask_first } = cue
+        && let Some(pipeline) = phrases
+            .iter()
+            .find(|phrase| phrase.words.iter().any(|word| word == "|"))
+        && let Some(bar) = pipeline.words.iter().position(|word| word == "|")
+        && bar > 0
+        && let Some(target) = pipeline.words[bar + 1..]
+            .iter()
+            .find(|word| !matches!(word.as_str(), "sudo" | "doas" | "env"))
+    {
+        let targets: Vec<Matcher> = if SHELLS_OF_PIPES.contains(&target.as_str()) {
+            SHELLS_OF_PIPES
+                .iter()
+                .map(|shell| Matcher::new(MatcherKind::Command, *shell))
+                .collect()
+        } else {
+            vec![Matcher::new(MatcherKind::Command, target.as_str())]
+        };
+        let piped = Constraint::forbid(targets)
+            .with_when(vec![Matcher::new(
+                MatcherKind::Command,
+                pipeline.words[..bar].join(" "),
+            )])
+            .with_ask_first(ask_first);
         return finish(piped);
     }
     // "Never read `.env*` files except `.env.example`": what follows the exception is
@@ -378,7 +719,14 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         except.extend(command_matchers(&excused));
     }
     if let Cue::Forbid { .. } = cue {
-        except.extend(refined_alternatives(&original, &text, &phrases));
+        except.extend(refined_alternatives(original, kept, &phrases));
+        // "Never tag a release": listing the tags makes none.
+        if phrases
+            .iter()
+            .any(|phrase| phrase.words == ["git", "tag"] && phrase.adjacent_flags.is_empty())
+        {
+            except.push(Matcher::new(MatcherKind::Command, "git tag --list"));
+        }
     }
     // Only a ban on places (paths, URLs: "never write to `/etc/**`") is narrowed to a verb; a
     // ban on a command or a statement (`DELETE`) is about running it.
@@ -425,13 +773,35 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     };
     let constraint = finish(constraint.with_except(except).with_access(access))
         .map(|constraint| names_the_tool(constraint, tool_name));
-    match (constraint, cue) {
+    let constraint = match (constraint, cue) {
         (Some(constraint), _) => Some(constraint),
         (None, Cue::Forbid { ask_first }) => forbids_the_tool(&words, &lower, tool_name)
             .or_else(|| forbids_an_operation(&words, &lower, tool_name))
+            // "Never refund more than $500", "don't deploy on Fridays": under a condition, the
+            // verb of the tool (or an operation) is the subject, whatever its object.
+            .or_else(|| {
+                situation
+                    .iter()
+                    .any(|(_, matcher)| matcher.is_some())
+                    .then(|| {
+                        does_the_tool(&lower, tool_name)
+                            .or_else(|| names_an_operation(&lower, tool_name))
+                    })
+                    .flatten()
+            })
             .map(|matcher| Constraint::forbid(vec![matcher]).with_ask_first(ask_first)),
         (None, _) => None,
+    }?;
+    let conditions: Vec<Matcher> = situation
+        .into_iter()
+        .filter_map(|(_, matcher)| matcher)
+        .collect();
+    if conditions.is_empty() {
+        return Some(constraint);
     }
+    let mut when = constraint.when.clone();
+    when.extend(conditions);
+    finish(constraint.with_when(when))
 }
 
 fn command_matchers(phrases: &[CommandPhrase]) -> Vec<Matcher> {
@@ -532,9 +902,11 @@ fn flag_subcommands(words: &[String], flags: &[&String]) -> Option<Vec<&'static 
     };
     let mut subcommands: Vec<&'static str> = Vec::new();
     for flag in flags {
+        // A flag given a value (`--context=staging`) belongs where the flag does.
+        let name = flag.split('=').next().unwrap_or_default();
         let (_, _, list) = FLAG_SUBCOMMANDS
             .iter()
-            .find(|(known, known_flag, _)| known == program && known_flag == flag)?;
+            .find(|(known, known_flag, _)| known == program && *known_flag == name)?;
         for subcommand in list.iter().copied().flatten() {
             if !subcommands.contains(subcommand) {
                 subcommands.push(subcommand);

@@ -11,25 +11,34 @@ use tool_memory_core::{
 };
 
 use crate::call::{CallView, tool_words, visit_words};
+use crate::limits::MAX_ARGUMENT_DEPTH;
 use crate::limits::{ArgumentCount, Bound};
 use crate::matching::{CompiledConstraint, Hit, KeyGroup, evaluate};
-use crate::normalize::versionless;
+use crate::normalize::{folded, versionless};
 use crate::rule_constraint::enforced;
 use crate::{Constraint, Error, MatcherKind, Polarity, Strength, derive_constraint};
 
 /// Where a tool's rules are filed: a tool of a family (core's one table for every agent) files
 /// them under the family, so a rule said about Claude Code's `Bash` holds for Codex's `shell`,
 /// Gemini CLI's `run_shell_command` and Cursor's `run_terminal_cmd`; any other tool under its
-/// own name. The prefix holds a character no normalised tool name the store accepts starts
-/// with, so no tool's own name can take a family's place.
-fn index_key(tool: &str) -> String {
-    match ToolFamily::of(tool) {
-        Some(family) => format!("{FAMILY_PREFIX}{}", family.as_str()),
-        None => tool.to_owned(),
-    }
+/// own name.
+#[derive(Debug, Clone, Copy)]
+enum Filed<'a> {
+    Family(ToolFamily),
+    Tool(&'a str),
 }
 
-const FAMILY_PREFIX: &str = "=family:";
+fn filed(tool: &str, family: Option<ToolFamily>) -> Filed<'_> {
+    family.map_or(Filed::Tool(tool), Filed::Family)
+}
+
+/// The position of a family in [`Guard`]'s table.
+fn family_slot(family: ToolFamily) -> usize {
+    ToolFamily::ALL
+        .iter()
+        .position(|known| *known == family)
+        .expect("every family is in ToolFamily::ALL")
+}
 
 /// The tools whose rules hold for a call of `tool_name`, itself first: every tool of its family
 /// (core's table), and for a tool named after a program (`git`) the shell tools too. A caller
@@ -56,10 +65,14 @@ pub fn tools_sharing_rules(tool_name: &str) -> Vec<String> {
 /// program, so the shell's rules hold for it too: `git` called with `["push", "--force"]` is
 /// `git push --force` through the shell.
 fn runs_a_program(tool: &str) -> bool {
-    ToolFamily::of(tool).is_none()
-        && tool_words(tool)
-            .first()
-            .is_some_and(|word| crate::derive::is_program(word))
+    ToolFamily::of(tool).is_none() && names_a_program(&tool_words(tool))
+}
+
+/// Whether a tool's first word is a program: see [`runs_a_program`].
+fn names_a_program(tool_words: &[String]) -> bool {
+    tool_words
+        .first()
+        .is_some_and(|word| crate::derive::is_program(word))
 }
 
 /// What the caller should do with a proposed call.
@@ -102,31 +115,94 @@ pub struct Verdict {
     pub reason: String,
 }
 
-/// FNV-1a: the index keys are short words, for which SipHash's setup dominates the lookup.
-/// No untrusted party chooses the keys of the guard's own index.
-#[derive(Debug, Clone, Copy)]
-struct Fnv(u64);
+/// An index word in hashed form: FNV-1a over its (lower-case) bytes, then a 64-bit finaliser
+/// so that every bit of the result depends on every byte. The index compares hashes, never
+/// strings: two words that share a hash only make a rule a candidate it need not be, and
+/// evaluation, which is exact, decides. No untrusted party chooses the words of the guard's
+/// own rules, and a call that collides on purpose gains nothing but evaluation work, which
+/// the budget bounds.
+fn word_hash(word: &str) -> u64 {
+    hash_bytes(word.bytes())
+}
 
-impl Default for Fnv {
-    fn default() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
+/// [`word_hash`] of the lower-cased word, without allocating for an ASCII one.
+fn lower_word_hash(word: &str) -> u64 {
+    if word.is_ascii() {
+        hash_bytes(word.bytes().map(|byte| byte.to_ascii_lowercase()))
+    } else {
+        word_hash(&word.to_lowercase())
     }
 }
 
-impl Hasher for Fnv {
+fn hash_bytes(bytes: impl Iterator<Item = u8>) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in bytes {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash ^= hash >> 33;
+    hash = hash.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    hash ^= hash >> 33;
+    hash
+}
+
+/// The hashed words of a call, sorted and each once.
+struct CallWords(Vec<u64>);
+
+impl CallWords {
+    fn contains(&self, hash: &u64) -> bool {
+        self.0.binary_search(hash).is_ok()
+    }
+}
+
+/// A hasher for keys that are already [`word_hash`]es: it passes them through.
+#[derive(Debug, Clone, Copy, Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
     fn finish(&self) -> u64 {
         self.0
     }
 
     fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used; fold anything else in so the hasher stays correct.
         for byte in bytes {
-            self.0 ^= u64::from(*byte);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+            self.0 = self.0.rotate_left(8) ^ u64::from(*byte);
         }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
     }
 }
 
-type FastMap<V> = HashMap<String, V, BuildHasherDefault<Fnv>>;
+type WordMap<V> = HashMap<u64, V, BuildHasherDefault<Prehashed>>;
+
+/// The key groups of a rule with their words hashed: the rule is a candidate for a call when
+/// one group fires, an `AllOf` group when the call holds every one of its words, an `AnyOf`
+/// group when it holds one.
+#[derive(Debug, Clone)]
+enum HashedGroup {
+    AllOf(Box<[u64]>),
+    AnyOf(Box<[u64]>),
+}
+
+impl HashedGroup {
+    fn new(group: &KeyGroup) -> HashedGroup {
+        let hashes = |words: &[String]| words.iter().map(|word| word_hash(word)).collect();
+        match group {
+            KeyGroup::AllOf(words) => HashedGroup::AllOf(hashes(words)),
+            KeyGroup::AnyOf(words) => HashedGroup::AnyOf(hashes(words)),
+        }
+    }
+
+    fn fires(&self, words: &CallWords) -> bool {
+        match self {
+            HashedGroup::AllOf(hashes) => hashes.iter().all(|hash| words.contains(hash)),
+            HashedGroup::AnyOf(hashes) => hashes.iter().any(|hash| words.contains(hash)),
+        }
+    }
+}
 
 #[derive(Debug, Clone)]
 struct Entry {
@@ -141,7 +217,9 @@ struct Entry {
 #[derive(Debug, Clone, Default)]
 struct ToolIndex {
     entries: Vec<Entry>,
-    by_word: FastMap<Vec<u32>>,
+    by_word: WordMap<Vec<u32>>,
+    /// Per entry, its key groups (empty for the rules in `always` and `advice`).
+    groups: Vec<Box<[HashedGroup]>>,
     always: Vec<u32>,
     advice: Vec<u32>,
 }
@@ -149,7 +227,8 @@ struct ToolIndex {
 impl ToolIndex {
     /// Indexes every entry. A rule whose matcher needs several words is filed under the
     /// rarest of them among this tool's rules, so a word many rules share ("project", "srv")
-    /// does not make them all candidates.
+    /// does not make them all candidates; it is a candidate only once the call holds every
+    /// word of one of its groups ([`ToolIndex::fires`]).
     fn build(&mut self) {
         self.by_word.clear();
         self.always.clear();
@@ -159,46 +238,62 @@ impl ToolIndex {
             .iter()
             .map(|entry| entry.compiled.as_ref().map(CompiledConstraint::key_groups))
             .collect();
-        let mut frequency: FastMap<usize> = FastMap::default();
+        let mut frequency: HashMap<&str, usize> = HashMap::new();
         for group in groups.iter().flatten().flatten().flatten() {
             if let KeyGroup::AllOf(words) = group {
                 for word in words {
-                    *frequency.entry(word.clone()).or_default() += 1;
+                    *frequency.entry(word.as_str()).or_default() += 1;
                 }
             }
         }
-        for (position, group) in groups.into_iter().enumerate() {
+        let mut by_word: WordMap<Vec<u32>> = WordMap::default();
+        let mut hashed: Vec<Box<[HashedGroup]>> = Vec::with_capacity(groups.len());
+        for (position, group) in groups.iter().enumerate() {
             let index = u32::try_from(position).expect("fewer than 4 billion rules");
-            match group {
-                None => self.advice.push(index),
-                Some(None) => self.always.push(index),
-                Some(Some(key_groups)) => {
-                    let mut keys: Vec<String> = Vec::new();
-                    for key_group in key_groups {
-                        match key_group {
-                            KeyGroup::AllOf(words) => {
-                                let rarest = words
-                                    .into_iter()
-                                    .min_by_key(|word| {
-                                        (
-                                            frequency.get(word).copied().unwrap_or(0),
-                                            usize::MAX - word.len(),
-                                        )
-                                    })
-                                    .expect("a key group has a word");
-                                keys.push(rarest);
-                            }
-                            KeyGroup::AnyOf(words) => keys.extend(words),
-                        }
+            let Some(group) = group else {
+                self.advice.push(index);
+                hashed.push(Box::default());
+                continue;
+            };
+            let Some(key_groups) = group else {
+                self.always.push(index);
+                hashed.push(Box::default());
+                continue;
+            };
+            let mut keys: Vec<&str> = Vec::new();
+            for key_group in key_groups {
+                match key_group {
+                    KeyGroup::AllOf(words) => {
+                        let rarest = words
+                            .iter()
+                            .min_by_key(|word| {
+                                (
+                                    frequency.get(word.as_str()).copied().unwrap_or(0),
+                                    usize::MAX - word.len(),
+                                )
+                            })
+                            .expect("a key group has a word");
+                        keys.push(rarest);
                     }
-                    keys.sort_unstable();
-                    keys.dedup();
-                    for key in keys {
-                        self.by_word.entry(key).or_default().push(index);
-                    }
+                    KeyGroup::AnyOf(words) => keys.extend(words.iter().map(String::as_str)),
                 }
             }
+            keys.sort_unstable();
+            keys.dedup();
+            for key in keys {
+                by_word.entry(word_hash(key)).or_default().push(index);
+            }
+            hashed.push(key_groups.iter().map(HashedGroup::new).collect());
         }
+        self.by_word = by_word;
+        self.groups = hashed;
+    }
+
+    /// Whether the call's words fire one of the entry's key groups.
+    fn fires(&self, entry: u32, words: &CallWords) -> bool {
+        self.groups[entry as usize]
+            .iter()
+            .any(|group| group.fires(words))
     }
 
     fn is_empty(&self) -> bool {
@@ -216,7 +311,10 @@ impl ToolIndex {
 /// then [`Guard::check`] as many calls as needed.
 #[derive(Debug, Clone, Default)]
 pub struct Guard {
+    /// The rules of tools of no family, by normalised name.
     tools: HashMap<String, ToolIndex>,
+    /// The rules of each family, in the order of `ToolFamily::ALL`.
+    families: [ToolIndex; ToolFamily::ALL.len()],
     unscoped: ToolIndex,
 }
 
@@ -280,8 +378,16 @@ impl Guard {
 
     fn build(&mut self) {
         self.unscoped.build();
-        for index in self.tools.values_mut() {
+        for index in self.tools.values_mut().chain(&mut self.families) {
             index.build();
+        }
+    }
+
+    /// The index a tool's rules are filed in, if it holds any.
+    fn index_of(&self, filed: Filed<'_>) -> Option<&ToolIndex> {
+        match filed {
+            Filed::Family(family) => Some(&self.families[family_slot(family)]),
+            Filed::Tool(tool) => self.tools.get(tool),
         }
     }
 
@@ -296,7 +402,10 @@ impl Guard {
         let index = if tool == UNSCOPED_TOOL {
             &mut self.unscoped
         } else {
-            self.tools.entry(index_key(&tool)).or_default()
+            match filed(&tool, ToolFamily::of(&tool)) {
+                Filed::Family(family) => &mut self.families[family_slot(family)],
+                Filed::Tool(_) => self.tools.entry(tool).or_default(),
+            }
         };
         index.entries.push(Entry {
             rule,
@@ -312,6 +421,7 @@ impl Guard {
             + self
                 .tools
                 .values()
+                .chain(&self.families)
                 .map(|index| index.entries.len())
                 .sum::<usize>()
     }
@@ -338,30 +448,62 @@ impl Guard {
     }
 
     fn entries(&self) -> impl Iterator<Item = &Entry> {
-        self.unscoped
-            .entries
-            .iter()
-            .chain(self.tools.values().flat_map(|index| index.entries.iter()))
+        self.unscoped.entries.iter().chain(
+            self.tools
+                .values()
+                .chain(&self.families)
+                .flat_map(|index| index.entries.iter()),
+        )
     }
 
     /// Checks a proposed call of `tool_name` with `arguments` against the tool's rules and the
     /// rules for every tool.
     pub fn check(&self, tool_name: &str, arguments: &Value) -> Verdict {
-        self.check_with(tool_name, arguments, false)
+        let verdict = self.check_with(tool_name, arguments, false);
+        if verdict.decision == Decision::Deny {
+            return verdict;
+        }
+        // `gіt push --force` with a Cyrillic `і`, `ｒｍ -rf /`, `g\u{200B}it`: read with its
+        // look-alikes folded, a call that would be blocked is asked about (it may be an attempt
+        // to pass a rule, or another thing: a shell runs no `gіt`).
+        let Some(folded) = fold_lookalikes(arguments, 1) else {
+            return verdict;
+        };
+        let plain = self.check_with(tool_name, &folded, false);
+        if plain.decision <= verdict.decision {
+            return verdict;
+        }
+        Verdict {
+            decision: Decision::Confirm,
+            reason: format!(
+                "confirm first: the call is spelled with look-alike characters (another script, full-width or invisible ones); read as the plain characters they imitate, it is {}",
+                plain.reason
+            ),
+            rules: plain.rules,
+            advice: verdict.advice,
+        }
     }
 
     /// `exhaustive` evaluates every rule instead of the index's candidates; the tests use it
     /// to prove the index never drops a rule that would match.
     fn check_with(&self, tool_name: &str, arguments: &Value, exhaustive: bool) -> Verdict {
         let tool = normalize_tool_name(tool_name);
+        // The tool's family, words and indexes are found once per check. Without a rule of a
+        // family or for every tool, the family changes nothing: no index is looked up by it,
+        // and the call view has no rule to read it for.
+        let family = if self.families.iter().all(ToolIndex::is_empty) && self.unscoped.is_empty() {
+            None
+        } else {
+            ToolFamily::of(&tool)
+        };
+        let tool_words = tool_words(&tool);
         let tool_index = if tool == UNSCOPED_TOOL {
             None
         } else {
-            self.tools.get(&index_key(&tool))
+            self.index_of(filed(&tool, family))
         };
-        let shell_index = if runs_a_program(&tool) {
-            self.tools
-                .get(&format!("{FAMILY_PREFIX}{}", ToolFamily::Shell.as_str()))
+        let shell_index = if family.is_none() && names_a_program(&tool_words) {
+            self.index_of(Filed::Family(ToolFamily::Shell))
         } else {
             None
         };
@@ -382,23 +524,40 @@ impl Guard {
         // read, so no rule can be said not to apply.
         let mut bound: Option<Bound> = None;
         if indexes.iter().any(|index| !index.by_word.is_empty()) {
-            let mut buffer = [0u8; 64];
+            // The call's words, each once, then the rules filed under them: a word repeated
+            // a thousand times in a body is looked up once.
+            let mut words: Vec<u64> = Vec::with_capacity(64);
             let mut visit = |word: &str| {
-                let key = lower_key(word, &mut buffer);
+                words.push(lower_word_hash(word));
                 // `pip3` runs `pip`: a rule filed under the program is a candidate too.
-                let program = versionless(&key);
-                for (which, index) in indexes.iter().enumerate() {
-                    for key in std::iter::once(key.as_ref()).chain(program) {
-                        if let Some(entries) = index.by_word.get(key) {
-                            candidates.extend(entries.iter().map(|entry| (which, *entry)));
-                        }
-                    }
+                if word.ends_with(|ch: char| ch.is_ascii_digit())
+                    && let Some(program) = versionless(word)
+                {
+                    words.push(word_hash(program));
                 }
             };
-            for word in tool_words(&tool) {
-                visit(&word);
+            for word in &tool_words {
+                visit(word);
             }
             bound = visit_words(arguments, &mut visit, 1, &mut ArgumentCount::default()).err();
+            words.sort_unstable();
+            words.dedup();
+            let words = CallWords(words);
+            for (which, index) in indexes.iter().enumerate() {
+                if index.by_word.is_empty() {
+                    continue;
+                }
+                for word in &words.0 {
+                    if let Some(entries) = index.by_word.get(word) {
+                        candidates.extend(
+                            entries
+                                .iter()
+                                .filter(|entry| index.fires(**entry, &words))
+                                .map(|entry| (which, *entry)),
+                        );
+                    }
+                }
+            }
         }
         if exhaustive {
             candidates = indexes
@@ -419,7 +578,12 @@ impl Guard {
         let mut decided: Vec<(Decision, &Entry, Hit)> = Vec::new();
         let mut advice: Vec<&Entry> = Vec::new();
         if !candidates.is_empty() {
-            let view = CallView::new(&tool, arguments);
+            // A tool named after a program (`git`) runs its argv as that program's.
+            let program = (family.is_none()
+                && ToolFamily::of(&tool).is_none()
+                && names_a_program(&tool_words))
+            .then(|| tool_words[0].clone());
+            let view = CallView::of_tool(tool_words, family, program.as_deref(), arguments);
             for (which, entry_index) in candidates {
                 if view.budget.work_spent() {
                     break;
@@ -428,11 +592,24 @@ impl Guard {
                 let Some(compiled) = &entry.compiled else {
                     continue;
                 };
-                if let Some(hit) = evaluate(compiled, &view) {
-                    match decide(entry.rule.priority, hit.strength, compiled.ask_first) {
-                        Decision::Allow => advice.push(entry),
-                        decision => decided.push((decision, entry, hit)),
+                // The rule's answer is the firmest of its parts' ("Never `git branch -D`. Ask
+                // before deleting branches.": a `-D` denies, a `-d` asks).
+                let mut firmest: Option<(Decision, Hit)> = None;
+                for part in compiled.parts() {
+                    if let Some(hit) = evaluate(part, &view) {
+                        let decision = decide(entry.rule.priority, hit.strength, part.ask_first);
+                        if firmest.as_ref().is_none_or(|(best, _)| decision > *best) {
+                            firmest = Some((decision, hit));
+                        }
+                        if decision == Decision::Deny {
+                            break;
+                        }
                     }
+                }
+                match firmest {
+                    Some((Decision::Allow, _)) => advice.push(entry),
+                    Some((decision, hit)) => decided.push((decision, entry, hit)),
+                    None => {}
                 }
             }
             bound = bound.or(view.budget.exceeded());
@@ -487,6 +664,64 @@ impl Guard {
             advice,
             reason,
         }
+    }
+}
+
+/// The arguments with every look-alike character folded ([`folded`]), keys included; `None`
+/// when they hold none. Not deeper than the check reads ([`MAX_ARGUMENT_DEPTH`]).
+fn fold_lookalikes(value: &Value, depth: usize) -> Option<Value> {
+    // Most calls are ASCII throughout: find that out without building anything.
+    fn any_foreign(value: &Value, depth: usize) -> bool {
+        match value {
+            Value::String(text) => !text.is_ascii(),
+            Value::Array(items) => {
+                depth <= MAX_ARGUMENT_DEPTH && items.iter().any(|item| any_foreign(item, depth + 1))
+            }
+            Value::Object(map) => {
+                depth <= MAX_ARGUMENT_DEPTH
+                    && map
+                        .iter()
+                        .any(|(key, item)| !key.is_ascii() || any_foreign(item, depth + 1))
+            }
+            _ => false,
+        }
+    }
+    if depth == 1 && !any_foreign(value, depth) {
+        return None;
+    }
+    match value {
+        Value::String(text) => folded(text).map(Value::String),
+        Value::Array(items) if depth <= MAX_ARGUMENT_DEPTH => {
+            let mut changed = false;
+            let items: Vec<Value> = items
+                .iter()
+                .map(|item| match fold_lookalikes(item, depth + 1) {
+                    Some(item) => {
+                        changed = true;
+                        item
+                    }
+                    None => item.clone(),
+                })
+                .collect();
+            changed.then_some(Value::Array(items))
+        }
+        Value::Object(map) if depth <= MAX_ARGUMENT_DEPTH => {
+            let mut changed = false;
+            let map: serde_json::Map<String, Value> = map
+                .iter()
+                .map(|(key, item)| {
+                    let key = folded(key)
+                        .inspect(|_| changed = true)
+                        .unwrap_or_else(|| key.clone());
+                    let item = fold_lookalikes(item, depth + 1)
+                        .inspect(|_| changed = true)
+                        .unwrap_or_else(|| item.clone());
+                    (key, item)
+                })
+                .collect();
+            changed.then_some(Value::Object(map))
+        }
+        _ => None,
     }
 }
 
@@ -567,9 +802,19 @@ fn reason_line(decision: Decision, rule: &ToolMemoryRule, hit: &Hit, tool: &str)
         (_, MatcherKind::Url) => format!("the URL {} is forbidden", hit.found),
         (_, MatcherKind::Path) => format!("the path {} is forbidden", hit.found),
         (_, MatcherKind::Host) => format!("the host {} is forbidden", hit.found),
+        // An allowlist: the tool is forbidden but for the recipients the rule names.
+        (_, MatcherKind::Command) if hit.recipient && hit.strength == Strength::Weak => format!(
+            "only the recipients the rule names may be reached, and {} may not be one of them (a name it allows, at another address)",
+            hit.found
+        ),
+        (_, MatcherKind::Command) if hit.recipient => format!(
+            "only the recipients the rule names may be reached, and {} is not one of them",
+            hit.found
+        ),
         (_, MatcherKind::Command) => format!("the command `{value}` is forbidden"),
         (_, MatcherKind::Flag) => format!("the flag {value} is forbidden"),
         (_, MatcherKind::Literal) => format!("the text \"{value}\" is forbidden"),
+        (_, MatcherKind::Condition) => format!("the situation \"{value}\" is forbidden"),
         (_, MatcherKind::Person) => {
             format!(
                 "the recipient \"{}\" may be {value} (a name, not an address)",
@@ -589,22 +834,13 @@ fn reason_line(decision: Decision, rule: &ToolMemoryRule, hit: &Hit, tool: &str)
     } else {
         ""
     };
-    format!("{lead}: {what}{scope}{ask}")
-}
-
-/// Lower-cases an index word without allocating for short ASCII words.
-fn lower_key<'a>(word: &'a str, buffer: &'a mut [u8; 64]) -> std::borrow::Cow<'a, str> {
-    if word.len() <= buffer.len() && word.is_ascii() {
-        if !word.bytes().any(|byte| byte.is_ascii_uppercase()) {
-            return std::borrow::Cow::Borrowed(word);
+    let condition = match &hit.condition {
+        Some(condition) => {
+            format!(" (the rule holds only in a situation the call does not show: \"{condition}\")")
         }
-        let bytes = &mut buffer[..word.len()];
-        bytes.copy_from_slice(word.as_bytes());
-        bytes.make_ascii_lowercase();
-        // Lower-casing ASCII keeps the bytes valid UTF-8.
-        return std::borrow::Cow::Borrowed(std::str::from_utf8(bytes).unwrap_or_default());
-    }
-    std::borrow::Cow::Owned(word.to_lowercase())
+        None => String::new(),
+    };
+    format!("{lead}: {what}{scope}{ask}{condition}")
 }
 
 #[cfg(test)]
@@ -639,7 +875,7 @@ mod tests {
         for text in corpus_texts() {
             for case in parse_corpus(&text).expect("valid corpus") {
                 let guard = Guard::from_rules(case.tool_rules());
-                let indexed = guard.check(&case.call.tool_name, &case.call.arguments);
+                let indexed = guard.check_with(&case.call.tool_name, &case.call.arguments, false);
                 let exhaustive = guard.check_with(&case.call.tool_name, &case.call.arguments, true);
                 assert_eq!(indexed, exhaustive, "{}", case.id);
                 checked += 1;

@@ -9,6 +9,7 @@
 //! the rules once and then checks many calls. See `docs/guard.md` for the grammar, the JSON form and the decision policy.
 
 mod call;
+mod condition;
 mod constraint;
 mod corpus;
 mod derive;
@@ -21,7 +22,8 @@ mod rule_constraint;
 mod rule_text;
 
 pub use crate::constraint::{
-    Access, Constraint, MAX_MATCHER_CHARS, MAX_MATCHERS, Matcher, MatcherKind, Polarity, Strength,
+    Access, Constraint, MAX_ALSO, MAX_MATCHER_CHARS, MAX_MATCHERS, Matcher, MatcherKind, Polarity,
+    Strength,
 };
 pub use crate::corpus::{
     CorpusCall, CorpusCase, CorpusReport, CorpusRule, Disagreement, evaluate, parse_corpus,

@@ -10,12 +10,13 @@ mod command;
 
 pub(crate) use self::command::CommandPattern;
 
-use crate::call::{CallView, Invocation, Text};
+use crate::call::{CallView, HIDDEN_WORD, Invocation, Text};
+use crate::condition::{Condition, Shown};
 use crate::limits::Budget;
 use crate::normalize::{
-    PathPattern, UrlParts, alnum_runs, bare_host, canonical_flag, chunks, find_word, first_run,
-    flag_spellings, host_in_domain, normalize_domain, normalize_email, normalize_path,
-    normalize_url,
+    PathPattern, UrlParts, alnum_runs, bare_host, chunks, find_word, first_run, flag_case,
+    flag_meanings, flag_spellings, has_aliases, host_in_domain, normalize_domain, normalize_email,
+    normalize_path, normalize_url, sets_flag,
 };
 use crate::{Access, Constraint, Matcher, MatcherKind, Polarity, Strength};
 
@@ -29,8 +30,14 @@ pub(crate) enum Compiled {
     Host(String),
     Command(CommandPattern),
     Flag(String),
+    /// A flag given a value: `--context=staging`.
+    FlagValue {
+        name: String,
+        value: String,
+    },
     Literal(String),
     Person(Vec<String>),
+    Condition(Condition),
 }
 
 impl Compiled {
@@ -43,11 +50,19 @@ impl Compiled {
             MatcherKind::Path => Compiled::Path(PathPattern::new(value)),
             MatcherKind::Host => Compiled::Host(bare_host(&value.to_lowercase()).to_owned()),
             MatcherKind::Command => Compiled::Command(CommandPattern::parse(value)),
-            MatcherKind::Flag => {
-                let lower = value.to_lowercase();
-                Compiled::Flag(lower.split('=').next().unwrap_or_default().to_owned())
-            }
+            // `--context=staging`: the flag with that value ("always pass `--context
+            // staging`").
+            MatcherKind::Flag => match value.split_once('=') {
+                Some((name, wanted)) if !wanted.trim().is_empty() => Compiled::FlagValue {
+                    name: flag_case(name).into_owned(),
+                    value: wanted.trim().to_lowercase(),
+                },
+                _ => Compiled::Flag(
+                    flag_case(value.split('=').next().unwrap_or_default()).into_owned(),
+                ),
+            },
             MatcherKind::Literal => Compiled::Literal(value.to_lowercase()),
+            MatcherKind::Condition => Compiled::Condition(Condition::parse(value).ok()?),
             MatcherKind::Person => Compiled::Person(
                 value
                     .to_lowercase()
@@ -59,8 +74,28 @@ impl Compiled {
         })
     }
 
-    /// The index words this matcher needs. `None`: no word exists, evaluate on every call.
-    pub(crate) fn key_group(&self) -> Option<KeyGroup> {
+    /// The index words this matcher needs: it can match a call only when one of the groups
+    /// fires. `None`: no word exists, evaluate on every call.
+    pub(crate) fn key_groups(&self) -> Option<Vec<KeyGroup>> {
+        let mut groups = vec![self.key_group()?];
+        // `$(echo git) push -f`, `$GIT push -f`: a program the call hides leaves only the
+        // subcommands to find (and the hidden program's mark, [`HIDDEN_WORD`]).
+        if let Compiled::Command(command) = self {
+            let mut words = vec![HIDDEN_WORD.to_owned()];
+            words.extend(
+                command
+                    .words
+                    .iter()
+                    .skip(1)
+                    .flat_map(|word| alnum_runs(word).map(str::to_lowercase).collect::<Vec<_>>()),
+            );
+            groups.push(KeyGroup::AllOf(words));
+        }
+        Some(groups)
+    }
+
+    /// The one group of [`Compiled::key_groups`] that finds the matcher as written.
+    fn key_group(&self) -> Option<KeyGroup> {
         let runs = |texts: &[&str]| -> Option<KeyGroup> {
             let words: Vec<String> = texts
                 .iter()
@@ -85,27 +120,48 @@ impl Compiled {
             },
             Compiled::Domain(value) | Compiled::Host(value) => runs(&[value]),
             Compiled::Url(url) => runs(&[&url.host, &url.path]),
-            Compiled::Path(path) => runs(
-                &path
+            Compiled::Path(path) => {
+                // A run that touches a glob character may be part of a longer run in the call
+                // (`id_rsa*` covers `id_rsa2`, `secret?.txt` covers `secret1.txt`), so only the
+                // runs that stand whole in every path the pattern covers are keys.
+                let words: Vec<String> = path
                     .components
                     .iter()
-                    .map(String::as_str)
+                    .flat_map(|component| whole_runs(component))
+                    .map(str::to_lowercase)
+                    .collect();
+                (!words.is_empty()).then_some(KeyGroup::AllOf(words))
+            }
+            // A subcommand with short names (`npm install`, `npm i`) is no key: the call may
+            // spell it either way.
+            Compiled::Command(command) => runs(
+                &command
+                    .words
+                    .iter()
+                    .enumerate()
+                    .filter(|(at, word)| *at != 1 || !has_aliases(&command.words[0], word))
+                    .map(|(_, word)| word.as_str())
                     .collect::<Vec<_>>(),
             ),
-            Compiled::Command(command) => {
-                runs(&command.words.iter().map(String::as_str).collect::<Vec<_>>())
-            }
+            Compiled::FlagValue { name, .. } => flag_spellings(name)
+                .iter()
+                .map(|spelling| first_run(spelling))
+                .collect::<Option<Vec<String>>>()
+                .map(KeyGroup::AnyOf),
             Compiled::Flag(flag) => flag_spellings(flag)
                 .iter()
                 .map(|spelling| first_run(spelling))
                 .collect::<Option<Vec<String>>>()
                 .map(KeyGroup::AnyOf),
             Compiled::Literal(literal) => runs(&[literal]),
+            // A condition is on the situation, not a word of the call.
+            Compiled::Condition(_) => None,
             Compiled::Person(words) => match words.as_slice() {
                 [first, .., last] => {
                     let initial =
                         |word: &str| word.chars().next().map(String::from).unwrap_or_default();
                     Some(KeyGroup::AnyOf(vec![
+                        first.clone(),
                         last.clone(),
                         format!("{first}{last}"),
                         format!("{last}{first}"),
@@ -117,6 +173,19 @@ impl Compiled {
             },
         }
     }
+}
+
+/// The alphanumeric runs of a path pattern's component that no glob character touches.
+fn whole_runs(component: &str) -> impl Iterator<Item = &str> {
+    alnum_runs(component).filter(move |run| {
+        let start = run.as_ptr() as usize - component.as_ptr() as usize;
+        let before = component[..start].chars().next_back();
+        let after = component[start + run.len()..].chars().next();
+        ![before, after]
+            .into_iter()
+            .flatten()
+            .any(|ch| ch == '*' || ch == '?')
+    })
 }
 
 /// Words a call must contain for a matcher to match.
@@ -138,6 +207,8 @@ pub(crate) struct CompiledConstraint {
     access: Option<Access>,
     except: Vec<(Matcher, Compiled)>,
     has_email: bool,
+    /// The rule's further constraints ([`Constraint::also`]), each checked on its own.
+    also: Vec<CompiledConstraint>,
 }
 
 impl CompiledConstraint {
@@ -153,7 +224,13 @@ impl CompiledConstraint {
         if matchers.is_empty() {
             return None;
         }
+        let also = constraint
+            .also
+            .iter()
+            .map(CompiledConstraint::new)
+            .collect::<Option<Vec<_>>>()?;
         Some(CompiledConstraint {
+            also,
             polarity: constraint.polarity,
             when: compile(&constraint.when)?,
             has_email: constraint
@@ -171,30 +248,50 @@ impl CompiledConstraint {
     /// rule must be evaluated on every call (a standing requirement, or a matcher without an
     /// alphanumeric word such as the path `/`).
     pub(crate) fn key_groups(&self) -> Option<Vec<KeyGroup>> {
+        let mut groups = self.own_key_groups()?;
+        for part in &self.also {
+            groups.extend(part.own_key_groups()?);
+        }
+        Some(groups)
+    }
+
+    /// This constraint and each of its further ones.
+    pub(crate) fn parts(&self) -> impl Iterator<Item = &CompiledConstraint> {
+        std::iter::once(self).chain(&self.also)
+    }
+
+    /// [`CompiledConstraint::key_groups`] of this part alone.
+    fn own_key_groups(&self) -> Option<Vec<KeyGroup>> {
         let when_commands: Vec<&Compiled> = self
             .when
             .iter()
             .map(|(_, compiled)| compiled)
             .filter(|compiled| matches!(compiled, Compiled::Command(_)))
             .collect();
+        let flatten = |list: Vec<&Compiled>| -> Option<Vec<KeyGroup>> {
+            let mut groups = Vec::new();
+            for compiled in list {
+                groups.extend(compiled.key_groups()?);
+            }
+            Some(groups)
+        };
         if !when_commands.is_empty() {
             // Any one of the `when` commands must be present.
-            return when_commands
-                .iter()
-                .map(|compiled| compiled.key_group())
-                .collect();
+            return flatten(when_commands);
         }
-        if let Some((_, first)) = self.when.first() {
+        if let Some((_, first)) = self
+            .when
+            .iter()
+            .find(|(_, compiled)| !matches!(compiled, Compiled::Condition(_)))
+        {
             // Every `when` matcher must be present; one of them is enough as a key.
-            return first.key_group().map(|group| vec![group]);
+            return first.key_groups();
         }
         match self.polarity {
             Polarity::Require => None,
-            Polarity::Forbid => self
-                .matchers
-                .iter()
-                .map(|(_, compiled)| compiled.key_group())
-                .collect(),
+            Polarity::Forbid => {
+                flatten(self.matchers.iter().map(|(_, compiled)| compiled).collect())
+            }
         }
     }
 }
@@ -211,6 +308,8 @@ pub(crate) struct Hit {
     pub(crate) recipient: bool,
     /// The `when` command whose invocation was checked, if any.
     pub(crate) scope: Option<String>,
+    /// A condition of the rule the call does not show, which made the match weak.
+    pub(crate) condition: Option<String>,
 }
 
 /// The invocations of a scope: the call's (parsed on demand) or one.
@@ -253,6 +352,9 @@ struct Scope<'a> {
     budget: &'a Budget,
     /// The constraint's exceptions: what also matches one of them is excused.
     except: &'a [(Matcher, Compiled)],
+    /// The scope is an invocation whose program the call hides: what is found in it, or found
+    /// missing, only may break the rule.
+    weak: bool,
 }
 
 impl<'a> Scope<'a> {
@@ -267,6 +369,7 @@ impl<'a> Scope<'a> {
             text_weight: view.text_weight,
             budget: &view.budget,
             except: &[],
+            weak: false,
         }
     }
 
@@ -285,6 +388,7 @@ impl<'a> Scope<'a> {
             text_weight: invocation.weight(),
             budget,
             except: &[],
+            weak: false,
         }
     }
 
@@ -297,34 +401,75 @@ impl<'a> Scope<'a> {
         })
     }
 
-    /// Whether every address the call reaches is one of the constraint's excepted addresses or
-    /// domains ("never email anyone other than `boss@corp.com`"); a recipient without an
-    /// address, or no recipient at all, is not excused.
-    fn excused_recipients(&self) -> bool {
-        let allowed = |email: &String| {
-            self.except.iter().any(|(_, compiled)| match compiled {
-                Compiled::Email(allowed) => allowed == email,
-                Compiled::Domain(domain) => email
-                    .rsplit_once('@')
-                    .is_some_and(|(_, host)| host_in_domain(host, domain)),
-                _ => false,
-            })
-        };
+    /// Whether everyone the call reaches is on the constraint's list of exceptions ("never
+    /// email anyone other than `boss@corp.com`", "only message Priya", "nobody outside
+    /// acme.com"): every address is an excepted address, in an excepted domain or spells an
+    /// excepted name in its local part; every recipient without an address spells an
+    /// excepted name or is an excepted handle or channel. No recipient at all is not excused.
+    /// An address that does not, under a display name that does (`Priya <p.s@x.com>` for
+    /// "only Priya"), may be that person: [`Excused::Maybe`], and the first recipient that is
+    /// not excused is named.
+    fn excused_recipients(&self) -> Excused {
         let mut any = false;
+        let mut maybe: Option<String> = None;
         for text in self.address_texts() {
             let emails = text.emails();
             if emails.is_empty() {
-                if text.recipient {
-                    return false;
+                if !text.recipient {
+                    continue;
                 }
-                continue;
-            }
-            if !emails.iter().all(allowed) {
-                return false;
+                if !self.excused_name(text) {
+                    return Excused::No(text.lower.trim().chars().take(80).collect());
+                }
+            } else if let Some(email) = emails.iter().find(|email| !self.excused_address(email)) {
+                if emails.len() == 1 && self.excused_name(text) {
+                    maybe.get_or_insert_with(|| text.lower.trim().chars().take(80).collect());
+                } else {
+                    return Excused::No(email.clone());
+                }
             }
             any = true;
         }
-        any
+        match (any, maybe) {
+            (false, _) => Excused::No(String::new()),
+            (true, Some(recipient)) => Excused::Maybe(recipient),
+            (true, None) => Excused::Yes,
+        }
+    }
+
+    /// Whether an address (normal form) is excepted by address, domain or the name its local
+    /// part spells (`priya.shah@...` for "Priya Shah").
+    fn excused_address(&self, email: &str) -> bool {
+        let (local, host) = email.rsplit_once('@').unwrap_or((email, ""));
+        self.except.iter().any(|(_, compiled)| match compiled {
+            Compiled::Email(allowed) => allowed == email,
+            Compiled::Domain(domain) => host_in_domain(host, domain),
+            Compiled::Person(words) => {
+                let tokens: Vec<&str> = alnum_runs(local).collect();
+                names_person(&tokens, words)
+            }
+            _ => false,
+        })
+    }
+
+    /// Whether a recipient without an address is excepted: it spells an excepted name
+    /// (`Priya`, `@priya.shah`), or is an excepted handle or channel (`@priya`, `#eng`).
+    fn excused_name(&self, text: &Text) -> bool {
+        self.except.iter().any(|(_, compiled)| match compiled {
+            Compiled::Person(words) => {
+                let tokens: Vec<&str> = text
+                    .person_tokens()
+                    .iter()
+                    .map(|&(start, end)| &text.lower[start..end])
+                    .collect();
+                names_person(&tokens, words)
+            }
+            Compiled::Literal(handle) if handle.starts_with(['@', '#']) => {
+                let bare = &handle[1..];
+                chunks(&text.lower).any(|chunk| chunk == handle || chunk == bare)
+            }
+            _ => false,
+        })
     }
 
     /// Whether an invocation is one of the constraint's exceptions: it runs an excepted
@@ -358,7 +503,9 @@ impl<'a> Scope<'a> {
                         .sum::<usize>()
                     + self.view.map_or(0, |view| view.text_weight)
             }
-            Compiled::Flag(_) => self.invocations.weight() + self.bool_flags.len(),
+            Compiled::Flag(_) | Compiled::FlagValue { .. } => {
+                self.invocations.weight() + self.bool_flags.len()
+            }
             _ => self.text_weight,
         }
     }
@@ -381,15 +528,28 @@ impl<'a> Scope<'a> {
     }
 }
 
+/// Whether a call's recipients are all on a constraint's list of exceptions.
+enum Excused {
+    Yes,
+    /// A recipient may be one of them: named like one, at another address.
+    Maybe(String),
+    /// This recipient is not (empty: the call names no recipient).
+    No(String),
+}
+
 struct Found {
     value: String,
     recipient: bool,
+    /// Found only where the call hides its program (`$(echo git) push -f`): it may be
+    /// the forbidden command, or not.
+    weak: bool,
 }
 
 fn found(value: &str, recipient: bool) -> Option<Found> {
     Some(Found {
         value: value.to_owned(),
         recipient,
+        weak: false,
     })
 }
 
@@ -404,6 +564,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 .then(|| Found {
                     value: email.clone(),
                     recipient: text.recipient,
+                    weak: false,
                 })
         }),
         Compiled::Domain(domain) => {
@@ -445,36 +606,79 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
             named.then(|| Found {
                 value: host.clone(),
                 recipient: text.recipient,
+                weak: false,
             })
         }),
         Compiled::Command(command) => {
-            let in_invocations =
-                scope
-                    .invocations
-                    .get()
-                    .iter()
-                    .chain(scope.downstream)
-                    .any(|invocation| {
-                        command.matches_invocation(invocation)
-                            && !scope.excused_invocation(invocation)
-                    });
-            let by_tool = scope.view.is_some_and(|view| {
-                command.matches_tool(view, &view.tool_words) && !scope.excused_recipients()
+            let invocations = || scope.invocations.get().iter().chain(scope.downstream);
+            let in_invocations = invocations().any(|invocation| {
+                command.matches_invocation(invocation) && !scope.excused_invocation(invocation)
             });
-            (in_invocations || by_tool).then(|| Found {
+            // The tool runs the command: every call of it, unless everyone it reaches is
+            // excepted (an allowlist of recipients).
+            let by_tool = match scope.view {
+                Some(view) if !in_invocations && command.matches_tool(view, &view.tool_words) => {
+                    if scope.except.is_empty() {
+                        Some(Excused::No(String::new()))
+                    } else {
+                        Some(scope.excused_recipients())
+                    }
+                }
+                _ => None,
+            };
+            if let Some(excused) = by_tool {
+                return match excused {
+                    Excused::Yes => None,
+                    Excused::Maybe(recipient) => Some(Found {
+                        value: recipient,
+                        recipient: true,
+                        weak: true,
+                    }),
+                    Excused::No(recipient) => Some(Found {
+                        recipient: !recipient.is_empty(),
+                        value: if recipient.is_empty() {
+                            command.words.join(" ")
+                        } else {
+                            recipient
+                        },
+                        weak: false,
+                    }),
+                };
+            }
+            let hidden = !in_invocations
+                && invocations().any(|invocation| command.may_match_hidden(invocation));
+            (in_invocations || hidden).then(|| Found {
                 value: command.words.join(" "),
                 recipient: false,
+                weak: hidden,
             })
         }
         Compiled::Flag(flag) => {
             let present = scope.bool_flags.contains(flag)
-                || scope.invocations.get().iter().any(|invocation| {
-                    let canonical = canonical_flag(&invocation.program, flag);
-                    invocation.flags.iter().any(|seen| seen == canonical)
-                });
+                || scope
+                    .invocations
+                    .get()
+                    .iter()
+                    .any(|invocation| sets_flag(&invocation.program, flag, &invocation.flags));
             present.then(|| Found {
                 value: flag.clone(),
                 recipient: false,
+                weak: false,
+            })
+        }
+        Compiled::FlagValue { name, value } => {
+            let given = scope.invocations.get().iter().any(|invocation| {
+                flag_meanings(&invocation.program, name).all(|meaning| {
+                    invocation
+                        .values
+                        .iter()
+                        .any(|(flag, seen)| flag == meaning && seen == value)
+                })
+            });
+            given.then(|| Found {
+                value: format!("{name} {value}"),
+                recipient: false,
+                weak: false,
             })
         }
         Compiled::Literal(literal) => {
@@ -505,9 +709,11 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 (direct || by_name).then(|| Found {
                     value: literal.clone(),
                     recipient: text.recipient,
+                    weak: false,
                 })
             })
         }
+        Compiled::Condition(_) => None,
         Compiled::Person(words) => {
             if skip_person || words.is_empty() {
                 return None;
@@ -518,9 +724,14 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                     .iter()
                     .map(|&(start, end)| &text.lower[start..end])
                     .collect();
-                names_person(&tokens, words).then(|| Found {
+                // A recipient that is only the given name of a longer one (`@marcus` for
+                // "Marcus Lindqvist") may be that person: a name match, which only asks.
+                let given_name_only =
+                    words.len() >= 2 && tokens.len() == 1 && tokens[0] == words[0];
+                (names_person(&tokens, words) || given_name_only).then(|| Found {
                     value: text.lower.trim().chars().take(80).collect(),
                     recipient: text.recipient,
+                    weak: false,
                 })
             })
         }
@@ -580,9 +791,10 @@ fn is_handle_of(value: &str, name: &str) -> bool {
     name.split_whitespace().nth(1).is_some() && !handle.is_empty() && handle == bare(name)
 }
 
-/// Evaluates a constraint against a call; `Some` when the call violates it. When the check's
-/// budget runs out midway, returns what was found before (a forbidden literal found is
-/// found; the caller treats the rest of the check as not done).
+/// Evaluates one part of a constraint ([`CompiledConstraint::parts`]; its `also` is not
+/// looked at) against a call; `Some` when the call violates it. When the check's budget runs
+/// out midway, returns what was found before (a forbidden literal found is found; the caller
+/// treats the rest of the check as not done).
 pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Option<Hit> {
     // "Never write to /etc/**": a call that only reads is not what the rule is about.
     if constraint.access == Some(Access::Write) && view.read_only() {
@@ -614,10 +826,19 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
         }
         let invocations = view.invocations();
         for (at, invocation) in invocations.iter().enumerate() {
-            if let Some(command) = when_commands
+            let (command, weak) = match when_commands
                 .iter()
                 .find(|command| command.matches_invocation(invocation))
             {
+                Some(command) => (Some(command), false),
+                None => (
+                    when_commands
+                        .iter()
+                        .find(|command| command.may_match_hidden(invocation)),
+                    true,
+                ),
+            };
+            if let Some(command) = command {
                 let rest = &invocations[at + 1..];
                 let piped = rest
                     .iter()
@@ -625,6 +846,7 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                     .count();
                 let scope = Scope {
                     except: &constraint.except,
+                    weak,
                     ..Scope::invocation(invocation, &rest[..piped], &view.budget)
                 };
                 if scope.excused_invocation(invocation) {
@@ -640,12 +862,31 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
             scopes.push((whole, Some(command.words.join(" "))));
         }
     }
+    // The conditions on the situation: one the call shows to fail keeps the constraint from
+    // applying; one it does not show leaves a violation to ask about.
+    let mut unknown: Option<&str> = None;
+    for (matcher, compiled) in &constraint.when {
+        if let Compiled::Condition(condition) = compiled {
+            match condition.shown(view.dates(), &view.amounts) {
+                Shown::Holds => {}
+                Shown::Fails => return None,
+                Shown::Unknown => {
+                    unknown.get_or_insert(matcher.value.as_str());
+                }
+            }
+        }
+    }
+    if unknown.is_some() {
+        for (scope, _) in &mut scopes {
+            scope.weak = true;
+        }
+    }
     // Every other `when` matcher must be present in the scope.
     let mut kept = Vec::with_capacity(scopes.len());
     for (scope, scope_name) in scopes {
         let mut present = true;
         for (_, compiled) in &constraint.when {
-            if matches!(compiled, Compiled::Command(_)) {
+            if matches!(compiled, Compiled::Command(_) | Compiled::Condition(_)) {
                 continue;
             }
             if !scope.pay(compiled) {
@@ -679,7 +920,9 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                 (Polarity::Forbid, Some(found)) => Hit {
                     polarity: Polarity::Forbid,
                     matcher: matcher.clone(),
-                    strength: if matcher.kind == MatcherKind::Person
+                    strength: if found.weak || scope.weak {
+                        Strength::Weak
+                    } else if matcher.kind == MatcherKind::Person
                         && found.recipient
                         && is_handle_of(&found.value, &matcher.value)
                     {
@@ -692,6 +935,7 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                     found: found.value,
                     recipient: found.recipient,
                     scope: scope_name.clone(),
+                    condition: unknown.map(str::to_owned),
                 },
                 (Polarity::Require, None) => {
                     if matcher.kind == MatcherKind::Person && skip_person {
@@ -700,8 +944,21 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                     // A missing option that takes a value (`--namespace`, `--context`) makes the
                     // call incomplete rather than wrong: which value is the user's to say, so
                     // the call asks.
-                    let strength = if matcher.kind == MatcherKind::Flag
-                        && crate::call::takes_a_value(&matcher.value)
+                    // ... unless it is there with another value (`--context prod` where
+                    // `--context staging` is required), which is wrong rather than missing.
+                    let other_value = match compiled {
+                        Compiled::FlagValue { name, .. } => {
+                            scope.invocations.get().iter().any(|invocation| {
+                                sets_flag(&invocation.program, name, &invocation.flags)
+                            })
+                        }
+                        _ => false,
+                    };
+                    let flag_name = matcher.value.split('=').next().unwrap_or_default();
+                    let strength = if scope.weak
+                        || (matcher.kind == MatcherKind::Flag
+                            && !other_value
+                            && crate::call::takes_a_value(flag_name))
                     {
                         Strength::Weak
                     } else {
@@ -714,6 +971,7 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                         found: String::new(),
                         recipient: false,
                         scope: scope_name.clone(),
+                        condition: unknown.map(str::to_owned),
                     }
                 }
                 _ => continue,

@@ -7,10 +7,15 @@
 //! That is what keeps `sarah@example.com` away from `sarah.connor@example.com`.
 
 mod lexicon;
+mod lookalike;
 mod paths;
 mod words;
 
-use self::lexicon::{FLAG_ALIASES, TLDS, VERSIONED_PROGRAMS};
+use self::lexicon::{
+    FLAG_ALIASES, FLAG_MEANINGS, PACKAGE_BINS, SUBCOMMAND_ALIASES, SUBCOMMAND_FLAG_ALIASES, TLDS,
+    VERSIONED_PROGRAMS,
+};
+pub(crate) use self::lookalike::folded;
 pub(crate) use self::paths::{PathPattern, normalize_path, path_candidates};
 pub(crate) use self::words::{CueSet, WordMap, WordRuns, WordSet, find_word};
 
@@ -319,15 +324,27 @@ pub(crate) fn host_in_domain(host: &str, domain: &str) -> bool {
             .is_some_and(|rest| rest.ends_with('.'))
 }
 
+/// A flag name in the case it is compared in: a long flag (`--Force`) lower-case, a short one
+/// (`-D`, `-Rf`, `-auto-approve`) as written, since programs tell `-d` from `-D`.
+pub(crate) fn flag_case(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.starts_with("--") && name.bytes().any(|byte| byte.is_ascii_uppercase()) {
+        std::borrow::Cow::Owned(name.to_lowercase())
+    } else if name.starts_with("--") || name.is_ascii() {
+        std::borrow::Cow::Borrowed(name)
+    } else {
+        std::borrow::Cow::Owned(name.to_lowercase())
+    }
+}
+
 /// Expands one flag token into the flags it sets: `--force=yes` → `--force`; `-rf` → `-rf`,
-/// `-r`, `-f` (short clusters of up to four letters); lower-case throughout.
+/// `-r`, `-f` (short clusters of up to four letters); long flags lower-case, short ones in
+/// their own case ([`flag_case`]).
 pub(crate) fn expand_flag(token: &str, out: &mut Vec<String>) {
-    let lower = token.to_lowercase();
-    let name = lower.split('=').next().unwrap_or_default();
+    let name = flag_case(token.split('=').next().unwrap_or_default());
     if name.len() < 2 || !name.starts_with('-') {
         return;
     }
-    out.push(name.to_owned());
+    out.push(name.clone().into_owned());
     if !name.starts_with("--") {
         let letters = &name[1..];
         if (2..=4).contains(&letters.len()) && letters.chars().all(|ch| ch.is_ascii_alphabetic()) {
@@ -345,13 +362,73 @@ pub(crate) fn canonical_flag<'a>(program: &str, flag: &'a str) -> &'a str {
         .map_or(flag, |(_, _, to)| to)
 }
 
+/// The flags `flag` sets for `program`, canonical: those of [`FLAG_MEANINGS`] (`git -D` is
+/// `--delete` and `--force`), or its [`canonical_flag`] spelling.
+pub(crate) fn flag_meanings<'a>(program: &str, flag: &'a str) -> impl Iterator<Item = &'a str> {
+    let implied = FLAG_MEANINGS
+        .iter()
+        .find(|(known, short, _)| *known == program && *short == flag)
+        .map(|(_, _, meanings)| *meanings);
+    let own = implied.is_none().then(|| canonical_flag(program, flag));
+    implied.into_iter().flatten().copied().chain(own)
+}
+
+/// [`flag_meanings`] for a flag given after `subcommand` (`git commit -n` is `--no-verify`,
+/// [`SUBCOMMAND_FLAG_ALIASES`]).
+pub(crate) fn flag_meanings_after<'a>(
+    program: &str,
+    subcommand: Option<&str>,
+    flag: &'a str,
+) -> impl Iterator<Item = &'a str> {
+    let own = subcommand.and_then(|subcommand| {
+        SUBCOMMAND_FLAG_ALIASES
+            .iter()
+            .find(|(known, sub, from, _)| *known == program && *sub == subcommand && *from == flag)
+            .map(|(_, _, _, to)| *to)
+    });
+    let general = own.is_none().then(|| flag_meanings(program, flag));
+    own.into_iter().chain(general.into_iter().flatten())
+}
+
+/// Whether an invocation of `program` with the (canonical) `flags` sets `flag`: every flag
+/// `flag` stands for is among them.
+pub(crate) fn sets_flag(program: &str, flag: &str, flags: &[String]) -> bool {
+    flag_meanings(program, flag).all(|meaning| flags.iter().any(|seen| seen == meaning))
+}
+
 /// Every spelling a flag may take in a call, for the index: the flag itself and whatever
 /// aliases to it under any program.
 pub(crate) fn flag_spellings(flag: &str) -> Vec<String> {
     let mut spellings = vec![flag.to_owned()];
+    let mut add = |spelling: &str| {
+        if !spellings.iter().any(|known| known == spelling) {
+            spellings.push(spelling.to_owned());
+        }
+    };
     for (_, from, to) in FLAG_ALIASES {
-        if *to == flag && !spellings.iter().any(|known| known == from) {
-            spellings.push((*from).to_owned());
+        if *to == flag {
+            add(from);
+        }
+    }
+    for (_, _, from, to) in SUBCOMMAND_FLAG_ALIASES {
+        if *to == flag {
+            add(from);
+        }
+    }
+    // `-D` is set by `--delete --force`, and sets `--delete`: each way of setting a flag is a
+    // spelling of it.
+    for (_, short, meanings) in FLAG_MEANINGS {
+        if *short == flag {
+            for meaning in *meanings {
+                add(meaning);
+                for (_, from, to) in FLAG_ALIASES {
+                    if to == meaning {
+                        add(from);
+                    }
+                }
+            }
+        } else if meanings.contains(&flag) {
+            add(short);
         }
     }
     spellings
@@ -380,22 +457,67 @@ pub(crate) fn flag_of_key(key: &str) -> String {
 /// a versioned spelling of a program named by its version (`pip3`, `pip3.12`, `python3.11`)
 /// read as the program itself: `pip3 install` is `pip install`.
 pub(crate) fn program_name(token: &str) -> String {
+    // A package named for what a runner runs (`firebase-tools@13` runs `firebase`).
+    let lower = token.to_lowercase();
+    let package = match lower.rsplit_once('@') {
+        Some((name, _)) if !name.is_empty() => name,
+        _ => lower.as_str(),
+    };
+    if let Ok(at) = PACKAGE_BINS.binary_search_by(|(known, _)| (*known).cmp(package)) {
+        return PACKAGE_BINS[at].1.to_owned();
+    }
     let base = token.rsplit('/').next().unwrap_or(token).to_lowercase();
+    // A package runner's `name@version` (`npx yarn@1.22.19`, `bunx wrangler@3`) runs `name`.
+    let base = match base.split_once('@') {
+        Some((name, version)) if !name.is_empty() && !version.is_empty() => name.to_owned(),
+        _ => base,
+    };
     match versionless(&base) {
         Some(program) => program.to_owned(),
         None => base,
     }
 }
 
+/// The commands of the packages of [`PACKAGE_BINS`] a text names.
+pub(crate) fn package_bins_in(text: &str) -> impl Iterator<Item = &'static str> {
+    let lower = text.to_ascii_lowercase();
+    PACKAGE_BINS
+        .iter()
+        .filter(move |(package, _)| lower.contains(package))
+        .map(|(_, bin)| *bin)
+}
+
+/// The full name of a program's subcommand given by a short name (`npm i` is `npm install`,
+/// [`SUBCOMMAND_ALIASES`]); the word itself otherwise.
+pub(crate) fn canonical_subcommand<'a>(program: &str, word: &'a str) -> &'a str {
+    SUBCOMMAND_ALIASES
+        .binary_search_by(|(known, alias, _)| (*known, *alias).cmp(&(program, word)))
+        .map_or(word, |at| SUBCOMMAND_ALIASES[at].2)
+}
+
+/// Whether a program's subcommand has short names, so a call may spell it without its word.
+pub(crate) fn has_aliases(program: &str, subcommand: &str) -> bool {
+    SUBCOMMAND_ALIASES
+        .iter()
+        .any(|(known, _, full)| *known == program && *full == subcommand)
+}
+
 /// The program a versioned name (`pip3`, `python3.11`) is, for the index's word lookup.
 pub(crate) fn versionless(word: &str) -> Option<&'static str> {
+    // Asked of every word of every call: most end in a letter and are no versioned program.
+    if !word.ends_with(|ch: char| ch.is_ascii_digit()) {
+        return None;
+    }
     VERSIONED_PROGRAMS.iter().copied().find(|program| {
-        word.len() > program.len()
-            && word[..program.len()].eq_ignore_ascii_case(program)
-            && word[program.len()..].starts_with(|ch: char| ch.is_ascii_digit())
-            && word[program.len()..]
-                .chars()
-                .all(|ch| ch.is_ascii_digit() || ch == '.')
+        // `get`, not indexing: a word of any script may have no character boundary there
+        // (`ééé1` panicked the check).
+        word.get(..program.len())
+            .zip(word.get(program.len()..))
+            .is_some_and(|(name, version)| {
+                name.eq_ignore_ascii_case(program)
+                    && version.starts_with(|ch: char| ch.is_ascii_digit())
+                    && version.chars().all(|ch| ch.is_ascii_digit() || ch == '.')
+            })
     })
 }
 
@@ -425,6 +547,39 @@ mod tests {
 
     fn check_email(raw: &str, expected: Option<&str>) {
         assert_eq!(normalize_email(raw).as_deref(), expected, "{raw}");
+    }
+
+    #[test]
+    fn subcommands_by_their_short_names() {
+        assert!(
+            SUBCOMMAND_ALIASES
+                .windows(2)
+                .all(|pair| (pair[0].0, pair[0].1) < (pair[1].0, pair[1].1)),
+            "SUBCOMMAND_ALIASES must be sorted for lookup"
+        );
+        assert_eq!(canonical_subcommand("npm", "i"), "install");
+        assert_eq!(canonical_subcommand("npm", "isntall"), "install");
+        assert_eq!(canonical_subcommand("helm", "delete"), "uninstall");
+        assert_eq!(canonical_subcommand("yarn", "i"), "i");
+        assert!(has_aliases("npm", "install"));
+        assert!(!has_aliases("npm", "ci"));
+    }
+
+    #[test]
+    fn a_versioned_program_is_the_program() {
+        assert_eq!(versionless("pip3"), Some("pip"));
+        assert_eq!(versionless("Python3.11"), Some("python"));
+        assert_eq!(versionless("pipx"), None);
+        assert_eq!(versionless("pip"), None);
+        // Words of any script, with no character boundary where a program name would end.
+        assert_eq!(versionless("ééé1"), None);
+        assert_eq!(versionless("pé1"), None);
+        assert_eq!(program_name("/usr/bin/ééé1"), "ééé1");
+        assert_eq!(program_name("yarn@1.22.19"), "yarn");
+        assert_eq!(program_name("@cloudflare/wrangler@3"), "wrangler");
+        assert_eq!(program_name("firebase-tools@13.0.2"), "firebase");
+        assert_eq!(program_name("@angular/cli"), "ng");
+        assert!(PACKAGE_BINS.windows(2).all(|pair| pair[0].0 < pair[1].0));
     }
 
     #[test]

@@ -22,7 +22,9 @@ pub(crate) fn ordering_clauses<'a>(text: &'a str, keep: impl Fn(&str) -> bool) -
         && !text.contains(['*', '_', '~', '|', '#', ';', '—', '–'])
         && !text.trim_start().starts_with(['-', '+', '>', '•', '`'])
         && !text.contains(", but ")
-        && markdown::sentence_ends(text).len() <= 1;
+        && !text.contains(", and ")
+        && markdown::sentence_ends(text).len() <= 1
+        && mark_of(text).is_none();
     if plain_line {
         return Cow::Borrowed(text);
     }
@@ -54,13 +56,24 @@ pub(crate) fn ordering_clauses<'a>(text: &'a str, keep: impl Fn(&str) -> bool) -
             _ => {}
         }
         let content: Cow<'_, str> = if in_fence {
-            Cow::Borrowed(raw.trim())
+            // A command in a fence, without its comment (`npm publish  # CI does it`).
+            let line = raw.trim();
+            Cow::Borrowed(
+                line.split_once(" #")
+                    .map_or(line, |(command, _)| command.trim_end()),
+            )
         } else if line.kind == LineKind::TableRow {
             Cow::Owned(markdown::table_cells(line.content).join(" "))
         } else {
             Cow::Borrowed(line.content)
         };
         let content = strip_leftover_emphasis(&markdown::strip_emphasis(&content));
+        // "- ❌ `git push --force`" is a ban, "- ✅ `git push -u origin feat`" a permission.
+        let content = match mark_of(&content) {
+            Some((Mark::Forbidden, rest)) => format!("never {rest}"),
+            Some((Mark::Allowed, _)) => continue,
+            None => content,
+        };
         let is_item = matches!(line.kind, LineKind::Bullet(_)) || in_fence;
         let mut any_kept = false;
         let mut previous: Option<&str> = None;
@@ -129,14 +142,57 @@ fn strip_leftover_emphasis(text: &str) -> String {
     out
 }
 
+/// What a mark at the start of a line says of the rest.
+enum Mark {
+    Forbidden,
+    Allowed,
+}
+
+/// Marks people put before list items to mean "never" and "fine": crosses, no-entry and
+/// stop signs; check marks.
+const FORBIDDEN_MARKS: &[char] = &['❌', '🚫', '⛔', '✖', '✗', '✘', '🛑', '❎'];
+const ALLOWED_MARKS: &[char] = &['✅', '✔', '☑', '✓', '🟢'];
+
+/// The mark a line opens with, and the rest of the line.
+fn mark_of(content: &str) -> Option<(Mark, &str)> {
+    let trimmed = content.trim_start();
+    let first = trimmed.chars().next()?;
+    let rest = trimmed[first.len_utf8()..]
+        .trim_start_matches(['\u{fe0f}', ':'])
+        .trim_start();
+    if FORBIDDEN_MARKS.contains(&first) {
+        Some((Mark::Forbidden, rest))
+    } else if ALLOWED_MARKS.contains(&first) {
+        Some((Mark::Allowed, rest))
+    } else {
+        None
+    }
+}
+
 /// Whether a clause points back at what an earlier one named ("never modify them").
-fn refers_back(clause: &str) -> bool {
+pub(crate) fn refers_back(clause: &str) -> bool {
+    let lower = clause.to_lowercase();
+    // "`npm run dev` is already running; don't start another one."
+    if [
+        "another one",
+        "that one",
+        "this one",
+        "a second one",
+        "the same",
+    ]
+    .iter()
+    .any(|phrase| lower.contains(phrase))
+    {
+        return true;
+    }
     clause
         .split(|ch: char| !ch.is_alphanumeric() && ch != '\'')
         .any(|word| {
-            ["it", "them", "these", "those", "they", "this", "that"]
-                .iter()
-                .any(|pronoun| word.eq_ignore_ascii_case(pronoun))
+            [
+                "it", "them", "these", "those", "they", "this", "that", "there",
+            ]
+            .iter()
+            .any(|pronoun| word.eq_ignore_ascii_case(pronoun))
         })
 }
 
@@ -157,13 +213,29 @@ fn clauses(line: &str) -> Vec<&str> {
         let mut at = 0;
         while at < sentence.len() {
             let rest = &sentence[at..];
-            let separator = [" — ", " – ", " -- ", "; ", ", but "]
-                .iter()
-                .find(|separator| rest.starts_with(**separator));
+            // ", and don't delete ...": a second order in the same sentence, cut before its
+            // cue so the cue stays with it.
+            let separator = [
+                " — ",
+                " – ",
+                " -- ",
+                "; ",
+                ", but ",
+                ", and don't ",
+                ", and do not ",
+                ", and never ",
+                ", and no ",
+            ]
+            .iter()
+            .find(|separator| rest.starts_with(**separator));
             match separator {
                 Some(separator) if !markdown::in_spans(&spans, start + at) => {
                     pieces.push(&sentence[from..at]);
-                    at += separator.len();
+                    // Keep the cue of ", and don't ..." with the clause it opens.
+                    let skip = separator
+                        .strip_prefix(", and ")
+                        .map_or(separator.len(), |_| ", and ".len());
+                    at += skip;
                     from = at;
                 }
                 _ => at += rest.chars().next().map_or(1, char::len_utf8),

@@ -47,47 +47,182 @@ pub(crate) const RECIPIENT_KEYS: &[&str] = &[
     "addressee",
 ];
 
-/// Programs that run another program: `sudo rm -rf /` runs both `sudo` and `rm`.
+/// Programs that run another program: `sudo rm -rf /` runs both `sudo` and `rm`. Sorted.
 pub(crate) const WRAPPERS: &[&str] = &[
-    "sudo",
+    "builtin",
+    "caffeinate",
+    "chroot",
+    "chrt",
+    "command",
     "doas",
     "env",
-    "nohup",
-    "time",
+    "eval",
     "exec",
-    "nice",
+    "flock",
     "ionice",
-    "command",
-    "builtin",
-    "xargs",
-    "watch",
-    "timeout",
+    "nice",
+    "nohup",
+    "runuser",
+    "setsid",
+    "sg",
+    "ssh",
+    "stdbuf",
     "strace",
-    "caffeinate",
     "su",
+    "sudo",
+    "time",
+    "timeout",
+    "unbuffer",
+    "watch",
+    "xargs",
 ];
 
-/// Flags that take the next word as their value, so that word is not a subcommand
-/// (`git -C repo push`, `kubectl -n prod delete`).
+/// Per wrapper, its options that take the next word as their value (a cluster ending in one,
+/// `sudo -iu root`, does too) and how many arguments it takes before the program it runs
+/// (`timeout 5 cmd`, `chroot /srv cmd`, `ssh host cmd`). A wrapper not listed takes neither.
+/// Read from each program's manual: an option missing here would make its value read as the
+/// program, and the real program go unseen (`timeout -s KILL 5 git push -f`).
+pub(crate) const WRAPPER_OPTIONS: &[(&str, &[&str], usize)] = &[
+    ("caffeinate", &["-t", "-w"], 0),
+    ("chroot", &["--groups", "--userspec"], 1),
+    ("chrt", &[], 1),
+    ("doas", &["-C", "-u"], 0),
+    ("env", &["--chdir", "--unset", "-C", "-u"], 0),
+    ("exec", &["-a"], 0),
+    (
+        "flock",
+        &["--conflict-exit-code", "--timeout", "-E", "-w"],
+        1,
+    ),
+    (
+        "ionice",
+        &["--class", "--classdata", "--pid", "-c", "-n", "-p"],
+        0,
+    ),
+    ("nice", &["--adjustment", "-n"], 0),
+    (
+        "runuser",
+        &["--group", "--supp-group", "--user", "-G", "-g", "-u"],
+        0,
+    ),
+    ("sg", &[], 1),
+    (
+        "ssh",
+        &[
+            "-B", "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O",
+            "-o", "-p", "-Q", "-R", "-S", "-W", "-w",
+        ],
+        1,
+    ),
+    (
+        "stdbuf",
+        &["--error", "--input", "--output", "-e", "-i", "-o"],
+        0,
+    ),
+    (
+        "strace",
+        &[
+            "-a", "-b", "-E", "-e", "-I", "-O", "-o", "-P", "-p", "-S", "-s", "-u", "-X",
+            "--output",
+        ],
+        0,
+    ),
+    (
+        "su",
+        &["--group", "--shell", "--supp-group", "-G", "-g", "-s"],
+        0,
+    ),
+    (
+        "sudo",
+        &[
+            "--chdir",
+            "--close-from",
+            "--command-timeout",
+            "--group",
+            "--host",
+            "--other-user",
+            "--prompt",
+            "--role",
+            "--type",
+            "--user",
+            "-C",
+            "-D",
+            "-g",
+            "-h",
+            "-p",
+            "-R",
+            "-r",
+            "-T",
+            "-t",
+            "-U",
+            "-u",
+        ],
+        0,
+    ),
+    ("time", &["--format", "--output", "-f", "-o"], 0),
+    ("timeout", &["--kill-after", "--signal", "-k", "-s"], 1),
+    ("watch", &["--interval", "-n"], 0),
+    (
+        "xargs",
+        &[
+            "--arg-file",
+            "--delimiter",
+            "--eof",
+            "--max-args",
+            "--max-chars",
+            "--max-lines",
+            "--max-procs",
+            "--process-slot-var",
+            "--replace",
+            "-a",
+            "-d",
+            "-E",
+            "-e",
+            "-I",
+            "-L",
+            "-n",
+            "-P",
+            "-s",
+        ],
+        0,
+    ),
+];
+
+/// Words of the shell's own grammar that may open a command: what follows them is the program
+/// (`if true; then git push -f; fi`, `! git push -f`, `time git push`).
+pub(crate) const SHELL_KEYWORDS: &[&str] =
+    &["!", "do", "elif", "else", "if", "then", "until", "while"];
+
+/// Long options that take the next word as their value, for every program (`--namespace
+/// prod`, `--context staging`): the value is no subcommand.
 pub(crate) const VALUE_FLAGS: &[&str] = &[
-    "-c",
-    "-C",
-    "--git-dir",
-    "--work-tree",
-    "-n",
-    "--namespace",
     "--context",
-    "--kubeconfig",
-    "--profile",
-    "--region",
-    "--project",
-    "-u",
-    "-g",
-    "--user",
-    "-h",
+    "--git-dir",
     "--host",
-    "-p",
+    "--kubeconfig",
+    "--namespace",
     "--port",
+    "--profile",
+    "--project",
+    "--region",
+    "--user",
+    "--work-tree",
+];
+
+/// Short options that take the next word as their value, per program (`git -C repo push`,
+/// `kubectl -n prod delete`, `psql -h db -c "..."`). A short option means different things
+/// to different programs (`-u` is a user to `sudo` and "set upstream" to `git push`; `-n` a
+/// namespace to `kubectl` and "no verify" to `git commit`), so only the programs listed read
+/// one as taking a value: reading a value where there is none would drop a subcommand
+/// (`git push -u origin main` is a push to `origin main`).
+pub(crate) const SHORT_VALUE_FLAGS: &[(&str, &[&str])] = &[
+    ("git", &["-c", "-C"]),
+    ("head", &["-c", "-n"]),
+    ("helm", &["-f", "-n", "-o"]),
+    ("kubectl", &["-c", "-f", "-l", "-n", "-o"]),
+    ("mysql", &["-D", "-e", "-h", "-P", "-u"]),
+    ("psql", &["-c", "-d", "-f", "-h", "-p", "-U"]),
+    ("tail", &["-c", "-n"]),
 ];
 
 /// Runners that take the program to run as their first word after their options.
@@ -98,6 +233,15 @@ pub(crate) const SCRIPT_RUNNERS: &[&str] = &[
     "bash", "sh", "zsh", "dash", "fish", "python", "node", "ruby", "perl", "php", "pwsh", "deno",
     "bun", "tsx", "ts-node",
 ];
+
+/// Shells whose `-c` (alone or in a cluster: `-lc`, `-ec`) takes a command line as its value:
+/// `sh -c yarn` runs `yarn` whether or not the value is quoted.
+pub(crate) const COMMAND_SHELLS: &[&str] = &[
+    "ash", "bash", "busybox", "csh", "dash", "fish", "ksh", "mksh", "sh", "su", "tcsh", "zsh",
+];
+
+/// Options of `find` that run the command after them, up to `;` or `+`.
+pub(crate) const FIND_EXEC_OPTIONS: &[&str] = &["-exec", "-execdir", "-ok", "-okdir"];
 
 /// Extensions of script files.
 pub(crate) const SCRIPT_EXTENSIONS: &[&str] = &[
@@ -232,4 +376,22 @@ pub(crate) const WRITE_TOOL_WORDS: &[&str] = &[
     "write", "edit", "delete", "remove", "create", "update", "put", "post", "move", "rename",
     "upload", "set", "patch", "apply", "run", "exec", "execute", "send", "copy", "save", "replace",
     "insert", "drop", "merge", "push",
+];
+
+/// Words of keys whose value is a sum of money (`amount`, `refund_amount`, `totalPrice`): what
+/// an amount condition ("more than $500") is compared with.
+pub(crate) const AMOUNT_KEYS: &[&str] = &[
+    "amount", "cost", "fee", "payment", "price", "subtotal", "sum", "total",
+];
+
+/// Words of keys, or of a tool's name, that count money in the currency's smallest unit:
+/// `amount_cents`, and Stripe's API, whose amounts are in cents.
+pub(crate) const MINOR_UNIT_WORDS: &[&str] = &["cents", "minor", "pence", "stripe"];
+
+/// Programs whose quoted arguments are text, not commands: `echo "sudo is not needed"`,
+/// `grep "rm -rf" notes.md`, `git commit -m "fix; rm -rf build"`. Their quoted arguments are
+/// not read as command lines, unless they hold a substitution the shell runs (`echo
+/// "$(rm -rf /)"`).
+pub(crate) const TEXT_ARGUMENT_PROGRAMS: &[&str] = &[
+    "ag", "echo", "egrep", "fgrep", "git", "grep", "printf", "rg",
 ];

@@ -3,11 +3,15 @@
 //! invocations.
 
 use super::lexicon::{
-    RUNNER_SUBCOMMANDS, RUNNERS, SCRIPT_EXTENSIONS, SCRIPT_RUNNERS, VALUE_FLAGS, WRAPPERS,
+    COMMAND_SHELLS, FIND_EXEC_OPTIONS, RUNNER_SUBCOMMANDS, RUNNERS, SCRIPT_EXTENSIONS,
+    SCRIPT_RUNNERS, SHELL_KEYWORDS, SHORT_VALUE_FLAGS, TEXT_ARGUMENT_PROGRAMS, VALUE_FLAGS,
+    WRAPPER_OPTIONS, WRAPPERS,
 };
 use super::text::Text;
 use crate::limits::{Bound, Budget, MAX_COMMAND_NESTING, MAX_WRAPPERS};
-use crate::normalize::{canonical_flag, expand_flag, program_name};
+use crate::normalize::{
+    canonical_subcommand, expand_flag, flag_meanings, flag_meanings_after, program_name,
+};
 
 /// One program run by a command line: `git -C x push --force origin main`.
 #[derive(Debug, Clone)]
@@ -19,6 +23,9 @@ pub(crate) struct Invocation {
     pub(crate) positional: Vec<String>,
     /// Flags, expanded and in the program's canonical spelling.
     pub(crate) flags: Vec<String>,
+    /// The values flags may have been given (`--context staging`, `--context=staging`),
+    /// lower-case: the word after a long flag, or after `=`.
+    pub(crate) values: Vec<(String, String)>,
     /// The invocation's own words, joined, as a one-element text list.
     pub(crate) texts: Vec<Text>,
     /// Which pipeline (`curl ... | sh`) the invocation is part of: invocations joined by `|`
@@ -45,13 +52,21 @@ enum Piece {
 }
 
 /// Splits a command line into words and separators (`;`, `&&`, `|`, newlines, `$(`,
-/// backticks), honouring quotes and backslashes.
+/// backticks), honouring quotes and backslashes the way a shell does, so that a spelling the
+/// shell joins back into a word is that word: `g''it`, `"git"`, `g\it`, ANSI-C `$'\x67it'`,
+/// and `$IFS` / `${IFS}` (the shell's own word separator) between words.
 fn shell_pieces(line: &str) -> Vec<Piece> {
     let mut pieces = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
     let mut quoted_space = false;
     let mut quote: Option<char> = None;
+    // Inside `$'...'`, whose backslash escapes the shell decodes.
+    let mut ansi = false;
+    // Open `(`, `$(` and backtick groups: whether each is a substitution that stands where a
+    // program goes (`$(echo git) push`), so its output is a program the call hides.
+    let mut groups: Vec<bool> = Vec::new();
+    let mut backtick: Option<bool> = None;
     let mut chars = line.chars().peekable();
     let flush =
         |pieces: &mut Vec<Piece>, word: &mut String, in_word: &mut bool, quoted: &mut bool| {
@@ -68,6 +83,10 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
         if let Some(open) = quote {
             if ch == open {
                 quote = None;
+                ansi = false;
+            } else if ch == '\\' && ansi {
+                ansi_escape(&mut chars, &mut word);
+                quoted_space |= word.ends_with(char::is_whitespace);
             } else if ch == '\\' && open == '"' {
                 if let Some(next) = chars.next() {
                     word.push(next);
@@ -85,8 +104,11 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
             }
             '\\' => {
                 if let Some(next) = chars.next() {
-                    word.push(next);
-                    in_word = true;
+                    // A backslash before a newline continues the line.
+                    if next != '\n' {
+                        word.push(next);
+                        in_word = true;
+                    }
                 }
             }
             '|' if chars.peek() != Some(&'|') => {
@@ -98,13 +120,57 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
                 flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
                 pieces.push(Piece::Separator);
             }
-            ';' | '&' | '\n' | '(' | ')' | '`' | '{' | '}' => {
+            '$' if chars.peek() == Some(&'(') => {
+                chars.next();
+                let at_program = !in_word && at_segment_start(&pieces);
+                flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
+                pieces.push(Piece::Separator);
+                groups.push(at_program);
+            }
+            '`' => {
+                let at_program = !in_word && at_segment_start(&pieces);
+                flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
+                pieces.push(Piece::Separator);
+                match backtick.take() {
+                    None => backtick = Some(at_program),
+                    Some(hides) => hidden_program(&mut pieces, hides),
+                }
+            }
+            '(' => {
+                flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
+                pieces.push(Piece::Separator);
+                groups.push(false);
+            }
+            ')' => {
+                flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
+                pieces.push(Piece::Separator);
+                let hides = groups.pop().unwrap_or(false);
+                hidden_program(&mut pieces, hides);
+            }
+            ';' | '&' | '\n' | '{' | '}' => {
                 flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
                 pieces.push(Piece::Separator);
             }
-            '$' if chars.peek() == Some(&'(') => {
+            '$' if matches!(chars.peek(), Some('\'' | '"')) => {
+                // `$'...'` decodes escapes; `$"..."` is a double-quoted string.
+                let open = chars.next().unwrap_or('"');
+                ansi = open == '\'';
+                quote = Some(open);
+                in_word = true;
+            }
+            '$' if skip_ifs(&mut chars) => {
                 flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
-                pieces.push(Piece::Separator);
+            }
+            '$' if chars.peek() == Some(&'{') => {
+                // `${NAME}` is one expansion, not a group.
+                word.push('$');
+                in_word = true;
+                for inner in chars.by_ref() {
+                    word.push(inner);
+                    if inner == '}' {
+                        break;
+                    }
+                }
             }
             ch if ch.is_whitespace() => {
                 flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
@@ -119,6 +185,94 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
     pieces
 }
 
+/// Whether the next word starts a simple command: nothing yet, or a separator or pipe last.
+fn at_segment_start(pieces: &[Piece]) -> bool {
+    !matches!(pieces.last(), Some(Piece::Word { .. }))
+}
+
+/// The word [`HIDDEN_PROGRAM`] after a substitution that stood where a program goes: the
+/// words after it are that program's arguments.
+fn hidden_program(pieces: &mut Vec<Piece>, hides: bool) {
+    if hides {
+        pieces.push(Piece::Word {
+            text: HIDDEN_PROGRAM.to_owned(),
+            quoted_space: false,
+        });
+    }
+}
+
+/// What a call runs where it names its program through a substitution or a variable the
+/// line does not set (`$(echo git) push -f`, `$GIT push -f`): a program it hides.
+pub(crate) const HIDDEN_PROGRAM: &str = "$";
+
+/// After a `$`: consumes `IFS` or `{IFS}` (either case) and says whether it did. The shell
+/// splits the expansion's value (white space by default) into word breaks.
+fn skip_ifs(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> bool {
+    let rest: String = chars.clone().take(5).collect();
+    let lower = rest.to_ascii_lowercase();
+    let skip = if lower.starts_with("{ifs}") {
+        5
+    } else if lower.starts_with("ifs")
+        && !rest[3..].starts_with(|ch: char| ch.is_alphanumeric() || ch == '_')
+    {
+        3
+    } else {
+        return false;
+    };
+    for _ in 0..skip {
+        chars.next();
+    }
+    true
+}
+
+/// Decodes one backslash escape of an ANSI-C quoted string (`$'...'`), the backslash already
+/// read: `\xHH`, `\uHHHH`, `\UHHHHHHHH`, octal `\NNN`, the letter escapes, and any other
+/// character as itself.
+fn ansi_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, word: &mut String) {
+    let Some(ch) = chars.next() else {
+        return;
+    };
+    let mut number = |radix: u32, most: usize, first: Option<char>| -> Option<char> {
+        let mut digits: String = first.into_iter().collect();
+        while digits.len() < most
+            && let Some(next) = chars.peek().filter(|next| next.is_digit(radix))
+        {
+            digits.push(*next);
+            chars.next();
+        }
+        u32::from_str_radix(&digits, radix)
+            .ok()
+            .and_then(char::from_u32)
+    };
+    let decoded = match ch {
+        'x' => number(16, 2, None),
+        'u' => number(16, 4, None),
+        'U' => number(16, 8, None),
+        '0'..='7' => number(8, 3, Some(ch)),
+        'n' => Some('\n'),
+        't' => Some('\t'),
+        'r' => Some('\r'),
+        'a' => Some('\u{7}'),
+        'b' => Some('\u{8}'),
+        'e' | 'E' => Some('\u{1b}'),
+        'f' => Some('\u{c}'),
+        'v' => Some('\u{b}'),
+        other => Some(other),
+    };
+    word.extend(decoded);
+}
+
+/// The words of a command line as the shell reads them (quotes, backslashes and ANSI-C
+/// escapes removed, `$IFS` splitting), for the guard's index: `g''it push` holds `git`.
+pub(crate) fn shell_words(line: &str) -> impl Iterator<Item = String> {
+    shell_pieces(line)
+        .into_iter()
+        .filter_map(|piece| match piece {
+            Piece::Word { text, .. } => Some(text),
+            Piece::Separator | Piece::Pipe => None,
+        })
+}
+
 /// Finds every invocation in a (lower-case) command line, including those inside quoted
 /// arguments such as `bash -c '...'` or `ssh host "..."`, down to [`MAX_COMMAND_NESTING`]
 /// levels. `false` when the invocations' words ran out of budget, so parsing stops.
@@ -131,18 +285,28 @@ pub(crate) fn parse_command_line(
     let pieces = shell_pieces(line);
     let mut segment: Vec<String> = Vec::new();
     let mut nested: Vec<String> = Vec::new();
+    // Variables and aliases the line sets (`g=git; $g push -f`, `alias g=git; g push -f`).
+    let mut names = Names::default();
     // A pipeline is named by the index of its first invocation in `out`.
     let mut pipeline = out.len();
     for piece in pieces {
         match piece {
             Piece::Word { text, quoted_space } => {
-                if quoted_space {
+                let text_argument = quoted_space
+                    && segment.first().is_some_and(|program| {
+                        TEXT_ARGUMENT_PROGRAMS.contains(&program_name(program).as_str())
+                    })
+                    && !text.contains("$(")
+                    && !text.contains('`');
+                if (quoted_space && !text_argument) || is_shell_command_value(&segment) {
                     nested.push(text.clone());
                 }
-                segment.push(text);
+                segment.push(word_case(text));
             }
             Piece::Separator | Piece::Pipe => {
                 let first = out.len();
+                names.learn(&segment);
+                names.expand(&mut segment, budget);
                 if !segment_invocations(&segment, out, budget) {
                     return false;
                 }
@@ -157,6 +321,7 @@ pub(crate) fn parse_command_line(
         }
     }
     let first = out.len();
+    names.expand(&mut segment, budget);
     if !segment_invocations(&segment, out, budget) {
         return false;
     }
@@ -176,6 +341,112 @@ pub(crate) fn parse_command_line(
         .all(|inner| parse_command_line(inner, depth + 1, out, budget))
 }
 
+/// A word of a command in the case it is compared in: lower-case, but for a short flag
+/// (`-D`, `-Rf`), whose case the program reads ([`crate::normalize::flag_case`]).
+fn word_case(word: String) -> String {
+    let short_flag = word.starts_with('-') && !word.starts_with("--") && word.len() > 1;
+    if short_flag || !word.chars().any(char::is_uppercase) {
+        word
+    } else {
+        word.to_lowercase()
+    }
+}
+
+/// Whether the next word of a simple command is the command line a shell's `-c` takes
+/// (`sh -c yarn`, `bash -lc 'git push'`): the last word is a short option cluster holding
+/// `c`, and a shell runs before it.
+fn is_shell_command_value(segment: &[String]) -> bool {
+    let Some((last, before)) = segment.split_last() else {
+        return false;
+    };
+    last.strip_prefix('-').is_some_and(|letters| {
+        !letters.starts_with('-')
+            && letters.contains('c')
+            && letters.chars().all(|ch| ch.is_ascii_alphabetic())
+    }) && before
+        .iter()
+        .any(|word| COMMAND_SHELLS.contains(&program_name(word).as_str()))
+}
+
+/// The shell variables and aliases a command line sets, by name (lower-case, as the line's
+/// words are), to read the words that use them as the shell would. Bounded by the line.
+#[derive(Default)]
+struct Names {
+    variables: Vec<(String, String)>,
+    aliases: Vec<(String, String)>,
+}
+
+impl Names {
+    /// Records what a simple command sets: `NAME=value` alone (or with `export`), or
+    /// `alias NAME=value`.
+    fn learn(&mut self, segment: &[String]) {
+        let (list, words) = match segment.split_first() {
+            Some((first, rest)) if first == "alias" => (&mut self.aliases, rest),
+            Some((first, rest)) if first == "export" || first == "local" || first == "readonly" => {
+                (&mut self.variables, rest)
+            }
+            _ if segment.iter().all(|word| is_assignment(word)) => (&mut self.variables, segment),
+            _ => return,
+        };
+        for word in words {
+            if let Some((name, value)) = word.split_once('=') {
+                list.retain(|(known, _)| known != name);
+                list.push((name.to_owned(), value.to_owned()));
+            }
+        }
+    }
+
+    /// Replaces an alias in program position and each `$NAME` / `${NAME}` word by what the
+    /// line set it to; a program word that stays an expansion is [`HIDDEN_PROGRAM`].
+    /// What the expansions add counts against the invocations' words
+    /// ([`Budget::take_invocation_words`]): `v="a a ... a"; echo $v $v ...` would otherwise
+    /// grow with the square of the line. Past the bound, the rest is not expanded.
+    fn expand(&self, segment: &mut Vec<String>, budget: &Budget) {
+        if segment.is_empty() {
+            return;
+        }
+        let start = segment
+            .iter()
+            .position(|word| !is_assignment(word))
+            .unwrap_or(segment.len());
+        if let Some(word) = segment.get(start)
+            && let Some((_, value)) = self.aliases.iter().find(|(name, _)| name == word)
+        {
+            let words: Vec<String> = value.split_whitespace().map(str::to_owned).collect();
+            if !budget.take_invocation_words(words.len()) {
+                return;
+            }
+            segment.splice(start..=start, words);
+        }
+        for at in (0..segment.len()).rev() {
+            let Some(name) = variable_name(&segment[at]) else {
+                continue;
+            };
+            match self.variables.iter().rev().find(|(known, _)| known == name) {
+                Some((_, value)) => {
+                    let words: Vec<String> = value.split_whitespace().map(str::to_owned).collect();
+                    if !budget.take_invocation_words(words.len()) {
+                        return;
+                    }
+                    segment.splice(at..=at, words);
+                }
+                None if at == start => segment[at] = HIDDEN_PROGRAM.to_owned(),
+                None => {}
+            }
+        }
+    }
+}
+
+/// The name in a word that is one variable's expansion: `$g`, `${g}`, `"$g"`.
+fn variable_name(word: &str) -> Option<&str> {
+    let rest = word.strip_prefix('$')?;
+    let name = rest
+        .strip_prefix('{')
+        .and_then(|inner| inner.strip_suffix('}'))
+        .unwrap_or(rest);
+    (!name.is_empty() && name.chars().all(|ch| ch.is_alphanumeric() || ch == '_')).then_some(name)
+}
+
 fn is_assignment(word: &str) -> bool {
     match word.split_once('=') {
         Some((name, _)) => {
@@ -193,8 +464,34 @@ fn is_assignment(word: &str) -> bool {
 /// The invocations of one simple command: the program, and behind each wrapper the program
 /// it runs, up to [`MAX_WRAPPERS`] wrappers. `false` when their words do not fit the budget.
 fn segment_invocations(words: &[String], out: &mut Vec<Invocation>, budget: &Budget) -> bool {
+    segment_invocations_within(words, out, budget, 0)
+}
+
+/// [`segment_invocations`] for a command that `finds` levels of `find -exec` run.
+fn segment_invocations_within(
+    words: &[String],
+    out: &mut Vec<Invocation>,
+    budget: &Budget,
+    finds: usize,
+) -> bool {
+    // A comment runs nothing: a shell's `# ...` and SQL's `-- ...` to the end of the line, SQL's
+    // `/* ... */` before a statement.
+    if words
+        .first()
+        .is_some_and(|first| first.starts_with('#') || first.starts_with("--"))
+    {
+        return true;
+    }
     let mut index = 0;
-    while index < words.len() && is_assignment(&words[index]) {
+    if words.first().is_some_and(|first| first.starts_with("/*")) {
+        index = words
+            .iter()
+            .position(|word| word.ends_with("*/"))
+            .map_or(words.len(), |end| end + 1);
+    }
+    while index < words.len()
+        && (is_assignment(&words[index]) || SHELL_KEYWORDS.contains(&words[index].as_str()))
+    {
         index += 1;
     }
     let mut wrappers = 0;
@@ -205,6 +502,9 @@ fn segment_invocations(words: &[String], out: &mut Vec<Invocation>, budget: &Bud
         }
         out.push(invocation(&words[index..]));
         let program = program_name(&words[index]);
+        if program == "find" && !find_exec_invocations(&words[index + 1..], out, budget, finds) {
+            return false;
+        }
         if !WRAPPERS.contains(&program.as_str()) {
             // A package runner runs the program it names (`npx wrangler deploy`, `pnpm dlx`,
             // `uv run`, `python -m pip`): the wrapped program is read as if typed directly.
@@ -228,21 +528,98 @@ fn segment_invocations(words: &[String], out: &mut Vec<Invocation>, budget: &Bud
         }
         wrappers += 1;
         index += 1;
-        // Skip the wrapper's own options, assignments and (for timeout, nice -n) values.
+        // Skip the wrapper's own options (with their values), assignments (`env A=1`) and
+        // arguments (`timeout 5`, `chroot /srv`, `ssh host`).
+        let (value_options, mut arguments) = WRAPPER_OPTIONS
+            .iter()
+            .find(|(name, ..)| *name == program)
+            .map_or((&[][..], 0), |(_, options, arguments)| {
+                (*options, *arguments)
+            });
+        let mut options_done = false;
         while index < words.len() {
             let word = &words[index];
-            if VALUE_FLAGS.contains(&word.as_str()) {
-                index += 2;
-            } else if word.starts_with('-')
-                || is_assignment(word)
-                || (program == "timeout"
-                    && word.chars().next().is_some_and(|ch| ch.is_ascii_digit()))
-            {
+            if !options_done && word == "--" {
+                options_done = true;
+                index += 1;
+            } else if !options_done && word.starts_with('-') && word.len() > 1 {
+                index += if wrapper_takes_a_value(value_options, word) {
+                    2
+                } else {
+                    1
+                };
+            } else if is_assignment(word) && program == "env" {
+                index += 1;
+            } else if arguments > 0 {
+                arguments -= 1;
                 index += 1;
             } else {
                 break;
             }
         }
+    }
+    true
+}
+
+/// Whether `program`'s option `word` takes the next word as its value: a long one of
+/// [`VALUE_FLAGS`] for any program, a short one of [`SHORT_VALUE_FLAGS`] for its program.
+fn takes_a_value(program: &str, word: &str) -> bool {
+    VALUE_FLAGS.contains(&word)
+        || SHORT_VALUE_FLAGS
+            .iter()
+            .any(|(known, flags)| *known == program && flags.contains(&word))
+}
+
+/// Whether a wrapper's option takes the next word as its value: it is one of `options`, or a
+/// cluster of short options whose last one is (`sudo -iu root`); never with an `=` in it.
+fn wrapper_takes_a_value(options: &[&str], word: &str) -> bool {
+    if word.contains('=') {
+        return false;
+    }
+    if options.contains(&word) {
+        return true;
+    }
+    let Some(letters) = word.strip_prefix('-').filter(|rest| !rest.starts_with('-')) else {
+        return false;
+    };
+    letters.chars().all(|ch| ch.is_ascii_alphabetic())
+        && letters.chars().next_back().is_some_and(|last| {
+            let mut short = String::from("-");
+            short.push(last);
+            options.contains(&short.as_str())
+        })
+}
+
+/// The commands `find` runs for each file (`find . -exec rm -rf {} +`): the words after each
+/// of [`FIND_EXEC_OPTIONS`], up to `;` or `+`, read as a simple command of their own.
+/// `find -exec find -exec ...` nests like wrappers do, and counts against [`MAX_WRAPPERS`].
+fn find_exec_invocations(
+    rest: &[String],
+    out: &mut Vec<Invocation>,
+    budget: &Budget,
+    finds: usize,
+) -> bool {
+    let mut at = 0;
+    while at < rest.len() {
+        if FIND_EXEC_OPTIONS.contains(&rest[at].as_str()) {
+            let start = at + 1;
+            let end = rest[start..]
+                .iter()
+                .position(|word| word == ";" || word == "+")
+                .map_or(rest.len(), |offset| start + offset);
+            if start < end {
+                if finds >= MAX_WRAPPERS {
+                    // The command behind this `-exec` is not read: the check is incomplete.
+                    budget.exceed(Bound::Wrappers);
+                    return true;
+                }
+                if !segment_invocations_within(&rest[start..end], out, budget, finds + 1) {
+                    return false;
+                }
+            }
+            at = end;
+        }
+        at += 1;
     }
     true
 }
@@ -310,7 +687,8 @@ fn invocation(words: &[String]) -> Invocation {
     let mut expanded = Vec::new();
     let mut skip_value = false;
     let mut options_done = false;
-    for word in rest {
+    let mut values: Vec<(String, String)> = Vec::new();
+    for (at, word) in rest.iter().enumerate() {
         if skip_value {
             skip_value = false;
             continue;
@@ -322,12 +700,28 @@ fn invocation(words: &[String]) -> Invocation {
         if !options_done && word.len() > 1 && word.starts_with('-') {
             expanded.clear();
             expand_flag(word, &mut expanded);
-            flags.extend(
-                expanded
-                    .iter()
-                    .map(|flag| canonical_flag(&program, flag).to_owned()),
-            );
-            skip_value = !word.contains('=') && VALUE_FLAGS.contains(&word.as_str());
+            let subcommand = positional.first().map(String::as_str);
+            for flag in &expanded {
+                for meaning in flag_meanings_after(&program, subcommand, flag) {
+                    if !flags.iter().any(|seen| seen == meaning) {
+                        flags.push(meaning.to_owned());
+                    }
+                }
+            }
+            skip_value = !word.contains('=') && takes_a_value(&program, word);
+            let name = flag_meanings(&program, expanded.first().map_or("", String::as_str))
+                .next()
+                .unwrap_or_default()
+                .to_owned();
+            match word.split_once('=') {
+                Some((_, value)) => values.push((name, value.to_lowercase())),
+                None if word.starts_with("--") || skip_value => {
+                    if let Some(next) = rest.get(at + 1).filter(|next| !next.starts_with('-')) {
+                        values.push((name, next.to_lowercase()));
+                    }
+                }
+                None => {}
+            }
             continue;
         }
         // `git push origin +main` forces the push of that ref: it is `--force` for it.
@@ -348,13 +742,19 @@ fn invocation(words: &[String]) -> Invocation {
             positional.push(refspec.to_owned());
             continue;
         }
+        // `npm i` is `npm install`: the subcommand in its full name.
+        if positional.is_empty() {
+            positional.push(canonical_subcommand(&program, word).to_owned());
+            continue;
+        }
         positional.push(word.clone());
     }
     Invocation {
         program,
         positional,
         flags,
-        texts: vec![Text::new(words.join(" "), false, false)],
+        values,
+        texts: vec![Text::of(&words.join(" "), false, false)],
         pipeline: 0,
     }
 }

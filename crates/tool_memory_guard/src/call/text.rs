@@ -5,7 +5,7 @@ use std::cell::OnceCell;
 
 use crate::normalize::{
     UrlParts, chunks, host_of_chunk, is_domain_like, normalize_email, normalize_path,
-    normalize_url, path_candidates, person_tokens,
+    normalize_url, path_candidates, percent_decoded, person_tokens,
 };
 
 /// One string of a call, lower-cased, with the normal forms matchers compare computed on
@@ -13,6 +13,9 @@ use crate::normalize::{
 #[derive(Debug, Clone)]
 pub(crate) struct Text {
     pub(crate) lower: String,
+    /// The text as written, when it differs from `lower`: the command parser reads it, since
+    /// a short flag's case is part of it (`git branch -d` is not `-D`).
+    original: Option<Box<str>>,
     /// Under a recipient-like key.
     pub(crate) recipient: bool,
     /// A joined argv array, used only to find invocations (its elements are texts too).
@@ -37,10 +40,26 @@ impl Text {
     pub(crate) fn new(lower: String, recipient: bool, command_only: bool) -> Text {
         Text {
             lower,
+            original: None,
             recipient,
             command_only,
             forms: OnceCell::new(),
         }
+    }
+
+    /// A text as written; its lower-case form is computed here.
+    pub(crate) fn of(original: &str, recipient: bool, command_only: bool) -> Text {
+        let lower = original.to_lowercase();
+        let differs = lower != original;
+        Text {
+            original: differs.then(|| original.into()),
+            ..Text::new(lower, recipient, command_only)
+        }
+    }
+
+    /// The text as written (for the command parser).
+    pub(crate) fn original(&self) -> &str {
+        self.original.as_deref().unwrap_or(&self.lower)
     }
 
     fn forms(&self) -> &Forms {
@@ -52,13 +71,37 @@ impl Text {
         self.lower.len() + 1
     }
 
-    /// The e-mail addresses in the text: every chunk with an `@` that normalises to one.
+    /// The e-mail addresses in the text: every chunk with an `@` (or a percent-encoded one,
+    /// `%40`) that normalises to one, and the addresses in a URL's query parameters
+    /// (`https://api.example/send?to=kai%40gmail.com`, `mailto:a@b.com?cc=c@d.com`).
     pub(crate) fn emails(&self) -> &[String] {
         self.forms().emails.get_or_init(|| {
-            chunks(&self.lower)
-                .filter(|chunk| chunk.contains('@'))
-                .filter_map(normalize_email)
-                .collect()
+            let mut emails = Vec::new();
+            for chunk in chunks(&self.lower) {
+                let decoded;
+                let chunk = if chunk.contains("%40") {
+                    decoded = percent_decoded(chunk);
+                    decoded.as_str()
+                } else {
+                    chunk
+                };
+                if !chunk.contains('@') {
+                    continue;
+                }
+                emails.extend(normalize_email(chunk));
+                if chunk.contains(['?', '&']) {
+                    let parameters = chunk.split(['?', '&']).skip(1);
+                    for parameter in parameters {
+                        if let Some((_, value)) = parameter.split_once('=')
+                            && let Some(email) = normalize_email(value)
+                            && !emails.contains(&email)
+                        {
+                            emails.push(email);
+                        }
+                    }
+                }
+            }
+            emails
         })
     }
 

@@ -125,6 +125,29 @@ pub(crate) fn command_phrases(
             index = end;
             continue;
         }
+        // "never tag releases by hand", "don't tag a release": git's verbs said without git,
+        // with an object only git gives them.
+        if matches!(token.kind, TokenKind::Word)
+            && let Some((subcommand, objects)) = GIT_VERB_OBJECTS
+                .iter()
+                .find(|(verb, _)| is_form_of(&token.lower, verb))
+                .map(|(verb, objects)| (*verb, *objects))
+            && tokens[index + 1..]
+                .iter()
+                .take(3)
+                .any(|next| objects.contains(&next.lower.as_ref()))
+        {
+            used[index] = true;
+            phrases.push(CommandPhrase {
+                offset: token.offset,
+                words: vec!["git".to_owned(), subcommand.to_owned()],
+                adjacent_flags: Vec::new(),
+                loose_flags: Vec::new(),
+                force_words: false,
+            });
+            index += 1;
+            continue;
+        }
         if !is_program {
             index += 1;
             continue;
@@ -171,6 +194,25 @@ pub(crate) fn command_phrases(
         index = next;
     }
     merge_wrappers(tokens, phrases)
+}
+
+/// Whether `word` is `verb` or one of its forms: `tag`, `tags`, `tagging`, `tagged`;
+/// `rebase`, `rebases`, `rebasing`, `rebased`.
+fn is_form_of(word: &str, verb: &str) -> bool {
+    let Some(rest) = word.strip_prefix(verb.trim_end_matches('e')) else {
+        return false;
+    };
+    let doubled = verb
+        .chars()
+        .next_back()
+        .map(String::from)
+        .unwrap_or_default();
+    let rest = rest
+        .strip_prefix(doubled.as_str())
+        .filter(|_| !verb.ends_with('e'))
+        .unwrap_or(rest);
+    matches!(rest, "" | "e" | "s" | "es" | "ing" | "ed" | "d")
+        && (word.len() >= verb.len() || verb.ends_with('e'))
 }
 
 /// "npm install with sudo" means `sudo npm install`: a wrapper named after `with`, `using`
@@ -277,38 +319,50 @@ pub(crate) fn person_names(tokens: &[Token], used: &[bool]) -> Vec<(usize, Strin
             next += 1;
             fillers += 1;
         }
-        loop {
-            let start = next;
-            let mut parts = Vec::new();
-            while parts.len() < 3 && tokens.get(next).is_some_and(is_name_word) {
-                let token = &tokens[next];
-                parts.push(strip_possessive(token.text).to_lowercase());
-                next += 1;
-                if token.trailing_comma || token.text != strip_possessive(token.text) {
-                    break;
-                }
-            }
-            if parts.is_empty() {
-                break;
-            }
-            let name = parts.join(" ");
-            if !names.iter().any(|(_, known)| *known == name) {
-                names.push((tokens[start].offset, name));
-            }
-            let continues = tokens[next - 1].trailing_comma
-                || tokens
-                    .get(next)
-                    .is_some_and(|token| is_word(token, NAME_JOIN));
-            if !continues {
-                break;
-            }
-            if !tokens[next - 1].trailing_comma {
-                next += 1;
-            }
-        }
+        next = names_at(tokens, next, &mut names);
         index = next.max(index + 1);
     }
     names
+}
+
+/// The capitalised names (up to three words each) that start at token `next`, in a list
+/// joined by commas, "and" or "or" ("Sarah Connor, Tom or Ana"), added to `names` once each;
+/// returns the index after the last.
+pub(crate) fn names_at(
+    tokens: &[Token],
+    mut next: usize,
+    names: &mut Vec<(usize, String)>,
+) -> usize {
+    loop {
+        let start = next;
+        let mut parts = Vec::new();
+        while parts.len() < 3 && tokens.get(next).is_some_and(is_name_word) {
+            let token = &tokens[next];
+            parts.push(strip_possessive(token.text).to_lowercase());
+            next += 1;
+            if token.trailing_comma || token.text != strip_possessive(token.text) {
+                break;
+            }
+        }
+        if parts.is_empty() {
+            break;
+        }
+        let name = parts.join(" ");
+        if !names.iter().any(|(_, known)| *known == name) {
+            names.push((tokens[start].offset, name));
+        }
+        let continues = tokens[next - 1].trailing_comma
+            || tokens
+                .get(next)
+                .is_some_and(|token| is_word(token, NAME_JOIN));
+        if !continues {
+            break;
+        }
+        if !tokens[next - 1].trailing_comma {
+            next += 1;
+        }
+    }
+    next
 }
 
 /// The name a chat or mail handle spells, lower-case words joined by spaces: `@TomaszWojcik`,

@@ -7,9 +7,11 @@ use std::sync::LazyLock;
 use crate::normalize::{CueSet, WordMap, WordRuns};
 
 mod commands;
+mod conditions;
 mod people;
 
 pub(crate) use self::commands::*;
+pub(crate) use self::conditions::*;
 pub(crate) use self::people::*;
 
 /// Which of the word lists above a lower-case word is on, one bit per list (see
@@ -121,6 +123,17 @@ impl Cues {
         // "Leave INC-4411 alone", "leave `db-prod-2` alone": an order not to touch, whose two
         // words stand apart.
         let forbid = forbid.or_else(|| words.find("alone").and_then(|_| words.find("leave")));
+        let forbid = forbid.or_else(|| {
+            UNSPACED_FORBID_CUES
+                .iter()
+                .filter_map(|cue| {
+                    // Most texts are ASCII and hold none.
+                    (!words.text().is_ascii())
+                        .then(|| words.text().find(cue))
+                        .flatten()
+                })
+                .min()
+        });
         Cues {
             double_negative,
             ask,

@@ -412,3 +412,272 @@ fn an_exception_that_is_all_a_ban_names_is_an_allowlist() {
         ),
     );
 }
+
+#[test]
+fn sentences_that_give_different_orders_are_parts_of_their_own() {
+    // The ask is about deleting branches in general; the ban on `-D` stays a ban.
+    check(
+        "shell",
+        "Never `git branch -D`. Ask before deleting branches.",
+        Some(
+            r#"{"also":[{"ask_first":true,"matchers":[{"kind":"command","value":"git branch --delete"},{"kind":"command","value":"git push --delete"}],"polarity":"forbid"}],"matchers":[{"kind":"command","value":"git branch -D"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // An ask that names nothing of its own is about the ban before it.
+    check(
+        "shell",
+        "Never force-push. If you must, ask first.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"git push --force"},{"kind":"command","value":"git push --force-with-lease"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // Sentences of one kind are read as one rule, as before.
+    check(
+        "shell",
+        "Never run `yarn`. Never run `npm install`.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"yarn"},{"kind":"command","value":"npm install"}],"polarity":"forbid"}"#,
+        ),
+    );
+}
+
+#[test]
+fn short_flags_keep_their_case() {
+    check(
+        "shell",
+        "Never run `git branch -D`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"git branch -D"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "shell",
+        "Never run `git branch -d`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"git branch -d"}],"polarity":"forbid"}"#),
+    );
+    // Written in capitals throughout, the case says nothing: the lower-case flag, which a
+    // `-D` also sets, is the safe reading.
+    check(
+        "shell",
+        "NEVER RUN `GIT BRANCH -D`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"git branch -d"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "shell",
+        "Never pass --Force.",
+        Some(r#"{"matchers":[{"kind":"flag","value":"--force"}],"polarity":"forbid"}"#),
+    );
+}
+
+#[test]
+fn allowlists_of_recipients_forbid_everyone_else() {
+    let allowlist = |tool: &str, text: &str, except: &str, command: &str| {
+        check(
+            tool,
+            text,
+            Some(&format!(
+                r#"{{"except":[{except}],"matchers":[{{"kind":"command","value":"{command}"}}],"polarity":"forbid"}}"#
+            )),
+        );
+    };
+    allowlist(
+        "send_email",
+        "Never email anyone but Priya.",
+        r#"{"kind":"person","value":"priya"}"#,
+        "send email",
+    );
+    allowlist(
+        "send_email",
+        "Only message people on the @acme.com domain.",
+        r#"{"kind":"domain","value":"acme.com"}"#,
+        "send email",
+    );
+    // The exception is who may be reached, never who is forbidden.
+    allowlist(
+        "send_email",
+        "Don't send mail to anyone except priya@acme.com and Tom.",
+        r#"{"kind":"email","value":"priya@acme.com"},{"kind":"person","value":"tom"}"#,
+        "send email",
+    );
+    allowlist(
+        "send_email",
+        "Do not email anyone outside acme.com.",
+        r#"{"kind":"domain","value":"acme.com"}"#,
+        "send email",
+    );
+    allowlist(
+        "mcp__slack__post_message",
+        "Only DM Priya or Tom.",
+        r#"{"kind":"person","value":"priya"},{"kind":"person","value":"tom"}"#,
+        "post message",
+    );
+    allowlist(
+        "mcp__gmail__send_email",
+        "Only ever email priya@acme.com — nobody else.",
+        r#"{"kind":"email","value":"priya@acme.com"}"#,
+        "send email",
+    );
+    allowlist(
+        "send_email",
+        "Email nobody except Priya Shah.",
+        r#"{"kind":"person","value":"priya shah"}"#,
+        "send email",
+    );
+    // A condition is not a list of who may be reached; a tool of a family has no recipients.
+    check("send_email", "Only email Priya when the build fails.", None);
+    // "Only use pnpm" is no allowlist of people: the other package managers are forbidden.
+    check(
+        "Bash",
+        "Only use pnpm.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"bun add"},{"kind":"command","value":"bun install"},{"kind":"command","value":"bun remove"},{"kind":"command","value":"bun update"},{"kind":"command","value":"bunx"},{"kind":"command","value":"npm ci"},{"kind":"command","value":"npm install"},{"kind":"command","value":"npm uninstall"},{"kind":"command","value":"npm update"},{"kind":"command","value":"npx"},{"kind":"command","value":"yarn"}],"polarity":"forbid"}"#,
+        ),
+    );
+}
+
+#[test]
+fn conditions_on_the_situation_are_part_of_when() {
+    check(
+        "stripe_refund",
+        "Never refund more than $500 without asking",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"stripe refund"}],"polarity":"forbid","when":[{"kind":"condition","value":"amount over 500"}]}"#,
+        ),
+    );
+    check(
+        "create_event",
+        "Don't schedule anything with Priya on Fridays",
+        Some(
+            r#"{"matchers":[{"kind":"person","value":"priya"}],"polarity":"forbid","when":[{"kind":"condition","value":"on friday"}]}"#,
+        ),
+    );
+    // Until an event the rule holds now, and the event's words are no literal: "release" is
+    // not forbidden.
+    check(
+        "Bash",
+        "Never push to main before the release is cut.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"main"}],"polarity":"forbid","when":[{"kind":"command","value":"git push"}]}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Never run sudo until the migration is done.",
+        Some(r#"{"matchers":[{"kind":"command","value":"sudo"}],"polarity":"forbid"}"#),
+    );
+    // A verb too general to name an operation stays advice.
+    check("Bash", "Never run migrations during business hours.", None);
+}
+
+#[test]
+fn classes_of_the_fresh_real_text() {
+    // Crosses and checks before list items: a ban and a permission.
+    check(
+        "bash",
+        "## Git\n- ❌ `git push --force` (any branch)\n- ✅ `git push -u origin <feature-branch>`",
+        Some(r#"{"matchers":[{"kind":"command","value":"git push --force"}],"polarity":"forbid"}"#),
+    );
+    // A heading of "Hard NOs" over a fence of commands, their comments dropped.
+    check(
+        "bash",
+        "### Hard NOs\n```bash\nnpm publish        # releases go through CI\ncargo publish\n```",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"npm publish"},{"kind":"command","value":"cargo publish"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // Consent said as "a yes from me".
+    check(
+        "bash",
+        "`kubectl delete` needs a yes from me every single time.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"kubectl delete"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // "in there" points back; a backticked word in a list with a command is a command.
+    check(
+        "bash",
+        "Feel free to read any log under /var/log, but never `truncate` or `rm` anything in there.",
+        Some(
+            r#"{"matchers":[{"kind":"path","value":"/var/log"}],"polarity":"forbid","when":[{"kind":"command","value":"truncate"},{"kind":"command","value":"rm"}]}"#,
+        ),
+    );
+    // The tool's own full name; a read-only database; a flag and its value.
+    check(
+        "mcp__github__merge_pull_request",
+        "Rule: `mcp__github__merge_pull_request` is off limits for you.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"merge pull request"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // The way to do it named before the ban is no ban.
+    check(
+        "bash",
+        "Run `npm ci`, never plain `npm install`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"npm install"}],"polarity":"forbid"}"#),
+    );
+    // Git's verb without git; a pipeline written out; a rule quoted to ask about it.
+    check(
+        "bash",
+        "Don't ever tag releases by hand.",
+        Some(
+            r#"{"except":[{"kind":"command","value":"git tag --list"}],"matchers":[{"kind":"command","value":"git tag"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Don't use `curl | sh` installers.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"ash"},{"kind":"command","value":"bash"},{"kind":"command","value":"dash"},{"kind":"command","value":"fish"},{"kind":"command","value":"ksh"},{"kind":"command","value":"sh"},{"kind":"command","value":"zsh"}],"polarity":"forbid","when":[{"kind":"command","value":"curl"}]}"#,
+        ),
+    );
+    check(
+        "bash",
+        "The README says never to run `./scripts/seed.sh` twice. Is that still true?",
+        None,
+    );
+}
+
+#[test]
+fn classes_of_the_real_text_corpus() {
+    // Each order of a sentence on its own: the deletion is no situation for `main`.
+    check(
+        "run_terminal_cmd",
+        "Don't push to main or release, and don't delete any remote branch.",
+        Some(
+            r#"{"also":[{"matchers":[{"kind":"command","value":"git push --delete"}],"polarity":"forbid"}],"matchers":[{"kind":"literal","value":"main"},{"kind":"literal","value":"release"}],"polarity":"forbid","when":[{"kind":"command","value":"git push"}]}"#,
+        ),
+    );
+    // An account number is also its digits run together.
+    check(
+        "bash",
+        "never pay into acct 7781-0042; it belongs to a vendor we dropped.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"7781-0042"},{"kind":"literal","value":"77810042"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // "`.pem` files" is an extension; "`.env` files" a dotfile.
+    check(
+        "view_file",
+        "Please don't open any `.pem` or `*.key` files.",
+        Some(
+            r#"{"matchers":[{"kind":"path","value":"*.pem"},{"kind":"path","value":"*.key"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // A ban in Japanese; a back-reference by "another one".
+    check(
+        "run_shell_command",
+        "禁止コマンド: `git push --force`",
+        Some(r#"{"matchers":[{"kind":"command","value":"git push --force"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "run_command",
+        "- `npm run dev` is already running in a terminal; don't start another one.",
+        Some(r#"{"matchers":[{"kind":"command","value":"npm run dev"}],"polarity":"forbid"}"#),
+    );
+    // A pipe into a command that is no interpreter.
+    check(
+        "shell",
+        "Don't pipe `find` into `xargs rm` anywhere in this tree.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"xargs rm"}],"polarity":"forbid","when":[{"kind":"command","value":"find"}]}"#,
+        ),
+    );
+}

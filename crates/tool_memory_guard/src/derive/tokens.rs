@@ -111,29 +111,35 @@ pub(crate) fn has_scheme(lower: &str) -> bool {
     lower.contains(':') && lower.contains("://")
 }
 
-/// `id_rsa*`, `*secret*`: a glob whose other characters are a file name's.
+/// Whether a word holds a glob character: `*`, or a `?` before its last character (a last
+/// `?` ends a question).
+fn has_glob(lower: &str) -> bool {
+    lower.contains('*') || lower.strip_suffix('?').unwrap_or(lower).contains('?')
+}
+
+/// `id_rsa*`, `*secret*`, `backup-??`: a glob whose other characters are a file name's.
 fn is_bare_glob(lower: &str) -> bool {
-    lower.contains('*')
+    has_glob(lower)
         && lower.chars().filter(|ch| ch.is_alphanumeric()).count() >= 3
         && lower
             .chars()
-            .all(|ch| ch.is_alphanumeric() || "_-*".contains(ch))
+            .all(|ch| ch.is_alphanumeric() || "_-*?".contains(ch))
 }
 
 pub(crate) fn is_path_like(lower: &str) -> bool {
     if has_scheme(lower) || NOT_FILES.contains(&lower) {
         return false;
     }
+    let glob = has_glob(lower);
     let path_chars = |text: &str| {
         text.chars()
-            .all(|ch| ch.is_alphanumeric() || "/._-~*\\:".contains(ch))
+            .all(|ch| ch.is_alphanumeric() || "/._-~*\\:".contains(ch) || (glob && ch == '?'))
     };
     if !path_chars(lower) {
         return false;
     }
-    // A glob (`*.key`, `secrets/**`, `.eslintrc.*`) names the files it matches.
-    if lower.contains('*') && lower.contains(['.', '/']) && lower.chars().any(char::is_alphanumeric)
-    {
+    // A glob (`*.key`, `secrets/**`, `.eslintrc.*`, `secret?.txt`) names the files it matches.
+    if glob && lower.contains(['.', '/']) && lower.chars().any(char::is_alphanumeric) {
         return true;
     }
     if lower == "/"
@@ -247,6 +253,9 @@ pub(crate) fn offset_in(text: &str, part: &str) -> usize {
 /// The tokens of `text`, whose lower-case form is `lower_text`.
 pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>> {
     let spans = quoted_spans(text);
+    // A short flag keeps its case (`git branch -D` is not `-d`), unless the rule is written in
+    // capitals throughout, where case says nothing ("NEVER RUN RM -RF").
+    let flag_case = text.chars().any(char::is_lowercase);
     // About one token per five bytes of prose: enough room for most rules at once.
     let mut tokens = Vec::with_capacity(spans.len() + text.len() / 5);
     for &(start, _, content, backtick) in &spans {
@@ -256,18 +265,26 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
         let single = !content.contains(char::is_whitespace);
         let kind = if single {
             match classify(content) {
+                Some((MatcherKind::Flag, value)) if flag_case => {
+                    TokenKind::Entity(MatcherKind::Flag, short_flag_case(content, value))
+                }
                 Some((kind, value)) => TokenKind::Entity(kind, value),
-                None if backtick && first_is_program => TokenKind::QuotedCommand(lower.clone()),
+                None if backtick && first_is_program => {
+                    TokenKind::QuotedCommand(command_case(content, &lower, flag_case))
+                }
                 // A quoted glob of a bare file name (`id_rsa*`, `*secret*`) names files, even
                 // without the dot or slash a glob in prose needs to be read as one.
                 None if is_bare_glob(&lower) => TokenKind::Entity(MatcherKind::Path, lower.clone()),
                 None => TokenKind::Entity(MatcherKind::Literal, lower.clone()),
             }
+        } else if let Some(flag) = flag_with_value(content, flag_case) {
+            // `--context staging`: the flag given that value.
+            TokenKind::Entity(MatcherKind::Flag, flag)
         } else if SQL_KEYWORDS.contains(&first) {
             // `ALTER TABLE`, `DROP DATABASE`: a statement's words, not a program.
             TokenKind::Entity(MatcherKind::Literal, lower.clone())
         } else if backtick || first_is_program {
-            TokenKind::QuotedCommand(lower.clone())
+            TokenKind::QuotedCommand(command_case(content, &lower, flag_case))
         } else {
             TokenKind::Entity(MatcherKind::Literal, lower.clone())
         };
@@ -314,6 +331,9 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
             Cow::Owned(trimmed.to_lowercase())
         };
         let kind = match classify(&lower) {
+            Some((MatcherKind::Flag, value)) if flag_case => {
+                TokenKind::Entity(MatcherKind::Flag, short_flag_case(trimmed, value))
+            }
             Some((kind, value)) => TokenKind::Entity(kind, value),
             None => TokenKind::Word,
         };
@@ -329,8 +349,112 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
     // The words come in text order; only quoted spans (listed first) need sorting in.
     if !spans.is_empty() {
         tokens.sort_by_key(|token| token.offset);
+        commands_by_place(text, &mut tokens);
     }
     tokens
+}
+
+/// A backticked word the grammar does not know as a program (`truncate`, `pytest`,
+/// `yarn10`) is a command where its place says so: after a verb of running or using ("always
+/// run `pytest` with `-x`"), or in a list with a command ("never `truncate` or `rm`", "don't
+/// use `pm10 install` or `yarn10`"). Elsewhere it stays a literal (`main`, `db-prod-2`).
+fn commands_by_place(text: &str, tokens: &mut [Token<'_>]) {
+    // A program's name as people type it: lower-case letters, digits and hyphens (`DELETE` is
+    // a statement, `merge_pull_request` a tool).
+    let program_like = |token: &Token| {
+        matches!(&token.kind, TokenKind::Entity(MatcherKind::Literal, value)
+            if value.len() >= 2
+                && value.starts_with(|ch: char| ch.is_ascii_lowercase())
+                && value.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-'))
+            && token.text.chars().all(|ch| !ch.is_uppercase())
+            && text[token.offset..].starts_with('`')
+    };
+    let is_command = |token: &Token| matches!(token.kind, TokenKind::QuotedCommand(_));
+    let joiner = |token: &Token| matches!(token.lower.as_ref(), "or" | "and" | "nor");
+    for index in 0..tokens.len() {
+        if !program_like(&tokens[index]) {
+            continue;
+        }
+        let before = index.checked_sub(1).map(|at| &tokens[at]);
+        let after_verb = before.is_some_and(|token| {
+            matches!(token.kind, TokenKind::Word)
+                && RUN_OR_USE_VERBS.contains(&token.lower.as_ref())
+        });
+        // The list's neighbours: across "or"/"and", or a comma.
+        let listed_after = before.is_some_and(|token| {
+            (joiner(token) && index >= 2 && is_command(&tokens[index - 2]))
+                || (is_command(token) && token.trailing_comma)
+        });
+        let listed_before = tokens.get(index + 1).is_some_and(|token| {
+            (joiner(token) && tokens.get(index + 2).is_some_and(is_command))
+                || (tokens[index].trailing_comma && is_command(token))
+        });
+        if after_verb || listed_after || listed_before {
+            let value = tokens[index].lower.clone().into_owned();
+            tokens[index].kind = TokenKind::QuotedCommand(value);
+        }
+    }
+}
+
+/// Verbs after which a backticked word is a program run (see [`commands_by_place`]).
+const RUN_OR_USE_VERBS: &[&str] = &[
+    "call", "execute", "invoke", "launch", "pipe", "piping", "run", "start", "type", "use", "using",
+];
+
+/// A quoted flag and its value (`--context staging`, `-n web`) as one flag matcher value,
+/// `--context=staging`; `None` for anything else.
+fn flag_with_value(content: &str, keep_case: bool) -> Option<String> {
+    let mut words = content.split_whitespace();
+    let (flag, value) = (words.next()?, words.next()?);
+    if words.next().is_some() || value.starts_with('-') || flag.contains('=') {
+        return None;
+    }
+    let lower = flag.to_lowercase();
+    let Some((MatcherKind::Flag, name)) = classify(&lower) else {
+        return None;
+    };
+    let name = if keep_case {
+        short_flag_case(flag, name)
+    } else {
+        name
+    };
+    Some(format!("{name}={}", value.to_lowercase()))
+}
+
+/// A flag's name (`value`, lower-case) with the case `written` gives it when it is a short
+/// flag (`-D`): long flags are compared lower-case.
+fn short_flag_case(written: &str, value: String) -> String {
+    let name = written.split('=').next().unwrap_or_default();
+    if name.starts_with("--") || name.len() != value.len() {
+        value
+    } else {
+        name.to_owned()
+    }
+}
+
+/// A quoted command's words lower-case, but for its short flags, which keep the case they are
+/// written in when `keep` (see [`tokenize`]).
+fn command_case(content: &str, lower: &str, keep: bool) -> String {
+    if !keep || !content.contains(" -") {
+        return lower.to_owned();
+    }
+    let written: Vec<&str> = content.split_whitespace().collect();
+    let lowered: Vec<&str> = lower.split_whitespace().collect();
+    if written.len() != lowered.len() {
+        return lower.to_owned();
+    }
+    written
+        .iter()
+        .zip(&lowered)
+        .map(|(written, lowered)| {
+            if written.starts_with('-') && !written.starts_with("--") {
+                *written
+            } else {
+                *lowered
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 pub(crate) fn is_flag(token: &Token) -> bool {

@@ -1,8 +1,11 @@
 //! Command patterns: the program, subcommands and flags a `command` matcher names, and
 //! whether an invocation runs it.
 
-use crate::call::{CallView, Invocation};
-use crate::normalize::{canonical_flag, chunks, expand_flag, program_name};
+use crate::call::{CallView, HIDDEN_PROGRAM, Invocation};
+use crate::normalize::{
+    canonical_flag, canonical_subcommand, chunks, expand_flag, flag_meanings, flag_meanings_after,
+    normalize_path, program_name, sets_flag,
+};
 
 /// A command prefix: program, subcommands, and the flags it must carry.
 #[derive(Debug, Clone)]
@@ -13,20 +16,23 @@ pub(crate) struct CommandPattern {
 
 impl CommandPattern {
     pub(crate) fn parse(value: &str) -> CommandPattern {
-        let lower = value.to_lowercase();
         let mut words = Vec::new();
         let mut raw_flags = Vec::new();
-        for token in lower.split_whitespace() {
+        for token in value.split_whitespace() {
             // `git checkout -- .`: the end of options, which an invocation does not keep.
             if token == "--" {
                 continue;
             }
             if token.len() > 1 && token.starts_with('-') && !words.is_empty() {
+                // A short flag keeps its case (`git branch -D`), as a call's does.
                 raw_flags.push(token.to_owned());
             } else if words.is_empty() {
                 words.push(program_name(token));
+            } else if words.len() == 1 {
+                let lower = token.to_lowercase();
+                words.push(canonical_subcommand(&words[0], &lower).to_owned());
             } else {
-                words.push(token.to_owned());
+                words.push(token.to_lowercase());
             }
         }
         let program = words.first().cloned().unwrap_or_default();
@@ -41,10 +47,12 @@ impl CommandPattern {
             } else {
                 &expanded[..]
             };
+            let subcommand = words.get(1).map(String::as_str);
             for flag in required {
-                let flag = canonical_flag(&program, flag).to_owned();
-                if !flags.contains(&flag) {
-                    flags.push(flag);
+                for meaning in flag_meanings_after(&program, subcommand, flag) {
+                    if !flags.iter().any(|known| known == meaning) {
+                        flags.push(meaning.to_owned());
+                    }
                 }
             }
         }
@@ -61,11 +69,36 @@ impl CommandPattern {
                 .positional
                 .iter()
                 .zip(subcommands)
-                .all(|(a, b)| a == b)
+                .all(|(a, b)| same_argument(a, b))
             && self
                 .flags
                 .iter()
                 .all(|flag| invocation.flags.contains(flag))
+    }
+
+    /// Whether an invocation whose program the call hides (`$(echo git) push -f`, `$GIT push
+    /// -f`: [`HIDDEN_PROGRAM`]) may run this command: the rest of it (subcommands, flags)
+    /// matches. A command of one word and no flag says nothing about such an invocation.
+    pub(crate) fn may_match_hidden(&self, invocation: &Invocation) -> bool {
+        let Some((program, subcommands)) = self.words.split_first() else {
+            return false;
+        };
+        invocation.program == HIDDEN_PROGRAM
+            && (!subcommands.is_empty() || !self.flags.is_empty())
+            && invocation.positional.len() >= subcommands.len()
+            && invocation
+                .positional
+                .iter()
+                .zip(subcommands)
+                .all(|(a, b)| a == b)
+            // The hidden program's flags were read without knowing it: read them as this
+            // program's (`$G push -f` is `git push --force` if `$G` is git).
+            && self.flags.iter().all(|flag| {
+                invocation
+                    .flags
+                    .iter()
+                    .any(|seen| flag_meanings(program, seen).any(|meaning| meaning == flag))
+            })
     }
 
     /// Whether the tool itself runs this command: a `git_push` tool runs `git push`; a
@@ -97,11 +130,21 @@ impl CommandPattern {
         self.flags.iter().all(|flag| {
             view.bool_flags.contains(flag)
                 || view.invocations().iter().any(|invocation| {
-                    let canonical = canonical_flag(program, flag);
-                    invocation.flags.iter().any(|seen| {
-                        seen == flag || seen == canonical || canonical_flag(program, seen) == flag
-                    })
+                    sets_flag(program, flag, &invocation.flags)
+                        || invocation
+                            .flags
+                            .iter()
+                            .any(|seen| canonical_flag(program, seen) == flag)
                 })
         })
     }
+}
+
+/// Whether a call's argument is the one a command names: the same word, or the same path
+/// once both are normal (`rm -rf ./` is `rm -rf .`, `rm -rf //` is `rm -rf /`).
+fn same_argument(seen: &str, named: &str) -> bool {
+    seen == named
+        || (named.contains(['/', '.', '~'])
+            && seen.contains(['/', '.', '~'])
+            && normalize_path(seen) == normalize_path(named))
 }

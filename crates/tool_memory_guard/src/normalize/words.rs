@@ -53,6 +53,11 @@ pub(crate) struct WordRuns<'a> {
 }
 
 impl<'a> WordRuns<'a> {
+    /// The text the runs are of.
+    pub(crate) fn text(&self) -> &'a str {
+        self.text
+    }
+
     pub(crate) fn new(text: &'a str) -> WordRuns<'a> {
         // An ASCII text is read byte by byte, without decoding characters.
         if text.is_ascii() {

@@ -77,3 +77,26 @@ fn a_mebibyte_instruction_file_derives_its_orders() -> Result<()> {
     );
     Ok(())
 }
+
+/// Calls in any script: a word whose bytes do not fall on a character boundary where a
+/// program's name would end (`ééé1` beside `pip`) once panicked the check.
+#[test]
+fn calls_in_any_script_are_checked_without_a_panic() -> Result<()> {
+    for command in [
+        "echo ééé1",
+        "ééé1 install",
+        "pé3 install",
+        "日本語3",
+        "ñ1.2",
+    ] {
+        ensure!(
+            decision("Bash", "never run pip", "Bash", command) == Decision::Allow,
+            "{command:?} was blocked"
+        );
+    }
+    ensure!(
+        decision("Bash", "never run pip", "Bash", "ééé1 && pip3 install x") == Decision::Deny,
+        "pip3 beside a word of another script was allowed"
+    );
+    Ok(())
+}

@@ -506,3 +506,26 @@ fn a_large_file_body_is_checked_in_full() {
         None,
     );
 }
+
+/// A variable the line sets, expanded many times (`v="a a ... a"; echo $v $v ...`), grows
+/// with the square of the line; the expansions count against the invocations' words, so the
+/// check stops at that bound and asks.
+#[test]
+fn expanding_a_variable_many_times_is_bounded() {
+    let value = vec!["a"; 2_000].join(" ");
+    let uses = vec!["$v"; 2_000].join(" ");
+    let command = format!("v=\"{value}\"; echo {uses}; git push --force");
+    let guard = tool_memory_guard::Guard::from_rules([crate::api::rule(
+        "r",
+        "Bash",
+        "never git push --force",
+        tool_memory_core::ToolMemoryPriority::Critical,
+    )]);
+    let verdict = guard.check("Bash", &serde_json::json!({ "command": command }));
+    assert_ne!(
+        verdict.decision,
+        tool_memory_guard::Decision::Allow,
+        "{}",
+        verdict.reason
+    );
+}

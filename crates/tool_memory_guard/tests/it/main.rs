@@ -2,9 +2,12 @@
 //! the real-text one), the public API,
 //! the bounds on the work of one check and the speed report.
 
+mod allowlists;
 mod api;
 mod bad_text;
 mod bounds;
+mod conditions;
 mod corpus;
 mod real_text;
 mod speed;
+mod spellings;

@@ -36,6 +36,24 @@ pub(crate) const FORBID_CUES: &[&str] = &[
     "hands-off",
     "stay away from",
     "keep away from",
+    // Rules in other languages: "nunca borres...", "niemals pushen", "interdit".
+    "interdit",
+    "interdite",
+    "jamais",
+    "jamas",
+    "jamás",
+    "niemals",
+    "nunca",
+    "prohibido",
+    "prohibida",
+    "proibido",
+    "verboten",
+    "vietato",
+    // "### Hard NOs", "no-go": a list of what is never done.
+    "hard no",
+    "hard nos",
+    "no-go",
+    "no-gos",
 ];
 pub(crate) const REQUIRE_CUES: &[&str] = &[
     "always",
@@ -108,6 +126,17 @@ pub(crate) const ASK_CUES: &[&str] = &[
     "my go-ahead",
     "my explicit",
     "my ok",
+    // In other languages: "sin preguntar", "sans demander", "ohne zu fragen".
+    "sin preguntar",
+    "sem perguntar",
+    "sans demander",
+    "ohne zu fragen",
+    // "`kubectl delete` needs a yes from me every single time."
+    "yes from me",
+    "ok from me",
+    "go-ahead from me",
+    "my say-so",
+    "my say so",
     "my okay",
     "explicit ok",
     "explicit approval",
@@ -519,10 +548,25 @@ pub(crate) const FORCE_PUSH_WORDS: &[&str] = &[
     "forcepush",
 ];
 /// A clause that turns to what the user wants instead.
+/// Words a rule opens with when it names the way to do it before the ban: "Run `npm ci`,
+/// never plain `npm install`", "Use `uv`, not `pip`".
+pub(crate) const POSITIVE_OPENERS: &[&str] = &[
+    "always run",
+    "always use",
+    "go with",
+    "prefer",
+    "run",
+    "stick to",
+    "stick with",
+    "use",
+];
 pub(crate) const POSITIVE_TURNS: &[&str] = &[
     ", use ",
     "; use ",
     ". use ",
+    ". always use ",
+    "\nalways use ",
+    "\nuse ",
     ", prefer ",
     "; prefer ",
     " but use ",
@@ -545,6 +589,8 @@ pub(crate) const SQL_PHRASES: &[&str] = &[
 /// Words that say one command's output goes into another.
 pub(crate) const PIPE_WORDS: &[&str] = &["pipe", "piped", "pipes", "piping"];
 /// Programs that run what they read: the end of a pipe a rule forbids.
+/// The shells a download piped into one may run in: a rule on `curl | sh` holds for each.
+pub(crate) const SHELLS_OF_PIPES: &[&str] = &["ash", "bash", "dash", "fish", "ksh", "sh", "zsh"];
 pub(crate) const INTERPRETERS: &[&str] = &[
     "bash", "dash", "fish", "node", "perl", "php", "pwsh", "python", "python3", "ruby", "sh",
     "sudo", "zsh",
@@ -554,6 +600,26 @@ pub(crate) const INTERPRETERS: &[&str] = &[
 /// anything"), or opening a code span (`ALTER TABLE`), they name the statement.
 pub(crate) const SQL_KEYWORDS: &[&str] = &[
     "alter", "delete", "drop", "grant", "insert", "revoke", "truncate", "update", "where",
+];
+/// SQL statements that change data or schema: what a read-only database rule ("read-only",
+/// "SELECT statements only") forbids.
+pub(crate) const SQL_WRITE_STATEMENTS: &[&str] = &[
+    "alter", "call", "copy", "create", "delete", "drop", "grant", "insert", "merge", "rename",
+    "replace", "revoke", "truncate", "update", "upsert", "vacuum",
+];
+/// Words of a tool's name that make it run database statements (`mcp__db__run_query`,
+/// `mcp__postgres__query`, `execute_sql`).
+pub(crate) const DATABASE_TOOL_WORDS: &[&str] = &[
+    "bigquery",
+    "database",
+    "db",
+    "mysql",
+    "postgres",
+    "postgresql",
+    "query",
+    "snowflake",
+    "sql",
+    "sqlite",
 ];
 pub(crate) const HOST_TRIGGERS: &[&str] = &["host", "server", "machine", "box"];
 pub(crate) const NOT_HOSTS: &[&str] = &[
@@ -603,4 +669,91 @@ pub(crate) const RUN_VERBS: &[&str] = &[
 /// branch").
 pub(crate) const DELETE_VERBS: &[&str] = &[
     "delete", "deletes", "deleting", "remove", "removes", "removing", "drop", "dropping",
+];
+
+/// Git's verbs that people say without "git", with the objects that make them git's: "tag a
+/// release" is `git tag`, "rebase the branch" is `git rebase`.
+pub(crate) const GIT_VERB_OBJECTS: &[(&str, &[&str])] = &[
+    (
+        "rebase",
+        &["branch", "branches", "main", "master", "onto", "history"],
+    ),
+    (
+        "tag",
+        &[
+            "release", "releases", "version", "versions", "build", "builds", "commit", "commits",
+        ],
+    ),
+];
+
+/// Bans in scripts written without spaces between words (Japanese, Chinese, Korean): found
+/// as substrings, since such a text has no word boundaries to look them up by. "禁止コマンド"
+/// ("forbidden commands"), "不要" ("don't"), "금지" ("forbidden").
+pub(crate) const UNSPACED_FORBID_CUES: &[&str] =
+    &["しないで", "不得", "不要", "禁止", "금지", "하지 마"];
+
+/// Programs that do one job, each with the commands that do that job: "bun only", "uv only",
+/// "use podman exclusively" forbid the others' (installing and removing packages, and their
+/// runners: `npx` is npm's), not every use of them (`npm run build` runs a script).
+pub(crate) const ALTERNATIVES: &[&[(&str, &[&str])]] = &[
+    &[
+        (
+            "bun",
+            &["bun add", "bun install", "bun remove", "bun update", "bunx"],
+        ),
+        (
+            "npm",
+            &[
+                "npm ci",
+                "npm install",
+                "npm uninstall",
+                "npm update",
+                "npx",
+            ],
+        ),
+        (
+            "pnpm",
+            &[
+                "pnpm add",
+                "pnpm dlx",
+                "pnpm install",
+                "pnpm remove",
+                "pnpm update",
+                "pnpx",
+            ],
+        ),
+        ("yarn", &["yarn"]),
+    ],
+    &[
+        (
+            "conda",
+            &[
+                "conda create",
+                "conda install",
+                "conda remove",
+                "conda update",
+            ],
+        ),
+        (
+            "pdm",
+            &["pdm add", "pdm install", "pdm remove", "pdm update"],
+        ),
+        ("pip", &["pip download", "pip install", "pip uninstall"]),
+        (
+            "pipenv",
+            &["pipenv install", "pipenv uninstall", "pipenv update"],
+        ),
+        (
+            "poetry",
+            &[
+                "poetry add",
+                "poetry install",
+                "poetry lock",
+                "poetry remove",
+                "poetry update",
+            ],
+        ),
+        ("uv", &["uv add", "uv pip", "uv remove", "uv sync", "uvx"]),
+    ],
+    &[("docker", &["docker"]), ("podman", &["podman"])],
 ];

@@ -272,6 +272,14 @@ pub(crate) const DIRECT_CONTACT_VERBS: &[&str] = &[
 ];
 /// Lower-case words that follow contact verbs without being names.
 pub(crate) const COMMON_WORDS: &[&str] = &[
+    // Prepositions after a verb of contact: "pay into acct ...", "send out", "reply from".
+    "into",
+    "onto",
+    "from",
+    "for",
+    "out",
+    "via",
+    "over",
     "anyone",
     "anybody",
     "everyone",
@@ -398,4 +406,88 @@ pub(crate) const FILE_EXTENSIONS: &[&str] = &[
     "json", "yaml", "yml", "toml", "md", "txt", "rs", "py", "js", "ts", "tsx", "jsx", "sh", "env",
     "lock", "log", "csv", "xml", "html", "css", "sql", "go", "rb", "java", "kt", "cpp", "ini",
     "cfg", "conf", "pem", "key", "crt", "zip", "gz", "tar", "png", "jpg", "pdf", "doc", "docx",
+];
+
+/// Verbs that reach a recipient, for allowlists of recipients ("only email Priya", "never
+/// message anyone but Tom").
+pub(crate) const ALLOWLIST_VERBS: &[&str] = &[
+    "bcc",
+    "call",
+    "cc",
+    "contact",
+    "dm",
+    "e-mail",
+    "email",
+    "emailing",
+    "emails",
+    "forward",
+    "invite",
+    "mail",
+    "message",
+    "messages",
+    "messaging",
+    "msg",
+    "notify",
+    "pay",
+    "phone",
+    "ping",
+    "post",
+    "reply",
+    "send",
+    "sending",
+    "text",
+    "transfer",
+    "venmo",
+    "wire",
+    "write",
+];
+
+/// Words for every recipient, which an allowlist narrows ("anyone but", "nobody except",
+/// "people outside").
+pub(crate) const EVERYONE_WORDS: &[&str] = &[
+    "addresses",
+    "anybody",
+    "anyone",
+    "everybody",
+    "everyone",
+    "no-one",
+    "nobody",
+    "people",
+    "recipients",
+    "somebody",
+    "someone",
+];
+
+/// What opens the list of those allowed after [`EVERYONE_WORDS`]: "anyone but Priya",
+/// "nobody except", "people outside acme.com". Longer phrases first, so "except for" is read
+/// before "except".
+pub(crate) const ALLOW_MARKERS: &[&str] = &[
+    "who is not on",
+    "who is not at",
+    "who isn't on",
+    "who isn't at",
+    "that is not",
+    "that isn't",
+    "who is not",
+    "who isn't",
+    "except for",
+    "outside of",
+    "other than",
+    "apart from",
+    "aside from",
+    "not on",
+    "not at",
+    "not in",
+    "not from",
+    "besides",
+    "beyond",
+    "except",
+    "outside",
+    "but",
+];
+
+/// Words that put a condition on an order ("only email Priya when the build fails"): the
+/// rule is then about a situation the call may not show, not a list of who may be reached.
+pub(crate) const CONDITION_WORDS: &[&str] = &[
+    "after", "before", "during", "if", "once", "unless", "until", "when", "whenever", "while",
 ];

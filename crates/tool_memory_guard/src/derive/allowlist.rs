@@ -1,0 +1,179 @@
+//! Allowlists of recipients: "never email anyone but Priya", "only message people on the
+//! @acme.com domain", "don't send mail to anyone except priya@acme.com and Tom", "email
+//! nobody outside acme.com", "only ever email priya@acme.com, nobody else". The rule forbids
+//! every call of its tool except those whose recipients are all on the list, so a call to
+//! anyone else is denied and a call to the people named is allowed.
+//!
+//! Read before the polarity cues: "only" and "nobody except" are not bans in the grammar's
+//! other rooms, and there the exception would be read as the thing forbidden (the rule
+//! "anyone outside acme.com" forbade acme.com).
+
+use crate::derive::entities::{handle_name, names_at};
+use crate::derive::lexicon::{ALLOW_MARKERS, ALLOWLIST_VERBS, CONDITION_WORDS, EVERYONE_WORDS};
+use crate::derive::tokens::{Token, TokenKind, tokenize};
+use crate::derive::whole_tool::action_words;
+use crate::{Constraint, Matcher, MatcherKind};
+
+/// Where the list of those allowed is, relative to the marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    After,
+    Before,
+}
+
+/// The allowlist a rule states, as a constraint on its tool: every call of it forbidden
+/// (its tool-as-command matcher), the recipients named allowed (`except`). `None` when the
+/// rule is not one, names no recipient, or its tool is not one that reaches people by name
+/// (a tool of a family, the no-tool group: their calls have no recipients of their own).
+pub(crate) fn allowlist(
+    text: &str,
+    lower: &str,
+    tool_name: &str,
+    ask_first: bool,
+) -> Option<Constraint> {
+    // Cheap gate: the rule says "only", "else" or one of the markers at all.
+    if ![
+        "only", "else", "but", "except", "other", "outside", "apart", "aside", "besides", "beyond",
+    ]
+    .iter()
+    .any(|word| lower.contains(word))
+    {
+        return None;
+    }
+    let action = action_words(tool_name)?;
+    let tokens = tokenize(text, lower);
+    let words: Vec<&str> = tokens.iter().map(|token| token.lower.as_ref()).collect();
+    let commas: Vec<bool> = tokens.iter().map(|token| token.trailing_comma).collect();
+    let (at, side) = marker(&words, &commas, &is_verb)?;
+    // "Only email Priya when the build fails": a condition, not a list of those allowed.
+    if words.iter().any(|word| CONDITION_WORDS.contains(word)) {
+        return None;
+    }
+    let allowed = match side {
+        Side::After => allowed_in(&tokens, at..tokens.len()),
+        Side::Before => {
+            let verb = words[..at].iter().rposition(|word| is_verb(word))?;
+            allowed_in(&tokens, verb + 1..at)
+        }
+    };
+    if allowed.is_empty() {
+        return None;
+    }
+    let every_call = Matcher::new(MatcherKind::Command, action.join(" "));
+    Some(
+        Constraint::forbid(vec![every_call])
+            .with_except(allowed)
+            .with_ask_first(ask_first),
+    )
+}
+
+fn is_verb(word: &str) -> bool {
+    ALLOWLIST_VERBS.contains(&word.trim_matches('\''))
+}
+
+/// Whether a clause states an allowlist ("only email Priya", "nobody except Tom"): an order,
+/// though it has none of the grammar's other cues.
+pub(crate) fn states_an_allowlist(lower: &str) -> bool {
+    let words: Vec<&str> = lower
+        .split(|ch: char| ch.is_whitespace() || ",;:.!?()".contains(ch))
+        .filter(|word| !word.is_empty())
+        .collect();
+    let commas = vec![false; words.len()];
+    marker(&words, &commas, &is_verb).is_some()
+}
+
+/// The token index the allowed recipients start at (after it) or end at (before it), from
+/// the rule's lower-case words:
+/// * "anyone / nobody / people (else) but / except / other than / outside / besides X";
+/// * "only" next to a verb of contact ("only email X", "may only message X", "email only X");
+/// * "nobody else / no one else" after "email X".
+fn marker(
+    words: &[&str],
+    commas: &[bool],
+    is_verb: &dyn Fn(&str) -> bool,
+) -> Option<(usize, Side)> {
+    let has_verb = words.iter().any(|word| is_verb(word));
+    if !has_verb {
+        return None;
+    }
+    for (at, word) in words.iter().enumerate() {
+        let everyone =
+            EVERYONE_WORDS.contains(word) || (*word == "one" && at > 0 && words[at - 1] == "no");
+        if everyone {
+            let mut next = at + 1;
+            if words.get(next) == Some(&"else") {
+                // "nobody else", after the names: "only email X, nobody else".
+                if ALLOW_MARKERS
+                    .iter()
+                    .all(|marker| !starts_with_phrase(&words[next + 1..], marker))
+                {
+                    return Some((at, Side::Before));
+                }
+                next += 1;
+            }
+            // "never email anyone, but always cc Tom": after a comma, "but" opens a clause.
+            if let Some(marker) = ALLOW_MARKERS
+                .iter()
+                .find(|marker| starts_with_phrase(&words[next..], marker))
+                .filter(|marker| **marker != "but" || !commas[next - 1])
+            {
+                return Some((next + marker.split(' ').count(), Side::After));
+            }
+        }
+        if *word == "only" {
+            let verb_after = words[at + 1..].iter().take(3).any(|word| is_verb(word));
+            let verb_before = at > 0 && is_verb(words[at - 1]);
+            if verb_after || verb_before {
+                return Some((at + 1, Side::After));
+            }
+        }
+    }
+    None
+}
+
+fn starts_with_phrase(words: &[&str], phrase: &str) -> bool {
+    let parts: Vec<&str> = phrase.split(' ').collect();
+    words.len() >= parts.len() && words.iter().zip(&parts).all(|(word, part)| word == part)
+}
+
+/// The recipients named in `tokens[range]`: addresses, domains (`@acme.com`, `acme.com`),
+/// handles and channels (`@priya`, `#eng`), and capitalised names.
+fn allowed_in(tokens: &[Token], range: std::ops::Range<usize>) -> Vec<Matcher> {
+    let mut allowed: Vec<Matcher> = Vec::new();
+    let mut names: Vec<(usize, String)> = Vec::new();
+    let mut index = range.start;
+    while index < range.end {
+        let token = &tokens[index];
+        match &token.kind {
+            TokenKind::Entity(kind @ (MatcherKind::Email | MatcherKind::Domain), value) => {
+                allowed.push(Matcher::new(*kind, value.clone()));
+            }
+            TokenKind::Entity(MatcherKind::Literal, value)
+                if value.starts_with('@') || value.starts_with('#') =>
+            {
+                allowed.push(Matcher::new(MatcherKind::Literal, value.clone()));
+                if let Some(name) = handle_name(value) {
+                    allowed.push(Matcher::new(MatcherKind::Person, name));
+                }
+            }
+            // "Only DM Priya": the verb is no part of the name.
+            TokenKind::Word if is_verb(&token.lower) => {}
+            TokenKind::Word => {
+                let end = names_at(tokens, index, &mut names);
+                if end > index {
+                    index = end;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        index += 1;
+    }
+    allowed.extend(
+        names
+            .into_iter()
+            .map(|(_, name)| Matcher::new(MatcherKind::Person, name)),
+    );
+    allowed.retain(Matcher::is_valid);
+    allowed
+}

@@ -1,0 +1,379 @@
+//! A forbidden call is never allowed by spelling it differently: quoting tricks, escapes,
+//! wrappers, separators, paths to the program, options before the subcommand, a shell's `-c`,
+//! `find -exec`, runners with a version, flag clusters and globs that touch a word. Each row
+//! is a rule, a call of Claude Code's `Bash`, and the verdict expected; the spellings are
+//! the ones a person or a prompt-injected agent reaches for.
+
+use anyhow::{Result, ensure};
+use serde_json::json;
+use tool_memory_core::ToolMemoryPriority;
+use tool_memory_guard::{Decision, Guard};
+
+use crate::api::rule;
+
+fn check(rule_text: &str, rows: &[(&str, Decision)]) -> Result<()> {
+    let guard = Guard::from_rules([rule("r", "Bash", rule_text, ToolMemoryPriority::Critical)]);
+    for (command, expected) in rows {
+        let verdict = guard.check("Bash", &json!({"command": command}));
+        ensure!(
+            verdict.decision == *expected,
+            "{rule_text:?} on {command:?}: expected {}, got {} ({})",
+            expected.as_str(),
+            verdict.decision.as_str(),
+            verdict.reason
+        );
+    }
+    Ok(())
+}
+
+use Decision::{Allow, Confirm, Deny};
+
+#[test]
+fn quoting_and_escapes_spell_the_same_program() -> Result<()> {
+    check(
+        "Never run yarn.",
+        &[
+            ("y''arn install", Deny),
+            ("\"yarn\" install", Deny),
+            ("'yarn' install", Deny),
+            ("y\\arn install", Deny),
+            ("\\yarn install", Deny),
+            ("$'\\x79arn' install", Deny),
+            ("$'\\171arn' install", Deny),
+            ("$\"yarn\" install", Deny),
+            ("yarn${IFS}install", Deny),
+            ("Y''ARN install", Deny),
+            ("echo yarnish", Allow),
+            ("pnpm install", Allow),
+        ],
+    )
+}
+
+#[test]
+fn separators_wrappers_and_program_paths_are_seen_through() -> Result<()> {
+    check(
+        "**NEVER** `git push --force`.",
+        &[
+            ("g''it push --force", Deny),
+            ("\"git\" push -f", Deny),
+            ("$'\\x67it' push -f", Deny),
+            ("cd repo && git push -f", Deny),
+            ("true; git push --force origin main", Deny),
+            ("echo ok | git push -f", Deny),
+            ("echo $(git push -f)", Deny),
+            ("echo `git push -f`", Deny),
+            ("ls\ngit push -f", Deny),
+            ("command git push -f", Deny),
+            ("/usr/bin/git push -f", Deny),
+            ("env GIT_TRACE=1 git push -f", Deny),
+            ("GIT_TRACE=1 git push -f", Deny),
+            ("git -C ../repo push -f", Deny),
+            ("git -c push.default=current push -f", Deny),
+            ("sudo -u deploy git push --force", Deny),
+            ("eval git push -f", Deny),
+            ("sh -c 'git push -f'", Deny),
+            ("bash -lc \"git push --force\"", Deny),
+            ("git push -fu origin main", Deny),
+            ("git push origin +main", Deny),
+            ("git push origin main", Allow),
+            ("git push --force-with-lease origin main", Allow),
+        ],
+    )
+}
+
+#[test]
+fn a_shell_c_value_and_find_exec_are_commands() -> Result<()> {
+    check(
+        "Never run `yarn`.",
+        &[
+            ("sh -c yarn", Deny),
+            ("bash -ec yarn", Deny),
+            ("find . -name package.json -execdir yarn \\;", Deny),
+            ("find . -name '*.log' -delete", Allow),
+        ],
+    )?;
+    check(
+        "never `rm -rf`",
+        &[
+            ("find /srv -type d -exec rm -rf {} +", Deny),
+            ("find /srv -type d -exec rm -r {} +", Allow),
+        ],
+    )
+}
+
+#[test]
+fn runners_with_a_version_run_the_program() -> Result<()> {
+    check(
+        "Never deploy with `wrangler deploy`.",
+        &[
+            ("npx wrangler@3 deploy", Deny),
+            ("bunx wrangler@latest deploy", Deny),
+            ("pnpm dlx wrangler@3.1.0 deploy --env prod", Deny),
+            ("npx wrangler@3 dev", Allow),
+        ],
+    )?;
+    check(
+        "- **NEVER run yarn** — the lockfile is `pnpm-lock.yaml`.",
+        &[
+            ("npx yarn@1.22.19 install", Deny),
+            ("npx prettier@3 --check .", Allow),
+        ],
+    )
+}
+
+#[test]
+fn a_glob_that_touches_a_word_still_finds_longer_words() -> Result<()> {
+    check(
+        "Never read `id_rsa*` or `secret?.txt`.",
+        &[
+            ("cat ~/.ssh/id_rsa2", Deny),
+            ("cat ~/.ssh/id_rsa.pub", Deny),
+            ("cat secret1.txt", Deny),
+            ("cat id_ed25519", Allow),
+            ("cat secrets.txt", Deny),
+            ("cat secret.txt", Allow),
+        ],
+    )
+}
+
+#[test]
+fn wrapper_options_and_arguments_are_skipped_to_the_program() -> Result<()> {
+    check(
+        "Never use git push --force.",
+        &[
+            ("timeout -s KILL 5 git push -f", Deny),
+            ("timeout 5 git push -f", Deny),
+            ("sudo -iu root git push -f", Deny),
+            ("sudo -H git push -f", Deny),
+            ("sudo -u deploy -- git push -f", Deny),
+            ("time -p git push -f", Deny),
+            ("nice -n 10 git push -f", Deny),
+            ("env -i PATH=/bin git push -f", Deny),
+            ("chroot /srv git push -f", Deny),
+            ("flock /tmp/lock git push -f", Deny),
+            ("ssh -p 2222 prod git push -f", Deny),
+            ("xargs -n 1 git push -f", Deny),
+            ("su deploy -c 'git push -f'", Deny),
+            ("sudo -u git ls", Allow),
+        ],
+    )
+}
+
+#[test]
+fn the_shell_grammar_around_a_command_is_seen_through() -> Result<()> {
+    check(
+        "Never use git push --force.",
+        &[
+            ("if true; then git push -f; fi", Deny),
+            ("for b in main; do git push -f origin $b; done", Deny),
+            ("! git push -f", Deny),
+            ("(git push -f)", Deny),
+            ("{ git push -f; }", Deny),
+            ("f() { git push -f; }; f", Deny),
+        ],
+    )
+}
+
+#[test]
+fn variables_and_aliases_the_line_sets_are_read() -> Result<()> {
+    check(
+        "Never use git push --force.",
+        &[
+            ("g=git; $g push -f", Deny),
+            ("export G=git && $G push --force", Deny),
+            ("g=git; ${g} push -f", Deny),
+            ("alias g=git; g push -f", Deny),
+            ("alias gpf='git push -f'; gpf", Deny),
+            ("g=git; $g push origin main", Allow),
+        ],
+    )?;
+    check("Never run yarn.", &[("p=yarn; $p install", Deny)])
+}
+
+#[test]
+fn a_program_the_call_hides_is_asked_about() -> Result<()> {
+    check(
+        "Never use git push --force.",
+        &[
+            ("$(echo git) push -f", Confirm),
+            ("`echo git` push -f", Confirm),
+            ("$GIT push -f", Confirm),
+            ("${GIT} push --force", Confirm),
+            ("$GIT push origin main", Allow),
+            ("echo $(date) push", Allow),
+            ("$EDITOR notes.md", Allow),
+            ("x=$(git rev-parse HEAD) && git push origin main", Allow),
+        ],
+    )
+}
+
+#[test]
+fn a_short_flag_is_its_own_case_and_what_it_stands_for() -> Result<()> {
+    check(
+        "Never `git branch -D`.",
+        &[
+            ("git branch -D old", Deny),
+            ("git branch --delete --force old", Deny),
+            ("git branch -d -f old", Deny),
+            ("git branch -d old", Allow),
+            ("git branch --list", Allow),
+        ],
+    )?;
+    // A rule on `-d` (`--delete`) holds for `-D`, which deletes too.
+    check(
+        "Never run `git branch -d`.",
+        &[("git branch -D old", Deny), ("git branch -d old", Deny)],
+    )?;
+    // `rm` reads `-R` as `-r`.
+    check(
+        "never `rm -rf`",
+        &[
+            ("rm -Rf build", Deny),
+            ("rm -fR build", Deny),
+            ("rm -F build", Allow),
+        ],
+    )
+}
+
+#[test]
+fn look_alike_characters_are_asked_about() -> Result<()> {
+    check(
+        "Never use git push --force.",
+        &[
+            ("gіt push --force", Confirm),
+            ("ｇｉｔ ｐｕｓｈ －－ｆｏｒｃｅ", Confirm),
+            ("g\u{200B}it push --force", Confirm),
+            ("git push \u{2014}force", Confirm),
+            ("git push --force", Deny),
+            ("git push origin main # привет", Allow),
+        ],
+    )?;
+    let guard = Guard::from_rules([rule(
+        "r",
+        "send_email",
+        "Never email sarah@corp.com.",
+        ToolMemoryPriority::Critical,
+    )]);
+    for (to, expected) in [
+        ("sarah@corр.com", Confirm),
+        ("ѕarah@corp.com", Confirm),
+        ("sarah@corp.com", Deny),
+        ("Сергей <sergey@corp.com>", Allow),
+    ] {
+        let verdict = guard.check("send_email", &json!({"to": to}));
+        ensure!(
+            verdict.decision == expected,
+            "{to:?}: expected {}, got {} ({})",
+            expected.as_str(),
+            verdict.decision.as_str(),
+            verdict.reason
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn a_required_flag_and_its_value() -> Result<()> {
+    check(
+        "ALWAYS pass `--context staging` to kubectl.",
+        &[
+            ("kubectl --context staging get pods", Allow),
+            ("kubectl --context=staging get pods", Allow),
+            // Missing, the call is incomplete: ask. Another value is wrong: deny.
+            ("kubectl get pods", Confirm),
+            ("kubectl --context prod get pods", Deny),
+            ("kubectl version --client", Allow),
+        ],
+    )
+}
+
+#[test]
+fn subcommands_by_their_short_names() -> Result<()> {
+    check(
+        "Run `npm ci`, never plain `npm install`.",
+        &[
+            ("npm install", Deny),
+            ("npm i", Deny),
+            ("npm isntall", Deny),
+            ("npm ci", Allow),
+        ],
+    )
+}
+
+#[test]
+fn comments_run_nothing() -> Result<()> {
+    check(
+        "Never use git push --force.",
+        &[
+            ("# git push -f\nls", Allow),
+            ("ls # git push -f", Allow),
+            ("echo hi\n  git push -f", Deny),
+        ],
+    )
+}
+
+#[test]
+fn a_flag_that_means_another_after_a_subcommand() -> Result<()> {
+    check(
+        "When you run terminal commands, never pass `--no-verify` to git.",
+        &[
+            ("git commit -nm wip", Deny),
+            ("git commit --no-verify -m x", Deny),
+            // `git push -n` is a dry run.
+            ("git push -n origin main", Allow),
+        ],
+    )
+}
+
+#[test]
+fn a_short_option_takes_a_value_only_for_its_program() -> Result<()> {
+    check(
+        "Never `git push origin main`.",
+        &[
+            ("git push -u origin main", Deny),
+            ("git -C repo push origin main", Deny),
+            ("git push origin feature", Allow),
+        ],
+    )?;
+    check(
+        "- Never run `go get -u ./...`; upgrade modules one at a time.",
+        &[
+            ("env GOFLAGS=-mod=mod go get -u ./...", Deny),
+            ("go get -u golang.org/x/net", Allow),
+        ],
+    )
+}
+
+#[test]
+fn a_package_runs_its_command() -> Result<()> {
+    check(
+        "No `firebase deploy`, not even to the dev project.",
+        &[
+            ("npx firebase-tools deploy --project dev", Deny),
+            ("npx firebase-tools@13 deploy", Deny),
+            ("npx firebase-tools emulators:start", Allow),
+        ],
+    )?;
+    check(
+        "Package management is bun only.",
+        &[
+            ("npm install zod", Deny),
+            ("yarn add zod", Deny),
+            ("npx prettier --check .", Deny),
+            ("npm run build", Allow),
+            ("bun add zod", Allow),
+        ],
+    )
+}
+
+#[test]
+fn arguments_that_are_paths_compare_as_paths() -> Result<()> {
+    check(
+        "Never run `rm -rf .` or `git clean -fdx` in the repo root.",
+        &[
+            ("rm -rf ./", Deny),
+            ("rm -rf .", Deny),
+            ("rm -rf ./build", Allow),
+        ],
+    )
+}
