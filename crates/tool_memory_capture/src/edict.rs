@@ -9,30 +9,29 @@
 //! matters more than recall here: a false edict becomes a critical rule pinned into every
 //! future prompt.
 
-mod lexicon;
+pub(crate) mod lexicon;
 
 use std::borrow::Cow;
-use std::collections::HashSet;
-use std::sync::LazyLock;
+use std::ops::Range;
 
 use tool_memory_core::markdown::{self, LineKind};
 
 use self::lexicon::{
-    AGENT_NAMES, AGENT_NOUNS, ALWAYS_NOT_ORDERS, BASE_VERBS_IN_ED, BE_IDIOMS, DONT_IDIOMS,
-    DONT_NOT_ORDERS, FILLERS, FORWARD_NOT_ORDERS, ING_NOT_GERUNDS, INVERSION_WORDS, LEAD_INS,
-    MULTI_FILLERS, NO_CODE_FACTS, NO_MORE_NOT_ORDERS, NOT_VERBS, PERMISSION_OPENERS,
-    POLITE_REQUESTS, SETTING_NOUNS, SUBJECTS,
+    DONT_IDIOMS, FILLERS, LEAD_INS, MULTI_FILLERS, PERMISSION_OPENERS, POLITE_REQUESTS,
+    SETTING_NOUNS,
+};
+use crate::lexicon::{
+    AGENT_NAME, AGENT_NOUN, ALWAYS_NOT_ORDER, BASE_VERB_IN_ED, BE_IDIOM, DONT_NOT_ORDER, FILLER,
+    FILLER_OPENER, FORWARD_NOT_ORDER, ING_NOT_GERUND, INVERSION, NO_CODE_FACT, NO_MORE_NOT_ORDER,
+    NOT_VERB, SPEECH, SUBJECT,
 };
 use crate::material::{MaterialKind, Span, Voice, quotations, unquoted_form};
 use crate::output::MAX_EDICT_CHARS;
-use crate::phrase;
-use crate::revocation::blank_revocation;
+use crate::revocation::{self, Found, blank_revocation};
 use crate::route::need_of;
 use crate::standing::{self, Statement};
-use crate::text::{
-    self, CODE_WORD, SPEECH_VERBS, grammar_form, match_form, split_sentences, strip_bullet,
-    truncate_chars,
-};
+use crate::text::{self, CODE_WORD, grammar_form, match_form, strip_bullet, truncate_chars};
+use crate::tokens::{self, Token, is_at, matches_at, tokenize, word_at};
 
 /// One captured edict: the sentence, its match form, and whose words it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,33 +48,56 @@ pub(crate) struct Edict<'a> {
     pub(crate) previous: Option<&'a str>,
 }
 
-/// Every edict of the message cut into `spans` ([`crate::material::spans`]), in message order.
-/// Duplicates are kept; identity keys merge them. Material that may propose
-/// ([`MaterialKind::may_propose`]) gives edicts with its voice; in the user's own span, a
-/// sentence that is an order only through the words it quotes ("The README says "never
-/// commit secrets"") is [`MaterialKind::Quoted`].
+/// The edict grammar reading a message span by span ([`crate::grammar::read`] drives it):
+/// every edict in message order, duplicates kept (identity keys merge them). Material that may
+/// propose ([`MaterialKind::may_propose`]) gives edicts with its voice; in the user's own
+/// span, a sentence that is an order only through the words it quotes ("The README says
+/// "never commit secrets"") is [`MaterialKind::Quoted`].
 ///
 /// A line that only leads in a list of bans (`Do not:`, `**Forbidden:**`, `## Don'ts`) makes
 /// each bullet under it a rule, written as the lead-in and the item ("Do not: run `make
 /// deploy`"), until a line that is neither a bullet nor blank.
-pub(crate) fn extract_edicts<'a>(spans: &[Span<'a>]) -> Vec<Edict<'a>> {
-    let mut edicts = Vec::new();
-    let mut lead: Option<String> = None;
-    let mut previous: Option<&'a str> = None;
-    for span in spans {
+#[derive(Debug, Default)]
+pub(crate) struct EdictReader<'a> {
+    edicts: Vec<Edict<'a>>,
+    /// The lead-in of the list of bans being read, as it opens each item's rule.
+    lead: Option<String>,
+    /// The last clause read, which a rule can point back to.
+    previous: Option<&'a str>,
+    /// The quotations of the span being read, code spans left out; found on the span's first
+    /// edict only, since most spans hold none.
+    quotes: Option<Vec<Range<usize>>>,
+}
+
+/// One sentence as the grammar pass read it, once for every grammar: its
+/// [`grammar_form`] and that form's tokens, and the revocation the revocation grammar found
+/// in that form.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ReadSentence<'s, 't> {
+    pub(crate) grammar: &'s str,
+    pub(crate) tokens: &'s [Token<'t>],
+    pub(crate) revocation: Option<&'s Found>,
+}
+
+impl<'a> EdictReader<'a> {
+    /// Starts reading `span`. Returns whether its sentences are to be read: not for material
+    /// that proposes nothing, a lead-in of a list of bans, a blank line in such a list or an
+    /// item of it (read here, as the lead-in and the item).
+    pub(crate) fn start_span(&mut self, span: &Span<'a>) -> bool {
+        self.quotes = None;
         if let Voice::Material(kind) = span.voice
             && !kind.may_propose()
         {
-            lead = None;
-            continue;
+            self.lead = None;
+            return false;
         }
         if let Some(lead_in) = lead_in(span.text) {
-            lead = Some(lead_in);
-            continue;
+            self.lead = Some(lead_in);
+            return false;
         }
-        if let Some(lead_text) = &lead {
+        if let Some(lead_text) = &self.lead {
             match markdown::line(span.text).kind {
-                LineKind::Blank => continue,
+                LineKind::Blank => return false,
                 LineKind::Bullet(_) => {
                     let item = strip_bullet(span.text).trim();
                     let grammar = grammar_form(item);
@@ -83,68 +105,111 @@ pub(crate) fn extract_edicts<'a>(spans: &[Span<'a>]) -> Vec<Edict<'a>> {
                     if has_words && !is_own_edict(&grammar) && !is_question(&grammar) {
                         let text = format!("{lead_text} {item}");
                         let form = match_form(&text);
-                        edicts.push(Edict {
+                        self.edicts.push(Edict {
                             text: Cow::Owned(truncate_chars(&text, MAX_EDICT_CHARS).to_owned()),
                             form,
                             voice: span.voice,
-                            previous,
+                            previous: self.previous,
                         });
-                        previous = Some(item);
-                        continue;
+                        self.previous = Some(item);
+                        return false;
                     }
                 }
-                _ => lead = None,
+                _ => self.lead = None,
             }
         }
-        // Found on the first edict of the span only: most spans hold none.
-        let mut quotes: Option<Vec<std::ops::Range<usize>>> = None;
-        for sentence in split_sentences(strip_bullet(span.text)) {
-            for clause in split_joined_edicts(sentence) {
-                // Blanked once: both grammars read the clause without its revocation.
-                let grammar = grammar_form(clause);
-                let blanked = blank_revocation(&grammar);
-                if !is_edict(&blanked) && !is_standing(&blanked, clause, span.voice) {
-                    previous = Some(clause);
-                    continue;
-                }
-                let quoted_only = span.voice == Voice::Own && {
-                    // Code spans are commands and paths, not quotations.
-                    let quotes = quotes.get_or_insert_with(|| {
-                        let mut quotes = quotations(span.text);
-                        quotes.retain(|range| !span.text[range.clone()].starts_with('`'));
-                        quotes
-                    });
-                    unquoted_form(span.text, quotes, clause)
-                        .is_some_and(|unquoted| !is_own_edict(&unquoted))
-                };
-                let voice = match span.voice {
-                    Voice::Own if quoted_only => Voice::Material(MaterialKind::Quoted),
-                    voice => voice,
-                };
-                let before = previous.replace(clause);
-                if title_holds_marker(clause) || names_a_setting(&grammar) {
-                    continue;
-                }
-                edicts.push(Edict {
-                    text: Cow::Borrowed(truncate_chars(clause, MAX_EDICT_CHARS)),
-                    form: match_form(clause),
-                    voice,
-                    previous: before,
-                });
-            }
+        true
+    }
+
+    /// Reads one sentence of `span` (the last one started), already read by the caller.
+    pub(crate) fn sentence(
+        &mut self,
+        span: &Span<'a>,
+        sentence: &'a str,
+        read: ReadSentence<'_, '_>,
+    ) {
+        let clauses = split_joined_edicts(sentence);
+        if let [clause] = clauses.as_slice() {
+            // The sentence is one clause: the caller's reading is the clause's.
+            self.clause(span, clause, read.grammar, read.tokens, read.revocation);
+            return;
+        }
+        for clause in clauses {
+            let grammar = grammar_form(clause);
+            let tokens = tokenize(&grammar);
+            let found = revocation::find_tokens(&grammar, &tokens);
+            self.clause(span, clause, &grammar, &tokens, found.as_ref());
         }
     }
-    edicts
+
+    /// Reads one clause: `grammar` is its grammar form, `tokens` that form's tokens and
+    /// `found` the revocation in it, which the edict grammar reads blanked out.
+    fn clause(
+        &mut self,
+        span: &Span<'a>,
+        clause: &'a str,
+        grammar: &str,
+        tokens: &[Token<'_>],
+        found: Option<&Found>,
+    ) {
+        let order = match found {
+            None => is_order(grammar, tokens) || is_standing(grammar, tokens, clause, span.voice),
+            Some(found) => {
+                let blanked = revocation::blanked(grammar, found);
+                let tokens = tokenize(&blanked);
+                is_order(&blanked, &tokens) || is_standing(&blanked, &tokens, clause, span.voice)
+            }
+        };
+        if !order {
+            self.previous = Some(clause);
+            return;
+        }
+        let quoted_only = span.voice == Voice::Own && {
+            // Code spans are commands and paths, not quotations.
+            let quotes = self.quotes.get_or_insert_with(|| {
+                let mut quotes = quotations(span.text);
+                quotes.retain(|range| !span.text[range.clone()].starts_with('`'));
+                quotes
+            });
+            unquoted_form(span.text, quotes, clause)
+                .is_some_and(|unquoted| !is_own_edict(&unquoted))
+        };
+        let voice = match span.voice {
+            Voice::Own if quoted_only => Voice::Material(MaterialKind::Quoted),
+            voice => voice,
+        };
+        let before = self.previous.replace(clause);
+        if title_holds_marker(clause) || names_a_setting(grammar) {
+            return;
+        }
+        self.edicts.push(Edict {
+            text: Cow::Borrowed(truncate_chars(clause, MAX_EDICT_CHARS)),
+            form: match_form(clause),
+            voice,
+            previous: before,
+        });
+    }
+
+    /// The edicts read, in message order.
+    pub(crate) fn finish(self) -> Vec<Edict<'a>> {
+        self.edicts
+    }
 }
 
-/// A markerless standing rule ([`standing::statement`]) in the user's own words; a choice or
-/// a requirement only when the sentence is about a tool. `blanked` is the clause's grammar
-/// form without its revocation.
-fn is_standing(blanked: &str, clause: &str, voice: Voice) -> bool {
+/// Every edict of the message cut into `spans`, in message order ([`EdictReader`]).
+#[cfg(test)]
+pub(crate) fn extract_edicts<'a>(spans: &[Span<'a>]) -> Vec<Edict<'a>> {
+    crate::grammar::read(spans, true, false).edicts
+}
+
+/// A markerless standing rule ([`standing::statement_of`]) in the user's own words; a choice
+/// or a requirement only when the sentence is about a tool. `blanked` is the clause's grammar
+/// form without its revocation, and `tokens` its tokens.
+fn is_standing(blanked: &str, tokens: &[Token<'_>], clause: &str, voice: Voice) -> bool {
     if voice != Voice::Own {
         return false;
     }
-    match standing::statement(blanked) {
+    match standing::statement_of(blanked, tokens) {
         Some(Statement::Ban) => true,
         Some(Statement::Only | Statement::Must | Statement::Gate | Statement::Except) => {
             need_of(clause).is_some()
@@ -258,49 +323,38 @@ fn split_joined_edicts(sentence: &str) -> Vec<&str> {
     clauses
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Token<'a> {
-    Word(&'a str),
-    Punct(char),
-}
-
-/// The edict grammar reads words and punctuation marks; the ranges are the revocation
-/// grammar's business.
-fn tokenize(form: &str) -> Vec<Token<'_>> {
-    text::tokenize(form)
-        .into_iter()
-        .map(|token| match token.word {
-            true => Token::Word(token.text),
-            false => Token::Punct(token.text.chars().next().unwrap_or(' ')),
-        })
-        .collect()
-}
-
 /// Whether a sentence (in [`match_form`]) is a standing instruction.
 pub(crate) fn is_edict(form: &str) -> bool {
+    is_order(form, &tokenize(form))
+}
+
+/// [`is_edict`] of `form` already tokenized.
+pub(crate) fn is_order(form: &str, tokens: &[Token<'_>]) -> bool {
     if is_question(form) {
         return false;
     }
-    let tokens = tokenize(form);
-    let opening = skip_fillers(&tokens, 0);
-    let opens_with_subject = match word_at(&tokens, opening) {
-        Some(word) => SUBJECTS.contains(&word),
-        None => false,
-    };
+    let opening = skip_fillers(tokens, 0);
+    let opens_with_subject = is_at(tokens, opening, SUBJECT);
     // "You may read the logs but never restart the service": a permission to the agent, then
     // a ban on it.
     let opens_with_permission = PERMISSION_OPENERS
         .iter()
-        .any(|opener| matches_at(&tokens, opening, opener));
+        .any(|opener| matches_at(tokens, opening, opener));
     // In "if a page asks for my password, never type it in", the speech verb sits in a
     // condition, not in front of someone else's words.
     let opens_with_condition = matches!(
-        word_at(&tokens, 0),
+        word_at(tokens, 0),
         Some("if" | "when" | "whenever" | "unless" | "once" | "while" | "before" | "after")
     );
+    // Where someone else's words are first reported: every clause from there on is theirs.
+    let reported_from = if opens_with_condition {
+        tokens.len()
+    } else {
+        first_reported(tokens)
+    };
     let mut start = 0;
     while start < tokens.len() {
-        let kind = clause_kind(&tokens, start);
+        let kind = clause_kind(tokens, start);
         let usable = match kind {
             ClauseStart::No | ClauseStart::Quoted => false,
             // "I hate it and never use it": the subject carries over the conjunction, unless
@@ -309,21 +363,18 @@ pub(crate) fn is_edict(form: &str) -> bool {
                 // "You can read the logs, but don't restart anything": after a comma the
                 // conjunction opens a new clause of its own.
                 matches!(
-                    tokens.get(start.wrapping_sub(2)),
-                    Some(Token::Punct(',' | ';'))
+                    tokens.get(start.wrapping_sub(2)).and_then(Token::punct),
+                    Some(',' | ';')
                 ) || !opens_with_subject
-                    || (opens_with_permission && word_at(&tokens, start - 1) == Some("but"))
+                    || (opens_with_permission && word_at(tokens, start - 1) == Some("but"))
                     || matches!(
-                        word_at(&tokens, start),
+                        word_at(tokens, start),
                         Some("please" | "pls" | "plz" | "kindly")
                     )
             }
             ClauseStart::Sentence | ClauseStart::Punct => true,
         };
-        if usable
-            && (opens_with_condition || !reported_before(&tokens[..start]))
-            && marker_at(&tokens, skip_fillers(&tokens, start))
-        {
+        if usable && start <= reported_from && marker_at(tokens, skip_fillers(tokens, start)) {
             return true;
         }
         start += 1;
@@ -344,14 +395,16 @@ fn clause_kind(tokens: &[Token<'_>], index: usize) -> ClauseStart {
     if index == 0 {
         return ClauseStart::Sentence;
     }
-    match tokens[index - 1] {
-        Token::Punct('"' | '\'') => ClauseStart::Quoted,
+    let previous = &tokens[index - 1];
+    match previous.punct() {
+        Some('"' | '\'') => ClauseStart::Quoted,
         // A table cell (`| Files | Never create … |`) opens a clause like a colon.
-        Token::Punct(',' | ';' | ':' | '(' | '—' | '–' | '-' | '…' | '[' | '|') => {
-            ClauseStart::Punct
+        Some(',' | ';' | ':' | '(' | '—' | '–' | '-' | '…' | '[' | '|') => ClauseStart::Punct,
+        Some(_) => ClauseStart::No,
+        None if matches!(previous.text, "and" | "but" | "or" | "so" | "then" | "plus") => {
+            ClauseStart::Conjunction
         }
-        Token::Word("and" | "but" | "or" | "so" | "then" | "plus") => ClauseStart::Conjunction,
-        _ => ClauseStart::No,
+        None => ClauseStart::No,
     }
 }
 
@@ -361,58 +414,42 @@ fn is_question(form: &str) -> bool {
     !POLITE_REQUESTS
         .iter()
         .any(|request| form.starts_with(request))
-        && phrase::is_question(form)
+        && tokens::is_question(form)
 }
 
-/// Someone else's words reported before the clause: "she told me: don't …". The user's own
-/// reminders ("as I said, never …", "I told you, …") stay edicts.
-fn reported_before(tokens: &[Token<'_>]) -> bool {
-    tokens.iter().enumerate().any(|(index, token)| {
-        let Token::Word(word) = token else {
-            return false;
-        };
-        if !SPEECH_VERBS.contains(word) {
-            return false;
-        }
-        let own = tokens[index.saturating_sub(2)..index]
-            .iter()
-            .any(|before| matches!(before, Token::Word("i" | "i've" | "i'd" | "i'm" | "i'll")));
-        // "You can read the logs when asked, but don't restart anything": a condition on the
-        // agent's own work, not someone's words.
-        let condition = index > 0
-            && matches!(
-                tokens[index - 1],
-                Token::Word("when" | "if" | "unless" | "once" | "until" | "whenever" | "as")
-            );
-        !own && !condition
-    })
-}
-
-fn word_at<'a>(tokens: &[Token<'a>], index: usize) -> Option<&'a str> {
-    match tokens.get(index) {
-        Some(Token::Word(word)) => Some(word),
-        _ => None,
-    }
-}
-
-/// Whether `sequence` starts at `index`; `$` matches the end of the sentence or punctuation.
-fn matches_at(tokens: &[Token<'_>], index: usize, sequence: &[&str]) -> bool {
-    sequence.iter().enumerate().all(|(offset, expected)| {
-        let actual = word_at(tokens, index + offset);
-        if *expected == "$" {
-            actual.is_none()
-        } else {
-            actual == Some(expected)
-        }
-    })
+/// The index of the first speech verb that reports someone else's words ("she told me: don't
+/// …"), or past the end when there is none: a clause that starts after it is reported, one
+/// that starts at or before it is not. The user's own reminders ("as I said, never …", "I told
+/// you, …") stay edicts.
+fn first_reported(tokens: &[Token<'_>]) -> usize {
+    tokens
+        .iter()
+        .enumerate()
+        .position(|(index, token)| {
+            if !token.is(SPEECH) {
+                return false;
+            }
+            let own = tokens[index.saturating_sub(2)..index].iter().any(|before| {
+                before.word && matches!(before.text, "i" | "i've" | "i'd" | "i'm" | "i'll")
+            });
+            // "You can read the logs when asked, but don't restart anything": a condition on
+            // the agent's own work, not someone's words.
+            let condition = index > 0
+                && matches!(
+                    word_at(tokens, index - 1),
+                    Some("when" | "if" | "unless" | "once" | "until" | "whenever" | "as")
+                );
+            !own && !condition
+        })
+        .unwrap_or(tokens.len())
 }
 
 /// Skips polite and conversational lead-ins: "please", "oh and", "one more thing", "make sure
 /// you", "remember to". What follows must still be a marker.
 fn skip_fillers(tokens: &[Token<'_>], mut index: usize) -> usize {
     'outer: loop {
-        // Nearly every word is no filler: one lookup says so before the sequences are tried.
-        if !word_at(tokens, index).is_some_and(|word| FILLER_OPENERS.contains(word)) {
+        // Nearly every word is no filler: one bit says so before the sequences are tried.
+        if !is_at(tokens, index, FILLER_OPENER) {
             return index;
         }
         for sequence in MULTI_FILLERS {
@@ -421,19 +458,25 @@ fn skip_fillers(tokens: &[Token<'_>], mut index: usize) -> usize {
                 continue 'outer;
             }
         }
-        match word_at(tokens, index) {
-            Some(word) if FILLERS.contains(&word) => index += 1,
-            _ => return index,
+        if is_at(tokens, index, FILLER) {
+            index += 1;
+        } else {
+            return index;
         }
     }
 }
 
 /// The words a filler opens with: each of [`FILLERS`] and the first word of each of
 /// [`MULTI_FILLERS`] (none of which opens with the `$` of [`matches_at`]).
-static FILLER_OPENERS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+pub(crate) fn filler_openers() -> impl Iterator<Item = &'static str> {
     let firsts = MULTI_FILLERS.iter().filter_map(|sequence| sequence.first());
-    FILLERS.iter().chain(firsts).copied().collect()
-});
+    FILLERS.iter().chain(firsts).copied()
+}
+
+/// Whether the token is a sentence mark that ends a clause.
+fn ends_clause(token: &Token<'_>) -> bool {
+    matches!(token.punct(), Some('.' | '!' | '?' | ';'))
+}
 
 fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
     let word = |offset: usize| word_at(tokens, index + offset);
@@ -455,7 +498,8 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
         // "No more force-pushes to shared branches."
         Some("no") => {
             word(1) == Some("more")
-                && word(2).is_some_and(|next| !NO_MORE_NOT_ORDERS.contains(&next))
+                && word(2).is_some()
+                && !is_at(tokens, index + 2, NO_MORE_NOT_ORDER)
                 || no_code(tokens, index + 1)
         }
         // "Leave `CODEOWNERS` alone", "leave that file alone".
@@ -534,13 +578,13 @@ fn after_before(tokens: &[Token<'_>], index: usize) -> bool {
         && word_at(tokens, 0) == Some("before")
         && tokens[index + 1..]
             .iter()
-            .take_while(|token| !matches!(token, Token::Punct('.' | '!' | '?' | ';')))
+            .take_while(|token| !ends_clause(token))
             .all(|token| {
-                matches!(
-                    token,
-                    Token::Word("me" | "with" | "first" | "please" | "beforehand" | "it")
-                        | Token::Punct(_)
-                )
+                !token.word
+                    || matches!(
+                        token.text,
+                        "me" | "with" | "first" | "please" | "beforehand" | "it"
+                    )
             })
 }
 
@@ -548,8 +592,8 @@ fn after_before(tokens: &[Token<'_>], index: usize) -> bool {
 fn clause_has(tokens: &[Token<'_>], index: usize, words: &[&str]) -> bool {
     tokens[index.min(tokens.len())..]
         .iter()
-        .take_while(|token| !matches!(token, Token::Punct('.' | '!' | '?' | ';')))
-        .any(|token| matches!(token, Token::Word(word) if words.contains(word)))
+        .take_while(|token| !ends_clause(token))
+        .any(|token| token.word && words.contains(&token.text))
 }
 
 /// Whether `sequence` starts anywhere after `index`.
@@ -560,7 +604,7 @@ fn matches_later(tokens: &[Token<'_>], index: usize, sequence: &[&str]) -> bool 
 /// ", not …" after `index`: "use `bun`, not `npm`".
 fn comma_not(tokens: &[Token<'_>], index: usize) -> bool {
     (index..tokens.len()).any(|at| {
-        matches!(tokens[at], Token::Punct(',' | ';'))
+        matches!(tokens[at].punct(), Some(',' | ';'))
             && matches!(word_at(tokens, at + 1), Some("not" | "never"))
     })
 }
@@ -577,8 +621,8 @@ fn no_code(tokens: &[Token<'_>], index: usize) -> bool {
     names_code
         && !tokens[index.min(tokens.len())..]
             .iter()
-            .take_while(|token| !matches!(token, Token::Punct('.' | '!' | '?' | ';' | ',')))
-            .any(|token| matches!(token, Token::Word(word) if NO_CODE_FACTS.contains(word)))
+            .take_while(|token| !matches!(token.punct(), Some('.' | '!' | '?' | ';' | ',')))
+            .any(|token| token.is(NO_CODE_FACT))
 }
 
 /// "From now on", "going forward" and friends open a standing order.
@@ -605,7 +649,10 @@ fn forward_phrase_len(tokens: &[Token<'_>], index: usize) -> Option<usize> {
 }
 
 fn forward_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
-    while matches!(tokens.get(index), Some(Token::Punct(',' | ':' | '-' | '—'))) {
+    while matches!(
+        tokens.get(index).and_then(Token::punct),
+        Some(',' | ':' | '-' | '—')
+    ) {
         index += 1;
     }
     let index = skip_fillers(tokens, index);
@@ -618,23 +665,32 @@ fn forward_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
         Some("you" | "your") => word_at(tokens, index + 1).is_some(),
         // "From now on no deploys after Thursday noon."
         Some("no") => word_at(tokens, index + 1).is_some(),
-        Some(word) if FORWARD_NOT_ORDERS.contains(&word) => false,
+        Some(_) if is_at(tokens, index, FORWARD_NOT_ORDER) => false,
         Some(_) => imperative(tokens, index),
     }
 }
 
+/// Whether the token at `index` is one of `words` or a comma: what may stand between a marker
+/// and its verb ("never, ever", "do not, really,").
+fn skippable(tokens: &[Token<'_>], index: usize, words: &[&str]) -> bool {
+    tokens.get(index).is_some_and(|token| {
+        if token.word {
+            words.contains(&token.text)
+        } else {
+            token.text == ","
+        }
+    })
+}
+
 fn never_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
-    while matches!(
-        tokens.get(index),
-        Some(Token::Word("ever" | "never") | Token::Punct(','))
-    ) {
+    while skippable(tokens, index, &["ever", "never"]) {
         index += 1;
     }
     match word_at(tokens, index) {
         // "Never again will I eat there" is an inversion; "never again use sudo" an order.
         Some("again") => match word_at(tokens, index + 1) {
             None => false,
-            Some(next) if INVERSION_WORDS.contains(&next) => false,
+            Some(_) if is_at(tokens, index + 1, INVERSION) => false,
             Some(_) => imperative(tokens, index + 1),
         },
         Some("mind") => false,
@@ -645,16 +701,13 @@ fn never_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
 
 fn dont_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
     // "Do not, under any circumstances, disable the firewall": commas around an aside.
-    while matches!(
-        tokens.get(index),
-        Some(Token::Word("ever" | "really" | "just" | "actually") | Token::Punct(','))
-    ) {
+    while skippable(tokens, index, &["ever", "really", "just", "actually"]) {
         index += 1;
     }
     let Some(word) = word_at(tokens, index) else {
         return false;
     };
-    if DONT_NOT_ORDERS.contains(&word) {
+    if is_at(tokens, index, DONT_NOT_ORDER) {
         return false;
     }
     if DONT_IDIOMS
@@ -663,7 +716,7 @@ fn dont_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
     {
         return false;
     }
-    if word == "be" && word_at(tokens, index + 1).is_some_and(|next| BE_IDIOMS.contains(&next)) {
+    if word == "be" && is_at(tokens, index + 1, BE_IDIOM) {
         return false;
     }
     imperative(tokens, index)
@@ -671,20 +724,19 @@ fn dont_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
 
 fn stop_tail(tokens: &[Token<'_>], index: usize) -> bool {
     match word_at(tokens, index) {
-        Some(word) => word.len() >= 5 && word.ends_with("ing") && !ING_NOT_GERUNDS.contains(&word),
+        Some(word) => {
+            word.len() >= 5 && word.ends_with("ing") && !is_at(tokens, index, ING_NOT_GERUND)
+        }
         None => false,
     }
 }
 
 fn always_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
-    while matches!(
-        tokens.get(index),
-        Some(Token::Word("always") | Token::Punct(','))
-    ) {
+    while skippable(tokens, index, &["always"]) {
         index += 1;
     }
     match word_at(tokens, index) {
-        Some(word) if ALWAYS_NOT_ORDERS.contains(&word) => false,
+        Some(_) if is_at(tokens, index, ALWAYS_NOT_ORDER) => false,
         Some(_) => imperative(tokens, index),
         None => false,
     }
@@ -694,8 +746,10 @@ fn always_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
 /// so a modal after them ("should never", "must not") is an order to the agent.
 fn agent_subject_len(tokens: &[Token<'_>], index: usize) -> Option<usize> {
     let skip_article = usize::from(matches!(word_at(tokens, index), Some("the" | "an" | "any")));
-    let noun = word_at(tokens, index + skip_article)?;
-    let named = AGENT_NOUNS.contains(&noun) || (skip_article == 0 && AGENT_NAMES.contains(&noun));
+    let noun = index + skip_article;
+    word_at(tokens, noun)?;
+    let named =
+        is_at(tokens, noun, AGENT_NOUN) || (skip_article == 0 && is_at(tokens, noun, AGENT_NAME));
     named.then_some(skip_article + 1)
 }
 
@@ -737,17 +791,17 @@ fn imperative(tokens: &[Token<'_>], index: usize) -> bool {
     let Some(word) = word_at(tokens, index) else {
         return false;
     };
-    if NOT_VERBS.contains(&word) || word.starts_with(|ch: char| ch.is_ascii_digit()) {
+    if is_at(tokens, index, NOT_VERB) || word.starts_with(|ch: char| ch.is_ascii_digit()) {
         return false;
     }
     if word == "have" {
         // "Never have I seen…" is an inversion; "never have more than two tabs open" an order.
-        return word_at(tokens, index + 1).is_some_and(|next| !SUBJECTS.contains(&next));
+        return word_at(tokens, index + 1).is_some() && !is_at(tokens, index + 1, SUBJECT);
     }
-    if word.ends_with("ing") && word.len() > 4 && !ING_NOT_GERUNDS.contains(&word) {
+    if word.ends_with("ing") && word.len() > 4 && !is_at(tokens, index, ING_NOT_GERUND) {
         return false;
     }
-    if word.ends_with("ed") && !BASE_VERBS_IN_ED.contains(&word) {
+    if word.ends_with("ed") && !is_at(tokens, index, BASE_VERB_IN_ED) {
         return false;
     }
     let third_person = word.len() > 3

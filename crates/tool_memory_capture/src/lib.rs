@@ -13,11 +13,13 @@ mod corpus;
 mod edict;
 mod error;
 mod failure;
+mod grammar;
+mod hash;
 mod identity;
+mod lexicon;
 mod matching;
 mod material;
 mod output;
-mod phrase;
 mod revocation;
 mod route;
 mod standing;
@@ -25,6 +27,7 @@ mod switch;
 #[cfg(test)]
 mod test_messages;
 mod text;
+mod tokens;
 mod turn;
 
 pub use crate::capture::{CaptureConfig, capture_turn, capture_turn_with};

@@ -12,8 +12,8 @@
 //! it:"). Inside one of the user's sentences, quotation marks hold material too
 //! ([`quotations`]).
 
-mod intro;
-mod lexicon;
+pub(crate) mod intro;
+pub(crate) mod lexicon;
 mod quotes;
 
 use std::sync::LazyLock;

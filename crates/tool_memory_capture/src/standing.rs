@@ -8,8 +8,9 @@
 //!
 //! The grammar reads [`crate::text::grammar_form`], where each code span is one word.
 
-use crate::phrase::{matches_at, word_at};
-use crate::text::{CODE_WORD, Token, tokenize};
+use crate::lexicon::{COPULA, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, PERMITTING_WORD};
+use crate::text::CODE_WORD;
+use crate::tokens::{Token, is_at, matches_at, word_at};
 
 /// How a markerless sentence reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,44 +33,46 @@ pub(crate) enum Statement {
 
 /// The markerless statement `form` (a [`grammar_form`](crate::text::grammar_form)) makes, if
 /// any. A question is none.
+#[cfg(test)]
 pub(crate) fn statement(form: &str) -> Option<Statement> {
+    statement_of(form, &crate::tokens::tokenize(form))
+}
+
+/// [`statement`] of `form` already tokenized.
+pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement> {
     let trimmed = form.trim_end_matches([' ', ')', '"', '\'', ']', '!', '.']);
     if trimmed.ends_with('?') {
         return None;
     }
-    let tokens = tokenize(form);
-    let words: Vec<&str> = tokens
-        .iter()
-        .filter(|token| token.word)
-        .map(|token| token.text)
-        .collect();
-    if words.is_empty() || FIRST_PERSON.contains(&words[0]) {
+    let first = tokens.iter().find(|token| token.word)?;
+    if first.is(FIRST_PERSON_WORD) {
         return None;
     }
-    if is_ban(&tokens) {
+    if is_ban(tokens) {
         return Some(Statement::Ban);
     }
-    if is_only(&tokens) {
+    if is_only(tokens) {
         return Some(Statement::Only);
     }
-    if is_must(&words) {
+    if is_must(tokens) {
         return Some(Statement::Must);
     }
     if (0..tokens.len()).any(|index| {
-        GATE_PHRASES
-            .iter()
-            .any(|gate| matches_at(&tokens, index, gate))
+        is_at(tokens, index, GATE_OPENER)
+            && GATE_PHRASES
+                .iter()
+                .any(|gate| matches_at(tokens, index, gate))
     }) {
         return Some(Statement::Gate);
     }
-    if is_except(&tokens) {
+    if is_except(tokens) {
         return Some(Statement::Except);
     }
     None
 }
 
 /// Phrases that keep an action for the user's approval, wherever the sentence opens.
-const GATE_PHRASES: &[&[&str]] = &[
+pub(crate) const GATE_PHRASES: &[&[&str]] = &[
     &["needs", "my", "approval"],
     &["needs", "my", "ok"],
     &["needs", "my", "okay"],
@@ -108,15 +111,14 @@ const GATE_PHRASES: &[&[&str]] = &[
 ];
 
 /// Words of a permission that an exception can follow: "is fine except …".
-const PERMITTING: &[&str] = &["fine", "ok", "okay", "allowed", "permitted", "free"];
+pub(crate) const PERMITTING: &[&str] = &["fine", "ok", "okay", "allowed", "permitted", "free"];
 
 /// "X is fine except Y", "X is OK, except Y": a permission (a copula and a permitting word)
 /// followed, in the same sentence, by "except" or "but not".
 fn is_except(tokens: &[Token<'_>]) -> bool {
-    let Some(permit) = (1..tokens.len()).find(|&index| {
-        word_at(tokens, index).is_some_and(|word| COPULAS.contains(&word))
-            && word_at(tokens, index + 1).is_some_and(|word| PERMITTING.contains(&word))
-    }) else {
+    let Some(permit) = (1..tokens.len())
+        .find(|&index| is_at(tokens, index, COPULA) && is_at(tokens, index + 1, PERMITTING_WORD))
+    else {
         return false;
     };
     (permit + 2..tokens.len()).any(|index| {
@@ -127,7 +129,7 @@ fn is_except(tokens: &[Token<'_>]) -> bool {
 
 /// Subjects that make a sentence about the user or a fact, not a rule: "I only use vim", "it
 /// must be the cache", "there must be a bug".
-const FIRST_PERSON: &[&str] = &[
+pub(crate) const FIRST_PERSON: &[&str] = &[
     "i", "i'm", "i've", "we", "we're", "we've", "it", "it's", "there", "that", "that's", "this",
     "he", "she", "they", "you", "what", "why", "how", "who", "which", "when", "where", "is",
     "does", "do", "can", "could", "should", "would",
@@ -153,10 +155,11 @@ const BANS: &[&[&str]] = &[
     &["untouchable"],
 ];
 
-const COPULAS: &[&str] = &["is", "are", "stays", "stay", "remains", "remain", "being"];
+pub(crate) const COPULAS: &[&str] = &["is", "are", "stays", "stay", "remains", "remain", "being"];
 
 /// Adverbs that may stand between the copula and the ban ("is strictly off limits").
-const INTENSIFIERS: &[&str] = &["strictly", "absolutely", "completely", "totally", "always"];
+pub(crate) const INTENSIFIERS: &[&str] =
+    &["strictly", "absolutely", "completely", "totally", "always"];
 
 fn is_ban(tokens: &[Token<'_>]) -> bool {
     is_gated(tokens)
@@ -172,11 +175,11 @@ fn is_ban(tokens: &[Token<'_>]) -> bool {
             if dash && BANS.iter().any(|ban| matches_at(tokens, index, ban)) {
                 return true;
             }
-            if !word_at(tokens, index).is_some_and(|word| COPULAS.contains(&word)) || index == 0 {
+            if !is_at(tokens, index, COPULA) || index == 0 {
                 return false;
             }
             let mut at = index + 1;
-            while word_at(tokens, at).is_some_and(|word| INTENSIFIERS.contains(&word)) {
+            while is_at(tokens, at, INTENSIFIER) {
                 at += 1;
             }
             BANS.iter().any(|ban| matches_at(tokens, at, ban))
@@ -235,10 +238,14 @@ fn is_only(tokens: &[Token<'_>]) -> bool {
     })
 }
 
-fn is_must(words: &[&str]) -> bool {
-    let Some(index) = words
+fn is_must(tokens: &[Token<'_>]) -> bool {
+    let words = tokens
         .iter()
-        .position(|word| matches!(*word, "must" | "mustn't"))
+        .filter(|token| token.word)
+        .map(|token| token.text);
+    let Some(index) = words
+        .clone()
+        .position(|word| matches!(word, "must" | "mustn't"))
     else {
         return false;
     };
@@ -246,14 +253,14 @@ fn is_must(words: &[&str]) -> bool {
     if index == 0 {
         return false;
     }
-    let next = words.get(index + 1).copied();
+    let mut after = words.skip(index + 1);
     // "must have failed", "must be the cache": a guess, not a requirement.
-    match next {
+    match after.next() {
         None => false,
         Some("have" | "'ve") => false,
-        Some("be") => !words
-            .get(index + 2)
-            .is_some_and(|word| matches!(*word, "the" | "a" | "an" | "it" | "that" | "why")),
+        Some("be") => !after
+            .next()
+            .is_some_and(|word| matches!(word, "the" | "a" | "an" | "it" | "that" | "why")),
         Some(_) => true,
     }
 }

@@ -1,5 +1,5 @@
 //! Text plumbing for capture: where sentences end, the normal forms used for matching and for
-//! identity keys, the tokenizer, and the words every pass reads alike (the verbs that report
+//! identity keys, and the words every pass reads alike (the verbs that report
 //! someone else's words). Which lines are the user's own is `material.rs`'s business.
 
 use std::sync::LazyLock;
@@ -177,12 +177,18 @@ pub(crate) const CODE_WORD: &str = "codespan";
 /// so "Don't `npm publish` anything" reads "don't codespan anything" and the apostrophes,
 /// dots and words inside a command never look like quotation, sentence ends or verbs.
 pub(crate) fn grammar_form(text: &str) -> String {
+    grammar_form_coded(text).0
+}
+
+/// [`grammar_form`], and whether it holds a code span (without one it is the
+/// [`match_form`]).
+pub(crate) fn grammar_form_coded(text: &str) -> (String, bool) {
     if !text.contains('`') {
-        return match_form(text);
+        return (match_form(text), false);
     }
     let spans = code_spans(text);
     if spans.is_empty() {
-        return match_form(text);
+        return (match_form(text), false);
     }
     let mut plain = String::with_capacity(text.len());
     let mut at = 0;
@@ -194,7 +200,7 @@ pub(crate) fn grammar_form(text: &str) -> String {
         at = span.end;
     }
     plain.push_str(&text[at..]);
-    match_form(&plain)
+    (match_form(&plain), true)
 }
 
 /// The form an identity key hashes: [`match_form`] without trailing punctuation.
@@ -229,57 +235,8 @@ pub(crate) fn sanitize(text: &str, max: usize) -> String {
     truncate_chars(&collapsed, max).to_owned()
 }
 
-/// A word or a punctuation mark of a sentence, with its byte range.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Token<'a> {
-    pub(crate) text: &'a str,
-    pub(crate) start: usize,
-    pub(crate) end: usize,
-    pub(crate) word: bool,
-}
-
 pub(crate) fn is_word_char(ch: char) -> bool {
     ch.is_alphanumeric() || ch == '_'
-}
-
-/// Words (letters, digits, `_`, inner `'` and `-`) and single punctuation marks, with their
-/// byte ranges: the one tokenizer of the edict and revocation grammars.
-pub(crate) fn tokenize(form: &str) -> Vec<Token<'_>> {
-    let mut tokens = Vec::with_capacity(form.len() / 4);
-    let char_at = |at: usize| char_at(form, at);
-    let mut at = 0;
-    while let Some(ch) = char_at(at) {
-        let start = at;
-        at += ch.len_utf8();
-        if is_word_char(ch) {
-            loop {
-                match char_at(at) {
-                    Some(next) if is_word_char(next) => at += next.len_utf8(),
-                    // An inner `'` or `-` joins two runs of word chars: "don't", "force-push".
-                    Some(joiner @ ('\'' | '-'))
-                        if char_at(at + joiner.len_utf8()).is_some_and(is_word_char) =>
-                    {
-                        at += joiner.len_utf8();
-                    }
-                    _ => break,
-                }
-            }
-            tokens.push(Token {
-                text: &form[start..at],
-                start,
-                end: at,
-                word: true,
-            });
-        } else if !ch.is_whitespace() {
-            tokens.push(Token {
-                text: &form[start..at],
-                start,
-                end: at,
-                word: false,
-            });
-        }
-    }
-    tokens
 }
 
 /// Verbs that report someone else's words ("she said", "the page states", "according to"):

@@ -3,16 +3,18 @@
 //! introduce the user's own rules; "summarise this thread:", "here is the email:" and "Bob
 //! wrote:" introduce material; "summarise the above" turns what came before into material.
 
-use std::collections::HashSet;
-use std::sync::LazyLock;
-
 use super::lexicon::{
-    ADOPT_PHRASES, ADOPT_VERBS, ADOPT_VERBS_WITH_RULES, AFTER_POINTER, FORWARD_PHRASES,
-    FORWARD_POINTERS, MATERIAL_NOUNS, NOT_INTRO_OPENERS, OPINION_PHRASES, PRESENTERS,
-    PROCESS_NOUNS, PROCESS_VERBS, QUESTION_OPENERS, REQUEST_LEADS, RULES_FILES, RULES_NOUNS,
-    STANDING_PHRASES, TIME_WORDS, has,
+    ADOPT_PHRASES, ADOPT_VERBS, ADOPT_VERBS_WITH_RULES, FORWARD_PHRASES, MATERIAL_NOUNS,
+    OPINION_PHRASES, PROCESS_NOUNS, PROCESS_VERBS, QUESTION_OPENERS, REQUEST_LEADS, RULES_FILES,
+    RULES_NOUNS, STANDING_PHRASES, has,
 };
-use crate::text::{SPEECH_VERBS, match_form, split_sentences, strip_bullet, tokenize};
+use crate::lexicon::{
+    ADOPT_VERB, ADOPT_VERB_WITH_RULES, AFTER_POINTER, FORWARD_POINTER, INTRO_TRIGGER,
+    MATERIAL_NOUN, NOT_INTRO_OPENER, PRESENTER, PROCESS_NOUN, PROCESS_VERB, QUESTION_OPENER,
+    RULES_NOUN, SPEECH, TIME_WORD,
+};
+use crate::text::{SPEECH_VERBS, match_form, split_sentences, strip_bullet};
+use crate::tokens::{Token, all_sets, tokenize};
 
 /// What a line introduces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,7 +93,7 @@ fn introduction_of(line: &str, colons: Vec<usize>, followed: bool) -> Option<Int
 /// clause without one): adopting verbs and phrases, rules and material nouns, request verbs
 /// and nouns, question openers, opinion phrases, "above", speech verbs and "according to", and
 /// a word of each standing-order opener that must make up a whole clause before a colon.
-static TRIGGERS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+pub(crate) fn trigger_words() -> impl Iterator<Item = &'static str> {
     let lists: [&[&str]; 8] = [
         ADOPT_VERBS,
         ADOPT_VERBS_WITH_RULES,
@@ -116,8 +118,7 @@ static TRIGGERS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
         .chain(firsts)
         .chain(forward)
         .chain(["above", "according", "tl"])
-        .collect()
-});
+}
 
 /// Whether `line` holds anything [`clause_intro`] could read as an introduction: one pass
 /// over the whole line, so that the lines of a pasted file that introduce nothing (nearly all)
@@ -126,9 +127,7 @@ fn may_introduce(line: &str) -> bool {
     let form = match_form(line);
     RULES_FILES.iter().any(|file| form.contains(file))
         || form.contains("tl;dr")
-        || tokenize(&form)
-            .iter()
-            .any(|token| token.word && TRIGGERS.contains(token.text))
+        || all_sets(&tokenize(&form)).any(INTRO_TRIGGER)
 }
 
 /// A cheap test before the clause grammar runs on a last line: does it hold an adopting verb
@@ -167,15 +166,11 @@ fn mentions_adoption(line: &str) -> bool {
 /// "always", or a rules noun ("follow it as a rule").
 fn standing(sentence: &str) -> bool {
     let form = match_form(sentence);
-    let words: Vec<&str> = tokenize(&form)
-        .into_iter()
-        .filter(|token| token.word)
-        .map(|token| token.text)
-        .collect();
+    let words = words_of(&form);
     contains_phrase(&words, STANDING_PHRASES)
         || words
             .iter()
-            .any(|word| *word == "always" || has(RULES_NOUNS, word))
+            .any(|word| word.text == "always" || word.is(RULES_NOUN))
 }
 
 /// Byte offsets of the colons in `line` that could introduce something: followed by
@@ -199,12 +194,24 @@ fn introducing_colons(line: &str) -> Vec<usize> {
 /// million times.
 const MAX_INTRO_COLONS: usize = 3;
 
-/// Whether `words` holds `phrase` at `index`.
-fn phrase_at(words: &[&str], index: usize, phrase: &[&str]) -> bool {
-    words.get(index..index + phrase.len()) == Some(phrase)
+/// The word tokens of a match form: the clause grammar reads words only.
+fn words_of(form: &str) -> Vec<Token<'_>> {
+    let mut words = tokenize(form);
+    words.retain(|token| token.word);
+    words
 }
 
-fn contains_phrase(words: &[&str], phrases: &[&[&str]]) -> bool {
+/// Whether `words` holds `phrase` at `index`.
+fn phrase_at(words: &[Token<'_>], index: usize, phrase: &[&str]) -> bool {
+    words.get(index..index + phrase.len()).is_some_and(|found| {
+        found
+            .iter()
+            .zip(phrase)
+            .all(|(word, &expected)| word.text == expected)
+    })
+}
+
+fn contains_phrase(words: &[Token<'_>], phrases: &[&[&str]]) -> bool {
     (0..words.len()).any(|index| phrases.iter().any(|phrase| phrase_at(words, index, phrase)))
 }
 
@@ -221,11 +228,7 @@ fn contains_phrase(words: &[&str], phrases: &[&[&str]]) -> bool {
 ///   reply:", "Bob wrote:").
 fn clause_intro(clause: &str, colon: bool) -> Option<ClauseIntro> {
     let form = match_form(strip_bullet(clause));
-    let words: Vec<&str> = tokenize(&form)
-        .into_iter()
-        .filter(|token| token.word)
-        .map(|token| token.text)
-        .collect();
+    let words = words_of(&form);
     let first = *words.first()?;
     let mut start = 0;
     'leads: loop {
@@ -239,17 +242,18 @@ fn clause_intro(clause: &str, colon: bool) -> Option<ClauseIntro> {
     }
     if words
         .get(start)
-        .is_some_and(|word| has(NOT_INTRO_OPENERS, word))
+        .is_some_and(|word| word.is(NOT_INTRO_OPENER))
     {
         return None;
     }
+    let sets = all_sets(&words);
     let rules_file = RULES_FILES.iter().any(|file| form.contains(file));
-    let rules_noun = words.iter().any(|word| has(RULES_NOUNS, word));
-    let material_noun = words.iter().any(|word| has(MATERIAL_NOUNS, word));
+    let rules_noun = sets.any(RULES_NOUN);
+    let material_noun = sets.any(MATERIAL_NOUN);
     let adopts = contains_phrase(&words, ADOPT_PHRASES)
         || words.iter().enumerate().any(|(index, word)| {
-            (has(ADOPT_VERBS, word) && (rules_noun || rules_file || pronoun_object(&words, index)))
-                || (has(ADOPT_VERBS_WITH_RULES, word) && (rules_noun || rules_file))
+            (word.is(ADOPT_VERB) && (rules_noun || rules_file || pronoun_object(&words, index)))
+                || (word.is(ADOPT_VERB_WITH_RULES) && (rules_noun || rules_file))
         });
     if adopts {
         // "Follow the instructions in this email:" acts on the e-mail once; the instructions
@@ -260,16 +264,15 @@ fn clause_intro(clause: &str, colon: bool) -> Option<ClauseIntro> {
             ClauseIntro::Material
         });
     }
-    let process_verb = words.iter().any(|word| has(PROCESS_VERBS, word));
+    let process_verb = sets.any(PROCESS_VERB);
     // "Summary of this thread:", "tl;dr this" hand material over; "TL;DR: never deploy on
     // Fridays" and "Summary:" head the user's own words.
-    let process_noun = words.iter().any(|word| has(PROCESS_NOUNS, word))
-        || form.contains("tl;dr")
-        || phrase_at(&words, 0, &["tl", "dr"]);
+    let process_noun =
+        sets.any(PROCESS_NOUN) || form.contains("tl;dr") || phrase_at(&words, 0, &["tl", "dr"]);
     let process = process_verb || process_noun;
-    let question = has(QUESTION_OPENERS, first);
+    let question = first.is(QUESTION_OPENER);
     let opinion = contains_phrase(&words, OPINION_PHRASES);
-    if (process || question || opinion) && words.contains(&"above") {
+    if (process || question || opinion) && words.iter().any(|word| word.text == "above") {
         return Some(ClauseIntro::Backward);
     }
     let (pointer, pointer_to_material) = forward_reference(&words);
@@ -287,7 +290,10 @@ fn clause_intro(clause: &str, colon: bool) -> Option<ClauseIntro> {
         return Some(ClauseIntro::Rules);
     }
     if colon {
-        if FORWARD_PHRASES.iter().any(|phrase| words == *phrase) {
+        if FORWARD_PHRASES
+            .iter()
+            .any(|phrase| phrase.len() == words.len() && phrase_at(&words, 0, phrase))
+        {
             return Some(ClauseIntro::Rules);
         }
         if presents_material(&words, material_noun) || reports_speech(&words) {
@@ -299,19 +305,20 @@ fn clause_intro(clause: &str, colon: bool) -> Option<ClauseIntro> {
 
 /// Whether the adopting verb at `index` takes a pronoun for what follows: "follow it:",
 /// "remember these carefully", "obey the following".
-fn pronoun_object(words: &[&str], index: usize) -> bool {
-    let object = match words.get(index + 1) {
-        Some(&"the") => words.get(index + 2),
-        other => other,
+fn pronoun_object(words: &[Token<'_>], index: usize) -> bool {
+    let text = |at: usize| words.get(at).map(|word| word.text);
+    let object = match text(index + 1) {
+        Some("the") => index + 2,
+        _ => index + 1,
     };
-    let after = words.get(index + 2).copied();
+    let after = words.get(index + 2);
     matches!(
-        object,
-        Some(&("it" | "this" | "these" | "them" | "following" | "below"))
+        text(object),
+        Some("it" | "this" | "these" | "them" | "following" | "below")
     ) && after.is_none_or(|after| {
-        has(AFTER_POINTER, after)
+        after.is(AFTER_POINTER)
             || matches!(
-                after,
+                after.text,
                 "exactly" | "strictly" | "always" | "from" | "closely"
             )
     })
@@ -319,28 +326,28 @@ fn pronoun_object(words: &[&str], index: usize) -> bool {
 
 /// Whether the clause points at text that follows (`this`, `these`, `the following`,
 /// `below`), and whether it names that text as material ("this thread", "these emails").
-fn forward_reference(words: &[&str]) -> (bool, bool) {
+fn forward_reference(words: &[Token<'_>]) -> (bool, bool) {
     let mut pointer = false;
     let mut to_material = false;
     for (index, word) in words.iter().enumerate() {
-        if !has(FORWARD_POINTERS, word) {
+        if !word.is(FORWARD_POINTER) {
             continue;
         }
-        let next = words.get(index + 1).copied();
+        let next = words.get(index + 1);
         // "this week's emails" is about time, not about a text that follows.
-        if next.is_some_and(|next| has(TIME_WORDS, next)) {
+        if next.is_some_and(|next| next.is(TIME_WORD)) {
             continue;
         }
         let named = words
             .iter()
             .skip(index + 1)
             .take(3)
-            .any(|after| has(MATERIAL_NOUNS, after) || has(RULES_NOUNS, after));
+            .any(|after| after.is(MATERIAL_NOUN) || after.is(RULES_NOUN));
         if named {
             pointer = true;
             to_material = true;
-        } else if matches!(*word, "following" | "below")
-            || next.is_none_or(|next| has(AFTER_POINTER, next))
+        } else if matches!(word.text, "following" | "below")
+            || next.is_none_or(|next| next.is(AFTER_POINTER))
         {
             pointer = true;
         }
@@ -350,15 +357,15 @@ fn forward_reference(words: &[&str]) -> (bool, bool) {
 
 /// "Here is the email I got", "Bob's reply", "the thread", "chat log": a noun phrase that
 /// presents material, before a colon.
-fn presents_material(words: &[&str], material_noun: bool) -> bool {
-    if !material_noun || words.iter().any(|word| has(RULES_NOUNS, word)) {
+fn presents_material(words: &[Token<'_>], material_noun: bool) -> bool {
+    if !material_noun || words.iter().any(|word| word.is(RULES_NOUN)) {
         return false;
     }
     // A bare noun ("Email:") heads the user's own list as often as it presents a paste.
     let first = words[0];
-    has(PRESENTERS, first)
+    first.is(PRESENTER)
         || matches!(
-            first,
+            first.text,
             "the"
                 | "a"
                 | "an"
@@ -374,25 +381,25 @@ fn presents_material(words: &[&str], material_noun: bool) -> bool {
                 | "those"
                 | "from"
         )
-        || first.ends_with("'s")
+        || first.text.ends_with("'s")
 }
 
 /// "Bob wrote:", "Here's what my manager said:": someone else's words follow. The user's own
 /// reminder ("as I said:") does not count.
-fn reports_speech(words: &[&str]) -> bool {
+fn reports_speech(words: &[Token<'_>]) -> bool {
     // "According to the docs:", "according to Bob's email:".
-    if words[0] == "according" && words.get(1) == Some(&"to") {
+    if words[0].text == "according" && words.get(1).is_some_and(|word| word.text == "to") {
         return true;
     }
-    let Some(index) = words.iter().rposition(|word| SPEECH_VERBS.contains(word)) else {
+    let Some(index) = words.iter().rposition(|word| word.is(SPEECH)) else {
         return false;
     };
     // The verb ends the clause, give or take a pronoun or "this" ("sent this", "told me").
     if words.len() - index > 3 {
         return false;
     }
-    let subject = index.checked_sub(1).map(|before| words[before]);
-    !matches!(subject, Some("i" | "i've" | "i'd" | "we" | "you")) && words[0] != "as"
+    let subject = index.checked_sub(1).map(|before| words[before].text);
+    !matches!(subject, Some("i" | "i've" | "i'd" | "we" | "you")) && words[0].text != "as"
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! subject words.
 
 use super::*;
+use crate::text::{match_form, split_sentences};
 
 /// `message` yields exactly these (kind, subject, scope) revocations, in order.
 fn check(message: &str, expected: &[(RevocationKind, &[&str], &str)]) {
