@@ -18,7 +18,9 @@ use tool_memory_core::{ToolFamily, UNSCOPED_TOOL, split_words, validate_tool_nam
 
 use tool_memory_core::markdown::{code_span_text, code_spans};
 
-use self::alias::{ALIAS_SUFFIXES, NAME_SUFFIXES, alias_mentions, find_name_word, find_word};
+#[cfg(test)]
+use self::alias::find_word;
+use self::alias::{ALIAS_SUFFIXES, Haystack, NAME_SUFFIXES, alias_mentions};
 use self::clause::{ban_after_permission, points_back, word_index};
 use self::lexicon::{ALIAS_GROUPS, AliasGroup, GENERIC_NAME_WORDS, STOP_NAMES};
 use crate::TurnRecord;
@@ -36,6 +38,12 @@ pub(crate) struct Candidate {
     tokens: Vec<String>,
     /// The name words distinctive enough to identify the tool alone (not `send`, `get`, …).
     distinctive: Vec<String>,
+    /// Whether each of `forms` names the tool in prose: not a plain verb (`Read`, `Edit`).
+    naming: Vec<bool>,
+    /// The family of the tool in core's table.
+    family: Option<ToolFamily>,
+    /// Whether the tool serves the shell family: of that family, or named as a shell.
+    shell: bool,
 }
 
 /// The tools an edict can land on: the turn's tools in call order, then the catalogue.
@@ -103,17 +111,39 @@ impl Candidates {
     /// word inside a longer code span is part of a command (`` `grep -r` `` is not the `Grep`
     /// tool).
     fn spelled(&self, text: &str) -> Option<String> {
+        if !text.contains('`') {
+            // No code span: the prose is the whole rule.
+            return self.named(&Haystack::new(&match_form(text)));
+        }
         code_spans(text)
             .iter()
-            .find_map(|span| {
-                let code = code_span_text(text, span).trim();
-                let name = validate_tool_name(code).ok()?;
-                self.tools
-                    .iter()
-                    .find(|tool| tool.name == name || tool.forms.contains(&name))
-                    .map(|tool| tool.name.clone())
-            })
-            .or_else(|| self.named(&without_code(text)))
+            .find_map(|span| self.code_names(code_span_text(text, span).trim()))
+            .or_else(|| self.named(&Haystack::new(&without_code(text))))
+    }
+
+    /// The tool a code span's text names, if it is a catalogue name or a form of one.
+    fn code_names(&self, code: &str) -> Option<String> {
+        let same = |tool: &Candidate, name: &str| {
+            tool.name == name || tool.forms.iter().any(|form| form == name)
+        };
+        if code.is_ascii() {
+            // Compared without lower-casing into a new string first; most spans name no tool.
+            let tool = self.tools.iter().find(|tool| {
+                tool.name.eq_ignore_ascii_case(code)
+                    || tool
+                        .forms
+                        .iter()
+                        .any(|form| form.eq_ignore_ascii_case(code))
+            })?;
+            // The store's rules for a name still apply (its length above all).
+            let name = validate_tool_name(code).ok()?;
+            return same(tool, &name).then(|| tool.name.clone());
+        }
+        let name = validate_tool_name(code).ok()?;
+        self.tools
+            .iter()
+            .find(|tool| same(tool, &name))
+            .map(|tool| tool.name.clone())
     }
 
     /// The tool the rule's own words point to (attribution steps 1 to 4 and the alias table),
@@ -123,20 +153,24 @@ impl Candidates {
             return Some(tool);
         }
         let need = need_at(text);
+        let haystack = Haystack::new(form);
         if let Some(NameWordHit {
-            tool,
+            tool: candidate,
             position,
             words,
             verb,
-        }) = self.by_name_word(form)
+        }) = self.by_name_word(&haystack)
         {
+            let tool = &candidate.name;
             let family_tool = need.and_then(|(need, at)| Some((need, at, self.by_need(need)?)));
             match family_tool {
                 // `apply_patch` found by "patch" in "Never run `patch -p1`": the name word of
                 // an agent's built-in tool yields to what the rule is about.
                 Some((need, _, family_tool))
-                    if family_tool != tool
-                        && ToolFamily::of(&tool).is_some_and(|family| family != need.family()) =>
+                    if family_tool != *tool
+                        && candidate
+                            .family
+                            .is_some_and(|family| family != need.family()) =>
                 {
                     return Some(family_tool);
                 }
@@ -144,7 +178,7 @@ impl Candidates {
                 // (`issue` of `create_issue`, not its verb), after the verb that says what the
                 // rule is about.
                 Some((_, at, family_tool))
-                    if family_tool != tool
+                    if family_tool != *tool
                         && tool.starts_with("mcp__")
                         && words == 1
                         && !verb
@@ -152,35 +186,21 @@ impl Candidates {
                 {
                     return Some(family_tool);
                 }
-                _ => return Some(tool),
+                _ => return Some(tool.clone()),
             }
         }
-        let alias = self.by_alias(form);
+        let alias = self.by_alias(&haystack);
         // A dedicated tool the alias table finds (`git_commit`, `execute_sql`, `kubectl`) is
         // more specific than a family's general tool; a family tool it finds is only a guess
         // from a common noun, which the rule's own evidence outranks.
-        if let Some(tool) = &alias
-            && ToolFamily::of(tool).is_none()
-            && !self.only_by_server(tool, form)
+        if let Some(tool) = alias
+            && tool.family.is_none()
+            && !only_by_server(tool, &haystack)
         {
-            return Some(tool.clone());
+            return Some(tool.name.clone());
         }
-        need.and_then(|(need, _)| self.by_need(need)).or(alias)
-    }
-
-    /// Whether `tool` is an MCP tool (`mcp__github__create_pull_request`) none of whose own
-    /// words (`create`, `pull`, `request`) the rule uses: the alias table found it by its
-    /// server's name alone, which says nothing about what the tool does.
-    fn only_by_server(&self, tool: &str, form: &str) -> bool {
-        let Some(rest) = tool.strip_prefix("mcp__") else {
-            return false;
-        };
-        let Some((_, own)) = rest.split_once("__") else {
-            return false;
-        };
-        !split_words(own, false)
-            .iter()
-            .any(|word| find_word(form, word, ALIAS_SUFFIXES).is_some())
+        need.and_then(|(need, _)| self.by_need(need))
+            .or_else(|| alias.map(|tool| tool.name.clone()))
     }
 
     /// The catalogue's tool for `need`: the first of its family in call and catalogue order,
@@ -188,14 +208,9 @@ impl Candidates {
     /// tool for deleting, an edit tool otherwise).
     fn by_need(&self, need: Need) -> Option<String> {
         let family = need.family();
-        let members: Vec<&Candidate> = self
-            .tools
-            .iter()
-            .filter(|tool| {
-                ToolFamily::of(&tool.name) == Some(family)
-                    || (family == ToolFamily::Shell && SHELL_GROUP.claims(tool))
-            })
-            .collect();
+        let mut members = self.tools.iter().filter(|tool| {
+            tool.family == Some(family) || (family == ToolFamily::Shell && tool.shell)
+        });
         let has = |tool: &Candidate, words: &[&str]| {
             tool.tokens
                 .iter()
@@ -211,30 +226,28 @@ impl Candidates {
                     &["edit", "multiedit", "replace", "patch"]
                 };
                 members
-                    .iter()
+                    .clone()
                     .find(|tool| has(tool, preferred))
-                    .or_else(|| {
-                        members
-                            .iter()
-                            .find(|tool| delete || !has(tool, &["delete", "remove"]))
-                    })
-                    .copied()
+                    .or_else(|| members.find(|tool| delete || !has(tool, &["delete", "remove"])))
             }
             Need::Read => members
-                .iter()
+                .clone()
                 .find(|tool| has(tool, &["read", "view"]))
-                .or(members.first())
-                .copied(),
-            _ => members.first().copied(),
+                .or_else(|| members.next()),
+            _ => members.next(),
         };
         chosen.map(|tool| tool.name.clone())
     }
 
     /// The tool `form` names or aliases, if any (attribution steps 1 and 2).
     pub(crate) fn attribute_explicit(&self, form: &str) -> Option<String> {
-        self.named(form)
-            .or_else(|| self.by_name_word(form).map(|hit| hit.tool))
-            .or_else(|| self.by_alias(form))
+        let haystack = Haystack::new(form);
+        self.named(&haystack)
+            .or_else(|| {
+                self.by_name_word(&haystack)
+                    .map(|hit| hit.tool.name.clone())
+            })
+            .or_else(|| self.by_alias(&haystack).map(|tool| tool.name.clone()))
     }
 
     /// The tool of a sentence that names none: the first tool that ran, else `__unscoped__`
@@ -247,16 +260,17 @@ impl Candidates {
 
     /// The tool named earliest in the edict; the longest name wins a tie ("send email" over
     /// "email"), then call order.
-    fn named(&self, form: &str) -> Option<String> {
+    fn named(&self, form: &Haystack<'_>) -> Option<String> {
         let mut best: Option<(usize, Reverse<usize>, &Candidate)> = None;
         for tool in &self.tools {
             // `Read`, `Edit`, `Write`: the word names the action; the family step routes it.
-            for phrase in tool
+            for (phrase, _) in tool
                 .forms
                 .iter()
-                .filter(|phrase| !VERB_TOOL_NAMES.contains(&phrase.as_str()))
+                .zip(&tool.naming)
+                .filter(|(_, naming)| **naming)
             {
-                if let Some(position) = find_word(form, phrase, NAME_SUFFIXES) {
+                if let Some(position) = form.find(phrase, NAME_SUFFIXES) {
                     let key = (position, Reverse(phrase.len()));
                     if best.is_none_or(|(at, length, _)| key < (at, length)) {
                         best = Some((key.0, key.1, tool));
@@ -272,13 +286,13 @@ impl Candidates {
     /// Generic verbs (`send`, `get`, `create`, …) do not count. On a tie, the tool with more
     /// of its words in the edict wins ("post in Slack" picks `slack_post` over
     /// `slack_read_channel`), then call order.
-    fn by_name_word(&self, form: &str) -> Option<NameWordHit> {
+    fn by_name_word(&self, form: &Haystack<'_>) -> Option<NameWordHit<'_>> {
         let mut best: Option<(usize, Reverse<usize>, &Candidate, &String)> = None;
         for tool in &self.tools {
             let earliest = tool
                 .distinctive
                 .iter()
-                .filter_map(|token| find_name_word(form, token).map(|at| (at, token)))
+                .filter_map(|token| form.find_name_word(token).map(|at| (at, token)))
                 .min();
             let Some((position, token)) = earliest else {
                 continue;
@@ -289,7 +303,7 @@ impl Candidates {
             }
         }
         best.map(|(position, Reverse(words), tool, token)| NameWordHit {
-            tool: tool.name.clone(),
+            tool,
             position,
             words,
             verb: tool.verb() == Some(token.as_str()),
@@ -298,7 +312,7 @@ impl Candidates {
 
     /// The alias group mentioned first that resolves to an existing tool: product and
     /// program names before common nouns, then the earliest mention, then the longest phrase.
-    fn by_alias(&self, form: &str) -> Option<String> {
+    fn by_alias(&self, form: &Haystack<'_>) -> Option<&Candidate> {
         let mut mentioned: Vec<(bool, usize, Reverse<usize>, usize)> = alias_mentions(form)
             .into_iter()
             .enumerate()
@@ -314,7 +328,7 @@ impl Candidates {
 
     /// The group's tool whose name words the edict also uses most ("never delete files" picks
     /// `delete_file` over `read_file`); call order breaks ties.
-    fn resolve(&self, group: &AliasGroup, form: &str) -> Option<String> {
+    fn resolve(&self, group: &AliasGroup, form: &Haystack<'_>) -> Option<&Candidate> {
         let mut best: Option<(usize, &Candidate)> = None;
         for tool in self.tools.iter().filter(|tool| group.claims(tool)) {
             let score = tool.words_in(form);
@@ -322,8 +336,23 @@ impl Candidates {
                 best = Some((score, tool));
             }
         }
-        best.map(|(_, tool)| tool.name.clone())
+        best.map(|(_, tool)| tool)
     }
+}
+
+/// Whether `tool` is an MCP tool (`mcp__github__create_pull_request`) none of whose own
+/// words (`create`, `pull`, `request`) the rule uses: the alias table found it by its
+/// server's name alone, which says nothing about what the tool does.
+fn only_by_server(tool: &Candidate, form: &Haystack<'_>) -> bool {
+    let Some(rest) = tool.name.strip_prefix("mcp__") else {
+        return false;
+    };
+    let Some((_, own)) = rest.split_once("__") else {
+        return false;
+    };
+    !split_words(own, false)
+        .iter()
+        .any(|word| form.find(word, ALIAS_SUFFIXES).is_some())
 }
 
 /// The match form of `text` with its code spans left out.
@@ -342,8 +371,8 @@ fn without_code(text: &str) -> String {
 /// What [`Candidates::by_name_word`] found: the tool, where its earliest name word stands in
 /// the rule, how many of its name words the rule uses, and whether that word is the verb of
 /// the tool's name (`merge` in `merge_pull_request`, not `issue` in `create_issue`).
-struct NameWordHit {
-    tool: String,
+struct NameWordHit<'c> {
+    tool: &'c Candidate,
     position: usize,
     words: usize,
     verb: bool,
@@ -362,8 +391,10 @@ impl Candidate {
     }
 
     fn new(raw: &str, name: String) -> Candidate {
-        let spaced = split_words(&name, false).join(" ");
-        let camel = split_words(raw.trim(), true).join(" ");
+        let name_words = split_words(&name, false);
+        let camel_words = split_words(raw.trim(), true);
+        let spaced = name_words.join(" ");
+        let camel = camel_words.join(" ");
         let mut forms = Vec::new();
         // An MCP tool is named by its own part too: `run_query` for `mcp__db__run_query`.
         let tail = name
@@ -380,8 +411,8 @@ impl Candidate {
                 forms.push(form);
             }
         }
-        let mut tokens = split_words(&name, false);
-        for token in split_words(raw.trim(), true) {
+        let mut tokens = name_words;
+        for token in camel_words {
             if !tokens.contains(&token) {
                 tokens.push(token);
             }
@@ -394,19 +425,29 @@ impl Candidate {
             })
             .cloned()
             .collect();
-        Candidate {
+        let naming = forms
+            .iter()
+            .map(|form| !VERB_TOOL_NAMES.contains(&form.as_str()))
+            .collect();
+        let family = ToolFamily::of(&name);
+        let mut candidate = Candidate {
             name,
             forms,
             tokens,
             distinctive,
-        }
+            naming,
+            family,
+            shell: false,
+        };
+        candidate.shell = family == Some(ToolFamily::Shell) || SHELL_GROUP.claims(&candidate);
+        candidate
     }
 
     /// How many of the tool's name words the edict uses.
-    fn words_in(&self, form: &str) -> usize {
+    fn words_in(&self, form: &Haystack<'_>) -> usize {
         self.tokens
             .iter()
-            .filter(|token| find_name_word(form, token).is_some())
+            .filter(|token| form.find_name_word(token).is_some())
             .count()
     }
 }

@@ -1,6 +1,7 @@
 //! Unit tests of tool attribution: which tool an edict lands on, and that the alias index
 //! reads the table as a scan would.
 
+use super::alias::Haystack;
 use super::*;
 use crate::ToolCallRecord;
 use crate::text::match_form;
@@ -43,8 +44,127 @@ fn alias_index_agrees_with_a_scan_per_phrase() {
         }
     }
     for form in &forms {
-        assert_eq!(alias_mentions(form), scan(form), "{form:?}");
+        assert_eq!(alias_mentions(&Haystack::new(form)), scan(form), "{form:?}");
     }
+}
+
+/// The match forms of every sentence of the corpora, and a few made to be hard: where the
+/// faster searches of attribution are checked against the plain ones.
+fn corpus_forms() -> Vec<String> {
+    let mut forms: Vec<String> = crate::test_messages::corpus_messages()
+        .iter()
+        .flat_map(|message| message.lines().map(match_form).collect::<Vec<_>>())
+        .collect();
+    forms.extend(
+        [
+            "",
+            "émail l'email e-mails _send_email send_emails",
+            "never send_email's or mcp__db__run_query!",
+            "--force .env @x -x ünïcödé's",
+        ]
+        .map(str::to_owned),
+    );
+    forms
+}
+
+/// A rule read into its word starts finds every needle where a scan of its bytes does: the
+/// catalogue names and name words of every agent, the alias phrases, and needles that open
+/// with a mark.
+#[test]
+fn word_starts_find_what_a_byte_scan_finds() {
+    let mut needles: Vec<String> = ["send_email", "send email", "e", "-x", ".env", "@x", "émail"]
+        .map(str::to_owned)
+        .to_vec();
+    for name in [
+        "Bash",
+        "run_shell_command",
+        "WebFetch",
+        "mcp__db__run_query",
+        "apply_patch",
+    ] {
+        let candidate = Candidate::new(name, validate_tool_name(name).unwrap());
+        needles.extend(candidate.forms.iter().cloned());
+        needles.extend(candidate.tokens.iter().cloned());
+    }
+    for group in ALIAS_GROUPS {
+        needles.extend(
+            group
+                .strong
+                .iter()
+                .chain(group.phrases)
+                .map(|p| (*p).to_owned()),
+        );
+    }
+    for form in corpus_forms() {
+        let haystack = Haystack::new(&form);
+        for needle in &needles {
+            for suffixes in [NAME_SUFFIXES, ALIAS_SUFFIXES] {
+                assert_eq!(
+                    haystack.find(needle, suffixes),
+                    find_word(&form, needle, suffixes),
+                    "{needle:?} in {form:?}"
+                );
+            }
+        }
+    }
+}
+
+/// The one pass for a permission and a ban after it finds what a search for each phrase
+/// finds, on every line of the corpora and on made-up ones.
+#[test]
+fn the_permission_scan_agrees_with_a_search_per_phrase() {
+    use super::lexicon::{BAN_OPENERS, BAN_TURNS, PERMISSIONS};
+    use crate::text::is_word_char;
+    fn find_phrase(lower: &str, phrase: &str) -> Option<usize> {
+        lower.match_indices(phrase).map(|(at, _)| at).find(|&at| {
+            let before = lower[..at].chars().next_back();
+            let after = lower[at + phrase.len()..].chars().next();
+            before.is_none_or(|ch| !is_word_char(ch)) && after.is_none_or(|ch| !is_word_char(ch))
+        })
+    }
+    let searched = |text: &str| -> Option<usize> {
+        let lower = text.to_ascii_lowercase();
+        let permission_end = PERMISSIONS
+            .iter()
+            .filter_map(|phrase| find_phrase(&lower, phrase).map(|at| at + phrase.len()))
+            .min()?;
+        BAN_TURNS
+            .iter()
+            .filter_map(|turn| {
+                let at = permission_end + lower[permission_end..].find(turn)?;
+                let after = at + turn.len();
+                let rest = lower[after..].trim_start_matches(['*', '_', ' ']);
+                BAN_OPENERS
+                    .iter()
+                    .any(|ban| {
+                        rest.strip_prefix(ban).is_some_and(|tail| {
+                            tail.chars().next().is_none_or(|ch| !is_word_char(ch))
+                        })
+                    })
+                    .then_some(after)
+            })
+            .min()
+    };
+    let mut texts: Vec<String> = crate::test_messages::corpus_messages()
+        .iter()
+        .flat_map(|message| message.lines().map(str::to_owned).collect::<Vec<_>>())
+        .collect();
+    texts.extend(
+        [
+            "You MAY read logs, BUT **Never** restart",
+            "Feel free to search — don’t push",
+            "is okay; never; is ok, but not",
+            "cannot may, but don'tx; can - no",
+        ]
+        .map(str::to_owned),
+    );
+    let mut found = 0;
+    for text in &texts {
+        let expected = searched(text);
+        found += usize::from(expected.is_some());
+        assert_eq!(ban_after_permission(text), expected, "{text:?}");
+    }
+    assert!(found > 3, "{found}");
 }
 
 /// The edict `edict`, in a turn that called `ran` with catalogue `catalogue`, lands on
