@@ -221,6 +221,28 @@ fn is_standing(blanked: &str, tokens: &[Token<'_>], clause: &str, voice: Voice) 
 /// The lead-in of a list of bans, as it will open each item's rule (`Do not:`), if `line` is
 /// one: a heading or a line ending in a colon whose words are only a ban.
 fn lead_in(line: &str) -> Option<String> {
+    if may_lead(line) {
+        parsed_lead_in(line)
+    } else {
+        None
+    }
+}
+
+/// Whether `line` may lead in a list: a heading, a bold title, or a line that ends in a
+/// colon (perhaps inside emphasis or before a heading's closing marks). Nearly every line is
+/// none of these, and is not parsed as markdown at all.
+fn may_lead(line: &str) -> bool {
+    let trimmed = line.trim();
+    trimmed.starts_with('#')
+        || trimmed.ends_with("**")
+        || trimmed.ends_with("__")
+        || trimmed
+            .trim_end_matches(|ch: char| ch.is_whitespace() || matches!(ch, '*' | '_' | '~' | '#'))
+            .ends_with(':')
+}
+
+/// [`lead_in`] without its cheap test first.
+fn parsed_lead_in(line: &str) -> Option<String> {
     let parsed = markdown::line(line);
     // A sign before the words ("🚫 **Forbidden**", "⚠️ Ask first:") is decoration.
     let content = parsed

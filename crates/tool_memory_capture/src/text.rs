@@ -95,21 +95,26 @@ fn is_abbreviation(before: &str, after: &str) -> bool {
     let word = before
         .rsplit(|ch: char| ch.is_whitespace() || ch == '(')
         .next()
-        .unwrap_or("")
-        .to_lowercase();
-    match word.as_str() {
-        "e.g" | "i.e" | "vs" | "mr" | "mrs" | "ms" | "dr" | "approx" | "incl" | "cf" | "fig" => {
-            true
-        }
-        // "etc." ends a sentence only when a capital letter follows.
-        "etc" => !after
+        .unwrap_or("");
+    // Every abbreviation is ASCII, and no other char lower-cases to the ASCII letters they
+    // are made of, so the word is compared in place.
+    let is = |abbreviation: &str| word.eq_ignore_ascii_case(abbreviation);
+    if ABBREVIATIONS.iter().any(|abbreviation| is(abbreviation)) {
+        return true;
+    }
+    // "etc." ends a sentence only when a capital letter follows.
+    is("etc")
+        && !after
             .trim_start()
             .chars()
             .next()
-            .is_some_and(char::is_uppercase),
-        _ => false,
-    }
+            .is_some_and(char::is_uppercase)
 }
+
+/// Abbreviations whose dot ends no sentence, without that dot.
+const ABBREVIATIONS: &[&str] = &[
+    "e.g", "i.e", "vs", "mr", "mrs", "ms", "dr", "approx", "incl", "cf", "fig",
+];
 
 /// The form used for matching: lower-case, typographic apostrophes and quotes unified,
 /// markdown emphasis stars dropped, every run of whitespace one space.

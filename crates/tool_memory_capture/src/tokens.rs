@@ -45,7 +45,9 @@ impl Token<'_> {
 /// byte ranges and word lists: the one tokenizer of the edict, standing, revocation and
 /// material grammars. `form` is a normal form (lower-case).
 pub(crate) fn tokenize(form: &str) -> Vec<Token<'_>> {
-    let mut tokens = Vec::with_capacity(form.len() / 4);
+    // About one token for every three bytes of English prose: enough that the vector rarely
+    // grows while it is filled.
+    let mut tokens = Vec::with_capacity(form.len() / 3 + 2);
     let bytes = form.as_bytes();
     let char_at = |at: usize| -> Option<char> {
         match bytes.get(at) {

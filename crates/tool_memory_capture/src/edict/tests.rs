@@ -330,3 +330,40 @@ fn no_multi_word_filler_opens_with_the_end_of_a_sentence() {
             .all(|sequence| sequence.first() != Some(&"$"))
     );
 }
+
+/// The cheap test of a lead-in never hides one: on every line of the corpora and on made-up
+/// lines, a line it turns away is one the markdown reading finds no lead-in in.
+#[test]
+fn the_lead_in_test_hides_no_lead_in() {
+    let mut lines: Vec<String> = crate::test_messages::corpus_messages()
+        .iter()
+        .flat_map(|message| message.lines().map(str::to_owned).collect::<Vec<_>>())
+        .collect();
+    lines.extend(
+        [
+            "## Don'ts",
+            "**Forbidden:**",
+            "Do not:",
+            "__Never__",
+            "# Never #",
+            "Avoid: ** ",
+            "- Do not: _",
+            "🚫 **Forbidden**",
+            "> Do not:",
+            "| Do not: |",
+            "Never:~~",
+            "Never",
+        ]
+        .map(str::to_owned),
+    );
+    let mut leads = 0;
+    for line in &lines {
+        let parsed = parsed_lead_in(line);
+        leads += usize::from(parsed.is_some());
+        assert!(
+            parsed.is_none() || may_lead(line),
+            "{line:?} leads in {parsed:?}"
+        );
+    }
+    assert!(leads > 5, "{leads}");
+}

@@ -4,9 +4,8 @@
 //! wrote:" introduce material; "summarise the above" turns what came before into material.
 
 use super::lexicon::{
-    ADOPT_PHRASES, ADOPT_VERBS, ADOPT_VERBS_WITH_RULES, FORWARD_PHRASES, MATERIAL_NOUNS,
-    OPINION_PHRASES, PROCESS_NOUNS, PROCESS_VERBS, QUESTION_OPENERS, REQUEST_LEADS, RULES_FILES,
-    RULES_NOUNS, STANDING_PHRASES, has,
+    ADOPT_PHRASES, ADOPT_VERBS, FORWARD_PHRASES, MATERIAL_NOUNS, OPINION_PHRASES, PROCESS_NOUNS,
+    PROCESS_VERBS, REQUEST_LEADS, RULES_FILES, RULES_NOUNS, STANDING_PHRASES, has,
 };
 use crate::lexicon::{
     ADOPT_VERB, ADOPT_VERB_WITH_RULES, AFTER_POINTER, FORWARD_POINTER, INTRO_TRIGGER,
@@ -91,17 +90,19 @@ fn introduction_of(line: &str, colons: Vec<usize>, followed: bool) -> Option<Int
 
 /// Every word that some way of introducing needs ([`clause_intro`] returns nothing for a
 /// clause without one): adopting verbs and phrases, rules and material nouns, request verbs
-/// and nouns, question openers, opinion phrases, "above", speech verbs and "according to", and
-/// a word of each standing-order opener that must make up a whole clause before a colon.
+/// and nouns, opinion phrases, "above", speech verbs and "according to", and a word of each
+/// standing-order opener that must make up a whole clause before a colon. Not the words that
+/// count only beside one of these: an adopting verb that needs a rules noun ("use", "keep":
+/// the noun is here) and a question opener ("is", "can", "what"), which introduces only with
+/// "above" or a material or rules noun. Those are among the commonest words of an instruction
+/// file, and the line would be read for nothing.
 pub(crate) fn trigger_words() -> impl Iterator<Item = &'static str> {
-    let lists: [&[&str]; 8] = [
+    let lists: [&[&str]; 6] = [
         ADOPT_VERBS,
-        ADOPT_VERBS_WITH_RULES,
         RULES_NOUNS,
         MATERIAL_NOUNS,
         PROCESS_VERBS,
         PROCESS_NOUNS,
-        QUESTION_OPENERS,
         SPEECH_VERBS,
     ];
     let firsts = [ADOPT_PHRASES, OPINION_PHRASES]
