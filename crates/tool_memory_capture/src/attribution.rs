@@ -16,7 +16,7 @@ use std::cmp::Reverse;
 
 use tool_memory_core::{ToolFamily, UNSCOPED_TOOL, split_words, validate_tool_name};
 
-use tool_memory_core::markdown::{code_span_text, code_spans};
+use tool_memory_core::markdown::code_span_text;
 
 #[cfg(test)]
 use self::alias::find_word;
@@ -25,7 +25,7 @@ use self::clause::{ban_after_permission, points_back, word_index};
 use self::lexicon::{ALIAS_GROUPS, AliasGroup, GENERIC_NAME_WORDS, STOP_NAMES};
 use crate::TurnRecord;
 use crate::route::{Need, VERB_TOOL_NAMES, need_at};
-use crate::text::match_form;
+use crate::text::{code_spans, match_form};
 
 /// A tool the edict may be attributed to.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,6 +9,7 @@ use crate::failure::observe_calls;
 use crate::grammar;
 use crate::identity::edict_identity_key;
 use crate::material::{self, Voice};
+use crate::reading::Reader;
 use crate::{
     CaptureOutput, EDICT_TAG, MATERIAL_TAG, ProposedRevocation, ProposedRule, Trust, TurnRecord,
 };
@@ -60,14 +61,15 @@ pub fn capture_turn_with(
     let mut output = CaptureOutput::default();
     // One structural pass decides whose words each part of the message is; both grammars read
     // its spans.
+    let reader = Reader::new(&turn.user_message);
     let spans = if config.edicts || config.revocations {
-        material::spans(&turn.user_message)
+        material::spans(&reader)
     } else {
         Vec::new()
     };
     let candidates = Candidates::of_turn(turn);
     // One pass of the grammars over the spans.
-    let found = grammar::read(&spans, config.edicts, config.revocations);
+    let found = grammar::read(&reader, &spans, config.edicts, config.revocations);
     if config.edicts {
         // Where each identity's rule is, so that a long instruction file with thousands of
         // rules merges its repeats in linear time.

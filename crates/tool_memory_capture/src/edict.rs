@@ -74,6 +74,8 @@ pub(crate) struct EdictReader<'a> {
 /// in that form.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ReadSentence<'s, 't> {
+    /// The match form.
+    pub(crate) plain: &'s str,
     pub(crate) grammar: &'s str,
     pub(crate) tokens: &'s [Token<'t>],
     pub(crate) revocation: Option<&'s Found>,
@@ -131,23 +133,34 @@ impl<'a> EdictReader<'a> {
         let clauses = split_joined_edicts(sentence);
         if let [clause] = clauses.as_slice() {
             // The sentence is one clause: the caller's reading is the clause's.
-            self.clause(span, clause, read.grammar, read.tokens, read.revocation);
+            let form = read.plain;
+            self.clause(
+                span,
+                clause,
+                form,
+                read.grammar,
+                read.tokens,
+                read.revocation,
+            );
             return;
         }
         for clause in clauses {
             let grammar = grammar_form(clause);
             let tokens = tokenize(&grammar);
             let found = revocation::find_tokens(&grammar, &tokens);
-            self.clause(span, clause, &grammar, &tokens, found.as_ref());
+            let form = match_form(clause);
+            self.clause(span, clause, &form, &grammar, &tokens, found.as_ref());
         }
     }
 
-    /// Reads one clause: `grammar` is its grammar form, `tokens` that form's tokens and
-    /// `found` the revocation in it, which the edict grammar reads blanked out.
+    /// Reads one clause: `form` is its match form, `grammar` its grammar form, `tokens` that
+    /// form's tokens and `found` the revocation in it, which the edict grammar reads blanked
+    /// out.
     fn clause(
         &mut self,
         span: &Span<'a>,
         clause: &'a str,
+        form: &str,
         grammar: &str,
         tokens: &[Token<'_>],
         found: Option<&Found>,
@@ -184,7 +197,7 @@ impl<'a> EdictReader<'a> {
         }
         self.edicts.push(Edict {
             text: Cow::Borrowed(truncate_chars(clause, MAX_EDICT_CHARS)),
-            form: match_form(clause),
+            form: form.to_owned(),
             voice,
             previous: before,
         });
@@ -198,8 +211,8 @@ impl<'a> EdictReader<'a> {
 
 /// Every edict of the message cut into `spans`, in message order ([`EdictReader`]).
 #[cfg(test)]
-pub(crate) fn extract_edicts<'a>(spans: &[Span<'a>]) -> Vec<Edict<'a>> {
-    crate::grammar::read(spans, true, false).edicts
+pub(crate) fn extract_edicts(message: &str) -> Vec<Edict<'_>> {
+    crate::grammar::read_message(message, true, false).edicts
 }
 
 /// A markerless standing rule ([`standing::statement_of`]) in the user's own words; a choice

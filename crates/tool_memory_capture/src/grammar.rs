@@ -1,18 +1,20 @@
 //! The one pass of the grammars over a message, once the material pass has cut it into spans
-//! ([`crate::material::spans`]): each line is split into sentences once, and each sentence is
-//! put in its grammar form ([`grammar_form`], each code span one word) and tokenized once.
-//! The edict grammar, the standing statements and the revocation grammar all read those
-//! tokens; the revocation found in a sentence is both the revocation the user stated (in their
-//! own words) and what the edict grammar reads blanked out. Only a sentence with a code span
-//! is read a second time, in its plain [`match_form`], which the revocation grammar reads (a
-//! command such as `` `git push` `` is its topic there).
+//! ([`crate::material::spans`]): each span is split into sentences once, and each sentence is
+//! read as a slice of its line's reading ([`crate::reading`]), in its match form and, when it
+//! holds a code span, in its grammar form ([`crate::text::grammar_form`], each code span one
+//! word). The edict grammar and the standing statements read the grammar form's tokens; the
+//! revocation grammar reads the match form's (a command such as `` `git push` `` is a topic
+//! there). The revocation found in a sentence is both the revocation the user stated (in their
+//! own words) and what the edict grammar reads blanked out; without a code span the two forms
+//! are one, and it is found once.
 
 use std::ops::Range;
 
 use crate::edict::{Edict, EdictReader, ReadSentence};
 use crate::material::{Span, Voice};
+use crate::reading::{GrammarPart, Reader};
 use crate::revocation::{self, Revocation};
-use crate::text::{grammar_form_coded, match_form, split_sentences, strip_bullet};
+use crate::text::{grammar_form_coded, split_sentences, strip_bullet};
 use crate::tokens::tokenize;
 
 /// What the grammars found in a message.
@@ -25,14 +27,23 @@ pub(crate) struct Found<'a> {
 }
 
 /// Reads the edicts (when `edicts`) and the revocations (when `revocations`) of the message
-/// cut into `spans`, in one pass.
-pub(crate) fn read<'a>(spans: &[Span<'a>], edicts: bool, revocations: bool) -> Found<'a> {
-    let mut reader = EdictReader::default();
+/// `reader` reads, cut into `spans`, in one pass.
+pub(crate) fn read<'a>(
+    reader: &Reader<'a>,
+    spans: &[Span<'a>],
+    edicts: bool,
+    revocations: bool,
+) -> Found<'a> {
+    let mut edict_reader = EdictReader::default();
     let mut found = Found::default();
+    // The tokens of the sentence being read, in its match form and in its grammar form: one
+    // buffer each for the whole message.
+    let mut plain_tokens = Vec::new();
+    let mut grammar_tokens = Vec::new();
     for span in spans {
         // The reader keeps its state (a list's lead-in, the sentence before) across every span
         // it is shown, even one whose sentences it does not read.
-        let read_edicts = edicts && reader.start_span(span);
+        let read_edicts = edicts && edict_reader.start_span(span);
         let read_revocations = revocations && span.voice == Voice::Own;
         if !read_edicts && !read_revocations {
             continue;
@@ -40,35 +51,52 @@ pub(crate) fn read<'a>(spans: &[Span<'a>], edicts: bool, revocations: bool) -> F
         // The span's quotations, found on its first revocation only: most spans hold none.
         let mut quotes: Option<Vec<Range<usize>>> = None;
         for sentence in split_sentences(strip_bullet(span.text)) {
-            let (grammar, coded) = grammar_form_coded(sentence);
-            let tokens = tokenize(&grammar);
-            let in_grammar = revocation::find_tokens(&grammar, &tokens);
+            let plain = reader.plain_part(span.line, sentence, &mut plain_tokens);
+            let alone;
+            let alone_tokens;
+            let (grammar, tokens, coded) =
+                match reader.grammar_part(span.line, sentence, &mut grammar_tokens) {
+                    GrammarPart::Plain => (plain, plain_tokens.as_slice(), false),
+                    GrammarPart::Coded(grammar) => (grammar, grammar_tokens.as_slice(), true),
+                    GrammarPart::OnItsOwn => {
+                        let (form, coded) = grammar_form_coded(sentence);
+                        alone = form;
+                        alone_tokens = tokenize(&alone);
+                        (alone.as_str(), alone_tokens.as_slice(), coded)
+                    }
+                };
+            let in_grammar = revocation::find_tokens(grammar, tokens);
             if read_edicts {
                 let read = ReadSentence {
-                    grammar: &grammar,
-                    tokens: &tokens,
+                    plain,
+                    grammar,
+                    tokens,
                     revocation: in_grammar.as_ref(),
                 };
-                reader.sentence(span, sentence, read);
+                edict_reader.sentence(span, sentence, read);
             }
             if !read_revocations {
                 continue;
             }
             // Without a code span the grammar form is the match form, already read.
             let stated = if coded {
-                let form = match_form(sentence);
-                let tokens = tokenize(&form);
-                revocation::find_tokens(&form, &tokens).and_then(|stated| {
-                    revocation::revocation_of(span, sentence, &form, stated, &mut quotes)
-                })
+                revocation::find_tokens(plain, &plain_tokens)
             } else {
-                in_grammar.and_then(|stated| {
-                    revocation::revocation_of(span, sentence, &grammar, stated, &mut quotes)
-                })
+                in_grammar
             };
-            found.revocations.extend(stated);
+            found.revocations.extend(stated.and_then(|stated| {
+                revocation::revocation_of(span, sentence, plain, stated, &mut quotes)
+            }));
         }
     }
-    found.edicts = reader.finish();
+    found.edicts = edict_reader.finish();
     found
+}
+
+/// The edicts and revocations of `message` alone, for the unit tests of the grammars.
+#[cfg(test)]
+pub(crate) fn read_message(message: &str, edicts: bool, revocations: bool) -> Found<'_> {
+    let reader = Reader::new(message);
+    let spans = crate::material::spans(&reader);
+    read(&reader, &spans, edicts, revocations)
 }

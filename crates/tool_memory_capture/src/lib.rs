@@ -20,6 +20,7 @@ mod lexicon;
 mod matching;
 mod material;
 mod output;
+mod reading;
 mod revocation;
 mod route;
 mod standing;

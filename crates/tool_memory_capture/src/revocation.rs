@@ -49,8 +49,8 @@ pub(crate) struct Revocation<'a> {
 /// Every revocation in the user's own spans, in message order, at most one per sentence
 /// ([`revocation_of`]).
 #[cfg(test)]
-pub(crate) fn extract_revocations<'a>(spans: &[Span<'a>]) -> Vec<Revocation<'a>> {
-    crate::grammar::read(spans, false, true).revocations
+pub(crate) fn extract_revocations(message: &str) -> Vec<Revocation<'_>> {
+    crate::grammar::read_message(message, false, true).revocations
 }
 
 /// The revocation in `sentence` of the user's own `span`, if any, given `form` (the sentence's

@@ -15,14 +15,14 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use tool_memory_core::ToolFamily;
-use tool_memory_core::markdown::{code_span_text, code_spans};
+use tool_memory_core::markdown::code_span_text;
 
 pub(crate) use self::lexicon::VERB_TOOL_NAMES;
 use self::lexicon::{
     CODE_ONLY_PROGRAMS, CREATE_VERBS, EDIT_NOUNS, EDIT_VERBS, FETCH_WORDS, PROGRAMS, READ_VERBS,
     SEARCH_WORDS, SHELL_NOUNS, SHELL_OBJECTS, SHELL_VERBS, SUFFIXES,
 };
-use crate::text::is_word_char;
+use crate::text::{code_spans, is_word_char};
 
 /// What a rule is about, as far as the tool that enforces it goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

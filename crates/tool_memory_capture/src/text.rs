@@ -5,7 +5,52 @@
 use std::sync::LazyLock;
 
 use regex::Regex;
-use tool_memory_core::markdown::{code_spans, in_spans};
+use std::ops::Range;
+
+use tool_memory_core::markdown::{self, in_spans};
+
+/// The code spans of `text`, exactly as [`markdown::code_spans`] finds them (a run of backticks
+/// opens a span that the next run of the same length closes), without the buffers and hash
+/// map that function builds: capture asks for the spans of every line and every rule with a
+/// backtick, and a line holds a handful of runs. A text with more runs than
+/// [`MAX_RUNS_ON_STACK`] is left to core's function, which stays linear however many there
+/// are.
+pub(crate) fn code_spans(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut runs = [(0usize, 0usize); MAX_RUNS_ON_STACK];
+    let mut count = 0;
+    let mut at = 0;
+    while let Some(found) = bytes[at..].iter().position(|&byte| byte == b'`') {
+        let start = at + found;
+        let mut end = start;
+        while end < bytes.len() && bytes[end] == b'`' {
+            end += 1;
+        }
+        if count == MAX_RUNS_ON_STACK {
+            return markdown::code_spans(text);
+        }
+        runs[count] = (start, end - start);
+        count += 1;
+        at = end;
+    }
+    let mut spans = Vec::new();
+    let mut index = 0;
+    while index < count {
+        let (start, length) = runs[index];
+        match (index + 1..count).find(|&next| runs[next].1 == length) {
+            Some(close) => {
+                spans.push(start..runs[close].0 + length);
+                index = close + 1;
+            }
+            None => index += 1,
+        }
+    }
+    spans
+}
+
+/// Runs of backticks [`code_spans`] pairs on the stack: a line of instructions holds a few;
+/// each run is compared with the runs after it, so the work stays within this number squared.
+const MAX_RUNS_ON_STACK: usize = 32;
 
 /// List bullets, numbering, headings and task boxes in front of a line; they are layout, not
 /// part of the instruction.
@@ -334,5 +379,38 @@ mod tests {
         assert_eq!(truncate_chars("ééé", 2), "éé");
         assert_eq!(sanitize("a\u{7}b\n\n c", 80), "ab c");
         assert_eq!(sanitize(&"x".repeat(100), 80).len(), 80);
+    }
+}
+
+#[cfg(test)]
+mod code_span_tests {
+    use super::*;
+
+    /// The spans are core's, on every line of the corpora and on lines of many runs.
+    #[test]
+    fn code_spans_are_cores() {
+        let mut lines: Vec<String> = crate::test_messages::corpus_messages()
+            .iter()
+            .flat_map(|message| message.lines().map(str::to_owned).collect::<Vec<_>>())
+            .collect();
+        lines.extend(
+            [
+                "`a` ``b`` ```c``` `d ``e` f``",
+                "` `` ``` `` `",
+                "no ticks",
+                "unclosed `a ``b",
+                "é`ü`ß``",
+            ]
+            .map(str::to_owned),
+        );
+        lines.push("`x` ``".repeat(40));
+        lines.push("`".repeat(3) + &"a`b``".repeat(30));
+        let mut spans = 0;
+        for line in &lines {
+            let found = code_spans(line);
+            spans += found.len();
+            assert_eq!(found, markdown::code_spans(line), "{line:?}");
+        }
+        assert!(spans > 100, "{spans}");
     }
 }

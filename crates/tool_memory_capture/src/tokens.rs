@@ -48,6 +48,26 @@ pub(crate) fn tokenize(form: &str) -> Vec<Token<'_>> {
     // About one token for every three bytes of English prose: enough that the vector rarely
     // grows while it is filled.
     let mut tokens = Vec::with_capacity(form.len() / 3 + 2);
+    scan(form, |start, end, word| {
+        let text = &form[start..end];
+        tokens.push(Token {
+            text,
+            start,
+            end,
+            word,
+            sets: if word {
+                lexicon::sets_of(text)
+            } else {
+                Sets::NONE
+            },
+        });
+    });
+    tokens
+}
+
+/// The tokenizer itself: calls `token(start, end, word)` for each word and each punctuation
+/// mark of `form`, in order.
+pub(crate) fn scan(form: &str, mut token: impl FnMut(usize, usize, bool)) {
     let bytes = form.as_bytes();
     let char_at = |at: usize| -> Option<char> {
         match bytes.get(at) {
@@ -73,25 +93,11 @@ pub(crate) fn tokenize(form: &str) -> Vec<Token<'_>> {
                     _ => break,
                 }
             }
-            let text = &form[start..at];
-            tokens.push(Token {
-                text,
-                start,
-                end: at,
-                word: true,
-                sets: lexicon::sets_of(text),
-            });
+            token(start, at, true);
         } else if !ch.is_whitespace() {
-            tokens.push(Token {
-                text: &form[start..at],
-                start,
-                end: at,
-                word: false,
-                sets: Sets::NONE,
-            });
+            token(start, at, false);
         }
     }
-    tokens
 }
 
 /// The lists of every word of `tokens`, together: a pass tests this once to know whether a

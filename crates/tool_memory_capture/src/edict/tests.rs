@@ -4,8 +4,7 @@ use super::*;
 
 /// `message` yields exactly the edict sentences `expected`, in order.
 fn check(message: &str, expected: &[&str]) {
-    let spans = crate::material::spans(message);
-    let edicts = extract_edicts(&spans);
+    let edicts = extract_edicts(message);
     let found: Vec<&str> = edicts
         .iter()
         .filter(|edict| edict.voice == Voice::Own)
@@ -234,14 +233,14 @@ fn ignores_what_is_not_a_standing_instruction() {
 #[test]
 fn cuts_long_sentences_at_a_char_boundary() {
     let long = format!("Never {}", "é".repeat(300));
-    let edicts = extract_edicts(&crate::material::spans(&long));
+    let edicts = extract_edicts(&long);
     assert_eq!(edicts[0].text.chars().count(), MAX_EDICT_CHARS);
 }
 
 #[test]
 fn a_revocation_sentence_is_not_an_edict() {
     let edicts = |message: &str| -> Vec<String> {
-        extract_edicts(&crate::material::spans(message))
+        extract_edicts(message)
             .iter()
             .map(|edict| edict.text.clone().into_owned())
             .collect()

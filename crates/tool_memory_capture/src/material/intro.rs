@@ -12,6 +12,7 @@ use crate::lexicon::{
     MATERIAL_NOUN, NOT_INTRO_OPENER, PRESENTER, PROCESS_NOUN, PROCESS_VERB, QUESTION_OPENER,
     RULES_NOUN, SPEECH, TIME_WORD,
 };
+use crate::reading::{PlainLine, Reader};
 use crate::text::{SPEECH_VERBS, match_form, split_sentences, strip_bullet};
 use crate::tokens::{Token, all_sets, tokenize};
 
@@ -41,7 +42,13 @@ enum ClauseIntro {
 
 /// What `line` introduces; `followed` when non-blank lines follow it, `preceded` when lines
 /// come before it (only then can it look back: "summarise the above", "follow it from now on").
-pub(super) fn introduction(line: &str, followed: bool, preceded: bool) -> Option<Intro> {
+pub(super) fn introduction(
+    reader: &Reader<'_>,
+    index: usize,
+    followed: bool,
+    preceded: bool,
+) -> Option<Intro> {
+    let line = reader.lines()[index];
     let colons = introducing_colons(line);
     if colons.is_empty()
         && !followed
@@ -49,20 +56,26 @@ pub(super) fn introduction(line: &str, followed: bool, preceded: bool) -> Option
     {
         return None;
     }
-    if !may_introduce(line) {
+    let reading = reader.plain(index);
+    if !may_introduce(reading) {
         return None;
     }
-    introduction_of(line, colons, followed)
+    introduction_of(line, reading, colons, followed)
 }
 
-/// [`introduction`] without its cheap tests first.
-fn introduction_of(line: &str, colons: Vec<usize>, followed: bool) -> Option<Intro> {
+/// [`introduction`] without its cheap tests first: `reading` is the line's reading.
+fn introduction_of(
+    line: &str,
+    reading: PlainLine<'_>,
+    colons: Vec<usize>,
+    followed: bool,
+) -> Option<Intro> {
     for at in colons {
         let Some(clause) = split_sentences(&line[..at]).pop() else {
             continue;
         };
         let inline = !line[at + 1..].trim().is_empty();
-        match clause_intro(clause, true) {
+        match clause_intro(reading, clause, true) {
             Some(ClauseIntro::Rules) => return Some(Intro::Rules),
             Some(ClauseIntro::Backward) => return Some(Intro::Backward),
             Some(ClauseIntro::Material) if inline => return Some(Intro::Inline(at + 1)),
@@ -73,7 +86,7 @@ fn introduction_of(line: &str, colons: Vec<usize>, followed: bool) -> Option<Int
     let sentences = split_sentences(line);
     let last = sentences.len().saturating_sub(1);
     for (index, sentence) in sentences.into_iter().enumerate() {
-        match clause_intro(sentence, false) {
+        match clause_intro(reading, sentence, false) {
             // A rules noun alone introduces only when nothing else follows on its line.
             Some(ClauseIntro::Rules) if followed && index == last => return Some(Intro::Rules),
             // Adopting what came before takes a standing order, not a one-off "follow it".
@@ -121,14 +134,14 @@ pub(crate) fn trigger_words() -> impl Iterator<Item = &'static str> {
         .chain(["above", "according", "tl"])
 }
 
-/// Whether `line` holds anything [`clause_intro`] could read as an introduction: one pass
-/// over the whole line, so that the lines of a pasted file that introduce nothing (nearly all)
-/// are not lower-cased and tokenized again sentence by sentence.
-fn may_introduce(line: &str) -> bool {
-    let form = match_form(line);
-    RULES_FILES.iter().any(|file| form.contains(file))
+/// Whether a line (its `reading`) holds anything [`clause_intro`] could read as an
+/// introduction: a test of the bits of its words, so that the lines of a pasted file that
+/// introduce nothing (nearly all) are not read sentence by sentence.
+fn may_introduce(reading: PlainLine<'_>) -> bool {
+    let form = reading.form();
+    reading.sets().any(INTRO_TRIGGER)
+        || RULES_FILES.iter().any(|file| form.contains(file))
         || form.contains("tl;dr")
-        || all_sets(&tokenize(&form)).any(INTRO_TRIGGER)
 }
 
 /// A cheap test before the clause grammar runs on a last line: does it hold an adopting verb
@@ -227,9 +240,10 @@ fn contains_phrase(words: &[Token<'_>], phrases: &[&[&str]]) -> bool {
 ///   "translate the following", "proofread:"), a question about a piece of material ("what
 ///   does this page say?"), or a presentation before a colon ("here is the email:", "Bob's
 ///   reply:", "Bob wrote:").
-fn clause_intro(clause: &str, colon: bool) -> Option<ClauseIntro> {
-    let form = match_form(strip_bullet(clause));
-    let words = words_of(&form);
+fn clause_intro(reading: PlainLine<'_>, clause: &str, colon: bool) -> Option<ClauseIntro> {
+    let mut words = Vec::new();
+    let form = reading.slice(strip_bullet(clause), &mut words);
+    words.retain(|token| token.word);
     let first = *words.first()?;
     let mut start = 0;
     'leads: loop {
@@ -414,11 +428,16 @@ mod tests {
         let mut introductions = 0;
         for message in crate::test_messages::corpus_messages() {
             for text in message.lines() {
+                let reader = Reader::new(text);
+                let Some(&line) = reader.lines().first() else {
+                    continue;
+                };
+                let reading = reader.plain(0);
                 for followed in [false, true] {
-                    let found = introduction_of(text, introducing_colons(text), followed);
+                    let found = introduction_of(line, reading, introducing_colons(line), followed);
                     introductions += usize::from(found.is_some());
                     assert!(
-                        found.is_none() || may_introduce(text),
+                        found.is_none() || may_introduce(reading),
                         "{text:?} introduces {found:?} without a trigger word"
                     );
                 }
