@@ -89,31 +89,42 @@ impl Candidates {
     /// restart the service"), the ban's clause decides. A rule that points back with "it"
     /// ("Never send `INSERT` through it") is about the tool `previous` (the sentence before)
     /// names, when it names none itself.
-    pub(crate) fn attribute_rule(&self, text: &str, form: &str, previous: Option<&str>) -> String {
+    pub(crate) fn attribute_rule(
+        &self,
+        text: &str,
+        form: &str,
+        whole: bool,
+        previous: Option<&str>,
+    ) -> String {
         if let Some(at) = ban_after_permission(text) {
             let clause = &text[at..];
-            if let Some(tool) = self.evidence(clause, &match_form(clause)) {
+            if let Some(tool) = self.evidence(clause, &Haystack::new(&match_form(clause)), true) {
                 return tool;
             }
         }
+        let haystack = Haystack::new(form);
         if let Some(previous) = previous
-            && points_back(form)
-            && self.spelled(text).is_none()
-            && let Some(tool) = self.spelled(previous)
+            && points_back(&haystack)
+            && self.spelled(text, whole.then_some(&haystack)).is_none()
+            && let Some(tool) = self.spelled(previous, None)
         {
             return tool;
         }
-        self.evidence(text, form).unwrap_or_else(|| self.fallback())
+        self.evidence(text, &haystack, whole)
+            .unwrap_or_else(|| self.fallback())
     }
 
     /// A tool the rule spells out: a code span that is a catalogue name (`` `Read` ``,
     /// `` `mcp__db__run_query` ``), even one that is also a verb, then a name in the prose. A
     /// word inside a longer code span is part of a command (`` `grep -r` `` is not the `Grep`
-    /// tool).
-    fn spelled(&self, text: &str) -> Option<String> {
+    /// tool). `form`, when given, is the rule's match form already read.
+    fn spelled(&self, text: &str, form: Option<&Haystack<'_>>) -> Option<String> {
         if !text.contains('`') {
             // No code span: the prose is the whole rule.
-            return self.named(&Haystack::new(&match_form(text)));
+            return match form {
+                Some(form) => self.named(form),
+                None => self.named(&Haystack::new(&match_form(text))),
+            };
         }
         code_spans(text)
             .iter()
@@ -148,18 +159,20 @@ impl Candidates {
 
     /// The tool the rule's own words point to (attribution steps 1 to 4 and the alias table),
     /// if any.
-    fn evidence(&self, text: &str, form: &str) -> Option<String> {
-        if let Some(tool) = self.spelled(text) {
+    /// `haystack` is the match form of `text` as read, or of the whole sentence `text` was cut
+    /// from (`whole` is false then).
+    fn evidence(&self, text: &str, haystack: &Haystack<'_>, whole: bool) -> Option<String> {
+        if let Some(tool) = self.spelled(text, whole.then_some(haystack)) {
             return Some(tool);
         }
         let need = need_at(text);
-        let haystack = Haystack::new(form);
+        let form = haystack.text();
         if let Some(NameWordHit {
             tool: candidate,
             position,
             words,
             verb,
-        }) = self.by_name_word(&haystack)
+        }) = self.by_name_word(haystack)
         {
             let tool = &candidate.name;
             let family_tool = need.and_then(|(need, at)| Some((need, at, self.by_need(need)?)));
@@ -189,13 +202,13 @@ impl Candidates {
                 _ => return Some(tool.clone()),
             }
         }
-        let alias = self.by_alias(&haystack);
+        let alias = self.by_alias(haystack);
         // A dedicated tool the alias table finds (`git_commit`, `execute_sql`, `kubectl`) is
         // more specific than a family's general tool; a family tool it finds is only a guess
         // from a common noun, which the rule's own evidence outranks.
         if let Some(tool) = alias
             && tool.family.is_none()
-            && !only_by_server(tool, &haystack)
+            && !only_by_server(tool, haystack)
         {
             return Some(tool.name.clone());
         }

@@ -7,7 +7,7 @@ use tool_memory_core::{Timestamp, ToolMemoryPriority, ToolMemorySource};
 use crate::attribution::Candidates;
 use crate::failure::observe_calls;
 use crate::grammar;
-use crate::identity::edict_identity_key;
+use crate::identity::{edict_identity_key, edict_identity_key_of_form};
 use crate::material::{self, Voice};
 use crate::reading::Reader;
 use crate::{
@@ -75,8 +75,13 @@ pub fn capture_turn_with(
         // rules merges its repeats in linear time.
         let mut seen: HashMap<String, usize> = HashMap::new();
         for edict in found.edicts {
-            let tool_name = candidates.attribute_rule(&edict.text, &edict.form, edict.previous);
-            let identity_key = edict_identity_key(&tool_name, &edict.text);
+            let tool_name =
+                candidates.attribute_rule(&edict.text, &edict.form, edict.whole, edict.previous);
+            let identity_key = if edict.whole {
+                edict_identity_key_of_form(&tool_name, &edict.form)
+            } else {
+                edict_identity_key(&tool_name, &edict.text)
+            };
             let (trust, tags) = match edict.voice {
                 Voice::Own => (Trust::Own, vec![EDICT_TAG.to_owned()]),
                 Voice::Material(kind) => (

@@ -23,7 +23,7 @@ use self::lexicon::{
 use crate::lexicon::{
     AGENT_NAME, AGENT_NOUN, ALWAYS_NOT_ORDER, BASE_VERB_IN_ED, BE_IDIOM, DONT_NOT_ORDER, FILLER,
     FILLER_OPENER, FORWARD_NOT_ORDER, ING_NOT_GERUND, INVERSION, NO_CODE_FACT, NO_MORE_NOT_ORDER,
-    NOT_VERB, SPEECH, SUBJECT,
+    NOT_VERB, SETTING_NOUN, SPEECH, SUBJECT,
 };
 use crate::material::{MaterialKind, Span, Voice, quotations, unquoted_form};
 use crate::output::MAX_EDICT_CHARS;
@@ -41,6 +41,9 @@ pub(crate) struct Edict<'a> {
     pub(crate) text: Cow<'a, str>,
     /// [`match_form`] of the whole sentence, for tool attribution.
     pub(crate) form: String,
+    /// Whether `text` is the whole sentence, not cut at [`MAX_EDICT_CHARS`]: then `form` is
+    /// also the match form of `text`.
+    pub(crate) whole: bool,
     /// [`Voice::Own`] for the user's instruction; the kind of material it sits in otherwise.
     pub(crate) voice: Voice,
     /// The sentence before it in the message, which a rule can point back to ("Use
@@ -67,6 +70,8 @@ pub(crate) struct EdictReader<'a> {
     /// The quotations of the span being read, code spans left out; found on the span's first
     /// edict only, since most spans hold none.
     quotes: Option<Vec<Range<usize>>>,
+    /// Whether the span being read holds a quotation mark other than a backtick, found once.
+    quote_marks: Option<bool>,
 }
 
 /// One sentence as the grammar pass read it, once for every grammar: its
@@ -87,6 +92,7 @@ impl<'a> EdictReader<'a> {
     /// item of it (read here, as the lead-in and the item).
     pub(crate) fn start_span(&mut self, span: &Span<'a>) -> bool {
         self.quotes = None;
+        self.quote_marks = None;
         if let Voice::Material(kind) = span.voice
             && !kind.may_propose()
         {
@@ -107,8 +113,10 @@ impl<'a> EdictReader<'a> {
                     if has_words && !is_own_edict(&grammar) && !is_question(&grammar) {
                         let text = format!("{lead_text} {item}");
                         let form = match_form(&text);
+                        let cut = truncate_chars(&text, MAX_EDICT_CHARS);
                         self.edicts.push(Edict {
-                            text: Cow::Owned(truncate_chars(&text, MAX_EDICT_CHARS).to_owned()),
+                            whole: cut.len() == text.len(),
+                            text: Cow::Owned(cut.to_owned()),
                             form,
                             voice: span.voice,
                             previous: self.previous,
@@ -177,8 +185,12 @@ impl<'a> EdictReader<'a> {
             self.previous = Some(clause);
             return;
         }
-        let quoted_only = span.voice == Voice::Own && {
-            // Code spans are commands and paths, not quotations.
+        // Code spans are commands and paths, not quotations: a span with no other quotation
+        // mark holds none.
+        let has_quotes = *self
+            .quote_marks
+            .get_or_insert_with(|| span.text.contains(QUOTES_NOT_CODE));
+        let quoted_only = span.voice == Voice::Own && has_quotes && {
             let quotes = self.quotes.get_or_insert_with(|| {
                 let mut quotes = quotations(span.text);
                 quotes.retain(|range| !span.text[range.clone()].starts_with('`'));
@@ -192,11 +204,15 @@ impl<'a> EdictReader<'a> {
             voice => voice,
         };
         let before = self.previous.replace(clause);
-        if title_holds_marker(clause) || names_a_setting(grammar) {
+        // Only a clause with a setting's noun can name a setting.
+        let setting = tokens.iter().any(|token| token.is(SETTING_NOUN)) && names_a_setting(grammar);
+        if setting || title_holds_marker(clause) {
             return;
         }
+        let text = truncate_chars(clause, MAX_EDICT_CHARS);
         self.edicts.push(Edict {
-            text: Cow::Borrowed(truncate_chars(clause, MAX_EDICT_CHARS)),
+            whole: text.len() == clause.len(),
+            text: Cow::Borrowed(text),
             form: form.to_owned(),
             voice,
             previous: before,
@@ -214,6 +230,9 @@ impl<'a> EdictReader<'a> {
 pub(crate) fn extract_edicts(message: &str) -> Vec<Edict<'_>> {
     crate::grammar::read_message(message, true, false).edicts
 }
+
+/// Every quotation mark of [`quotations`] but the backtick.
+const QUOTES_NOT_CODE: [char; 9] = ['"', '\'', '‘', '’', '“', '”', '„', '«', '»'];
 
 /// A markerless standing rule ([`standing::statement_of`]) in the user's own words; a choice
 /// or a requirement only when the sentence is about a tool. `blanked` is the clause's grammar
@@ -318,7 +337,7 @@ fn title_holds_marker(clause: &str) -> bool {
         let Some(first) = chars.next() else {
             continue;
         };
-        let rest: String = chars.collect();
+        let rest = chars.as_str();
         let title =
             first.is_uppercase() && !rest.is_empty() && rest.chars().all(|ch| !ch.is_uppercase());
         if title {

@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use crate::text::identity_form;
+use crate::text::{identity_form, identity_of_form};
 
 /// Prefix of edict identity keys.
 pub const EDICT_KEY_PREFIX: &str = "edict-";
@@ -32,7 +32,14 @@ fn key(prefix: &str, tool_name: &str, text: &str) -> String {
         .fold(OFFSET_BASIS, |hash, byte| {
             (hash ^ u64::from(*byte)).wrapping_mul(PRIME)
         });
-    format!("{prefix}{hash:016x}")
+    // `{prefix}{hash:016x}`, written without the formatting machinery.
+    let mut key = String::with_capacity(prefix.len() + 16);
+    key.push_str(prefix);
+    for shift in (0..16).rev() {
+        let digit = (hash >> (shift * 4)) & 0xf;
+        key.push(char::from(b"0123456789abcdef"[digit as usize]));
+    }
+    key
 }
 
 /// The identity key of an edict: the normalised tool name and the edict text lower-cased,
@@ -43,6 +50,15 @@ pub fn edict_identity_key(tool_name: &str, rule: &str) -> String {
         EDICT_KEY_PREFIX,
         &normal_name(tool_name),
         &identity_form(rule),
+    )
+}
+
+/// [`edict_identity_key`] of a rule whose [`match_form`](crate::text::match_form) is `form`.
+pub(crate) fn edict_identity_key_of_form(tool_name: &str, form: &str) -> String {
+    key(
+        EDICT_KEY_PREFIX,
+        &normal_name(tool_name),
+        identity_of_form(form),
     )
 }
 

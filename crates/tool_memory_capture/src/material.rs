@@ -150,6 +150,16 @@ pub(crate) fn spans<'a>(reader: &Reader<'a>) -> Vec<Span<'a>> {
 fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
     let lines = reader.lines();
     let transcript = transcript_lines(lines);
+    // For each line, the index of the first non-blank line after it (or the line count): one
+    // pass from the end, so that a message of many blank lines is not scanned once per line.
+    let mut next_non_blank = vec![lines.len(); lines.len()];
+    for index in (0..lines.len().saturating_sub(1)).rev() {
+        next_non_blank[index] = if lines[index + 1].trim().is_empty() {
+            next_non_blank[index + 1]
+        } else {
+            index + 1
+        };
+    }
     let mut spans: Vec<Span<'a>> = Vec::with_capacity(lines.len());
     let mut mode = Mode::Own;
     let mut in_fence = false;
@@ -227,8 +237,7 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
                 continue;
             }
         }
-        let rest = &lines[index + 1..];
-        let followed = rest.iter().any(|next| !next.trim().is_empty());
+        let followed = next_non_blank[index] < lines.len();
         match introduction(reader, index, followed, !spans.is_empty()) {
             None => spans.push(own(index, line)),
             Some(Intro::Rules) => {
@@ -323,8 +332,9 @@ fn starts_email(lines: &[&str], index: usize) -> bool {
         if trimmed == "--" {
             return lines[index].starts_with("--");
         }
-        let lower = trimmed.to_lowercase();
-        return lower.contains("forwarded message") || lower.contains("original message");
+        // Compared in place: no char but an ASCII letter lower-cases to one of these letters.
+        return contains_ignore_case(trimmed, "forwarded message")
+            || contains_ignore_case(trimmed, "original message");
     }
     if starts_with_ignore_case(trimmed, "begin forwarded message")
         || starts_with_ignore_case(trimmed, "sent from my ")
@@ -363,6 +373,15 @@ fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
     text.len() >= prefix.len()
         && text.is_char_boundary(prefix.len())
         && text[..prefix.len()].eq_ignore_ascii_case(prefix)
+}
+
+/// Whether `needle` (lower-case ASCII) stands anywhere in `text`, ASCII letters in either case.
+fn contains_ignore_case(text: &str, needle: &str) -> bool {
+    text.len() >= needle.len()
+        && text
+            .as_bytes()
+            .windows(needle.len())
+            .any(|window| window.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
 fn ends_with_ignore_case(text: &str, suffix: &str) -> bool {

@@ -21,8 +21,8 @@
 use std::ops::Range;
 
 use crate::lexicon::{self, Sets};
-use crate::text::{CODE_WORD, code_spans};
-use crate::tokens::{Token, scan};
+use crate::text::{CODE_WORD, code_spans, is_word_char};
+use crate::tokens::Token;
 
 /// A token of a reading, by its byte range in its line's form.
 #[derive(Debug, Clone, Copy)]
@@ -57,76 +57,255 @@ struct Readings {
     tokens: Vec<RawToken>,
 }
 
-impl Readings {
+/// [`Readings`] being written: the forms as bytes (each line's form is valid UTF-8, written a
+/// whole char at a time).
+#[derive(Debug, Default)]
+struct Writing {
+    forms: Vec<u8>,
+    at: Vec<u32>,
+    tokens: Vec<RawToken>,
+}
+
+/// No word is being written, or no joiner is waiting.
+const NONE: usize = usize::MAX;
+
+/// What the reader does with an ASCII byte of a line, and what the byte it writes is to the
+/// tokenizer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// `*`: emphasis, dropped.
+    Skip,
+    /// White space: one space before the next char written, if any.
+    Space,
+    /// A letter, a digit or `_`.
+    Word,
+    /// `'` or `-`: joins two runs of word chars ("don't", "force-push").
+    Joiner,
+    /// Any other mark: a token of its own.
+    Mark,
+}
+
+/// For each ASCII byte, the byte the match form holds for it (lower-case; `'` for a backtick)
+/// and its class.
+const ASCII: [(u8, Class); 128] = {
+    let mut table = [(0u8, Class::Mark); 128];
+    let mut index = 0;
+    while index < 128 {
+        let byte = index as u8;
+        table[index] = if byte == b'*' {
+            (byte, Class::Skip)
+        } else if matches!(byte, b'\t'..=b'\r' | b' ') {
+            // The ASCII part of `char::is_whitespace`: tab, line feed, vertical tab, form
+            // feed, carriage return and space.
+            (byte, Class::Space)
+        } else if byte.is_ascii_alphanumeric() || byte == b'_' {
+            (byte.to_ascii_lowercase(), Class::Word)
+        } else if byte == b'\'' || byte == b'-' || byte == b'`' {
+            (if byte == b'`' { b'\'' } else { byte }, Class::Joiner)
+        } else {
+            (byte, Class::Mark)
+        };
+        index += 1;
+    }
+    table
+};
+
+/// The state of the tokenizer while a line's form is written.
+struct Scan {
+    /// Where the line's form starts in the buffer.
+    base: usize,
+    /// White space was read since the last char written: a space goes before the next one.
+    pending_space: bool,
+    /// Where the word being written started, in the line's form, or [`NONE`].
+    word: usize,
+    /// Where a `'` or `-` written right after a word stands, or [`NONE`]: it joins that word
+    /// to the next one if a word char follows, else it is a mark of its own.
+    joiner: usize,
+    /// Every list of every word written.
+    sets: Sets,
+}
+
+impl Writing {
     /// Reads `line` in its match form, with each of `code` (code spans of the line, sorted) as
     /// the placeholder word [`CODE_WORD`]: with no spans, the match form; with the line's code
-    /// spans, its grammar form.
+    /// spans, its grammar form. The form is tokenized as it is written, with
+    /// [`crate::tokens::tokenize`]'s rules: each char is looked at once.
     fn read(&mut self, line: &str, code: &[Range<usize>]) -> LineEntry {
         let bytes = line.as_bytes();
-        let form_start = self.forms.len();
+        let base = self.forms.len();
         let at_start = self.at.len();
-        self.at.resize(at_start + line.len() + 1, 0);
-        let at = &mut self.at[at_start..];
-        let mut form = Form {
-            text: &mut self.forms,
-            start: form_start,
+        let tokens_start = self.tokens.len();
+        self.forms.reserve(bytes.len() + 10 * code.len() + 1);
+        self.at.resize(at_start + bytes.len() + 1, 0);
+        let mut scan = Scan {
+            base,
             pending_space: false,
+            word: NONE,
+            joiner: NONE,
+            sets: Sets::NONE,
         };
-        let mut next_span = 0;
+        let mut spans = code.iter();
+        let mut next_span = spans.next();
         let mut index = 0;
         while index < bytes.len() {
             let byte = bytes[index];
-            let span_here = code.get(next_span).is_some_and(|span| span.start == index);
-            if byte.is_ascii() && !span_here {
+            if byte < 0x80 && next_span.is_none_or(|span| span.start != index) {
                 // Nearly every byte: written without decoding a char.
-                at[index] = form.len();
-                form.push_ascii(byte);
+                self.at[at_start + index] = to_u32(self.forms.len() - base);
                 index += 1;
+                let (written, class) = ASCII[usize::from(byte)];
+                self.write(&mut scan, written, class);
                 continue;
             }
-            if span_here {
-                let span = code[next_span].clone();
-                next_span += 1;
-                at[span.clone()].fill(form.len());
+            if let Some(span) = next_span.filter(|span| span.start == index) {
+                next_span = spans.next();
+                let here = to_u32(self.forms.len() - base);
+                self.at[at_start + span.start..at_start + span.end].fill(here);
                 // The form `match_form` gives the line with the span replaced by " codespan ".
-                form.push_ascii(b' ');
-                CODE_WORD.bytes().for_each(|byte| form.push_ascii(byte));
-                form.push_ascii(b' ');
+                self.write(&mut scan, b' ', Class::Space);
+                for byte in CODE_WORD.bytes() {
+                    let (written, class) = ASCII[usize::from(byte)];
+                    self.write(&mut scan, written, class);
+                }
+                self.write(&mut scan, b' ', Class::Space);
                 index = span.end;
                 continue;
             }
             let ch = line[index..].chars().next().unwrap_or(' ');
-            at[index..index + ch.len_utf8()].fill(form.len());
-            form.push_char(ch);
+            let here = to_u32(self.forms.len() - base);
+            self.at[at_start + index..at_start + index + ch.len_utf8()].fill(here);
             index += ch.len_utf8();
+            self.write_char(&mut scan, ch);
         }
-        at[line.len()] = form.len();
-        let tokens_start = self.tokens.len();
-        let text = &self.forms[form_start..];
-        let tokens = &mut self.tokens;
-        let mut sets = Sets::NONE;
-        scan(text, |start, end, word| {
-            let token_sets = if word {
-                lexicon::sets_of(&text[start..end])
-            } else {
-                Sets::NONE
-            };
-            sets |= token_sets;
-            tokens.push(RawToken {
-                start: to_u32(start),
-                end: to_u32(end),
-                word,
-                sets: token_sets,
-            });
-        });
+        self.at[at_start + bytes.len()] = to_u32(self.forms.len() - base);
+        self.end_word(&mut scan, self.forms.len() - base);
         LineEntry {
-            form: form_start..self.forms.len(),
+            form: base..self.forms.len(),
             at: at_start,
             tokens: tokens_start..self.tokens.len(),
-            sets,
+            sets: scan.sets,
         }
     }
 
+    /// Writes an ASCII byte of class `class`, and tokenizes it.
+    #[inline(always)]
+    fn write(&mut self, scan: &mut Scan, byte: u8, class: Class) {
+        match class {
+            Class::Skip => return,
+            Class::Space => {
+                scan.pending_space = self.forms.len() > scan.base;
+                return;
+            }
+            _ => {}
+        }
+        if scan.pending_space {
+            scan.pending_space = false;
+            let at = self.forms.len() - scan.base;
+            self.forms.push(b' ');
+            self.end_word(scan, at);
+        }
+        let at = self.forms.len() - scan.base;
+        self.forms.push(byte);
+        match class {
+            Class::Word if scan.word == NONE => scan.word = at,
+            Class::Word => scan.joiner = NONE,
+            Class::Joiner if scan.word != NONE && scan.joiner == NONE => scan.joiner = at,
+            _ => {
+                self.end_word(scan, at);
+                self.mark(at, at + 1);
+            }
+        }
+    }
+
+    /// Writes any other char: [`crate::text::match_form`]'s rules for a char beyond ASCII.
+    fn write_char(&mut self, scan: &mut Scan, ch: char) {
+        let ch = match ch {
+            '\u{2019}' | '\u{2018}' | '\u{02bc}' | '\u{00b4}' | '\u{2032}' => '\'',
+            '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{00ab}' | '\u{00bb}' => '"',
+            other => other,
+        };
+        if let Ok(byte) = u8::try_from(ch)
+            && byte < 0x80
+        {
+            let (written, class) = ASCII[usize::from(byte)];
+            return self.write(scan, written, class);
+        }
+        if ch.is_whitespace() {
+            scan.pending_space = self.forms.len() > scan.base;
+            return;
+        }
+        if scan.pending_space {
+            scan.pending_space = false;
+            let at = self.forms.len() - scan.base;
+            self.forms.push(b' ');
+            self.end_word(scan, at);
+        }
+        for lower in ch.to_lowercase() {
+            let at = self.forms.len() - scan.base;
+            let mut buffer = [0u8; 4];
+            self.forms
+                .extend_from_slice(lower.encode_utf8(&mut buffer).as_bytes());
+            let class = match u8::try_from(lower) {
+                Ok(byte) if byte < 0x80 => ASCII[usize::from(byte)].1,
+                _ if is_word_char(lower) => Class::Word,
+                _ => Class::Mark,
+            };
+            match class {
+                Class::Word if scan.word == NONE => scan.word = at,
+                Class::Word => scan.joiner = NONE,
+                Class::Joiner if scan.word != NONE && scan.joiner == NONE => scan.joiner = at,
+                _ => {
+                    self.end_word(scan, at);
+                    self.mark(at, at + lower.len_utf8());
+                }
+            }
+        }
+    }
+
+    /// Ends the word being written, if any, at `end` (in the line's form), or before a joiner
+    /// that no word char followed, which is then a mark of its own.
+    fn end_word(&mut self, scan: &mut Scan, end: usize) {
+        if scan.word == NONE {
+            return;
+        }
+        let start = std::mem::replace(&mut scan.word, NONE);
+        let joiner = std::mem::replace(&mut scan.joiner, NONE);
+        let end = if joiner == NONE { end } else { joiner };
+        let word = &self.forms[scan.base + start..scan.base + end];
+        let sets = lexicon::sets_of_bytes(word);
+        scan.sets |= sets;
+        self.tokens.push(RawToken {
+            start: to_u32(start),
+            end: to_u32(end),
+            word: true,
+            sets,
+        });
+        if joiner != NONE {
+            self.mark(joiner, joiner + 1);
+        }
+    }
+
+    fn mark(&mut self, start: usize, end: usize) {
+        self.tokens.push(RawToken {
+            start: to_u32(start),
+            end: to_u32(end),
+            word: false,
+            sets: Sets::NONE,
+        });
+    }
+
+    /// The readings written.
+    fn finish(self) -> Readings {
+        Readings {
+            // Every line's form is written from its chars, whole: valid UTF-8.
+            forms: String::from_utf8(self.forms).unwrap_or_default(),
+            at: self.at,
+            tokens: self.tokens,
+        }
+    }
+}
+
+impl Readings {
     /// The form of the part `part` (byte range) of the line `entry` reads, and its tokens
     /// (offsets into that form) in `tokens`, which is cleared first.
     fn slice<'f>(
@@ -168,65 +347,6 @@ impl Readings {
 /// facade caps a turn far below that; past it the offsets would wrap, never panic.
 fn to_u32(offset: usize) -> u32 {
     u32::try_from(offset).unwrap_or(u32::MAX)
-}
-
-/// A line's match form being written at the end of the shared buffer:
-/// [`match_form`](crate::text::match_form)'s rules, char by char.
-struct Form<'b> {
-    text: &'b mut String,
-    /// Where the line's form starts in `text`.
-    start: usize,
-    pending_space: bool,
-}
-
-impl Form<'_> {
-    fn len(&self) -> u32 {
-        to_u32(self.text.len() - self.start)
-    }
-
-    /// Writes an ASCII char.
-    #[inline]
-    fn push_ascii(&mut self, byte: u8) {
-        let byte = match byte {
-            b'`' => b'\'',
-            b'*' => return,
-            // The ASCII part of `char::is_whitespace`: tab, line feed, vertical tab, form
-            // feed, carriage return and space.
-            b'\t'..=b'\r' | b' ' => {
-                self.pending_space = self.text.len() > self.start;
-                return;
-            }
-            other => other.to_ascii_lowercase(),
-        };
-        if self.pending_space {
-            self.text.push(' ');
-            self.pending_space = false;
-        }
-        self.text.push(char::from(byte));
-    }
-
-    /// Writes any other char.
-    fn push_char(&mut self, ch: char) {
-        let ch = match ch {
-            '\u{2019}' | '\u{2018}' | '\u{02bc}' | '\u{00b4}' | '\u{2032}' => '\'',
-            '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{00ab}' | '\u{00bb}' => '"',
-            other => other,
-        };
-        if let Ok(byte) = u8::try_from(ch)
-            && byte.is_ascii()
-        {
-            return self.push_ascii(byte);
-        }
-        if ch.is_whitespace() {
-            self.pending_space = self.text.len() > self.start;
-            return;
-        }
-        if self.pending_space {
-            self.text.push(' ');
-            self.pending_space = false;
-        }
-        self.text.extend(ch.to_lowercase());
-    }
 }
 
 /// The lines of a message, each read in its match form and, when it holds a code span, in its
@@ -273,12 +393,12 @@ impl<'a> Reader<'a> {
     /// Reads every line of `message`.
     pub(crate) fn new(message: &'a str) -> Reader<'a> {
         let lines: Vec<&'a str> = message.lines().collect();
-        let mut plain = Readings {
-            forms: String::with_capacity(message.len()),
+        let mut plain = Writing {
+            forms: Vec::with_capacity(message.len()),
             at: Vec::with_capacity(message.len() + lines.len()),
             tokens: Vec::with_capacity(message.len() / 3 + 1),
         };
-        let mut coded = Readings::default();
+        let mut coded = Writing::default();
         let mut code = Vec::new();
         let mut plain_lines = Vec::with_capacity(lines.len());
         let mut coded_lines = Vec::with_capacity(lines.len());
@@ -296,9 +416,9 @@ impl<'a> Reader<'a> {
         }
         Reader {
             lines,
-            plain,
+            plain: plain.finish(),
             plain_lines,
-            coded,
+            coded: coded.finish(),
             coded_lines,
             code,
         }
@@ -340,15 +460,22 @@ impl<'a> Reader<'a> {
         let Some(entry) = entry else {
             return GrammarPart::Plain;
         };
+        // Sorted and disjoint: each question is a binary search, so a line of many sentences
+        // and many spans costs a look per sentence, not one per span.
         let spans = &self.code[spans.clone()];
         let part = range_in(self.lines[index], sentence);
-        let crosses = |at: usize| spans.iter().any(|span| span.start < at && at < span.end);
+        let crosses = |at: usize| {
+            let next = spans.partition_point(|span| span.end <= at);
+            spans.get(next).is_some_and(|span| span.start < at)
+        };
         if crosses(part.start) || crosses(part.end) {
             return GrammarPart::OnItsOwn;
         }
+        // The first span that ends after the part starts lies inside it, if any does.
+        let first = spans.partition_point(|span| span.end <= part.start);
         if !spans
-            .iter()
-            .any(|span| part.start <= span.start && span.end <= part.end)
+            .get(first)
+            .is_some_and(|span| part.start <= span.start && span.end <= part.end)
         {
             return GrammarPart::Plain;
         }
@@ -379,9 +506,66 @@ pub(crate) enum GrammarPart<'f> {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
     use crate::text::{grammar_form, match_form, split_sentences, strip_bullet};
     use crate::tokens::tokenize;
+
+    /// A whole line's readings are its match form and grammar form, tokenized.
+    fn check_line(line: &str) {
+        let reader = Reader::new(line);
+        let Some(&line) = reader.lines().first() else {
+            return;
+        };
+        let mut tokens = Vec::new();
+        let form = reader.plain_part(0, line, &mut tokens);
+        let alone = match_form(line);
+        assert_eq!(form, alone, "{line:?}");
+        assert_eq!(tokens, tokenize(&alone), "{line:?}");
+        let plain = reader.plain(0);
+        assert_eq!(plain.form(), alone, "{line:?}");
+        let sets = tokenize(&alone)
+            .iter()
+            .fold(Sets::NONE, |sets, token| sets | token.sets);
+        assert_eq!(plain.sets(), sets, "{line:?}");
+        if let GrammarPart::Coded(grammar) = reader.grammar_part(0, line, &mut tokens) {
+            let alone = grammar_form(line);
+            assert_eq!(grammar, alone, "{line:?}");
+            assert_eq!(tokens, tokenize(&alone), "{line:?}");
+        }
+    }
+
+    proptest! {
+        /// Any line, of the marks, joiners, quotes, spaces and letters the forms treat apart,
+        /// reads as the forms and the tokenizer read it.
+        #[test]
+        fn any_line_reads_as_its_forms_tokenized(
+            line in "[a-zA-Z0-9_'\\- *`.,:;!?()\t\u{a0}\u{2003}’‘ʼ´′“”„«»ÉéİßΣς日本-]{0,40}"
+        ) {
+            check_line(&line);
+        }
+    }
+
+    #[test]
+    fn every_corpus_line_reads_as_its_forms_tokenized() {
+        for message in crate::test_messages::corpus_messages() {
+            for line in message.lines() {
+                check_line(line);
+            }
+        }
+        for line in [
+            "a'-b",
+            "a'' b",
+            "don't-x'",
+            "'x' -y- _z_",
+            "İi̇",
+            "x**'**y",
+            "`a`'s",
+        ] {
+            check_line(line);
+        }
+    }
 
     /// A slice of a line's reading is the reading of that slice alone: the same form and the
     /// same tokens, for every sentence of every line of the corpora, in both forms.

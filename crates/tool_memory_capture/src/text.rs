@@ -255,18 +255,23 @@ pub(crate) fn grammar_form_coded(text: &str) -> (String, bool) {
 
 /// The form an identity key hashes: [`match_form`] without trailing punctuation.
 pub(crate) fn identity_form(text: &str) -> String {
-    let mut form = match_form(text);
-    let kept = form
-        .trim_end_matches(|ch: char| {
-            ch.is_whitespace() || matches!(ch, '.' | '!' | '?' | ';' | ':' | ',' | '…')
-        })
-        .len();
-    form.truncate(kept);
-    form
+    let form = match_form(text);
+    identity_of_form(&form).to_owned()
+}
+
+/// [`identity_form`] of a text whose [`match_form`] is `form`.
+pub(crate) fn identity_of_form(form: &str) -> &str {
+    form.trim_end_matches(|ch: char| {
+        ch.is_whitespace() || matches!(ch, '.' | '!' | '?' | ';' | ':' | ',' | '…')
+    })
 }
 
 /// At most `max` chars of `text`, cut at a char boundary and trimmed.
 pub(crate) fn truncate_chars(text: &str, max: usize) -> &str {
+    // No more bytes than `max` is no more chars.
+    if text.len() <= max {
+        return text;
+    }
     match text.char_indices().nth(max) {
         Some((cut, _)) => text[..cut].trim_end(),
         None => text,

@@ -45,6 +45,18 @@ impl<'f> Haystack<'f> {
         Haystack { text, starts }
     }
 
+    /// The text read.
+    pub(super) fn text(&self) -> &'f str {
+        self.text
+    }
+
+    /// The words of the text (maximal runs of word chars), in order.
+    pub(super) fn words(&self) -> impl Iterator<Item = &'f str> + '_ {
+        self.starts
+            .iter()
+            .map(|&start| first_word(&self.text[start..]))
+    }
+
     /// [`find_word`] in this text. A needle that opens with a word char can only stand at a
     /// word start, so only those are tried; any other needle is looked for byte by byte.
     pub(super) fn find(&self, needle: &str, suffixes: &[&str]) -> Option<usize> {

@@ -2,6 +2,7 @@
 //! but never restart the service" is about restarting), and whether the rule points back at
 //! a tool the sentence before named ("Never send `INSERT` through it").
 
+use super::alias::Haystack;
 use super::lexicon::{BAN_OPENERS, BAN_TURNS, PERMISSIONS, POINTING_BACK};
 use crate::text::is_word_char;
 
@@ -24,6 +25,9 @@ pub(super) fn ban_after_permission(text: &str) -> Option<usize> {
             continue;
         }
         let lead = bytes[at].to_ascii_lowercase();
+        if lead >= 128 || PERMISSION_LEADS & (1 << lead) == 0 {
+            continue;
+        }
         for phrase in PERMISSIONS {
             let end = at + phrase.len();
             if phrase.as_bytes()[0] == lead
@@ -59,6 +63,17 @@ pub(super) fn ban_after_permission(text: &str) -> Option<usize> {
         .min()
 }
 
+/// The first bytes of the permissions, as a set of ASCII bytes: most words open with none.
+const PERMISSION_LEADS: u128 = {
+    let mut leads = 0u128;
+    let mut index = 0;
+    while index < PERMISSIONS.len() {
+        leads |= 1 << PERMISSIONS[index].as_bytes()[0];
+        index += 1;
+    }
+    leads
+};
+
 /// Whether `bytes` opens with `needle` (lower-case), ASCII letters in either case.
 fn starts_with_ignore_case(bytes: &[u8], needle: &str) -> bool {
     bytes.len() >= needle.len() && bytes[..needle.len()].eq_ignore_ascii_case(needle.as_bytes())
@@ -74,14 +89,11 @@ fn find_ignore_case(bytes: &[u8], needle: &str) -> Option<usize> {
     (0..=bytes.len() - length).find(|&at| starts_with_ignore_case(&bytes[at..], needle))
 }
 
-/// Whether the rule (a match form) points back at a tool with "it" as the object of a verb
-/// or a preposition: "through it", "with it", "call it".
-pub(super) fn points_back(form: &str) -> bool {
+/// Whether the rule (its match form, read) points back at a tool with "it" as the object of
+/// a verb or a preposition: "through it", "with it", "call it".
+pub(super) fn points_back(form: &Haystack<'_>) -> bool {
     let mut previous: Option<&str> = None;
-    for word in form
-        .split(|ch: char| !is_word_char(ch))
-        .filter(|word| !word.is_empty())
-    {
+    for word in form.words() {
         if word == "it" && previous.is_some_and(|previous| POINTING_BACK.contains(&previous)) {
             return true;
         }

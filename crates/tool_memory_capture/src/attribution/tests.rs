@@ -337,7 +337,7 @@ fn check_rule(text: &str, previous: Option<&str>, catalogue: &[&str], expected: 
         available_tools: catalogue.iter().map(|name| (*name).to_owned()).collect(),
         ..TurnRecord::default()
     };
-    let tool = Candidates::of_turn(&turn).attribute_rule(text, &match_form(text), previous);
+    let tool = Candidates::of_turn(&turn).attribute_rule(text, &match_form(text), true, previous);
     assert_eq!(
         tool, expected,
         "{text:?} after {previous:?} with {catalogue:?}"

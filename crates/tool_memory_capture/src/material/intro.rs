@@ -3,6 +3,10 @@
 //! introduce the user's own rules; "summarise this thread:", "here is the email:" and "Bob
 //! wrote:" introduce material; "summarise the above" turns what came before into material.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 use super::lexicon::{
     ADOPT_PHRASES, ADOPT_VERBS, FORWARD_PHRASES, MATERIAL_NOUNS, OPINION_PHRASES, PROCESS_NOUNS,
     PROCESS_VERBS, REQUEST_LEADS, RULES_FILES, RULES_NOUNS, STANDING_PHRASES, has,
@@ -139,9 +143,17 @@ pub(crate) fn trigger_words() -> impl Iterator<Item = &'static str> {
 /// introduce nothing (nearly all) are not read sentence by sentence.
 fn may_introduce(reading: PlainLine<'_>) -> bool {
     let form = reading.form();
-    reading.sets().any(INTRO_TRIGGER)
-        || RULES_FILES.iter().any(|file| form.contains(file))
-        || form.contains("tl;dr")
+    reading.sets().any(INTRO_TRIGGER) || names_rules_file(form) || form.contains("tl;dr")
+}
+
+/// Whether a match form names a rules file ([`RULES_FILES`], anywhere in it): one search for
+/// all the names at once, since every line of a message asks.
+fn names_rules_file(form: &str) -> bool {
+    static NAMES: LazyLock<Regex> = LazyLock::new(|| {
+        let names: Vec<String> = RULES_FILES.iter().map(|name| regex::escape(name)).collect();
+        Regex::new(&names.join("|")).expect("rules file names compile")
+    });
+    NAMES.is_match(form)
 }
 
 /// A cheap test before the clause grammar runs on a last line: does it hold an adopting verb
@@ -262,7 +274,7 @@ fn clause_intro(reading: PlainLine<'_>, clause: &str, colon: bool) -> Option<Cla
         return None;
     }
     let sets = all_sets(&words);
-    let rules_file = RULES_FILES.iter().any(|file| form.contains(file));
+    let rules_file = names_rules_file(&form);
     let rules_noun = sets.any(RULES_NOUN);
     let material_noun = sets.any(MATERIAL_NOUN);
     let adopts = contains_phrase(&words, ADOPT_PHRASES)
