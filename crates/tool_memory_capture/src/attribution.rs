@@ -11,6 +11,7 @@
 mod alias;
 mod clause;
 mod lexicon;
+mod names;
 
 use std::cmp::Reverse;
 
@@ -23,6 +24,7 @@ use self::alias::find_word;
 use self::alias::{ALIAS_SUFFIXES, Haystack, NAME_SUFFIXES, alias_mentions};
 use self::clause::{ban_after_permission, points_back, word_index};
 use self::lexicon::{ALIAS_GROUPS, AliasGroup, GENERIC_NAME_WORDS, STOP_NAMES};
+use self::names::{Hits, NameIndex};
 use crate::TurnRecord;
 use crate::route::{Need, VERB_TOOL_NAMES, need_at};
 use crate::text::{code_spans, match_form};
@@ -36,21 +38,32 @@ pub(crate) struct Candidate {
     forms: Vec<String>,
     /// The words of the name, for the alias table.
     tokens: Vec<String>,
-    /// The name words distinctive enough to identify the tool alone (not `send`, `get`, …).
-    distinctive: Vec<String>,
+    /// The name words distinctive enough to identify the tool alone (not `send`, `get`, …),
+    /// as indices of `tokens`.
+    distinctive: Vec<usize>,
     /// Whether each of `forms` names the tool in prose: not a plain verb (`Read`, `Edit`).
     naming: Vec<bool>,
     /// The family of the tool in core's table.
     family: Option<ToolFamily>,
     /// Whether the tool serves the shell family: of that family, or named as a shell.
     shell: bool,
+    /// The needle of each of `forms` in the turn's [`NameIndex`], when it names the tool.
+    form_needles: Vec<Option<u32>>,
+    /// The needle of each of `tokens` (with the alias suffixes).
+    token_needles: Vec<u32>,
+    /// The needle of each of `tokens` without its final `e`, before `-ing` ("merging").
+    stem_needles: Vec<Option<u32>>,
+    /// For an MCP tool (`mcp__server__own_words`), the indices in `tokens` of its own words.
+    own_words: Option<Vec<usize>>,
 }
 
 /// The tools an edict can land on: the turn's tools in call order, then the catalogue.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub(crate) struct Candidates {
     tools: Vec<Candidate>,
     first_ran: Option<String>,
+    /// Every name, form and name word of the tools, for one search per rule.
+    names: NameIndex,
 }
 
 impl Candidates {
@@ -66,9 +79,11 @@ impl Candidates {
                 continue;
             };
             if candidates.tools.iter().all(|tool| tool.name != name) {
-                candidates.tools.push(Candidate::new(raw, name));
+                let tool = Candidate::new(raw, name, &mut candidates.names);
+                candidates.tools.push(tool);
             }
         }
+        candidates.names.build();
         candidates.first_ran = called.filter_map(|raw| validate_tool_name(raw).ok()).next();
         candidates
     }
@@ -98,38 +113,46 @@ impl Candidates {
     ) -> String {
         if let Some(at) = ban_after_permission(text) {
             let clause = &text[at..];
-            if let Some(tool) = self.evidence(clause, &Haystack::new(&match_form(clause)), true) {
+            let clause_form = match_form(clause);
+            let haystack = Haystack::new(&clause_form);
+            if let Some(tool) = self.evidence(clause, &haystack, &self.hits(&haystack), true) {
                 return tool;
             }
         }
         let haystack = Haystack::new(form);
+        let hits = self.hits(&haystack);
         if let Some(previous) = previous
             && points_back(&haystack)
-            && self.spelled(text, whole.then_some(&haystack)).is_none()
+            && self.spelled(text, whole.then_some(&hits)).is_none()
             && let Some(tool) = self.spelled(previous, None)
         {
             return tool;
         }
-        self.evidence(text, &haystack, whole)
+        self.evidence(text, &haystack, &hits, whole)
             .unwrap_or_else(|| self.fallback())
     }
 
     /// A tool the rule spells out: a code span that is a catalogue name (`` `Read` ``,
     /// `` `mcp__db__run_query` ``), even one that is also a verb, then a name in the prose. A
     /// word inside a longer code span is part of a command (`` `grep -r` `` is not the `Grep`
-    /// tool). `form`, when given, is the rule's match form already read.
-    fn spelled(&self, text: &str, form: Option<&Haystack<'_>>) -> Option<String> {
+    /// tool). `form`, when given, is what the rule's match form holds, already searched.
+    fn spelled(&self, text: &str, form: Option<&Hits>) -> Option<String> {
         if !text.contains('`') {
             // No code span: the prose is the whole rule.
             return match form {
                 Some(form) => self.named(form),
-                None => self.named(&Haystack::new(&match_form(text))),
+                None => self.named(&self.hits(&Haystack::new(&match_form(text)))),
             };
         }
         code_spans(text)
             .iter()
             .find_map(|span| self.code_names(code_span_text(text, span).trim()))
-            .or_else(|| self.named(&Haystack::new(&without_code(text))))
+            .or_else(|| self.named(&self.hits(&Haystack::new(&without_code(text)))))
+    }
+
+    /// Where each name, form and name word of the tools first stands in the rule `form` reads.
+    fn hits(&self, form: &Haystack<'_>) -> Hits {
+        self.names.hits(form)
     }
 
     /// The tool a code span's text names, if it is a catalogue name or a form of one.
@@ -160,9 +183,15 @@ impl Candidates {
     /// The tool the rule's own words point to (attribution steps 1 to 4 and the alias table),
     /// if any.
     /// `haystack` is the match form of `text` as read, or of the whole sentence `text` was cut
-    /// from (`whole` is false then).
-    fn evidence(&self, text: &str, haystack: &Haystack<'_>, whole: bool) -> Option<String> {
-        if let Some(tool) = self.spelled(text, whole.then_some(haystack)) {
+    /// from (`whole` is false then), and `hits` what it holds of the tools' names.
+    fn evidence(
+        &self,
+        text: &str,
+        haystack: &Haystack<'_>,
+        hits: &Hits,
+        whole: bool,
+    ) -> Option<String> {
+        if let Some(tool) = self.spelled(text, whole.then_some(hits)) {
             return Some(tool);
         }
         let need = need_at(text);
@@ -172,7 +201,7 @@ impl Candidates {
             position,
             words,
             verb,
-        }) = self.by_name_word(haystack)
+        }) = self.by_name_word(hits)
         {
             let tool = &candidate.name;
             let family_tool = need.and_then(|(need, at)| Some((need, at, self.by_need(need)?)));
@@ -202,13 +231,13 @@ impl Candidates {
                 _ => return Some(tool.clone()),
             }
         }
-        let alias = self.by_alias(haystack);
+        let alias = self.by_alias(haystack, hits);
         // A dedicated tool the alias table finds (`git_commit`, `execute_sql`, `kubectl`) is
         // more specific than a family's general tool; a family tool it finds is only a guess
         // from a common noun, which the rule's own evidence outranks.
         if let Some(tool) = alias
             && tool.family.is_none()
-            && !only_by_server(tool, haystack)
+            && !only_by_server(tool, hits)
         {
             return Some(tool.name.clone());
         }
@@ -255,12 +284,13 @@ impl Candidates {
     /// The tool `form` names or aliases, if any (attribution steps 1 and 2).
     pub(crate) fn attribute_explicit(&self, form: &str) -> Option<String> {
         let haystack = Haystack::new(form);
-        self.named(&haystack)
+        let hits = self.hits(&haystack);
+        self.named(&hits)
+            .or_else(|| self.by_name_word(&hits).map(|hit| hit.tool.name.clone()))
             .or_else(|| {
-                self.by_name_word(&haystack)
-                    .map(|hit| hit.tool.name.clone())
+                self.by_alias(&haystack, &hits)
+                    .map(|tool| tool.name.clone())
             })
-            .or_else(|| self.by_alias(&haystack).map(|tool| tool.name.clone()))
     }
 
     /// The tool of a sentence that names none: the first tool that ran, else `__unscoped__`
@@ -273,21 +303,18 @@ impl Candidates {
 
     /// The tool named earliest in the edict; the longest name wins a tie ("send email" over
     /// "email"), then call order.
-    fn named(&self, form: &Haystack<'_>) -> Option<String> {
+    fn named(&self, hits: &Hits) -> Option<String> {
         let mut best: Option<(usize, Reverse<usize>, &Candidate)> = None;
         for tool in &self.tools {
-            // `Read`, `Edit`, `Write`: the word names the action; the family step routes it.
-            for (phrase, _) in tool
-                .forms
-                .iter()
-                .zip(&tool.naming)
-                .filter(|(_, naming)| **naming)
-            {
-                if let Some(position) = form.find(phrase, NAME_SUFFIXES) {
-                    let key = (position, Reverse(phrase.len()));
-                    if best.is_none_or(|(at, length, _)| key < (at, length)) {
-                        best = Some((key.0, key.1, tool));
-                    }
+            // `Read`, `Edit`, `Write`: the word names the action; the family step routes it
+            // (such a form has no needle).
+            for (phrase, needle) in tool.forms.iter().zip(&tool.form_needles) {
+                let Some(position) = needle.and_then(|needle| hits.at(needle)) else {
+                    continue;
+                };
+                let key = (position, Reverse(phrase.len()));
+                if best.is_none_or(|(at, length, _)| key < (at, length)) {
+                    best = Some((key.0, key.1, tool));
                 }
             }
         }
@@ -299,18 +326,21 @@ impl Candidates {
     /// Generic verbs (`send`, `get`, `create`, …) do not count. On a tie, the tool with more
     /// of its words in the edict wins ("post in Slack" picks `slack_post` over
     /// `slack_read_channel`), then call order.
-    fn by_name_word(&self, form: &Haystack<'_>) -> Option<NameWordHit<'_>> {
+    fn by_name_word(&self, hits: &Hits) -> Option<NameWordHit<'_>> {
         let mut best: Option<(usize, Reverse<usize>, &Candidate, &String)> = None;
         for tool in &self.tools {
             let earliest = tool
                 .distinctive
                 .iter()
-                .filter_map(|token| form.find_name_word(token).map(|at| (at, token)))
+                .filter_map(|&token| {
+                    tool.name_word_at(token, hits)
+                        .map(|at| (at, &tool.tokens[token]))
+                })
                 .min();
             let Some((position, token)) = earliest else {
                 continue;
             };
-            let key = (position, Reverse(tool.words_in(form)));
+            let key = (position, Reverse(tool.words_in(hits)));
             if best.is_none_or(|(at, score, _, _)| key < (at, score)) {
                 best = Some((key.0, key.1, tool, token));
             }
@@ -325,7 +355,7 @@ impl Candidates {
 
     /// The alias group mentioned first that resolves to an existing tool: product and
     /// program names before common nouns, then the earliest mention, then the longest phrase.
-    fn by_alias(&self, form: &Haystack<'_>) -> Option<&Candidate> {
+    fn by_alias(&self, form: &Haystack<'_>, hits: &Hits) -> Option<&Candidate> {
         let mut mentioned: Vec<(bool, usize, Reverse<usize>, usize)> = alias_mentions(form)
             .into_iter()
             .enumerate()
@@ -336,15 +366,15 @@ impl Candidates {
         mentioned.sort_unstable();
         mentioned
             .into_iter()
-            .find_map(|(_, _, _, group_index)| self.resolve(&ALIAS_GROUPS[group_index], form))
+            .find_map(|(_, _, _, group_index)| self.resolve(&ALIAS_GROUPS[group_index], hits))
     }
 
     /// The group's tool whose name words the edict also uses most ("never delete files" picks
     /// `delete_file` over `read_file`); call order breaks ties.
-    fn resolve(&self, group: &AliasGroup, form: &Haystack<'_>) -> Option<&Candidate> {
+    fn resolve(&self, group: &AliasGroup, hits: &Hits) -> Option<&Candidate> {
         let mut best: Option<(usize, &Candidate)> = None;
         for tool in self.tools.iter().filter(|tool| group.claims(tool)) {
-            let score = tool.words_in(form);
+            let score = tool.words_in(hits);
             if best.is_none_or(|(best_score, _)| score > best_score) {
                 best = Some((score, tool));
             }
@@ -356,16 +386,12 @@ impl Candidates {
 /// Whether `tool` is an MCP tool (`mcp__github__create_pull_request`) none of whose own
 /// words (`create`, `pull`, `request`) the rule uses: the alias table found it by its
 /// server's name alone, which says nothing about what the tool does.
-fn only_by_server(tool: &Candidate, form: &Haystack<'_>) -> bool {
-    let Some(rest) = tool.name.strip_prefix("mcp__") else {
+fn only_by_server(tool: &Candidate, hits: &Hits) -> bool {
+    let Some(own) = &tool.own_words else {
         return false;
     };
-    let Some((_, own)) = rest.split_once("__") else {
-        return false;
-    };
-    !split_words(own, false)
-        .iter()
-        .any(|word| form.find(word, ALIAS_SUFFIXES).is_some())
+    !own.iter()
+        .any(|&token| hits.at(tool.token_needles[token]).is_some())
 }
 
 /// The match form of `text` with its code spans left out.
@@ -403,7 +429,7 @@ impl Candidate {
         own.split(['_', '-']).find(|word| !word.is_empty())
     }
 
-    fn new(raw: &str, name: String) -> Candidate {
+    fn new(raw: &str, name: String, names: &mut NameIndex) -> Candidate {
         let name_words = split_words(&name, false);
         let camel_words = split_words(raw.trim(), true);
         let spaced = name_words.join(" ");
@@ -431,17 +457,41 @@ impl Candidate {
             }
         }
         // Chosen once per turn, not once per rule.
-        let distinctive = tokens
-            .iter()
-            .filter(|token| {
+        let distinctive = (0..tokens.len())
+            .filter(|&index| {
+                let token = &tokens[index];
                 token.chars().count() >= 3 && !GENERIC_NAME_WORDS.contains(&token.as_str())
             })
-            .cloned()
             .collect();
-        let naming = forms
+        let naming: Vec<bool> = forms
             .iter()
             .map(|form| !VERB_TOOL_NAMES.contains(&form.as_str()))
             .collect();
+        let form_needles = forms
+            .iter()
+            .zip(&naming)
+            .map(|(form, naming)| naming.then(|| names.add(form, NAME_SUFFIXES)))
+            .collect();
+        let token_needles = tokens
+            .iter()
+            .map(|token| names.add(token, ALIAS_SUFFIXES))
+            .collect();
+        let stem_needles = tokens
+            .iter()
+            .map(|token| {
+                let stem = token.strip_suffix('e').filter(|stem| stem.len() >= 3)?;
+                Some(names.add(stem, &["ing"]))
+            })
+            .collect();
+        let own_words = name
+            .strip_prefix("mcp__")
+            .and_then(|rest| rest.split_once("__"))
+            .map(|(_, own)| {
+                split_words(own, false)
+                    .iter()
+                    .filter_map(|word| tokens.iter().position(|token| token == word))
+                    .collect()
+            });
         let family = ToolFamily::of(&name);
         let mut candidate = Candidate {
             name,
@@ -451,16 +501,26 @@ impl Candidate {
             naming,
             family,
             shell: false,
+            form_needles,
+            token_needles,
+            stem_needles,
+            own_words,
         };
         candidate.shell = family == Some(ToolFamily::Shell) || SHELL_GROUP.claims(&candidate);
         candidate
     }
 
+    /// Where name word `token` (an index of `tokens`) first stands in the rule: the word
+    /// with a suffix or, only if it stands nowhere, without its final `e` before `-ing`.
+    fn name_word_at(&self, token: usize, hits: &Hits) -> Option<usize> {
+        hits.at(self.token_needles[token])
+            .or_else(|| self.stem_needles[token].and_then(|stem| hits.at(stem)))
+    }
+
     /// How many of the tool's name words the edict uses.
-    fn words_in(&self, form: &Haystack<'_>) -> usize {
-        self.tokens
-            .iter()
-            .filter(|token| form.find_name_word(token).is_some())
+    fn words_in(&self, hits: &Hits) -> usize {
+        (0..self.tokens.len())
+            .filter(|&token| self.name_word_at(token, hits).is_some())
             .count()
     }
 }

@@ -12,7 +12,7 @@
 use std::ops::BitOr;
 use std::sync::LazyLock;
 
-use crate::hash::FxHashMap;
+use crate::hash::{FxHashMap, WordMap};
 
 /// The word lists a word belongs to, one bit per list.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -129,124 +129,13 @@ pub(crate) const AFTER_POINTER: Sets = Sets::bit(32);
 pub(crate) const PRESENTER: Sets = Sets::bit(33);
 
 /// Every registered word and its lists.
-static TABLE: LazyLock<WordTable> = LazyLock::new(|| {
+static TABLE: LazyLock<WordMap<Sets>> = LazyLock::new(|| {
     let mut words: FxHashMap<&'static str, Sets> = FxHashMap::default();
     for (sets, word) in registered() {
         *words.entry(word).or_default() |= sets;
     }
-    WordTable::new(&words)
+    WordMap::new(words)
 });
-
-/// An open-addressing table of words of at most 16 bytes, each keyed by two machine words
-/// read straight from its bytes and its length, so a lookup hashes two integers and compares
-/// three: every word of every message is looked up, and most are in no list. Longer words
-/// (none of the lexicons' so far) are in a plain map.
-#[derive(Debug)]
-struct WordTable {
-    slots: Vec<Slot>,
-    /// The slot count is `1 << bits`.
-    bits: u32,
-    long: FxHashMap<&'static str, Sets>,
-}
-
-#[derive(Debug, Clone, Copy, Default)]
-struct Slot {
-    key: (u64, u64),
-    /// The word's length; zero for an empty slot.
-    length: usize,
-    sets: Sets,
-}
-
-/// The longest word a slot holds.
-const SHORT: usize = 16;
-
-impl WordTable {
-    fn new(words: &FxHashMap<&'static str, Sets>) -> WordTable {
-        // At most half full, so a miss ends within a probe or two.
-        let bits = (words.len() * 2)
-            .next_power_of_two()
-            .trailing_zeros()
-            .max(4);
-        let mut table = WordTable {
-            slots: vec![Slot::default(); 1 << bits],
-            bits,
-            long: FxHashMap::default(),
-        };
-        for (&word, &sets) in words {
-            let bytes = word.as_bytes();
-            if bytes.is_empty() || bytes.len() > SHORT {
-                table.long.insert(word, sets);
-                continue;
-            }
-            let key = key_of(bytes);
-            let mut index = table.index(key, bytes.len());
-            while table.slots[index].length != 0 {
-                index = (index + 1) & (table.slots.len() - 1);
-            }
-            table.slots[index] = Slot {
-                key,
-                length: bytes.len(),
-                sets,
-            };
-        }
-        table
-    }
-
-    fn index(&self, key: (u64, u64), length: usize) -> usize {
-        let mixed = (key.0 ^ key.1.rotate_left(29) ^ (length as u64).rotate_right(7))
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (mixed >> (64 - self.bits)) as usize
-    }
-
-    fn get(&self, word: &[u8]) -> Sets {
-        if word.is_empty() || word.len() > SHORT {
-            return std::str::from_utf8(word)
-                .ok()
-                .and_then(|word| self.long.get(word).copied())
-                .unwrap_or(Sets::NONE);
-        }
-        let key = key_of(word);
-        let mut index = self.index(key, word.len());
-        loop {
-            let slot = &self.slots[index];
-            if slot.length == 0 {
-                return Sets::NONE;
-            }
-            if slot.length == word.len() && slot.key == key {
-                return slot.sets;
-            }
-            index = (index + 1) & (self.slots.len() - 1);
-        }
-    }
-}
-
-/// Two machine words that, with its length, tell a word of 1 to 16 bytes from every other:
-/// its first and last eight bytes (overlapping when shorter than 16), its first and last four,
-/// or its first, middle and last byte.
-fn key_of(word: &[u8]) -> (u64, u64) {
-    let length = word.len();
-    let eight = |at: usize| {
-        let mut bytes = [0u8; 8];
-        bytes.copy_from_slice(&word[at..at + 8]);
-        u64::from_le_bytes(bytes)
-    };
-    let four = |at: usize| {
-        let mut bytes = [0u8; 4];
-        bytes.copy_from_slice(&word[at..at + 4]);
-        u64::from(u32::from_le_bytes(bytes))
-    };
-    match length {
-        8.. => (eight(0), eight(length - 8)),
-        4..=7 => (four(0) | (four(length - 4) << 32), 0),
-        1..=3 => (
-            u64::from(word[0])
-                | u64::from(word[length / 2]) << 8
-                | u64::from(word[length - 1]) << 16,
-            0,
-        ),
-        0 => (0, 0),
-    }
-}
 
 /// Which list each word of each grammar's lexicon is in.
 fn registered() -> impl Iterator<Item = (Sets, &'static str)> {
@@ -308,12 +197,12 @@ fn registered() -> impl Iterator<Item = (Sets, &'static str)> {
 
 /// The lists `word` (in match form) is in.
 pub(crate) fn sets_of(word: &str) -> Sets {
-    TABLE.get(word.as_bytes())
+    TABLE.get(word.as_bytes()).unwrap_or(Sets::NONE)
 }
 
 /// [`sets_of`] of a word as bytes.
 pub(crate) fn sets_of_bytes(word: &[u8]) -> Sets {
-    TABLE.get(word)
+    TABLE.get(word).unwrap_or(Sets::NONE)
 }
 
 #[cfg(test)]

@@ -194,7 +194,7 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
             spans.push(material(index, line, kind));
             continue;
         }
-        if starts_email(&lines, index) {
+        if starts_email(lines, index) {
             mode = Mode::Material(MaterialKind::Email);
             spans.push(material(index, line, MaterialKind::Email));
             continue;

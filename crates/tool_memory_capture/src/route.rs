@@ -11,7 +11,6 @@
 
 mod lexicon;
 
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use tool_memory_core::ToolFamily;
@@ -22,6 +21,7 @@ use self::lexicon::{
     CODE_ONLY_PROGRAMS, CREATE_VERBS, EDIT_NOUNS, EDIT_VERBS, FETCH_WORDS, PROGRAMS, READ_VERBS,
     SEARCH_WORDS, SHELL_NOUNS, SHELL_OBJECTS, SHELL_VERBS, SUFFIXES,
 };
+use crate::hash::{FxHashMap, WordMap};
 use crate::text::{code_spans, is_word_char};
 
 /// What a rule is about, as far as the tool that enforces it goes.
@@ -176,8 +176,8 @@ fn word_need(word: &str, rest: &str) -> Option<Need> {
     } else {
         word
     };
-    if let Some(&need) = WORD_NEEDS.get(word) {
-        return Some(need);
+    if let Some(need) = WORD_NEEDS.get(word.as_bytes()) {
+        return need;
     }
     let look_up = word == "look" && rest.trim_start().to_ascii_lowercase().starts_with("up");
     look_up.then_some(Need::Search)
@@ -187,8 +187,17 @@ fn word_need(word: &str, rest: &str) -> Option<Need> {
 /// first of the shell, create, edit, read, fetch and search lexicons that holds it. Every word
 /// of every rule is looked up, so this is one hash lookup instead of a scan of each lexicon
 /// with each suffix.
-static WORD_NEEDS: LazyLock<HashMap<String, Need>> = LazyLock::new(|| {
-    let mut needs = HashMap::new();
+static WORD_NEEDS: LazyLock<WordMap<Option<Need>>> = LazyLock::new(|| {
+    WordMap::new(
+        word_needs()
+            .into_iter()
+            .map(|(word, need)| (word, Some(need))),
+    )
+});
+
+/// The words of [`WORD_NEEDS`] and what each points to.
+fn word_needs() -> FxHashMap<String, Need> {
+    let mut needs = FxHashMap::default();
     let mut add = |words: Vec<String>, need: &dyn Fn(&str) -> Need| {
         for word in words {
             let found = need(&word);
@@ -214,7 +223,7 @@ static WORD_NEEDS: LazyLock<HashMap<String, Need>> = LazyLock::new(|| {
     add(inflections(FETCH_WORDS), &|_| Need::Fetch);
     add(inflections(SEARCH_WORDS), &|_| Need::Search);
     needs
-});
+}
 
 /// Every form of `lexicon`'s words with one of the usual inflections: each word with each of
 /// [`SUFFIXES`], and a word ending in `e` without it before "ing" or "ed" ("saving").
@@ -362,7 +371,7 @@ mod tests {
 
     #[test]
     fn the_word_table_agrees_with_scanning_the_lexicons() {
-        let mut words: Vec<String> = WORD_NEEDS.keys().cloned().collect();
+        let mut words: Vec<String> = word_needs().keys().cloned().collect();
         for message in crate::test_messages::corpus_messages() {
             words.extend(
                 message

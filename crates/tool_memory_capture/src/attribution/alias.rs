@@ -9,40 +9,51 @@ use std::cmp::Reverse;
 use std::sync::LazyLock;
 
 use super::lexicon::ALIAS_GROUPS;
-use crate::hash::FxHashMap;
+use crate::hash::WordMap;
 use crate::text::is_word_char;
 
 /// A rule's form read once for the word searches of attribution: where each of its words
-/// starts.
+/// starts and ends.
 #[derive(Debug)]
 pub(super) struct Haystack<'f> {
     text: &'f str,
-    /// The byte offset of every word start: a word char after a non-word char or the start.
-    starts: Vec<usize>,
+    /// Every word (a maximal run of word chars) as its byte range.
+    words: Vec<(usize, usize)>,
 }
 
 impl<'f> Haystack<'f> {
     pub(super) fn new(text: &'f str) -> Haystack<'f> {
-        let mut starts = Vec::with_capacity(text.len() / 5 + 1);
-        let mut previous_is_word = false;
+        let mut words = Vec::with_capacity(text.len() / 5 + 1);
+        let mut start = None;
         if text.is_ascii() {
             for (at, &byte) in text.as_bytes().iter().enumerate() {
                 let is_word = byte.is_ascii_alphanumeric() || byte == b'_';
-                if is_word && !previous_is_word {
-                    starts.push(at);
+                match (is_word, start) {
+                    (true, None) => start = Some(at),
+                    (false, Some(first)) => {
+                        words.push((first, at));
+                        start = None;
+                    }
+                    _ => {}
                 }
-                previous_is_word = is_word;
             }
         } else {
             for (at, ch) in text.char_indices() {
                 let is_word = is_word_char(ch);
-                if is_word && !previous_is_word {
-                    starts.push(at);
+                match (is_word, start) {
+                    (true, None) => start = Some(at),
+                    (false, Some(first)) => {
+                        words.push((first, at));
+                        start = None;
+                    }
+                    _ => {}
                 }
-                previous_is_word = is_word;
             }
         }
-        Haystack { text, starts }
+        if let Some(first) = start {
+            words.push((first, text.len()));
+        }
+        Haystack { text, words }
     }
 
     /// The text read.
@@ -52,13 +63,22 @@ impl<'f> Haystack<'f> {
 
     /// The words of the text (maximal runs of word chars), in order.
     pub(super) fn words(&self) -> impl Iterator<Item = &'f str> + '_ {
-        self.starts
+        self.words
             .iter()
-            .map(|&start| first_word(&self.text[start..]))
+            .map(|&(start, end)| &self.text[start..end])
+    }
+
+    /// Each word of the text with where it starts, in order.
+    pub(super) fn word_starts(&self) -> impl Iterator<Item = (usize, &'f str)> + '_ {
+        self.words
+            .iter()
+            .map(|&(start, end)| (start, &self.text[start..end]))
     }
 
     /// [`find_word`] in this text. A needle that opens with a word char can only stand at a
-    /// word start, so only those are tried; any other needle is looked for byte by byte.
+    /// word start, so only those are tried; any other needle is looked for byte by byte. (The
+    /// unit tests check the name index against it.)
+    #[cfg(test)]
     pub(super) fn find(&self, needle: &str, suffixes: &[&str]) -> Option<usize> {
         let first = needle.chars().next()?;
         if !is_word_char(first) {
@@ -66,14 +86,15 @@ impl<'f> Haystack<'f> {
         }
         let lead = needle.as_bytes()[0];
         let bytes = self.text.as_bytes();
-        self.starts
+        self.words
             .iter()
-            .copied()
+            .map(|&(start, _)| start)
             .find(|&start| bytes[start] == lead && word_at(self.text, start, needle, suffixes))
     }
 
     /// A word of a tool's name in this text, as [`Haystack::find`] with the alias suffixes
     /// finds it, or without a final `e` before `-ing` ("merging" for `merge`).
+    #[cfg(test)]
     pub(super) fn find_name_word(&self, word: &str) -> Option<usize> {
         self.find(word, ALIAS_SUFFIXES).or_else(|| {
             let stem = word.strip_suffix('e').filter(|stem| stem.len() >= 3)?;
@@ -109,7 +130,7 @@ pub(super) fn find_word(haystack: &str, needle: &str, suffixes: &[&str]) -> Opti
 
 /// Whether `needle` stands at byte `start` of `haystack` as whole words: after a non-word
 /// char (or the start), and followed by one of `suffixes` and then a non-word char (or the end).
-fn word_at(haystack: &str, start: usize, needle: &str, suffixes: &[&str]) -> bool {
+pub(super) fn word_at(haystack: &str, start: usize, needle: &str, suffixes: &[&str]) -> bool {
     if !haystack.as_bytes()[start..].starts_with(needle.as_bytes()) {
         return false;
     }
@@ -138,8 +159,15 @@ struct AliasPhrase {
 /// that word with each of [`ALIAS_SUFFIXES`] that a word can end with ("email", "emails",
 /// "emailing"). Built once, so a rule is read word by word with one lookup each, instead of
 /// one scan of the rule per phrase of the table.
-static ALIAS_INDEX: LazyLock<FxHashMap<String, Vec<AliasPhrase>>> = LazyLock::new(|| {
-    let mut index: FxHashMap<String, Vec<AliasPhrase>> = FxHashMap::default();
+#[derive(Debug)]
+struct AliasIndex {
+    /// Each word's phrases, as a range of `phrases`.
+    words: WordMap<(u32, u32)>,
+    phrases: Vec<AliasPhrase>,
+}
+
+static ALIAS_INDEX: LazyLock<AliasIndex> = LazyLock::new(|| {
+    let mut keyed: Vec<(String, AliasPhrase)> = Vec::new();
     for (group, aliases) in ALIAS_GROUPS.iter().enumerate() {
         let strong = aliases.strong.iter().map(|phrase| (false, *phrase));
         let weak = aliases.phrases.iter().map(|phrase| (true, *phrase));
@@ -154,22 +182,35 @@ static ALIAS_INDEX: LazyLock<FxHashMap<String, Vec<AliasPhrase>>> = LazyLock::ne
                 .iter()
                 .filter(|suffix| suffix.chars().all(is_word_char))
             {
-                index
-                    .entry(format!("{first}{suffix}"))
-                    .or_default()
-                    .push(AliasPhrase {
-                        group,
-                        weak,
-                        phrase,
-                    });
+                let entry = AliasPhrase {
+                    group,
+                    weak,
+                    phrase,
+                };
+                keyed.push((format!("{first}{suffix}"), entry));
             }
         }
     }
-    index
+    // Grouped by word, each group in the table's order (a stable sort).
+    keyed.sort_by(|(left, _), (right, _)| left.cmp(right));
+    let mut words: Vec<(String, (u32, u32))> = Vec::new();
+    let mut phrases = Vec::with_capacity(keyed.len());
+    for (word, entry) in keyed {
+        let at = u32::try_from(phrases.len()).unwrap_or(u32::MAX);
+        match words.last_mut() {
+            Some((last, (_, count))) if *last == word => *count += 1,
+            _ => words.push((word, (at, 1))),
+        }
+        phrases.push(entry);
+    }
+    AliasIndex {
+        words: WordMap::new(words),
+        phrases,
+    }
 });
 
 /// The leading run of word chars of `text`.
-fn first_word(text: &str) -> &str {
+pub(super) fn first_word(text: &str) -> &str {
     let end = text
         .char_indices()
         .find(|&(_, ch)| !is_word_char(ch))
@@ -187,9 +228,11 @@ pub(super) fn alias_mentions(
 ) -> Vec<Option<(bool, usize, Reverse<usize>)>> {
     let form = haystack.text;
     let mut earliest: Vec<Option<(bool, usize, Reverse<usize>)>> = vec![None; ALIAS_GROUPS.len()];
-    for &start in &haystack.starts {
-        let word = first_word(&form[start..]);
-        for entry in ALIAS_INDEX.get(word).into_iter().flatten() {
+    for (start, word) in haystack.word_starts() {
+        let Some((first, count)) = ALIAS_INDEX.words.get(word.as_bytes()) else {
+            continue;
+        };
+        for entry in &ALIAS_INDEX.phrases[first as usize..(first + count) as usize] {
             if !word_at(form, start, entry.phrase, ALIAS_SUFFIXES) {
                 continue;
             }

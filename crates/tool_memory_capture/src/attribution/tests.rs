@@ -82,7 +82,11 @@ fn word_starts_find_what_a_byte_scan_finds() {
         "mcp__db__run_query",
         "apply_patch",
     ] {
-        let candidate = Candidate::new(name, validate_tool_name(name).unwrap());
+        let candidate = Candidate::new(
+            name,
+            validate_tool_name(name).unwrap(),
+            &mut NameIndex::default(),
+        );
         needles.extend(candidate.forms.iter().cloned());
         needles.extend(candidate.tokens.iter().cloned());
     }
@@ -455,4 +459,149 @@ fn a_noun_names_the_family_and_a_later_verb_the_tool() {
         "write",
     );
     check_rule("Never overwrite the lockfile.", None, CLAUDE, "write");
+}
+
+/// The name index finds, on every line of the corpora and for the catalogues of every agent
+/// (and MCP tools), what a search for each name, form and name word finds: the tool named
+/// earliest, the tool of the earliest name word with its position and score, each tool's
+/// count of name words and whether it was found by its server's name only.
+#[test]
+fn the_name_index_finds_what_a_search_per_name_finds() {
+    let catalogues: [&[&str]; 4] = [
+        &[
+            "Bash",
+            "Read",
+            "Edit",
+            "MultiEdit",
+            "Write",
+            "Glob",
+            "Grep",
+            "WebFetch",
+            "WebSearch",
+            "TodoWrite",
+            "Task",
+            "NotebookEdit",
+        ],
+        &[
+            "run_terminal_cmd",
+            "edit_file",
+            "search_replace",
+            "read_file",
+            "delete_file",
+            "grep_search",
+            "web_search",
+            "mcp__github__create_pull_request",
+            "mcp__github__merge_pull_request",
+            "mcp__db__run_query",
+            "mcp__issues__create_issue",
+        ],
+        &[
+            "run_shell_command",
+            "replace",
+            "write_file",
+            "read_file",
+            "glob",
+            "search_file_content",
+            "web_fetch",
+            "google_web_search",
+            "save_memory",
+            "send_email",
+            "slack_post",
+            "slack_read_channel",
+            "-x",
+            ".env",
+            "git_push",
+        ],
+        &[
+            "shell",
+            "apply_patch",
+            "execute_command",
+            "write_to_file",
+            "browser_action",
+        ],
+    ];
+    let mut compared = 0;
+    for catalogue in catalogues {
+        let turn = TurnRecord {
+            available_tools: catalogue.iter().map(|name| (*name).to_owned()).collect(),
+            ..TurnRecord::default()
+        };
+        let candidates = Candidates::of_turn(&turn);
+        for form in corpus_forms() {
+            let haystack = Haystack::new(&form);
+            let hits = candidates.hits(&haystack);
+            // Each search as it was written before the index.
+            let mut named: Option<(usize, Reverse<usize>, &str)> = None;
+            for tool in &candidates.tools {
+                for (phrase, naming) in tool.forms.iter().zip(&tool.naming) {
+                    if !naming {
+                        continue;
+                    }
+                    if let Some(at) = haystack.find(phrase, NAME_SUFFIXES) {
+                        let key = (at, Reverse(phrase.len()));
+                        if named.is_none_or(|(best, length, _)| key < (best, length)) {
+                            named = Some((key.0, key.1, &tool.name));
+                        }
+                    }
+                }
+            }
+            assert_eq!(
+                candidates.named(&hits).as_deref(),
+                named.map(|(_, _, name)| name),
+                "{form:?}"
+            );
+            let mut by_word: Option<(usize, Reverse<usize>, &str, &str)> = None;
+            for tool in &candidates.tools {
+                let words_in = tool
+                    .tokens
+                    .iter()
+                    .filter(|token| haystack.find_name_word(token).is_some())
+                    .count();
+                assert_eq!(tool.words_in(&hits), words_in, "{form:?} {}", tool.name);
+                let own = tool
+                    .name
+                    .strip_prefix("mcp__")
+                    .and_then(|rest| rest.split_once("__"));
+                let by_server = own.is_some_and(|(_, own)| {
+                    !split_words(own, false)
+                        .iter()
+                        .any(|word| haystack.find(word, ALIAS_SUFFIXES).is_some())
+                });
+                assert_eq!(
+                    only_by_server(tool, &hits),
+                    by_server,
+                    "{form:?} {}",
+                    tool.name
+                );
+                let earliest = tool
+                    .distinctive
+                    .iter()
+                    .map(|&token| &tool.tokens[token])
+                    .filter_map(|token| haystack.find_name_word(token).map(|at| (at, token)))
+                    .min();
+                if let Some((at, token)) = earliest {
+                    let key = (at, Reverse(words_in));
+                    if by_word.is_none_or(|(best, score, _, _)| key < (best, score)) {
+                        by_word = Some((key.0, key.1, &tool.name, token));
+                    }
+                }
+            }
+            let found = candidates.by_name_word(&hits).map(|hit| {
+                (
+                    hit.position,
+                    Reverse(hit.words),
+                    hit.tool.name.as_str(),
+                    hit.verb,
+                )
+            });
+            let expected = by_word.map(|(at, words, name, token)| {
+                let tool = candidates.tools.iter().find(|tool| tool.name == name);
+                let verb = tool.is_some_and(|tool| tool.verb() == Some(token));
+                (at, words, name, verb)
+            });
+            assert_eq!(found, expected, "{form:?}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 1000, "{compared}");
 }

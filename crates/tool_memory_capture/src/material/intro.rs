@@ -274,7 +274,7 @@ fn clause_intro(reading: PlainLine<'_>, clause: &str, colon: bool) -> Option<Cla
         return None;
     }
     let sets = all_sets(&words);
-    let rules_file = names_rules_file(&form);
+    let rules_file = names_rules_file(form);
     let rules_noun = sets.any(RULES_NOUN);
     let material_noun = sets.any(MATERIAL_NOUN);
     let adopts = contains_phrase(&words, ADOPT_PHRASES)
