@@ -27,6 +27,7 @@ use crate::lexicon::{
 };
 use crate::material::{MaterialKind, Span, Voice, quotations, unquoted_form};
 use crate::output::MAX_EDICT_CHARS;
+use crate::reading::{GrammarPart, Reader};
 use crate::revocation::{self, Found, blank_revocation};
 use crate::route::need_of;
 use crate::standing::{self, Statement};
@@ -137,8 +138,10 @@ impl<'a> EdictReader<'a> {
         span: &Span<'a>,
         sentence: &'a str,
         read: ReadSentence<'_, '_>,
+        reader: &Reader<'_>,
     ) {
-        let clauses = split_joined_edicts(sentence);
+        let own = |piece: &str| is_own_piece(reader, span.line, piece);
+        let clauses = split_joined_edicts(sentence, own);
         if let [clause] = clauses.as_slice() {
             // The sentence is one clause: the caller's reading is the clause's.
             let form = read.plain;
@@ -152,12 +155,24 @@ impl<'a> EdictReader<'a> {
             );
             return;
         }
+        let mut plain_tokens = Vec::new();
+        let mut grammar_tokens = Vec::new();
         for clause in clauses {
-            let grammar = grammar_form(clause);
-            let tokens = tokenize(&grammar);
-            let found = revocation::find_tokens(&grammar, &tokens);
-            let form = match_form(clause);
-            self.clause(span, clause, &form, &grammar, &tokens, found.as_ref());
+            let form = reader.plain_part(span.line, clause, &mut plain_tokens);
+            let alone;
+            let alone_tokens;
+            let (grammar, tokens) =
+                match reader.grammar_part(span.line, clause, &mut grammar_tokens) {
+                    GrammarPart::Plain => (form, plain_tokens.as_slice()),
+                    GrammarPart::Coded(grammar) => (grammar, grammar_tokens.as_slice()),
+                    GrammarPart::OnItsOwn => {
+                        alone = grammar_form(clause);
+                        alone_tokens = tokenize(&alone);
+                        (alone.as_str(), alone_tokens.as_slice())
+                    }
+                };
+            let found = revocation::find_tokens(grammar, tokens);
+            self.clause(span, clause, form, grammar, tokens, found.as_ref());
         }
     }
 
@@ -206,7 +221,14 @@ impl<'a> EdictReader<'a> {
         let before = self.previous.replace(clause);
         // Only a clause with a setting's noun can name a setting.
         let setting = tokens.iter().any(|token| token.is(SETTING_NOUN)) && names_a_setting(grammar);
-        if setting || title_holds_marker(clause) {
+        // A title takes three capitals, which no marker removes.
+        let title = clause
+            .chars()
+            .filter(|ch| ch.is_uppercase())
+            .nth(2)
+            .is_some()
+            && title_holds_marker(clause);
+        if setting || title {
             return;
         }
         let text = truncate_chars(clause, MAX_EDICT_CHARS);
@@ -358,23 +380,43 @@ fn is_own_edict(form: &str) -> bool {
 /// Splits a sentence at a semicolon that joins two edicts ("don't run sudo; never push to
 /// main"), so each becomes its own rule on its own tool. A semicolon before a reason ("never
 /// email Sarah; she opted out") stays inside the sentence, which keeps the reason with its rule.
-fn split_joined_edicts(sentence: &str) -> Vec<&str> {
+/// `own` says whether a piece of the sentence is an order of the user's own
+/// ([`is_own_edict`] of its grammar form).
+fn split_joined_edicts<'s>(sentence: &'s str, own: impl Fn(&str) -> bool) -> Vec<&'s str> {
     let mut clauses = Vec::new();
     let mut start = 0;
     for (at, _) in sentence.match_indices(';') {
         let head = sentence[start..at].trim();
         let rest = &sentence[at + 1..];
         let next = rest.find(';').map_or(rest, |end| &rest[..end]).trim();
-        if !head.is_empty()
-            && is_own_edict(&grammar_form(head))
-            && is_own_edict(&grammar_form(next))
-        {
+        if !head.is_empty() && own(head) && own(next) {
             clauses.push(head);
             start = at + 1;
         }
     }
     clauses.push(sentence[start..].trim());
     clauses
+}
+
+/// [`is_own_edict`] of the grammar form of `piece`, a part of line `line` of the message
+/// `reader` reads, read from the line's readings.
+fn is_own_piece(reader: &Reader<'_>, line: usize, piece: &str) -> bool {
+    // An empty piece ("never push;") holds no order.
+    if piece.is_empty() {
+        return false;
+    }
+    let mut plain_tokens = Vec::new();
+    let mut grammar_tokens = Vec::new();
+    let plain = reader.plain_part(line, piece, &mut plain_tokens);
+    let (grammar, tokens) = match reader.grammar_part(line, piece, &mut grammar_tokens) {
+        GrammarPart::Plain => (plain, plain_tokens.as_slice()),
+        GrammarPart::Coded(grammar) => (grammar, grammar_tokens.as_slice()),
+        GrammarPart::OnItsOwn => return is_own_edict(&grammar_form(piece)),
+    };
+    match revocation::find_tokens(grammar, tokens) {
+        None => is_order(grammar, tokens),
+        Some(found) => is_edict(&revocation::blanked(grammar, &found)),
+    }
 }
 
 /// Whether a sentence (in [`match_form`]) is a standing instruction.

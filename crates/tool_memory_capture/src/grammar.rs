@@ -73,7 +73,7 @@ pub(crate) fn read<'a>(
                     tokens,
                     revocation: in_grammar.as_ref(),
                 };
-                edict_reader.sentence(span, sentence, read);
+                edict_reader.sentence(span, sentence, read, reader);
             }
             if !read_revocations {
                 continue;

@@ -61,8 +61,72 @@ static BULLET: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A line without its bullet, numbering or heading marker.
 pub(crate) fn strip_bullet(line: &str) -> &str {
-    let matched = BULLET.find(line).map_or(0, |found| found.end());
+    let matched =
+        ascii_bullet_end(line).unwrap_or_else(|| BULLET.find(line).map_or(0, |found| found.end()));
     &line[matched..]
+}
+
+/// Where [`BULLET`] ends its match in `line`, read from the ASCII bytes it looks at, or `None`
+/// when it would look at a byte beyond ASCII (a bullet such as `•`, a digit or white space of
+/// another script), which the pattern itself then decides. Nearly every line is decided here.
+fn ascii_bullet_end(line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    // `\s*` from `from`: where the run of white space ends, unless a byte beyond ASCII
+    // follows it, which may be white space too.
+    let spaces = |from: usize| -> Option<usize> {
+        let mut at = from;
+        while at < bytes.len() && matches!(bytes[at], b'\t'..=b'\r' | b' ') {
+            at += 1;
+        }
+        (at == bytes.len() || bytes[at].is_ascii()).then_some(at)
+    };
+    // `\s+` from `from`: where it ends, if it takes at least one char.
+    let some_spaces = |from: usize| -> Option<Option<usize>> {
+        let end = spaces(from)?;
+        Some((end > from).then_some(end))
+    };
+    let start = spaces(0)?;
+    // The marker: `[-*+]`, one to three digits and `.` or `)`, a letter and `)`, or one to six
+    // `#`; each then `\s+`.
+    let marker_end = match bytes.get(start).copied() {
+        Some(b'-' | b'*' | b'+') => Some(start + 1),
+        Some(b'0'..=b'9') => {
+            let digits = bytes[start..]
+                .iter()
+                .take_while(|byte| byte.is_ascii_digit())
+                .count();
+            match bytes.get(start + digits).copied() {
+                Some(byte) if !byte.is_ascii() => return None,
+                Some(b'.' | b')') if digits <= 3 => Some(start + digits + 1),
+                _ => None,
+            }
+        }
+        Some(b'a'..=b'z' | b'A'..=b'Z') if bytes.get(start + 1) == Some(&b')') => Some(start + 2),
+        Some(b'#') => {
+            let hashes = bytes[start..]
+                .iter()
+                .take_while(|&&byte| byte == b'#')
+                .count();
+            (hashes <= 6).then_some(start + hashes)
+        }
+        Some(byte) if !byte.is_ascii() => return None,
+        _ => None,
+    };
+    let mut at = start;
+    if let Some(marker_end) = marker_end
+        && let Some(end) = some_spaces(marker_end)?
+    {
+        at = end;
+    }
+    // A task box: `[ ]`, `[x]` or `[X]`, then `\s+`.
+    if bytes.get(at) == Some(&b'[')
+        && matches!(bytes.get(at + 1), Some(b' ' | b'x' | b'X'))
+        && bytes.get(at + 2) == Some(&b']')
+        && let Some(end) = some_spaces(at + 3)?
+    {
+        at = end;
+    }
+    Some(at)
 }
 
 /// Splits one line into sentences, each trimmed and keeping its terminal punctuation. A
@@ -78,12 +142,21 @@ pub(crate) fn split_sentences(line: &str) -> Vec<&str> {
         Vec::new()
     };
     let char_at = |at: usize| char_at(line, at);
+    let bytes = line.as_bytes();
     let mut sentences = Vec::new();
     let mut start = 0;
     let mut at = 0;
-    while let Some(ch) = char_at(at) {
-        let position = at;
-        at += ch.len_utf8();
+    // Only a terminal can end a sentence: the bytes between them are skipped unread. (`…` is
+    // the one terminal beyond ASCII; 0xE2 opens it.)
+    while let Some(found) = bytes[at..]
+        .iter()
+        .position(|&byte| matches!(byte, b'.' | b'!' | b'?' | 0xE2))
+    {
+        let position = at + found;
+        let Some(ch) = char_at(position) else {
+            break;
+        };
+        at = position + ch.len_utf8();
         if !is_terminal(ch) || in_spans(&code, position) {
             continue;
         }
@@ -417,5 +490,66 @@ mod code_span_tests {
             assert_eq!(found, markdown::code_spans(line), "{line:?}");
         }
         assert!(spans > 100, "{spans}");
+    }
+}
+
+#[cfg(test)]
+mod bullet_tests {
+    use super::*;
+
+    /// The ASCII reading of a bullet agrees with the pattern wherever it answers, on every line
+    /// of the corpora and on made-up prefixes.
+    #[test]
+    fn the_ascii_bullet_reading_agrees_with_the_pattern() {
+        let mut lines: Vec<String> = crate::test_messages::corpus_messages()
+            .iter()
+            .flat_map(|message| message.lines().map(str::to_owned).collect::<Vec<_>>())
+            .collect();
+        for prefix in [
+            "",
+            " ",
+            "\t",
+            "-",
+            "- ",
+            "-  ",
+            "* ",
+            "+ ",
+            "• ",
+            "1. ",
+            "12) ",
+            "123. ",
+            "1234. ",
+            "1.",
+            "a) ",
+            "Z) ",
+            "ab) ",
+            "# ",
+            "###### ",
+            "####### ",
+            "#",
+            "[ ] ",
+            "[x] ",
+            "[X]",
+            "- [ ] ",
+            "2. [x]  ",
+            "\u{a0}- ",
+            "-\u{a0}",
+            "1\u{663}. ",
+            "##\t[ ]\tx",
+        ] {
+            for rest in ["never push", "", "[x] done", "x"] {
+                lines.push(format!("{prefix}{rest}"));
+            }
+        }
+        let mut decided = 0;
+        for line in &lines {
+            let pattern = BULLET.find(line).map_or(0, |found| found.end());
+            if let Some(end) = ascii_bullet_end(line) {
+                decided += 1;
+                assert_eq!(end, pattern, "{line:?}");
+            }
+            assert_eq!(strip_bullet(line), &line[pattern..], "{line:?}");
+        }
+        assert!(decided > 500, "{decided}");
     }
 }
