@@ -14,6 +14,8 @@ mod lexicon;
 mod names;
 
 use std::cmp::Reverse;
+use std::ops::Range;
+use std::sync::LazyLock;
 
 use tool_memory_core::{ToolFamily, UNSCOPED_TOOL, split_words, validate_tool_name};
 
@@ -23,10 +25,11 @@ use tool_memory_core::markdown::code_span_text;
 use self::alias::find_word;
 use self::alias::{ALIAS_SUFFIXES, Haystack, NAME_SUFFIXES, alias_mentions};
 use self::clause::{ban_after_permission, points_back, word_index};
-use self::lexicon::{ALIAS_GROUPS, AliasGroup, GENERIC_NAME_WORDS, STOP_NAMES};
+use self::lexicon::{ALIAS_GROUPS, GENERIC_NAME_WORDS, STOP_NAMES};
 use self::names::{Hits, NameIndex};
 use crate::TurnRecord;
-use crate::route::{Need, VERB_TOOL_NAMES, need_at};
+use crate::hash::{FxHashMap, WordMap};
+use crate::route::{Need, VERB_TOOL_NAMES, need_at_with};
 use crate::text::{code_spans, match_form};
 
 /// A tool the edict may be attributed to.
@@ -55,6 +58,8 @@ pub(crate) struct Candidate {
     stem_needles: Vec<Option<u32>>,
     /// For an MCP tool (`mcp__server__own_words`), the indices in `tokens` of its own words.
     own_words: Option<Vec<usize>>,
+    /// The groups of the alias table that claim the tool, as bits.
+    groups: u32,
 }
 
 /// The tools an edict can land on: the turn's tools in call order, then the catalogue.
@@ -115,7 +120,9 @@ impl Candidates {
             let clause = &text[at..];
             let clause_form = match_form(clause);
             let haystack = Haystack::new(&clause_form);
-            if let Some(tool) = self.evidence(clause, &haystack, &self.hits(&haystack), true) {
+            let spans = code_spans(clause);
+            let hits = self.hits(&haystack);
+            if let Some(tool) = self.evidence(clause, &spans, &haystack, &hits, true) {
                 return tool;
             }
         }
@@ -123,12 +130,14 @@ impl Candidates {
         let hits = self.hits(&haystack);
         if let Some(previous) = previous
             && points_back(&haystack)
-            && self.spelled(text, whole.then_some(&hits)).is_none()
-            && let Some(tool) = self.spelled(previous, None)
+            && self
+                .spelled(text, &code_spans(text), whole.then_some(&hits))
+                .is_none()
+            && let Some(tool) = self.spelled(previous, &code_spans(previous), None)
         {
             return tool;
         }
-        self.evidence(text, &haystack, &hits, whole)
+        self.evidence(text, &code_spans(text), &haystack, &hits, whole)
             .unwrap_or_else(|| self.fallback())
     }
 
@@ -136,7 +145,7 @@ impl Candidates {
     /// `` `mcp__db__run_query` ``), even one that is also a verb, then a name in the prose. A
     /// word inside a longer code span is part of a command (`` `grep -r` `` is not the `Grep`
     /// tool). `form`, when given, is what the rule's match form holds, already searched.
-    fn spelled(&self, text: &str, form: Option<&Hits>) -> Option<String> {
+    fn spelled(&self, text: &str, spans: &[Range<usize>], form: Option<&Hits>) -> Option<String> {
         if !text.contains('`') {
             // No code span: the prose is the whole rule.
             return match form {
@@ -144,10 +153,10 @@ impl Candidates {
                 None => self.named(&self.hits(&Haystack::new(&match_form(text)))),
             };
         }
-        code_spans(text)
+        spans
             .iter()
             .find_map(|span| self.code_names(code_span_text(text, span).trim()))
-            .or_else(|| self.named(&self.hits(&Haystack::new(&without_code(text)))))
+            .or_else(|| self.named(&self.hits(&Haystack::new(&without_code(text, spans)))))
     }
 
     /// Where each name, form and name word of the tools first stands in the rule `form` reads.
@@ -182,19 +191,21 @@ impl Candidates {
 
     /// The tool the rule's own words point to (attribution steps 1 to 4 and the alias table),
     /// if any.
-    /// `haystack` is the match form of `text` as read, or of the whole sentence `text` was cut
-    /// from (`whole` is false then), and `hits` what it holds of the tools' names.
+    /// `spans` are the code spans of `text`, `haystack` is the match form of `text` as read, or
+    /// of the whole sentence `text` was cut from (`whole` is false then), and `hits` what it
+    /// holds of the tools' names.
     fn evidence(
         &self,
         text: &str,
+        spans: &[Range<usize>],
         haystack: &Haystack<'_>,
         hits: &Hits,
         whole: bool,
     ) -> Option<String> {
-        if let Some(tool) = self.spelled(text, whole.then_some(hits)) {
+        if let Some(tool) = self.spelled(text, spans, whole.then_some(hits)) {
             return Some(tool);
         }
-        let need = need_at(text);
+        let need = need_at_with(text, spans);
         let form = haystack.text();
         if let Some(NameWordHit {
             tool: candidate,
@@ -366,14 +377,14 @@ impl Candidates {
         mentioned.sort_unstable();
         mentioned
             .into_iter()
-            .find_map(|(_, _, _, group_index)| self.resolve(&ALIAS_GROUPS[group_index], hits))
+            .find_map(|(_, _, _, group_index)| self.resolve(group_index, hits))
     }
 
     /// The group's tool whose name words the edict also uses most ("never delete files" picks
     /// `delete_file` over `read_file`); call order breaks ties.
-    fn resolve(&self, group: &AliasGroup, hits: &Hits) -> Option<&Candidate> {
+    fn resolve(&self, group: usize, hits: &Hits) -> Option<&Candidate> {
         let mut best: Option<(usize, &Candidate)> = None;
-        for tool in self.tools.iter().filter(|tool| group.claims(tool)) {
+        for tool in self.tools.iter().filter(|tool| tool.claimed(group)) {
             let score = tool.words_in(hits);
             if best.is_none_or(|(best_score, _)| score > best_score) {
                 best = Some((score, tool));
@@ -395,10 +406,10 @@ fn only_by_server(tool: &Candidate, hits: &Hits) -> bool {
 }
 
 /// The match form of `text` with its code spans left out.
-fn without_code(text: &str) -> String {
+fn without_code(text: &str, spans: &[Range<usize>]) -> String {
     let mut prose = String::with_capacity(text.len());
     let mut at = 0;
-    for span in code_spans(text) {
+    for span in spans {
         prose.push_str(&text[at..span.start]);
         prose.push(' ');
         at = span.end;
@@ -505,8 +516,10 @@ impl Candidate {
             token_needles,
             stem_needles,
             own_words,
+            groups: 0,
         };
-        candidate.shell = family == Some(ToolFamily::Shell) || SHELL_GROUP.claims(&candidate);
+        candidate.groups = claimed_by(&candidate.name, &candidate.tokens);
+        candidate.shell = family == Some(ToolFamily::Shell) || candidate.claimed(SHELL_GROUP);
         candidate
     }
 
@@ -555,19 +568,41 @@ pub(crate) fn is_alias_word(word: &str) -> bool {
     })
 }
 
-impl AliasGroup {
-    fn claims(&self, tool: &Candidate) -> bool {
-        self.tool_names.contains(&tool.name.as_str())
-            || tool
-                .tokens
-                .iter()
-                .any(|token| self.tool_words.contains(&token.as_str()))
+/// Which groups of the alias table claim a tool: those that list its name among their
+/// `tool_names`, or one of its name words among their `tool_words`.
+fn claimed_by(name: &str, tokens: &[String]) -> u32 {
+    /// For each tool name and each tool word of the table, its groups as bits; built once.
+    static CLAIMS: LazyLock<(WordMap<u32>, WordMap<u32>)> = LazyLock::new(|| {
+        let mut names: FxHashMap<&str, u32> = FxHashMap::default();
+        let mut words: FxHashMap<&str, u32> = FxHashMap::default();
+        for (index, group) in ALIAS_GROUPS.iter().enumerate() {
+            for name in group.tool_names {
+                *names.entry(name).or_default() |= 1 << index;
+            }
+            for word in group.tool_words {
+                *words.entry(word).or_default() |= 1 << index;
+            }
+        }
+        (WordMap::new(names), WordMap::new(words))
+    });
+    const { assert!(ALIAS_GROUPS.len() <= 32, "a group is a bit of a u32") };
+    let (names, words) = &*CLAIMS;
+    let by_words = tokens.iter().fold(0, |groups, token| {
+        groups | words.get(token.as_bytes()).unwrap_or(0)
+    });
+    names.get(name.as_bytes()).unwrap_or(0) | by_words
+}
+
+impl Candidate {
+    /// Whether group `group` (an index of the alias table) claims the tool.
+    fn claimed(&self, group: usize) -> bool {
+        self.groups & (1 << group) != 0
     }
 }
 
 /// The shell's group of the alias table: the name words that make a host's own tool a shell
 /// (`run_in_terminal`, `exec_cmd`) when the family table does not know it.
-static SHELL_GROUP: &AliasGroup = &ALIAS_GROUPS[1];
+const SHELL_GROUP: usize = 1;
 
 #[cfg(test)]
 mod tests;

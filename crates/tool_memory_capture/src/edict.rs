@@ -140,15 +140,19 @@ impl<'a> EdictReader<'a> {
         read: ReadSentence<'_, '_>,
         reader: &Reader<'_>,
     ) {
-        let own = |piece: &str| is_own_piece(reader, span.line, piece);
-        let clauses = split_joined_edicts(sentence, own);
-        if let [clause] = clauses.as_slice() {
+        let one_clause = |clauses: &[&str]| matches!(clauses, [clause] if *clause == sentence);
+        let clauses = if sentence.contains(';') {
+            let own = |piece: &str| is_own_piece(reader, span.line, piece);
+            split_joined_edicts(sentence, own)
+        } else {
+            Vec::new()
+        };
+        if clauses.is_empty() || one_clause(&clauses) {
             // The sentence is one clause: the caller's reading is the clause's.
-            let form = read.plain;
             self.clause(
                 span,
-                clause,
-                form,
+                sentence,
+                read.plain,
                 read.grammar,
                 read.tokens,
                 read.revocation,
@@ -382,7 +386,7 @@ fn is_own_edict(form: &str) -> bool {
 /// email Sarah; she opted out") stays inside the sentence, which keeps the reason with its rule.
 /// `own` says whether a piece of the sentence is an order of the user's own
 /// ([`is_own_edict`] of its grammar form).
-fn split_joined_edicts<'s>(sentence: &'s str, own: impl Fn(&str) -> bool) -> Vec<&'s str> {
+fn split_joined_edicts(sentence: &str, own: impl Fn(&str) -> bool) -> Vec<&str> {
     let mut clauses = Vec::new();
     let mut start = 0;
     for (at, _) in sentence.match_indices(';') {

@@ -14,7 +14,7 @@ use crate::edict::{Edict, EdictReader, ReadSentence};
 use crate::material::{Span, Voice};
 use crate::reading::{GrammarPart, Reader};
 use crate::revocation::{self, Revocation};
-use crate::text::{grammar_form_coded, split_sentences, strip_bullet};
+use crate::text::{grammar_form_coded, split_sentences_into, strip_bullet};
 use crate::tokens::tokenize;
 
 /// What the grammars found in a message.
@@ -25,6 +25,10 @@ pub(crate) struct Found<'a> {
     /// The revocations in the user's own words, in message order, at most one per sentence.
     pub(crate) revocations: Vec<Revocation<'a>>,
 }
+
+/// Tokens of a sentence the buffers hold room for from the start: a long sentence of an
+/// instruction file has about this many.
+const TOKENS_ROOM: usize = 64;
 
 /// Reads the edicts (when `edicts`) and the revocations (when `revocations`) of the message
 /// `reader` reads, cut into `spans`, in one pass.
@@ -38,8 +42,9 @@ pub(crate) fn read<'a>(
     let mut found = Found::default();
     // The tokens of the sentence being read, in its match form and in its grammar form: one
     // buffer each for the whole message.
-    let mut plain_tokens = Vec::new();
-    let mut grammar_tokens = Vec::new();
+    let mut plain_tokens = Vec::with_capacity(TOKENS_ROOM);
+    let mut grammar_tokens = Vec::with_capacity(TOKENS_ROOM);
+    let mut sentences = Vec::new();
     for span in spans {
         // The reader keeps its state (a list's lead-in, the sentence before) across every span
         // it is shown, even one whose sentences it does not read.
@@ -50,7 +55,8 @@ pub(crate) fn read<'a>(
         }
         // The span's quotations, found on its first revocation only: most spans hold none.
         let mut quotes: Option<Vec<Range<usize>>> = None;
-        for sentence in split_sentences(strip_bullet(span.text)) {
+        split_sentences_into(strip_bullet(span.text), &mut sentences);
+        for &sentence in &sentences {
             let plain = reader.plain_part(span.line, sentence, &mut plain_tokens);
             let alone;
             let alone_tokens;

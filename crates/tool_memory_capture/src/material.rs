@@ -377,11 +377,14 @@ fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
 
 /// Whether `needle` (lower-case ASCII) stands anywhere in `text`, ASCII letters in either case.
 fn contains_ignore_case(text: &str, needle: &str) -> bool {
+    let needle = needle.as_bytes();
+    let Some(&first) = needle.first() else {
+        return true;
+    };
     text.len() >= needle.len()
-        && text
-            .as_bytes()
-            .windows(needle.len())
-            .any(|window| window.eq_ignore_ascii_case(needle.as_bytes()))
+        && text.as_bytes().windows(needle.len()).any(|window| {
+            window[0].to_ascii_lowercase() == first && window.eq_ignore_ascii_case(needle)
+        })
 }
 
 fn ends_with_ignore_case(text: &str, suffix: &str) -> bool {
@@ -406,7 +409,12 @@ fn is_page_chrome(trimmed: &str) -> bool {
     {
         return true;
     }
-    if trimmed.starts_with('|') || !trimmed.contains(['|', '·', '•']) {
+    // `|` or, beyond ASCII, `·` or `•`: a line of plain ASCII without a `|` is no bar.
+    let bar_byte = |byte: &u8| *byte == b'|' || !byte.is_ascii();
+    if trimmed.starts_with('|')
+        || !trimmed.as_bytes().iter().any(bar_byte)
+        || !trimmed.contains(['|', '·', '•'])
+    {
         return false;
     }
     let items: Vec<&str> = trimmed.split(['|', '·', '•']).map(str::trim).collect();

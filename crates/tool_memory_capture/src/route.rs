@@ -11,6 +11,7 @@
 
 mod lexicon;
 
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use tool_memory_core::ToolFamily;
@@ -60,9 +61,20 @@ pub(crate) fn need_of(text: &str) -> Option<Need> {
 
 /// [`need_of`], and the byte offset in `text` of the evidence.
 pub(crate) fn need_at(text: &str) -> Option<(Need, usize)> {
-    let spans = code_spans(text);
+    need_at_with(text, &code_spans(text))
+}
+
+/// [`need_at`] of `text` whose code spans are `spans`.
+pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
     let mut span_index = 0;
     let bytes = text.as_bytes();
+    // The char at a byte offset, without decoding an ASCII byte.
+    let char_at = |at: usize| -> char {
+        match bytes.get(at) {
+            Some(&byte) if byte.is_ascii() => char::from(byte),
+            _ => text[at..].chars().next().unwrap_or(' '),
+        }
+    };
     let mut at = 0;
     while at < bytes.len() {
         if let Some(span) = spans.get(span_index)
@@ -75,7 +87,7 @@ pub(crate) fn need_at(text: &str) -> Option<(Need, usize)> {
             }
             continue;
         }
-        let ch = text[at..].chars().next().unwrap_or(' ');
+        let ch = char_at(at);
         if !is_word_char(ch) {
             at += ch.len_utf8();
             continue;
@@ -84,12 +96,9 @@ pub(crate) fn need_at(text: &str) -> Option<(Need, usize)> {
         let mut end = at;
         // A word, with inner hyphens (`force-push`, `apt-get`).
         while end < bytes.len() {
-            let next = text[end..].chars().next().unwrap_or(' ');
-            let hyphen_inside = next == '-'
-                && text[end + 1..]
-                    .chars()
-                    .next()
-                    .is_some_and(|after| after.is_alphanumeric());
+            let next = char_at(end);
+            let hyphen_inside =
+                next == '-' && end + 1 < bytes.len() && char_at(end + 1).is_alphanumeric();
             if is_word_char(next) || hyphen_inside {
                 end += next.len_utf8();
             } else {
@@ -169,12 +178,19 @@ fn shell_object(after: &str) -> bool {
 
 /// What one word of prose points to. `rest` is the text after it, for two-word phrases.
 fn word_need(word: &str, rest: &str) -> Option<Need> {
+    // Lower-cased on the stack: the first word of nearly every rule has a capital.
+    let mut buffer = [0u8; 32];
     let lower;
-    let word = if word.bytes().any(|byte| byte.is_ascii_uppercase()) {
+    let word = if !word.bytes().any(|byte| byte.is_ascii_uppercase()) {
+        word
+    } else if word.len() <= buffer.len() {
+        let buffer = &mut buffer[..word.len()];
+        buffer.copy_from_slice(word.as_bytes());
+        buffer.make_ascii_lowercase();
+        std::str::from_utf8(buffer).unwrap_or_default()
+    } else {
         lower = word.to_ascii_lowercase();
         lower.as_str()
-    } else {
-        word
     };
     if let Some(need) = WORD_NEEDS.get(word.as_bytes()) {
         return need;

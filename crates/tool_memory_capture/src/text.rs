@@ -135,6 +135,14 @@ fn ascii_bullet_end(line: &str) -> Option<usize> {
 /// `https://x.org/a.b`, `notes.txt`, `v1.2` and `3.5` never split, and neither do a few
 /// abbreviations (`e.g.`, `i.e.`, `vs.`, `Mr.`, ...).
 pub(crate) fn split_sentences(line: &str) -> Vec<&str> {
+    let mut sentences = Vec::new();
+    split_sentences_into(line, &mut sentences);
+    sentences
+}
+
+/// [`split_sentences`] into `sentences` (cleared first): one buffer for a whole message.
+pub(crate) fn split_sentences_into<'l>(line: &'l str, sentences: &mut Vec<&'l str>) {
+    sentences.clear();
     // A dot inside a code span (`rm -rf .`, `a.b`) ends nothing.
     let code = if line.contains('`') {
         code_spans(line)
@@ -143,7 +151,6 @@ pub(crate) fn split_sentences(line: &str) -> Vec<&str> {
     };
     let char_at = |at: usize| char_at(line, at);
     let bytes = line.as_bytes();
-    let mut sentences = Vec::new();
     let mut start = 0;
     let mut at = 0;
     // Only a terminal can end a sentence: the bytes between them are skipped unread. (`…` is
@@ -174,12 +181,11 @@ pub(crate) fn split_sentences(line: &str) -> Vec<&str> {
         let at_boundary = char_at(end).is_none_or(char::is_whitespace);
         let single_dot = ch == '.' && single;
         if at_boundary && !(single_dot && is_abbreviation(&line[start..position], &line[end..])) {
-            push_trimmed(&mut sentences, &line[start..end]);
+            push_trimmed(sentences, &line[start..end]);
             start = end;
         }
     }
-    push_trimmed(&mut sentences, &line[start..]);
-    sentences
+    push_trimmed(sentences, &line[start..]);
 }
 
 /// The char starting at byte `at` of `text`, read without decoding when it is ASCII.

@@ -17,21 +17,30 @@ pub(super) fn ban_after_permission(text: &str) -> Option<usize> {
     // ones.
     let mut permission_end: Option<usize> = None;
     let mut previous_is_word = false;
-    for (at, ch) in text.char_indices() {
-        let is_word = is_word_char(ch);
+    let mut at = 0;
+    while at < bytes.len() {
+        let byte = bytes[at];
+        let (is_word, length) = if byte.is_ascii() {
+            (byte.is_ascii_alphanumeric() || byte == b'_', 1)
+        } else {
+            let ch = text[at..].chars().next().unwrap_or(' ');
+            (is_word_char(ch), ch.len_utf8())
+        };
         let word_start = is_word && !previous_is_word;
         previous_is_word = is_word;
-        if !word_start || permission_end.is_some_and(|end| end <= at) {
+        let here = at;
+        at += length;
+        if !word_start || permission_end.is_some_and(|end| end <= here) {
             continue;
         }
-        let lead = bytes[at].to_ascii_lowercase();
+        let lead = byte.to_ascii_lowercase();
         if lead >= 128 || PERMISSION_LEADS & (1 << lead) == 0 {
             continue;
         }
         for phrase in PERMISSIONS {
-            let end = at + phrase.len();
+            let end = here + phrase.len();
             if phrase.as_bytes()[0] == lead
-                && starts_with_ignore_case(&bytes[at..], phrase)
+                && starts_with_ignore_case(&bytes[here..], phrase)
                 && text[end..]
                     .chars()
                     .next()

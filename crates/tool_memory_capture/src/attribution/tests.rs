@@ -605,3 +605,43 @@ fn the_name_index_finds_what_a_search_per_name_finds() {
     }
     assert!(compared > 1000, "{compared}");
 }
+
+/// The groups that claim a tool, read from one table, are those whose tool names or tool words
+/// list its name or one of its name words.
+#[test]
+fn the_claims_table_agrees_with_each_group() {
+    let names = [
+        "Bash",
+        "run_terminal_cmd",
+        "send_email",
+        "gmail_send",
+        "slack_post",
+        "web_fetch",
+        "browser_action",
+        "mcp__github__create_pull_request",
+        "execute_sql",
+        "kubectl",
+        "run_in_terminal",
+        "exec_cmd",
+        "write_file",
+        "calendar_create_event",
+    ];
+    let mut claimed = 0;
+    for name in names {
+        let candidate = Candidate::new(
+            name,
+            validate_tool_name(name).unwrap(),
+            &mut NameIndex::default(),
+        );
+        for (index, group) in ALIAS_GROUPS.iter().enumerate() {
+            let claims = group.tool_names.contains(&candidate.name.as_str())
+                || candidate
+                    .tokens
+                    .iter()
+                    .any(|token| group.tool_words.contains(&token.as_str()));
+            claimed += usize::from(claims);
+            assert_eq!(candidate.claimed(index), claims, "{name} {index}");
+        }
+    }
+    assert!(claimed > 8, "{claimed}");
+}
