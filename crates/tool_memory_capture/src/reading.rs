@@ -110,9 +110,12 @@ const ASCII: [(u8, Class); 128] = {
     table
 };
 
-/// The state of the tokenizer while a line's form is written.
-struct Scan {
-    /// Where the line's form starts in the buffer.
+/// A line's form being written at the end of the shared buffers, and tokenized as it is
+/// written.
+struct Pen<'w> {
+    forms: &'w mut Vec<u8>,
+    tokens: &'w mut Vec<RawToken>,
+    /// Where the line's form starts in `forms`.
     base: usize,
     /// White space was read since the last char written: a space goes before the next one.
     pending_space: bool,
@@ -132,12 +135,16 @@ impl Writing {
     /// [`crate::tokens::tokenize`]'s rules: each char is looked at once.
     fn read(&mut self, line: &str, code: &[Range<usize>]) -> LineEntry {
         let bytes = line.as_bytes();
-        let base = self.forms.len();
-        let at_start = self.at.len();
-        let tokens_start = self.tokens.len();
-        self.forms.reserve(bytes.len() + 10 * code.len() + 1);
-        self.at.resize(at_start + bytes.len() + 1, 0);
-        let mut scan = Scan {
+        let Writing { forms, at, tokens } = self;
+        let base = forms.len();
+        let at_start = at.len();
+        let tokens_start = tokens.len();
+        forms.reserve(bytes.len() + 10 * code.len() + 1);
+        at.resize(at_start + bytes.len() + 1, 0);
+        let at = &mut at[at_start..];
+        let mut pen = Pen {
+            forms,
+            tokens,
             base,
             pending_space: false,
             word: NONE,
@@ -146,79 +153,117 @@ impl Writing {
         };
         let mut spans = code.iter();
         let mut next_span = spans.next();
+        // Where the next code span opens; no span opens inside a run of word chars.
+        let mut span_start = next_span.map_or(usize::MAX, |span| span.start);
         let mut index = 0;
         while index < bytes.len() {
             let byte = bytes[index];
-            if byte < 0x80 && next_span.is_none_or(|span| span.start != index) {
-                // Nearly every byte: written without decoding a char.
-                self.at[at_start + index] = to_u32(self.forms.len() - base);
-                index += 1;
+            if byte < 0x80 && index != span_start {
                 let (written, class) = ASCII[usize::from(byte)];
-                self.write(&mut scan, written, class);
+                if class == Class::Word {
+                    // A run of ASCII word chars, the bulk of any line: one word, written in a
+                    // tight loop.
+                    at[index] = pen.len();
+                    pen.write(written, class);
+                    index += 1;
+                    while let Some(&next) = bytes.get(index) {
+                        let (written, class) = ASCII[usize::from(next & 0x7f)];
+                        if next >= 0x80 || class != Class::Word {
+                            break;
+                        }
+                        at[index] = pen.len();
+                        pen.forms.push(written);
+                        index += 1;
+                    }
+                    continue;
+                }
+                // Any other ASCII byte: written without decoding a char.
+                at[index] = pen.len();
+                index += 1;
+                pen.write(written, class);
                 continue;
             }
             if let Some(span) = next_span.filter(|span| span.start == index) {
                 next_span = spans.next();
-                let here = to_u32(self.forms.len() - base);
-                self.at[at_start + span.start..at_start + span.end].fill(here);
+                span_start = next_span.map_or(usize::MAX, |span| span.start);
+                at[span.clone()].fill(pen.len());
                 // The form `match_form` gives the line with the span replaced by " codespan ".
-                self.write(&mut scan, b' ', Class::Space);
+                pen.write(b' ', Class::Space);
                 for byte in CODE_WORD.bytes() {
                     let (written, class) = ASCII[usize::from(byte)];
-                    self.write(&mut scan, written, class);
+                    pen.write(written, class);
                 }
-                self.write(&mut scan, b' ', Class::Space);
+                pen.write(b' ', Class::Space);
                 index = span.end;
                 continue;
             }
             let ch = line[index..].chars().next().unwrap_or(' ');
-            let here = to_u32(self.forms.len() - base);
-            self.at[at_start + index..at_start + index + ch.len_utf8()].fill(here);
+            at[index..index + ch.len_utf8()].fill(pen.len());
             index += ch.len_utf8();
-            self.write_char(&mut scan, ch);
+            pen.write_char(ch);
         }
-        self.at[at_start + bytes.len()] = to_u32(self.forms.len() - base);
-        self.end_word(&mut scan, self.forms.len() - base);
+        at[bytes.len()] = pen.len();
+        let end = pen.forms.len() - base;
+        pen.end_word(end);
+        let sets = pen.sets;
         LineEntry {
             form: base..self.forms.len(),
             at: at_start,
             tokens: tokens_start..self.tokens.len(),
-            sets: scan.sets,
+            sets,
         }
+    }
+
+    /// The readings written.
+    fn finish(self) -> Readings {
+        Readings {
+            // Every line's form is written from its chars, whole: valid UTF-8.
+            forms: String::from_utf8(self.forms).unwrap_or_default(),
+            at: self.at,
+            tokens: self.tokens,
+        }
+    }
+}
+
+impl Pen<'_> {
+    /// How much of the line's form is written.
+    #[inline(always)]
+    fn len(&self) -> u32 {
+        to_u32(self.forms.len() - self.base)
     }
 
     /// Writes an ASCII byte of class `class`, and tokenizes it.
     #[inline(always)]
-    fn write(&mut self, scan: &mut Scan, byte: u8, class: Class) {
+    fn write(&mut self, byte: u8, class: Class) {
         match class {
             Class::Skip => return,
             Class::Space => {
-                scan.pending_space = self.forms.len() > scan.base;
+                self.pending_space = self.forms.len() > self.base;
                 return;
             }
             _ => {}
         }
-        if scan.pending_space {
-            scan.pending_space = false;
-            let at = self.forms.len() - scan.base;
+        if self.pending_space {
+            self.pending_space = false;
+            let at = self.forms.len() - self.base;
             self.forms.push(b' ');
-            self.end_word(scan, at);
+            self.end_word(at);
         }
-        let at = self.forms.len() - scan.base;
+        let at = self.forms.len() - self.base;
         self.forms.push(byte);
         match class {
-            Class::Word if scan.word == NONE => scan.word = at,
-            Class::Word => scan.joiner = NONE,
-            Class::Joiner if scan.word != NONE && scan.joiner == NONE => scan.joiner = at,
+            Class::Word if self.word == NONE => self.word = at,
+            Class::Word => self.joiner = NONE,
+            Class::Joiner if self.word != NONE && self.joiner == NONE => self.joiner = at,
             _ => {
-                self.end_word(scan, at);
+                self.end_word(at);
                 self.mark(at, at + 1);
             }
         }
     }
 
     /// Writes any other char: [`crate::text::match_form`]'s rules for a char beyond ASCII.
-    fn write_char(&mut self, scan: &mut Scan, ch: char) {
+    fn write_char(&mut self, ch: char) {
         let ch = match ch {
             '\u{2019}' | '\u{2018}' | '\u{02bc}' | '\u{00b4}' | '\u{2032}' => '\'',
             '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{00ab}' | '\u{00bb}' => '"',
@@ -228,20 +273,20 @@ impl Writing {
             && byte < 0x80
         {
             let (written, class) = ASCII[usize::from(byte)];
-            return self.write(scan, written, class);
+            return self.write(written, class);
         }
         if ch.is_whitespace() {
-            scan.pending_space = self.forms.len() > scan.base;
+            self.pending_space = self.forms.len() > self.base;
             return;
         }
-        if scan.pending_space {
-            scan.pending_space = false;
-            let at = self.forms.len() - scan.base;
+        if self.pending_space {
+            self.pending_space = false;
+            let at = self.forms.len() - self.base;
             self.forms.push(b' ');
-            self.end_word(scan, at);
+            self.end_word(at);
         }
         for lower in ch.to_lowercase() {
-            let at = self.forms.len() - scan.base;
+            let at = self.forms.len() - self.base;
             let mut buffer = [0u8; 4];
             self.forms
                 .extend_from_slice(lower.encode_utf8(&mut buffer).as_bytes());
@@ -251,11 +296,11 @@ impl Writing {
                 _ => Class::Mark,
             };
             match class {
-                Class::Word if scan.word == NONE => scan.word = at,
-                Class::Word => scan.joiner = NONE,
-                Class::Joiner if scan.word != NONE && scan.joiner == NONE => scan.joiner = at,
+                Class::Word if self.word == NONE => self.word = at,
+                Class::Word => self.joiner = NONE,
+                Class::Joiner if self.word != NONE && self.joiner == NONE => self.joiner = at,
                 _ => {
-                    self.end_word(scan, at);
+                    self.end_word(at);
                     self.mark(at, at + lower.len_utf8());
                 }
             }
@@ -264,16 +309,16 @@ impl Writing {
 
     /// Ends the word being written, if any, at `end` (in the line's form), or before a joiner
     /// that no word char followed, which is then a mark of its own.
-    fn end_word(&mut self, scan: &mut Scan, end: usize) {
-        if scan.word == NONE {
+    fn end_word(&mut self, end: usize) {
+        if self.word == NONE {
             return;
         }
-        let start = std::mem::replace(&mut scan.word, NONE);
-        let joiner = std::mem::replace(&mut scan.joiner, NONE);
+        let start = std::mem::replace(&mut self.word, NONE);
+        let joiner = std::mem::replace(&mut self.joiner, NONE);
         let end = if joiner == NONE { end } else { joiner };
-        let word = &self.forms[scan.base + start..scan.base + end];
+        let word = &self.forms[self.base + start..self.base + end];
         let sets = lexicon::sets_of_bytes(word);
-        scan.sets |= sets;
+        self.sets |= sets;
         self.tokens.push(RawToken {
             start: to_u32(start),
             end: to_u32(end),
@@ -292,16 +337,6 @@ impl Writing {
             word: false,
             sets: Sets::NONE,
         });
-    }
-
-    /// The readings written.
-    fn finish(self) -> Readings {
-        Readings {
-            // Every line's form is written from its chars, whole: valid UTF-8.
-            forms: String::from_utf8(self.forms).unwrap_or_default(),
-            at: self.at,
-            tokens: self.tokens,
-        }
     }
 }
 

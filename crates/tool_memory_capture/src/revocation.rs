@@ -133,15 +133,14 @@ pub(crate) fn find_tokens(form: &str, tokens: &[Token<'_>]) -> Option<Found> {
     find_in(form, tokens)
 }
 
-/// Words of which every revocation holds one: a word of each retraction verb, gerund and
-/// retired ending (its last), the rule nouns (a retired rule names one), "change(d)" of a
-/// changed mind, what every permission needs ("you", the permitting words of "it's fine to",
-/// "we're allowed to", "feel free to", "stop avoiding") and what "X is no longer banned" needs.
+/// Words of which every revocation holds one: what the object of every retraction needs (a
+/// rule noun, or a verb of saying in "what I said about …"; a retired rule names a rule noun
+/// too), "change(d)" of a changed mind, what every permission needs ("you", the permitting
+/// words of "it's fine to", "we're allowed to", "feel free to", "stop avoiding") and what "X
+/// is no longer banned" needs. Not the retraction verbs and the retired endings themselves:
+/// they count only with a rule noun or a verb of saying, and among them are some of the
+/// commonest words of an instruction file ("of" in "get rid of", "off", "go", "remove").
 pub(crate) fn trigger_words() -> impl Iterator<Item = &'static str> {
-    let phrases = [RETRACT_VERBS, RETRACT_GERUNDS, RETIRED_ENDINGS]
-        .into_iter()
-        .flatten()
-        .filter_map(|phrase| phrase.last().copied());
     let permissions = [
         "you",
         "you're",
@@ -163,10 +162,12 @@ pub(crate) fn trigger_words() -> impl Iterator<Item = &'static str> {
         "avoid",
         "avoiding",
     ];
-    let lifted = ["unbanned", "unblocked", "back", "table"];
-    phrases
-        .chain(RULE_NOUNS.iter().copied())
-        .chain(BANNED.iter().copied())
+    let lifted = ["unbanned", "unblocked", "table"];
+    RULE_NOUNS
+        .iter()
+        .chain(SAID_VERBS)
+        .chain(BANNED)
+        .copied()
         .chain(["change", "changed"])
         .chain(permissions)
         .chain(lifted)

@@ -136,8 +136,15 @@ pub(crate) fn matches_at(tokens: &[Token<'_>], index: usize, sequence: &[&str]) 
 
 /// The length of the longest phrase of `phrases` starting at `index`.
 pub(crate) fn phrase_at(tokens: &[Token<'_>], index: usize, phrases: &[&[&str]]) -> Option<usize> {
+    // A phrase whose first word opens with another byte cannot stand here: one byte compared
+    // rules out nearly every phrase of a list.
+    let lead = word_at(tokens, index).map(|word| word.as_bytes()[0]);
     phrases
         .iter()
+        .filter(|phrase| match (phrase.first(), lead) {
+            (Some(first), Some(lead)) if *first != "$" => first.as_bytes().first() == Some(&lead),
+            _ => true,
+        })
         .filter(|phrase| matches_at(tokens, index, phrase))
         .map(|phrase| phrase.len())
         .max()
