@@ -441,8 +441,8 @@ impl Candidate {
     }
 
     fn new(raw: &str, name: String, names: &mut NameIndex) -> Candidate {
-        let name_words = split_words(&name, false);
-        let camel_words = split_words(raw.trim(), true);
+        let name_words = words_of_name(&name, &name, false);
+        let camel_words = words_of_name(raw.trim(), &name, true);
         let spaced = name_words.join(" ");
         let camel = camel_words.join(" ");
         let mut forms = Vec::new();
@@ -455,7 +455,7 @@ impl Candidate {
             .unwrap_or_default();
         for form in [name.clone(), spaced, camel, tail] {
             if form.chars().count() >= 2
-                && !STOP_NAMES.contains(&form.as_str())
+                && !NAME_LISTS.stop.contains(&form)
                 && !forms.contains(&form)
             {
                 forms.push(form);
@@ -471,7 +471,7 @@ impl Candidate {
         let distinctive = (0..tokens.len())
             .filter(|&index| {
                 let token = &tokens[index];
-                token.chars().count() >= 3 && !GENERIC_NAME_WORDS.contains(&token.as_str())
+                token.chars().count() >= 3 && !NAME_LISTS.generic.contains(token)
             })
             .collect();
         let naming: Vec<bool> = forms
@@ -537,6 +537,67 @@ impl Candidate {
             .count()
     }
 }
+
+/// The words of `text` as [`split_words`] gives them, where `name` is `text` trimmed and
+/// lower-cased (the tool's normal name): for an ASCII name each word is a slice of `name`,
+/// copied once, instead of being built a char at a time.
+fn words_of_name(text: &str, name: &str, camel: bool) -> Vec<String> {
+    if !text.is_ascii() || text.len() != name.len() {
+        return split_words(text, camel);
+    }
+    let bytes = text.as_bytes();
+    let mut words = Vec::new();
+    let mut start = None;
+    let mut previous_lower = false;
+    for (at, &byte) in bytes.iter().enumerate() {
+        if !byte.is_ascii_alphanumeric() {
+            if let Some(first) = start.take() {
+                words.push(name[first..at].to_owned());
+            }
+            previous_lower = false;
+            continue;
+        }
+        if camel
+            && byte.is_ascii_uppercase()
+            && previous_lower
+            && let Some(first) = start.take()
+        {
+            words.push(name[first..at].to_owned());
+        }
+        start.get_or_insert(at);
+        previous_lower = byte.is_ascii_lowercase() || byte.is_ascii_digit();
+    }
+    if let Some(first) = start {
+        words.push(name[first..].to_owned());
+    }
+    words
+}
+
+/// The attribution lexicon's lists of names, as sets built once.
+struct NameLists {
+    /// [`STOP_NAMES`]: forms too common to name a tool.
+    stop: WordSet,
+    /// [`GENERIC_NAME_WORDS`]: name words too generic to name a tool alone.
+    generic: WordSet,
+}
+
+/// A set of words, looked up in one step.
+struct WordSet(WordMap<bool>);
+
+impl WordSet {
+    fn new(words: &[&'static str]) -> WordSet {
+        WordSet(WordMap::new(words.iter().map(|word| (*word, true))))
+    }
+
+    fn contains(&self, word: &str) -> bool {
+        self.0.get(word.as_bytes()).unwrap_or(false)
+    }
+}
+
+static NAME_LISTS: LazyLock<NameLists> = LazyLock::new(|| NameLists {
+    stop: WordSet::new(STOP_NAMES),
+    generic: WordSet::new(GENERIC_NAME_WORDS),
+});
 
 /// The words of a tool name, split at separators (`send_email` → `send`, `email`).
 pub(crate) fn name_words(tool_name: &str) -> Vec<String> {

@@ -645,3 +645,38 @@ fn the_claims_table_agrees_with_each_group() {
     }
     assert!(claimed > 8, "{claimed}");
 }
+
+/// A tool's name words read from its ASCII name are core's split of it.
+#[test]
+fn name_words_are_cores_split() {
+    for raw in [
+        "Bash",
+        "WebSearch",
+        "getHTTPResponse",
+        "s3Bucket",
+        "mcp__db__run_query",
+        "send-email.v2",
+        "__x__",
+        "TodoWrite",
+        "ABC",
+        "aB1C",
+        " Trim_Me ",
+        "Überweisung_Ärger",
+        "x",
+        "",
+    ] {
+        let Ok(name) = validate_tool_name(raw) else {
+            continue;
+        };
+        assert_eq!(
+            words_of_name(&name, &name, false),
+            split_words(&name, false),
+            "{raw:?}"
+        );
+        assert_eq!(
+            words_of_name(raw.trim(), &name, true),
+            split_words(raw.trim(), true),
+            "{raw:?}"
+        );
+    }
+}
