@@ -13,6 +13,9 @@ pub(crate) mod lexicon;
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 use tool_memory_core::markdown::{self, LineKind};
 
@@ -91,7 +94,7 @@ impl<'a> EdictReader<'a> {
     /// Starts reading `span`. Returns whether its sentences are to be read: not for material
     /// that proposes nothing, a lead-in of a list of bans, a blank line in such a list or an
     /// item of it (read here, as the lead-in and the item).
-    pub(crate) fn start_span(&mut self, span: &Span<'a>) -> bool {
+    pub(crate) fn start_span(&mut self, span: &Span<'a>, reader: &Reader<'_>) -> bool {
         self.quotes = None;
         self.quote_marks = None;
         if let Voice::Material(kind) = span.voice
@@ -100,7 +103,8 @@ impl<'a> EdictReader<'a> {
             self.lead = None;
             return false;
         }
-        if let Some(lead_in) = lead_in(span.text) {
+        let line_form = reader.plain(span.line).form();
+        if let Some(lead_in) = lead_in(span.text, line_form) {
             self.lead = Some(lead_in);
             return false;
         }
@@ -109,9 +113,11 @@ impl<'a> EdictReader<'a> {
                 LineKind::Blank => return false,
                 LineKind::Bullet(_) => {
                     let item = strip_bullet(span.text).trim();
-                    let grammar = grammar_form(item);
                     let has_words = item.chars().any(char::is_alphanumeric);
-                    if has_words && !is_own_edict(&grammar) && !is_question(&grammar) {
+                    let plain_item = |grammar: &str, tokens: &[Token<'_>]| {
+                        !is_own_read(grammar, tokens) && !is_question(grammar)
+                    };
+                    if has_words && with_grammar(reader, span.line, item, plain_item) {
                         let text = format!("{lead_text} {item}");
                         let form = match_form(&text);
                         let cut = truncate_chars(&text, MAX_EDICT_CHARS);
@@ -278,13 +284,42 @@ fn is_standing(blanked: &str, tokens: &[Token<'_>], clause: &str, voice: Voice) 
 
 /// The lead-in of a list of bans, as it will open each item's rule (`Do not:`), if `line` is
 /// one: a heading or a line ending in a colon whose words are only a ban.
-fn lead_in(line: &str) -> Option<String> {
-    if may_lead(line) {
+/// `line_form` is the match form of the line `line` is part of.
+fn lead_in(line: &str, line_form: &str) -> Option<String> {
+    if may_lead(line) && names_a_ban(line_form) {
         parsed_lead_in(line)
     } else {
         None
     }
 }
+
+/// Whether the match form of a line holds a word that every lead-in holds one of ("not",
+/// "don't", "never", "forbidden", "avoid", "off", "ask", "need", …): most headings and lines
+/// that end in a colon do not, and are not parsed. Emphasis that the lead-in's reading drops
+/// never stands inside a word, so the words stand whole in the line's form too.
+fn names_a_ban(line_form: &str) -> bool {
+    static WORDS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(LEAD_IN_WORDS.join("|").as_str()).expect("lead-in words compile")
+    });
+    WORDS.is_match(line_form)
+}
+
+/// A piece of each lead-in of [`LEAD_INS`] (a unit test checks that each holds one).
+const LEAD_IN_WORDS: &[&str] = &[
+    "not",
+    "don",
+    "never",
+    "forbidden",
+    "prohibited",
+    "avoid",
+    "off",
+    "banned",
+    "ask",
+    "check",
+    "confirm",
+    "need",
+    "requires",
+];
 
 /// Whether `line` may lead in a list: a heading, a bold title, or a line that ends in a
 /// colon (perhaps inside emphasis or before a heading's closing marks). Nearly every line is
@@ -406,20 +441,36 @@ fn split_joined_edicts(sentence: &str, own: impl Fn(&str) -> bool) -> Vec<&str> 
 /// `reader` reads, read from the line's readings.
 fn is_own_piece(reader: &Reader<'_>, line: usize, piece: &str) -> bool {
     // An empty piece ("never push;") holds no order.
-    if piece.is_empty() {
-        return false;
-    }
-    let mut plain_tokens = Vec::new();
-    let mut grammar_tokens = Vec::new();
-    let plain = reader.plain_part(line, piece, &mut plain_tokens);
-    let (grammar, tokens) = match reader.grammar_part(line, piece, &mut grammar_tokens) {
-        GrammarPart::Plain => (plain, plain_tokens.as_slice()),
-        GrammarPart::Coded(grammar) => (grammar, grammar_tokens.as_slice()),
-        GrammarPart::OnItsOwn => return is_own_edict(&grammar_form(piece)),
-    };
+    !piece.is_empty() && with_grammar(reader, line, piece, is_own_read)
+}
+
+/// [`is_own_edict`] of a grammar form already tokenized.
+fn is_own_read(grammar: &str, tokens: &[Token<'_>]) -> bool {
     match revocation::find_tokens(grammar, tokens) {
         None => is_order(grammar, tokens),
         Some(found) => is_edict(&revocation::blanked(grammar, &found)),
+    }
+}
+
+/// `read` of the grammar form of `piece` (a part of line `line` of the message `reader`
+/// reads) and its tokens: a slice of the line's readings, or the piece read on its own when a
+/// code span of the line crosses its ends.
+fn with_grammar<T>(
+    reader: &Reader<'_>,
+    line: usize,
+    piece: &str,
+    read: impl FnOnce(&str, &[Token<'_>]) -> T,
+) -> T {
+    let mut plain_tokens = Vec::new();
+    let mut grammar_tokens = Vec::new();
+    let plain = reader.plain_part(line, piece, &mut plain_tokens);
+    match reader.grammar_part(line, piece, &mut grammar_tokens) {
+        GrammarPart::Plain => read(plain, &plain_tokens),
+        GrammarPart::Coded(grammar) => read(grammar, &grammar_tokens),
+        GrammarPart::OnItsOwn => {
+            let grammar = grammar_form(piece);
+            read(&grammar, &tokenize(&grammar))
+        }
     }
 }
 

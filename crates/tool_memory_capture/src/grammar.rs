@@ -48,7 +48,7 @@ pub(crate) fn read<'a>(
     for span in spans {
         // The reader keeps its state (a list's lead-in, the sentence before) across every span
         // it is shown, even one whose sentences it does not read.
-        let read_edicts = edicts && edict_reader.start_span(span);
+        let read_edicts = edicts && edict_reader.start_span(span, reader);
         let read_revocations = revocations && span.voice == Voice::Own;
         if !read_edicts && !read_revocations {
             continue;

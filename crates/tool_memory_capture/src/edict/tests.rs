@@ -363,6 +363,15 @@ fn the_lead_in_test_hides_no_lead_in() {
             parsed.is_none() || may_lead(line),
             "{line:?} leads in {parsed:?}"
         );
+        let form = match_form(line);
+        assert!(
+            parsed.is_none() || names_a_ban(&form),
+            "{line:?} leads in {parsed:?}"
+        );
+    }
+    // Every lead-in holds one of the words the cheap test looks for.
+    for lead_in in LEAD_INS {
+        assert!(names_a_ban(lead_in), "{lead_in:?}");
     }
     assert!(leads > 5, "{leads}");
 }
