@@ -20,13 +20,13 @@ use regex::Regex;
 use tool_memory_core::markdown::{self, LineKind};
 
 use self::lexicon::{
-    DONT_IDIOMS, FILLERS, LEAD_INS, MULTI_FILLERS, PERMISSION_OPENERS, POLITE_REQUESTS,
-    SETTING_NOUNS,
+    AGENT_NAMES, AGENT_NOUNS, DONT_IDIOMS, FILLERS, LEAD_INS, MULTI_FILLERS, PERMISSION_OPENERS,
+    POLITE_REQUESTS, SETTING_NOUNS,
 };
 use crate::lexicon::{
     AGENT_NAME, AGENT_NOUN, ALWAYS_NOT_ORDER, BASE_VERB_IN_ED, BE_IDIOM, DONT_NOT_ORDER, FILLER,
-    FILLER_OPENER, FORWARD_NOT_ORDER, ING_NOT_GERUND, INVERSION, NO_CODE_FACT, NO_MORE_NOT_ORDER,
-    NOT_VERB, SETTING_NOUN, SPEECH, SUBJECT,
+    FILLER_OPENER, FORWARD_NOT_ORDER, ING_NOT_GERUND, INVERSION, MARKER_OPENER, NO_CODE_FACT,
+    NO_MORE_NOT_ORDER, NOT_VERB, SETTING_NOUN, SPEECH, SUBJECT,
 };
 use crate::material::{MaterialKind, Span, Voice, quotations, unquoted_form};
 use crate::output::MAX_EDICT_CHARS;
@@ -629,7 +629,30 @@ fn ends_clause(token: &Token<'_>) -> bool {
     matches!(token.punct(), Some('.' | '!' | '?' | ';'))
 }
 
+/// Every word [`marker_at`] can find a marker at: the words its cases open with, the agent's
+/// names and nouns (a subject of an order in the third person, after an article or not) and
+/// the first word of each opener of a standing order ("from now on").
+pub(crate) fn marker_openers() -> impl Iterator<Item = &'static str> {
+    let openers = [
+        "never", "don't", "dont", "do", "stop", "always", "you", "you're", "no", "leave", "avoid",
+        "i'd", "i", "under", "only", "check", "confirm", "consult", "clear", "talk", "ask", "get",
+        "use", "the", "an", "any",
+    ];
+    let forward = FORWARD_PHRASES
+        .iter()
+        .filter_map(|phrase| phrase.first().copied());
+    openers
+        .into_iter()
+        .chain(AGENT_NOUNS.iter().copied())
+        .chain(AGENT_NAMES.iter().copied())
+        .chain(forward)
+}
+
 fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
+    // Nearly every word opens no marker: one bit says so before the cases are tried.
+    if !is_at(tokens, index, MARKER_OPENER) {
+        return false;
+    }
     let word = |offset: usize| word_at(tokens, index + offset);
     match word(0) {
         Some("never") => never_tail(tokens, index + 1),
@@ -777,23 +800,25 @@ fn no_code(tokens: &[Token<'_>], index: usize) -> bool {
 }
 
 /// "From now on", "going forward" and friends open a standing order.
+/// The openers of a standing order: "from now on", "going forward" and friends.
+const FORWARD_PHRASES: &[&[&str]] = &[
+    &["from", "now", "on"],
+    &["from", "now", "onwards"],
+    &["from", "now", "onward"],
+    &["from", "here", "on", "out"],
+    &["from", "here", "on"],
+    &["from", "today", "on"],
+    &["from", "today", "onwards"],
+    &["going", "forward"],
+    &["moving", "forward"],
+    &["in", "the", "future"],
+    &["in", "future"],
+    &["henceforth"],
+    &["hereafter"],
+];
+
 fn forward_phrase_len(tokens: &[Token<'_>], index: usize) -> Option<usize> {
-    const PHRASES: &[&[&str]] = &[
-        &["from", "now", "on"],
-        &["from", "now", "onwards"],
-        &["from", "now", "onward"],
-        &["from", "here", "on", "out"],
-        &["from", "here", "on"],
-        &["from", "today", "on"],
-        &["from", "today", "onwards"],
-        &["going", "forward"],
-        &["moving", "forward"],
-        &["in", "the", "future"],
-        &["in", "future"],
-        &["henceforth"],
-        &["hereafter"],
-    ];
-    PHRASES
+    FORWARD_PHRASES
         .iter()
         .find(|phrase| matches_at(tokens, index, phrase))
         .map(|phrase| phrase.len())

@@ -95,6 +95,8 @@ pub(crate) const PERMITTING_WORD: Sets = Sets::bit(19);
 pub(crate) const GATE_OPENER: Sets = Sets::bit(34);
 /// `SETTING_NOUNS`: nouns whose name may hold a marker ("Do not disturb mode").
 pub(crate) const SETTING_NOUN: Sets = Sets::bit(35);
+/// Every word an edict's marker can open with ([`crate::edict::marker_openers`]).
+pub(crate) const MARKER_OPENER: Sets = Sets::bit(36);
 
 // The revocation grammar (`revocation/lexicon.rs`).
 /// Words of which every revocation holds one.
@@ -192,6 +194,7 @@ fn registered() -> impl Iterator<Item = (Sets, &'static str)> {
         .chain(gates)
         .chain(crate::edict::filler_openers().map(|word| (FILLER_OPENER, word)))
         .chain(crate::revocation::trigger_words().map(|word| (REVOCATION_TRIGGER, word)))
+        .chain(crate::edict::marker_openers().map(|word| (MARKER_OPENER, word)))
         .chain(crate::material::intro::trigger_words().map(|word| (INTRO_TRIGGER, word)))
 }
 
