@@ -503,7 +503,7 @@ impl Candidate {
                     .filter_map(|word| tokens.iter().position(|token| token == word))
                     .collect()
             });
-        let family = ToolFamily::of(&name);
+        let family = family_of(&name);
         let mut candidate = Candidate {
             name,
             forms,
@@ -571,6 +571,26 @@ fn words_of_name(text: &str, name: &str, camel: bool) -> Vec<String> {
         words.push(name[first..].to_owned());
     }
     words
+}
+
+/// [`ToolFamily::of`] a normal (trimmed, lower-case) tool name, from core's one table read
+/// into a word map once: one lookup instead of a search of each family's members.
+fn family_of(name: &str) -> Option<ToolFamily> {
+    static FAMILIES: LazyLock<WordMap<Option<ToolFamily>>> = LazyLock::new(|| {
+        let mut families: FxHashMap<&str, ToolFamily> = FxHashMap::default();
+        // The first family that lists a name is its family, as in `ToolFamily::of`.
+        for family in ToolFamily::ALL {
+            for member in family.members() {
+                families.entry(member).or_insert(family);
+            }
+        }
+        WordMap::new(
+            families
+                .into_iter()
+                .map(|(name, family)| (name, Some(family))),
+        )
+    });
+    FAMILIES.get(name.as_bytes()).flatten()
 }
 
 /// The attribution lexicon's lists of names, as sets built once.

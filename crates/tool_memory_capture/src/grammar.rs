@@ -14,7 +14,7 @@ use crate::edict::{Edict, EdictReader, ReadSentence};
 use crate::material::{Span, Voice};
 use crate::reading::{GrammarPart, Reader};
 use crate::revocation::{self, Revocation};
-use crate::text::{grammar_form_coded, split_sentences_into, strip_bullet};
+use crate::text::{grammar_form_coded, split_sentences_coded, split_sentences_into, strip_bullet};
 use crate::tokens::tokenize;
 
 /// What the grammars found in a message.
@@ -55,7 +55,11 @@ pub(crate) fn read<'a>(
         }
         // The span's quotations, found on its first revocation only: most spans hold none.
         let mut quotes: Option<Vec<Range<usize>>> = None;
-        split_sentences_into(strip_bullet(span.text), &mut sentences);
+        let part = strip_bullet(span.text);
+        match reader.code_within(span.line, part) {
+            Some((code, shift)) => split_sentences_coded(part, code, shift, &mut sentences),
+            None => split_sentences_into(part, &mut sentences),
+        }
         for &sentence in &sentences {
             let plain = reader.plain_part(span.line, sentence, &mut plain_tokens);
             let alone;

@@ -473,6 +473,20 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The code spans of `part` (a slice of line `index`) as the line's spans, and by how
+    /// much `part`'s offsets are shifted in the line, when no span of the line crosses the
+    /// part's ends (then the part's own spans are the line's within it); `None` otherwise.
+    pub(crate) fn code_within(&self, index: usize, part: &str) -> Option<(&[Range<usize>], usize)> {
+        let (spans, _) = &self.coded_lines[index];
+        let spans = &self.code[spans.clone()];
+        let part = range_in(self.lines[index], part);
+        let crosses = |at: usize| {
+            let next = spans.partition_point(|span| span.end <= at);
+            spans.get(next).is_some_and(|span| span.start < at)
+        };
+        (!crosses(part.start) && !crosses(part.end)).then_some((spans, part.start))
+    }
+
     /// The match form of `part` (a slice of line `index`) with its tokens in `tokens`.
     pub(crate) fn plain_part<'f>(
         &'f self,

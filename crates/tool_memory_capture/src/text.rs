@@ -142,13 +142,24 @@ pub(crate) fn split_sentences(line: &str) -> Vec<&str> {
 
 /// [`split_sentences`] into `sentences` (cleared first): one buffer for a whole message.
 pub(crate) fn split_sentences_into<'l>(line: &'l str, sentences: &mut Vec<&'l str>) {
-    sentences.clear();
     // A dot inside a code span (`rm -rf .`, `a.b`) ends nothing.
     let code = if line.contains('`') {
         code_spans(line)
     } else {
         Vec::new()
     };
+    split_sentences_coded(line, &code, 0, sentences);
+}
+
+/// [`split_sentences_into`] of `line` whose code spans are `code` shifted by `shift` bytes (a
+/// byte at `at` in `line` is at `at + shift` in `code`'s text).
+pub(crate) fn split_sentences_coded<'l>(
+    line: &'l str,
+    code: &[Range<usize>],
+    shift: usize,
+    sentences: &mut Vec<&'l str>,
+) {
+    sentences.clear();
     let char_at = |at: usize| char_at(line, at);
     let bytes = line.as_bytes();
     let mut start = 0;
@@ -164,7 +175,7 @@ pub(crate) fn split_sentences_into<'l>(line: &'l str, sentences: &mut Vec<&'l st
             break;
         };
         at = position + ch.len_utf8();
-        if !is_terminal(ch) || in_spans(&code, position) {
+        if !is_terminal(ch) || in_spans(code, position + shift) {
             continue;
         }
         // A run of terminals, then closing quotes or brackets: "?!", "…", `."`, `.)`.

@@ -680,3 +680,24 @@ fn name_words_are_cores_split() {
         );
     }
 }
+
+/// The family of a normal name read from the word map is core's.
+#[test]
+fn families_are_cores() {
+    let mut names: Vec<&str> = ToolFamily::ALL
+        .iter()
+        .flat_map(|family| family.members().iter().copied())
+        .collect();
+    names.extend([
+        "send_email",
+        "bash2",
+        "",
+        "mcp__x__bash",
+        "web_fetch",
+        "shell",
+        "édit",
+    ]);
+    for name in names {
+        assert_eq!(family_of(name), ToolFamily::of(name), "{name:?}");
+    }
+}
