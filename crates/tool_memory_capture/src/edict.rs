@@ -20,8 +20,8 @@ use regex::Regex;
 use tool_memory_core::markdown::{self, LineKind};
 
 use self::lexicon::{
-    AGENT_NAMES, AGENT_NOUNS, DONT_IDIOMS, FILLERS, LEAD_INS, MULTI_FILLERS, PERMISSION_OPENERS,
-    POLITE_REQUESTS, SETTING_NOUNS,
+    DONT_IDIOMS, FORWARD_PHRASES, LEAD_INS, MULTI_FILLERS, PERMISSION_OPENERS, POLITE_REQUESTS,
+    SETTING_NOUNS,
 };
 use crate::lexicon::{
     AGENT_NAME, AGENT_NOUN, ALWAYS_NOT_ORDER, BASE_VERB_IN_ED, BE_IDIOM, DONT_NOT_ORDER, FILLER,
@@ -255,12 +255,6 @@ impl<'a> EdictReader<'a> {
     pub(crate) fn finish(self) -> Vec<Edict<'a>> {
         self.edicts
     }
-}
-
-/// Every edict of the message cut into `spans`, in message order ([`EdictReader`]).
-#[cfg(test)]
-pub(crate) fn extract_edicts(message: &str) -> Vec<Edict<'_>> {
-    crate::grammar::read_message(message, true, false).edicts
 }
 
 /// Every quotation mark of [`quotations`] but the backtick.
@@ -617,35 +611,9 @@ fn skip_fillers(tokens: &[Token<'_>], mut index: usize) -> usize {
     }
 }
 
-/// The words a filler opens with: each of [`FILLERS`] and the first word of each of
-/// [`MULTI_FILLERS`] (none of which opens with the `$` of [`matches_at`]).
-pub(crate) fn filler_openers() -> impl Iterator<Item = &'static str> {
-    let firsts = MULTI_FILLERS.iter().filter_map(|sequence| sequence.first());
-    FILLERS.iter().chain(firsts).copied()
-}
-
 /// Whether the token is a sentence mark that ends a clause.
 fn ends_clause(token: &Token<'_>) -> bool {
     matches!(token.punct(), Some('.' | '!' | '?' | ';'))
-}
-
-/// Every word [`marker_at`] can find a marker at: the words its cases open with, the agent's
-/// names and nouns (a subject of an order in the third person, after an article or not) and
-/// the first word of each opener of a standing order ("from now on").
-pub(crate) fn marker_openers() -> impl Iterator<Item = &'static str> {
-    let openers = [
-        "never", "don't", "dont", "do", "stop", "always", "you", "you're", "no", "leave", "avoid",
-        "i'd", "i", "under", "only", "check", "confirm", "consult", "clear", "talk", "ask", "get",
-        "use", "the", "an", "any",
-    ];
-    let forward = FORWARD_PHRASES
-        .iter()
-        .filter_map(|phrase| phrase.first().copied());
-    openers
-        .into_iter()
-        .chain(AGENT_NOUNS.iter().copied())
-        .chain(AGENT_NAMES.iter().copied())
-        .chain(forward)
 }
 
 fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
@@ -800,23 +768,6 @@ fn no_code(tokens: &[Token<'_>], index: usize) -> bool {
 }
 
 /// "From now on", "going forward" and friends open a standing order.
-/// The openers of a standing order: "from now on", "going forward" and friends.
-const FORWARD_PHRASES: &[&[&str]] = &[
-    &["from", "now", "on"],
-    &["from", "now", "onwards"],
-    &["from", "now", "onward"],
-    &["from", "here", "on", "out"],
-    &["from", "here", "on"],
-    &["from", "today", "on"],
-    &["from", "today", "onwards"],
-    &["going", "forward"],
-    &["moving", "forward"],
-    &["in", "the", "future"],
-    &["in", "future"],
-    &["henceforth"],
-    &["hereafter"],
-];
-
 fn forward_phrase_len(tokens: &[Token<'_>], index: usize) -> Option<usize> {
     FORWARD_PHRASES
         .iter()

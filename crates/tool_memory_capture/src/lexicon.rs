@@ -158,10 +158,10 @@ fn registered() -> impl Iterator<Item = (Sets, &'static str)> {
         (AGENT_NOUN, crate::edict::lexicon::AGENT_NOUNS),
         (AGENT_NAME, crate::edict::lexicon::AGENT_NAMES),
         (SETTING_NOUN, crate::edict::lexicon::SETTING_NOUNS),
-        (FIRST_PERSON_WORD, crate::standing::FIRST_PERSON),
-        (COPULA, crate::standing::COPULAS),
-        (INTENSIFIER, crate::standing::INTENSIFIERS),
-        (PERMITTING_WORD, crate::standing::PERMITTING),
+        (FIRST_PERSON_WORD, crate::standing::lexicon::FIRST_PERSON),
+        (COPULA, crate::standing::lexicon::COPULAS),
+        (INTENSIFIER, crate::standing::lexicon::INTENSIFIERS),
+        (PERMITTING_WORD, crate::standing::lexicon::PERMITTING),
         (ADOPT_VERB, crate::material::lexicon::ADOPT_VERBS),
         (
             ADOPT_VERB_WITH_RULES,
@@ -183,7 +183,7 @@ fn registered() -> impl Iterator<Item = (Sets, &'static str)> {
     let presenters = crate::material::lexicon::PRESENTERS
         .iter()
         .map(|word| (PRESENTER, *word));
-    let gates = crate::standing::GATE_PHRASES
+    let gates = crate::standing::lexicon::GATE_PHRASES
         .iter()
         .filter_map(|phrase| phrase.first())
         .map(|word| (GATE_OPENER, *word));
@@ -192,10 +192,10 @@ fn registered() -> impl Iterator<Item = (Sets, &'static str)> {
         .flat_map(|(sets, words)| words.iter().map(move |word| (sets, *word)))
         .chain(presenters)
         .chain(gates)
-        .chain(crate::edict::filler_openers().map(|word| (FILLER_OPENER, word)))
-        .chain(crate::revocation::trigger_words().map(|word| (REVOCATION_TRIGGER, word)))
-        .chain(crate::edict::marker_openers().map(|word| (MARKER_OPENER, word)))
-        .chain(crate::material::intro::trigger_words().map(|word| (INTRO_TRIGGER, word)))
+        .chain(crate::edict::lexicon::filler_openers().map(|word| (FILLER_OPENER, word)))
+        .chain(crate::revocation::lexicon::trigger_words().map(|word| (REVOCATION_TRIGGER, word)))
+        .chain(crate::edict::lexicon::marker_openers().map(|word| (MARKER_OPENER, word)))
+        .chain(crate::material::lexicon::trigger_words().map(|word| (INTRO_TRIGGER, word)))
 }
 
 /// The lists `word` (in match form) is in.

@@ -14,7 +14,7 @@
 //! you can use sudo again"), reported speech, one-off permissions ("just this once") and
 //! limited ones ("but only after review") are not revocations.
 
-mod lexicon;
+pub(crate) mod lexicon;
 
 use std::ops::Range;
 
@@ -44,13 +44,6 @@ pub(crate) struct Revocation<'a> {
     pub(crate) subject: Vec<String>,
     /// The part of the match form that names the action or topic, for tool attribution.
     pub(crate) scope: String,
-}
-
-/// Every revocation in the user's own spans, in message order, at most one per sentence
-/// ([`revocation_of`]).
-#[cfg(test)]
-pub(crate) fn extract_revocations(message: &str) -> Vec<Revocation<'_>> {
-    crate::grammar::read_message(message, false, true).revocations
 }
 
 /// The revocation in `sentence` of the user's own `span`, if any, given `form` (the sentence's
@@ -131,46 +124,6 @@ pub(crate) fn find_tokens(form: &str, tokens: &[Token<'_>]) -> Option<Found> {
         return None;
     }
     find_in(form, tokens)
-}
-
-/// Words of which every revocation holds one: what the object of every retraction needs (a
-/// rule noun, or a verb of saying in "what I said about …"; a retired rule names a rule noun
-/// too), "change(d)" of a changed mind, what every permission needs ("you", the permitting
-/// words of "it's fine to", "we're allowed to", "feel free to", "stop avoiding") and what "X
-/// is no longer banned" needs. Not the retraction verbs and the retired endings themselves:
-/// they count only with a rule noun or a verb of saying, and among them are some of the
-/// commonest words of an instruction file ("of" in "get rid of", "off", "go", "remove").
-pub(crate) fn trigger_words() -> impl Iterator<Item = &'static str> {
-    let permissions = [
-        "you",
-        "you're",
-        "allowed",
-        "permitted",
-        "cleared",
-        "authorized",
-        "authorised",
-        "good",
-        "ok",
-        "okay",
-        "fine",
-        "free",
-        "welcome",
-        "alright",
-        "right",
-        "cool",
-        "safe",
-        "avoid",
-        "avoiding",
-    ];
-    let lifted = ["unbanned", "unblocked", "table"];
-    RULE_NOUNS
-        .iter()
-        .chain(SAID_VERBS)
-        .chain(BANNED)
-        .copied()
-        .chain(["change", "changed"])
-        .chain(permissions)
-        .chain(lifted)
 }
 
 /// [`find`] on the sentence's tokens, without its cheap test first.

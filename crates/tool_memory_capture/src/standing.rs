@@ -8,6 +8,9 @@
 //!
 //! The grammar reads [`crate::text::grammar_form`], where each code span is one word.
 
+pub(crate) mod lexicon;
+
+use self::lexicon::{BANS, GATE_PHRASES, GATES, ONLY_MEANS};
 use crate::lexicon::{COPULA, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, PERMITTING_WORD};
 use crate::text::CODE_WORD;
 use crate::tokens::{Token, is_at, matches_at, word_at};
@@ -71,48 +74,6 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
     None
 }
 
-/// Phrases that keep an action for the user's approval, wherever the sentence opens.
-pub(crate) const GATE_PHRASES: &[&[&str]] = &[
-    &["needs", "my", "approval"],
-    &["needs", "my", "ok"],
-    &["needs", "my", "okay"],
-    &["needs", "my", "sign-off"],
-    &["needs", "my", "go-ahead"],
-    &["needs", "my", "review"],
-    &["need", "my", "approval"],
-    &["need", "my", "ok"],
-    &["need", "my", "okay"],
-    &["need", "my", "sign-off"],
-    &["need", "my", "go-ahead"],
-    &["need", "my", "review"],
-    &["requires", "my", "approval"],
-    &["requires", "my", "ok"],
-    &["requires", "my", "sign-off"],
-    &["requires", "my", "go-ahead"],
-    &["requires", "my", "review"],
-    &["require", "my", "approval"],
-    &["require", "my", "ok"],
-    &["require", "my", "sign-off"],
-    &["require", "my", "review"],
-    &["needs", "sign-off"],
-    &["need", "sign-off"],
-    &["requires", "sign-off"],
-    &["require", "sign-off"],
-    &["needs", "explicit", "approval"],
-    &["requires", "explicit", "approval"],
-    &["only", "after", "i"],
-    &["only", "once", "i"],
-    &["only", "once", "i've"],
-    &["only", "when", "i", "approve"],
-    &["only", "when", "i", "say", "so"],
-    &["only", "with", "my", "approval"],
-    &["only", "with", "my", "ok"],
-    &["only", "with", "my", "sign-off"],
-];
-
-/// Words of a permission that an exception can follow: "is fine except …".
-pub(crate) const PERMITTING: &[&str] = &["fine", "ok", "okay", "allowed", "permitted", "free"];
-
 /// "X is fine except Y", "X is OK, except Y": a permission (a copula and a permitting word)
 /// followed, in the same sentence, by "except" or "but not".
 fn is_except(tokens: &[Token<'_>]) -> bool {
@@ -126,40 +87,6 @@ fn is_except(tokens: &[Token<'_>]) -> bool {
             || (matches_at(tokens, index, &["but", "not"]) && index > permit + 2)
     })
 }
-
-/// Subjects that make a sentence about the user or a fact, not a rule: "I only use vim", "it
-/// must be the cache", "there must be a bug".
-pub(crate) const FIRST_PERSON: &[&str] = &[
-    "i", "i'm", "i've", "we", "we're", "we've", "it", "it's", "there", "that", "that's", "this",
-    "he", "she", "they", "you", "what", "why", "how", "who", "which", "when", "where", "is",
-    "does", "do", "can", "could", "should", "would",
-];
-
-/// Words after a copula that ban what the subject names.
-const BANS: &[&[&str]] = &[
-    &["off", "limits"],
-    &["off-limits"],
-    &["forbidden"],
-    &["prohibited"],
-    &["banned"],
-    &["not", "allowed"],
-    &["never", "allowed"],
-    &["not", "permitted"],
-    &["read-only"],
-    &["readonly"],
-    &["read", "only"],
-    &["a", "no-go"],
-    &["out", "of", "bounds"],
-    &["not", "to", "be", "touched"],
-    &["not", "to", "be", "used"],
-    &["untouchable"],
-];
-
-pub(crate) const COPULAS: &[&str] = &["is", "are", "stays", "stay", "remains", "remain", "being"];
-
-/// Adverbs that may stand between the copula and the ban ("is strictly off limits").
-pub(crate) const INTENSIFIERS: &[&str] =
-    &["strictly", "absolutely", "completely", "totally", "always"];
 
 fn is_ban(tokens: &[Token<'_>]) -> bool {
     is_gated(tokens)
@@ -195,21 +122,6 @@ fn is_gated(tokens: &[Token<'_>]) -> bool {
     }
     (1..tokens.len()).any(|index| GATES.iter().any(|gate| matches_at(tokens, index, gate)))
 }
-
-const GATES: &[&[&str]] = &[
-    &["is", "reserved", "for"],
-    &["are", "reserved", "for"],
-    &["needs", "my"],
-    &["need", "my"],
-    &["requires", "my"],
-    &["require", "my"],
-    &["needs", "approval"],
-    &["requires", "approval"],
-    &["needs", "a", "human"],
-];
-
-/// Words after "only" that keep it an exclusive choice of means ("only with `--atomic`").
-const ONLY_MEANS: &[&str] = &["with", "via", "through", "from", "in", "on", "using"];
 
 fn is_only(tokens: &[Token<'_>]) -> bool {
     tokens.iter().enumerate().any(|(index, token)| {

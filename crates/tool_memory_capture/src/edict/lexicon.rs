@@ -586,3 +586,46 @@ pub(crate) const PERMISSION_OPENERS: &[&[&str]] = &[
     &["you're", "free", "to"],
     &["feel", "free", "to"],
 ];
+
+/// The openers of a standing order: "from now on", "going forward" and friends.
+pub(crate) const FORWARD_PHRASES: &[&[&str]] = &[
+    &["from", "now", "on"],
+    &["from", "now", "onwards"],
+    &["from", "now", "onward"],
+    &["from", "here", "on", "out"],
+    &["from", "here", "on"],
+    &["from", "today", "on"],
+    &["from", "today", "onwards"],
+    &["going", "forward"],
+    &["moving", "forward"],
+    &["in", "the", "future"],
+    &["in", "future"],
+    &["henceforth"],
+    &["hereafter"],
+];
+
+/// The words a filler opens with: each of [`FILLERS`] and the first word of each of
+/// [`MULTI_FILLERS`] (none of which opens with the `$` of `matches_at`).
+pub(crate) fn filler_openers() -> impl Iterator<Item = &'static str> {
+    let firsts = MULTI_FILLERS.iter().filter_map(|sequence| sequence.first());
+    FILLERS.iter().chain(firsts).copied()
+}
+
+/// Every word the edict grammar's `marker_at` can find a marker at: the words its cases open with, the agent's
+/// names and nouns (a subject of an order in the third person, after an article or not) and
+/// the first word of each opener of a standing order ("from now on").
+pub(crate) fn marker_openers() -> impl Iterator<Item = &'static str> {
+    let openers = [
+        "never", "don't", "dont", "do", "stop", "always", "you", "you're", "no", "leave", "avoid",
+        "i'd", "i", "under", "only", "check", "confirm", "consult", "clear", "talk", "ask", "get",
+        "use", "the", "an", "any",
+    ];
+    let forward = FORWARD_PHRASES
+        .iter()
+        .filter_map(|phrase| phrase.first().copied());
+    openers
+        .into_iter()
+        .chain(AGENT_NOUNS.iter().copied())
+        .chain(AGENT_NAMES.iter().copied())
+        .chain(forward)
+}

@@ -2,6 +2,11 @@
 
 use super::*;
 
+/// Every edict of `message` alone, in message order.
+fn extract_edicts(message: &str) -> Vec<Edict<'_>> {
+    crate::grammar::read_message(message, true, false).edicts
+}
+
 /// `message` yields exactly the edict sentences `expected`, in order.
 fn check(message: &str, expected: &[&str]) {
     let edicts = extract_edicts(message);

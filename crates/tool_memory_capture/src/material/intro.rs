@@ -8,8 +8,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::lexicon::{
-    ADOPT_PHRASES, ADOPT_VERBS, FORWARD_PHRASES, MATERIAL_NOUNS, OPINION_PHRASES, PROCESS_NOUNS,
-    PROCESS_VERBS, REQUEST_LEADS, RULES_FILES, RULES_NOUNS, STANDING_PHRASES, has,
+    ADOPT_PHRASES, ADOPT_VERBS, FORWARD_PHRASES, OPINION_PHRASES, REQUEST_LEADS, RULES_FILES,
+    STANDING_PHRASES, has,
 };
 use crate::lexicon::{
     ADOPT_VERB, ADOPT_VERB_WITH_RULES, AFTER_POINTER, FORWARD_POINTER, INTRO_TRIGGER,
@@ -17,7 +17,7 @@ use crate::lexicon::{
     RULES_NOUN, SPEECH, TIME_WORD,
 };
 use crate::reading::{PlainLine, Reader};
-use crate::text::{SPEECH_VERBS, match_form, split_sentences, strip_bullet};
+use crate::text::{match_form, split_sentences, strip_bullet};
 use crate::tokens::{Token, all_sets, tokenize};
 
 /// What a line introduces.
@@ -103,39 +103,6 @@ fn introduction_of(
         }
     }
     None
-}
-
-/// Every word that some way of introducing needs ([`clause_intro`] returns nothing for a
-/// clause without one): adopting verbs and phrases, rules and material nouns, request verbs
-/// and nouns, opinion phrases, "above", speech verbs and "according to", and a word of each
-/// standing-order opener that must make up a whole clause before a colon. Not the words that
-/// count only beside one of these: an adopting verb that needs a rules noun ("use", "keep":
-/// the noun is here) and a question opener ("is", "can", "what"), which introduces only with
-/// "above" or a material or rules noun. Those are among the commonest words of an instruction
-/// file, and the line would be read for nothing.
-pub(crate) fn trigger_words() -> impl Iterator<Item = &'static str> {
-    let lists: [&[&str]; 6] = [
-        ADOPT_VERBS,
-        RULES_NOUNS,
-        MATERIAL_NOUNS,
-        PROCESS_VERBS,
-        PROCESS_NOUNS,
-        SPEECH_VERBS,
-    ];
-    let firsts = [ADOPT_PHRASES, OPINION_PHRASES]
-        .into_iter()
-        .flatten()
-        .filter_map(|phrase| phrase.first().copied());
-    // "from now on", "from here on", "going / moving forward", "henceforth", "in (the)
-    // future", "remember": each holds one of these.
-    let forward = ["now", "here", "forward", "henceforth", "future", "remember"];
-    lists
-        .into_iter()
-        .flatten()
-        .copied()
-        .chain(firsts)
-        .chain(forward)
-        .chain(["above", "according", "tl"])
 }
 
 /// Whether a line (its `reading`) holds anything [`clause_intro`] could read as an

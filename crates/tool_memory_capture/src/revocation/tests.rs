@@ -2,6 +2,11 @@
 //! subject words.
 
 use super::*;
+
+/// Every revocation of `message` alone, in message order.
+fn extract_revocations(message: &str) -> Vec<Revocation<'_>> {
+    crate::grammar::read_message(message, false, true).revocations
+}
 use crate::text::{match_form, split_sentences};
 
 /// `message` yields exactly these (kind, subject, scope) revocations, in order.
