@@ -4,7 +4,7 @@
 //!
 //! It covers the crates whose layout issue 20 settled: core, the store contract and its two
 //! database backends, prompt, capture, guard, the facade and RPC. None is known: capture's
-//! `edict` and `revocation` share their phrase helpers through `phrase`, not through each other.
+//! `edict` and `revocation` share their phrase helpers through `tokens`, not through each other.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

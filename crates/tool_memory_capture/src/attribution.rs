@@ -11,19 +11,26 @@
 mod alias;
 mod clause;
 mod lexicon;
+mod names;
 
 use std::cmp::Reverse;
+use std::ops::Range;
+use std::sync::LazyLock;
 
 use tool_memory_core::{ToolFamily, UNSCOPED_TOOL, split_words, validate_tool_name};
 
-use tool_memory_core::markdown::{code_span_text, code_spans};
+use tool_memory_core::markdown::code_span_text;
 
-use self::alias::{ALIAS_SUFFIXES, NAME_SUFFIXES, alias_mentions, find_name_word, find_word};
+#[cfg(test)]
+use self::alias::find_word;
+use self::alias::{ALIAS_SUFFIXES, Haystack, NAME_SUFFIXES, alias_mentions};
 use self::clause::{ban_after_permission, points_back, word_index};
-use self::lexicon::{ALIAS_GROUPS, AliasGroup, GENERIC_NAME_WORDS, STOP_NAMES};
+use self::lexicon::{ALIAS_GROUPS, GENERIC_NAME_WORDS, STOP_NAMES};
+use self::names::{Hits, NameIndex};
 use crate::TurnRecord;
-use crate::route::{Need, VERB_TOOL_NAMES, need_at};
-use crate::text::match_form;
+use crate::hash::{FxHashMap, WordMap};
+use crate::route::{Need, VERB_TOOL_NAMES, need_at_with};
+use crate::text::{code_spans, match_form};
 
 /// A tool the edict may be attributed to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,15 +41,34 @@ pub(crate) struct Candidate {
     forms: Vec<String>,
     /// The words of the name, for the alias table.
     tokens: Vec<String>,
-    /// The name words distinctive enough to identify the tool alone (not `send`, `get`, …).
-    distinctive: Vec<String>,
+    /// The name words distinctive enough to identify the tool alone (not `send`, `get`, …),
+    /// as indices of `tokens`.
+    distinctive: Vec<usize>,
+    /// Whether each of `forms` names the tool in prose: not a plain verb (`Read`, `Edit`).
+    naming: Vec<bool>,
+    /// The family of the tool in core's table.
+    family: Option<ToolFamily>,
+    /// Whether the tool serves the shell family: of that family, or named as a shell.
+    shell: bool,
+    /// The needle of each of `forms` in the turn's [`NameIndex`], when it names the tool.
+    form_needles: Vec<Option<u32>>,
+    /// The needle of each of `tokens` (with the alias suffixes).
+    token_needles: Vec<u32>,
+    /// The needle of each of `tokens` without its final `e`, before `-ing` ("merging").
+    stem_needles: Vec<Option<u32>>,
+    /// For an MCP tool (`mcp__server__own_words`), the indices in `tokens` of its own words.
+    own_words: Option<Vec<usize>>,
+    /// The groups of the alias table that claim the tool, as bits.
+    groups: u32,
 }
 
 /// The tools an edict can land on: the turn's tools in call order, then the catalogue.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub(crate) struct Candidates {
     tools: Vec<Candidate>,
     first_ran: Option<String>,
+    /// Every name, form and name word of the tools, for one search per rule.
+    names: NameIndex,
 }
 
 impl Candidates {
@@ -58,9 +84,11 @@ impl Candidates {
                 continue;
             };
             if candidates.tools.iter().all(|tool| tool.name != name) {
-                candidates.tools.push(Candidate::new(raw, name));
+                let tool = Candidate::new(raw, name, &mut candidates.names);
+                candidates.tools.push(tool);
             }
         }
+        candidates.names.build();
         candidates.first_ran = called.filter_map(|raw| validate_tool_name(raw).ok()).next();
         candidates
     }
@@ -81,62 +109,121 @@ impl Candidates {
     /// restart the service"), the ban's clause decides. A rule that points back with "it"
     /// ("Never send `INSERT` through it") is about the tool `previous` (the sentence before)
     /// names, when it names none itself.
-    pub(crate) fn attribute_rule(&self, text: &str, form: &str, previous: Option<&str>) -> String {
+    pub(crate) fn attribute_rule(
+        &self,
+        text: &str,
+        form: &str,
+        whole: bool,
+        previous: Option<&str>,
+    ) -> String {
         if let Some(at) = ban_after_permission(text) {
             let clause = &text[at..];
-            if let Some(tool) = self.evidence(clause, &match_form(clause)) {
+            let clause_form = match_form(clause);
+            let haystack = Haystack::new(&clause_form);
+            let spans = code_spans(clause);
+            let hits = self.hits(&haystack);
+            if let Some(tool) = self.evidence(clause, &spans, &haystack, &hits, true) {
                 return tool;
             }
         }
+        let haystack = Haystack::new(form);
+        let hits = self.hits(&haystack);
         if let Some(previous) = previous
-            && points_back(form)
-            && self.spelled(text).is_none()
-            && let Some(tool) = self.spelled(previous)
+            && points_back(&haystack)
+            && self
+                .spelled(text, &code_spans(text), whole.then_some(&hits))
+                .is_none()
+            && let Some(tool) = self.spelled(previous, &code_spans(previous), None)
         {
             return tool;
         }
-        self.evidence(text, form).unwrap_or_else(|| self.fallback())
+        self.evidence(text, &code_spans(text), &haystack, &hits, whole)
+            .unwrap_or_else(|| self.fallback())
     }
 
     /// A tool the rule spells out: a code span that is a catalogue name (`` `Read` ``,
     /// `` `mcp__db__run_query` ``), even one that is also a verb, then a name in the prose. A
     /// word inside a longer code span is part of a command (`` `grep -r` `` is not the `Grep`
-    /// tool).
-    fn spelled(&self, text: &str) -> Option<String> {
-        code_spans(text)
+    /// tool). `form`, when given, is what the rule's match form holds, already searched.
+    fn spelled(&self, text: &str, spans: &[Range<usize>], form: Option<&Hits>) -> Option<String> {
+        if !text.contains('`') {
+            // No code span: the prose is the whole rule.
+            return match form {
+                Some(form) => self.named(form),
+                None => self.named(&self.hits(&Haystack::new(&match_form(text)))),
+            };
+        }
+        spans
             .iter()
-            .find_map(|span| {
-                let code = code_span_text(text, span).trim();
-                let name = validate_tool_name(code).ok()?;
-                self.tools
-                    .iter()
-                    .find(|tool| tool.name == name || tool.forms.contains(&name))
-                    .map(|tool| tool.name.clone())
-            })
-            .or_else(|| self.named(&without_code(text)))
+            .find_map(|span| self.code_names(code_span_text(text, span).trim()))
+            .or_else(|| self.named(&self.hits(&Haystack::new(&without_code(text, spans)))))
+    }
+
+    /// Where each name, form and name word of the tools first stands in the rule `form` reads.
+    fn hits(&self, form: &Haystack<'_>) -> Hits {
+        self.names.hits(form)
+    }
+
+    /// The tool a code span's text names, if it is a catalogue name or a form of one.
+    fn code_names(&self, code: &str) -> Option<String> {
+        let same = |tool: &Candidate, name: &str| {
+            tool.name == name || tool.forms.iter().any(|form| form == name)
+        };
+        if code.is_ascii() {
+            // Compared without lower-casing into a new string first; most spans name no tool.
+            let tool = self.tools.iter().find(|tool| {
+                tool.name.eq_ignore_ascii_case(code)
+                    || tool
+                        .forms
+                        .iter()
+                        .any(|form| form.eq_ignore_ascii_case(code))
+            })?;
+            // The store's rules for a name still apply (its length above all).
+            let name = validate_tool_name(code).ok()?;
+            return same(tool, &name).then(|| tool.name.clone());
+        }
+        let name = validate_tool_name(code).ok()?;
+        self.tools
+            .iter()
+            .find(|tool| same(tool, &name))
+            .map(|tool| tool.name.clone())
     }
 
     /// The tool the rule's own words point to (attribution steps 1 to 4 and the alias table),
     /// if any.
-    fn evidence(&self, text: &str, form: &str) -> Option<String> {
-        if let Some(tool) = self.spelled(text) {
+    /// `spans` are the code spans of `text`, `haystack` is the match form of `text` as read, or
+    /// of the whole sentence `text` was cut from (`whole` is false then), and `hits` what it
+    /// holds of the tools' names.
+    fn evidence(
+        &self,
+        text: &str,
+        spans: &[Range<usize>],
+        haystack: &Haystack<'_>,
+        hits: &Hits,
+        whole: bool,
+    ) -> Option<String> {
+        if let Some(tool) = self.spelled(text, spans, whole.then_some(hits)) {
             return Some(tool);
         }
-        let need = need_at(text);
+        let need = need_at_with(text, spans);
+        let form = haystack.text();
         if let Some(NameWordHit {
-            tool,
+            tool: candidate,
             position,
             words,
             verb,
-        }) = self.by_name_word(form)
+        }) = self.by_name_word(hits)
         {
+            let tool = &candidate.name;
             let family_tool = need.and_then(|(need, at)| Some((need, at, self.by_need(need)?)));
             match family_tool {
                 // `apply_patch` found by "patch" in "Never run `patch -p1`": the name word of
                 // an agent's built-in tool yields to what the rule is about.
                 Some((need, _, family_tool))
-                    if family_tool != tool
-                        && ToolFamily::of(&tool).is_some_and(|family| family != need.family()) =>
+                    if family_tool != *tool
+                        && candidate
+                            .family
+                            .is_some_and(|family| family != need.family()) =>
                 {
                     return Some(family_tool);
                 }
@@ -144,7 +231,7 @@ impl Candidates {
                 // (`issue` of `create_issue`, not its verb), after the verb that says what the
                 // rule is about.
                 Some((_, at, family_tool))
-                    if family_tool != tool
+                    if family_tool != *tool
                         && tool.starts_with("mcp__")
                         && words == 1
                         && !verb
@@ -152,35 +239,21 @@ impl Candidates {
                 {
                     return Some(family_tool);
                 }
-                _ => return Some(tool),
+                _ => return Some(tool.clone()),
             }
         }
-        let alias = self.by_alias(form);
+        let alias = self.by_alias(haystack, hits);
         // A dedicated tool the alias table finds (`git_commit`, `execute_sql`, `kubectl`) is
         // more specific than a family's general tool; a family tool it finds is only a guess
         // from a common noun, which the rule's own evidence outranks.
-        if let Some(tool) = &alias
-            && ToolFamily::of(tool).is_none()
-            && !self.only_by_server(tool, form)
+        if let Some(tool) = alias
+            && tool.family.is_none()
+            && !only_by_server(tool, hits)
         {
-            return Some(tool.clone());
+            return Some(tool.name.clone());
         }
-        need.and_then(|(need, _)| self.by_need(need)).or(alias)
-    }
-
-    /// Whether `tool` is an MCP tool (`mcp__github__create_pull_request`) none of whose own
-    /// words (`create`, `pull`, `request`) the rule uses: the alias table found it by its
-    /// server's name alone, which says nothing about what the tool does.
-    fn only_by_server(&self, tool: &str, form: &str) -> bool {
-        let Some(rest) = tool.strip_prefix("mcp__") else {
-            return false;
-        };
-        let Some((_, own)) = rest.split_once("__") else {
-            return false;
-        };
-        !split_words(own, false)
-            .iter()
-            .any(|word| find_word(form, word, ALIAS_SUFFIXES).is_some())
+        need.and_then(|(need, _)| self.by_need(need))
+            .or_else(|| alias.map(|tool| tool.name.clone()))
     }
 
     /// The catalogue's tool for `need`: the first of its family in call and catalogue order,
@@ -188,14 +261,9 @@ impl Candidates {
     /// tool for deleting, an edit tool otherwise).
     fn by_need(&self, need: Need) -> Option<String> {
         let family = need.family();
-        let members: Vec<&Candidate> = self
-            .tools
-            .iter()
-            .filter(|tool| {
-                ToolFamily::of(&tool.name) == Some(family)
-                    || (family == ToolFamily::Shell && SHELL_GROUP.claims(tool))
-            })
-            .collect();
+        let mut members = self.tools.iter().filter(|tool| {
+            tool.family == Some(family) || (family == ToolFamily::Shell && tool.shell)
+        });
         let has = |tool: &Candidate, words: &[&str]| {
             tool.tokens
                 .iter()
@@ -211,30 +279,29 @@ impl Candidates {
                     &["edit", "multiedit", "replace", "patch"]
                 };
                 members
-                    .iter()
+                    .clone()
                     .find(|tool| has(tool, preferred))
-                    .or_else(|| {
-                        members
-                            .iter()
-                            .find(|tool| delete || !has(tool, &["delete", "remove"]))
-                    })
-                    .copied()
+                    .or_else(|| members.find(|tool| delete || !has(tool, &["delete", "remove"])))
             }
             Need::Read => members
-                .iter()
+                .clone()
                 .find(|tool| has(tool, &["read", "view"]))
-                .or(members.first())
-                .copied(),
-            _ => members.first().copied(),
+                .or_else(|| members.next()),
+            _ => members.next(),
         };
         chosen.map(|tool| tool.name.clone())
     }
 
     /// The tool `form` names or aliases, if any (attribution steps 1 and 2).
     pub(crate) fn attribute_explicit(&self, form: &str) -> Option<String> {
-        self.named(form)
-            .or_else(|| self.by_name_word(form).map(|hit| hit.tool))
-            .or_else(|| self.by_alias(form))
+        let haystack = Haystack::new(form);
+        let hits = self.hits(&haystack);
+        self.named(&hits)
+            .or_else(|| self.by_name_word(&hits).map(|hit| hit.tool.name.clone()))
+            .or_else(|| {
+                self.by_alias(&haystack, &hits)
+                    .map(|tool| tool.name.clone())
+            })
     }
 
     /// The tool of a sentence that names none: the first tool that ran, else `__unscoped__`
@@ -247,20 +314,18 @@ impl Candidates {
 
     /// The tool named earliest in the edict; the longest name wins a tie ("send email" over
     /// "email"), then call order.
-    fn named(&self, form: &str) -> Option<String> {
+    fn named(&self, hits: &Hits) -> Option<String> {
         let mut best: Option<(usize, Reverse<usize>, &Candidate)> = None;
         for tool in &self.tools {
-            // `Read`, `Edit`, `Write`: the word names the action; the family step routes it.
-            for phrase in tool
-                .forms
-                .iter()
-                .filter(|phrase| !VERB_TOOL_NAMES.contains(&phrase.as_str()))
-            {
-                if let Some(position) = find_word(form, phrase, NAME_SUFFIXES) {
-                    let key = (position, Reverse(phrase.len()));
-                    if best.is_none_or(|(at, length, _)| key < (at, length)) {
-                        best = Some((key.0, key.1, tool));
-                    }
+            // `Read`, `Edit`, `Write`: the word names the action; the family step routes it
+            // (such a form has no needle).
+            for (phrase, needle) in tool.forms.iter().zip(&tool.form_needles) {
+                let Some(position) = needle.and_then(|needle| hits.at(needle)) else {
+                    continue;
+                };
+                let key = (position, Reverse(phrase.len()));
+                if best.is_none_or(|(at, length, _)| key < (at, length)) {
+                    best = Some((key.0, key.1, tool));
                 }
             }
         }
@@ -272,24 +337,27 @@ impl Candidates {
     /// Generic verbs (`send`, `get`, `create`, …) do not count. On a tie, the tool with more
     /// of its words in the edict wins ("post in Slack" picks `slack_post` over
     /// `slack_read_channel`), then call order.
-    fn by_name_word(&self, form: &str) -> Option<NameWordHit> {
+    fn by_name_word(&self, hits: &Hits) -> Option<NameWordHit<'_>> {
         let mut best: Option<(usize, Reverse<usize>, &Candidate, &String)> = None;
         for tool in &self.tools {
             let earliest = tool
                 .distinctive
                 .iter()
-                .filter_map(|token| find_name_word(form, token).map(|at| (at, token)))
+                .filter_map(|&token| {
+                    tool.name_word_at(token, hits)
+                        .map(|at| (at, &tool.tokens[token]))
+                })
                 .min();
             let Some((position, token)) = earliest else {
                 continue;
             };
-            let key = (position, Reverse(tool.words_in(form)));
+            let key = (position, Reverse(tool.words_in(hits)));
             if best.is_none_or(|(at, score, _, _)| key < (at, score)) {
                 best = Some((key.0, key.1, tool, token));
             }
         }
         best.map(|(position, Reverse(words), tool, token)| NameWordHit {
-            tool: tool.name.clone(),
+            tool,
             position,
             words,
             verb: tool.verb() == Some(token.as_str()),
@@ -298,7 +366,7 @@ impl Candidates {
 
     /// The alias group mentioned first that resolves to an existing tool: product and
     /// program names before common nouns, then the earliest mention, then the longest phrase.
-    fn by_alias(&self, form: &str) -> Option<String> {
+    fn by_alias(&self, form: &Haystack<'_>, hits: &Hits) -> Option<&Candidate> {
         let mut mentioned: Vec<(bool, usize, Reverse<usize>, usize)> = alias_mentions(form)
             .into_iter()
             .enumerate()
@@ -309,28 +377,39 @@ impl Candidates {
         mentioned.sort_unstable();
         mentioned
             .into_iter()
-            .find_map(|(_, _, _, group_index)| self.resolve(&ALIAS_GROUPS[group_index], form))
+            .find_map(|(_, _, _, group_index)| self.resolve(group_index, hits))
     }
 
     /// The group's tool whose name words the edict also uses most ("never delete files" picks
     /// `delete_file` over `read_file`); call order breaks ties.
-    fn resolve(&self, group: &AliasGroup, form: &str) -> Option<String> {
+    fn resolve(&self, group: usize, hits: &Hits) -> Option<&Candidate> {
         let mut best: Option<(usize, &Candidate)> = None;
-        for tool in self.tools.iter().filter(|tool| group.claims(tool)) {
-            let score = tool.words_in(form);
+        for tool in self.tools.iter().filter(|tool| tool.claimed(group)) {
+            let score = tool.words_in(hits);
             if best.is_none_or(|(best_score, _)| score > best_score) {
                 best = Some((score, tool));
             }
         }
-        best.map(|(_, tool)| tool.name.clone())
+        best.map(|(_, tool)| tool)
     }
 }
 
+/// Whether `tool` is an MCP tool (`mcp__github__create_pull_request`) none of whose own
+/// words (`create`, `pull`, `request`) the rule uses: the alias table found it by its
+/// server's name alone, which says nothing about what the tool does.
+fn only_by_server(tool: &Candidate, hits: &Hits) -> bool {
+    let Some(own) = &tool.own_words else {
+        return false;
+    };
+    !own.iter()
+        .any(|&token| hits.at(tool.token_needles[token]).is_some())
+}
+
 /// The match form of `text` with its code spans left out.
-fn without_code(text: &str) -> String {
+fn without_code(text: &str, spans: &[Range<usize>]) -> String {
     let mut prose = String::with_capacity(text.len());
     let mut at = 0;
-    for span in code_spans(text) {
+    for span in spans {
         prose.push_str(&text[at..span.start]);
         prose.push(' ');
         at = span.end;
@@ -342,8 +421,8 @@ fn without_code(text: &str) -> String {
 /// What [`Candidates::by_name_word`] found: the tool, where its earliest name word stands in
 /// the rule, how many of its name words the rule uses, and whether that word is the verb of
 /// the tool's name (`merge` in `merge_pull_request`, not `issue` in `create_issue`).
-struct NameWordHit {
-    tool: String,
+struct NameWordHit<'c> {
+    tool: &'c Candidate,
     position: usize,
     words: usize,
     verb: bool,
@@ -361,9 +440,11 @@ impl Candidate {
         own.split(['_', '-']).find(|word| !word.is_empty())
     }
 
-    fn new(raw: &str, name: String) -> Candidate {
-        let spaced = split_words(&name, false).join(" ");
-        let camel = split_words(raw.trim(), true).join(" ");
+    fn new(raw: &str, name: String, names: &mut NameIndex) -> Candidate {
+        let name_words = words_of_name(&name, &name, false);
+        let camel_words = words_of_name(raw.trim(), &name, true);
+        let spaced = name_words.join(" ");
+        let camel = camel_words.join(" ");
         let mut forms = Vec::new();
         // An MCP tool is named by its own part too: `run_query` for `mcp__db__run_query`.
         let tail = name
@@ -374,42 +455,169 @@ impl Candidate {
             .unwrap_or_default();
         for form in [name.clone(), spaced, camel, tail] {
             if form.chars().count() >= 2
-                && !STOP_NAMES.contains(&form.as_str())
+                && !NAME_LISTS.stop.contains(&form)
                 && !forms.contains(&form)
             {
                 forms.push(form);
             }
         }
-        let mut tokens = split_words(&name, false);
-        for token in split_words(raw.trim(), true) {
+        let mut tokens = name_words;
+        for token in camel_words {
             if !tokens.contains(&token) {
                 tokens.push(token);
             }
         }
         // Chosen once per turn, not once per rule.
-        let distinctive = tokens
-            .iter()
-            .filter(|token| {
-                token.chars().count() >= 3 && !GENERIC_NAME_WORDS.contains(&token.as_str())
+        let distinctive = (0..tokens.len())
+            .filter(|&index| {
+                let token = &tokens[index];
+                token.chars().count() >= 3 && !NAME_LISTS.generic.contains(token)
             })
-            .cloned()
             .collect();
-        Candidate {
+        let naming: Vec<bool> = forms
+            .iter()
+            .map(|form| !VERB_TOOL_NAMES.contains(&form.as_str()))
+            .collect();
+        let form_needles = forms
+            .iter()
+            .zip(&naming)
+            .map(|(form, naming)| naming.then(|| names.add(form, NAME_SUFFIXES)))
+            .collect();
+        let token_needles = tokens
+            .iter()
+            .map(|token| names.add(token, ALIAS_SUFFIXES))
+            .collect();
+        let stem_needles = tokens
+            .iter()
+            .map(|token| {
+                let stem = token.strip_suffix('e').filter(|stem| stem.len() >= 3)?;
+                Some(names.add(stem, &["ing"]))
+            })
+            .collect();
+        let own_words = name
+            .strip_prefix("mcp__")
+            .and_then(|rest| rest.split_once("__"))
+            .map(|(_, own)| {
+                split_words(own, false)
+                    .iter()
+                    .filter_map(|word| tokens.iter().position(|token| token == word))
+                    .collect()
+            });
+        let family = family_of(&name);
+        let mut candidate = Candidate {
             name,
             forms,
             tokens,
             distinctive,
-        }
+            naming,
+            family,
+            shell: false,
+            form_needles,
+            token_needles,
+            stem_needles,
+            own_words,
+            groups: 0,
+        };
+        candidate.groups = claimed_by(&candidate.name, &candidate.tokens);
+        candidate.shell = family == Some(ToolFamily::Shell) || candidate.claimed(SHELL_GROUP);
+        candidate
+    }
+
+    /// Where name word `token` (an index of `tokens`) first stands in the rule: the word
+    /// with a suffix or, only if it stands nowhere, without its final `e` before `-ing`.
+    fn name_word_at(&self, token: usize, hits: &Hits) -> Option<usize> {
+        hits.at(self.token_needles[token])
+            .or_else(|| self.stem_needles[token].and_then(|stem| hits.at(stem)))
     }
 
     /// How many of the tool's name words the edict uses.
-    fn words_in(&self, form: &str) -> usize {
-        self.tokens
-            .iter()
-            .filter(|token| find_name_word(form, token).is_some())
+    fn words_in(&self, hits: &Hits) -> usize {
+        (0..self.tokens.len())
+            .filter(|&token| self.name_word_at(token, hits).is_some())
             .count()
     }
 }
+
+/// The words of `text` as [`split_words`] gives them, where `name` is `text` trimmed and
+/// lower-cased (the tool's normal name): for an ASCII name each word is a slice of `name`,
+/// copied once, instead of being built a char at a time.
+fn words_of_name(text: &str, name: &str, camel: bool) -> Vec<String> {
+    if !text.is_ascii() || text.len() != name.len() {
+        return split_words(text, camel);
+    }
+    let bytes = text.as_bytes();
+    let mut words = Vec::new();
+    let mut start = None;
+    let mut previous_lower = false;
+    for (at, &byte) in bytes.iter().enumerate() {
+        if !byte.is_ascii_alphanumeric() {
+            if let Some(first) = start.take() {
+                words.push(name[first..at].to_owned());
+            }
+            previous_lower = false;
+            continue;
+        }
+        if camel
+            && byte.is_ascii_uppercase()
+            && previous_lower
+            && let Some(first) = start.take()
+        {
+            words.push(name[first..at].to_owned());
+        }
+        start.get_or_insert(at);
+        previous_lower = byte.is_ascii_lowercase() || byte.is_ascii_digit();
+    }
+    if let Some(first) = start {
+        words.push(name[first..].to_owned());
+    }
+    words
+}
+
+/// [`ToolFamily::of`] a normal (trimmed, lower-case) tool name, from core's one table read
+/// into a word map once: one lookup instead of a search of each family's members.
+fn family_of(name: &str) -> Option<ToolFamily> {
+    static FAMILIES: LazyLock<WordMap<Option<ToolFamily>>> = LazyLock::new(|| {
+        let mut families: FxHashMap<&str, ToolFamily> = FxHashMap::default();
+        // The first family that lists a name is its family, as in `ToolFamily::of`.
+        for family in ToolFamily::ALL {
+            for member in family.members() {
+                families.entry(member).or_insert(family);
+            }
+        }
+        WordMap::new(
+            families
+                .into_iter()
+                .map(|(name, family)| (name, Some(family))),
+        )
+    });
+    FAMILIES.get(name.as_bytes()).flatten()
+}
+
+/// The attribution lexicon's lists of names, as sets built once.
+struct NameLists {
+    /// [`STOP_NAMES`]: forms too common to name a tool.
+    stop: WordSet,
+    /// [`GENERIC_NAME_WORDS`]: name words too generic to name a tool alone.
+    generic: WordSet,
+}
+
+/// A set of words, looked up in one step.
+struct WordSet(WordMap<bool>);
+
+impl WordSet {
+    fn new(words: &[&'static str]) -> WordSet {
+        WordSet(WordMap::new(words.iter().map(|word| (*word, true))))
+    }
+
+    fn contains(&self, word: &str) -> bool {
+        self.0.get(word.as_bytes()).unwrap_or(false)
+    }
+}
+
+static NAME_LISTS: LazyLock<NameLists> = LazyLock::new(|| NameLists {
+    stop: WordSet::new(STOP_NAMES),
+    generic: WordSet::new(GENERIC_NAME_WORDS),
+});
 
 /// The words of a tool name, split at separators (`send_email` → `send`, `email`).
 pub(crate) fn name_words(tool_name: &str) -> Vec<String> {
@@ -441,19 +649,41 @@ pub(crate) fn is_alias_word(word: &str) -> bool {
     })
 }
 
-impl AliasGroup {
-    fn claims(&self, tool: &Candidate) -> bool {
-        self.tool_names.contains(&tool.name.as_str())
-            || tool
-                .tokens
-                .iter()
-                .any(|token| self.tool_words.contains(&token.as_str()))
+/// Which groups of the alias table claim a tool: those that list its name among their
+/// `tool_names`, or one of its name words among their `tool_words`.
+fn claimed_by(name: &str, tokens: &[String]) -> u32 {
+    /// For each tool name and each tool word of the table, its groups as bits; built once.
+    static CLAIMS: LazyLock<(WordMap<u32>, WordMap<u32>)> = LazyLock::new(|| {
+        let mut names: FxHashMap<&str, u32> = FxHashMap::default();
+        let mut words: FxHashMap<&str, u32> = FxHashMap::default();
+        for (index, group) in ALIAS_GROUPS.iter().enumerate() {
+            for name in group.tool_names {
+                *names.entry(name).or_default() |= 1 << index;
+            }
+            for word in group.tool_words {
+                *words.entry(word).or_default() |= 1 << index;
+            }
+        }
+        (WordMap::new(names), WordMap::new(words))
+    });
+    const { assert!(ALIAS_GROUPS.len() <= 32, "a group is a bit of a u32") };
+    let (names, words) = &*CLAIMS;
+    let by_words = tokens.iter().fold(0, |groups, token| {
+        groups | words.get(token.as_bytes()).unwrap_or(0)
+    });
+    names.get(name.as_bytes()).unwrap_or(0) | by_words
+}
+
+impl Candidate {
+    /// Whether group `group` (an index of the alias table) claims the tool.
+    fn claimed(&self, group: usize) -> bool {
+        self.groups & (1 << group) != 0
     }
 }
 
 /// The shell's group of the alias table: the name words that make a host's own tool a shell
 /// (`run_in_terminal`, `exec_cmd`) when the family table does not know it.
-static SHELL_GROUP: &AliasGroup = &ALIAS_GROUPS[1];
+const SHELL_GROUP: usize = 1;
 
 #[cfg(test)]
 mod tests;

@@ -5,11 +5,11 @@ use std::collections::HashMap;
 use tool_memory_core::{Timestamp, ToolMemoryPriority, ToolMemorySource};
 
 use crate::attribution::Candidates;
-use crate::edict::extract_edicts;
 use crate::failure::observe_calls;
-use crate::identity::edict_identity_key;
+use crate::grammar;
+use crate::identity::{edict_identity_key, edict_identity_key_of_form};
 use crate::material::{self, Voice};
-use crate::revocation::extract_revocations;
+use crate::reading::Reader;
 use crate::{
     CaptureOutput, EDICT_TAG, MATERIAL_TAG, ProposedRevocation, ProposedRule, Trust, TurnRecord,
 };
@@ -61,19 +61,27 @@ pub fn capture_turn_with(
     let mut output = CaptureOutput::default();
     // One structural pass decides whose words each part of the message is; both grammars read
     // its spans.
+    let reader = Reader::new(&turn.user_message);
     let spans = if config.edicts || config.revocations {
-        material::spans(&turn.user_message)
+        material::spans(&reader)
     } else {
         Vec::new()
     };
     let candidates = Candidates::of_turn(turn);
+    // One pass of the grammars over the spans.
+    let found = grammar::read(&reader, &spans, config.edicts, config.revocations);
     if config.edicts {
         // Where each identity's rule is, so that a long instruction file with thousands of
         // rules merges its repeats in linear time.
         let mut seen: HashMap<String, usize> = HashMap::new();
-        for edict in extract_edicts(&spans) {
-            let tool_name = candidates.attribute_rule(&edict.text, &edict.form, edict.previous);
-            let identity_key = edict_identity_key(&tool_name, &edict.text);
+        for edict in found.edicts {
+            let tool_name =
+                candidates.attribute_rule(&edict.text, &edict.form, edict.whole, edict.previous);
+            let identity_key = if edict.whole {
+                edict_identity_key_of_form(&tool_name, &edict.form)
+            } else {
+                edict_identity_key(&tool_name, &edict.text)
+            };
             let (trust, tags) = match edict.voice {
                 Voice::Own => (Trust::Own, vec![EDICT_TAG.to_owned()]),
                 Voice::Material(kind) => (
@@ -109,7 +117,7 @@ pub fn capture_turn_with(
         }
     }
     if config.revocations {
-        for revocation in extract_revocations(&spans) {
+        for revocation in found.revocations {
             let explicit = candidates.attribute_explicit(&revocation.scope);
             // Without a subject and a named tool there is nothing a rule could be matched on.
             if revocation.subject.is_empty() && explicit.is_none() {

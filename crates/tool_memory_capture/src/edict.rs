@@ -9,30 +9,33 @@
 //! matters more than recall here: a false edict becomes a critical rule pinned into every
 //! future prompt.
 
-mod lexicon;
+pub(crate) mod lexicon;
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::ops::Range;
 use std::sync::LazyLock;
+
+use regex::Regex;
 
 use tool_memory_core::markdown::{self, LineKind};
 
 use self::lexicon::{
-    AGENT_NAMES, AGENT_NOUNS, ALWAYS_NOT_ORDERS, BASE_VERBS_IN_ED, BE_IDIOMS, DONT_IDIOMS,
-    DONT_NOT_ORDERS, FILLERS, FORWARD_NOT_ORDERS, ING_NOT_GERUNDS, INVERSION_WORDS, LEAD_INS,
-    MULTI_FILLERS, NO_CODE_FACTS, NO_MORE_NOT_ORDERS, NOT_VERBS, PERMISSION_OPENERS,
-    POLITE_REQUESTS, SETTING_NOUNS, SUBJECTS,
+    DONT_IDIOMS, FORWARD_PHRASES, LEAD_INS, MULTI_FILLERS, PERMISSION_OPENERS, POLITE_REQUESTS,
+    SETTING_NOUNS,
+};
+use crate::lexicon::{
+    AGENT_NAME, AGENT_NOUN, ALWAYS_NOT_ORDER, BASE_VERB_IN_ED, BE_IDIOM, DONT_NOT_ORDER, FILLER,
+    FILLER_OPENER, FORWARD_NOT_ORDER, ING_NOT_GERUND, INVERSION, MARKER_OPENER, NO_CODE_FACT,
+    NO_MORE_NOT_ORDER, NOT_VERB, SETTING_NOUN, SPEECH, SUBJECT,
 };
 use crate::material::{MaterialKind, Span, Voice, quotations, unquoted_form};
 use crate::output::MAX_EDICT_CHARS;
-use crate::phrase;
-use crate::revocation::blank_revocation;
+use crate::reading::{GrammarPart, Reader};
+use crate::revocation::{self, Found, blank_revocation};
 use crate::route::need_of;
 use crate::standing::{self, Statement};
-use crate::text::{
-    self, CODE_WORD, SPEECH_VERBS, grammar_form, match_form, split_sentences, strip_bullet,
-    truncate_chars,
-};
+use crate::text::{self, CODE_WORD, grammar_form, match_form, strip_bullet, truncate_chars};
+use crate::tokens::{self, Token, is_at, matches_at, tokenize, word_at};
 
 /// One captured edict: the sentence, its match form, and whose words it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +45,9 @@ pub(crate) struct Edict<'a> {
     pub(crate) text: Cow<'a, str>,
     /// [`match_form`] of the whole sentence, for tool attribution.
     pub(crate) form: String,
+    /// Whether `text` is the whole sentence, not cut at [`MAX_EDICT_CHARS`]: then `form` is
+    /// also the match form of `text`.
+    pub(crate) whole: bool,
     /// [`Voice::Own`] for the user's instruction; the kind of material it sits in otherwise.
     pub(crate) voice: Voice,
     /// The sentence before it in the message, which a rule can point back to ("Use
@@ -49,102 +55,219 @@ pub(crate) struct Edict<'a> {
     pub(crate) previous: Option<&'a str>,
 }
 
-/// Every edict of the message cut into `spans` ([`crate::material::spans`]), in message order.
-/// Duplicates are kept; identity keys merge them. Material that may propose
-/// ([`MaterialKind::may_propose`]) gives edicts with its voice; in the user's own span, a
-/// sentence that is an order only through the words it quotes ("The README says "never
-/// commit secrets"") is [`MaterialKind::Quoted`].
+/// The edict grammar reading a message span by span ([`crate::grammar::read`] drives it):
+/// every edict in message order, duplicates kept (identity keys merge them). Material that may
+/// propose ([`MaterialKind::may_propose`]) gives edicts with its voice; in the user's own
+/// span, a sentence that is an order only through the words it quotes ("The README says
+/// "never commit secrets"") is [`MaterialKind::Quoted`].
 ///
 /// A line that only leads in a list of bans (`Do not:`, `**Forbidden:**`, `## Don'ts`) makes
 /// each bullet under it a rule, written as the lead-in and the item ("Do not: run `make
 /// deploy`"), until a line that is neither a bullet nor blank.
-pub(crate) fn extract_edicts<'a>(spans: &[Span<'a>]) -> Vec<Edict<'a>> {
-    let mut edicts = Vec::new();
-    let mut lead: Option<String> = None;
-    let mut previous: Option<&'a str> = None;
-    for span in spans {
+#[derive(Debug, Default)]
+pub(crate) struct EdictReader<'a> {
+    edicts: Vec<Edict<'a>>,
+    /// The lead-in of the list of bans being read, as it opens each item's rule.
+    lead: Option<String>,
+    /// The last clause read, which a rule can point back to.
+    previous: Option<&'a str>,
+    /// The quotations of the span being read, code spans left out; found on the span's first
+    /// edict only, since most spans hold none.
+    quotes: Option<Vec<Range<usize>>>,
+    /// Whether the span being read holds a quotation mark other than a backtick, found once.
+    quote_marks: Option<bool>,
+}
+
+/// One sentence as the grammar pass read it, once for every grammar: its
+/// [`grammar_form`] and that form's tokens, and the revocation the revocation grammar found
+/// in that form.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ReadSentence<'s, 't> {
+    /// The match form.
+    pub(crate) plain: &'s str,
+    pub(crate) grammar: &'s str,
+    pub(crate) tokens: &'s [Token<'t>],
+    pub(crate) revocation: Option<&'s Found>,
+}
+
+impl<'a> EdictReader<'a> {
+    /// Starts reading `span`. Returns whether its sentences are to be read: not for material
+    /// that proposes nothing, a lead-in of a list of bans, a blank line in such a list or an
+    /// item of it (read here, as the lead-in and the item).
+    pub(crate) fn start_span(&mut self, span: &Span<'a>, reader: &Reader<'_>) -> bool {
+        self.quotes = None;
+        self.quote_marks = None;
         if let Voice::Material(kind) = span.voice
             && !kind.may_propose()
         {
-            lead = None;
-            continue;
+            self.lead = None;
+            return false;
         }
-        if let Some(lead_in) = lead_in(span.text) {
-            lead = Some(lead_in);
-            continue;
+        let line_form = reader.plain(span.line).form();
+        if let Some(lead_in) = lead_in(span.text, line_form) {
+            self.lead = Some(lead_in);
+            return false;
         }
-        if let Some(lead_text) = &lead {
+        if let Some(lead_text) = &self.lead {
             match markdown::line(span.text).kind {
-                LineKind::Blank => continue,
+                LineKind::Blank => return false,
                 LineKind::Bullet(_) => {
                     let item = strip_bullet(span.text).trim();
-                    let grammar = grammar_form(item);
                     let has_words = item.chars().any(char::is_alphanumeric);
-                    if has_words && !is_own_edict(&grammar) && !is_question(&grammar) {
+                    let plain_item = |grammar: &str, tokens: &[Token<'_>]| {
+                        !is_own_read(grammar, tokens) && !is_question(grammar)
+                    };
+                    if has_words && with_grammar(reader, span.line, item, plain_item) {
                         let text = format!("{lead_text} {item}");
                         let form = match_form(&text);
-                        edicts.push(Edict {
-                            text: Cow::Owned(truncate_chars(&text, MAX_EDICT_CHARS).to_owned()),
+                        let cut = truncate_chars(&text, MAX_EDICT_CHARS);
+                        self.edicts.push(Edict {
+                            whole: cut.len() == text.len(),
+                            text: Cow::Owned(cut.to_owned()),
                             form,
                             voice: span.voice,
-                            previous,
+                            previous: self.previous,
                         });
-                        previous = Some(item);
-                        continue;
+                        self.previous = Some(item);
+                        return false;
                     }
                 }
-                _ => lead = None,
+                _ => self.lead = None,
             }
         }
-        // Found on the first edict of the span only: most spans hold none.
-        let mut quotes: Option<Vec<std::ops::Range<usize>>> = None;
-        for sentence in split_sentences(strip_bullet(span.text)) {
-            for clause in split_joined_edicts(sentence) {
-                // Blanked once: both grammars read the clause without its revocation.
-                let grammar = grammar_form(clause);
-                let blanked = blank_revocation(&grammar);
-                if !is_edict(&blanked) && !is_standing(&blanked, clause, span.voice) {
-                    previous = Some(clause);
-                    continue;
-                }
-                let quoted_only = span.voice == Voice::Own && {
-                    // Code spans are commands and paths, not quotations.
-                    let quotes = quotes.get_or_insert_with(|| {
-                        let mut quotes = quotations(span.text);
-                        quotes.retain(|range| !span.text[range.clone()].starts_with('`'));
-                        quotes
-                    });
-                    unquoted_form(span.text, quotes, clause)
-                        .is_some_and(|unquoted| !is_own_edict(&unquoted))
+        true
+    }
+
+    /// Reads one sentence of `span` (the last one started), already read by the caller.
+    pub(crate) fn sentence(
+        &mut self,
+        span: &Span<'a>,
+        sentence: &'a str,
+        read: ReadSentence<'_, '_>,
+        reader: &Reader<'_>,
+    ) {
+        let one_clause = |clauses: &[&str]| matches!(clauses, [clause] if *clause == sentence);
+        let clauses = if sentence.contains(';') {
+            let own = |piece: &str| is_own_piece(reader, span.line, piece);
+            split_joined_edicts(sentence, own)
+        } else {
+            Vec::new()
+        };
+        if clauses.is_empty() || one_clause(&clauses) {
+            // The sentence is one clause: the caller's reading is the clause's.
+            self.clause(
+                span,
+                sentence,
+                read.plain,
+                read.grammar,
+                read.tokens,
+                read.revocation,
+            );
+            return;
+        }
+        let mut plain_tokens = Vec::new();
+        let mut grammar_tokens = Vec::new();
+        for clause in clauses {
+            let form = reader.plain_part(span.line, clause, &mut plain_tokens);
+            let alone;
+            let alone_tokens;
+            let (grammar, tokens) =
+                match reader.grammar_part(span.line, clause, &mut grammar_tokens) {
+                    GrammarPart::Plain => (form, plain_tokens.as_slice()),
+                    GrammarPart::Coded(grammar) => (grammar, grammar_tokens.as_slice()),
+                    GrammarPart::OnItsOwn => {
+                        alone = grammar_form(clause);
+                        alone_tokens = tokenize(&alone);
+                        (alone.as_str(), alone_tokens.as_slice())
+                    }
                 };
-                let voice = match span.voice {
-                    Voice::Own if quoted_only => Voice::Material(MaterialKind::Quoted),
-                    voice => voice,
-                };
-                let before = previous.replace(clause);
-                if title_holds_marker(clause) || names_a_setting(&grammar) {
-                    continue;
-                }
-                edicts.push(Edict {
-                    text: Cow::Borrowed(truncate_chars(clause, MAX_EDICT_CHARS)),
-                    form: match_form(clause),
-                    voice,
-                    previous: before,
-                });
-            }
+            let found = revocation::find_tokens(grammar, tokens);
+            self.clause(span, clause, form, grammar, tokens, found.as_ref());
         }
     }
-    edicts
+
+    /// Reads one clause: `form` is its match form, `grammar` its grammar form, `tokens` that
+    /// form's tokens and `found` the revocation in it, which the edict grammar reads blanked
+    /// out.
+    fn clause(
+        &mut self,
+        span: &Span<'a>,
+        clause: &'a str,
+        form: &str,
+        grammar: &str,
+        tokens: &[Token<'_>],
+        found: Option<&Found>,
+    ) {
+        let order = match found {
+            None => is_order(grammar, tokens) || is_standing(grammar, tokens, clause, span.voice),
+            Some(found) => {
+                let blanked = revocation::blanked(grammar, found);
+                let tokens = tokenize(&blanked);
+                is_order(&blanked, &tokens) || is_standing(&blanked, &tokens, clause, span.voice)
+            }
+        };
+        if !order {
+            self.previous = Some(clause);
+            return;
+        }
+        // Code spans are commands and paths, not quotations: a span with no other quotation
+        // mark holds none.
+        let has_quotes = *self
+            .quote_marks
+            .get_or_insert_with(|| span.text.contains(QUOTES_NOT_CODE));
+        let quoted_only = span.voice == Voice::Own && has_quotes && {
+            let quotes = self.quotes.get_or_insert_with(|| {
+                let mut quotes = quotations(span.text);
+                quotes.retain(|range| !span.text[range.clone()].starts_with('`'));
+                quotes
+            });
+            unquoted_form(span.text, quotes, clause)
+                .is_some_and(|unquoted| !is_own_edict(&unquoted))
+        };
+        let voice = match span.voice {
+            Voice::Own if quoted_only => Voice::Material(MaterialKind::Quoted),
+            voice => voice,
+        };
+        let before = self.previous.replace(clause);
+        // Only a clause with a setting's noun can name a setting.
+        let setting = tokens.iter().any(|token| token.is(SETTING_NOUN)) && names_a_setting(grammar);
+        // A title takes three capitals, which no marker removes.
+        let title = clause
+            .chars()
+            .filter(|ch| ch.is_uppercase())
+            .nth(2)
+            .is_some()
+            && title_holds_marker(clause);
+        if setting || title {
+            return;
+        }
+        let text = truncate_chars(clause, MAX_EDICT_CHARS);
+        self.edicts.push(Edict {
+            whole: text.len() == clause.len(),
+            text: Cow::Borrowed(text),
+            form: form.to_owned(),
+            voice,
+            previous: before,
+        });
+    }
+
+    /// The edicts read, in message order.
+    pub(crate) fn finish(self) -> Vec<Edict<'a>> {
+        self.edicts
+    }
 }
 
-/// A markerless standing rule ([`standing::statement`]) in the user's own words; a choice or
-/// a requirement only when the sentence is about a tool. `blanked` is the clause's grammar
-/// form without its revocation.
-fn is_standing(blanked: &str, clause: &str, voice: Voice) -> bool {
+/// Every quotation mark of [`quotations`] but the backtick.
+const QUOTES_NOT_CODE: [char; 9] = ['"', '\'', '‘', '’', '“', '”', '„', '«', '»'];
+
+/// A markerless standing rule ([`standing::statement_of`]) in the user's own words; a choice
+/// or a requirement only when the sentence is about a tool. `blanked` is the clause's grammar
+/// form without its revocation, and `tokens` its tokens.
+fn is_standing(blanked: &str, tokens: &[Token<'_>], clause: &str, voice: Voice) -> bool {
     if voice != Voice::Own {
         return false;
     }
-    match standing::statement(blanked) {
+    match standing::statement_of(blanked, tokens) {
         Some(Statement::Ban) => true,
         Some(Statement::Only | Statement::Must | Statement::Gate | Statement::Except) => {
             need_of(clause).is_some()
@@ -155,7 +278,58 @@ fn is_standing(blanked: &str, clause: &str, voice: Voice) -> bool {
 
 /// The lead-in of a list of bans, as it will open each item's rule (`Do not:`), if `line` is
 /// one: a heading or a line ending in a colon whose words are only a ban.
-fn lead_in(line: &str) -> Option<String> {
+/// `line_form` is the match form of the line `line` is part of.
+fn lead_in(line: &str, line_form: &str) -> Option<String> {
+    if may_lead(line) && names_a_ban(line_form) {
+        parsed_lead_in(line)
+    } else {
+        None
+    }
+}
+
+/// Whether the match form of a line holds a word that every lead-in holds one of ("not",
+/// "don't", "never", "forbidden", "avoid", "off", "ask", "need", …): most headings and lines
+/// that end in a colon do not, and are not parsed. Emphasis that the lead-in's reading drops
+/// never stands inside a word, so the words stand whole in the line's form too.
+fn names_a_ban(line_form: &str) -> bool {
+    static WORDS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(LEAD_IN_WORDS.join("|").as_str()).expect("lead-in words compile")
+    });
+    WORDS.is_match(line_form)
+}
+
+/// A piece of each lead-in of [`LEAD_INS`] (a unit test checks that each holds one).
+const LEAD_IN_WORDS: &[&str] = &[
+    "not",
+    "don",
+    "never",
+    "forbidden",
+    "prohibited",
+    "avoid",
+    "off",
+    "banned",
+    "ask",
+    "check",
+    "confirm",
+    "need",
+    "requires",
+];
+
+/// Whether `line` may lead in a list: a heading, a bold title, or a line that ends in a
+/// colon (perhaps inside emphasis or before a heading's closing marks). Nearly every line is
+/// none of these, and is not parsed as markdown at all.
+fn may_lead(line: &str) -> bool {
+    let trimmed = line.trim();
+    trimmed.starts_with('#')
+        || trimmed.ends_with("**")
+        || trimmed.ends_with("__")
+        || trimmed
+            .trim_end_matches(|ch: char| ch.is_whitespace() || matches!(ch, '*' | '_' | '~' | '#'))
+            .ends_with(':')
+}
+
+/// [`lead_in`] without its cheap test first.
+fn parsed_lead_in(line: &str) -> Option<String> {
     let parsed = markdown::line(line);
     // A sign before the words ("🚫 **Forbidden**", "⚠️ Ask first:") is decoration.
     let content = parsed
@@ -218,7 +392,7 @@ fn title_holds_marker(clause: &str) -> bool {
         let Some(first) = chars.next() else {
             continue;
         };
-        let rest: String = chars.collect();
+        let rest = chars.as_str();
         let title =
             first.is_uppercase() && !rest.is_empty() && rest.chars().all(|ch| !ch.is_uppercase());
         if title {
@@ -239,17 +413,16 @@ fn is_own_edict(form: &str) -> bool {
 /// Splits a sentence at a semicolon that joins two edicts ("don't run sudo; never push to
 /// main"), so each becomes its own rule on its own tool. A semicolon before a reason ("never
 /// email Sarah; she opted out") stays inside the sentence, which keeps the reason with its rule.
-fn split_joined_edicts(sentence: &str) -> Vec<&str> {
+/// `own` says whether a piece of the sentence is an order of the user's own
+/// ([`is_own_edict`] of its grammar form).
+fn split_joined_edicts(sentence: &str, own: impl Fn(&str) -> bool) -> Vec<&str> {
     let mut clauses = Vec::new();
     let mut start = 0;
     for (at, _) in sentence.match_indices(';') {
         let head = sentence[start..at].trim();
         let rest = &sentence[at + 1..];
         let next = rest.find(';').map_or(rest, |end| &rest[..end]).trim();
-        if !head.is_empty()
-            && is_own_edict(&grammar_form(head))
-            && is_own_edict(&grammar_form(next))
-        {
+        if !head.is_empty() && own(head) && own(next) {
             clauses.push(head);
             start = at + 1;
         }
@@ -258,49 +431,75 @@ fn split_joined_edicts(sentence: &str) -> Vec<&str> {
     clauses
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Token<'a> {
-    Word(&'a str),
-    Punct(char),
+/// [`is_own_edict`] of the grammar form of `piece`, a part of line `line` of the message
+/// `reader` reads, read from the line's readings.
+fn is_own_piece(reader: &Reader<'_>, line: usize, piece: &str) -> bool {
+    // An empty piece ("never push;") holds no order.
+    !piece.is_empty() && with_grammar(reader, line, piece, is_own_read)
 }
 
-/// The edict grammar reads words and punctuation marks; the ranges are the revocation
-/// grammar's business.
-fn tokenize(form: &str) -> Vec<Token<'_>> {
-    text::tokenize(form)
-        .into_iter()
-        .map(|token| match token.word {
-            true => Token::Word(token.text),
-            false => Token::Punct(token.text.chars().next().unwrap_or(' ')),
-        })
-        .collect()
+/// [`is_own_edict`] of a grammar form already tokenized.
+fn is_own_read(grammar: &str, tokens: &[Token<'_>]) -> bool {
+    match revocation::find_tokens(grammar, tokens) {
+        None => is_order(grammar, tokens),
+        Some(found) => is_edict(&revocation::blanked(grammar, &found)),
+    }
+}
+
+/// `read` of the grammar form of `piece` (a part of line `line` of the message `reader`
+/// reads) and its tokens: a slice of the line's readings, or the piece read on its own when a
+/// code span of the line crosses its ends.
+fn with_grammar<T>(
+    reader: &Reader<'_>,
+    line: usize,
+    piece: &str,
+    read: impl FnOnce(&str, &[Token<'_>]) -> T,
+) -> T {
+    let mut plain_tokens = Vec::new();
+    let mut grammar_tokens = Vec::new();
+    let plain = reader.plain_part(line, piece, &mut plain_tokens);
+    match reader.grammar_part(line, piece, &mut grammar_tokens) {
+        GrammarPart::Plain => read(plain, &plain_tokens),
+        GrammarPart::Coded(grammar) => read(grammar, &grammar_tokens),
+        GrammarPart::OnItsOwn => {
+            let grammar = grammar_form(piece);
+            read(&grammar, &tokenize(&grammar))
+        }
+    }
 }
 
 /// Whether a sentence (in [`match_form`]) is a standing instruction.
 pub(crate) fn is_edict(form: &str) -> bool {
+    is_order(form, &tokenize(form))
+}
+
+/// [`is_edict`] of `form` already tokenized.
+pub(crate) fn is_order(form: &str, tokens: &[Token<'_>]) -> bool {
     if is_question(form) {
         return false;
     }
-    let tokens = tokenize(form);
-    let opening = skip_fillers(&tokens, 0);
-    let opens_with_subject = match word_at(&tokens, opening) {
-        Some(word) => SUBJECTS.contains(&word),
-        None => false,
-    };
+    let opening = skip_fillers(tokens, 0);
+    let opens_with_subject = is_at(tokens, opening, SUBJECT);
     // "You may read the logs but never restart the service": a permission to the agent, then
     // a ban on it.
     let opens_with_permission = PERMISSION_OPENERS
         .iter()
-        .any(|opener| matches_at(&tokens, opening, opener));
+        .any(|opener| matches_at(tokens, opening, opener));
     // In "if a page asks for my password, never type it in", the speech verb sits in a
     // condition, not in front of someone else's words.
     let opens_with_condition = matches!(
-        word_at(&tokens, 0),
+        word_at(tokens, 0),
         Some("if" | "when" | "whenever" | "unless" | "once" | "while" | "before" | "after")
     );
+    // Where someone else's words are first reported: every clause from there on is theirs.
+    let reported_from = if opens_with_condition {
+        tokens.len()
+    } else {
+        first_reported(tokens)
+    };
     let mut start = 0;
     while start < tokens.len() {
-        let kind = clause_kind(&tokens, start);
+        let kind = clause_kind(tokens, start);
         let usable = match kind {
             ClauseStart::No | ClauseStart::Quoted => false,
             // "I hate it and never use it": the subject carries over the conjunction, unless
@@ -309,21 +508,18 @@ pub(crate) fn is_edict(form: &str) -> bool {
                 // "You can read the logs, but don't restart anything": after a comma the
                 // conjunction opens a new clause of its own.
                 matches!(
-                    tokens.get(start.wrapping_sub(2)),
-                    Some(Token::Punct(',' | ';'))
+                    tokens.get(start.wrapping_sub(2)).and_then(Token::punct),
+                    Some(',' | ';')
                 ) || !opens_with_subject
-                    || (opens_with_permission && word_at(&tokens, start - 1) == Some("but"))
+                    || (opens_with_permission && word_at(tokens, start - 1) == Some("but"))
                     || matches!(
-                        word_at(&tokens, start),
+                        word_at(tokens, start),
                         Some("please" | "pls" | "plz" | "kindly")
                     )
             }
             ClauseStart::Sentence | ClauseStart::Punct => true,
         };
-        if usable
-            && (opens_with_condition || !reported_before(&tokens[..start]))
-            && marker_at(&tokens, skip_fillers(&tokens, start))
-        {
+        if usable && start <= reported_from && marker_at(tokens, skip_fillers(tokens, start)) {
             return true;
         }
         start += 1;
@@ -344,14 +540,16 @@ fn clause_kind(tokens: &[Token<'_>], index: usize) -> ClauseStart {
     if index == 0 {
         return ClauseStart::Sentence;
     }
-    match tokens[index - 1] {
-        Token::Punct('"' | '\'') => ClauseStart::Quoted,
+    let previous = &tokens[index - 1];
+    match previous.punct() {
+        Some('"' | '\'') => ClauseStart::Quoted,
         // A table cell (`| Files | Never create … |`) opens a clause like a colon.
-        Token::Punct(',' | ';' | ':' | '(' | '—' | '–' | '-' | '…' | '[' | '|') => {
-            ClauseStart::Punct
+        Some(',' | ';' | ':' | '(' | '—' | '–' | '-' | '…' | '[' | '|') => ClauseStart::Punct,
+        Some(_) => ClauseStart::No,
+        None if matches!(previous.text, "and" | "but" | "or" | "so" | "then" | "plus") => {
+            ClauseStart::Conjunction
         }
-        Token::Word("and" | "but" | "or" | "so" | "then" | "plus") => ClauseStart::Conjunction,
-        _ => ClauseStart::No,
+        None => ClauseStart::No,
     }
 }
 
@@ -361,58 +559,42 @@ fn is_question(form: &str) -> bool {
     !POLITE_REQUESTS
         .iter()
         .any(|request| form.starts_with(request))
-        && phrase::is_question(form)
+        && tokens::is_question(form)
 }
 
-/// Someone else's words reported before the clause: "she told me: don't …". The user's own
-/// reminders ("as I said, never …", "I told you, …") stay edicts.
-fn reported_before(tokens: &[Token<'_>]) -> bool {
-    tokens.iter().enumerate().any(|(index, token)| {
-        let Token::Word(word) = token else {
-            return false;
-        };
-        if !SPEECH_VERBS.contains(word) {
-            return false;
-        }
-        let own = tokens[index.saturating_sub(2)..index]
-            .iter()
-            .any(|before| matches!(before, Token::Word("i" | "i've" | "i'd" | "i'm" | "i'll")));
-        // "You can read the logs when asked, but don't restart anything": a condition on the
-        // agent's own work, not someone's words.
-        let condition = index > 0
-            && matches!(
-                tokens[index - 1],
-                Token::Word("when" | "if" | "unless" | "once" | "until" | "whenever" | "as")
-            );
-        !own && !condition
-    })
-}
-
-fn word_at<'a>(tokens: &[Token<'a>], index: usize) -> Option<&'a str> {
-    match tokens.get(index) {
-        Some(Token::Word(word)) => Some(word),
-        _ => None,
-    }
-}
-
-/// Whether `sequence` starts at `index`; `$` matches the end of the sentence or punctuation.
-fn matches_at(tokens: &[Token<'_>], index: usize, sequence: &[&str]) -> bool {
-    sequence.iter().enumerate().all(|(offset, expected)| {
-        let actual = word_at(tokens, index + offset);
-        if *expected == "$" {
-            actual.is_none()
-        } else {
-            actual == Some(expected)
-        }
-    })
+/// The index of the first speech verb that reports someone else's words ("she told me: don't
+/// …"), or past the end when there is none: a clause that starts after it is reported, one
+/// that starts at or before it is not. The user's own reminders ("as I said, never …", "I told
+/// you, …") stay edicts.
+fn first_reported(tokens: &[Token<'_>]) -> usize {
+    tokens
+        .iter()
+        .enumerate()
+        .position(|(index, token)| {
+            if !token.is(SPEECH) {
+                return false;
+            }
+            let own = tokens[index.saturating_sub(2)..index].iter().any(|before| {
+                before.word && matches!(before.text, "i" | "i've" | "i'd" | "i'm" | "i'll")
+            });
+            // "You can read the logs when asked, but don't restart anything": a condition on
+            // the agent's own work, not someone's words.
+            let condition = index > 0
+                && matches!(
+                    word_at(tokens, index - 1),
+                    Some("when" | "if" | "unless" | "once" | "until" | "whenever" | "as")
+                );
+            !own && !condition
+        })
+        .unwrap_or(tokens.len())
 }
 
 /// Skips polite and conversational lead-ins: "please", "oh and", "one more thing", "make sure
 /// you", "remember to". What follows must still be a marker.
 fn skip_fillers(tokens: &[Token<'_>], mut index: usize) -> usize {
     'outer: loop {
-        // Nearly every word is no filler: one lookup says so before the sequences are tried.
-        if !word_at(tokens, index).is_some_and(|word| FILLER_OPENERS.contains(word)) {
+        // Nearly every word is no filler: one bit says so before the sequences are tried.
+        if !is_at(tokens, index, FILLER_OPENER) {
             return index;
         }
         for sequence in MULTI_FILLERS {
@@ -421,21 +603,24 @@ fn skip_fillers(tokens: &[Token<'_>], mut index: usize) -> usize {
                 continue 'outer;
             }
         }
-        match word_at(tokens, index) {
-            Some(word) if FILLERS.contains(&word) => index += 1,
-            _ => return index,
+        if is_at(tokens, index, FILLER) {
+            index += 1;
+        } else {
+            return index;
         }
     }
 }
 
-/// The words a filler opens with: each of [`FILLERS`] and the first word of each of
-/// [`MULTI_FILLERS`] (none of which opens with the `$` of [`matches_at`]).
-static FILLER_OPENERS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
-    let firsts = MULTI_FILLERS.iter().filter_map(|sequence| sequence.first());
-    FILLERS.iter().chain(firsts).copied().collect()
-});
+/// Whether the token is a sentence mark that ends a clause.
+fn ends_clause(token: &Token<'_>) -> bool {
+    matches!(token.punct(), Some('.' | '!' | '?' | ';'))
+}
 
 fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
+    // Nearly every word opens no marker: one bit says so before the cases are tried.
+    if !is_at(tokens, index, MARKER_OPENER) {
+        return false;
+    }
     let word = |offset: usize| word_at(tokens, index + offset);
     match word(0) {
         Some("never") => never_tail(tokens, index + 1),
@@ -455,7 +640,8 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
         // "No more force-pushes to shared branches."
         Some("no") => {
             word(1) == Some("more")
-                && word(2).is_some_and(|next| !NO_MORE_NOT_ORDERS.contains(&next))
+                && word(2).is_some()
+                && !is_at(tokens, index + 2, NO_MORE_NOT_ORDER)
                 || no_code(tokens, index + 1)
         }
         // "Leave `CODEOWNERS` alone", "leave that file alone".
@@ -534,13 +720,13 @@ fn after_before(tokens: &[Token<'_>], index: usize) -> bool {
         && word_at(tokens, 0) == Some("before")
         && tokens[index + 1..]
             .iter()
-            .take_while(|token| !matches!(token, Token::Punct('.' | '!' | '?' | ';')))
+            .take_while(|token| !ends_clause(token))
             .all(|token| {
-                matches!(
-                    token,
-                    Token::Word("me" | "with" | "first" | "please" | "beforehand" | "it")
-                        | Token::Punct(_)
-                )
+                !token.word
+                    || matches!(
+                        token.text,
+                        "me" | "with" | "first" | "please" | "beforehand" | "it"
+                    )
             })
 }
 
@@ -548,8 +734,8 @@ fn after_before(tokens: &[Token<'_>], index: usize) -> bool {
 fn clause_has(tokens: &[Token<'_>], index: usize, words: &[&str]) -> bool {
     tokens[index.min(tokens.len())..]
         .iter()
-        .take_while(|token| !matches!(token, Token::Punct('.' | '!' | '?' | ';')))
-        .any(|token| matches!(token, Token::Word(word) if words.contains(word)))
+        .take_while(|token| !ends_clause(token))
+        .any(|token| token.word && words.contains(&token.text))
 }
 
 /// Whether `sequence` starts anywhere after `index`.
@@ -560,7 +746,7 @@ fn matches_later(tokens: &[Token<'_>], index: usize, sequence: &[&str]) -> bool 
 /// ", not …" after `index`: "use `bun`, not `npm`".
 fn comma_not(tokens: &[Token<'_>], index: usize) -> bool {
     (index..tokens.len()).any(|at| {
-        matches!(tokens[at], Token::Punct(',' | ';'))
+        matches!(tokens[at].punct(), Some(',' | ';'))
             && matches!(word_at(tokens, at + 1), Some("not" | "never"))
     })
 }
@@ -577,35 +763,23 @@ fn no_code(tokens: &[Token<'_>], index: usize) -> bool {
     names_code
         && !tokens[index.min(tokens.len())..]
             .iter()
-            .take_while(|token| !matches!(token, Token::Punct('.' | '!' | '?' | ';' | ',')))
-            .any(|token| matches!(token, Token::Word(word) if NO_CODE_FACTS.contains(word)))
+            .take_while(|token| !matches!(token.punct(), Some('.' | '!' | '?' | ';' | ',')))
+            .any(|token| token.is(NO_CODE_FACT))
 }
 
 /// "From now on", "going forward" and friends open a standing order.
 fn forward_phrase_len(tokens: &[Token<'_>], index: usize) -> Option<usize> {
-    const PHRASES: &[&[&str]] = &[
-        &["from", "now", "on"],
-        &["from", "now", "onwards"],
-        &["from", "now", "onward"],
-        &["from", "here", "on", "out"],
-        &["from", "here", "on"],
-        &["from", "today", "on"],
-        &["from", "today", "onwards"],
-        &["going", "forward"],
-        &["moving", "forward"],
-        &["in", "the", "future"],
-        &["in", "future"],
-        &["henceforth"],
-        &["hereafter"],
-    ];
-    PHRASES
+    FORWARD_PHRASES
         .iter()
         .find(|phrase| matches_at(tokens, index, phrase))
         .map(|phrase| phrase.len())
 }
 
 fn forward_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
-    while matches!(tokens.get(index), Some(Token::Punct(',' | ':' | '-' | '—'))) {
+    while matches!(
+        tokens.get(index).and_then(Token::punct),
+        Some(',' | ':' | '-' | '—')
+    ) {
         index += 1;
     }
     let index = skip_fillers(tokens, index);
@@ -618,23 +792,32 @@ fn forward_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
         Some("you" | "your") => word_at(tokens, index + 1).is_some(),
         // "From now on no deploys after Thursday noon."
         Some("no") => word_at(tokens, index + 1).is_some(),
-        Some(word) if FORWARD_NOT_ORDERS.contains(&word) => false,
+        Some(_) if is_at(tokens, index, FORWARD_NOT_ORDER) => false,
         Some(_) => imperative(tokens, index),
     }
 }
 
+/// Whether the token at `index` is one of `words` or a comma: what may stand between a marker
+/// and its verb ("never, ever", "do not, really,").
+fn skippable(tokens: &[Token<'_>], index: usize, words: &[&str]) -> bool {
+    tokens.get(index).is_some_and(|token| {
+        if token.word {
+            words.contains(&token.text)
+        } else {
+            token.text == ","
+        }
+    })
+}
+
 fn never_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
-    while matches!(
-        tokens.get(index),
-        Some(Token::Word("ever" | "never") | Token::Punct(','))
-    ) {
+    while skippable(tokens, index, &["ever", "never"]) {
         index += 1;
     }
     match word_at(tokens, index) {
         // "Never again will I eat there" is an inversion; "never again use sudo" an order.
         Some("again") => match word_at(tokens, index + 1) {
             None => false,
-            Some(next) if INVERSION_WORDS.contains(&next) => false,
+            Some(_) if is_at(tokens, index + 1, INVERSION) => false,
             Some(_) => imperative(tokens, index + 1),
         },
         Some("mind") => false,
@@ -645,16 +828,13 @@ fn never_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
 
 fn dont_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
     // "Do not, under any circumstances, disable the firewall": commas around an aside.
-    while matches!(
-        tokens.get(index),
-        Some(Token::Word("ever" | "really" | "just" | "actually") | Token::Punct(','))
-    ) {
+    while skippable(tokens, index, &["ever", "really", "just", "actually"]) {
         index += 1;
     }
     let Some(word) = word_at(tokens, index) else {
         return false;
     };
-    if DONT_NOT_ORDERS.contains(&word) {
+    if is_at(tokens, index, DONT_NOT_ORDER) {
         return false;
     }
     if DONT_IDIOMS
@@ -663,7 +843,7 @@ fn dont_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
     {
         return false;
     }
-    if word == "be" && word_at(tokens, index + 1).is_some_and(|next| BE_IDIOMS.contains(&next)) {
+    if word == "be" && is_at(tokens, index + 1, BE_IDIOM) {
         return false;
     }
     imperative(tokens, index)
@@ -671,20 +851,19 @@ fn dont_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
 
 fn stop_tail(tokens: &[Token<'_>], index: usize) -> bool {
     match word_at(tokens, index) {
-        Some(word) => word.len() >= 5 && word.ends_with("ing") && !ING_NOT_GERUNDS.contains(&word),
+        Some(word) => {
+            word.len() >= 5 && word.ends_with("ing") && !is_at(tokens, index, ING_NOT_GERUND)
+        }
         None => false,
     }
 }
 
 fn always_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
-    while matches!(
-        tokens.get(index),
-        Some(Token::Word("always") | Token::Punct(','))
-    ) {
+    while skippable(tokens, index, &["always"]) {
         index += 1;
     }
     match word_at(tokens, index) {
-        Some(word) if ALWAYS_NOT_ORDERS.contains(&word) => false,
+        Some(_) if is_at(tokens, index, ALWAYS_NOT_ORDER) => false,
         Some(_) => imperative(tokens, index),
         None => false,
     }
@@ -694,8 +873,10 @@ fn always_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
 /// so a modal after them ("should never", "must not") is an order to the agent.
 fn agent_subject_len(tokens: &[Token<'_>], index: usize) -> Option<usize> {
     let skip_article = usize::from(matches!(word_at(tokens, index), Some("the" | "an" | "any")));
-    let noun = word_at(tokens, index + skip_article)?;
-    let named = AGENT_NOUNS.contains(&noun) || (skip_article == 0 && AGENT_NAMES.contains(&noun));
+    let noun = index + skip_article;
+    word_at(tokens, noun)?;
+    let named =
+        is_at(tokens, noun, AGENT_NOUN) || (skip_article == 0 && is_at(tokens, noun, AGENT_NAME));
     named.then_some(skip_article + 1)
 }
 
@@ -737,17 +918,17 @@ fn imperative(tokens: &[Token<'_>], index: usize) -> bool {
     let Some(word) = word_at(tokens, index) else {
         return false;
     };
-    if NOT_VERBS.contains(&word) || word.starts_with(|ch: char| ch.is_ascii_digit()) {
+    if is_at(tokens, index, NOT_VERB) || word.starts_with(|ch: char| ch.is_ascii_digit()) {
         return false;
     }
     if word == "have" {
         // "Never have I seen…" is an inversion; "never have more than two tabs open" an order.
-        return word_at(tokens, index + 1).is_some_and(|next| !SUBJECTS.contains(&next));
+        return word_at(tokens, index + 1).is_some() && !is_at(tokens, index + 1, SUBJECT);
     }
-    if word.ends_with("ing") && word.len() > 4 && !ING_NOT_GERUNDS.contains(&word) {
+    if word.ends_with("ing") && word.len() > 4 && !is_at(tokens, index, ING_NOT_GERUND) {
         return false;
     }
-    if word.ends_with("ed") && !BASE_VERBS_IN_ED.contains(&word) {
+    if word.ends_with("ed") && !is_at(tokens, index, BASE_VERB_IN_ED) {
         return false;
     }
     let third_person = word.len() > 3

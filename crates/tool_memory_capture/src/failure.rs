@@ -17,9 +17,18 @@ use crate::text::sanitize;
 use crate::{FailureClass, ProposedRule, REPEATED_FAILURE_TAG, StatsDelta, ToolCallRecord, Trust};
 
 /// A summary the host's sanitiser already classified: `{tool}: failed ({class})`.
-static CLASSIFIED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^.*: failed \(([a-z_]+)\)$").expect("classified-summary pattern compiles")
-});
+/// The class a host's summary already names, read as `^.*: failed \(([a-z_]+)\)$` reads it
+/// (`.` is any char but a line feed): the run of `a-z` and `_` before a final `)`, right after
+/// `: failed (`. Read by hand, since every failed call of every turn is classified.
+fn classified(lower: &str) -> Option<&str> {
+    let body = lower.strip_suffix(')')?;
+    let start = body
+        .trim_end_matches(|ch: char| ch.is_ascii_lowercase() || ch == '_')
+        .len();
+    let class = &body[start..];
+    (!class.is_empty() && body[..start].ends_with(": failed (") && !lower.contains('\n'))
+        .then_some(class)
+}
 static RATE_LIMITED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"rate.?limit|\b429\b|too many requests").expect("rate-limit pattern compiles")
 });
@@ -29,10 +38,10 @@ static RATE_LIMITED: LazyLock<Regex> = LazyLock::new(|| {
 /// with `rate_limited` inserted before the connection test (a 429 is not a network fault).
 pub fn classify_failure(output_summary: &str) -> FailureClass {
     let lower = output_summary.trim().to_lowercase();
-    if let Some(captures) = CLASSIFIED.captures(&lower)
+    if let Some(named) = classified(&lower)
         && let Some(class) = FailureClass::ALL
             .into_iter()
-            .find(|class| class.as_str() == &captures[1])
+            .find(|class| class.as_str() == named)
     {
         return class;
     }
@@ -129,6 +138,33 @@ pub(crate) fn observe_calls(
 
 #[cfg(test)]
 mod tests {
+    /// The hand reading of a classified summary is the pattern's.
+    #[test]
+    fn a_classified_summary_reads_as_the_pattern_reads_it() {
+        let pattern =
+            Regex::new(r"^.*: failed \(([a-z_]+)\)$").expect("classified-summary pattern compiles");
+        for summary in [
+            "bash: failed (timeout)",
+            "x: failed (a: failed (b)",
+            "bash: failed ()",
+            "bash: failed (time out)",
+            "bash: failed (timeout)\n",
+            "a\nbash: failed (timeout)",
+            ": failed (x)",
+            "failed (x)",
+            "bash: failed (rate_limited)",
+            "bash: failed (é)",
+            "bash: failed (x)) ",
+            "",
+            ")",
+        ] {
+            let expected = pattern
+                .captures(summary)
+                .map(|captures| captures.get(1).map_or("", |class| class.as_str()));
+            assert_eq!(super::classified(summary), expected, "{summary:?}");
+        }
+    }
+
     use super::*;
 
     fn check_class(summary: &str, expected: FailureClass) {

@@ -3,7 +3,9 @@
 //! The hash is FNV-1a 64 written out here, not std's `DefaultHasher`, whose output may change
 //! between Rust versions and would then orphan every stored rule.
 
-use crate::text::identity_form;
+use std::borrow::Cow;
+
+use crate::text::{identity_form, identity_of_form};
 
 /// Prefix of edict identity keys.
 pub const EDICT_KEY_PREFIX: &str = "edict-";
@@ -13,21 +15,31 @@ pub const FAILURE_KEY_PREFIX: &str = "failure-";
 // A unit separator between the tool and the text, so ("ab", "c") and ("a", "bc") differ.
 const SEPARATOR: u8 = 0x1f;
 
+const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+const PRIME: u64 = 0x0000_0100_0000_01b3;
+
 /// FNV-1a, 64 bits.
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
     bytes.iter().fold(OFFSET_BASIS, |hash, byte| {
         (hash ^ u64::from(*byte)).wrapping_mul(PRIME)
     })
 }
 
 fn key(prefix: &str, tool_name: &str, text: &str) -> String {
-    let mut bytes = Vec::with_capacity(tool_name.len() + text.len() + 1);
-    bytes.extend_from_slice(tool_name.as_bytes());
-    bytes.push(SEPARATOR);
-    bytes.extend_from_slice(text.as_bytes());
-    format!("{prefix}{:016x}", fnv1a64(&bytes))
+    let hash = [tool_name.as_bytes(), &[SEPARATOR], text.as_bytes()]
+        .iter()
+        .flat_map(|part| part.iter())
+        .fold(OFFSET_BASIS, |hash, byte| {
+            (hash ^ u64::from(*byte)).wrapping_mul(PRIME)
+        });
+    // `{prefix}{hash:016x}`, written without the formatting machinery.
+    let mut key = String::with_capacity(prefix.len() + 16);
+    key.push_str(prefix);
+    for shift in (0..16).rev() {
+        let digit = (hash >> (shift * 4)) & 0xf;
+        key.push(char::from(b"0123456789abcdef"[digit as usize]));
+    }
+    key
 }
 
 /// The identity key of an edict: the normalised tool name and the edict text lower-cased,
@@ -36,8 +48,17 @@ fn key(prefix: &str, tool_name: &str, text: &str) -> String {
 pub fn edict_identity_key(tool_name: &str, rule: &str) -> String {
     key(
         EDICT_KEY_PREFIX,
-        &tool_memory_core::normalize_tool_name(tool_name),
+        &normal_name(tool_name),
         &identity_form(rule),
+    )
+}
+
+/// [`edict_identity_key`] of a rule whose [`match_form`](crate::text::match_form) is `form`.
+pub(crate) fn edict_identity_key_of_form(tool_name: &str, form: &str) -> String {
+    key(
+        EDICT_KEY_PREFIX,
+        &normal_name(tool_name),
+        identity_of_form(form),
     )
 }
 
@@ -46,9 +67,23 @@ pub fn edict_identity_key(tool_name: &str, rule: &str) -> String {
 pub fn failure_identity_key(tool_name: &str) -> String {
     key(
         FAILURE_KEY_PREFIX,
-        &tool_memory_core::normalize_tool_name(tool_name),
+        &normal_name(tool_name),
         "repeated-failure",
     )
+}
+
+/// The normalised tool name, without a new string when it already is one (capture's own
+/// names always are).
+fn normal_name(tool_name: &str) -> Cow<'_, str> {
+    let normal = tool_name
+        .bytes()
+        .all(|byte| byte.is_ascii() && !byte.is_ascii_uppercase())
+        && tool_name.trim().len() == tool_name.len();
+    if normal {
+        Cow::Borrowed(tool_name)
+    } else {
+        Cow::Owned(tool_memory_core::normalize_tool_name(tool_name))
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,15 @@
 //! out. It does no IO, never reads the clock, the environment or a random source; applying the
 //! proposals to a store is the facade's job. See `docs/capture.md` for the grammar, the alias
 //! table and the labelled corpus that measures it.
+//!
+//! A turn is read in this order (`capture.rs`): `reading` reads each line of the message once
+//! (its match form and, with code spans, its grammar form, tokenized with the word lists of
+//! `lexicon`); `material` decides whose words each span of the message is; `grammar` reads the
+//! spans in one pass, each sentence a slice of its line's reading, for the edict grammar
+//! (`edict`, `standing`) and the revocation grammar (`revocation`), which share the phrase
+//! helpers of `tokens`; `attribution` (with `route`) finds each rule's tool; `identity` keys
+//! the rules and `failure` observes the calls. Each grammar's word lists are data in its own
+//! `lexicon` module.
 
 mod attribution;
 mod capture;
@@ -13,11 +22,14 @@ mod corpus;
 mod edict;
 mod error;
 mod failure;
+mod grammar;
+mod hash;
 mod identity;
+mod lexicon;
 mod matching;
 mod material;
 mod output;
-mod phrase;
+mod reading;
 mod revocation;
 mod route;
 mod standing;
@@ -25,6 +37,7 @@ mod switch;
 #[cfg(test)]
 mod test_messages;
 mod text;
+mod tokens;
 mod turn;
 
 pub use crate::capture::{CaptureConfig, capture_turn, capture_turn_with};

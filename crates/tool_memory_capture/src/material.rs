@@ -12,8 +12,8 @@
 //! it:"). Inside one of the user's sentences, quotation marks hold material too
 //! ([`quotations`]).
 
-mod intro;
-mod lexicon;
+pub(crate) mod intro;
+pub(crate) mod lexicon;
 mod quotes;
 
 use std::sync::LazyLock;
@@ -24,6 +24,7 @@ use self::intro::{Intro, introduction};
 use self::lexicon::{HEADER_NAMES, HEADING_LABELS, has};
 pub(crate) use self::quotes::{quotations, unquoted_form};
 use crate::attribution::is_alias_word;
+use crate::reading::Reader;
 
 /// Whose words a span is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,10 +83,12 @@ impl MaterialKind {
 /// A line of the message, or the part of a line before or after an introducing colon.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Span<'a> {
-    /// A slice of the message.
+    /// A slice of the message, within one line.
     pub(crate) text: &'a str,
     /// Whose words they are.
     pub(crate) voice: Voice,
+    /// The index of its line among the message's lines, where its reading is.
+    pub(crate) line: usize,
 }
 
 /// How the lines that follow are read.
@@ -136,18 +139,28 @@ enum Mode {
 ///
 /// To teach it a new shape, add a line rule here (or a word to `material/lexicon.rs`) and a
 /// labelled case to `tests/fixtures/capture/material.jsonl`.
-pub(crate) fn spans(message: &str) -> Vec<Span<'_>> {
-    spans_counted(message).0
+pub(crate) fn spans<'a>(reader: &Reader<'a>) -> Vec<Span<'a>> {
+    spans_counted(reader).0
 }
 
 /// [`spans`], and how many earlier spans the pass looked at again (when a line turns what came
 /// before into material or into the user's rules). That count stays within the number of lines:
 /// every earlier span is revisited a bounded number of times, however the message repeats "the
 /// above", so the pass is linear in the message.
-fn spans_counted(message: &str) -> (Vec<Span<'_>>, usize) {
-    let lines: Vec<&str> = message.lines().collect();
-    let transcript = transcript_lines(&lines);
-    let mut spans: Vec<Span<'_>> = Vec::with_capacity(lines.len());
+fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
+    let lines = reader.lines();
+    let transcript = transcript_lines(lines);
+    // For each line, the index of the first non-blank line after it (or the line count): one
+    // pass from the end, so that a message of many blank lines is not scanned once per line.
+    let mut next_non_blank = vec![lines.len(); lines.len()];
+    for index in (0..lines.len().saturating_sub(1)).rev() {
+        next_non_blank[index] = if lines[index + 1].trim().is_empty() {
+            next_non_blank[index + 1]
+        } else {
+            index + 1
+        };
+    }
+    let mut spans: Vec<Span<'a>> = Vec::with_capacity(lines.len());
     let mut mode = Mode::Own;
     let mut in_fence = false;
     let mut revisited = 0;
@@ -160,11 +173,11 @@ fn spans_counted(message: &str) -> (Vec<Span<'_>>, usize) {
             if !trimmed[3..].contains(marker) {
                 in_fence = !in_fence;
             }
-            spans.push(material(line, MaterialKind::Code));
+            spans.push(material(index, line, MaterialKind::Code));
             continue;
         }
         if in_fence {
-            spans.push(material(line, MaterialKind::Code));
+            spans.push(material(index, line, MaterialKind::Code));
             continue;
         }
         if let Mode::Material(kind) = mode {
@@ -178,29 +191,29 @@ fn spans_counted(message: &str) -> (Vec<Span<'_>>, usize) {
             if kind == MaterialKind::Addressed {
                 mode = Mode::Material(kind);
             }
-            spans.push(material(line, kind));
+            spans.push(material(index, line, kind));
             continue;
         }
-        if starts_email(&lines, index) {
+        if starts_email(lines, index) {
             mode = Mode::Material(MaterialKind::Email);
-            spans.push(material(line, MaterialKind::Email));
+            spans.push(material(index, line, MaterialKind::Email));
             continue;
         }
         if is_page_chrome(trimmed) {
             mode = Mode::Material(MaterialKind::Page);
-            spans.push(material(line, MaterialKind::Page));
+            spans.push(material(index, line, MaterialKind::Page));
             continue;
         }
         let rules = mode == Mode::Rules;
         if rules && trimmed.starts_with('>') {
             // An instruction file's block quote is emphasis, not someone else's words.
             let at = line.find('>').unwrap_or(0);
-            spans.push(own(line[at + 1..].trim_start()));
+            spans.push(own(index, line[at + 1..].trim_start()));
             continue;
         }
         if !rules {
             if trimmed.starts_with('>') {
-                spans.push(material(line, MaterialKind::Quoted));
+                spans.push(material(index, line, MaterialKind::Quoted));
                 continue;
             }
             if is_addressed(line) {
@@ -216,20 +229,19 @@ fn spans_counted(message: &str) -> (Vec<Span<'_>>, usize) {
                     }
                 }
                 mode = Mode::Material(MaterialKind::Addressed);
-                spans.push(material(line, MaterialKind::Addressed));
+                spans.push(material(index, line, MaterialKind::Addressed));
                 continue;
             }
             if transcript[index] {
-                spans.push(material(line, MaterialKind::Transcript));
+                spans.push(material(index, line, MaterialKind::Transcript));
                 continue;
             }
         }
-        let rest = &lines[index + 1..];
-        let followed = rest.iter().any(|next| !next.trim().is_empty());
-        match introduction(line, followed, !spans.is_empty()) {
-            None => spans.push(own(line)),
+        let followed = next_non_blank[index] < lines.len();
+        match introduction(reader, index, followed, !spans.is_empty()) {
+            None => spans.push(own(index, line)),
             Some(Intro::Rules) => {
-                spans.push(own(line));
+                spans.push(own(index, line));
                 mode = Mode::Rules;
             }
             Some(Intro::AdoptBackward) => {
@@ -247,14 +259,14 @@ fn spans_counted(message: &str) -> (Vec<Span<'_>>, usize) {
                         Voice::Material(MaterialKind::Quoted) => {
                             let text = earlier.text;
                             let quote = text.find('>').map_or(0, |quote| quote + 1);
-                            *earlier = own(text[quote..].trim_start());
+                            *earlier = own(earlier.line, text[quote..].trim_start());
                         }
                         Voice::Material(MaterialKind::HandedOver) => earlier.voice = Voice::Own,
                         _ => break,
                     }
                     at -= 1;
                 }
-                spans.push(own(line));
+                spans.push(own(index, line));
             }
             Some(Intro::Backward) => {
                 if !rules {
@@ -266,15 +278,15 @@ fn spans_counted(message: &str) -> (Vec<Span<'_>>, usize) {
                     }
                     handed_over_until = spans.len();
                 }
-                spans.push(own(line));
+                spans.push(own(index, line));
             }
             Some(Intro::Inline(at)) => {
-                spans.push(own(&line[..at]));
-                spans.push(material(&line[at..], MaterialKind::HandedOver));
+                spans.push(own(index, &line[..at]));
+                spans.push(material(index, &line[at..], MaterialKind::HandedOver));
                 mode = Mode::Material(MaterialKind::HandedOver);
             }
             Some(Intro::Block) => {
-                spans.push(own(line));
+                spans.push(own(index, line));
                 // To the end, even past a fenced or quoted block: the pasted text decides
                 // where such a block ends, so ending the material there would let text
                 // pasted after it pass for the user's own.
@@ -285,17 +297,19 @@ fn spans_counted(message: &str) -> (Vec<Span<'_>>, usize) {
     (spans, revisited)
 }
 
-fn own(text: &str) -> Span<'_> {
+fn own(line: usize, text: &str) -> Span<'_> {
     Span {
         text,
         voice: Voice::Own,
+        line,
     }
 }
 
-fn material(text: &str, kind: MaterialKind) -> Span<'_> {
+fn material(line: usize, text: &str, kind: MaterialKind) -> Span<'_> {
     Span {
         text,
         voice: Voice::Material(kind),
+        line,
     }
 }
 
@@ -318,8 +332,9 @@ fn starts_email(lines: &[&str], index: usize) -> bool {
         if trimmed == "--" {
             return lines[index].starts_with("--");
         }
-        let lower = trimmed.to_lowercase();
-        return lower.contains("forwarded message") || lower.contains("original message");
+        // Compared in place: no char but an ASCII letter lower-cases to one of these letters.
+        return contains_ignore_case(trimmed, "forwarded message")
+            || contains_ignore_case(trimmed, "original message");
     }
     if starts_with_ignore_case(trimmed, "begin forwarded message")
         || starts_with_ignore_case(trimmed, "sent from my ")
@@ -360,6 +375,18 @@ fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
         && text[..prefix.len()].eq_ignore_ascii_case(prefix)
 }
 
+/// Whether `needle` (lower-case ASCII) stands anywhere in `text`, ASCII letters in either case.
+fn contains_ignore_case(text: &str, needle: &str) -> bool {
+    let needle = needle.as_bytes();
+    let Some(&first) = needle.first() else {
+        return true;
+    };
+    text.len() >= needle.len()
+        && text.as_bytes().windows(needle.len()).any(|window| {
+            window[0].to_ascii_lowercase() == first && window.eq_ignore_ascii_case(needle)
+        })
+}
+
 fn ends_with_ignore_case(text: &str, suffix: &str) -> bool {
     text.len() >= suffix.len()
         && text.is_char_boundary(text.len() - suffix.len())
@@ -382,7 +409,12 @@ fn is_page_chrome(trimmed: &str) -> bool {
     {
         return true;
     }
-    if trimmed.starts_with('|') || !trimmed.contains(['|', '·', '•']) {
+    // `|` or, beyond ASCII, `·` or `•`: a line of plain ASCII without a `|` is no bar.
+    let bar_byte = |byte: &u8| *byte == b'|' || !byte.is_ascii();
+    if trimmed.starts_with('|')
+        || !trimmed.as_bytes().iter().any(bar_byte)
+        || !trimmed.contains(['|', '·', '•'])
+    {
         return false;
     }
     let items: Vec<&str> = trimmed.split(['|', '·', '•']).map(str::trim).collect();

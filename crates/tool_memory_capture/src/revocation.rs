@@ -14,11 +14,9 @@
 //! you can use sudo again"), reported speech, one-off permissions ("just this once") and
 //! limited ones ("but only after review") are not revocations.
 
-mod lexicon;
+pub(crate) mod lexicon;
 
-use std::collections::HashSet;
 use std::ops::Range;
-use std::sync::LazyLock;
 
 use self::lexicon::{
     ADVERBS, AND_BREAKS, BANNED, CHANGED_MIND, DETERMINERS, FILLERS, HEDGES, LIFT_PHRASES,
@@ -27,11 +25,12 @@ use self::lexicon::{
     TOPIC_PREPOSITIONS,
 };
 pub(crate) use self::lexicon::{GENERIC_VERBS, NEGATIONS, SUBJECT_STOP_WORDS};
+use crate::lexicon::{REVOCATION_TRIGGER, SPEECH};
 use crate::material::{Span, Voice, quotations, unquoted_form};
 use crate::output::{MAX_EDICT_CHARS, RevocationKind};
-use crate::phrase::{contains_phrase, is_question, matches_at, phrase_at, word_at};
-use crate::text::{
-    SPEECH_VERBS, Token, match_form, split_sentences, strip_bullet, tokenize, truncate_chars,
+use crate::text::truncate_chars;
+use crate::tokens::{
+    Token, all_sets, contains_phrase, is_question, matches_at, phrase_at, tokenize, word_at,
 };
 
 /// One revocation found in a sentence.
@@ -47,53 +46,51 @@ pub(crate) struct Revocation<'a> {
     pub(crate) scope: String,
 }
 
-/// Every revocation in the user's own spans ([`crate::material::spans`]), in message order, at
-/// most one per sentence. Material never lifts a rule, and neither does a sentence that is a
-/// revocation only through the words it quotes (`"Hi, you can call the vendor again."`).
-pub(crate) fn extract_revocations<'a>(spans: &[Span<'a>]) -> Vec<Revocation<'a>> {
-    let mut revocations = Vec::new();
-    for span in spans.iter().filter(|span| span.voice == Voice::Own) {
-        // Found on the first revocation of the span only: most spans hold none.
-        let mut quotes: Option<Vec<std::ops::Range<usize>>> = None;
-        for sentence in split_sentences(strip_bullet(span.text)) {
-            let form = match_form(sentence);
-            let Some(found) = find(&form) else {
-                continue;
-            };
-            let quotes = quotes.get_or_insert_with(|| quotations(span.text));
-            let quoted_only = unquoted_form(span.text, quotes, sentence)
-                .is_some_and(|unquoted| find(&unquoted).is_none());
-            if !quoted_only {
-                revocations.push(Revocation {
-                    text: truncate_chars(sentence, MAX_EDICT_CHARS),
-                    kind: found.kind,
-                    subject: found.subject,
-                    scope: form[found.scope].to_owned(),
-                });
-            }
-        }
-    }
-    revocations
+/// The revocation in `sentence` of the user's own `span`, if any, given `form` (the sentence's
+/// [`match_form`](crate::text::match_form)) and what [`find_tokens`] found in it. Material never lifts a rule, and
+/// neither does a sentence that is a revocation only through the words it quotes (`"Hi, you
+/// can call the vendor again."`). `quotes` holds the span's quotations once found (most spans
+/// need none).
+pub(crate) fn revocation_of<'a>(
+    span: &Span<'a>,
+    sentence: &'a str,
+    form: &str,
+    found: Found,
+    quotes: &mut Option<Vec<Range<usize>>>,
+) -> Option<Revocation<'a>> {
+    debug_assert_eq!(span.voice, Voice::Own);
+    let quotes = quotes.get_or_insert_with(|| quotations(span.text));
+    let quoted_only = unquoted_form(span.text, quotes, sentence)
+        .is_some_and(|unquoted| find(&unquoted).is_none());
+    (!quoted_only).then(|| Revocation {
+        text: truncate_chars(sentence, MAX_EDICT_CHARS),
+        kind: found.kind,
+        subject: found.subject,
+        scope: form[found.scope].to_owned(),
+    })
 }
 
 /// `form` with the revocation it holds (marker to end of object) blanked out, so the edict
 /// grammar only sees the clauses around it.
 pub(crate) fn blank_revocation(form: &str) -> String {
     match find(form) {
-        Some(found) => {
-            let mut blanked = String::with_capacity(form.len());
-            blanked.push_str(&form[..found.span.start]);
-            blanked.extend(form[found.span.clone()].chars().map(|_| ' '));
-            blanked.push_str(&form[found.span.end..]);
-            blanked
-        }
+        Some(found) => blanked(form, &found),
         None => form.to_owned(),
     }
 }
 
+/// `form` with `found` (what [`find`] found in it) blanked out.
+pub(crate) fn blanked(form: &str, found: &Found) -> String {
+    let mut blanked = String::with_capacity(form.len());
+    blanked.push_str(&form[..found.span.start]);
+    blanked.extend(form[found.span.clone()].chars().map(|_| ' '));
+    blanked.push_str(&form[found.span.end..]);
+    blanked
+}
+
 /// What [`find`] reports about one sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Found {
+pub(crate) struct Found {
     kind: RevocationKind,
     subject: Vec<String>,
     /// Byte range of the action or topic in the form.
@@ -114,62 +111,20 @@ struct Parse {
     needs_lift: bool,
 }
 
-/// The revocation in one sentence (in [`match_form`]), if any. At most one per sentence; a
+/// The revocation in one sentence (in [`match_form`](crate::text::match_form)), if any. At most one per sentence; a
 /// sentence with a disqualifying hedge, condition or limit is none at all.
 fn find(form: &str) -> Option<Found> {
-    if is_question(form) {
-        return None;
-    }
-    let tokens = tokenize(form);
-    // Most sentences of an instruction file hold none of the words every revocation needs.
-    if !tokens
-        .iter()
-        .any(|token| token.word && TRIGGERS.contains(token.text))
-    {
-        return None;
-    }
-    find_in(form, &tokens)
+    find_tokens(form, &tokenize(form))
 }
 
-/// Words of which every revocation holds one: a word of each retraction verb, gerund and
-/// retired ending (its last), the rule nouns (a retired rule names one), "change(d)" of a
-/// changed mind, what every permission needs ("you", the permitting words of "it's fine to",
-/// "we're allowed to", "feel free to", "stop avoiding") and what "X is no longer banned" needs.
-static TRIGGERS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
-    let phrases = [RETRACT_VERBS, RETRACT_GERUNDS, RETIRED_ENDINGS]
-        .into_iter()
-        .flatten()
-        .filter_map(|phrase| phrase.last().copied());
-    let permissions = [
-        "you",
-        "you're",
-        "allowed",
-        "permitted",
-        "cleared",
-        "authorized",
-        "authorised",
-        "good",
-        "ok",
-        "okay",
-        "fine",
-        "free",
-        "welcome",
-        "alright",
-        "right",
-        "cool",
-        "safe",
-        "avoid",
-        "avoiding",
-    ];
-    let lifted = ["unbanned", "unblocked", "back", "table"];
-    phrases
-        .chain(RULE_NOUNS.iter().copied())
-        .chain(BANNED.iter().copied())
-        .chain(["change", "changed"])
-        .chain(permissions)
-        .chain(lifted)
-        .collect()
-});
+/// [`find`] of `form` already tokenized.
+pub(crate) fn find_tokens(form: &str, tokens: &[Token<'_>]) -> Option<Found> {
+    // Most sentences of an instruction file hold none of the words every revocation needs.
+    if !all_sets(tokens).any(REVOCATION_TRIGGER) || is_question(form) {
+        return None;
+    }
+    find_in(form, tokens)
+}
 
 /// [`find`] on the sentence's tokens, without its cheap test first.
 fn find_in(form: &str, tokens: &[Token<'_>]) -> Option<Found> {
@@ -696,7 +651,7 @@ fn hedged(before: &[Token<'_>]) -> bool {
         if HEDGES.contains(&word) {
             return true;
         }
-        if SPEECH_VERBS.contains(&word) {
+        if token.is(SPEECH) {
             // The user's own reminder ("as I said, …") stays theirs.
             let own = before[index.saturating_sub(2)..index]
                 .iter()

@@ -11,18 +11,19 @@
 
 mod lexicon;
 
-use std::collections::HashMap;
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use tool_memory_core::ToolFamily;
-use tool_memory_core::markdown::{code_span_text, code_spans};
+use tool_memory_core::markdown::code_span_text;
 
 pub(crate) use self::lexicon::VERB_TOOL_NAMES;
 use self::lexicon::{
     CODE_ONLY_PROGRAMS, CREATE_VERBS, EDIT_NOUNS, EDIT_VERBS, FETCH_WORDS, PROGRAMS, READ_VERBS,
     SEARCH_WORDS, SHELL_NOUNS, SHELL_OBJECTS, SHELL_VERBS, SUFFIXES,
 };
-use crate::text::is_word_char;
+use crate::hash::{FxHashMap, WordMap};
+use crate::text::{code_spans, is_word_char};
 
 /// What a rule is about, as far as the tool that enforces it goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,9 +61,20 @@ pub(crate) fn need_of(text: &str) -> Option<Need> {
 
 /// [`need_of`], and the byte offset in `text` of the evidence.
 pub(crate) fn need_at(text: &str) -> Option<(Need, usize)> {
-    let spans = code_spans(text);
+    need_at_with(text, &code_spans(text))
+}
+
+/// [`need_at`] of `text` whose code spans are `spans`.
+pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
     let mut span_index = 0;
     let bytes = text.as_bytes();
+    // The char at a byte offset, without decoding an ASCII byte.
+    let char_at = |at: usize| -> char {
+        match bytes.get(at) {
+            Some(&byte) if byte.is_ascii() => char::from(byte),
+            _ => text[at..].chars().next().unwrap_or(' '),
+        }
+    };
     let mut at = 0;
     while at < bytes.len() {
         if let Some(span) = spans.get(span_index)
@@ -75,7 +87,7 @@ pub(crate) fn need_at(text: &str) -> Option<(Need, usize)> {
             }
             continue;
         }
-        let ch = text[at..].chars().next().unwrap_or(' ');
+        let ch = char_at(at);
         if !is_word_char(ch) {
             at += ch.len_utf8();
             continue;
@@ -84,12 +96,9 @@ pub(crate) fn need_at(text: &str) -> Option<(Need, usize)> {
         let mut end = at;
         // A word, with inner hyphens (`force-push`, `apt-get`).
         while end < bytes.len() {
-            let next = text[end..].chars().next().unwrap_or(' ');
-            let hyphen_inside = next == '-'
-                && text[end + 1..]
-                    .chars()
-                    .next()
-                    .is_some_and(|after| after.is_alphanumeric());
+            let next = char_at(end);
+            let hyphen_inside =
+                next == '-' && end + 1 < bytes.len() && char_at(end + 1).is_alphanumeric();
             if is_word_char(next) || hyphen_inside {
                 end += next.len_utf8();
             } else {
@@ -169,15 +178,22 @@ fn shell_object(after: &str) -> bool {
 
 /// What one word of prose points to. `rest` is the text after it, for two-word phrases.
 fn word_need(word: &str, rest: &str) -> Option<Need> {
+    // Lower-cased on the stack: the first word of nearly every rule has a capital.
+    let mut buffer = [0u8; 32];
     let lower;
-    let word = if word.bytes().any(|byte| byte.is_ascii_uppercase()) {
+    let word = if !word.bytes().any(|byte| byte.is_ascii_uppercase()) {
+        word
+    } else if word.len() <= buffer.len() {
+        let buffer = &mut buffer[..word.len()];
+        buffer.copy_from_slice(word.as_bytes());
+        buffer.make_ascii_lowercase();
+        std::str::from_utf8(buffer).unwrap_or_default()
+    } else {
         lower = word.to_ascii_lowercase();
         lower.as_str()
-    } else {
-        word
     };
-    if let Some(&need) = WORD_NEEDS.get(word) {
-        return Some(need);
+    if let Some(need) = WORD_NEEDS.get(word.as_bytes()) {
+        return need;
     }
     let look_up = word == "look" && rest.trim_start().to_ascii_lowercase().starts_with("up");
     look_up.then_some(Need::Search)
@@ -187,8 +203,17 @@ fn word_need(word: &str, rest: &str) -> Option<Need> {
 /// first of the shell, create, edit, read, fetch and search lexicons that holds it. Every word
 /// of every rule is looked up, so this is one hash lookup instead of a scan of each lexicon
 /// with each suffix.
-static WORD_NEEDS: LazyLock<HashMap<String, Need>> = LazyLock::new(|| {
-    let mut needs = HashMap::new();
+static WORD_NEEDS: LazyLock<WordMap<Option<Need>>> = LazyLock::new(|| {
+    WordMap::new(
+        word_needs()
+            .into_iter()
+            .map(|(word, need)| (word, Some(need))),
+    )
+});
+
+/// The words of [`WORD_NEEDS`] and what each points to.
+fn word_needs() -> FxHashMap<String, Need> {
+    let mut needs = FxHashMap::default();
     let mut add = |words: Vec<String>, need: &dyn Fn(&str) -> Need| {
         for word in words {
             let found = need(&word);
@@ -214,7 +239,7 @@ static WORD_NEEDS: LazyLock<HashMap<String, Need>> = LazyLock::new(|| {
     add(inflections(FETCH_WORDS), &|_| Need::Fetch);
     add(inflections(SEARCH_WORDS), &|_| Need::Search);
     needs
-});
+}
 
 /// Every form of `lexicon`'s words with one of the usual inflections: each word with each of
 /// [`SUFFIXES`], and a word ending in `e` without it before "ing" or "ed" ("saving").
@@ -362,7 +387,7 @@ mod tests {
 
     #[test]
     fn the_word_table_agrees_with_scanning_the_lexicons() {
-        let mut words: Vec<String> = WORD_NEEDS.keys().cloned().collect();
+        let mut words: Vec<String> = word_needs().keys().cloned().collect();
         for message in crate::test_messages::corpus_messages() {
             words.extend(
                 message

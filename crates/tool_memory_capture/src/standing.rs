@@ -8,8 +8,12 @@
 //!
 //! The grammar reads [`crate::text::grammar_form`], where each code span is one word.
 
-use crate::phrase::{matches_at, word_at};
-use crate::text::{CODE_WORD, Token, tokenize};
+pub(crate) mod lexicon;
+
+use self::lexicon::{BANS, GATE_PHRASES, GATES, ONLY_MEANS};
+use crate::lexicon::{COPULA, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, PERMITTING_WORD};
+use crate::text::CODE_WORD;
+use crate::tokens::{Token, is_at, matches_at, word_at};
 
 /// How a markerless sentence reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,91 +36,50 @@ pub(crate) enum Statement {
 
 /// The markerless statement `form` (a [`grammar_form`](crate::text::grammar_form)) makes, if
 /// any. A question is none.
+#[cfg(test)]
 pub(crate) fn statement(form: &str) -> Option<Statement> {
+    statement_of(form, &crate::tokens::tokenize(form))
+}
+
+/// [`statement`] of `form` already tokenized.
+pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement> {
     let trimmed = form.trim_end_matches([' ', ')', '"', '\'', ']', '!', '.']);
     if trimmed.ends_with('?') {
         return None;
     }
-    let tokens = tokenize(form);
-    let words: Vec<&str> = tokens
-        .iter()
-        .filter(|token| token.word)
-        .map(|token| token.text)
-        .collect();
-    if words.is_empty() || FIRST_PERSON.contains(&words[0]) {
+    let first = tokens.iter().find(|token| token.word)?;
+    if first.is(FIRST_PERSON_WORD) {
         return None;
     }
-    if is_ban(&tokens) {
+    if is_ban(tokens) {
         return Some(Statement::Ban);
     }
-    if is_only(&tokens) {
+    if is_only(tokens) {
         return Some(Statement::Only);
     }
-    if is_must(&words) {
+    if is_must(tokens) {
         return Some(Statement::Must);
     }
     if (0..tokens.len()).any(|index| {
-        GATE_PHRASES
-            .iter()
-            .any(|gate| matches_at(&tokens, index, gate))
+        is_at(tokens, index, GATE_OPENER)
+            && GATE_PHRASES
+                .iter()
+                .any(|gate| matches_at(tokens, index, gate))
     }) {
         return Some(Statement::Gate);
     }
-    if is_except(&tokens) {
+    if is_except(tokens) {
         return Some(Statement::Except);
     }
     None
 }
 
-/// Phrases that keep an action for the user's approval, wherever the sentence opens.
-const GATE_PHRASES: &[&[&str]] = &[
-    &["needs", "my", "approval"],
-    &["needs", "my", "ok"],
-    &["needs", "my", "okay"],
-    &["needs", "my", "sign-off"],
-    &["needs", "my", "go-ahead"],
-    &["needs", "my", "review"],
-    &["need", "my", "approval"],
-    &["need", "my", "ok"],
-    &["need", "my", "okay"],
-    &["need", "my", "sign-off"],
-    &["need", "my", "go-ahead"],
-    &["need", "my", "review"],
-    &["requires", "my", "approval"],
-    &["requires", "my", "ok"],
-    &["requires", "my", "sign-off"],
-    &["requires", "my", "go-ahead"],
-    &["requires", "my", "review"],
-    &["require", "my", "approval"],
-    &["require", "my", "ok"],
-    &["require", "my", "sign-off"],
-    &["require", "my", "review"],
-    &["needs", "sign-off"],
-    &["need", "sign-off"],
-    &["requires", "sign-off"],
-    &["require", "sign-off"],
-    &["needs", "explicit", "approval"],
-    &["requires", "explicit", "approval"],
-    &["only", "after", "i"],
-    &["only", "once", "i"],
-    &["only", "once", "i've"],
-    &["only", "when", "i", "approve"],
-    &["only", "when", "i", "say", "so"],
-    &["only", "with", "my", "approval"],
-    &["only", "with", "my", "ok"],
-    &["only", "with", "my", "sign-off"],
-];
-
-/// Words of a permission that an exception can follow: "is fine except …".
-const PERMITTING: &[&str] = &["fine", "ok", "okay", "allowed", "permitted", "free"];
-
 /// "X is fine except Y", "X is OK, except Y": a permission (a copula and a permitting word)
 /// followed, in the same sentence, by "except" or "but not".
 fn is_except(tokens: &[Token<'_>]) -> bool {
-    let Some(permit) = (1..tokens.len()).find(|&index| {
-        word_at(tokens, index).is_some_and(|word| COPULAS.contains(&word))
-            && word_at(tokens, index + 1).is_some_and(|word| PERMITTING.contains(&word))
-    }) else {
+    let Some(permit) = (1..tokens.len())
+        .find(|&index| is_at(tokens, index, COPULA) && is_at(tokens, index + 1, PERMITTING_WORD))
+    else {
         return false;
     };
     (permit + 2..tokens.len()).any(|index| {
@@ -124,39 +87,6 @@ fn is_except(tokens: &[Token<'_>]) -> bool {
             || (matches_at(tokens, index, &["but", "not"]) && index > permit + 2)
     })
 }
-
-/// Subjects that make a sentence about the user or a fact, not a rule: "I only use vim", "it
-/// must be the cache", "there must be a bug".
-const FIRST_PERSON: &[&str] = &[
-    "i", "i'm", "i've", "we", "we're", "we've", "it", "it's", "there", "that", "that's", "this",
-    "he", "she", "they", "you", "what", "why", "how", "who", "which", "when", "where", "is",
-    "does", "do", "can", "could", "should", "would",
-];
-
-/// Words after a copula that ban what the subject names.
-const BANS: &[&[&str]] = &[
-    &["off", "limits"],
-    &["off-limits"],
-    &["forbidden"],
-    &["prohibited"],
-    &["banned"],
-    &["not", "allowed"],
-    &["never", "allowed"],
-    &["not", "permitted"],
-    &["read-only"],
-    &["readonly"],
-    &["read", "only"],
-    &["a", "no-go"],
-    &["out", "of", "bounds"],
-    &["not", "to", "be", "touched"],
-    &["not", "to", "be", "used"],
-    &["untouchable"],
-];
-
-const COPULAS: &[&str] = &["is", "are", "stays", "stay", "remains", "remain", "being"];
-
-/// Adverbs that may stand between the copula and the ban ("is strictly off limits").
-const INTENSIFIERS: &[&str] = &["strictly", "absolutely", "completely", "totally", "always"];
 
 fn is_ban(tokens: &[Token<'_>]) -> bool {
     is_gated(tokens)
@@ -172,11 +102,11 @@ fn is_ban(tokens: &[Token<'_>]) -> bool {
             if dash && BANS.iter().any(|ban| matches_at(tokens, index, ban)) {
                 return true;
             }
-            if !word_at(tokens, index).is_some_and(|word| COPULAS.contains(&word)) || index == 0 {
+            if !is_at(tokens, index, COPULA) || index == 0 {
                 return false;
             }
             let mut at = index + 1;
-            while word_at(tokens, at).is_some_and(|word| INTENSIFIERS.contains(&word)) {
+            while is_at(tokens, at, INTENSIFIER) {
                 at += 1;
             }
             BANS.iter().any(|ban| matches_at(tokens, at, ban))
@@ -192,21 +122,6 @@ fn is_gated(tokens: &[Token<'_>]) -> bool {
     }
     (1..tokens.len()).any(|index| GATES.iter().any(|gate| matches_at(tokens, index, gate)))
 }
-
-const GATES: &[&[&str]] = &[
-    &["is", "reserved", "for"],
-    &["are", "reserved", "for"],
-    &["needs", "my"],
-    &["need", "my"],
-    &["requires", "my"],
-    &["require", "my"],
-    &["needs", "approval"],
-    &["requires", "approval"],
-    &["needs", "a", "human"],
-];
-
-/// Words after "only" that keep it an exclusive choice of means ("only with `--atomic`").
-const ONLY_MEANS: &[&str] = &["with", "via", "through", "from", "in", "on", "using"];
 
 fn is_only(tokens: &[Token<'_>]) -> bool {
     tokens.iter().enumerate().any(|(index, token)| {
@@ -235,10 +150,14 @@ fn is_only(tokens: &[Token<'_>]) -> bool {
     })
 }
 
-fn is_must(words: &[&str]) -> bool {
-    let Some(index) = words
+fn is_must(tokens: &[Token<'_>]) -> bool {
+    let words = tokens
         .iter()
-        .position(|word| matches!(*word, "must" | "mustn't"))
+        .filter(|token| token.word)
+        .map(|token| token.text);
+    let Some(index) = words
+        .clone()
+        .position(|word| matches!(word, "must" | "mustn't"))
     else {
         return false;
     };
@@ -246,14 +165,14 @@ fn is_must(words: &[&str]) -> bool {
     if index == 0 {
         return false;
     }
-    let next = words.get(index + 1).copied();
+    let mut after = words.skip(index + 1);
     // "must have failed", "must be the cache": a guess, not a requirement.
-    match next {
+    match after.next() {
         None => false,
         Some("have" | "'ve") => false,
-        Some("be") => !words
-            .get(index + 2)
-            .is_some_and(|word| matches!(*word, "the" | "a" | "an" | "it" | "that" | "why")),
+        Some("be") => !after
+            .next()
+            .is_some_and(|word| matches!(word, "the" | "a" | "an" | "it" | "that" | "why")),
         Some(_) => true,
     }
 }

@@ -1,11 +1,56 @@
 //! Text plumbing for capture: where sentences end, the normal forms used for matching and for
-//! identity keys, the tokenizer, and the words every pass reads alike (the verbs that report
+//! identity keys, and the words every pass reads alike (the verbs that report
 //! someone else's words). Which lines are the user's own is `material.rs`'s business.
 
 use std::sync::LazyLock;
 
 use regex::Regex;
-use tool_memory_core::markdown::{code_spans, in_spans};
+use std::ops::Range;
+
+use tool_memory_core::markdown::{self, in_spans};
+
+/// The code spans of `text`, exactly as [`markdown::code_spans`] finds them (a run of backticks
+/// opens a span that the next run of the same length closes), without the buffers and hash
+/// map that function builds: capture asks for the spans of every line and every rule with a
+/// backtick, and a line holds a handful of runs. A text with more runs than
+/// [`MAX_RUNS_ON_STACK`] is left to core's function, which stays linear however many there
+/// are.
+pub(crate) fn code_spans(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut runs = [(0usize, 0usize); MAX_RUNS_ON_STACK];
+    let mut count = 0;
+    let mut at = 0;
+    while let Some(found) = bytes[at..].iter().position(|&byte| byte == b'`') {
+        let start = at + found;
+        let mut end = start;
+        while end < bytes.len() && bytes[end] == b'`' {
+            end += 1;
+        }
+        if count == MAX_RUNS_ON_STACK {
+            return markdown::code_spans(text);
+        }
+        runs[count] = (start, end - start);
+        count += 1;
+        at = end;
+    }
+    let mut spans = Vec::new();
+    let mut index = 0;
+    while index < count {
+        let (start, length) = runs[index];
+        match (index + 1..count).find(|&next| runs[next].1 == length) {
+            Some(close) => {
+                spans.push(start..runs[close].0 + length);
+                index = close + 1;
+            }
+            None => index += 1,
+        }
+    }
+    spans
+}
+
+/// Runs of backticks [`code_spans`] pairs on the stack: a line of instructions holds a few;
+/// each run is compared with the runs after it, so the work stays within this number squared.
+const MAX_RUNS_ON_STACK: usize = 32;
 
 /// List bullets, numbering, headings and task boxes in front of a line; they are layout, not
 /// part of the instruction.
@@ -16,8 +61,72 @@ static BULLET: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A line without its bullet, numbering or heading marker.
 pub(crate) fn strip_bullet(line: &str) -> &str {
-    let matched = BULLET.find(line).map_or(0, |found| found.end());
+    let matched =
+        ascii_bullet_end(line).unwrap_or_else(|| BULLET.find(line).map_or(0, |found| found.end()));
     &line[matched..]
+}
+
+/// Where [`BULLET`] ends its match in `line`, read from the ASCII bytes it looks at, or `None`
+/// when it would look at a byte beyond ASCII (a bullet such as `•`, a digit or white space of
+/// another script), which the pattern itself then decides. Nearly every line is decided here.
+fn ascii_bullet_end(line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    // `\s*` from `from`: where the run of white space ends, unless a byte beyond ASCII
+    // follows it, which may be white space too.
+    let spaces = |from: usize| -> Option<usize> {
+        let mut at = from;
+        while at < bytes.len() && matches!(bytes[at], b'\t'..=b'\r' | b' ') {
+            at += 1;
+        }
+        (at == bytes.len() || bytes[at].is_ascii()).then_some(at)
+    };
+    // `\s+` from `from`: where it ends, if it takes at least one char.
+    let some_spaces = |from: usize| -> Option<Option<usize>> {
+        let end = spaces(from)?;
+        Some((end > from).then_some(end))
+    };
+    let start = spaces(0)?;
+    // The marker: `[-*+]`, one to three digits and `.` or `)`, a letter and `)`, or one to six
+    // `#`; each then `\s+`.
+    let marker_end = match bytes.get(start).copied() {
+        Some(b'-' | b'*' | b'+') => Some(start + 1),
+        Some(b'0'..=b'9') => {
+            let digits = bytes[start..]
+                .iter()
+                .take_while(|byte| byte.is_ascii_digit())
+                .count();
+            match bytes.get(start + digits).copied() {
+                Some(byte) if !byte.is_ascii() => return None,
+                Some(b'.' | b')') if digits <= 3 => Some(start + digits + 1),
+                _ => None,
+            }
+        }
+        Some(b'a'..=b'z' | b'A'..=b'Z') if bytes.get(start + 1) == Some(&b')') => Some(start + 2),
+        Some(b'#') => {
+            let hashes = bytes[start..]
+                .iter()
+                .take_while(|&&byte| byte == b'#')
+                .count();
+            (hashes <= 6).then_some(start + hashes)
+        }
+        Some(byte) if !byte.is_ascii() => return None,
+        _ => None,
+    };
+    let mut at = start;
+    if let Some(marker_end) = marker_end
+        && let Some(end) = some_spaces(marker_end)?
+    {
+        at = end;
+    }
+    // A task box: `[ ]`, `[x]` or `[X]`, then `\s+`.
+    if bytes.get(at) == Some(&b'[')
+        && matches!(bytes.get(at + 1), Some(b' ' | b'x' | b'X'))
+        && bytes.get(at + 2) == Some(&b']')
+        && let Some(end) = some_spaces(at + 3)?
+    {
+        at = end;
+    }
+    Some(at)
 }
 
 /// Splits one line into sentences, each trimmed and keeping its terminal punctuation. A
@@ -26,20 +135,47 @@ pub(crate) fn strip_bullet(line: &str) -> &str {
 /// `https://x.org/a.b`, `notes.txt`, `v1.2` and `3.5` never split, and neither do a few
 /// abbreviations (`e.g.`, `i.e.`, `vs.`, `Mr.`, ...).
 pub(crate) fn split_sentences(line: &str) -> Vec<&str> {
+    let mut sentences = Vec::new();
+    split_sentences_into(line, &mut sentences);
+    sentences
+}
+
+/// [`split_sentences`] into `sentences` (cleared first): one buffer for a whole message.
+pub(crate) fn split_sentences_into<'l>(line: &'l str, sentences: &mut Vec<&'l str>) {
     // A dot inside a code span (`rm -rf .`, `a.b`) ends nothing.
     let code = if line.contains('`') {
         code_spans(line)
     } else {
         Vec::new()
     };
+    split_sentences_coded(line, &code, 0, sentences);
+}
+
+/// [`split_sentences_into`] of `line` whose code spans are `code` shifted by `shift` bytes (a
+/// byte at `at` in `line` is at `at + shift` in `code`'s text).
+pub(crate) fn split_sentences_coded<'l>(
+    line: &'l str,
+    code: &[Range<usize>],
+    shift: usize,
+    sentences: &mut Vec<&'l str>,
+) {
+    sentences.clear();
     let char_at = |at: usize| char_at(line, at);
-    let mut sentences = Vec::new();
+    let bytes = line.as_bytes();
     let mut start = 0;
     let mut at = 0;
-    while let Some(ch) = char_at(at) {
-        let position = at;
-        at += ch.len_utf8();
-        if !is_terminal(ch) || in_spans(&code, position) {
+    // Only a terminal can end a sentence: the bytes between them are skipped unread. (`…` is
+    // the one terminal beyond ASCII; 0xE2 opens it.)
+    while let Some(found) = bytes[at..]
+        .iter()
+        .position(|&byte| matches!(byte, b'.' | b'!' | b'?' | 0xE2))
+    {
+        let position = at + found;
+        let Some(ch) = char_at(position) else {
+            break;
+        };
+        at = position + ch.len_utf8();
+        if !is_terminal(ch) || in_spans(code, position + shift) {
             continue;
         }
         // A run of terminals, then closing quotes or brackets: "?!", "…", `."`, `.)`.
@@ -56,12 +192,11 @@ pub(crate) fn split_sentences(line: &str) -> Vec<&str> {
         let at_boundary = char_at(end).is_none_or(char::is_whitespace);
         let single_dot = ch == '.' && single;
         if at_boundary && !(single_dot && is_abbreviation(&line[start..position], &line[end..])) {
-            push_trimmed(&mut sentences, &line[start..end]);
+            push_trimmed(sentences, &line[start..end]);
             start = end;
         }
     }
-    push_trimmed(&mut sentences, &line[start..]);
-    sentences
+    push_trimmed(sentences, &line[start..]);
 }
 
 /// The char starting at byte `at` of `text`, read without decoding when it is ASCII.
@@ -95,21 +230,26 @@ fn is_abbreviation(before: &str, after: &str) -> bool {
     let word = before
         .rsplit(|ch: char| ch.is_whitespace() || ch == '(')
         .next()
-        .unwrap_or("")
-        .to_lowercase();
-    match word.as_str() {
-        "e.g" | "i.e" | "vs" | "mr" | "mrs" | "ms" | "dr" | "approx" | "incl" | "cf" | "fig" => {
-            true
-        }
-        // "etc." ends a sentence only when a capital letter follows.
-        "etc" => !after
+        .unwrap_or("");
+    // Every abbreviation is ASCII, and no other char lower-cases to the ASCII letters they
+    // are made of, so the word is compared in place.
+    let is = |abbreviation: &str| word.eq_ignore_ascii_case(abbreviation);
+    if ABBREVIATIONS.iter().any(|abbreviation| is(abbreviation)) {
+        return true;
+    }
+    // "etc." ends a sentence only when a capital letter follows.
+    is("etc")
+        && !after
             .trim_start()
             .chars()
             .next()
-            .is_some_and(char::is_uppercase),
-        _ => false,
-    }
+            .is_some_and(char::is_uppercase)
 }
+
+/// Abbreviations whose dot ends no sentence, without that dot.
+const ABBREVIATIONS: &[&str] = &[
+    "e.g", "i.e", "vs", "mr", "mrs", "ms", "dr", "approx", "incl", "cf", "fig",
+];
 
 /// The form used for matching: lower-case, typographic apostrophes and quotes unified,
 /// markdown emphasis stars dropped, every run of whitespace one space.
@@ -177,12 +317,18 @@ pub(crate) const CODE_WORD: &str = "codespan";
 /// so "Don't `npm publish` anything" reads "don't codespan anything" and the apostrophes,
 /// dots and words inside a command never look like quotation, sentence ends or verbs.
 pub(crate) fn grammar_form(text: &str) -> String {
+    grammar_form_coded(text).0
+}
+
+/// [`grammar_form`], and whether it holds a code span (without one it is the
+/// [`match_form`]).
+pub(crate) fn grammar_form_coded(text: &str) -> (String, bool) {
     if !text.contains('`') {
-        return match_form(text);
+        return (match_form(text), false);
     }
     let spans = code_spans(text);
     if spans.is_empty() {
-        return match_form(text);
+        return (match_form(text), false);
     }
     let mut plain = String::with_capacity(text.len());
     let mut at = 0;
@@ -194,23 +340,28 @@ pub(crate) fn grammar_form(text: &str) -> String {
         at = span.end;
     }
     plain.push_str(&text[at..]);
-    match_form(&plain)
+    (match_form(&plain), true)
 }
 
 /// The form an identity key hashes: [`match_form`] without trailing punctuation.
 pub(crate) fn identity_form(text: &str) -> String {
-    let mut form = match_form(text);
-    let kept = form
-        .trim_end_matches(|ch: char| {
-            ch.is_whitespace() || matches!(ch, '.' | '!' | '?' | ';' | ':' | ',' | '…')
-        })
-        .len();
-    form.truncate(kept);
-    form
+    let form = match_form(text);
+    identity_of_form(&form).to_owned()
+}
+
+/// [`identity_form`] of a text whose [`match_form`] is `form`.
+pub(crate) fn identity_of_form(form: &str) -> &str {
+    form.trim_end_matches(|ch: char| {
+        ch.is_whitespace() || matches!(ch, '.' | '!' | '?' | ';' | ':' | ',' | '…')
+    })
 }
 
 /// At most `max` chars of `text`, cut at a char boundary and trimmed.
 pub(crate) fn truncate_chars(text: &str, max: usize) -> &str {
+    // No more bytes than `max` is no more chars.
+    if text.len() <= max {
+        return text;
+    }
     match text.char_indices().nth(max) {
         Some((cut, _)) => text[..cut].trim_end(),
         None => text,
@@ -229,57 +380,8 @@ pub(crate) fn sanitize(text: &str, max: usize) -> String {
     truncate_chars(&collapsed, max).to_owned()
 }
 
-/// A word or a punctuation mark of a sentence, with its byte range.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Token<'a> {
-    pub(crate) text: &'a str,
-    pub(crate) start: usize,
-    pub(crate) end: usize,
-    pub(crate) word: bool,
-}
-
 pub(crate) fn is_word_char(ch: char) -> bool {
     ch.is_alphanumeric() || ch == '_'
-}
-
-/// Words (letters, digits, `_`, inner `'` and `-`) and single punctuation marks, with their
-/// byte ranges: the one tokenizer of the edict and revocation grammars.
-pub(crate) fn tokenize(form: &str) -> Vec<Token<'_>> {
-    let mut tokens = Vec::with_capacity(form.len() / 4);
-    let char_at = |at: usize| char_at(form, at);
-    let mut at = 0;
-    while let Some(ch) = char_at(at) {
-        let start = at;
-        at += ch.len_utf8();
-        if is_word_char(ch) {
-            loop {
-                match char_at(at) {
-                    Some(next) if is_word_char(next) => at += next.len_utf8(),
-                    // An inner `'` or `-` joins two runs of word chars: "don't", "force-push".
-                    Some(joiner @ ('\'' | '-'))
-                        if char_at(at + joiner.len_utf8()).is_some_and(is_word_char) =>
-                    {
-                        at += joiner.len_utf8();
-                    }
-                    _ => break,
-                }
-            }
-            tokens.push(Token {
-                text: &form[start..at],
-                start,
-                end: at,
-                word: true,
-            });
-        } else if !ch.is_whitespace() {
-            tokens.push(Token {
-                text: &form[start..at],
-                start,
-                end: at,
-                word: false,
-            });
-        }
-    }
-    tokens
 }
 
 /// Verbs that report someone else's words ("she said", "the page states", "according to"):
@@ -372,5 +474,99 @@ mod tests {
         assert_eq!(truncate_chars("ééé", 2), "éé");
         assert_eq!(sanitize("a\u{7}b\n\n c", 80), "ab c");
         assert_eq!(sanitize(&"x".repeat(100), 80).len(), 80);
+    }
+}
+
+#[cfg(test)]
+mod code_span_tests {
+    use super::*;
+
+    /// The spans are core's, on every line of the corpora and on lines of many runs.
+    #[test]
+    fn code_spans_are_cores() {
+        let mut lines: Vec<String> = crate::test_messages::corpus_messages()
+            .iter()
+            .flat_map(|message| message.lines().map(str::to_owned).collect::<Vec<_>>())
+            .collect();
+        lines.extend(
+            [
+                "`a` ``b`` ```c``` `d ``e` f``",
+                "` `` ``` `` `",
+                "no ticks",
+                "unclosed `a ``b",
+                "é`ü`ß``",
+            ]
+            .map(str::to_owned),
+        );
+        lines.push("`x` ``".repeat(40));
+        lines.push("`".repeat(3) + &"a`b``".repeat(30));
+        let mut spans = 0;
+        for line in &lines {
+            let found = code_spans(line);
+            spans += found.len();
+            assert_eq!(found, markdown::code_spans(line), "{line:?}");
+        }
+        assert!(spans > 100, "{spans}");
+    }
+}
+
+#[cfg(test)]
+mod bullet_tests {
+    use super::*;
+
+    /// The ASCII reading of a bullet agrees with the pattern wherever it answers, on every line
+    /// of the corpora and on made-up prefixes.
+    #[test]
+    fn the_ascii_bullet_reading_agrees_with_the_pattern() {
+        let mut lines: Vec<String> = crate::test_messages::corpus_messages()
+            .iter()
+            .flat_map(|message| message.lines().map(str::to_owned).collect::<Vec<_>>())
+            .collect();
+        for prefix in [
+            "",
+            " ",
+            "\t",
+            "-",
+            "- ",
+            "-  ",
+            "* ",
+            "+ ",
+            "• ",
+            "1. ",
+            "12) ",
+            "123. ",
+            "1234. ",
+            "1.",
+            "a) ",
+            "Z) ",
+            "ab) ",
+            "# ",
+            "###### ",
+            "####### ",
+            "#",
+            "[ ] ",
+            "[x] ",
+            "[X]",
+            "- [ ] ",
+            "2. [x]  ",
+            "\u{a0}- ",
+            "-\u{a0}",
+            "1\u{663}. ",
+            "##\t[ ]\tx",
+        ] {
+            for rest in ["never push", "", "[x] done", "x"] {
+                lines.push(format!("{prefix}{rest}"));
+            }
+        }
+        let mut decided = 0;
+        for line in &lines {
+            let pattern = BULLET.find(line).map_or(0, |found| found.end());
+            if let Some(end) = ascii_bullet_end(line) {
+                decided += 1;
+                assert_eq!(end, pattern, "{line:?}");
+            }
+            assert_eq!(strip_bullet(line), &line[pattern..], "{line:?}");
+        }
+        assert!(decided > 500, "{decided}");
     }
 }

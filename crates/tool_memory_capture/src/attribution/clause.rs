@@ -2,55 +2,113 @@
 //! but never restart the service" is about restarting), and whether the rule points back at
 //! a tool the sentence before named ("Never send `INSERT` through it").
 
+use super::alias::Haystack;
 use super::lexicon::{BAN_OPENERS, BAN_TURNS, PERMISSIONS, POINTING_BACK};
 use crate::text::is_word_char;
 
 /// The byte offset in `text` of a ban that follows a permission in the same sentence: the
 /// permission (`you may`, `feel free to`, `is fine`, …), then a turn (`, but`, `but`, `;`, a
-/// dash) and a ban marker (`never`, `don't`, …), emphasis allowed around it.
+/// dash) and a ban marker (`never`, `don't`, …), emphasis allowed around it. Letters are
+/// compared without regard to ASCII case, which keeps every byte offset of `text`.
 pub(super) fn ban_after_permission(text: &str) -> Option<usize> {
-    // ASCII lower-casing keeps every byte offset of `text`.
-    let lower = text.to_ascii_lowercase();
-    let permission_end = PERMISSIONS
-        .iter()
-        .filter_map(|phrase| find_phrase(&lower, phrase).map(|at| at + phrase.len()))
-        .min()?;
+    let bytes = text.as_bytes();
+    // The end of the permission that ends first. Every permission opens with a letter, so it
+    // can only stand at a word start; the first whole-word match of each ends before its later
+    // ones.
+    let mut permission_end: Option<usize> = None;
+    let mut previous_is_word = false;
+    let mut at = 0;
+    while at < bytes.len() {
+        let byte = bytes[at];
+        let (is_word, length) = if byte.is_ascii() {
+            (byte.is_ascii_alphanumeric() || byte == b'_', 1)
+        } else {
+            let ch = text[at..].chars().next().unwrap_or(' ');
+            (is_word_char(ch), ch.len_utf8())
+        };
+        let word_start = is_word && !previous_is_word;
+        previous_is_word = is_word;
+        let here = at;
+        at += length;
+        if !word_start || permission_end.is_some_and(|end| end <= here) {
+            continue;
+        }
+        let lead = byte.to_ascii_lowercase();
+        if lead >= 128 || PERMISSION_LEADS & (1 << lead) == 0 {
+            continue;
+        }
+        for phrase in PERMISSIONS {
+            let end = here + phrase.len();
+            if phrase.as_bytes()[0] == lead
+                && starts_with_ignore_case(&bytes[here..], phrase)
+                && text[end..]
+                    .chars()
+                    .next()
+                    .is_none_or(|ch| !is_word_char(ch))
+                && permission_end.is_none_or(|best| end < best)
+            {
+                permission_end = Some(end);
+            }
+        }
+    }
+    let permission_end = permission_end?;
     BAN_TURNS
         .iter()
         .filter_map(|turn| {
-            let at = permission_end + lower[permission_end..].find(turn)?;
+            let at = permission_end + find_ignore_case(&bytes[permission_end..], turn)?;
             let after = at + turn.len();
-            let rest = lower[after..].trim_start_matches(['*', '_', ' ']);
+            let rest = text[after..].trim_start_matches(['*', '_', ' ']);
             BAN_OPENERS
                 .iter()
                 .any(|ban| {
-                    rest.strip_prefix(ban)
-                        .is_some_and(|tail| tail.chars().next().is_none_or(|ch| !is_word_char(ch)))
+                    starts_with_ignore_case(rest.as_bytes(), ban)
+                        && rest[ban.len()..]
+                            .chars()
+                            .next()
+                            .is_none_or(|ch| !is_word_char(ch))
                 })
                 .then_some(after)
         })
         .min()
 }
 
-/// The first whole-word occurrence of `phrase` in `lower`.
-fn find_phrase(lower: &str, phrase: &str) -> Option<usize> {
-    lower.match_indices(phrase).map(|(at, _)| at).find(|&at| {
-        let before = lower[..at].chars().next_back();
-        let after = lower[at + phrase.len()..].chars().next();
-        before.is_none_or(|ch| !is_word_char(ch)) && after.is_none_or(|ch| !is_word_char(ch))
-    })
+/// The first bytes of the permissions, as a set of ASCII bytes: most words open with none.
+const PERMISSION_LEADS: u128 = {
+    let mut leads = 0u128;
+    let mut index = 0;
+    while index < PERMISSIONS.len() {
+        leads |= 1 << PERMISSIONS[index].as_bytes()[0];
+        index += 1;
+    }
+    leads
+};
+
+/// Whether `bytes` opens with `needle` (lower-case), ASCII letters in either case.
+fn starts_with_ignore_case(bytes: &[u8], needle: &str) -> bool {
+    bytes.len() >= needle.len() && bytes[..needle.len()].eq_ignore_ascii_case(needle.as_bytes())
 }
 
-/// Whether the rule (a match form) points back at a tool with "it" as the object of a verb
-/// or a preposition: "through it", "with it", "call it".
-pub(super) fn points_back(form: &str) -> bool {
-    let words: Vec<&str> = form
-        .split(|ch: char| !is_word_char(ch))
-        .filter(|word| !word.is_empty())
-        .collect();
-    words
-        .windows(2)
-        .any(|pair| pair[1] == "it" && POINTING_BACK.contains(&pair[0]))
+/// The first offset in `bytes` where `needle` (lower-case, short) stands, ASCII letters in
+/// either case.
+fn find_ignore_case(bytes: &[u8], needle: &str) -> Option<usize> {
+    let length = needle.len();
+    if length > bytes.len() {
+        return None;
+    }
+    (0..=bytes.len() - length).find(|&at| starts_with_ignore_case(&bytes[at..], needle))
+}
+
+/// Whether the rule (its match form, read) points back at a tool with "it" as the object of
+/// a verb or a preposition: "through it", "with it", "call it".
+pub(super) fn points_back(form: &Haystack<'_>) -> bool {
+    let mut previous: Option<&str> = None;
+    for word in form.words() {
+        if word == "it" && previous.is_some_and(|previous| POINTING_BACK.contains(&previous)) {
+            return true;
+        }
+        previous = Some(word);
+    }
+    false
 }
 
 /// How many words of `text` start before byte `at`: positions in a rule as written and in its

@@ -3,7 +3,7 @@
 //! words that are not verbs. Data only, one list per question the grammar asks.
 
 /// Lead-ins of a list of bans, in [`match_form`] without the colon.
-pub(super) const LEAD_INS: &[&str] = &[
+pub(crate) const LEAD_INS: &[&str] = &[
     "do not",
     "don't",
     "dont",
@@ -61,14 +61,14 @@ pub(super) const LEAD_INS: &[&str] = &[
     "requires my approval",
 ];
 
-pub(super) const SETTING_NOUNS: &[&str] = &[
+pub(crate) const SETTING_NOUNS: &[&str] = &[
     "mode", "setting", "settings", "option", "flag", "header", "feature", "status", "button",
     "toggle",
 ];
 
-pub(super) const POLITE_REQUESTS: &[&str] = &["could you ", "can you ", "would you ", "will you "];
+pub(crate) const POLITE_REQUESTS: &[&str] = &["could you ", "can you ", "would you ", "will you "];
 
-pub(super) const FILLERS: &[&str] = &[
+pub(crate) const FILLERS: &[&str] = &[
     "please",
     "pls",
     "plz",
@@ -119,7 +119,7 @@ pub(super) const FILLERS: &[&str] = &[
     "however",
 ];
 
-pub(super) const MULTI_FILLERS: &[&[&str]] = &[
+pub(crate) const MULTI_FILLERS: &[&[&str]] = &[
     &["one", "more", "thing"],
     &["last", "thing"],
     &["as", "i", "said"],
@@ -152,14 +152,14 @@ pub(super) const MULTI_FILLERS: &[&[&str]] = &[
 
 /// Sentences opening with one of these have a subject, so a conjunction does not start an
 /// imperative clause.
-pub(super) const SUBJECTS: &[&str] = &[
+pub(crate) const SUBJECTS: &[&str] = &[
     "i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "we'll", "he", "she", "they", "it",
     "it's", "you", "you're", "this", "that", "there", "my", "our", "his", "her", "their",
     "someone", "everyone", "nobody",
 ];
 
 /// Verbs that make "no `x` …" a statement of fact.
-pub(super) const NO_CODE_FACTS: &[&str] = &[
+pub(crate) const NO_CODE_FACTS: &[&str] = &[
     "is",
     "are",
     "was",
@@ -181,11 +181,11 @@ pub(super) const NO_CODE_FACTS: &[&str] = &[
     "since",
 ];
 
-pub(super) const NO_MORE_NOT_ORDERS: &[&str] = &[
+pub(crate) const NO_MORE_NOT_ORDERS: &[&str] = &[
     "than", "worries", "need", "idea", "excuses", "and", "or", "of", "to",
 ];
 
-pub(super) const FORWARD_NOT_ORDERS: &[&str] = &[
+pub(crate) const FORWARD_NOT_ORDERS: &[&str] = &[
     "the",
     "a",
     "an",
@@ -207,14 +207,14 @@ pub(super) const FORWARD_NOT_ORDERS: &[&str] = &[
     "we're",
 ];
 
-pub(super) const INVERSION_WORDS: &[&str] = &[
+pub(crate) const INVERSION_WORDS: &[&str] = &[
     "will", "would", "shall", "do", "did", "does", "am", "have", "had", "i", "we", "is", "was",
     "again", "can", "could", "should",
 ];
 
 /// Verbs after "don't" that make a statement or a pleasantry, not an order ("don't worry",
 /// "don't know"); "don't forget" is a reminder about the task at hand.
-pub(super) const DONT_NOT_ORDERS: &[&str] = &[
+pub(crate) const DONT_NOT_ORDERS: &[&str] = &[
     "worry",
     "know",
     "think",
@@ -260,7 +260,7 @@ pub(super) const DONT_NOT_ORDERS: &[&str] = &[
     "fret",
 ];
 
-pub(super) const DONT_IDIOMS: &[&[&str]] = &[
+pub(crate) const DONT_IDIOMS: &[&[&str]] = &[
     &["mention", "it"],
     &["tell", "me"],
     &["ask", "$"],
@@ -290,7 +290,7 @@ pub(super) const DONT_IDIOMS: &[&[&str]] = &[
     &["stop", "$"],
 ];
 
-pub(super) const BE_IDIOMS: &[&str] = &[
+pub(crate) const BE_IDIOMS: &[&str] = &[
     "silly",
     "sorry",
     "shy",
@@ -310,7 +310,7 @@ pub(super) const BE_IDIOMS: &[&str] = &[
     "sad",
 ];
 
-pub(super) const ING_NOT_GERUNDS: &[&str] = &[
+pub(crate) const ING_NOT_GERUNDS: &[&str] = &[
     "thing",
     "things",
     "nothing",
@@ -333,7 +333,7 @@ pub(super) const ING_NOT_GERUNDS: &[&str] = &[
 ];
 
 /// Words after "always" that describe rather than order ("always happy to help").
-pub(super) const ALWAYS_NOT_ORDERS: &[&str] = &[
+pub(crate) const ALWAYS_NOT_ORDERS: &[&str] = &[
     "happy",
     "glad",
     "good",
@@ -372,7 +372,7 @@ pub(super) const ALWAYS_NOT_ORDERS: &[&str] = &[
 ];
 
 /// Nouns for the agent, with or without an article.
-pub(super) const AGENT_NOUNS: &[&str] = &[
+pub(crate) const AGENT_NOUNS: &[&str] = &[
     "ai",
     "agent",
     "agents",
@@ -385,16 +385,16 @@ pub(super) const AGENT_NOUNS: &[&str] = &[
 ];
 
 /// Names of coding agents that stand as a subject without an article.
-pub(super) const AGENT_NAMES: &[&str] = &[
+pub(crate) const AGENT_NAMES: &[&str] = &[
     "claude", "copilot", "gemini", "cline", "codex", "windsurf", "cascade",
 ];
 
-pub(super) const BASE_VERBS_IN_ED: &[&str] = &[
+pub(crate) const BASE_VERBS_IN_ED: &[&str] = &[
     "need", "feed", "heed", "proceed", "exceed", "succeed", "embed", "shed", "shred", "wed",
     "bleed", "breed", "seed", "speed", "weed", "bed", "shred", "reseed",
 ];
 
-pub(super) const NOT_VERBS: &[&str] = &[
+pub(crate) const NOT_VERBS: &[&str] = &[
     "i",
     "me",
     "my",
@@ -577,7 +577,7 @@ pub(super) const NOT_VERBS: &[&str] = &[
 
 /// Openings that grant the agent something, after which "but" turns to a ban of its own even
 /// without a comma: "You may read the logs but never restart the service".
-pub(super) const PERMISSION_OPENERS: &[&[&str]] = &[
+pub(crate) const PERMISSION_OPENERS: &[&[&str]] = &[
     &["you", "may"],
     &["you", "can"],
     &["you", "are", "allowed", "to"],
@@ -586,3 +586,46 @@ pub(super) const PERMISSION_OPENERS: &[&[&str]] = &[
     &["you're", "free", "to"],
     &["feel", "free", "to"],
 ];
+
+/// The openers of a standing order: "from now on", "going forward" and friends.
+pub(crate) const FORWARD_PHRASES: &[&[&str]] = &[
+    &["from", "now", "on"],
+    &["from", "now", "onwards"],
+    &["from", "now", "onward"],
+    &["from", "here", "on", "out"],
+    &["from", "here", "on"],
+    &["from", "today", "on"],
+    &["from", "today", "onwards"],
+    &["going", "forward"],
+    &["moving", "forward"],
+    &["in", "the", "future"],
+    &["in", "future"],
+    &["henceforth"],
+    &["hereafter"],
+];
+
+/// The words a filler opens with: each of [`FILLERS`] and the first word of each of
+/// [`MULTI_FILLERS`] (none of which opens with the `$` of `matches_at`).
+pub(crate) fn filler_openers() -> impl Iterator<Item = &'static str> {
+    let firsts = MULTI_FILLERS.iter().filter_map(|sequence| sequence.first());
+    FILLERS.iter().chain(firsts).copied()
+}
+
+/// Every word the edict grammar's `marker_at` can find a marker at: the words its cases open with, the agent's
+/// names and nouns (a subject of an order in the third person, after an article or not) and
+/// the first word of each opener of a standing order ("from now on").
+pub(crate) fn marker_openers() -> impl Iterator<Item = &'static str> {
+    let openers = [
+        "never", "don't", "dont", "do", "stop", "always", "you", "you're", "no", "leave", "avoid",
+        "i'd", "i", "under", "only", "check", "confirm", "consult", "clear", "talk", "ask", "get",
+        "use", "the", "an", "any",
+    ];
+    let forward = FORWARD_PHRASES
+        .iter()
+        .filter_map(|phrase| phrase.first().copied());
+    openers
+        .into_iter()
+        .chain(AGENT_NOUNS.iter().copied())
+        .chain(AGENT_NAMES.iter().copied())
+        .chain(forward)
+}

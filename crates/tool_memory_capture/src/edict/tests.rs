@@ -2,10 +2,14 @@
 
 use super::*;
 
+/// Every edict of `message` alone, in message order.
+fn extract_edicts(message: &str) -> Vec<Edict<'_>> {
+    crate::grammar::read_message(message, true, false).edicts
+}
+
 /// `message` yields exactly the edict sentences `expected`, in order.
 fn check(message: &str, expected: &[&str]) {
-    let spans = crate::material::spans(message);
-    let edicts = extract_edicts(&spans);
+    let edicts = extract_edicts(message);
     let found: Vec<&str> = edicts
         .iter()
         .filter(|edict| edict.voice == Voice::Own)
@@ -234,14 +238,14 @@ fn ignores_what_is_not_a_standing_instruction() {
 #[test]
 fn cuts_long_sentences_at_a_char_boundary() {
     let long = format!("Never {}", "é".repeat(300));
-    let edicts = extract_edicts(&crate::material::spans(&long));
+    let edicts = extract_edicts(&long);
     assert_eq!(edicts[0].text.chars().count(), MAX_EDICT_CHARS);
 }
 
 #[test]
 fn a_revocation_sentence_is_not_an_edict() {
     let edicts = |message: &str| -> Vec<String> {
-        extract_edicts(&crate::material::spans(message))
+        extract_edicts(message)
             .iter()
             .map(|edict| edict.text.clone().into_owned())
             .collect()
@@ -329,4 +333,50 @@ fn no_multi_word_filler_opens_with_the_end_of_a_sentence() {
             .iter()
             .all(|sequence| sequence.first() != Some(&"$"))
     );
+}
+
+/// The cheap test of a lead-in never hides one: on every line of the corpora and on made-up
+/// lines, a line it turns away is one the markdown reading finds no lead-in in.
+#[test]
+fn the_lead_in_test_hides_no_lead_in() {
+    let mut lines: Vec<String> = crate::test_messages::corpus_messages()
+        .iter()
+        .flat_map(|message| message.lines().map(str::to_owned).collect::<Vec<_>>())
+        .collect();
+    lines.extend(
+        [
+            "## Don'ts",
+            "**Forbidden:**",
+            "Do not:",
+            "__Never__",
+            "# Never #",
+            "Avoid: ** ",
+            "- Do not: _",
+            "🚫 **Forbidden**",
+            "> Do not:",
+            "| Do not: |",
+            "Never:~~",
+            "Never",
+        ]
+        .map(str::to_owned),
+    );
+    let mut leads = 0;
+    for line in &lines {
+        let parsed = parsed_lead_in(line);
+        leads += usize::from(parsed.is_some());
+        assert!(
+            parsed.is_none() || may_lead(line),
+            "{line:?} leads in {parsed:?}"
+        );
+        let form = match_form(line);
+        assert!(
+            parsed.is_none() || names_a_ban(&form),
+            "{line:?} leads in {parsed:?}"
+        );
+    }
+    // Every lead-in holds one of the words the cheap test looks for.
+    for lead_in in LEAD_INS {
+        assert!(names_a_ban(lead_in), "{lead_in:?}");
+    }
+    assert!(leads > 5, "{leads}");
 }

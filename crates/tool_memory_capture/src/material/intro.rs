@@ -3,16 +3,22 @@
 //! introduce the user's own rules; "summarise this thread:", "here is the email:" and "Bob
 //! wrote:" introduce material; "summarise the above" turns what came before into material.
 
-use std::collections::HashSet;
 use std::sync::LazyLock;
 
+use regex::Regex;
+
 use super::lexicon::{
-    ADOPT_PHRASES, ADOPT_VERBS, ADOPT_VERBS_WITH_RULES, AFTER_POINTER, FORWARD_PHRASES,
-    FORWARD_POINTERS, MATERIAL_NOUNS, NOT_INTRO_OPENERS, OPINION_PHRASES, PRESENTERS,
-    PROCESS_NOUNS, PROCESS_VERBS, QUESTION_OPENERS, REQUEST_LEADS, RULES_FILES, RULES_NOUNS,
-    STANDING_PHRASES, TIME_WORDS, has,
+    ADOPT_PHRASES, ADOPT_VERBS, FORWARD_PHRASES, OPINION_PHRASES, REQUEST_LEADS, RULES_FILES,
+    STANDING_PHRASES, has,
 };
-use crate::text::{SPEECH_VERBS, match_form, split_sentences, strip_bullet, tokenize};
+use crate::lexicon::{
+    ADOPT_VERB, ADOPT_VERB_WITH_RULES, AFTER_POINTER, FORWARD_POINTER, INTRO_TRIGGER,
+    MATERIAL_NOUN, NOT_INTRO_OPENER, PRESENTER, PROCESS_NOUN, PROCESS_VERB, QUESTION_OPENER,
+    RULES_NOUN, SPEECH, TIME_WORD,
+};
+use crate::reading::{PlainLine, Reader};
+use crate::text::{match_form, split_sentences, strip_bullet};
+use crate::tokens::{Token, all_sets, tokenize};
 
 /// What a line introduces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,7 +46,13 @@ enum ClauseIntro {
 
 /// What `line` introduces; `followed` when non-blank lines follow it, `preceded` when lines
 /// come before it (only then can it look back: "summarise the above", "follow it from now on").
-pub(super) fn introduction(line: &str, followed: bool, preceded: bool) -> Option<Intro> {
+pub(super) fn introduction(
+    reader: &Reader<'_>,
+    index: usize,
+    followed: bool,
+    preceded: bool,
+) -> Option<Intro> {
+    let line = reader.lines()[index];
     let colons = introducing_colons(line);
     if colons.is_empty()
         && !followed
@@ -48,20 +60,26 @@ pub(super) fn introduction(line: &str, followed: bool, preceded: bool) -> Option
     {
         return None;
     }
-    if !may_introduce(line) {
+    let reading = reader.plain(index);
+    if !may_introduce(reading) {
         return None;
     }
-    introduction_of(line, colons, followed)
+    introduction_of(line, reading, colons, followed)
 }
 
-/// [`introduction`] without its cheap tests first.
-fn introduction_of(line: &str, colons: Vec<usize>, followed: bool) -> Option<Intro> {
+/// [`introduction`] without its cheap tests first: `reading` is the line's reading.
+fn introduction_of(
+    line: &str,
+    reading: PlainLine<'_>,
+    colons: Vec<usize>,
+    followed: bool,
+) -> Option<Intro> {
     for at in colons {
         let Some(clause) = split_sentences(&line[..at]).pop() else {
             continue;
         };
         let inline = !line[at + 1..].trim().is_empty();
-        match clause_intro(clause, true) {
+        match clause_intro(reading, clause, true) {
             Some(ClauseIntro::Rules) => return Some(Intro::Rules),
             Some(ClauseIntro::Backward) => return Some(Intro::Backward),
             Some(ClauseIntro::Material) if inline => return Some(Intro::Inline(at + 1)),
@@ -72,7 +90,7 @@ fn introduction_of(line: &str, colons: Vec<usize>, followed: bool) -> Option<Int
     let sentences = split_sentences(line);
     let last = sentences.len().saturating_sub(1);
     for (index, sentence) in sentences.into_iter().enumerate() {
-        match clause_intro(sentence, false) {
+        match clause_intro(reading, sentence, false) {
             // A rules noun alone introduces only when nothing else follows on its line.
             Some(ClauseIntro::Rules) if followed && index == last => return Some(Intro::Rules),
             // Adopting what came before takes a standing order, not a one-off "follow it".
@@ -87,48 +105,22 @@ fn introduction_of(line: &str, colons: Vec<usize>, followed: bool) -> Option<Int
     None
 }
 
-/// Every word that some way of introducing needs ([`clause_intro`] returns nothing for a
-/// clause without one): adopting verbs and phrases, rules and material nouns, request verbs
-/// and nouns, question openers, opinion phrases, "above", speech verbs and "according to", and
-/// a word of each standing-order opener that must make up a whole clause before a colon.
-static TRIGGERS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
-    let lists: [&[&str]; 8] = [
-        ADOPT_VERBS,
-        ADOPT_VERBS_WITH_RULES,
-        RULES_NOUNS,
-        MATERIAL_NOUNS,
-        PROCESS_VERBS,
-        PROCESS_NOUNS,
-        QUESTION_OPENERS,
-        SPEECH_VERBS,
-    ];
-    let firsts = [ADOPT_PHRASES, OPINION_PHRASES]
-        .into_iter()
-        .flatten()
-        .filter_map(|phrase| phrase.first().copied());
-    // "from now on", "from here on", "going / moving forward", "henceforth", "in (the)
-    // future", "remember": each holds one of these.
-    let forward = ["now", "here", "forward", "henceforth", "future", "remember"];
-    lists
-        .into_iter()
-        .flatten()
-        .copied()
-        .chain(firsts)
-        .chain(forward)
-        .chain(["above", "according", "tl"])
-        .collect()
-});
+/// Whether a line (its `reading`) holds anything [`clause_intro`] could read as an
+/// introduction: a test of the bits of its words, so that the lines of a pasted file that
+/// introduce nothing (nearly all) are not read sentence by sentence.
+fn may_introduce(reading: PlainLine<'_>) -> bool {
+    let form = reading.form();
+    reading.sets().any(INTRO_TRIGGER) || names_rules_file(form) || form.contains("tl;dr")
+}
 
-/// Whether `line` holds anything [`clause_intro`] could read as an introduction: one pass
-/// over the whole line, so that the lines of a pasted file that introduce nothing (nearly all)
-/// are not lower-cased and tokenized again sentence by sentence.
-fn may_introduce(line: &str) -> bool {
-    let form = match_form(line);
-    RULES_FILES.iter().any(|file| form.contains(file))
-        || form.contains("tl;dr")
-        || tokenize(&form)
-            .iter()
-            .any(|token| token.word && TRIGGERS.contains(token.text))
+/// Whether a match form names a rules file ([`RULES_FILES`], anywhere in it): one search for
+/// all the names at once, since every line of a message asks.
+fn names_rules_file(form: &str) -> bool {
+    static NAMES: LazyLock<Regex> = LazyLock::new(|| {
+        let names: Vec<String> = RULES_FILES.iter().map(|name| regex::escape(name)).collect();
+        Regex::new(&names.join("|")).expect("rules file names compile")
+    });
+    NAMES.is_match(form)
 }
 
 /// A cheap test before the clause grammar runs on a last line: does it hold an adopting verb
@@ -167,15 +159,11 @@ fn mentions_adoption(line: &str) -> bool {
 /// "always", or a rules noun ("follow it as a rule").
 fn standing(sentence: &str) -> bool {
     let form = match_form(sentence);
-    let words: Vec<&str> = tokenize(&form)
-        .into_iter()
-        .filter(|token| token.word)
-        .map(|token| token.text)
-        .collect();
+    let words = words_of(&form);
     contains_phrase(&words, STANDING_PHRASES)
         || words
             .iter()
-            .any(|word| *word == "always" || has(RULES_NOUNS, word))
+            .any(|word| word.text == "always" || word.is(RULES_NOUN))
 }
 
 /// Byte offsets of the colons in `line` that could introduce something: followed by
@@ -199,12 +187,24 @@ fn introducing_colons(line: &str) -> Vec<usize> {
 /// million times.
 const MAX_INTRO_COLONS: usize = 3;
 
-/// Whether `words` holds `phrase` at `index`.
-fn phrase_at(words: &[&str], index: usize, phrase: &[&str]) -> bool {
-    words.get(index..index + phrase.len()) == Some(phrase)
+/// The word tokens of a match form: the clause grammar reads words only.
+fn words_of(form: &str) -> Vec<Token<'_>> {
+    let mut words = tokenize(form);
+    words.retain(|token| token.word);
+    words
 }
 
-fn contains_phrase(words: &[&str], phrases: &[&[&str]]) -> bool {
+/// Whether `words` holds `phrase` at `index`.
+fn phrase_at(words: &[Token<'_>], index: usize, phrase: &[&str]) -> bool {
+    words.get(index..index + phrase.len()).is_some_and(|found| {
+        found
+            .iter()
+            .zip(phrase)
+            .all(|(word, &expected)| word.text == expected)
+    })
+}
+
+fn contains_phrase(words: &[Token<'_>], phrases: &[&[&str]]) -> bool {
     (0..words.len()).any(|index| phrases.iter().any(|phrase| phrase_at(words, index, phrase)))
 }
 
@@ -219,13 +219,10 @@ fn contains_phrase(words: &[&str], phrases: &[&[&str]]) -> bool {
 ///   "translate the following", "proofread:"), a question about a piece of material ("what
 ///   does this page say?"), or a presentation before a colon ("here is the email:", "Bob's
 ///   reply:", "Bob wrote:").
-fn clause_intro(clause: &str, colon: bool) -> Option<ClauseIntro> {
-    let form = match_form(strip_bullet(clause));
-    let words: Vec<&str> = tokenize(&form)
-        .into_iter()
-        .filter(|token| token.word)
-        .map(|token| token.text)
-        .collect();
+fn clause_intro(reading: PlainLine<'_>, clause: &str, colon: bool) -> Option<ClauseIntro> {
+    let mut words = Vec::new();
+    let form = reading.slice(strip_bullet(clause), &mut words);
+    words.retain(|token| token.word);
     let first = *words.first()?;
     let mut start = 0;
     'leads: loop {
@@ -239,17 +236,18 @@ fn clause_intro(clause: &str, colon: bool) -> Option<ClauseIntro> {
     }
     if words
         .get(start)
-        .is_some_and(|word| has(NOT_INTRO_OPENERS, word))
+        .is_some_and(|word| word.is(NOT_INTRO_OPENER))
     {
         return None;
     }
-    let rules_file = RULES_FILES.iter().any(|file| form.contains(file));
-    let rules_noun = words.iter().any(|word| has(RULES_NOUNS, word));
-    let material_noun = words.iter().any(|word| has(MATERIAL_NOUNS, word));
+    let sets = all_sets(&words);
+    let rules_file = names_rules_file(form);
+    let rules_noun = sets.any(RULES_NOUN);
+    let material_noun = sets.any(MATERIAL_NOUN);
     let adopts = contains_phrase(&words, ADOPT_PHRASES)
         || words.iter().enumerate().any(|(index, word)| {
-            (has(ADOPT_VERBS, word) && (rules_noun || rules_file || pronoun_object(&words, index)))
-                || (has(ADOPT_VERBS_WITH_RULES, word) && (rules_noun || rules_file))
+            (word.is(ADOPT_VERB) && (rules_noun || rules_file || pronoun_object(&words, index)))
+                || (word.is(ADOPT_VERB_WITH_RULES) && (rules_noun || rules_file))
         });
     if adopts {
         // "Follow the instructions in this email:" acts on the e-mail once; the instructions
@@ -260,16 +258,15 @@ fn clause_intro(clause: &str, colon: bool) -> Option<ClauseIntro> {
             ClauseIntro::Material
         });
     }
-    let process_verb = words.iter().any(|word| has(PROCESS_VERBS, word));
+    let process_verb = sets.any(PROCESS_VERB);
     // "Summary of this thread:", "tl;dr this" hand material over; "TL;DR: never deploy on
     // Fridays" and "Summary:" head the user's own words.
-    let process_noun = words.iter().any(|word| has(PROCESS_NOUNS, word))
-        || form.contains("tl;dr")
-        || phrase_at(&words, 0, &["tl", "dr"]);
+    let process_noun =
+        sets.any(PROCESS_NOUN) || form.contains("tl;dr") || phrase_at(&words, 0, &["tl", "dr"]);
     let process = process_verb || process_noun;
-    let question = has(QUESTION_OPENERS, first);
+    let question = first.is(QUESTION_OPENER);
     let opinion = contains_phrase(&words, OPINION_PHRASES);
-    if (process || question || opinion) && words.contains(&"above") {
+    if (process || question || opinion) && words.iter().any(|word| word.text == "above") {
         return Some(ClauseIntro::Backward);
     }
     let (pointer, pointer_to_material) = forward_reference(&words);
@@ -287,7 +284,10 @@ fn clause_intro(clause: &str, colon: bool) -> Option<ClauseIntro> {
         return Some(ClauseIntro::Rules);
     }
     if colon {
-        if FORWARD_PHRASES.iter().any(|phrase| words == *phrase) {
+        if FORWARD_PHRASES
+            .iter()
+            .any(|phrase| phrase.len() == words.len() && phrase_at(&words, 0, phrase))
+        {
             return Some(ClauseIntro::Rules);
         }
         if presents_material(&words, material_noun) || reports_speech(&words) {
@@ -299,19 +299,20 @@ fn clause_intro(clause: &str, colon: bool) -> Option<ClauseIntro> {
 
 /// Whether the adopting verb at `index` takes a pronoun for what follows: "follow it:",
 /// "remember these carefully", "obey the following".
-fn pronoun_object(words: &[&str], index: usize) -> bool {
-    let object = match words.get(index + 1) {
-        Some(&"the") => words.get(index + 2),
-        other => other,
+fn pronoun_object(words: &[Token<'_>], index: usize) -> bool {
+    let text = |at: usize| words.get(at).map(|word| word.text);
+    let object = match text(index + 1) {
+        Some("the") => index + 2,
+        _ => index + 1,
     };
-    let after = words.get(index + 2).copied();
+    let after = words.get(index + 2);
     matches!(
-        object,
-        Some(&("it" | "this" | "these" | "them" | "following" | "below"))
+        text(object),
+        Some("it" | "this" | "these" | "them" | "following" | "below")
     ) && after.is_none_or(|after| {
-        has(AFTER_POINTER, after)
+        after.is(AFTER_POINTER)
             || matches!(
-                after,
+                after.text,
                 "exactly" | "strictly" | "always" | "from" | "closely"
             )
     })
@@ -319,28 +320,28 @@ fn pronoun_object(words: &[&str], index: usize) -> bool {
 
 /// Whether the clause points at text that follows (`this`, `these`, `the following`,
 /// `below`), and whether it names that text as material ("this thread", "these emails").
-fn forward_reference(words: &[&str]) -> (bool, bool) {
+fn forward_reference(words: &[Token<'_>]) -> (bool, bool) {
     let mut pointer = false;
     let mut to_material = false;
     for (index, word) in words.iter().enumerate() {
-        if !has(FORWARD_POINTERS, word) {
+        if !word.is(FORWARD_POINTER) {
             continue;
         }
-        let next = words.get(index + 1).copied();
+        let next = words.get(index + 1);
         // "this week's emails" is about time, not about a text that follows.
-        if next.is_some_and(|next| has(TIME_WORDS, next)) {
+        if next.is_some_and(|next| next.is(TIME_WORD)) {
             continue;
         }
         let named = words
             .iter()
             .skip(index + 1)
             .take(3)
-            .any(|after| has(MATERIAL_NOUNS, after) || has(RULES_NOUNS, after));
+            .any(|after| after.is(MATERIAL_NOUN) || after.is(RULES_NOUN));
         if named {
             pointer = true;
             to_material = true;
-        } else if matches!(*word, "following" | "below")
-            || next.is_none_or(|next| has(AFTER_POINTER, next))
+        } else if matches!(word.text, "following" | "below")
+            || next.is_none_or(|next| next.is(AFTER_POINTER))
         {
             pointer = true;
         }
@@ -350,15 +351,15 @@ fn forward_reference(words: &[&str]) -> (bool, bool) {
 
 /// "Here is the email I got", "Bob's reply", "the thread", "chat log": a noun phrase that
 /// presents material, before a colon.
-fn presents_material(words: &[&str], material_noun: bool) -> bool {
-    if !material_noun || words.iter().any(|word| has(RULES_NOUNS, word)) {
+fn presents_material(words: &[Token<'_>], material_noun: bool) -> bool {
+    if !material_noun || words.iter().any(|word| word.is(RULES_NOUN)) {
         return false;
     }
     // A bare noun ("Email:") heads the user's own list as often as it presents a paste.
     let first = words[0];
-    has(PRESENTERS, first)
+    first.is(PRESENTER)
         || matches!(
-            first,
+            first.text,
             "the"
                 | "a"
                 | "an"
@@ -374,25 +375,25 @@ fn presents_material(words: &[&str], material_noun: bool) -> bool {
                 | "those"
                 | "from"
         )
-        || first.ends_with("'s")
+        || first.text.ends_with("'s")
 }
 
 /// "Bob wrote:", "Here's what my manager said:": someone else's words follow. The user's own
 /// reminder ("as I said:") does not count.
-fn reports_speech(words: &[&str]) -> bool {
+fn reports_speech(words: &[Token<'_>]) -> bool {
     // "According to the docs:", "according to Bob's email:".
-    if words[0] == "according" && words.get(1) == Some(&"to") {
+    if words[0].text == "according" && words.get(1).is_some_and(|word| word.text == "to") {
         return true;
     }
-    let Some(index) = words.iter().rposition(|word| SPEECH_VERBS.contains(word)) else {
+    let Some(index) = words.iter().rposition(|word| word.is(SPEECH)) else {
         return false;
     };
     // The verb ends the clause, give or take a pronoun or "this" ("sent this", "told me").
     if words.len() - index > 3 {
         return false;
     }
-    let subject = index.checked_sub(1).map(|before| words[before]);
-    !matches!(subject, Some("i" | "i've" | "i'd" | "we" | "you")) && words[0] != "as"
+    let subject = index.checked_sub(1).map(|before| words[before].text);
+    !matches!(subject, Some("i" | "i've" | "i'd" | "we" | "you")) && words[0].text != "as"
 }
 
 #[cfg(test)]
@@ -406,11 +407,16 @@ mod tests {
         let mut introductions = 0;
         for message in crate::test_messages::corpus_messages() {
             for text in message.lines() {
+                let reader = Reader::new(text);
+                let Some(&line) = reader.lines().first() else {
+                    continue;
+                };
+                let reading = reader.plain(0);
                 for followed in [false, true] {
-                    let found = introduction_of(text, introducing_colons(text), followed);
+                    let found = introduction_of(line, reading, introducing_colons(line), followed);
                     introductions += usize::from(found.is_some());
                     assert!(
-                        found.is_none() || may_introduce(text),
+                        found.is_none() || may_introduce(reading),
                         "{text:?} introduces {found:?} without a trigger word"
                     );
                 }

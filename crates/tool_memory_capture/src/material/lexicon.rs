@@ -3,6 +3,8 @@
 //! a binary search; a unit test keeps every list sorted and free of duplicates. The phrase
 //! lists at the end are matched word by word at a position, so they keep reading order.
 
+use crate::text::SPEECH_VERBS;
+
 /// Whether `word` is in the sorted `list`.
 pub(crate) fn has(list: &[&str], word: &str) -> bool {
     list.binary_search(&word).is_ok()
@@ -427,6 +429,39 @@ pub(super) const FORWARD_PHRASES: &[&[&str]] = &[
     &["in", "the", "future"],
     &["remember"],
 ];
+
+/// Every word that some way of introducing needs (the introduction grammar (`clause_intro`) returns nothing for a
+/// clause without one): adopting verbs and phrases, rules and material nouns, request verbs
+/// and nouns, opinion phrases, "above", speech verbs and "according to", and a word of each
+/// standing-order opener that must make up a whole clause before a colon. Not the words that
+/// count only beside one of these: an adopting verb that needs a rules noun ("use", "keep":
+/// the noun is here) and a question opener ("is", "can", "what"), which introduces only with
+/// "above" or a material or rules noun. Those are among the commonest words of an instruction
+/// file, and the line would be read for nothing.
+pub(crate) fn trigger_words() -> impl Iterator<Item = &'static str> {
+    let lists: [&[&str]; 6] = [
+        ADOPT_VERBS,
+        RULES_NOUNS,
+        MATERIAL_NOUNS,
+        PROCESS_VERBS,
+        PROCESS_NOUNS,
+        SPEECH_VERBS,
+    ];
+    let firsts = [ADOPT_PHRASES, OPINION_PHRASES]
+        .into_iter()
+        .flatten()
+        .filter_map(|phrase| phrase.first().copied());
+    // "from now on", "from here on", "going / moving forward", "henceforth", "in (the)
+    // future", "remember": each holds one of these.
+    let forward = ["now", "here", "forward", "henceforth", "future", "remember"];
+    lists
+        .into_iter()
+        .flatten()
+        .copied()
+        .chain(firsts)
+        .chain(forward)
+        .chain(["above", "according", "tl"])
+}
 
 #[cfg(test)]
 mod tests {

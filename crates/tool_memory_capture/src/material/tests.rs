@@ -5,10 +5,15 @@ use std::ops::Range;
 use super::quotes::overlapping;
 use super::*;
 
+/// The spans of `message`, read alone.
+fn spans_of(message: &str) -> Vec<Span<'_>> {
+    spans(&Reader::new(message))
+}
+
 /// The voices of `message`, line by line (or part of line), as `(text, kind)` pairs with
 /// `None` for the user's own.
 fn check(message: &str, expected: &[(&str, Option<MaterialKind>)]) {
-    let found: Vec<(&str, Option<MaterialKind>)> = spans(message)
+    let found: Vec<(&str, Option<MaterialKind>)> = spans_of(message)
         .into_iter()
         .map(|span| {
             let kind = match span.voice {
@@ -118,7 +123,7 @@ fn the_users_rules_stay_their_own_after_a_colon() {
         "These are the rules for this repo\n- never email Sarah",
         "Three things:\n- never email Sarah",
     ] {
-        let found = spans(message);
+        let found = spans_of(message);
         assert!(
             found.iter().all(|span| span.voice == Voice::Own),
             "{message:?}: {found:?}"
@@ -155,7 +160,9 @@ fn a_heading_before_a_colon_is_not_a_request() {
         "Review: never merge without two approvals.",
     ] {
         assert!(
-            spans(message).iter().all(|span| span.voice == Voice::Own),
+            spans_of(message)
+                .iter()
+                .all(|span| span.voice == Voice::Own),
             "{message:?}"
         );
     }
@@ -239,7 +246,9 @@ fn recognises_chat_transcripts() {
         "Oh and one more thing: never DM the CEO directly.",
     ] {
         assert!(
-            spans(message).iter().all(|span| span.voice == Voice::Own),
+            spans_of(message)
+                .iter()
+                .all(|span| span.voice == Voice::Own),
             "{message:?}"
         );
     }
@@ -309,7 +318,7 @@ fn recognises_e_mails() {
 
 /// The texts of the user's own spans.
 fn own_texts(message: &str) -> Vec<&str> {
-    spans(message)
+    spans_of(message)
         .into_iter()
         .filter(|span| span.voice == Voice::Own)
         .map(|span| span.text)
@@ -340,7 +349,7 @@ fn the_pass_revisits_each_earlier_line_a_bounded_number_of_times() {
     ] {
         let message = repeated.repeat(2000);
         let lines = message.lines().count();
-        let (found, revisited) = spans_counted(&message);
+        let (found, revisited) = spans_counted(&Reader::new(&message));
         assert_eq!(found.len(), lines);
         assert!(
             revisited <= 2 * lines,

@@ -553,3 +553,43 @@ pub(crate) const SUBJECT_STOP_WORDS: &[&str] = &[
     "down",
     "always",
 ];
+
+/// Words of which every revocation holds one: what the object of every retraction needs (a
+/// rule noun, or a verb of saying in "what I said about …"; a retired rule names a rule noun
+/// too), "change(d)" of a changed mind, what every permission needs ("you", the permitting
+/// words of "it's fine to", "we're allowed to", "feel free to", "stop avoiding") and what "X
+/// is no longer banned" needs. Not the retraction verbs and the retired endings themselves:
+/// they count only with a rule noun or a verb of saying, and among them are some of the
+/// commonest words of an instruction file ("of" in "get rid of", "off", "go", "remove").
+pub(crate) fn trigger_words() -> impl Iterator<Item = &'static str> {
+    let permissions = [
+        "you",
+        "you're",
+        "allowed",
+        "permitted",
+        "cleared",
+        "authorized",
+        "authorised",
+        "good",
+        "ok",
+        "okay",
+        "fine",
+        "free",
+        "welcome",
+        "alright",
+        "right",
+        "cool",
+        "safe",
+        "avoid",
+        "avoiding",
+    ];
+    let lifted = ["unbanned", "unblocked", "table"];
+    RULE_NOUNS
+        .iter()
+        .chain(SAID_VERBS)
+        .chain(BANNED)
+        .copied()
+        .chain(["change", "changed"])
+        .chain(permissions)
+        .chain(lifted)
+}

@@ -3,10 +3,15 @@
 
 use super::*;
 
+/// Every revocation of `message` alone, in message order.
+fn extract_revocations(message: &str) -> Vec<Revocation<'_>> {
+    crate::grammar::read_message(message, false, true).revocations
+}
+use crate::text::{match_form, split_sentences};
+
 /// `message` yields exactly these (kind, subject, scope) revocations, in order.
 fn check(message: &str, expected: &[(RevocationKind, &[&str], &str)]) {
-    let spans = crate::material::spans(message);
-    let revocations = extract_revocations(&spans);
+    let revocations = extract_revocations(message);
     let found: Vec<(RevocationKind, Vec<&str>, &str)> = revocations
         .iter()
         .map(|revocation| {

@@ -1,0 +1,94 @@
+//! The word lists of the markerless standing rules (see `standing.rs`): the copulas, bans,
+//! gates and choices a statement of how things are to be done is made of, and the subjects
+//! that make a sentence a description instead. Data only.
+
+/// Phrases that keep an action for the user's approval, wherever the sentence opens.
+pub(crate) const GATE_PHRASES: &[&[&str]] = &[
+    &["needs", "my", "approval"],
+    &["needs", "my", "ok"],
+    &["needs", "my", "okay"],
+    &["needs", "my", "sign-off"],
+    &["needs", "my", "go-ahead"],
+    &["needs", "my", "review"],
+    &["need", "my", "approval"],
+    &["need", "my", "ok"],
+    &["need", "my", "okay"],
+    &["need", "my", "sign-off"],
+    &["need", "my", "go-ahead"],
+    &["need", "my", "review"],
+    &["requires", "my", "approval"],
+    &["requires", "my", "ok"],
+    &["requires", "my", "sign-off"],
+    &["requires", "my", "go-ahead"],
+    &["requires", "my", "review"],
+    &["require", "my", "approval"],
+    &["require", "my", "ok"],
+    &["require", "my", "sign-off"],
+    &["require", "my", "review"],
+    &["needs", "sign-off"],
+    &["need", "sign-off"],
+    &["requires", "sign-off"],
+    &["require", "sign-off"],
+    &["needs", "explicit", "approval"],
+    &["requires", "explicit", "approval"],
+    &["only", "after", "i"],
+    &["only", "once", "i"],
+    &["only", "once", "i've"],
+    &["only", "when", "i", "approve"],
+    &["only", "when", "i", "say", "so"],
+    &["only", "with", "my", "approval"],
+    &["only", "with", "my", "ok"],
+    &["only", "with", "my", "sign-off"],
+];
+
+/// Words of a permission that an exception can follow: "is fine except …".
+pub(crate) const PERMITTING: &[&str] = &["fine", "ok", "okay", "allowed", "permitted", "free"];
+
+/// Subjects that make a sentence about the user or a fact, not a rule: "I only use vim", "it
+/// must be the cache", "there must be a bug".
+pub(crate) const FIRST_PERSON: &[&str] = &[
+    "i", "i'm", "i've", "we", "we're", "we've", "it", "it's", "there", "that", "that's", "this",
+    "he", "she", "they", "you", "what", "why", "how", "who", "which", "when", "where", "is",
+    "does", "do", "can", "could", "should", "would",
+];
+
+/// Words after a copula that ban what the subject names.
+pub(crate) const BANS: &[&[&str]] = &[
+    &["off", "limits"],
+    &["off-limits"],
+    &["forbidden"],
+    &["prohibited"],
+    &["banned"],
+    &["not", "allowed"],
+    &["never", "allowed"],
+    &["not", "permitted"],
+    &["read-only"],
+    &["readonly"],
+    &["read", "only"],
+    &["a", "no-go"],
+    &["out", "of", "bounds"],
+    &["not", "to", "be", "touched"],
+    &["not", "to", "be", "used"],
+    &["untouchable"],
+];
+
+pub(crate) const COPULAS: &[&str] = &["is", "are", "stays", "stay", "remains", "remain", "being"];
+
+/// Adverbs that may stand between the copula and the ban ("is strictly off limits").
+pub(crate) const INTENSIFIERS: &[&str] =
+    &["strictly", "absolutely", "completely", "totally", "always"];
+
+pub(crate) const GATES: &[&[&str]] = &[
+    &["is", "reserved", "for"],
+    &["are", "reserved", "for"],
+    &["needs", "my"],
+    &["need", "my"],
+    &["requires", "my"],
+    &["require", "my"],
+    &["needs", "approval"],
+    &["requires", "approval"],
+    &["needs", "a", "human"],
+];
+
+/// Words after "only" that keep it an exclusive choice of means ("only with `--atomic`").
+pub(crate) const ONLY_MEANS: &[&str] = &["with", "via", "through", "from", "in", "on", "using"];
