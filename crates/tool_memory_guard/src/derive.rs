@@ -31,8 +31,9 @@ use self::lexicon::{
 };
 use self::tokens::{TokenKind, flag_value, is_word, tokenize};
 use self::whole_tool::{
-    does_the_tool, forbids_an_operation, forbids_the_tool, names_an_operation, names_the_tool,
-    only_one_program, read_only_database, says_only_one, says_read_only,
+    action_words, does_the_tool, forbids_an_operation, forbids_the_tool, is_the_tool,
+    names_an_operation, names_the_tool, only_one_program, operation_on_the_tool,
+    read_only_database, says_only_one, says_read_only, topic_words,
 };
 use crate::call::is_script;
 use crate::normalize::WordRuns;
@@ -728,6 +729,26 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             except.push(Matcher::new(MatcherKind::Command, "git tag --list"));
         }
     }
+    // "Don't store anything about customers with `save_memory`": a ban on what the tool is
+    // used for, narrowed to a topic, asks about the calls that mention it (and only those),
+    // rather than forbidding every call of the tool.
+    if let Cue::Forbid { .. } = cue
+        && phrases.is_empty()
+        && flags.is_empty()
+        && entities
+            .iter()
+            .all(|(_, matcher)| is_the_tool(matcher, tool_name))
+        && action_words(tool_name).is_some()
+    {
+        let topic = topic_words(&lower);
+        if !topic.is_empty() {
+            entities = topic
+                .into_iter()
+                .map(|word| (0, Matcher::new(MatcherKind::Literal, word)))
+                .collect();
+            cue = Cue::Forbid { ask_first: true };
+        }
+    }
     // Only a ban on places (paths, URLs: "never write to `/etc/**`") is narrowed to a verb; a
     // ban on a command or a statement (`DELETE`) is about running it.
     let on_places = entities
@@ -777,6 +798,8 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         (Some(constraint), _) => Some(constraint),
         (None, Cue::Forbid { ask_first }) => forbids_the_tool(&words, &lower, tool_name)
             .or_else(|| forbids_an_operation(&words, &lower, tool_name))
+            .map(|matcher| vec![matcher])
+            .or_else(|| operation_on_the_tool(&lower, tool_name))
             // "Never refund more than $500", "don't deploy on Fridays": under a condition, the
             // verb of the tool (or an operation) is the subject, whatever its object.
             .or_else(|| {
@@ -788,8 +811,9 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
                             .or_else(|| names_an_operation(&lower, tool_name))
                     })
                     .flatten()
+                    .map(|matcher| vec![matcher])
             })
-            .map(|matcher| Constraint::forbid(vec![matcher]).with_ask_first(ask_first)),
+            .map(|matchers| Constraint::forbid(matchers).with_ask_first(ask_first)),
         (None, _) => None,
     }?;
     let conditions: Vec<Matcher> = situation

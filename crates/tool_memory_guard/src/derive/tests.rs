@@ -681,3 +681,67 @@ fn classes_of_the_real_text_corpus() {
         ),
     );
 }
+
+#[test]
+fn a_rule_whose_object_is_its_own_tool_holds_for_every_call() {
+    // The tool's noun in the plural, after its own verb or a verb of doing, or after "any".
+    check(
+        "mcp__jira__delete_issue",
+        "Never delete Jira issues.",
+        Some(r#"{"matchers":[{"kind":"command","value":"delete issue"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "mcp__stripe__create_refund",
+        "Ask me before issuing any refund.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"create refund"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "mcp__linear__archive_issue",
+        "Archiving issues is my call — never do it.",
+        Some(r#"{"matchers":[{"kind":"command","value":"archive issue"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "mcp__github__merge_pull_request",
+        "Don't merge pull requests — I review and merge everything myself.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"merge pull request"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "send_email",
+        "Never send email on my behalf.",
+        Some(r#"{"matchers":[{"kind":"command","value":"send email"}],"polarity":"forbid"}"#),
+    );
+    // Another operation on the tool's noun is said in the call ({"state": "closed"}).
+    check(
+        "mcp__github__issue_write",
+        "Don't close issues — commenting is fine.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"close"},{"kind":"literal","value":"closed"},{"kind":"literal","value":"closing"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // The tool named beside another literal is the way, not the ban.
+    check(
+        "mcp__slack__post_message",
+        "Never post to #general with `mcp__slack__post_message`.",
+        Some(r##"{"matchers":[{"kind":"literal","value":"#general"}],"polarity":"forbid"}"##),
+    );
+    // A ban on what the tool is used for, narrowed to a topic, asks about that topic.
+    check(
+        "save_memory",
+        "Don't store anything about customers with `save_memory`.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"literal","value":"customer"},{"kind":"literal","value":"customers"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // Possessive and narrowed objects stay advice.
+    check("send_email", "don't email my landlord, ever", None);
+    check("mcp__jira__delete_issue", "Never delete my issues.", None);
+    check(
+        "mcp__jira__delete_issue",
+        "Don't delete issues that are still open.",
+        None,
+    );
+}
