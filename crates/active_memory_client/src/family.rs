@@ -29,17 +29,27 @@ pub fn tool_family(tool_name: &str) -> Option<ToolFamily> {
     })
 }
 
+/// The family whose rules hold for a call of `tool_name`: [`tool_family`], or for a tool of
+/// an MCP server the family of its own name (`mcp__filesystem__write_file` edits files,
+/// `mcp__desktop-commander__start_process` runs a command line), so that a model cannot step
+/// around "never edit `.env`" through an MCP server. The rules stored on an MCP tool stay its
+/// own ([`tool_family`] of it is `None`).
+pub(crate) fn call_family(tool_name: &str) -> Option<ToolFamily> {
+    tool_family(tool_name).or_else(|| ToolFamily::of_call(tool_name))
+}
+
 /// The normalised tools whose rules apply to a call of `tool` (itself normalised): the tool
-/// first, then the tools the guard says share its rules (its family's members, and the shell's
-/// for a tool named after a program, `tool_memory_guard::tools_sharing_rules`), then the
-/// family's own name and any member not yet listed.
+/// first, then the tools the guard says share its rules (the members of the family the call
+/// is of, and the shell's for a tool named after a program, `git` or `mcp__git__git_push`:
+/// `tool_memory_guard::tools_sharing_rules`), then the family's own name and any member not
+/// yet listed.
 pub(crate) fn rule_scope(tool: &str) -> Vec<String> {
     let mut scope = tools_sharing_rules(tool);
     if scope.first().map(String::as_str) != Some(tool) {
         scope.retain(|name| name != tool);
         scope.insert(0, tool.to_owned());
     }
-    if let Some(family) = tool_family(tool) {
+    if let Some(family) = call_family(tool) {
         let others = std::iter::once(family.as_str()).chain(family.members().iter().copied());
         for name in others {
             if !scope.iter().any(|known| known == name) {
@@ -77,7 +87,7 @@ const SCRIPT_SHELLS: &[&str] = &["ash", "bash", "dash", "fish", "ksh", "sh", "zs
 /// - `apply_patch`: the files its patch adds, updates, deletes or moves to are added as
 ///   `file_paths`, because a patch names them only in its header lines.
 pub fn canonical_arguments<'a>(tool: &str, arguments: &'a Value) -> Cow<'a, Value> {
-    match tool_family(tool) {
+    match call_family(tool) {
         Some(ToolFamily::Shell) => shell_arguments(arguments),
         Some(ToolFamily::FileEdit) if normalize_tool_name(tool) == "apply_patch" => {
             patch_arguments(arguments)
@@ -220,6 +230,14 @@ mod tests {
         );
         // A tool named after a program runs it through a shell: the shell's rules hold.
         assert!(rule_scope("git").contains(&"bash".to_owned()));
+        // A call through an MCP server is of the family of the tool's own name.
+        let through_mcp = rule_scope("mcp__filesystem__write_file");
+        assert_eq!(through_mcp[0], "mcp__filesystem__write_file");
+        assert!(
+            through_mcp.contains(&"file_edit".to_owned())
+                && through_mcp.contains(&"edit".to_owned())
+        );
+        assert!(rule_scope("mcp__git__git_push").contains(&"bash".to_owned()));
     }
 
     #[test]

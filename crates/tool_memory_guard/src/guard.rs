@@ -7,7 +7,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tool_memory_core::{
-    ToolFamily, ToolMemoryPriority, ToolMemoryRule, UNSCOPED_TOOL, normalize_tool_name,
+    ToolFamily, ToolMemoryPriority, ToolMemoryRule, UNSCOPED_TOOL, mcp_tool_part,
+    normalize_tool_name,
 };
 
 use crate::call::{CallView, tool_words, visit_words};
@@ -40,14 +41,16 @@ fn family_slot(family: ToolFamily) -> usize {
         .expect("every family is in ToolFamily::ALL")
 }
 
-/// The tools whose rules hold for a call of `tool_name`, itself first: every tool of its family
-/// (core's table), and for a tool named after a program (`git`) the shell tools too. A caller
-/// that builds a [`Guard`] from one tool's stored rules lists these tools' rules (and the
-/// no-tool group's) so that a rule said about Claude Code's `Bash` holds for Codex's `shell`.
+/// The tools whose rules hold for a call of `tool_name`, itself first: every tool of the family
+/// the call is of (core's table, [`ToolFamily::of_call`]: an MCP server's `write_file` is a
+/// file edit), and for a tool named after a program (`git`, `mcp__git__git_push`) the shell
+/// tools too. A caller that builds a [`Guard`] from one tool's stored rules lists these tools'
+/// rules (and the no-tool group's) so that a rule said about Claude Code's `Bash` holds for
+/// Codex's `shell` and for a shell tool of an MCP server.
 pub fn tools_sharing_rules(tool_name: &str) -> Vec<String> {
     let tool = normalize_tool_name(tool_name);
     let family =
-        ToolFamily::of(&tool).or_else(|| runs_a_program(&tool).then_some(ToolFamily::Shell));
+        ToolFamily::of_call(&tool).or_else(|| runs_a_program(&tool).then_some(ToolFamily::Shell));
     let mut tools = vec![tool.clone()];
     if let Some(family) = family {
         tools.extend(
@@ -61,11 +64,20 @@ pub fn tools_sharing_rules(tool_name: &str) -> Vec<String> {
     tools
 }
 
-/// A tool named after a program (`git`, `git_push`, `docker_run`, `kubectl`) runs that
-/// program, so the shell's rules hold for it too: `git` called with `["push", "--force"]` is
-/// `git push --force` through the shell.
+/// A tool named after a program (`git`, `git_push`, `docker_run`, `kubectl`, and an MCP
+/// server's `git_push`) runs that program, so the shell's rules hold for it too: `git` called
+/// with `["push", "--force"]` is `git push --force` through the shell.
 fn runs_a_program(tool: &str) -> bool {
-    ToolFamily::of(tool).is_none() && names_a_program(&tool_words(tool))
+    ToolFamily::of_call(tool).is_none() && names_a_program(&action_words_of(tool))
+}
+
+/// The words of what a tool does: its name's, or an MCP tool's own name's after its server
+/// (`mcp__git__git_push` → git, push).
+fn action_words_of(tool: &str) -> Vec<String> {
+    match mcp_tool_part(tool) {
+        Some(part) => tool_words(&part),
+        None => tool_words(tool),
+    }
 }
 
 /// Whether a tool's first word is a program: see [`runs_a_program`].
@@ -490,25 +502,49 @@ impl Guard {
         let tool = normalize_tool_name(tool_name);
         // The tool's family, words and indexes are found once per check. Without a rule of a
         // family or for every tool, the family changes nothing: no index is looked up by it,
-        // and the call view has no rule to read it for.
-        let family = if self.families.iter().all(ToolIndex::is_empty) && self.unscoped.is_empty() {
-            None
+        // and the call view has no rule to read it for. A tool of an MCP server is of the
+        // family of its own name (`mcp__filesystem__write_file` edits files) for the call,
+        // while the rules stored on it are its own.
+        let any_family =
+            !(self.families.iter().all(ToolIndex::is_empty) && self.unscoped.is_empty());
+        let family = if any_family || tool.contains("__") {
+            ToolFamily::of_call(&tool)
         } else {
-            ToolFamily::of(&tool)
+            None
         };
+        let member = family.is_some() && ToolFamily::of(&tool) == family;
         let tool_words = tool_words(&tool);
-        let tool_index = if tool == UNSCOPED_TOOL {
+        // A tool named after a program runs its argv as that program's (`git`, `git_push`,
+        // `mcp__git__git_push`).
+        let program = if family.is_none() {
+            let action = if tool.contains("__") {
+                action_words_of(&tool)
+            } else {
+                Vec::new()
+            };
+            let words = if action.is_empty() {
+                &tool_words
+            } else {
+                &action
+            };
+            names_a_program(words).then(|| words[0].clone())
+        } else {
+            None
+        };
+        let own_index = if tool == UNSCOPED_TOOL || member {
             None
         } else {
-            self.index_of(filed(&tool, family))
+            self.index_of(Filed::Tool(&tool))
         };
-        let shell_index = if family.is_none() && names_a_program(&tool_words) {
+        let family_index = family.and_then(|family| self.index_of(Filed::Family(family)));
+        let shell_index = if program.is_some() {
             self.index_of(Filed::Family(ToolFamily::Shell))
         } else {
             None
         };
-        let indexes: [&ToolIndex; 3] = [
-            tool_index.unwrap_or(&EMPTY_INDEX),
+        let indexes: [&ToolIndex; 4] = [
+            own_index.unwrap_or(&EMPTY_INDEX),
+            family_index.unwrap_or(&EMPTY_INDEX),
             shell_index.unwrap_or(&EMPTY_INDEX),
             &self.unscoped,
         ];
@@ -578,11 +614,6 @@ impl Guard {
         let mut decided: Vec<(Decision, &Entry, Hit)> = Vec::new();
         let mut advice: Vec<&Entry> = Vec::new();
         if !candidates.is_empty() {
-            // A tool named after a program (`git`) runs its argv as that program's.
-            let program = (family.is_none()
-                && ToolFamily::of(&tool).is_none()
-                && names_a_program(&tool_words))
-            .then(|| tool_words[0].clone());
             let view = CallView::of_tool(tool_words, family, program.as_deref(), arguments);
             for (which, entry_index) in candidates {
                 if view.budget.work_spent() {

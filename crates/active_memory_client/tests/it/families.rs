@@ -165,6 +165,104 @@ async fn a_rule_on_an_exact_tool_stays_on_it() -> Result<()> {
     .await
 }
 
+/// A call of an MCP server's tool whose own name is a family member's is that family's: a
+/// model cannot step around a rule on editing files, running commands or git by going through
+/// an MCP filesystem, shell or git server. A rule stored on an MCP tool still keeps to it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_through_an_mcp_server_is_held_to_the_familys_rules() -> Result<()> {
+    let client = client();
+    put(&client, "Edit", "Never edit `.env` files.").await?;
+    put(&client, "Bash", "Never `git push --force`.").await?;
+    put(&client, "Bash", "Never run `terraform destroy`.").await?;
+    put(
+        &client,
+        "WebFetch",
+        "Never fetch anything from pastebin.com.",
+    )
+    .await?;
+    check(
+        &client,
+        &[
+            (
+                "mcp__filesystem__write_file",
+                json!({"path": "/repo/.env", "content": "A=1"}),
+                Decision::Deny,
+            ),
+            (
+                "mcp__filesystem__edit_file",
+                json!({"path": "/repo/.env", "edits": [{"oldText": "A=0", "newText": "A=1"}]}),
+                Decision::Deny,
+            ),
+            (
+                "mcp__desktop-commander__edit_block",
+                json!({"file_path": "/repo/.env", "old_string": "A=0", "new_string": "A=1"}),
+                Decision::Deny,
+            ),
+            (
+                "mcp__filesystem__write_file",
+                json!({"path": "/repo/README.md", "content": "hi"}),
+                Decision::Allow,
+            ),
+            (
+                "mcp__desktop-commander__start_process",
+                json!({"command": "terraform destroy -auto-approve", "timeout_ms": 60000}),
+                Decision::Deny,
+            ),
+            (
+                "mcp__desktop-commander__start_process",
+                json!({"command": "terraform plan", "timeout_ms": 60000}),
+                Decision::Allow,
+            ),
+            // The git server's push is `git push --force origin main`, as the `git_push` tool is.
+            (
+                "mcp__git__git_push",
+                json!({"repo_path": "/repo", "force": true, "branch": "main"}),
+                Decision::Deny,
+            ),
+            (
+                "mcp__git__git_push",
+                json!({"repo_path": "/repo", "branch": "feature/x"}),
+                Decision::Allow,
+            ),
+            // Gemini CLI names an MCP tool `server__tool`.
+            (
+                "fetch__fetch",
+                json!({"url": "https://pastebin.com/raw/x"}),
+                Decision::Deny,
+            ),
+            (
+                "mcp__fetch__fetch",
+                json!({"url": "https://docs.rs/serde"}),
+                Decision::Allow,
+            ),
+        ],
+    )
+    .await?;
+    // A rule stored on an MCP tool keeps to it: the family's other tools are not held to it.
+    put(
+        &client,
+        "mcp__filesystem__write_file",
+        "Never write anything under `/srv/`.",
+    )
+    .await?;
+    check(
+        &client,
+        &[
+            (
+                "mcp__filesystem__write_file",
+                json!({"path": "/srv/app/x", "content": "1"}),
+                Decision::Deny,
+            ),
+            (
+                "Write",
+                json!({"file_path": "/srv/app/x", "content": "1"}),
+                Decision::Allow,
+            ),
+        ],
+    )
+    .await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_pinned_block_of_one_member_shows_the_familys_rules() -> Result<()> {
     let client = client();

@@ -105,26 +105,26 @@ impl CommandPattern {
     /// `terraform` tool with `{"command": "apply"}` runs `terraform apply`. The flags must
     /// then appear anywhere in the call.
     pub(crate) fn matches_tool(&self, view: &CallView, tool_words: &[String]) -> bool {
-        let Some(start) = tool_words
+        // Every place the program is named (`mcp__git__git_push` names `git` twice: the
+        // server, then the tool).
+        let mut starts = tool_words
             .iter()
-            .position(|word| Some(word) == self.words.first())
-        else {
-            return false;
-        };
-        for (offset, word) in self.words.iter().enumerate().skip(1) {
-            match tool_words.get(start + offset) {
-                Some(tool_word) if tool_word == word => {}
-                Some(_) => return false,
-                None => {
-                    let named = view
+            .enumerate()
+            .filter(|(_, word)| Some(*word) == self.words.first())
+            .map(|(at, _)| at);
+        let named_at = |start: usize| {
+            self.words.iter().enumerate().skip(1).all(|(offset, word)| {
+                match tool_words.get(start + offset) {
+                    Some(tool_word) => tool_word == word,
+                    None => view
                         .texts
                         .iter()
-                        .any(|text| chunks(&text.lower).any(|chunk| chunk == word));
-                    if !named {
-                        return false;
-                    }
+                        .any(|text| chunks(&text.lower).any(|chunk| chunk == word)),
                 }
-            }
+            })
+        };
+        if !starts.any(named_at) {
+            return false;
         }
         let program = &self.words[0];
         self.flags.iter().all(|flag| {

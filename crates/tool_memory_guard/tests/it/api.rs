@@ -238,6 +238,16 @@ fn rules_follow_the_tool_family_and_program_named_tools() -> Result<()> {
         ("run_shell_command", json!({"command": "git push --force"})),
         ("run_terminal_cmd", json!({"command": "git push --force"})),
         ("git", json!({"args": ["push", "--force"]})),
+        // An MCP server's tool named after the program runs it, and one whose own name is a
+        // shell's is a shell.
+        (
+            "mcp__git__git_push",
+            json!({"force": true, "branch": "main"}),
+        ),
+        (
+            "mcp__desktop-commander__start_process",
+            json!({"command": "git push --force"}),
+        ),
     ] {
         let verdict = guard.check(tool, &arguments);
         anyhow::ensure!(
@@ -246,7 +256,8 @@ fn rules_follow_the_tool_family_and_program_named_tools() -> Result<()> {
             verdict.reason
         );
     }
-    // An MCP tool has no family: the shell's rule is not about it.
+    // An MCP tool whose own name is no member's and names no program has no family: the
+    // shell's rule is not about it.
     let verdict = guard.check("mcp__git__push", &json!({"force": true}));
     anyhow::ensure!(verdict.decision == Decision::Allow, "{}", verdict.reason);
 
@@ -254,6 +265,12 @@ fn rules_follow_the_tool_family_and_program_named_tools() -> Result<()> {
     anyhow::ensure!(shell[0] == "bash" && shell.contains(&"run_shell_command".to_owned()));
     anyhow::ensure!(tools_sharing_rules("git").contains(&"shell".to_owned()));
     anyhow::ensure!(tools_sharing_rules("mcp__db__run_query") == ["mcp__db__run_query"]);
+    let through_mcp = tools_sharing_rules("mcp__filesystem__write_file");
+    anyhow::ensure!(
+        through_mcp[0] == "mcp__filesystem__write_file" && through_mcp.contains(&"edit".to_owned()),
+        "{through_mcp:?}"
+    );
+    anyhow::ensure!(tools_sharing_rules("mcp__git__git_push").contains(&"bash".to_owned()));
     Ok(())
 }
 
