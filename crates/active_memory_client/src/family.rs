@@ -49,7 +49,14 @@ pub(crate) fn rule_scope(tool: &str) -> Vec<String> {
         scope.retain(|name| name != tool);
         scope.insert(0, tool.to_owned());
     }
-    if let Some(family) = call_family(tool) {
+    // Rules can be written on a family by its name: each family listed is listed by name too.
+    let mut families: Vec<ToolFamily> = call_family(tool)
+        .into_iter()
+        .chain(scope.iter().filter_map(|name| ToolFamily::of(name)))
+        .collect();
+    families.sort_unstable();
+    families.dedup();
+    for family in families {
         let others = std::iter::once(family.as_str()).chain(family.members().iter().copied());
         for name in others {
             if !scope.iter().any(|known| known == name) {
@@ -218,9 +225,18 @@ mod tests {
         let scope = rule_scope("run_shell_command");
         assert_eq!(scope[0], "run_shell_command");
         assert!(scope.contains(&"bash".to_owned()) && scope.contains(&"shell".to_owned()));
+        // The file families lend a shell their path bans; each family is listed by name.
+        assert!(scope.contains(&"read".to_owned()) && scope.contains(&"file_edit".to_owned()));
+        let mut unique = scope.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), scope.len(), "each tool once: {scope:?}");
         assert_eq!(
             scope.len(),
-            ToolFamily::Shell.members().len(),
+            ToolFamily::Shell.members().len()
+                + ToolFamily::FileRead.members().len()
+                + ToolFamily::FileEdit.members().len()
+                + 2,
             "shell is both the family and a member, listed once: {scope:?}"
         );
         assert!(rule_scope("file_edit").contains(&"write".to_owned()));

@@ -51,8 +51,6 @@ impl ActiveMemoryClient {
         let arguments = crate::family::canonical_arguments(&tool, arguments);
         let arguments = arguments.as_ref();
         let mut verdict = guard.guard.check(&tool, arguments);
-        guard.restore_tools(&mut verdict.rules);
-        guard.restore_tools(&mut verdict.advice);
         let unseen: &[UnreadableRow] =
             if guard.unreadable.is_empty() || verdict.decision == Decision::Deny {
                 &[]
@@ -115,16 +113,12 @@ impl ActiveMemoryClient {
         let own = self.store().list_with_unreadable(tool).await?;
         let mut rules = own.rules.to_vec();
         let mut unreadable = own.unreadable.to_vec();
-        // The family's rules decide too, held under this tool's name: the guard indexes by it.
-        let mut borrowed = Vec::new();
+        // The rules of the tools whose rules hold for this call decide too (its family's, and
+        // the file families' path bans for a shell), each under its own tool: the guard files
+        // them by family and knows which hold for the call, and how.
         for member in crate::family::rule_scope(tool).iter().skip(1) {
             let listing = self.store().list_with_unreadable(member).await?;
-            for rule in listing.rules.iter() {
-                let mut held = rule.clone();
-                held.tool_name = tool.to_owned();
-                borrowed.push((held.clone(), rule.tool_name.clone()));
-                rules.push(held);
-            }
+            rules.extend_from_slice(&listing.rules);
             unreadable.extend_from_slice(&listing.unreadable);
         }
         if tool != UNSCOPED_TOOL {
@@ -132,7 +126,7 @@ impl ActiveMemoryClient {
             rules.extend_from_slice(&every_tool.rules);
             unreadable.extend_from_slice(&every_tool.unreadable);
         }
-        let (guard, until) = ToolGuard::build(rules, unreadable, borrowed, now);
+        let (guard, until) = ToolGuard::build(rules, unreadable, now);
         let guard = Arc::new(guard);
         if let Some(version) = version {
             self.guards

@@ -1,6 +1,7 @@
 //! The `Guard`: rules indexed per tool once, then every proposed call checked against them,
 //! with the decision policy that turns matches into allow, confirm or deny.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -47,12 +48,18 @@ fn family_slot(family: ToolFamily) -> usize {
 /// tools too. A caller that builds a [`Guard`] from one tool's stored rules lists these tools'
 /// rules (and the no-tool group's) so that a rule said about Claude Code's `Bash` holds for
 /// Codex's `shell` and for a shell tool of an MCP server.
+///
+/// The file families lend their path bans (see [`lenders`]): a shell call also lists the
+/// tools that read and edit files, an edit the tools that read them.
 pub fn tools_sharing_rules(tool_name: &str) -> Vec<String> {
     let tool = normalize_tool_name(tool_name);
-    let family =
-        ToolFamily::of_call(&tool).or_else(|| runs_a_program(&tool).then_some(ToolFamily::Shell));
+    let call_family = ToolFamily::of_call(&tool);
+    let family = call_family.or_else(|| runs_a_program(&tool).then_some(ToolFamily::Shell));
     let mut tools = vec![tool.clone()];
-    if let Some(family) = family {
+    let families = family
+        .into_iter()
+        .chain(lenders(call_family).iter().copied());
+    for family in families {
         tools.extend(
             family
                 .members()
@@ -62,6 +69,26 @@ pub fn tools_sharing_rules(tool_name: &str) -> Vec<String> {
         );
     }
     tools
+}
+
+/// The file families whose path bans hold for a call of `family` besides its own rules: the
+/// reading and the editing families' for a shell, the reading family's for an edit.
+fn lenders(family: Option<ToolFamily>) -> &'static [ToolFamily] {
+    match family {
+        Some(ToolFamily::Shell) => &[ToolFamily::FileRead, ToolFamily::FileEdit],
+        Some(ToolFamily::FileEdit) => &[ToolFamily::FileRead],
+        _ => &[],
+    }
+}
+
+/// The family a stored rule's tool is filed under: a member's (`Bash`), or the family named
+/// itself (`file_edit`, `shell`), so that a rule can be written on a family.
+fn stored_family(tool: &str) -> Option<ToolFamily> {
+    ToolFamily::of(tool).or_else(|| {
+        ToolFamily::ALL
+            .into_iter()
+            .find(|family| family.as_str() == tool)
+    })
 }
 
 /// A tool named after a program (`git`, `git_push`, `docker_run`, `kubectl`, and an MCP
@@ -414,7 +441,7 @@ impl Guard {
         let index = if tool == UNSCOPED_TOOL {
             &mut self.unscoped
         } else {
-            match filed(&tool, ToolFamily::of(&tool)) {
+            match filed(&tool, stored_family(&tool)) {
                 Filed::Family(family) => &mut self.families[family_slot(family)],
                 Filed::Tool(_) => self.tools.entry(tool).or_default(),
             }
@@ -542,11 +569,25 @@ impl Guard {
         } else {
             None
         };
-        let indexes: [&ToolIndex; 4] = [
+        // The path bans of the file families hold for a call that reads or writes their
+        // paths another way: a rule on reading files for a command that reads the path (`cat
+        // ~/.ssh/id_rsa`) and for an edit (which shows the file), a rule on editing files for a
+        // command that writes it (`sed -i`, `>`, `cp x generated.rs`). See "Paths across
+        // families" in docs/guard.md.
+        let lent = |from: ToolFamily| {
+            lenders(family)
+                .contains(&from)
+                .then(|| self.index_of(Filed::Family(from)))
+                .flatten()
+        };
+        let (read_index, edit_index) = (lent(ToolFamily::FileRead), lent(ToolFamily::FileEdit));
+        let indexes: [&ToolIndex; 6] = [
             own_index.unwrap_or(&EMPTY_INDEX),
             family_index.unwrap_or(&EMPTY_INDEX),
             shell_index.unwrap_or(&EMPTY_INDEX),
             &self.unscoped,
+            read_index.unwrap_or(&EMPTY_INDEX),
+            edit_index.unwrap_or(&EMPTY_INDEX),
         ];
         if indexes.iter().all(|index| index.is_empty()) {
             return allow(&tool, Vec::new());
@@ -615,6 +656,10 @@ impl Guard {
         let mut advice: Vec<&Entry> = Vec::new();
         if !candidates.is_empty() {
             let view = CallView::of_tool(tool_words, family, program.as_deref(), arguments);
+            // The views the file families' path bans are checked in ([`BORROWED_READ`],
+            // [`BORROWED_EDIT`]), built on first use.
+            let read_view: OnceCell<CallView> = OnceCell::new();
+            let written_view: OnceCell<CallView> = OnceCell::new();
             for (which, entry_index) in candidates {
                 if view.budget.work_spent() {
                     break;
@@ -623,11 +668,34 @@ impl Guard {
                 let Some(compiled) = &entry.compiled else {
                     continue;
                 };
+                let borrowed_view = match (which, family) {
+                    (BORROWED_READ, Some(ToolFamily::Shell)) => Some(read_view.get_or_init(|| {
+                        CallView::of_paths(
+                            view.tool_words.clone(),
+                            ToolFamily::FileRead,
+                            &view.path_uses().read,
+                        )
+                    })),
+                    (BORROWED_EDIT, _) => Some(written_view.get_or_init(|| {
+                        CallView::of_paths(
+                            view.tool_words.clone(),
+                            ToolFamily::FileEdit,
+                            &view.path_uses().written,
+                        )
+                    })),
+                    (BORROWED_READ, _) => Some(&view),
+                    _ => None,
+                };
                 // The rule's answer is the firmest of its parts' ("Never `git branch -D`. Ask
                 // before deleting branches.": a `-D` denies, a `-d` asks).
                 let mut firmest: Option<(Decision, Hit)> = None;
                 for part in compiled.parts() {
-                    if let Some(hit) = evaluate(part, &view) {
+                    let found = match borrowed_view {
+                        Some(paths) if part.is_path_ban() => evaluate(part, paths),
+                        Some(_) => None,
+                        None => evaluate(part, &view),
+                    };
+                    if let Some(hit) = found {
                         let decision = decide(entry.rule.priority, hit.strength, part.ask_first);
                         if firmest.as_ref().is_none_or(|(best, _)| decision > *best) {
                             firmest = Some((decision, hit));
@@ -655,7 +723,8 @@ impl Guard {
                 }
             }
         }
-        for index in indexes {
+        // A file family's rules are only borrowed for their path bans: they advise nothing here.
+        for index in &indexes[..BORROWED_READ] {
             advice.extend(
                 index
                     .advice
@@ -755,6 +824,11 @@ fn fold_lookalikes(value: &Value, depth: usize) -> Option<Value> {
         _ => None,
     }
 }
+
+/// The positions, in a check's indexes, of the file families whose path bans hold for the
+/// call (see [`Guard::check`]): the reading family's, then the editing family's.
+const BORROWED_READ: usize = 4;
+const BORROWED_EDIT: usize = 5;
 
 static EMPTY_INDEX: std::sync::LazyLock<ToolIndex> = std::sync::LazyLock::new(ToolIndex::default);
 

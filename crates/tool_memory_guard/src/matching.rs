@@ -255,6 +255,20 @@ impl CompiledConstraint {
         Some(groups)
     }
 
+    /// Whether this part bans paths and nothing else ("never read `~/.ssh/*`", "don't touch
+    /// `generated.rs`"): what a file family's rule holds for a call of another family.
+    pub(crate) fn is_path_ban(&self) -> bool {
+        self.polarity == Polarity::Forbid
+            && self
+                .matchers
+                .iter()
+                .all(|(_, compiled)| matches!(compiled, Compiled::Path(_)))
+            && self
+                .when
+                .iter()
+                .all(|(_, compiled)| matches!(compiled, Compiled::Condition(_)))
+    }
+
     /// This constraint and each of its further ones.
     pub(crate) fn parts(&self) -> impl Iterator<Item = &CompiledConstraint> {
         std::iter::once(self).chain(&self.also)
@@ -519,6 +533,14 @@ impl<'a> Scope<'a> {
         self.texts.iter().filter(|text| !text.command_only)
     }
 
+    /// The texts a path may be named in: the plain ones, and for the whole call its relative
+    /// paths resolved against the directory its commands run in (an invocation's are among
+    /// its own texts).
+    fn path_texts(&self) -> impl Iterator<Item = &'a Text> {
+        let resolved = self.view.map_or(&[][..], CallView::resolved_texts);
+        self.plain_texts().chain(resolved)
+    }
+
     /// Texts that can name whom a call reaches: the recipient-like fields when the call has
     /// any, every text otherwise (a shell `mail` command has no fields).
     fn address_texts(&self) -> impl Iterator<Item = &'a Text> {
@@ -594,7 +616,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 .find(|candidate| url.covers(candidate))
                 .and_then(|candidate| found(&candidate.display(), false))
         }),
-        Compiled::Path(pattern) => scope.plain_texts().find_map(|text| {
+        Compiled::Path(pattern) => scope.path_texts().find_map(|text| {
             text.paths()
                 .iter()
                 .find(|path| pattern.covers(path) && !scope.excused_path(path))

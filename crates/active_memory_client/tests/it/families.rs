@@ -263,6 +263,83 @@ async fn a_call_through_an_mcp_server_is_held_to_the_familys_rules() -> Result<(
     .await
 }
 
+/// A path rule on reading files holds for a command that reads the path, and for an edit; one
+/// on editing files holds for a command that writes it, not for one that only reads it. A
+/// shell rule stays the shell's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn path_rules_of_the_file_families_hold_for_the_shell() -> Result<()> {
+    let client = client();
+    let read = put(&client, "Read", "Never read `~/.ssh/*`.").await?;
+    put(
+        &client,
+        "Edit",
+        "Don't touch `generated.rs`, it is produced by the build.",
+    )
+    .await?;
+    put(&client, "Bash", "Never `cat .env`.").await?;
+    check(
+        &client,
+        &[
+            ("Bash", json!({"command": "cat ~/.ssh/id_rsa"}), Decision::Deny),
+            (
+                "run_shell_command",
+                json!({"command": "grep -n Host /home/dev/.ssh/config"}),
+                Decision::Deny,
+            ),
+            (
+                "shell",
+                json!({"command": ["bash", "-lc", "head -3 known_hosts"], "workdir": "/home/dev/.ssh"}),
+                Decision::Deny,
+            ),
+            (
+                "Edit",
+                json!({"file_path": "/home/dev/.ssh/config", "old_string": "a", "new_string": "b"}),
+                Decision::Deny,
+            ),
+            ("Bash", json!({"command": "ls ~/projects"}), Decision::Allow),
+            (
+                "Bash",
+                json!({"command": "sed -i 's/a/b/' src/generated.rs"}),
+                Decision::Deny,
+            ),
+            (
+                "run_terminal_cmd",
+                json!({"command": "echo '// x' >> src/generated.rs"}),
+                Decision::Deny,
+            ),
+            (
+                "Bash",
+                json!({"command": "cp /tmp/g.rs src/generated.rs"}),
+                Decision::Deny,
+            ),
+            ("Bash", json!({"command": "cat src/generated.rs"}), Decision::Allow),
+            (
+                "Bash",
+                json!({"command": "cp src/generated.rs /tmp/backup.rs"}),
+                Decision::Allow,
+            ),
+            // Reading is not editing; the shell's own rule is not about the Read tool.
+            ("Read", json!({"file_path": "/repo/src/generated.rs"}), Decision::Allow),
+            ("Read", json!({"file_path": "/repo/.env"}), Decision::Allow),
+            ("Bash", json!({"command": "cat .env"}), Decision::Deny),
+        ],
+    )
+    .await?;
+    // The verdict names the rule where it is stored.
+    let verdict = client
+        .check("Bash", &json!({"command": "less ~/.ssh/config"}))
+        .await?;
+    assert_eq!(verdict.decision, Decision::Deny, "{}", verdict.reason);
+    assert_eq!(
+        (
+            verdict.rules[0].id.as_str(),
+            verdict.rules[0].tool_name.as_str()
+        ),
+        (read.as_str(), "read")
+    );
+    Ok(())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_pinned_block_of_one_member_shows_the_familys_rules() -> Result<()> {
     let client = client();

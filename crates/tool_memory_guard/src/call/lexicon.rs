@@ -395,3 +395,69 @@ pub(crate) const MINOR_UNIT_WORDS: &[&str] = &["cents", "minor", "pence", "strip
 pub(crate) const TEXT_ARGUMENT_PROGRAMS: &[&str] = &[
     "ag", "echo", "egrep", "fgrep", "git", "grep", "printf", "rg",
 ];
+
+/// Programs that change or remove the paths they are given and read none of them (for which
+/// paths a command writes: `call/paths.rs`). PowerShell's cmdlets lower-case, as a call's
+/// program is compared.
+pub(crate) const WRITE_ONLY_COMMANDS: &[&str] = &[
+    "add-content",
+    "chgrp",
+    "chmod",
+    "chown",
+    "clear-content",
+    "del",
+    "erase",
+    "ln",
+    "mkdir",
+    "mkfifo",
+    "new-item",
+    "ni",
+    "out-file",
+    "rd",
+    "remove-item",
+    "ri",
+    "rm",
+    "rmdir",
+    "set-content",
+    "shred",
+    "touch",
+    "truncate",
+    "unlink",
+];
+
+/// Programs that read every path they are given but the last, which they write.
+pub(crate) const COPY_COMMANDS: &[&str] = &[
+    "copy",
+    "copy-item",
+    "cp",
+    "cpi",
+    "install",
+    "rsync",
+    "scp",
+    "xcopy",
+];
+
+/// Programs that read the paths they are given, besides `READ_ONLY_COMMANDS`: a shell's
+/// `source` and `.`, PowerShell's readers.
+pub(crate) const SOURCE_COMMANDS: &[&str] = &[
+    ".",
+    "gc",
+    "get-content",
+    "select-string",
+    "sls",
+    "source",
+    "type",
+];
+
+/// Keys that hold the directory a call's command runs in, in the agents' own spellings
+/// (Windsurf `Cwd`, Codex `workdir`, Gemini CLI `dir_path` and `directory`): its relative
+/// paths are read against it.
+pub(crate) const DIRECTORY_KEYS: &[&str] = &[
+    "cwd",
+    "dir_path",
+    "directory",
+    "workdir",
+    "working_dir",
+    "working_directory",
+    "workingdirectory",
+];

@@ -13,7 +13,13 @@ use crate::{Constraint, Matcher, MatcherKind};
 /// family and the no-tool sentinel: their rules are about what the call runs, not the tool.
 pub(crate) fn action_words(tool_name: &str) -> Option<Vec<String>> {
     let tool = tool_name.trim().to_lowercase();
-    if tool == tool_memory_core::UNSCOPED_TOOL || tool_memory_core::ToolFamily::of(&tool).is_some()
+    // A rule written on a family by its name (`file_edit`) is about what the call runs too.
+    let family_named = tool_memory_core::ToolFamily::ALL
+        .iter()
+        .any(|family| family.as_str() == tool);
+    if tool == tool_memory_core::UNSCOPED_TOOL
+        || family_named
+        || tool_memory_core::ToolFamily::of(&tool).is_some()
     {
         return None;
     }
