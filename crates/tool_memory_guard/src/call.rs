@@ -18,7 +18,7 @@ use self::lexicon::{
 pub(crate) use self::paths::PathUses;
 use self::paths::{changed_directory, path_uses, resolve};
 pub(crate) use self::shell::{
-    HIDDEN_PROGRAM, Invocation, is_script, parse_command_line, shell_words,
+    HIDDEN_PROGRAM, Invocation, is_script, parse_command_line, runner_prefix, shell_words,
 };
 pub(crate) use self::text::Text;
 
@@ -74,6 +74,9 @@ pub(crate) struct CallView {
     commands: OnceCell<Option<Vec<Invocation>>>,
     /// The paths the command line reads and writes ([`PathUses`]), found on first use.
     path_uses: OnceCell<PathUses>,
+    /// The tool runs PowerShell, whose command lines escape with a backtick, not a
+    /// backslash (`D:\data\old` is a path).
+    powershell: bool,
 }
 
 /// The invocations of a call and what looking at all of them costs.
@@ -120,6 +123,10 @@ impl CallView {
         }
         view.has_recipients = view.texts.iter().any(|text| text.recipient);
         view.text_weight = view.texts.iter().map(Text::weight).sum();
+        view.powershell = view
+            .tool_words
+            .iter()
+            .any(|word| word == "powershell" || word == "pwsh");
         view.may_move = view.texts.iter().any(|text| {
             text.lower.contains("cd ")
                 || text.lower.contains("pushd ")
@@ -148,6 +155,16 @@ impl CallView {
         view
     }
 
+    /// A command line as the shell parser reads it: a PowerShell line with its backslashes
+    /// as path separators (`/`, as paths are compared) and its backtick escapes dropped.
+    fn dialect_line<'a>(&self, line: &'a str) -> std::borrow::Cow<'a, str> {
+        if self.powershell && line.contains(['\\', '`']) {
+            std::borrow::Cow::Owned(line.replace('\\', "/").replace('`', ""))
+        } else {
+            std::borrow::Cow::Borrowed(line)
+        }
+    }
+
     /// The invocations of the texts under a command key (`command`, `cmd`, `CommandLine`):
     /// what the call runs, not the words that describe it. A joined argv is read as its
     /// line. `None` when they do not fit the bounds.
@@ -165,7 +182,8 @@ impl CallView {
                 let mut invocations = Vec::new();
                 let budget = Budget::default();
                 for text in lines {
-                    if !parse_command_line(text.original(), 0, &mut invocations, &budget) {
+                    let line = self.dialect_line(text.original());
+                    if !parse_command_line(&line, 0, &mut invocations, &budget) {
                         return None;
                     }
                 }
@@ -241,7 +259,8 @@ impl CallView {
                 .iter()
                 .filter(|text| text.lower.chars().any(char::is_alphabetic));
             for text in commands {
-                if !parse_command_line(text.original(), 0, &mut invocations, &self.budget) {
+                let line = self.dialect_line(text.original());
+                if !parse_command_line(&line, 0, &mut invocations, &self.budget) {
                     break;
                 }
             }

@@ -14,9 +14,9 @@ use crate::call::{CallView, HIDDEN_WORD, Invocation, Text};
 use crate::condition::{Condition, Shown};
 use crate::limits::Budget;
 use crate::normalize::{
-    PathPattern, UrlParts, alnum_runs, bare_host, chunks, find_word, first_run, flag_case,
-    flag_meanings, flag_spellings, has_aliases, host_in_domain, normalize_domain, normalize_email,
-    normalize_path, normalize_url, sets_flag,
+    PathPattern, UrlParts, alnum_runs, bare_host, chunks, command_spellings, find_word, first_run,
+    flag_case, flag_meanings, flag_meanings_after, flag_spellings, flags_subcommand, has_aliases,
+    host_in_domain, normalize_domain, normalize_email, normalize_path, normalize_url, sets_flag,
 };
 use crate::{Access, Constraint, Matcher, MatcherKind, Polarity, Strength};
 
@@ -78,6 +78,23 @@ impl Compiled {
     /// fires. `None`: no word exists, evaluate on every call.
     pub(crate) fn key_groups(&self) -> Option<Vec<KeyGroup>> {
         let mut groups = vec![self.key_group()?];
+        if let Compiled::Command(command) = self {
+            // The program under its other names (`./mvnw deploy`, `Remove-Item`, `service nginx
+            // restart`).
+            for spelling in command_spellings(&command.words) {
+                let words: Vec<String> = spelling
+                    .iter()
+                    .enumerate()
+                    .filter(|(at, word)| *at != 1 || !has_aliases(&spelling[0], word))
+                    .flat_map(|(_, word)| {
+                        alnum_runs(word).map(str::to_lowercase).collect::<Vec<_>>()
+                    })
+                    .collect();
+                if !words.is_empty() {
+                    groups.push(KeyGroup::AllOf(words));
+                }
+            }
+        }
         // `$(echo git) push -f`, `$GIT push -f`: a program the call hides leaves only the
         // subcommands to find (and the hidden program's mark, [`HIDDEN_WORD`]).
         if let Compiled::Command(command) = self {
@@ -681,7 +698,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                     .invocations
                     .get()
                     .iter()
-                    .any(|invocation| sets_flag(&invocation.program, flag, &invocation.flags));
+                    .any(|invocation| invocation_sets_flag(invocation, flag));
             present.then(|| Found {
                 value: flag.clone(),
                 recipient: false,
@@ -758,6 +775,19 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
             })
         }
     }
+}
+
+/// Whether an invocation sets `flag`, read as its program reads it, and after its subcommand
+/// (`docker compose down -v` sets `-v`, which `down` reads as `--volumes`).
+fn invocation_sets_flag(invocation: &Invocation, flag: &str) -> bool {
+    let program = invocation.program.as_str();
+    sets_flag(program, flag, &invocation.flags)
+        || flag_meanings_after(
+            program,
+            flags_subcommand(program, &invocation.positional),
+            flag,
+        )
+        .all(|meaning| invocation.flags.iter().any(|seen| seen == meaning))
 }
 
 /// Whether the name words of a recipient value spell the person a rule names (`words`, lower

@@ -226,7 +226,9 @@ pub(crate) const SHORT_VALUE_FLAGS: &[(&str, &[&str])] = &[
 ];
 
 /// Runners that take the program to run as their first word after their options.
-pub(crate) const RUNNERS: &[&str] = &["bunx", "npx", "pnpx", "uvx"];
+/// (Laravel's `sail` runs the program named after it in its container: `sail artisan`,
+/// `sail composer`.)
+pub(crate) const RUNNERS: &[&str] = &["bunx", "npx", "pnpx", "sail", "uvx"];
 
 /// Interpreters that run a script named as their first word (`bash ./deploy.sh`).
 pub(crate) const SCRIPT_RUNNERS: &[&str] = &[

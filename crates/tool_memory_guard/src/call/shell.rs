@@ -10,7 +10,10 @@ use super::lexicon::{
 use super::text::Text;
 use crate::limits::{Bound, Budget, MAX_COMMAND_NESTING, MAX_WRAPPERS};
 use crate::normalize::{
-    canonical_subcommand, expand_flag, flag_meanings, flag_meanings_after, program_name,
+    PsParameter, canonical_subcommand, canonical_words, cmdlet_parameters_of, equivalent_program,
+    expand_flag, flag_meanings, flag_meanings_after, flags_subcommand, is_long_powershell_word,
+    powershell_cmdlet, powershell_parameter, powershell_parameter_name, program_name,
+    runs_unknown_word,
 };
 
 /// One program run by a command line: `git -C x push --force origin main`.
@@ -635,6 +638,12 @@ fn runner_target(program: &str, rest: &[String]) -> Option<usize> {
         .any(|(runner, sub)| *runner == program && rest.first().is_some_and(|word| word == sub))
     {
         1
+    } else if let Some(first) = rest.iter().position(|word| !word.starts_with('-'))
+        && runs_unknown_word(program, &rest[first])
+    {
+        // `pnpm drizzle-kit push`: a package manager runs a word that is none of its commands
+        // as a script, or else as the package's program.
+        first
     } else if program == "python" && rest.first().is_some_and(|word| word == "-m") {
         return rest.get(1).map(|_| 1);
     } else if SCRIPT_RUNNERS.contains(&program) {
@@ -666,6 +675,36 @@ fn runner_target(program: &str, rest: &[String]) -> Option<usize> {
     (at < rest.len()).then_some(at)
 }
 
+/// How many of a command's first words are a package runner that runs the rest (`npx`,
+/// `bunx`, `pnpm exec`, `pnpm dlx`, `uv run`): none when nothing follows them.
+pub(crate) fn runner_prefix(words: &[&str]) -> usize {
+    let program = words
+        .first()
+        .map(|word| program_name(word))
+        .unwrap_or_default();
+    let prefix = if RUNNERS.contains(&program.as_str()) {
+        1
+    } else if RUNNER_SUBCOMMANDS.iter().any(|(runner, sub)| {
+        *runner == program
+            && words
+                .get(1)
+                .is_some_and(|word| word.eq_ignore_ascii_case(sub))
+    }) {
+        2
+    } else {
+        0
+    };
+    // The program run must follow, and not as an option.
+    if words
+        .get(prefix)
+        .is_some_and(|next| prefix > 0 && !next.starts_with('-'))
+    {
+        prefix
+    } else {
+        0
+    }
+}
+
 /// Whether a word names a script file: a path (`./deploy.sh`, `scripts/seed`) or a file with
 /// a script's extension (`seed.py`).
 pub(crate) fn is_script(word: &str) -> bool {
@@ -677,20 +716,51 @@ pub(crate) fn is_script(word: &str) -> bool {
 
 fn invocation(words: &[String]) -> Invocation {
     let first = &words[0];
-    let (program, rest) = if first.starts_with('-') {
+    let (named, rest) = if first.starts_with('-') {
         (String::new(), words)
     } else {
         (program_name(first), &words[1..])
     };
-    let mut positional = Vec::new();
+    // `Remove-Item` is compared as `rm`, `docker-compose` as `docker compose`.
+    let cmdlet = powershell_cmdlet(&named).map(|(_, parameters)| parameters);
+    let (mut program, prefix) = equivalent_program(named);
+    let mut positional: Vec<String> = prefix.iter().map(|word| (*word).to_owned()).collect();
     let mut flags = Vec::new();
     let mut expanded = Vec::new();
     let mut skip_value = false;
+    let mut take_positional = false;
     let mut options_done = false;
     let mut values: Vec<(String, String)> = Vec::new();
     for (at, word) in rest.iter().enumerate() {
         if skip_value {
             skip_value = false;
+            continue;
+        }
+        if take_positional {
+            take_positional = false;
+            positional.push(word.to_lowercase());
+            continue;
+        }
+        // A cmdlet's parameters: case-blind, any unique prefix, an en dash for the hyphen; and
+        // its alias's (`rm -Recurse -Force`), where the word can be nothing else.
+        let parameters = cmdlet.or_else(|| {
+            is_long_powershell_word(word)
+                .then(|| cmdlet_parameters_of(&program))
+                .flatten()
+        });
+        if let Some(parameters) = parameters
+            && let Some(name) = powershell_parameter_name(word)
+        {
+            match powershell_parameter(parameters, &name) {
+                Some(PsParameter::Flag(flag)) => {
+                    if !flags.iter().any(|seen| seen == flag) {
+                        flags.push(flag.to_owned());
+                    }
+                }
+                Some(PsParameter::Positional) => take_positional = !word.contains(':'),
+                Some(PsParameter::Value) => skip_value = !word.contains(':'),
+                None => flags.push(format!("-{name}")),
+            }
             continue;
         }
         if !options_done && word == "--" {
@@ -700,7 +770,7 @@ fn invocation(words: &[String]) -> Invocation {
         if !options_done && word.len() > 1 && word.starts_with('-') {
             expanded.clear();
             expand_flag(word, &mut expanded);
-            let subcommand = positional.first().map(String::as_str);
+            let subcommand = flags_subcommand(&program, &positional);
             for flag in &expanded {
                 for meaning in flag_meanings_after(&program, subcommand, flag) {
                     if !flags.iter().any(|seen| seen == meaning) {
@@ -749,6 +819,7 @@ fn invocation(words: &[String]) -> Invocation {
         }
         positional.push(word.clone());
     }
+    canonical_words(&mut program, &mut positional);
     Invocation {
         program,
         positional,

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use crate::MatcherKind;
-use crate::derive::lexicon::{NOT_FILES, PROGRAM, SQL_KEYWORDS, word_class};
+use crate::derive::lexicon::{NOT_FILES, POWERSHELL_VERBS, PROGRAM, SQL_KEYWORDS, word_class};
 use crate::normalize::{is_domain_like, is_ipv4, normalize_email, normalize_url};
 
 #[derive(Debug, Clone)]
@@ -269,7 +269,7 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
                     TokenKind::Entity(MatcherKind::Flag, short_flag_case(content, value))
                 }
                 Some((kind, value)) => TokenKind::Entity(kind, value),
-                None if backtick && first_is_program => {
+                None if backtick && (first_is_program || is_powershell_command(content)) => {
                     TokenKind::QuotedCommand(command_case(content, &lower, flag_case))
                 }
                 // A quoted glob of a bare file name (`id_rsa*`, `*secret*`) names files, even
@@ -394,6 +394,29 @@ fn commands_by_place(text: &str, tokens: &mut [Token<'_>]) {
             tokens[index].kind = TokenKind::QuotedCommand(value);
         }
     }
+}
+
+/// Whether a word is a PowerShell command: a cmdlet's `Verb-Noun` name, capitalised, with one
+/// of PowerShell's approved verbs (`Stop-Process`, `Remove-Item`), or a .NET static method
+/// (`[Environment]::SetEnvironmentVariable`).
+fn is_powershell_command(word: &str) -> bool {
+    if let Some((class, method)) = word.split_once("]::") {
+        return class.starts_with('[')
+            && class.len() > 1
+            && !method.is_empty()
+            && method.chars().all(char::is_alphanumeric);
+    }
+    let Some((verb, noun)) = word.split_once('-') else {
+        return false;
+    };
+    let capitalised = |part: &str| {
+        part.starts_with(|ch: char| ch.is_ascii_uppercase())
+            && part.len() >= 2
+            && part.chars().all(|ch| ch.is_ascii_alphanumeric())
+    };
+    capitalised(verb)
+        && capitalised(noun)
+        && POWERSHELL_VERBS.contains(&verb.to_ascii_lowercase().as_str())
 }
 
 /// Verbs after which a backticked word is a program run (see [`commands_by_place`]).
