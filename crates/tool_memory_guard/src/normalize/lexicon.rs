@@ -217,12 +217,15 @@ pub(crate) enum PsParameter {
     Value,
 }
 
+/// A cmdlet's parameters, each with what it does.
+pub(crate) type CmdletParameters = &'static [(&'static str, PsParameter)];
+
 /// PowerShell's cmdlets that do what a Unix program does, compared as that program (`Remove-Item
 /// -Recurse -Force` is `rm -r -f`), and those compared as themselves; each with its parameters,
 /// which PowerShell reads case-blind and by any unique prefix (`-r` is `-Recurse`, `-fo`
 /// `-Force`). Their aliases (`ri`, `rm`, `del`, `kill`, `spps`) are programs of their own or
 /// [`PROGRAM_EQUIVALENTS`]. Sorted.
-pub(crate) const POWERSHELL_CMDLETS: &[(&str, &str, &[(&str, PsParameter)])] = &[
+pub(crate) const POWERSHELL_CMDLETS: &[(&str, &str, CmdletParameters)] = &[
     (
         "copy-item",
         "cp",
