@@ -67,7 +67,7 @@ fn polarity_cue(cues: &Cues, lower: &str) -> Option<Cue> {
     if cues.forbid.is_some() {
         return Some(Cue::Forbid { ask_first: false });
     }
-    if let Some(at) = lower.find("instead of") {
+    if let Some(at) = choice_at(lower) {
         return Some(Cue::InsteadOf(at));
     }
     if cues.require.is_some() {
@@ -75,6 +75,26 @@ fn polarity_cue(cues: &Cues, lower: &str) -> Option<Cue> {
     }
     None
 }
+
+/// Where a choice between two ways names the one not to take: "use X instead of Y", "X rather
+/// than Y", "X in place of Y", "prefer X over Y", "prefer X to Y" (Y is after the offset
+/// returned).
+fn choice_at(lower: &str) -> Option<usize> {
+    let after_prefer = |marker: &str| {
+        let prefer = lower.find("prefer")?;
+        lower[prefer..]
+            .find(marker)
+            .map(|at| prefer + at + marker.len() - 1)
+    };
+    CHOICE_MARKERS
+        .iter()
+        .filter_map(|marker| lower.find(marker).map(|at| at + marker.len() - 1))
+        .min()
+        .or_else(|| after_prefer(" over ").or_else(|| after_prefer(" to ")))
+}
+
+/// Phrases between the way to take and the way not to (see [`choice_at`]).
+const CHOICE_MARKERS: &[&str] = &["in place of ", "instead of ", "rather than "];
 
 /// Whether a clause carries a cue of its own: an order, not an explanation.
 fn gives_an_order(clause: &str) -> bool {
@@ -84,7 +104,7 @@ fn gives_an_order(clause: &str) -> bool {
         || cues.ask.is_some()
         || cues.forbid.is_some()
         || cues.require.is_some()
-        || lower.contains("instead of")
+        || choice_at(&lower).is_some()
         || allowlist::states_an_allowlist(&lower)
         || says_read_only(&lower)
         || says_only_one(&lower)
@@ -609,16 +629,20 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         flags.retain(|(offset, _)| *offset < cut);
         phrases.retain(|phrase| phrase.offset < cut);
     }
-    // "Run `npm ci`, never plain `npm install`": what a positive opening names before the ban
-    // is the way to do it, not more bans.
+    // "Run `npm ci`, never plain `npm install`", "`uv add`, not `pip install`": what a positive
+    // opening (or a bare code span) names before the ban is the way to do it, not more bans,
+    // when the ban names something of its own.
     if let (Cue::Forbid { .. }, Some(forbid_at)) = (cue, cues.forbid)
         && forbid_at > 0
         && lower[..forbid_at]
             .trim_end()
             .ends_with([',', ';', '-', '—', '–'])
-        && POSITIVE_OPENERS
+        && (POSITIVE_OPENERS
             .iter()
             .any(|opener| lower.trim_start().starts_with(&format!("{opener} ")))
+            || (lower.trim_start().starts_with('`')
+                && (entities.iter().any(|(offset, _)| *offset >= forbid_at)
+                    || phrases.iter().any(|phrase| phrase.offset >= forbid_at))))
     {
         entities.retain(|(offset, _)| *offset >= forbid_at);
         flags.retain(|(offset, _)| *offset >= forbid_at);

@@ -745,3 +745,32 @@ fn a_rule_whose_object_is_its_own_tool_holds_for_every_call() {
         None,
     );
 }
+
+#[test]
+fn a_choice_forbids_the_way_not_taken() {
+    check(
+        "bash",
+        "`uv add`, not `pip install`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"pip install"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "bash",
+        "Prefer `rg` over `grep`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"grep"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "bash",
+        "Run `bun test` rather than `jest`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"jest"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "bash",
+        "We use pnpm rather than yarn.",
+        Some(r#"{"matchers":[{"kind":"command","value":"yarn"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "bash",
+        "Use `pnpm dlx` in place of `npx`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"npx"}],"polarity":"forbid"}"#),
+    );
+}

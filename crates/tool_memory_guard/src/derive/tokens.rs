@@ -371,6 +371,10 @@ fn commands_by_place(text: &str, tokens: &mut [Token<'_>]) {
     };
     let is_command = |token: &Token| matches!(token.kind, TokenKind::QuotedCommand(_));
     let joiner = |token: &Token| matches!(token.lower.as_ref(), "or" | "and" | "nor");
+    let lower_text = text.to_lowercase();
+    let is_choice = ["instead of", "rather than", "in place of", "prefer"]
+        .iter()
+        .any(|marker| lower_text.contains(marker));
     for index in 0..tokens.len() {
         if !program_like(&tokens[index]) {
             continue;
@@ -380,6 +384,12 @@ fn commands_by_place(text: &str, tokens: &mut [Token<'_>]) {
             matches!(token.kind, TokenKind::Word)
                 && RUN_OR_USE_VERBS.contains(&token.lower.as_ref())
         });
+        // "`rg` over `grep`", "`bun test` rather than `jest`": the other side of a choice
+        // between two ways to run something.
+        let chosen_against = before.is_some_and(|token| {
+            matches!(token.kind, TokenKind::Word)
+                && matches!(token.lower.as_ref(), "of" | "over" | "than")
+        }) && is_choice;
         // The list's neighbours: across "or"/"and", or a comma.
         let listed_after = before.is_some_and(|token| {
             (joiner(token) && index >= 2 && is_command(&tokens[index - 2]))
@@ -389,7 +399,7 @@ fn commands_by_place(text: &str, tokens: &mut [Token<'_>]) {
             (joiner(token) && tokens.get(index + 2).is_some_and(is_command))
                 || (tokens[index].trailing_comma && is_command(token))
         });
-        if after_verb || listed_after || listed_before {
+        if after_verb || listed_after || listed_before || chosen_against {
             let value = tokens[index].lower.clone().into_owned();
             tokens[index].kind = TokenKind::QuotedCommand(value);
         }
