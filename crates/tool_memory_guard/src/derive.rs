@@ -127,7 +127,44 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     if let Some(parts) = sentence_parts(&original, &text, tool_name) {
         return Some(parts);
     }
-    derive_clauses(&original, &text, &text, tool_name)
+    derive_clauses(&original, &text, &text, tool_name).or_else(|| {
+        // "**Never publish crates.** `cargo publish` and `cargo release` are done by the
+        // maintainer.": an order that names nothing checkable, and a clause beside it that
+        // names the commands it is about, without a cue of its own.
+        if !original.contains('`') {
+            return None;
+        }
+        let explained = ordering_clauses(&original, |clause| {
+            gives_an_order(clause) || names_commands(clause)
+        });
+        if explained == text {
+            return None;
+        }
+        derive_clauses(&original, &explained, &explained, tool_name)
+    })
+}
+
+/// Whether a clause without a cue names commands in code spans (a span of several words, or
+/// one whose first word is a program), and is no instruction of its own ("See `make docs`").
+fn names_commands(clause: &str) -> bool {
+    let first = clause
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    if POSITIVE_OPENERS.contains(&first.as_str())
+        || matches!(first.as_str(), "see" | "check" | "read" | "try" | "ask")
+    {
+        return false;
+    }
+    clause.split('`').skip(1).step_by(2).any(|span| {
+        let span = span.trim();
+        span.split_whitespace().nth(1).is_some()
+            || span
+                .split_whitespace()
+                .next()
+                .is_some_and(|word| is_program(&word.to_lowercase()))
+    })
 }
 
 /// "The README says never to run `./scripts/seed.sh` twice. Is that still true?": a rule

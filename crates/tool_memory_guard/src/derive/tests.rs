@@ -774,3 +774,32 @@ fn a_choice_forbids_the_way_not_taken() {
         Some(r#"{"matchers":[{"kind":"command","value":"npx"}],"polarity":"forbid"}"#),
     );
 }
+
+#[test]
+fn a_ban_that_names_nothing_is_about_the_commands_the_next_clause_names() {
+    check(
+        "bash",
+        "**Never publish crates.** `cargo publish` and `cargo release` are done by the maintainer.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"cargo publish"},{"kind":"command","value":"cargo release"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "**No production deploys.** `vercel --prod` and `vercel deploy --prod` are CI's job.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"vercel --prod"},{"kind":"command","value":"vercel deploy --prod"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // An instruction of its own, or a ban that names something, keeps to its own words.
+    check(
+        "bash",
+        "**Never guess.** See `make docs` for the details.",
+        None,
+    );
+    check(
+        "bash",
+        "**NEVER run yarn** — this repo uses `pnpm install`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"yarn"}],"polarity":"forbid"}"#),
+    );
+}
