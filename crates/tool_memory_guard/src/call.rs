@@ -12,6 +12,8 @@ mod paths;
 mod shell;
 mod text;
 
+pub(crate) use self::access::{invocation_only_reads, invocation_reads};
+pub(crate) use self::lexicon::SQL_WRITE_STATEMENTS;
 use self::lexicon::{
     AMOUNT_KEYS, COMMAND_KEYS, DIRECTORY_KEYS, MINOR_UNIT_WORDS, RECIPIENT_KEYS, VALUE_FLAGS,
 };
@@ -74,6 +76,8 @@ pub(crate) struct CallView {
     commands: OnceCell<Option<Vec<Invocation>>>,
     /// The paths the command line reads and writes ([`PathUses`]), found on first use.
     path_uses: OnceCell<PathUses>,
+    /// The written paths as texts, for rules about writing.
+    written: OnceCell<Vec<Text>>,
     /// The tool runs PowerShell, whose command lines escape with a backtick, not a
     /// backslash (`D:\data\old` is a path).
     powershell: bool,
@@ -203,6 +207,22 @@ impl CallView {
                 }
                 _ => path_uses(self.invocations(), self.cwd.as_deref()),
             })
+    }
+
+    /// Whether the call is of a shell tool.
+    pub(crate) fn is_shell(&self) -> bool {
+        self.family == Some(ToolFamily::Shell)
+    }
+
+    /// The paths the call's command line writes, as texts ([`CallView::path_uses`]).
+    pub(crate) fn written_texts(&self) -> &[Text] {
+        self.written.get_or_init(|| {
+            self.path_uses()
+                .written
+                .iter()
+                .map(|path| Text::of(path, false, false))
+                .collect()
+        })
     }
 
     /// The call's relative paths resolved against the directory each command runs in; empty

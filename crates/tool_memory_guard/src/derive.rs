@@ -24,6 +24,7 @@ use tool_memory_core::ToolMemoryRule;
 
 use self::entities::{CommandPhrase, command_phrases, handle_name, host_names, person_names};
 pub(crate) use self::lexicon::is_program;
+use self::lexicon::word_class;
 use self::lexicon::{
     ANY_ACCESS_VERBS, ASK_CUES, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FLAG_SUBCOMMANDS,
     INTERPRETERS, PERSON_FILLER, PIPE_WORDS, POSITIVE_OPENERS, POSITIVE_TURNS, RUN_VERB,
@@ -409,7 +410,14 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     if let Some(read_only) = read_only_database(&lower, tool_name) {
         return finish(read_only.with_ask_first(cues.ask.is_some()));
     }
-    let cue = polarity_cue(&cues, &lower)?;
+    // "`kubectl` is read-only for you", "`s3://acme-backups/` is read-only": what the rule names
+    // may be read, and not changed.
+    let read_only_order = says_read_only(&lower);
+    let cue = match polarity_cue(&cues, &lower) {
+        Some(cue) => cue,
+        None if read_only_order => Cue::Forbid { ask_first: false },
+        None => return None,
+    };
     let mut tokens = tokenize(text, &lower);
     if let Cue::InsteadOf(at) = cue {
         tokens.retain(|token| token.offset > at);
@@ -816,7 +824,45 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         .iter()
         .any(|(_, matcher)| matches!(matcher.kind, MatcherKind::Path | MatcherKind::Url));
     let access = match cue {
+        Cue::Forbid { .. } if read_only_order => {
+            // "(`describe-*`, `list-*`, `get-*`)": the reads it allows, not places.
+            entities.retain(|(_, matcher)| {
+                !(matcher.kind == MatcherKind::Path
+                    && matcher.value.ends_with("-*")
+                    && !matcher.value.contains(['/', '.']))
+            });
+            // "The `main` branch is protected and read-only for you": no push to it.
+            let branches = !entities.is_empty()
+                && phrases.is_empty()
+                && entities.iter().all(|(_, matcher)| {
+                    matcher.kind == MatcherKind::Literal
+                        && (word_class(&matcher.value) & BRANCH != 0 || lower.contains("branch"))
+                });
+            if branches {
+                phrases.push(CommandPhrase {
+                    offset: 0,
+                    words: vec!["git".to_owned(), "push".to_owned()],
+                    adjacent_flags: Vec::new(),
+                    loose_flags: Vec::new(),
+                    force_words: false,
+                });
+                None
+            } else {
+                Some(Access::Write)
+            }
+        }
         Cue::Forbid { .. } if on_places => access_of(&words),
+        // "Ask before any `gcloud` command that creates, updates or deletes something": the
+        // commands that change things, not those that read.
+        // (A command with its subcommand, `kubectl delete`, says what it does already.)
+        Cue::Forbid { .. }
+            if !phrases.is_empty()
+                && phrases
+                    .iter()
+                    .all(|phrase| phrase.words.len() == 1 && phrase.adjacent_flags.is_empty()) =>
+        {
+            access_of_commands(&words)
+        }
         _ => None,
     };
     let constraint = match cue {
@@ -1096,6 +1142,23 @@ fn access_of(words: &WordRuns<'_>) -> Option<Access> {
     let has = |list: &[&str]| list.iter().any(|verb| words.has_run(verb));
     (has(WRITE_VERBS) && !has(ANY_ACCESS_VERBS)).then_some(Access::Write)
 }
+
+/// The access a ban on commands is about, from its verbs: only verbs of change ("any `gcloud`
+/// command that creates, updates or deletes something", "a `kubectl` command that mutates the
+/// cluster") make it a ban on the invocations that change things. Verbs of running (run, use,
+/// execute) are how any command is said and keep nothing from it; a verb of reading keeps the
+/// ban about every invocation.
+fn access_of_commands(words: &WordRuns<'_>) -> Option<Access> {
+    let has = |list: &[&str]| list.iter().any(|verb| words.has_run(verb));
+    let reads = ANY_ACCESS_VERBS
+        .iter()
+        .filter(|verb| !RUNNING_VERBS.contains(verb))
+        .any(|verb| words.has_run(verb));
+    (has(WRITE_VERBS) && !reads).then_some(Access::Write)
+}
+
+/// Verbs that say a command is run, which any ban on a command uses.
+const RUNNING_VERBS: &[&str] = &["exec", "execute", "run", "running", "use", "using"];
 
 /// Drops invalid or duplicate matchers; `None` when nothing is left to check.
 fn finish(mut constraint: Constraint) -> Option<Constraint> {

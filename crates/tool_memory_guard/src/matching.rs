@@ -10,7 +10,9 @@ mod command;
 
 pub(crate) use self::command::CommandPattern;
 
-use crate::call::{CallView, HIDDEN_WORD, Invocation, Text};
+use crate::call::{
+    CallView, HIDDEN_WORD, Invocation, Text, invocation_only_reads, invocation_reads,
+};
 use crate::condition::{Condition, Shown};
 use crate::limits::Budget;
 use crate::normalize::{
@@ -383,6 +385,9 @@ struct Scope<'a> {
     budget: &'a Budget,
     /// The constraint's exceptions: what also matches one of them is excused.
     except: &'a [(Matcher, Compiled)],
+    /// The constraint is about changing things (`access: write`): an invocation that only
+    /// reads is not concerned, and on a shell only the paths a command writes are.
+    write_only: bool,
     /// The scope is an invocation whose program the call hides: what is found in it, or found
     /// missing, only may break the rule.
     weak: bool,
@@ -400,6 +405,7 @@ impl<'a> Scope<'a> {
             text_weight: view.text_weight,
             budget: &view.budget,
             except: &[],
+            write_only: false,
             weak: false,
         }
     }
@@ -419,6 +425,7 @@ impl<'a> Scope<'a> {
             text_weight: invocation.weight(),
             budget,
             except: &[],
+            write_only: false,
             weak: false,
         }
     }
@@ -553,9 +560,17 @@ impl<'a> Scope<'a> {
     /// The texts a path may be named in: the plain ones, and for the whole call its relative
     /// paths resolved against the directory its commands run in (an invocation's are among
     /// its own texts).
-    fn path_texts(&self) -> impl Iterator<Item = &'a Text> {
+    fn path_texts(self) -> Box<dyn Iterator<Item = &'a Text> + 'a> {
+        if let Some(view) = self.view
+            && self.write_only
+            && view.is_shell()
+        {
+            // "`s3://backups/` is read-only": `aws s3 cp s3://backups/x .` reads it.
+            return Box::new(view.written_texts().iter());
+        }
         let resolved = self.view.map_or(&[][..], CallView::resolved_texts);
-        self.plain_texts().chain(resolved)
+        let plain = self.texts.iter().filter(|text| !text.command_only);
+        Box::new(plain.chain(resolved))
     }
 
     /// Texts that can name whom a call reaches: the recipient-like fields when the call has
@@ -627,7 +642,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                     .and_then(|host| found(host, false))
             })
         }
-        Compiled::Url(url) => scope.plain_texts().find_map(|text| {
+        Compiled::Url(url) => scope.path_texts().find_map(|text| {
             text.urls()
                 .iter()
                 .find(|candidate| url.covers(candidate))
@@ -651,7 +666,9 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
         Compiled::Command(command) => {
             let invocations = || scope.invocations.get().iter().chain(scope.downstream);
             let in_invocations = invocations().any(|invocation| {
-                command.matches_invocation(invocation) && !scope.excused_invocation(invocation)
+                command.matches_invocation(invocation)
+                    && !scope.excused_invocation(invocation)
+                    && !(scope.write_only && invocation_only_reads(invocation))
             });
             // The tool runs the command: every call of it, unless everyone it reaches is
             // excepted (an allowlist of recipients).
@@ -745,7 +762,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 let by_name = text.recipient
                     && sigil_free
                         .is_some_and(|name| chunks(&text.lower).any(|chunk| chunk == name));
-                (direct || by_name).then(|| Found {
+                (direct || by_name || names_in_a_host(text, literal)).then(|| Found {
                     value: literal.clone(),
                     recipient: text.recipient,
                     weak: false,
@@ -776,6 +793,39 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
         }
     }
 }
+
+/// Whether a host the text names has the literal as one of its labels (`atlas-prod` in
+/// `atlas-prod.abcd.mongodb.net`), or for an environment's name as a part of one (`prod` in
+/// `prod-db.internal`, `psql -h prod-db`): "`psql` against prod", "the `atlas-prod` cluster".
+fn names_in_a_host(text: &Text, literal: &str) -> bool {
+    let environment = ENVIRONMENT_WORDS.contains(&literal);
+    if !environment && !literal.contains('-') {
+        return false;
+    }
+    text.host_names().iter().any(|host| {
+        host.split('.').any(|label| {
+            label == literal || (environment && label.split(['-', '_']).any(|part| part == literal))
+        })
+    })
+}
+
+/// Names of environments, which hosts carry as a part of their name (`prod-db-1`,
+/// `api.staging.example`).
+const ENVIRONMENT_WORDS: &[&str] = &[
+    "dev",
+    "development",
+    "live",
+    "preprod",
+    "prd",
+    "prod",
+    "production",
+    "qa",
+    "sandbox",
+    "stage",
+    "staging",
+    "stg",
+    "uat",
+];
 
 /// Whether an invocation sets `flag`, read as its program reads it, and after its subcommand
 /// (`docker compose down -v` sets `-v`, which `down` reads as `--volumes`).
@@ -852,8 +902,10 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
     if constraint.access == Some(Access::Write) && view.read_only() {
         return None;
     }
+    let write_only = constraint.access == Some(Access::Write);
     let whole = Scope {
         except: &constraint.except,
+        write_only,
         ..Scope::whole(view)
     };
     let mut scopes: Vec<(Scope<'_>, Option<String>)> = Vec::new();
@@ -878,6 +930,10 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
         }
         let invocations = view.invocations();
         for (at, invocation) in invocations.iter().enumerate() {
+            // "`psql` against prod is read-only": a reading invocation is not concerned.
+            if write_only && invocation_reads(invocations, at) {
+                continue;
+            }
             let (command, weak) = match when_commands
                 .iter()
                 .find(|command| command.matches_invocation(invocation))
@@ -898,6 +954,7 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                     .count();
                 let scope = Scope {
                     except: &constraint.except,
+                    write_only,
                     weak,
                     ..Scope::invocation(invocation, &rest[..piped], &view.budget)
                 };

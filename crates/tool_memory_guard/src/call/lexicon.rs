@@ -463,3 +463,75 @@ pub(crate) const DIRECTORY_KEYS: &[&str] = &[
     "working_directory",
     "workingdirectory",
 ];
+
+/// SQL statements that change data or schema: what a read-only database rule ("read-only",
+/// "SELECT statements only") forbids.
+pub(crate) const SQL_WRITE_STATEMENTS: &[&str] = &[
+    "alter", "call", "copy", "create", "delete", "drop", "grant", "insert", "merge", "rename",
+    "replace", "revoke", "truncate", "update", "upsert", "vacuum",
+];
+
+/// SQL statements that only read: what a statement of an SQL client's command starts with for
+/// the call to only read (a psql meta-command, `\dt`, reads too).
+pub(crate) const SQL_READ_STATEMENTS: &[&str] = &[
+    "describe", "desc", "explain", "select", "show", "table", "values", "with",
+];
+
+/// Database clients whose command (`psql -c`, `mysql -e`) is statements: the client reads when
+/// they all read.
+pub(crate) const SQL_CLIENTS: &[&str] = &["mariadb", "mysql", "psql"];
+
+/// Programs that read when one of their first words is a verb of reading (`gcloud compute
+/// instances list`, `gh pr view 12`, `az vm show`) or starts like one (`aws ec2
+/// describe-instances`, `aws s3api get-object`), and none is a verb of change: for rules that
+/// make a CLI read-only. From each CLI's own command names.
+pub(crate) const READ_VERB_COMMANDS: &[(&str, &[&str], &[&str])] = &[
+    (
+        "aws",
+        &["ls", "presign", "wait"],
+        &["describe-", "get-", "head-", "list-"],
+    ),
+    (
+        "az",
+        &["list", "show", "version"],
+        &["get-", "list-", "show-"],
+    ),
+    (
+        "gcloud",
+        &[
+            "describe",
+            "get-iam-policy",
+            "get-value",
+            "info",
+            "list",
+            "print-access-token",
+            "version",
+        ],
+        &[],
+    ),
+    (
+        "gh",
+        &[
+            "checks", "diff", "list", "search", "status", "view", "watch",
+        ],
+        &[],
+    ),
+];
+
+/// Subcommands that copy between places, by program (the words of the subcommand, and
+/// whether the source is moved, so written too): `aws s3 cp SOURCE TARGET`, `gsutil rsync`,
+/// `rclone copy`, `azcopy sync`.
+pub(crate) const COPY_SUBCOMMANDS: &[(&str, &[&str], bool)] = &[
+    ("aws", &["s3", "cp"], false),
+    ("aws", &["s3", "mv"], true),
+    ("aws", &["s3", "sync"], false),
+    ("azcopy", &["copy"], false),
+    ("azcopy", &["sync"], false),
+    ("gsutil", &["cp"], false),
+    ("gsutil", &["mv"], true),
+    ("gsutil", &["rsync"], false),
+    ("rclone", &["copy"], false),
+    ("rclone", &["copyto"], false),
+    ("rclone", &["move"], true),
+    ("rclone", &["sync"], false),
+];

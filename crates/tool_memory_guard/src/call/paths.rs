@@ -10,7 +10,8 @@
 //! do not know is taken to do both, so a rule is never narrowed on a guess.
 
 use super::lexicon::{
-    COPY_COMMANDS, READ_ONLY_COMMANDS, SOURCE_COMMANDS, WRAPPERS, WRITE_ONLY_COMMANDS,
+    COPY_COMMANDS, COPY_SUBCOMMANDS, READ_ONLY_COMMANDS, SOURCE_COMMANDS, WRAPPERS,
+    WRITE_ONLY_COMMANDS,
 };
 use super::shell::Invocation;
 use crate::normalize::normalize_path;
@@ -129,15 +130,36 @@ fn invocation_uses(invocation: &Invocation, cwd: Option<&str>, uses: &mut PathUs
         }
         arguments.push(word);
     }
+    // `aws s3 cp SOURCE TARGET`, `gsutil rsync`, `rclone copy`: a copy after the subcommand.
+    if let Some((_, words, moves)) = COPY_SUBCOMMANDS.iter().find(|(known, words, _)| {
+        *known == program
+            && arguments.len() > words.len()
+            && arguments
+                .iter()
+                .zip(words.iter())
+                .all(|(seen, named)| seen == named)
+    }) {
+        let rest = &arguments[words.len()..];
+        let last = rest.len().saturating_sub(1);
+        for (at, word) in rest.iter().enumerate() {
+            uses.add(word, cwd, at != last || *moves, at == last || *moves);
+        }
+        return;
+    }
     let values = invocation.values.iter().map(|(_, value)| value.as_str());
     let read_only = READ_ONLY_COMMANDS
         .iter()
         .find(|(known, ..)| *known == program)
         .is_some_and(|(_, subcommands, writing)| {
             let subcommand_reads = subcommands.is_empty()
-                || subcommands
-                    .iter()
-                    .any(|subcommand| arguments.first() == subcommand.split(' ').next().as_ref());
+                || subcommands.iter().any(|subcommand| {
+                    let words: Vec<&str> = subcommand.split(' ').collect();
+                    arguments.len() >= words.len()
+                        && arguments
+                            .iter()
+                            .zip(&words)
+                            .all(|(seen, named)| seen == named)
+                });
             let writes = invocation.flags.iter().any(|flag| {
                 writing
                     .iter()
@@ -226,6 +248,8 @@ mod tests {
         );
         check("source .env", &[".env"], &[]);
         check("dd if=/dev/zero of=disk.img", &["/dev/zero"], &["disk.img"]);
+        check("aws s3 cp s3://b/db.dump .", &["s3://b/db.dump"], &["."]);
+        check("aws s3 sync ./out s3://b/", &["./out"], &["s3://b/"]);
     }
 
     #[test]

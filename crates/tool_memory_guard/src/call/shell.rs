@@ -34,6 +34,9 @@ pub(crate) struct Invocation {
     /// Which pipeline (`curl ... | sh`) the invocation is part of: invocations joined by `|`
     /// share it.
     pub(crate) pipeline: usize,
+    /// The invocation (by index in the same list) whose quoted argument this one was read from
+    /// (`psql -c "DELETE ..."`: the statement's parent is `psql`), if any.
+    pub(crate) parent: Option<usize>,
 }
 
 impl Invocation {
@@ -287,7 +290,10 @@ pub(crate) fn parse_command_line(
 ) -> bool {
     let pieces = shell_pieces(line);
     let mut segment: Vec<String> = Vec::new();
-    let mut nested: Vec<String> = Vec::new();
+    // Quoted texts to read as command lines, each with the invocation it is an argument of
+    // (known once its simple command is read).
+    let mut nested: Vec<(String, Option<usize>)> = Vec::new();
+    let mut waiting = 0;
     // Variables and aliases the line sets (`g=git; $g push -f`, `alias g=git; g push -f`).
     let mut names = Names::default();
     // A pipeline is named by the index of its first invocation in `out`.
@@ -302,7 +308,8 @@ pub(crate) fn parse_command_line(
                     && !text.contains("$(")
                     && !text.contains('`');
                 if (quoted_space && !text_argument) || is_shell_command_value(&segment) {
-                    nested.push(text.clone());
+                    nested.push((text.clone(), None));
+                    waiting += 1;
                 }
                 segment.push(word_case(text));
             }
@@ -316,6 +323,7 @@ pub(crate) fn parse_command_line(
                 for invocation in &mut out[first..] {
                     invocation.pipeline = pipeline;
                 }
+                adopt(&mut nested, &mut waiting, first, out.len());
                 segment.clear();
                 if matches!(piece, Piece::Separator) {
                     pipeline = out.len();
@@ -331,6 +339,7 @@ pub(crate) fn parse_command_line(
     for invocation in &mut out[first..] {
         invocation.pipeline = pipeline;
     }
+    adopt(&mut nested, &mut waiting, first, out.len());
     if nested.is_empty() {
         return true;
     }
@@ -339,9 +348,28 @@ pub(crate) fn parse_command_line(
         budget.exceed(Bound::CommandNesting);
         return true;
     }
-    nested
-        .iter()
-        .all(|inner| parse_command_line(inner, depth + 1, out, budget))
+    nested.iter().all(|(inner, parent)| {
+        let from = out.len();
+        let read = parse_command_line(inner, depth + 1, out, budget);
+        for invocation in &mut out[from..] {
+            if invocation.parent.is_none() {
+                invocation.parent = *parent;
+            }
+        }
+        read
+    })
+}
+
+/// Gives the quoted texts of the simple command just read (the last `waiting` of `nested`)
+/// their parent: the command's last invocation (`psql` in `sudo psql -c "..."`), if it has
+/// one (`out[first..end]`).
+fn adopt(nested: &mut [(String, Option<usize>)], waiting: &mut usize, first: usize, end: usize) {
+    let parent = (end > first).then(|| end - 1);
+    let count = nested.len();
+    for (_, slot) in &mut nested[count - *waiting..] {
+        *slot = parent;
+    }
+    *waiting = 0;
 }
 
 /// A word of a command in the case it is compared in: lower-case, but for a short flag
@@ -827,5 +855,6 @@ fn invocation(words: &[String]) -> Invocation {
         values,
         texts: vec![Text::of(&words.join(" "), false, false)],
         pipeline: 0,
+        parent: None,
     }
 }

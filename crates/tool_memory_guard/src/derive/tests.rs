@@ -803,3 +803,56 @@ fn a_ban_that_names_nothing_is_about_the_commands_the_next_clause_names() {
         Some(r#"{"matchers":[{"kind":"command","value":"yarn"}],"polarity":"forbid"}"#),
     );
 }
+
+#[test]
+fn a_read_only_cli_or_resource_forbids_what_changes_it() {
+    check(
+        "bash",
+        "The `aws` CLI is read-only for you (`describe-*`, `list-*`, `get-*`).",
+        Some(
+            r#"{"access":"write","matchers":[{"kind":"command","value":"aws"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "`psql` against prod is read-only.",
+        Some(
+            r#"{"access":"write","matchers":[{"kind":"literal","value":"prod"}],"polarity":"forbid","when":[{"kind":"command","value":"psql"}]}"#,
+        ),
+    );
+    check(
+        "bash",
+        "`s3://acme-prod-backups/` is read-only.",
+        Some(
+            r#"{"access":"write","matchers":[{"kind":"url","value":"s3://acme-prod-backups/"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "execute_command",
+        "The `main` branch is protected and read-only for you.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"main"}],"polarity":"forbid","when":[{"kind":"command","value":"git push"}]}"#,
+        ),
+    );
+    check(
+        "mcp__supabase__execute_sql",
+        "Use the Supabase MCP server only to read.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"alter"},{"kind":"command","value":"call"},{"kind":"command","value":"copy"},{"kind":"command","value":"create"},{"kind":"command","value":"delete"},{"kind":"command","value":"drop"},{"kind":"command","value":"grant"},{"kind":"command","value":"insert"},{"kind":"command","value":"merge"},{"kind":"command","value":"rename"},{"kind":"command","value":"replace"},{"kind":"command","value":"revoke"},{"kind":"command","value":"truncate"},{"kind":"command","value":"update"},{"kind":"command","value":"upsert"},{"kind":"command","value":"vacuum"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // Asking about the commands that change things leaves the reads alone.
+    check(
+        "bash",
+        "Ask before any `gcloud` command that creates, updates or deletes something.",
+        Some(
+            r#"{"access":"write","ask_first":true,"matchers":[{"kind":"command","value":"gcloud"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // "Not even read-only" orders no reading.
+    check(
+        "execute_command",
+        "don't touch `db-prod-2` at all, not even read-only.",
+        Some(r#"{"matchers":[{"kind":"literal","value":"db-prod-2"}],"polarity":"forbid"}"#),
+    );
+}

@@ -548,12 +548,26 @@ pub(crate) fn says_read_only(lower: &str) -> bool {
                     .any(|other| b.contains(other))
         })
     };
+    // "don't touch `db-prod-2`, not even read-only": no order to read.
+    let negated = words.iter().enumerate().any(|(at, word)| {
+        matches!(*word, "read-only" | "readonly" | "read")
+            && words[at.saturating_sub(2)..at]
+                .iter()
+                .any(|before| matches!(*before, "not" | "even" | "no"))
+    });
+    if negated {
+        return false;
+    }
     words
         .iter()
         .any(|word| matches!(*word, "read-only" | "readonly"))
         || lower.contains("read only")
         || near("select", &["only", "alone", "just"])
         || lower.contains("no writes")
+        // "Use the Supabase MCP server only to read", "for reading only", "reads only".
+        || ["only to read", "only for reading", "for reading only", "just to read", "reads only"]
+            .iter()
+            .any(|phrase| lower.contains(phrase))
 }
 
 /// A read-only rule on a tool that runs database statements ("`run_query` is read-only: SELECT

@@ -283,7 +283,14 @@ pub(crate) const WRITE_VERBS: &[&str] = &[
     "overwrites",
     "overwriting",
     "create",
+    "creates",
     "creating",
+    "update",
+    "updates",
+    "updating",
+    "mutate",
+    "mutates",
+    "mutating",
     "rename",
     "renaming",
     "commit",
@@ -601,12 +608,8 @@ pub(crate) const INTERPRETERS: &[&str] = &[
 pub(crate) const SQL_KEYWORDS: &[&str] = &[
     "alter", "delete", "drop", "grant", "insert", "revoke", "truncate", "update", "where",
 ];
-/// SQL statements that change data or schema: what a read-only database rule ("read-only",
-/// "SELECT statements only") forbids.
-pub(crate) const SQL_WRITE_STATEMENTS: &[&str] = &[
-    "alter", "call", "copy", "create", "delete", "drop", "grant", "insert", "merge", "rename",
-    "replace", "revoke", "truncate", "update", "upsert", "vacuum",
-];
+/// SQL statements that change data or schema (one list with the call's reading of them).
+pub(crate) use crate::call::SQL_WRITE_STATEMENTS;
 /// Words of a tool's name that make it run database statements (`mcp__db__run_query`,
 /// `mcp__postgres__query`, `execute_sql`).
 pub(crate) const DATABASE_TOOL_WORDS: &[&str] = &[
