@@ -798,6 +798,40 @@ mod tests {
     }
 
     #[test]
+    fn a_container_runs_the_command_after_its_name() {
+        check_programs(
+            "docker compose exec redis redis-cli FLUSHALL",
+            &["docker", "redis-cli"],
+        );
+        check_programs(
+            "docker exec -it -e A=1 --user root cache redis-cli flushall",
+            &["docker", "redis-cli"],
+        );
+        check_programs(
+            "docker compose run --rm web bin/rails db:drop",
+            &["docker", "rails"],
+        );
+        check_programs(
+            "kubectl exec -n db pg-0 -c pg -- psql -c 'select 1'",
+            &["kubectl", "psql", "select"],
+        );
+        check_programs("docker run --rm -p 8080:80 nginx", &["docker"]);
+        check_programs("docker compose up -d", &["docker"]);
+    }
+
+    #[test]
+    fn what_is_printed_into_a_shell_is_run() {
+        check_programs("echo 'rm -rf /' | bash", &["echo", "bash", "rm"]);
+        check_programs(
+            "printf 'git push -f\\n' | sudo sh",
+            &["printf", "sudo", "sh", "git"],
+        );
+        // Printed anywhere else, it is text.
+        check_programs("echo 'rm -rf /' > notes.txt", &["echo"]);
+        check_programs("echo 'rm -rf /' | tee notes.txt", &["echo", "tee"]);
+    }
+
+    #[test]
     fn an_interpreter_runs_the_script_it_names() {
         check_programs("bash ./deploy.sh prod", &["bash", "deploy.sh"]);
         check_programs(

@@ -26,7 +26,7 @@ use self::entities::{CommandPhrase, command_phrases, handle_name, host_names, pe
 pub(crate) use self::lexicon::is_program;
 use self::lexicon::word_class;
 use self::lexicon::{
-    ANY_ACCESS_VERBS, ASK_CUES, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FLAG_SUBCOMMANDS,
+    ANY_ACCESS_VERBS, ASK_CUES, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FETCHERS, FLAG_SUBCOMMANDS,
     INTERPRETERS, PERSON_FILLER, PIPE_WORDS, POSITIVE_OPENERS, POSITIVE_TURNS, RUN_VERB,
     SHELLS_OF_PIPES, SQL_KEYWORDS, SQL_PHRASES, WRITE_VERBS,
 };
@@ -717,8 +717,8 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             // "Don't pipe `find` into `xargs rm`": the command piped into.
             .or_else(|| phrases.get(1).map(|target| target.value(None)))
     {
-        let piped = Constraint::forbid(vec![Matcher::new(MatcherKind::Command, target)])
-            .with_when(vec![Matcher::new(MatcherKind::Command, source.value(None))])
+        let piped = Constraint::forbid(pipe_targets(&target))
+            .with_when(pipe_sources(&source.value(None)))
             .with_ask_first(ask_first);
         return finish(piped);
     }
@@ -734,19 +734,8 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             .iter()
             .find(|word| !matches!(word.as_str(), "sudo" | "doas" | "env"))
     {
-        let targets: Vec<Matcher> = if SHELLS_OF_PIPES.contains(&target.as_str()) {
-            SHELLS_OF_PIPES
-                .iter()
-                .map(|shell| Matcher::new(MatcherKind::Command, *shell))
-                .collect()
-        } else {
-            vec![Matcher::new(MatcherKind::Command, target.as_str())]
-        };
-        let piped = Constraint::forbid(targets)
-            .with_when(vec![Matcher::new(
-                MatcherKind::Command,
-                pipeline.words[..bar].join(" "),
-            )])
+        let piped = Constraint::forbid(pipe_targets(target))
+            .with_when(pipe_sources(&pipeline.words[..bar].join(" ")))
             .with_ask_first(ask_first);
         return finish(piped);
     }
@@ -933,6 +922,32 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     let mut when = constraint.when.clone();
     when.extend(conditions);
     finish(constraint.with_when(when))
+}
+
+/// What a ban on piping into `target` forbids: a shell stands for every shell (`curl ... |
+/// sudo bash`, `iwr ... | iex`), another program for itself.
+fn pipe_targets(target: &str) -> Vec<Matcher> {
+    if SHELLS_OF_PIPES.contains(&target) {
+        SHELLS_OF_PIPES
+            .iter()
+            .map(|shell| Matcher::new(MatcherKind::Command, *shell))
+            .collect()
+    } else {
+        vec![Matcher::new(MatcherKind::Command, target)]
+    }
+}
+
+/// What a ban on piping from `source` is about: a download stands for every way to download
+/// (`curl | sh` holds for `wget -qO- ... | bash`), another command for itself.
+fn pipe_sources(source: &str) -> Vec<Matcher> {
+    if FETCHERS.contains(&source) {
+        FETCHERS
+            .iter()
+            .map(|fetcher| Matcher::new(MatcherKind::Command, *fetcher))
+            .collect()
+    } else {
+        vec![Matcher::new(MatcherKind::Command, source)]
+    }
 }
 
 fn command_matchers(phrases: &[CommandPhrase]) -> Vec<Matcher> {

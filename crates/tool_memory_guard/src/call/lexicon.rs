@@ -535,3 +535,53 @@ pub(crate) const COPY_SUBCOMMANDS: &[(&str, &[&str], bool)] = &[
     ("rclone", &["move"], true),
     ("rclone", &["sync"], false),
 ];
+
+/// Options of `docker exec`, `docker run` and `docker compose exec|run` (and podman's) that take
+/// the next word as their value: skipped to find the container and the command it runs.
+pub(crate) const CONTAINER_VALUE_OPTIONS: &[&str] = &[
+    "--add-host",
+    "--cap-add",
+    "--cap-drop",
+    "--cpus",
+    "--device",
+    "--dns",
+    "--entrypoint",
+    "--env",
+    "--env-file",
+    "--hostname",
+    "--index",
+    "--ipc",
+    "--label",
+    "--link",
+    "--log-driver",
+    "--log-opt",
+    "--memory",
+    "--mount",
+    "--name",
+    "--net",
+    "--network",
+    "--pid",
+    "--platform",
+    "--publish",
+    "--pull",
+    "--restart",
+    "--security-opt",
+    "--tmpfs",
+    "--ulimit",
+    "--user",
+    "--volume",
+    "--volumes-from",
+    "--workdir",
+    "-e",
+    "-h",
+    "-l",
+    "-m",
+    "-p",
+    "-u",
+    "-v",
+    "-w",
+];
+
+/// Options of `kubectl exec` that take the next word as their value.
+pub(crate) const KUBECTL_EXEC_VALUE_OPTIONS: &[&str] =
+    &["--container", "--context", "--namespace", "-c", "-n"];

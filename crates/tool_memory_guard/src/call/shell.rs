@@ -3,9 +3,9 @@
 //! invocations.
 
 use super::lexicon::{
-    COMMAND_SHELLS, FIND_EXEC_OPTIONS, RUNNER_SUBCOMMANDS, RUNNERS, SCRIPT_EXTENSIONS,
-    SCRIPT_RUNNERS, SHELL_KEYWORDS, SHORT_VALUE_FLAGS, TEXT_ARGUMENT_PROGRAMS, VALUE_FLAGS,
-    WRAPPER_OPTIONS, WRAPPERS,
+    COMMAND_SHELLS, CONTAINER_VALUE_OPTIONS, FIND_EXEC_OPTIONS, KUBECTL_EXEC_VALUE_OPTIONS,
+    RUNNER_SUBCOMMANDS, RUNNERS, SCRIPT_EXTENSIONS, SCRIPT_RUNNERS, SHELL_KEYWORDS,
+    SHORT_VALUE_FLAGS, TEXT_ARGUMENT_PROGRAMS, VALUE_FLAGS, WRAPPER_OPTIONS, WRAPPERS,
 };
 use super::text::Text;
 use crate::limits::{Bound, Budget, MAX_COMMAND_NESTING, MAX_WRAPPERS};
@@ -288,6 +288,7 @@ pub(crate) fn parse_command_line(
     out: &mut Vec<Invocation>,
     budget: &Budget,
 ) -> bool {
+    let start = out.len();
     let pieces = shell_pieces(line);
     let mut segment: Vec<String> = Vec::new();
     // Quoted texts to read as command lines, each with the invocation it is an argument of
@@ -340,6 +341,8 @@ pub(crate) fn parse_command_line(
         invocation.pipeline = pipeline;
     }
     adopt(&mut nested, &mut waiting, first, out.len());
+    // `echo 'git push --force' | sh`: what is printed into a shell is run.
+    nested.extend(printed_into_a_shell(&out[start..], start));
     if nested.is_empty() {
         return true;
     }
@@ -358,6 +361,27 @@ pub(crate) fn parse_command_line(
         }
         read
     })
+}
+
+/// The text `echo` or `printf` prints into a shell later in its pipeline (`echo 'rm -rf /' |
+/// bash`, `printf 'git push -f\n' | sudo sh`), each with the printing invocation (by its
+/// index, the line's invocations starting at `start`): the shell runs it as a command line.
+fn printed_into_a_shell(invocations: &[Invocation], start: usize) -> Vec<(String, Option<usize>)> {
+    let mut printed = Vec::new();
+    for (at, invocation) in invocations.iter().enumerate() {
+        if !matches!(invocation.program.as_str(), "echo" | "printf") {
+            continue;
+        }
+        let into_a_shell = invocations[at + 1..]
+            .iter()
+            .take_while(|next| next.pipeline == invocation.pipeline)
+            .any(|next| COMMAND_SHELLS.contains(&next.program.as_str()));
+        if into_a_shell && !invocation.positional.is_empty() {
+            let text = invocation.positional.join(" ").replace("\\n", "\n");
+            printed.push((text, Some(start + at)));
+        }
+    }
+    printed
 }
 
 /// Gives the quoted texts of the simple command just read (the last `waiting` of `nested`)
@@ -672,6 +696,10 @@ fn runner_target(program: &str, rest: &[String]) -> Option<usize> {
         // `pnpm drizzle-kit push`: a package manager runs a word that is none of its commands
         // as a script, or else as the package's program.
         first
+    } else if let Some(target) = container_target(program, rest) {
+        // `docker compose exec redis redis-cli FLUSHALL`, `kubectl exec pod -- psql -c ...`:
+        // the command run in the container.
+        return Some(target);
     } else if program == "python" && rest.first().is_some_and(|word| word == "-m") {
         return rest.get(1).map(|_| 1);
     } else if SCRIPT_RUNNERS.contains(&program) {
@@ -701,6 +729,46 @@ fn runner_target(program: &str, rest: &[String]) -> Option<usize> {
         }
     }
     (at < rest.len()).then_some(at)
+}
+
+/// Where the command a container runs starts in the words after `program`: `docker exec
+/// [options] CONTAINER CMD`, `docker run [options] IMAGE CMD`, `docker compose exec|run
+/// [options] SERVICE CMD` (and podman's), `kubectl exec [options] POD -- CMD`. `None` for
+/// any other command, or one that runs nothing of its own (`docker run nginx`).
+fn container_target(program: &str, rest: &[String]) -> Option<usize> {
+    let (mut at, value_options): (usize, &[&str]) = match program {
+        "docker" | "podman" | "nerdctl" => {
+            let subcommand = rest.iter().position(|word| !word.starts_with('-'))?;
+            let group = matches!(rest[subcommand].as_str(), "compose" | "container");
+            let verb = if group { subcommand + 1 } else { subcommand };
+            if !matches!(rest.get(verb).map(String::as_str), Some("exec" | "run")) {
+                return None;
+            }
+            (verb + 1, CONTAINER_VALUE_OPTIONS)
+        }
+        "kubectl" | "oc" => {
+            let verb = rest.iter().position(|word| !word.starts_with('-'))?;
+            if rest[verb] != "exec" {
+                return None;
+            }
+            if let Some(dashes) = rest[verb..].iter().position(|word| word == "--") {
+                let target = verb + dashes + 1;
+                return (target < rest.len()).then_some(target);
+            }
+            (verb + 1, KUBECTL_EXEC_VALUE_OPTIONS)
+        }
+        _ => return None,
+    };
+    while let Some(word) = rest.get(at).filter(|word| word.starts_with('-')) {
+        at += if !word.contains('=') && value_options.contains(&word.as_str()) {
+            2
+        } else {
+            1
+        };
+    }
+    // The container, service or image, then the command.
+    let target = at + 1;
+    (target < rest.len()).then_some(target)
 }
 
 /// How many of a command's first words are a package runner that runs the rest (`npx`,

@@ -621,11 +621,12 @@ fn classes_of_the_fresh_real_text() {
             r#"{"except":[{"kind":"command","value":"git tag --list"}],"matchers":[{"kind":"command","value":"git tag"}],"polarity":"forbid"}"#,
         ),
     );
+    // A download piped into a shell: every way to download, into every shell.
     check(
         "bash",
         "Don't use `curl | sh` installers.",
         Some(
-            r#"{"matchers":[{"kind":"command","value":"ash"},{"kind":"command","value":"bash"},{"kind":"command","value":"dash"},{"kind":"command","value":"fish"},{"kind":"command","value":"ksh"},{"kind":"command","value":"sh"},{"kind":"command","value":"zsh"}],"polarity":"forbid","when":[{"kind":"command","value":"curl"}]}"#,
+            r#"{"matchers":[{"kind":"command","value":"ash"},{"kind":"command","value":"bash"},{"kind":"command","value":"dash"},{"kind":"command","value":"fish"},{"kind":"command","value":"iex"},{"kind":"command","value":"invoke-expression"},{"kind":"command","value":"ksh"},{"kind":"command","value":"sh"},{"kind":"command","value":"zsh"}],"polarity":"forbid","when":[{"kind":"command","value":"aria2c"},{"kind":"command","value":"curl"},{"kind":"command","value":"fetch"},{"kind":"command","value":"http"},{"kind":"command","value":"https"},{"kind":"command","value":"invoke-restmethod"},{"kind":"command","value":"invoke-webrequest"},{"kind":"command","value":"irm"},{"kind":"command","value":"iwr"},{"kind":"command","value":"wget"},{"kind":"command","value":"xh"}]}"#,
         ),
     );
     check(

@@ -597,7 +597,32 @@ pub(crate) const SQL_PHRASES: &[&str] = &[
 pub(crate) const PIPE_WORDS: &[&str] = &["pipe", "piped", "pipes", "piping"];
 /// Programs that run what they read: the end of a pipe a rule forbids.
 /// The shells a download piped into one may run in: a rule on `curl | sh` holds for each.
-pub(crate) const SHELLS_OF_PIPES: &[&str] = &["ash", "bash", "dash", "fish", "ksh", "sh", "zsh"];
+pub(crate) const SHELLS_OF_PIPES: &[&str] = &[
+    "ash",
+    "bash",
+    "dash",
+    "fish",
+    "iex",
+    "invoke-expression",
+    "ksh",
+    "sh",
+    "zsh",
+];
+/// Programs that download what a URL holds: a ban on piping a download into a shell (`curl
+/// | sh`) holds for each of them.
+pub(crate) const FETCHERS: &[&str] = &[
+    "aria2c",
+    "curl",
+    "fetch",
+    "http",
+    "https",
+    "invoke-restmethod",
+    "invoke-webrequest",
+    "irm",
+    "iwr",
+    "wget",
+    "xh",
+];
 pub(crate) const INTERPRETERS: &[&str] = &[
     "bash", "dash", "fish", "node", "perl", "php", "pwsh", "python", "python3", "ruby", "sh",
     "sudo", "zsh",
