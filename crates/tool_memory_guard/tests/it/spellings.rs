@@ -534,3 +534,22 @@ fn flags_are_read_after_their_subcommand() -> Result<()> {
         &[("git commit -nm wip", Deny), ("git commit -sm wip", Allow)],
     )
 }
+
+#[test]
+fn every_spelling_of_a_force_push_to_a_branch_pattern() -> Result<()> {
+    check(
+        "Never force-push to `release/*`.",
+        &[
+            ("git push origin +release/2.4", Deny),
+            ("git push --force-with-lease origin release/2.4", Deny),
+            ("git push -f origin release/2.4", Deny),
+            (
+                "git push --force-if-includes --force-with-lease origin release/2.5",
+                Deny,
+            ),
+            ("git push --force origin HEAD:release/2.4", Deny),
+            ("git push origin release/2.4", Allow),
+            ("git push -f origin feature/login", Allow),
+        ],
+    )
+}
