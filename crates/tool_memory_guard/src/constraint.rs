@@ -8,6 +8,10 @@ use serde::{Deserialize, Serialize};
 use crate::Error;
 use crate::normalize::{PathPattern, normalize_domain, normalize_email, normalize_url};
 
+/// The value of a `domain` matcher that stands for every host: an allowlist of hosts forbids
+/// a call that reaches any host but those its `except` names.
+pub(crate) const ANY_HOST: &str = "*";
+
 /// Whether a constraint forbids what its matchers describe or requires it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -160,11 +164,12 @@ impl Matcher {
             }
             MatcherKind::Domain => {
                 let domain = normalize_domain(value);
-                let valid = !domain.is_empty()
-                    && domain.split('.').all(|label| {
-                        !label.is_empty()
-                            && label.chars().all(|ch| ch.is_alphanumeric() || ch == '-')
-                    });
+                let valid = domain == ANY_HOST
+                    || !domain.is_empty()
+                        && domain.split('.').all(|label| {
+                            !label.is_empty()
+                                && label.chars().all(|ch| ch.is_alphanumeric() || ch == '-')
+                        });
                 (!valid).then_some("is not a domain such as example.com")
             }
             MatcherKind::Url if normalize_url(value).is_none() => {

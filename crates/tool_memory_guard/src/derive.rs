@@ -399,6 +399,11 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     if let Some(allowlist) = allowlist::allowlist(text, &lower, tool_name, cues.ask.is_some()) {
         return finish(allowlist);
     }
+    // "Only fetch from `docs.python.org` and `pypi.org`": every other host is forbidden.
+    if let Some(allowlist) = allowlist::host_allowlist(text, &lower, tool_name, cues.ask.is_some())
+    {
+        return finish(allowlist);
+    }
     // "Package management is bun only", "uv only": the other programs of the job.
     if cues.ask.is_none()
         && let Some(only) = only_one_program(&lower)

@@ -903,6 +903,9 @@ fn reason_line(decision: Decision, rule: &ToolMemoryRule, hit: &Hit, tool: &str)
             format!("the recipient {} is forbidden", hit.found)
         }
         (_, MatcherKind::Email) => format!("the address {} is forbidden", hit.found),
+        (_, MatcherKind::Domain) if value == crate::constraint::ANY_HOST => {
+            format!("{} is not a host the rule allows", hit.found)
+        }
         (_, MatcherKind::Domain) => format!("{} is in the forbidden domain {value}", hit.found),
         (_, MatcherKind::Url) => format!("the URL {} is forbidden", hit.found),
         (_, MatcherKind::Path) => format!("the path {} is forbidden", hit.found),

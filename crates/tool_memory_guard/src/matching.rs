@@ -14,6 +14,7 @@ use crate::call::{
     CallView, HIDDEN_WORD, Invocation, Text, invocation_only_reads, invocation_reads,
 };
 use crate::condition::{Condition, Shown};
+use crate::constraint::ANY_HOST;
 use crate::limits::Budget;
 use crate::normalize::{
     PathPattern, UrlParts, alnum_runs, bare_host, chunks, command_spellings, find_word, first_run,
@@ -439,6 +440,16 @@ impl<'a> Scope<'a> {
         })
     }
 
+    /// Whether a host is one the constraint excepts: in an excepted domain, or an excepted
+    /// URL's host.
+    fn excused_host(&self, host: &str) -> bool {
+        self.except.iter().any(|(_, compiled)| match compiled {
+            Compiled::Domain(domain) => host_in_domain(host, domain),
+            Compiled::Url(url) => url.host == host,
+            _ => false,
+        })
+    }
+
     /// Whether everyone the call reaches is on the constraint's list of exceptions ("never
     /// email anyone other than `boss@corp.com`", "only message Priya", "nobody outside
     /// acme.com"): every address is an excepted address, in an excepted domain or spells an
@@ -620,6 +631,13 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                     recipient: text.recipient,
                     weak: false,
                 })
+        }),
+        // An allowlist of hosts: a host none of the exceptions covers.
+        Compiled::Domain(domain) if domain == ANY_HOST => scope.plain_texts().find_map(|text| {
+            text.hosts()
+                .iter()
+                .find(|host| !scope.excused_host(host))
+                .and_then(|host| found(host, false))
         }),
         Compiled::Domain(domain) => {
             let in_addresses = scope.address_texts().find_map(|text| {

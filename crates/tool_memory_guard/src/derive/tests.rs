@@ -857,3 +857,26 @@ fn a_read_only_cli_or_resource_forbids_what_changes_it() {
         Some(r#"{"matchers":[{"kind":"literal","value":"db-prod-2"}],"polarity":"forbid"}"#),
     );
 }
+
+#[test]
+fn globs_of_domains_and_allowlists_of_hosts() {
+    check(
+        "webfetch",
+        "Fetching from `*.internal.acme.dev` is not allowed.",
+        Some(r#"{"matchers":[{"kind":"domain","value":"internal.acme.dev"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "webfetch",
+        "Only fetch from `docs.python.org` and `pypi.org`.",
+        Some(
+            r#"{"except":[{"kind":"domain","value":"docs.python.org"},{"kind":"domain","value":"pypi.org"}],"matchers":[{"kind":"domain","value":"*"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Never download anything except from pypi.org.",
+        Some(
+            r#"{"except":[{"kind":"domain","value":"pypi.org"}],"matchers":[{"kind":"domain","value":"*"}],"polarity":"forbid","when":[{"kind":"command","value":"aria2c"},{"kind":"command","value":"curl"},{"kind":"command","value":"fetch"},{"kind":"command","value":"http"},{"kind":"command","value":"https"},{"kind":"command","value":"invoke-restmethod"},{"kind":"command","value":"invoke-webrequest"},{"kind":"command","value":"irm"},{"kind":"command","value":"iwr"},{"kind":"command","value":"wget"},{"kind":"command","value":"xh"}]}"#,
+        ),
+    );
+}

@@ -96,6 +96,12 @@ pub(crate) fn classify(lower: &str) -> Option<(MatcherKind, String)> {
     {
         return Some((MatcherKind::Url, format!("https://{lower}")));
     }
+    // `*.internal.acme.dev`: every host under a domain.
+    if let Some(domain) = lower.strip_prefix("*.")
+        && is_domain_like(domain)
+    {
+        return Some((MatcherKind::Domain, domain.to_owned()));
+    }
     if is_path_like(lower) {
         return Some((MatcherKind::Path, lower.to_owned()));
     }

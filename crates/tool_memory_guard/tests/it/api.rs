@@ -313,3 +313,35 @@ fn an_address_in_any_accepted_spelling_is_found_through_the_index() {
         assert_eq!(verdict.rules[0].id, "r", "{text} / {to}");
     }
 }
+
+#[test]
+fn an_allowlist_of_hosts_forbids_every_other_host() -> Result<()> {
+    let guard = Guard::from_rules([rule(
+        "r",
+        "WebFetch",
+        "Only fetch from `docs.python.org` and `pypi.org`.",
+        ToolMemoryPriority::Critical,
+    )]);
+    for (url, expected) in [
+        ("https://docs.python.org/3/library/os.html", Decision::Allow),
+        ("https://PyPI.org/project/requests/", Decision::Allow),
+        ("https://docs.python.org.attacker.net/x", Decision::Deny),
+        ("https://pypi-mirror.net/simple", Decision::Deny),
+        (
+            "https://evil.example/?next=https://pypi.org",
+            Decision::Deny,
+        ),
+    ] {
+        let verdict = guard.check("web_fetch", &json!({"url": url, "prompt": "summarise"}));
+        anyhow::ensure!(verdict.decision == expected, "{url}: {}", verdict.reason);
+    }
+    let verdict = guard.check("WebFetch", &json!({"url": "https://github.com/x"}));
+    anyhow::ensure!(
+        verdict
+            .reason
+            .ends_with("github.com is not a host the rule allows"),
+        "{}",
+        verdict.reason
+    );
+    Ok(())
+}
