@@ -547,7 +547,12 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     if cues.sql_phrase.is_some() {
         for phrase in SQL_PHRASES {
             if let Some(at) = words.find(phrase) {
-                entities.push((at, Matcher::new(MatcherKind::Literal, *phrase)));
+                // "drop tables" is each `DROP TABLE` statement.
+                let statement = phrase.strip_suffix('s').unwrap_or(phrase);
+                let matcher = Matcher::new(MatcherKind::Literal, statement);
+                if !entities.iter().any(|(_, known)| *known == matcher) {
+                    entities.push((at, matcher));
+                }
             }
         }
     }

@@ -880,3 +880,21 @@ fn globs_of_domains_and_allowlists_of_hosts() {
         ),
     );
 }
+
+#[test]
+fn an_ask_in_a_list_of_bans_asks_only_for_its_item() {
+    check(
+        "bash",
+        "No `git commit --amend`, no `git rebase -i`, and ask me before any `git push`.",
+        Some(
+            r#"{"also":[{"ask_first":true,"matchers":[{"kind":"command","value":"git push"}],"polarity":"forbid"}],"matchers":[{"kind":"command","value":"git commit --amend"},{"kind":"command","value":"git rebase -i"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "mcp__postgres__query",
+        "Never drop tables, and check with me before any `ALTER TABLE`.",
+        Some(
+            r#"{"also":[{"ask_first":true,"matchers":[{"kind":"literal","value":"alter table"}],"polarity":"forbid"}],"matchers":[{"kind":"literal","value":"drop table"}],"polarity":"forbid"}"#,
+        ),
+    );
+}

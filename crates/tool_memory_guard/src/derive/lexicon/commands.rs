@@ -589,9 +589,13 @@ pub(crate) const POSITIVE_TURNS: &[&str] = &[
 ];
 pub(crate) const SQL_PHRASES: &[&str] = &[
     "drop table",
+    "drop tables",
     "drop database",
+    "drop databases",
     "drop schema",
+    "drop schemas",
     "truncate table",
+    "truncate tables",
 ];
 /// Words that say one command's output goes into another.
 pub(crate) const PIPE_WORDS: &[&str] = &["pipe", "piped", "pipes", "piping"];
