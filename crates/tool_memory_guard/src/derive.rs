@@ -1014,8 +1014,7 @@ fn require(
     flags: Vec<(usize, String)>,
 ) -> Constraint {
     // "Always use `pnpm install --frozen-lockfile`": the order spells how to run a command,
-    // and a call that runs it another way is asked about. A flag required on its own ("always
-    // pass `--dry-run` to terraform") is the point of the rule, and its absence denies.
+    // and a call that runs it another way is asked about.
     let spelled = entities.is_empty()
         && flags.is_empty()
         && phrases
@@ -1043,9 +1042,17 @@ fn require(
             matchers.push(Matcher::new(MatcherKind::Flag, flag.clone()));
         }
     }
+    // A positive order that a flag be passed ("Always pass `--signoff` to `git commit`",
+    // "every `helm upgrade` must have `--atomic`") asks about a call without it: the call is
+    // incomplete rather than wrong (issue 21, class 7; session 28's second round read it so,
+    // where the first denied). A required address or URL still denies.
+    let flags_only = !matchers.is_empty()
+        && matchers
+            .iter()
+            .all(|matcher| matcher.kind == MatcherKind::Flag);
     Constraint::require(matchers)
         .with_when(when)
-        .with_ask_first(spelled)
+        .with_ask_first(spelled || flags_only)
 }
 
 /// The subcommands a requirement on a bare program is about, when every flag it requires

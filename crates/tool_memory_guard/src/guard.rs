@@ -696,7 +696,11 @@ impl Guard {
                         None => evaluate(part, &view),
                     };
                     if let Some(hit) = found {
-                        let decision = decide(entry.rule.priority, hit.strength, part.ask_first);
+                        let decision = decide(
+                            entry.rule.priority,
+                            hit.strength,
+                            part.ask_first && !hit.wrong_value,
+                        );
                         if firmest.as_ref().is_none_or(|(best, _)| decision > *best) {
                             firmest = Some((decision, hit));
                         }
@@ -895,6 +899,10 @@ fn reason_line(decision: Decision, rule: &ToolMemoryRule, hit: &Hit, tool: &str)
     };
     let value = &hit.matcher.value;
     let what = match (hit.polarity, hit.matcher.kind) {
+        (Polarity::Require, _) if hit.wrong_value => match &hit.scope {
+            Some(scope) => format!("`{scope}` requires {value}, and the call gives another value"),
+            None => format!("every call requires {value}, and the call gives another value"),
+        },
         (Polarity::Require, _) => match &hit.scope {
             Some(scope) => format!("`{scope}` requires {value}, which is missing"),
             None => format!("every call requires {value}, which is missing"),
@@ -935,6 +943,7 @@ fn reason_line(decision: Decision, rule: &ToolMemoryRule, hit: &Hit, tool: &str)
         _ => String::new(),
     };
     let ask = if decision == Decision::Confirm
+        && hit.polarity == Polarity::Forbid
         && hit.strength == Strength::Strong
         && rule.priority == ToolMemoryPriority::Critical
     {
@@ -1021,7 +1030,7 @@ mod tests {
             "shell",
             "always pass --dry-run to terraform",
             serde_json::json!({"command": "terraform apply"}),
-            "denied by a critical rule on shell: `terraform` requires --dry-run, which is missing",
+            "confirm first: a critical rule on shell matched: `terraform` requires --dry-run, which is missing",
         );
         check(
             UNSCOPED_TOOL,

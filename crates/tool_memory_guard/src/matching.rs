@@ -344,6 +344,10 @@ pub(crate) struct Hit {
     pub(crate) scope: Option<String>,
     /// A condition of the rule the call does not show, which made the match weak.
     pub(crate) condition: Option<String>,
+    /// A required option is there with another value (`--context prod` where `--context
+    /// staging` is required): wrong rather than missing, so it is not asked about but denied
+    /// like a forbidden one.
+    pub(crate) wrong_value: bool,
 }
 
 /// The invocations of a scope: the call's (parsed on demand) or one.
@@ -1063,6 +1067,7 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                     recipient: found.recipient,
                     scope: scope_name.clone(),
                     condition: unknown.map(str::to_owned),
+                    wrong_value: false,
                 },
                 (Polarity::Require, None) => {
                     if matcher.kind == MatcherKind::Person && skip_person {
@@ -1099,6 +1104,7 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                         recipient: false,
                         scope: scope_name.clone(),
                         condition: unknown.map(str::to_owned),
+                        wrong_value: other_value,
                     }
                 }
                 _ => continue,

@@ -100,14 +100,14 @@ fn requirements() {
         "shell",
         "always pass --dry-run to terraform",
         Some(
-            r#"{"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require","when":[{"kind":"command","value":"terraform"}]}"#,
+            r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require","when":[{"kind":"command","value":"terraform"}]}"#,
         ),
     );
     check(
         "shell",
         "always run terraform plan with -lock=true",
         Some(
-            r#"{"matchers":[{"kind":"flag","value":"-lock"}],"polarity":"require","when":[{"kind":"command","value":"terraform plan"}]}"#,
+            r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"-lock"}],"polarity":"require","when":[{"kind":"command","value":"terraform plan"}]}"#,
         ),
     );
     check(
@@ -125,7 +125,9 @@ fn requirements() {
     check(
         "terraform",
         "Don't forget --dry-run.",
-        Some(r#"{"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require"}"#),
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require"}"#,
+        ),
     );
     check("shell", "always run the tests before git push", None);
 }
@@ -233,7 +235,7 @@ fn positive_orders_ask_when_they_spell_the_command_and_keep_to_the_flags_subcomm
         "bash",
         "always pass `--rm` to docker",
         Some(
-            r#"{"matchers":[{"kind":"flag","value":"--rm"}],"polarity":"require","when":[{"kind":"command","value":"docker run"}]}"#,
+            r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"--rm"}],"polarity":"require","when":[{"kind":"command","value":"docker run"}]}"#,
         ),
     );
     // A flag the table does not know holds for every subcommand.
@@ -241,7 +243,7 @@ fn positive_orders_ask_when_they_spell_the_command_and_keep_to_the_flags_subcomm
         "bash",
         "always pass --dry-run to terraform",
         Some(
-            r#"{"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require","when":[{"kind":"command","value":"terraform"}]}"#,
+            r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require","when":[{"kind":"command","value":"terraform"}]}"#,
         ),
     );
 }

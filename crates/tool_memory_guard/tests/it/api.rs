@@ -134,7 +134,7 @@ fn derived_constraints_are_inspectable() -> Result<()> {
     assert_eq!(
         json.as_deref(),
         Some(
-            r#"{"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require","when":[{"kind":"command","value":"terraform"}]}"#
+            r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require","when":[{"kind":"command","value":"terraform"}]}"#
         )
     );
     let guard = Guard::from_rules([rule(
