@@ -817,6 +817,24 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             cue = Cue::Forbid { ask_first: true };
         }
     }
+    // "Don't bump the Spring version in `build.gradle`": a ban on something inside a file. An
+    // edit that shows it (a word that begins with the thing's name) is denied; any other edit
+    // of the file asks, since the guard cannot tell which lines a change touches.
+    if let Cue::Forbid { ask_first: false } = cue
+        && phrases.is_empty()
+        && flags.is_empty()
+        && let [(offset, place)] = entities.as_slice()
+        && place.kind == MatcherKind::Path
+        && let Some(topic) = topic_inside(&tokens, *offset)
+    {
+        let inside = Constraint::forbid(vec![Matcher::new(
+            MatcherKind::Literal,
+            format!("{topic}*"),
+        )])
+        .with_when(vec![place.clone()]);
+        let file = Constraint::forbid(vec![place.clone()]).with_ask_first(true);
+        return finish(inside.with_also(vec![file]));
+    }
     // Only a ban on places (paths, URLs: "never write to `/etc/**`") is narrowed to a verb; a
     // ban on a command or a statement (`DELETE`) is about running it.
     let on_places = entities
@@ -996,6 +1014,21 @@ fn forbid(
     entities: Vec<(usize, Matcher)>,
     flags: Vec<(usize, String)>,
 ) -> Constraint {
+    // "Never run `mysql` with `-e \"DROP`": a flag given a value after a command is what is
+    // forbidden in it (the value a statement begins with), not the command with the flag.
+    let valued: Vec<Matcher> = phrases
+        .iter()
+        .flat_map(|phrase| &phrase.loose_flags)
+        .filter(|flag| flag.contains('='))
+        .map(|flag| Matcher::new(MatcherKind::Flag, flag.clone()))
+        .collect();
+    if !valued.is_empty() && entities.is_empty() && flags.is_empty() {
+        let mut commands = phrases.to_vec();
+        for phrase in &mut commands {
+            phrase.loose_flags.retain(|flag| !flag.contains('='));
+        }
+        return Constraint::forbid(valued).with_when(command_matchers(&commands));
+    }
     let matchers = literal_matchers(entities, flags);
     if phrases.is_empty() {
         return Constraint::forbid(matchers);
@@ -1077,6 +1110,27 @@ fn flag_subcommands(words: &[String], flags: &[&String]) -> Option<Vec<&'static 
         }
     }
     (!subcommands.is_empty()).then_some(subcommands)
+}
+
+/// The thing a ban names inside a file ("the Spring version in `build.gradle`"): the first
+/// capitalised word between the order and "in" before the file's token (at `place`),
+/// lower-case; `None` when there is none.
+fn topic_inside(tokens: &[tokens::Token<'_>], place: usize) -> Option<String> {
+    let at = tokens.iter().position(|token| token.offset == place)?;
+    let before = at.checked_sub(1)?;
+    if !matches!(tokens[before].lower.as_ref(), "in" | "inside" | "within") {
+        return None;
+    }
+    tokens[1..before]
+        .iter()
+        .filter(|token| matches!(token.kind, TokenKind::Word))
+        .find(|token| {
+            token.text.starts_with(|ch: char| ch.is_uppercase())
+                && token.text.chars().count() >= 3
+                && token.text.chars().all(char::is_alphabetic)
+                && !Cues::of(&WordRuns::new(&token.lower)).forbid.is_some()
+        })
+        .map(|token| token.lower.to_string())
 }
 
 /// "never X without Y": Y is required whenever X happens.

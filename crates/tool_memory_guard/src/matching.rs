@@ -750,7 +750,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                     invocation
                         .values
                         .iter()
-                        .any(|(flag, seen)| flag == meaning && seen == value)
+                        .any(|(flag, seen)| flag == meaning && gives_value(seen, value))
                 })
             });
             given.then(|| Found {
@@ -775,7 +775,13 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 // A phrase (`drop table`) is found across any run of white space.
                 let spaced = literal.contains(' ')
                     && (text.lower.contains(['\t', '\n', '\r']) || text.lower.contains("  "));
-                let direct = if spaced {
+                // `spring*`: a word that begins with it (`org.springframework.boot`).
+                let prefix = literal
+                    .strip_suffix('*')
+                    .filter(|stem| !stem.is_empty() && !stem.contains(['*', ' ']));
+                let direct = if let Some(stem) = prefix {
+                    alnum_runs(&text.lower).any(|run| run.starts_with(stem))
+                } else if spaced {
                     let collapsed = text.lower.split_whitespace().collect::<Vec<_>>().join(" ");
                     find_word(&collapsed, literal).is_some()
                 } else {
@@ -848,6 +854,15 @@ const ENVIRONMENT_WORDS: &[&str] = &[
     "stg",
     "uat",
 ];
+
+/// Whether a value a call gives an option is the one a rule names: the same, or one that
+/// begins with it as a word (`-e "DROP DATABASE app"` for `-e "DROP`).
+fn gives_value(seen: &str, wanted: &str) -> bool {
+    seen == wanted
+        || seen
+            .strip_prefix(wanted)
+            .is_some_and(|rest| rest.starts_with(char::is_whitespace))
+}
 
 /// Whether an invocation sets `flag`, read as its program reads it, and after its subcommand
 /// (`docker compose down -v` sets `-v`, which `down` reads as `--volumes`).

@@ -900,3 +900,31 @@ fn an_ask_in_a_list_of_bans_asks_only_for_its_item() {
         ),
     );
 }
+
+#[test]
+fn a_condition_narrows_a_ban() {
+    // What a program is run against.
+    check(
+        "bash",
+        "`mongosh` against the `atlas-prod` connection string is forbidden.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"atlas-prod"}],"polarity":"forbid","when":[{"kind":"command","value":"mongosh"}]}"#,
+        ),
+    );
+    // A flag given a value is what is forbidden in the command, the value a beginning.
+    check(
+        "bash",
+        "Never run `mysql` with `-e \"DROP`.",
+        Some(
+            r#"{"matchers":[{"kind":"flag","value":"-e=drop"}],"polarity":"forbid","when":[{"kind":"command","value":"mysql"}]}"#,
+        ),
+    );
+    // Something inside a file: an edit that shows it is denied, any other edit asks.
+    check(
+        "edit",
+        "Don't bump the Spring version in `build.gradle`.",
+        Some(
+            r#"{"also":[{"ask_first":true,"matchers":[{"kind":"path","value":"build.gradle"}],"polarity":"forbid"}],"matchers":[{"kind":"literal","value":"spring*"}],"polarity":"forbid","when":[{"kind":"path","value":"build.gradle"}]}"#,
+        ),
+    );
+}

@@ -111,6 +111,10 @@ pub(crate) fn classify(lower: &str) -> Option<(MatcherKind, String)> {
     None
 }
 
+/// File extensions longer than five letters, which a dotted name ends with far more often
+/// than a name does (`tomasz.wojcik` is a handle; `build.gradle` a file).
+const LONG_EXTENSIONS: &[&str] = &["gradle", "groovy", "sqlite", "svelte", "tfvars"];
+
 /// Whether the word contains `://`. Looking for the colon first is cheaper on the usual word
 /// that has none than a substring search.
 pub(crate) fn has_scheme(lower: &str) -> bool {
@@ -178,7 +182,7 @@ pub(crate) fn is_path_like(lower: &str) -> bool {
     if let Some((stem, extension)) = lower.rsplit_once('.') {
         return stem.chars().count() >= 2
             && stem.chars().any(char::is_alphabetic)
-            && (1..=5).contains(&extension.len())
+            && ((1..=5).contains(&extension.len()) || LONG_EXTENSIONS.contains(&extension))
             && extension.chars().all(|ch| ch.is_ascii_alphanumeric())
             && extension.chars().any(|ch| ch.is_ascii_alphabetic())
             && !is_domain_like(lower);
@@ -405,7 +409,11 @@ fn commands_by_place(text: &str, tokens: &mut [Token<'_>]) {
             (joiner(token) && tokens.get(index + 2).is_some_and(is_command))
                 || (tokens[index].trailing_comma && is_command(token))
         });
-        if after_verb || listed_after || listed_before || chosen_against {
+        // "`mongosh` against the `atlas-prod` cluster": what is run against something.
+        let run_against = tokens
+            .get(index + 1)
+            .is_some_and(|token| matches!(token.kind, TokenKind::Word) && token.lower == "against");
+        if after_verb || listed_after || listed_before || chosen_against || run_against {
             let value = tokens[index].lower.clone().into_owned();
             tokens[index].kind = TokenKind::QuotedCommand(value);
         }
@@ -457,7 +465,9 @@ fn flag_with_value(content: &str, keep_case: bool) -> Option<String> {
     } else {
         name
     };
-    Some(format!("{name}={}", value.to_lowercase()))
+    // `-e "DROP`: the value as the program gets it, without the quote that opens it.
+    let value = value.trim_matches(['"', '\'']).to_lowercase();
+    (!value.is_empty()).then(|| format!("{name}={value}"))
 }
 
 /// A flag's name (`value`, lower-case) with the case `written` gives it when it is a short

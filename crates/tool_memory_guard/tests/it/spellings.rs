@@ -553,3 +553,35 @@ fn every_spelling_of_a_force_push_to_a_branch_pattern() -> Result<()> {
         ],
     )
 }
+
+#[test]
+fn a_condition_of_the_ban_leaves_the_rest_alone() -> Result<()> {
+    check(
+        "`mongosh` against the `atlas-prod` connection string is forbidden.",
+        &[
+            (
+                "mongosh \"mongodb+srv://atlas-prod.abcd.mongodb.net/app\"",
+                Deny,
+            ),
+            ("mongosh mongodb://localhost:27017/app", Allow),
+        ],
+    )?;
+    check(
+        "Never run `mysql` with `-e \"DROP`.",
+        &[
+            ("mysql -u root -e \"DROP DATABASE app\"", Deny),
+            ("mysql -u root -e \"SELECT 1\"", Allow),
+            ("mysql -u root -e \"DROPS\"", Allow),
+        ],
+    )?;
+    check(
+        "`psql` against prod is read-only.",
+        &[
+            ("psql -h prod-db.internal -c \"DELETE FROM sessions\"", Deny),
+            ("psql -h prod-db -c \"DELETE FROM sessions\"", Deny),
+            ("psql -h prod-db.internal -c \"SELECT 1\"", Allow),
+            ("psql -h localhost -c \"DELETE FROM sessions\"", Allow),
+            ("psql -h reproduce.internal -c \"DELETE FROM t\"", Allow),
+        ],
+    )
+}
