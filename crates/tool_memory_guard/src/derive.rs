@@ -1128,7 +1128,7 @@ fn topic_inside(tokens: &[tokens::Token<'_>], place: usize) -> Option<String> {
             token.text.starts_with(|ch: char| ch.is_uppercase())
                 && token.text.chars().count() >= 3
                 && token.text.chars().all(char::is_alphabetic)
-                && !Cues::of(&WordRuns::new(&token.lower)).forbid.is_some()
+                && Cues::of(&WordRuns::new(&token.lower)).forbid.is_none()
         })
         .map(|token| token.lower.to_string())
 }
