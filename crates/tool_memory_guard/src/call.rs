@@ -78,6 +78,10 @@ pub(crate) struct CallView {
     path_uses: OnceCell<PathUses>,
     /// The written paths as texts, for rules about writing.
     written: OnceCell<Vec<Text>>,
+    /// The created paths as texts, for rules about creating files.
+    created: OnceCell<Vec<Text>>,
+    /// For a view of paths ([`CallView::of_paths`]): whether they are made.
+    creates: Option<bool>,
     /// The tool runs PowerShell, whose command lines escape with a backtick, not a
     /// backslash (`D:\data\old` is a path).
     powershell: bool,
@@ -145,10 +149,12 @@ impl CallView {
         tool_words: Vec<String>,
         family: ToolFamily,
         paths: &[String],
+        creates: bool,
     ) -> CallView {
         let mut view = CallView {
             tool_words,
             family: Some(family),
+            creates: Some(creates),
             ..CallView::default()
         };
         view.texts = paths
@@ -212,6 +218,47 @@ impl CallView {
     /// Whether the call is of a shell tool.
     pub(crate) fn is_shell(&self) -> bool {
         self.family == Some(ToolFamily::Shell)
+    }
+
+    /// Whether the call may create a file: an edit tool that writes whole files (`Write`,
+    /// `write_file`, `write_to_file`, `create_file`, `move_file`'s target, a patch that adds
+    /// a file), not one that changes what exists (`Edit`, `replace`); a command that makes a
+    /// path (`touch`, `>`, `cp`'s target); a tool whose name says it creates.
+    pub(crate) fn may_create(&self) -> bool {
+        if let Some(creates) = self.creates {
+            return creates;
+        }
+        let has = |words: &[&str]| {
+            self.tool_words
+                .iter()
+                .any(|word| words.contains(&word.as_str()))
+        };
+        match self.family {
+            Some(ToolFamily::FileEdit) => {
+                has(&["write", "create", "move", "new"])
+                    || (has(&["patch"])
+                        && self
+                            .texts
+                            .iter()
+                            .any(|text| text.lower.contains("*** add file:")))
+            }
+            Some(ToolFamily::Shell) => !self.path_uses().created.is_empty(),
+            Some(_) => false,
+            None => has(&[
+                "write", "create", "new", "add", "upload", "save", "put", "copy", "move",
+            ]),
+        }
+    }
+
+    /// The paths the call's command line may create, as texts ([`CallView::path_uses`]).
+    pub(crate) fn created_texts(&self) -> &[Text] {
+        self.created.get_or_init(|| {
+            self.path_uses()
+                .created
+                .iter()
+                .map(|path| Text::of(path, false, false))
+                .collect()
+        })
     }
 
     /// The paths the call's command line writes, as texts ([`CallView::path_uses`]).

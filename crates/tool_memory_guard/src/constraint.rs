@@ -28,6 +28,21 @@ pub enum Polarity {
 pub enum Access {
     /// Changing them (write, edit, delete...): a call that only reads is not concerned.
     Write,
+    /// Creating them (new files): a call that reads or edits what exists is not concerned.
+    Create,
+}
+
+impl Access {
+    /// Whether a constraint about `self` catches every call one about `other` does (`None`:
+    /// every access, which catches most).
+    fn covers(this: Option<Access>, other: Option<Access>) -> bool {
+        match (this, other) {
+            (None, _) => true,
+            (Some(Access::Write), Some(Access::Write | Access::Create)) => true,
+            (Some(Access::Create), Some(Access::Create)) => true,
+            _ => false,
+        }
+    }
 }
 
 /// What a matcher's value is and how it is compared with a call.
@@ -440,7 +455,7 @@ impl Constraint {
         self.polarity == other.polarity
             && (other.ask_first || !self.ask_first)
             // Narrower access or more exceptions catch fewer calls.
-            && (self.access.is_none() || self.access == other.access)
+            && Access::covers(self.access, other.access)
             && self.except.iter().all(|own| has(&other.except, own))
             && other
                 .matchers

@@ -615,7 +615,19 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             && (token.class & BRANCH != 0
                 || (token.lower.contains(['-', '/', '_'])
                     && token.lower.starts_with(char::is_alphanumeric)));
-        if named_container {
+        // "new markdown files", "any Python file": every file of the kind, by its extensions.
+        let kind_of_file = next
+            .is_some_and(|next| next == "file" || next == "files")
+            .then(|| file_kind_extensions(&token.lower))
+            .flatten();
+        if let Some(extensions) = kind_of_file {
+            for extension in extensions {
+                entities.push((
+                    token.offset,
+                    Matcher::new(MatcherKind::Path, format!("*.{extension}")),
+                ));
+            }
+        } else if named_container {
             entities.push((
                 token.offset,
                 Matcher::new(MatcherKind::Path, token.lower.as_ref()),
@@ -797,6 +809,13 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             except.push(Matcher::new(MatcherKind::Command, "git tag --list"));
         }
     }
+    // "`execute_command` must not be started without ...": the tool the rule is stored on,
+    // named in it, is no literal a call of it carries.
+    if action_words(tool_name).is_none() {
+        let own = tool_name.trim().to_lowercase();
+        entities
+            .retain(|(_, matcher)| !(matcher.kind == MatcherKind::Literal && matcher.value == own));
+    }
     // "Don't store anything about customers with `save_memory`": a ban on what the tool is
     // used for, narrowed to a topic, asks about the calls that mention it (and only those),
     // rather than forbidding every call of the tool.
@@ -835,6 +854,9 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         let file = Constraint::forbid(vec![place.clone()]).with_ask_first(true);
         return finish(inside.with_also(vec![file]));
     }
+    // "new `.js` files in `src/`": files of a kind in a directory are one pattern
+    // (`src/**/*.js`), not the kind anywhere or the directory's every file.
+    combine_kind_and_directory(&mut entities, &lower);
     // Only a ban on places (paths, URLs: "never write to `/etc/**`") is narrowed to a verb; a
     // ban on a command or a statement (`DELETE`) is about running it.
     let on_places = entities
@@ -908,7 +930,13 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             });
             match required_after {
                 Some(at) => {
-                    require_without(at, &phrases, entities, flags).with_ask_first(ask_first)
+                    // "must not be started without `requires_approval: true`": a property
+                    // that is itself an approval asks when it is missing.
+                    let approval = flags
+                        .iter()
+                        .any(|(_, flag)| flag.contains("approv") || flag.contains("confirm"));
+                    require_without(at, &phrases, entities, flags)
+                        .with_ask_first(ask_first || approval)
                 }
                 None => forbid(&phrases, entities, flags).with_ask_first(ask_first),
             }
@@ -1226,7 +1254,99 @@ fn refined_alternatives(original: &str, kept: &str, phrases: &[CommandPhrase]) -
 /// touch") keeps it about every access.
 fn access_of(words: &WordRuns<'_>) -> Option<Access> {
     let has = |list: &[&str]| list.iter().any(|verb| words.has_run(verb));
-    (has(WRITE_VERBS) && !has(ANY_ACCESS_VERBS)).then_some(Access::Write)
+    if has(ANY_ACCESS_VERBS) {
+        return None;
+    }
+    // "Do not create new `.js` files", "never add new markdown files": making files, not
+    // changing those that exist.
+    let creating = has(CREATE_VERBS)
+        || (words.has_run("new") && (words.has_run("file") || words.has_run("files")));
+    let changing = WRITE_VERBS
+        .iter()
+        .filter(|verb| !CREATE_VERBS.contains(verb))
+        .any(|verb| words.has_run(verb));
+    if creating && !changing {
+        return Some(Access::Create);
+    }
+    has(WRITE_VERBS).then_some(Access::Write)
+}
+
+/// Verbs of making something new.
+const CREATE_VERBS: &[&str] = &["create", "created", "creates", "creating"];
+
+/// The extensions of a kind of file named in words ("markdown files", "Python files").
+fn file_kind_extensions(word: &str) -> Option<&'static [&'static str]> {
+    FILE_KINDS
+        .iter()
+        .find(|(kind, _)| *kind == word)
+        .map(|(_, extensions)| *extensions)
+}
+
+/// Kinds of files by the word people name them with, and their extensions.
+const FILE_KINDS: &[(&str, &[&str])] = &[
+    ("bash", &["sh", "bash"]),
+    ("css", &["css"]),
+    ("go", &["go"]),
+    ("html", &["html", "htm"]),
+    ("java", &["java"]),
+    ("javascript", &["js", "jsx", "mjs", "cjs"]),
+    ("json", &["json"]),
+    ("kotlin", &["kt", "kts"]),
+    ("markdown", &["md", "markdown", "mdx"]),
+    ("php", &["php"]),
+    ("python", &["py"]),
+    ("ruby", &["rb"]),
+    ("rust", &["rs"]),
+    ("shell", &["sh", "bash", "zsh"]),
+    ("sql", &["sql"]),
+    ("typescript", &["ts", "tsx"]),
+    ("yaml", &["yaml", "yml"]),
+];
+
+/// Files of a kind said to be in a directory ("`.js` files in `src/`") as one pattern
+/// (`src/**/*.js`): each extension glob of `entities` joined to the one directory, when the
+/// directory follows "in", "under", "inside" or "within" after them.
+fn combine_kind_and_directory(entities: &mut Vec<(usize, Matcher)>, lower: &str) {
+    let kinds: Vec<usize> = entities
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, matcher))| {
+            matcher.kind == MatcherKind::Path
+                && matcher.value.starts_with("*.")
+                && !matcher.value[2..].contains(['/', '*'])
+        })
+        .map(|(at, _)| at)
+        .collect();
+    let directories: Vec<usize> = entities
+        .iter()
+        .enumerate()
+        .filter(|(at, (_, matcher))| {
+            matcher.kind == MatcherKind::Path && !kinds.contains(at) && !matcher.value.contains('*')
+        })
+        .map(|(at, _)| at)
+        .collect();
+    let (Some(&last_kind), [directory]) = (kinds.last(), directories.as_slice()) else {
+        return;
+    };
+    let (kind_at, directory_at) = (entities[last_kind].0, entities[*directory].0);
+    let between = lower.get(kind_at..directory_at).unwrap_or_default();
+    let placed = directory_at > kind_at
+        && between
+            .split_whitespace()
+            .any(|word| matches!(word, "in" | "under" | "inside" | "within"));
+    if !placed {
+        return;
+    }
+    let directory = entities[*directory]
+        .1
+        .value
+        .trim_end_matches('/')
+        .to_owned();
+    for at in &kinds {
+        let kind = entities[*at].1.value.clone();
+        entities[*at].1 = Matcher::new(MatcherKind::Path, format!("{directory}/**/{kind}"));
+    }
+    entities.remove(directories[0]);
 }
 
 /// The access a ban on commands is about, from its verbs: only verbs of change ("any `gcloud`

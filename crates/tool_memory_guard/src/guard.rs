@@ -18,7 +18,7 @@ use crate::limits::{ArgumentCount, Bound};
 use crate::matching::{CompiledConstraint, Hit, KeyGroup, evaluate};
 use crate::normalize::{folded, versionless};
 use crate::rule_constraint::enforced;
-use crate::{Constraint, Error, MatcherKind, Polarity, Strength, derive_constraint};
+use crate::{Access, Constraint, Error, MatcherKind, Polarity, Strength, derive_constraint};
 
 /// Where a tool's rules are filed: a tool of a family (core's one table for every agent) files
 /// them under the family, so a rule said about Claude Code's `Bash` holds for Codex's `shell`,
@@ -660,6 +660,7 @@ impl Guard {
             // [`BORROWED_EDIT`]), built on first use.
             let read_view: OnceCell<CallView> = OnceCell::new();
             let written_view: OnceCell<CallView> = OnceCell::new();
+            let created_view: OnceCell<CallView> = OnceCell::new();
             for (which, entry_index) in candidates {
                 if view.budget.work_spent() {
                     break;
@@ -674,13 +675,26 @@ impl Guard {
                             view.tool_words.clone(),
                             ToolFamily::FileRead,
                             &view.path_uses().read,
+                            false,
                         )
                     })),
+                    // A rule about creating files looks at the paths a command may make.
+                    (BORROWED_EDIT, _) if compiled.access() == Some(Access::Create) => {
+                        Some(created_view.get_or_init(|| {
+                            CallView::of_paths(
+                                view.tool_words.clone(),
+                                ToolFamily::FileEdit,
+                                &view.path_uses().created,
+                                true,
+                            )
+                        }))
+                    }
                     (BORROWED_EDIT, _) => Some(written_view.get_or_init(|| {
                         CallView::of_paths(
                             view.tool_words.clone(),
                             ToolFamily::FileEdit,
                             &view.path_uses().written,
+                            false,
                         )
                     })),
                     (BORROWED_READ, _) => Some(&view),

@@ -289,6 +289,11 @@ impl CompiledConstraint {
                 .all(|(_, compiled)| matches!(compiled, Compiled::Condition(_)))
     }
 
+    /// The access the constraint is about, if one.
+    pub(crate) fn access(&self) -> Option<Access> {
+        self.access
+    }
+
     /// This constraint and each of its further ones.
     pub(crate) fn parts(&self) -> impl Iterator<Item = &CompiledConstraint> {
         std::iter::once(self).chain(&self.also)
@@ -393,6 +398,9 @@ struct Scope<'a> {
     /// The constraint is about changing things (`access: write`): an invocation that only
     /// reads is not concerned, and on a shell only the paths a command writes are.
     write_only: bool,
+    /// The constraint is about creating things (`access: create`): on a shell only the paths
+    /// a command may create are concerned.
+    create_only: bool,
     /// The scope is an invocation whose program the call hides: what is found in it, or found
     /// missing, only may break the rule.
     weak: bool,
@@ -411,6 +419,7 @@ impl<'a> Scope<'a> {
             budget: &view.budget,
             except: &[],
             write_only: false,
+            create_only: false,
             weak: false,
         }
     }
@@ -431,6 +440,7 @@ impl<'a> Scope<'a> {
             budget,
             except: &[],
             write_only: false,
+            create_only: false,
             weak: false,
         }
     }
@@ -581,7 +591,12 @@ impl<'a> Scope<'a> {
             && view.is_shell()
         {
             // "`s3://backups/` is read-only": `aws s3 cp s3://backups/x .` reads it.
-            return Box::new(view.written_texts().iter());
+            let texts = if self.create_only {
+                view.created_texts()
+            } else {
+                view.written_texts()
+            };
+            return Box::new(texts.iter());
         }
         let resolved = self.view.map_or(&[][..], CallView::resolved_texts);
         let plain = self.texts.iter().filter(|text| !text.command_only);
@@ -939,10 +954,16 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
     if constraint.access == Some(Access::Write) && view.read_only() {
         return None;
     }
-    let write_only = constraint.access == Some(Access::Write);
+    // "Do not create new `.js` files": reading or editing what exists is not concerned.
+    if constraint.access == Some(Access::Create) && !view.may_create() {
+        return None;
+    }
+    let write_only = constraint.access.is_some();
+    let create_only = constraint.access == Some(Access::Create);
     let whole = Scope {
         except: &constraint.except,
         write_only,
+        create_only,
         ..Scope::whole(view)
     };
     let mut scopes: Vec<(Scope<'_>, Option<String>)> = Vec::new();
@@ -992,6 +1013,7 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                 let scope = Scope {
                     except: &constraint.except,
                     write_only,
+                    create_only,
                     weak,
                     ..Scope::invocation(invocation, &rest[..piped], &view.budget)
                 };

@@ -585,3 +585,16 @@ pub(crate) const CONTAINER_VALUE_OPTIONS: &[&str] = &[
 /// Options of `kubectl exec` that take the next word as their value.
 pub(crate) const KUBECTL_EXEC_VALUE_OPTIONS: &[&str] =
     &["--container", "--context", "--namespace", "-c", "-n"];
+
+/// The programs of `WRITE_ONLY_COMMANDS` that may make the path they are given (`touch`,
+/// `mkdir`, PowerShell's `New-Item`), where the others change or remove what exists.
+pub(crate) const CREATING_COMMANDS: &[&str] = &[
+    "ln",
+    "mkdir",
+    "mkfifo",
+    "new-item",
+    "ni",
+    "out-file",
+    "set-content",
+    "touch",
+];

@@ -10,8 +10,8 @@
 //! do not know is taken to do both, so a rule is never narrowed on a guess.
 
 use super::lexicon::{
-    COPY_COMMANDS, COPY_SUBCOMMANDS, READ_ONLY_COMMANDS, SOURCE_COMMANDS, WRAPPERS,
-    WRITE_ONLY_COMMANDS,
+    COPY_COMMANDS, COPY_SUBCOMMANDS, CREATING_COMMANDS, READ_ONLY_COMMANDS, SOURCE_COMMANDS,
+    WRAPPERS, WRITE_ONLY_COMMANDS,
 };
 use super::shell::Invocation;
 use crate::normalize::normalize_path;
@@ -22,12 +22,49 @@ use crate::normalize::normalize_path;
 pub(crate) struct PathUses {
     pub(crate) read: Vec<String>,
     pub(crate) written: Vec<String>,
+    /// The written paths a command may create (`touch`, `>`, `cp`'s target), not only
+    /// change (`sed -i`, `>>`, `rm`).
+    pub(crate) created: Vec<String>,
 }
 
+/// What a command does with one of its paths.
+#[derive(Clone, Copy)]
+struct Use {
+    read: bool,
+    written: bool,
+    created: bool,
+}
+
+const READ: Use = Use {
+    read: true,
+    written: false,
+    created: false,
+};
+const CHANGED: Use = Use {
+    read: false,
+    written: true,
+    created: false,
+};
+const CREATED: Use = Use {
+    read: false,
+    written: true,
+    created: true,
+};
+/// What a program the tables do not know may do with a path: anything.
+const ANY: Use = Use {
+    read: true,
+    written: true,
+    created: true,
+};
+
 impl PathUses {
-    fn add(&mut self, word: &str, cwd: Option<&str>, read: bool, written: bool) {
+    fn add(&mut self, word: &str, cwd: Option<&str>, how: Use) {
         let resolved = resolve(word, cwd);
-        for (wanted, list) in [(read, &mut self.read), (written, &mut self.written)] {
+        for (wanted, list) in [
+            (how.read, &mut self.read),
+            (how.written, &mut self.written),
+            (how.created, &mut self.created),
+        ] {
             if !wanted {
                 continue;
             }
@@ -110,7 +147,9 @@ fn invocation_uses(invocation: &Invocation, cwd: Option<&str>, uses: &mut PathUs
                 target
             };
             if !target.is_empty() && !target.starts_with('&') && !target.starts_with("/dev/") {
-                uses.add(target, cwd, false, true);
+                // `>` makes the file, `>>` adds to it.
+                let appends = after.starts_with('>');
+                uses.add(target, cwd, if appends { CHANGED } else { CREATED });
             }
             if !before.is_empty() && !before.chars().all(|ch| ch.is_ascii_digit() || ch == '&') {
                 arguments.push(before);
@@ -124,7 +163,7 @@ fn invocation_uses(invocation: &Invocation, cwd: Option<&str>, uses: &mut PathUs
                 source
             };
             if !source.is_empty() {
-                uses.add(source, cwd, true, false);
+                uses.add(source, cwd, READ);
             }
             continue;
         }
@@ -142,11 +181,21 @@ fn invocation_uses(invocation: &Invocation, cwd: Option<&str>, uses: &mut PathUs
         let rest = &arguments[words.len()..];
         let last = rest.len().saturating_sub(1);
         for (at, word) in rest.iter().enumerate() {
-            uses.add(word, cwd, at != last || *moves, at == last || *moves);
+            let how = match (at == last, *moves) {
+                (true, _) => CREATED,
+                (false, true) => Use {
+                    read: true,
+                    ..CHANGED
+                },
+                (false, false) => READ,
+            };
+            uses.add(word, cwd, how);
         }
         return;
     }
     let values = invocation.values.iter().map(|(_, value)| value.as_str());
+    // (`sed -i`, `yq -i`: a reader told to write its file back changes it, and makes none.)
+    let mut in_place = false;
     let read_only = READ_ONLY_COMMANDS
         .iter()
         .find(|(known, ..)| *known == program)
@@ -166,39 +215,60 @@ fn invocation_uses(invocation: &Invocation, cwd: Option<&str>, uses: &mut PathUs
                     .any(|writing| flag == writing || flag.starts_with(&format!("{writing}=")))
                     || (writing.contains(&"-i") && flag.starts_with("-i"))
             });
+            in_place = writes && writing.iter().any(|flag| flag.starts_with("-i"));
             subcommand_reads && !writes
         });
-    if read_only || SOURCE_COMMANDS.contains(&program) {
+    if in_place {
         for word in arguments.into_iter().chain(values) {
-            uses.add(word, cwd, true, false);
+            uses.add(
+                word,
+                cwd,
+                Use {
+                    read: true,
+                    ..CHANGED
+                },
+            );
+        }
+    } else if read_only || SOURCE_COMMANDS.contains(&program) {
+        for word in arguments.into_iter().chain(values) {
+            uses.add(word, cwd, READ);
         }
     } else if WRITE_ONLY_COMMANDS.contains(&program) {
+        let how = if CREATING_COMMANDS.contains(&program) {
+            CREATED
+        } else {
+            CHANGED
+        };
         for word in arguments.into_iter().chain(values) {
-            uses.add(word, cwd, false, true);
+            uses.add(word, cwd, how);
         }
     } else if COPY_COMMANDS.contains(&program) {
         let last = arguments.len().saturating_sub(1);
         for (at, word) in arguments.into_iter().enumerate() {
-            uses.add(word, cwd, at != last, at == last);
+            uses.add(word, cwd, if at == last { CREATED } else { READ });
         }
         for word in values {
-            uses.add(word, cwd, true, true);
+            uses.add(word, cwd, ANY);
         }
     } else if program == "tee" {
+        let appends = invocation
+            .flags
+            .iter()
+            .any(|flag| flag == "-a" || flag == "--append");
         for word in arguments {
-            uses.add(word, cwd, false, true);
+            uses.add(word, cwd, if appends { CHANGED } else { CREATED });
         }
     } else if program == "dd" {
         for word in arguments {
             if let Some(input) = word.strip_prefix("if=") {
-                uses.add(input, cwd, true, false);
+                uses.add(input, cwd, READ);
             } else if let Some(output) = word.strip_prefix("of=") {
-                uses.add(output, cwd, false, true);
+                uses.add(output, cwd, CREATED);
             }
         }
     } else {
         for word in arguments.into_iter().chain(values) {
-            uses.add(word, cwd, true, true);
+            uses.add(word, cwd, ANY);
         }
     }
 }

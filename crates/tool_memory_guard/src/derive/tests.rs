@@ -928,3 +928,46 @@ fn a_condition_narrows_a_ban() {
         ),
     );
 }
+
+#[test]
+fn properties_of_a_call_are_flags() {
+    // A property that is itself an approval asks when missing.
+    check(
+        "execute_command",
+        "`execute_command` must not be started without `requires_approval: true`.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"--requires-approval"}],"polarity":"require"}"#,
+        ),
+    );
+    check(
+        "run_command",
+        "Never run a command with `SafeToAutoRun: true`.",
+        Some(r#"{"matchers":[{"kind":"flag","value":"--safe-to-auto-run"}],"polarity":"forbid"}"#),
+    );
+}
+
+#[test]
+fn creating_files_of_a_kind() {
+    check(
+        "write",
+        "Do not create new `.js` files in `src/`.",
+        Some(
+            r#"{"access":"create","matchers":[{"kind":"path","value":"src/**/*.js"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "write",
+        "Never create new markdown files.",
+        Some(
+            r#"{"access":"create","matchers":[{"kind":"path","value":"*.md"},{"kind":"path","value":"*.markdown"},{"kind":"path","value":"*.mdx"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // Changing files stays a rule about writing.
+    check(
+        "edit",
+        "Never modify `.lock` files in `vendor/`.",
+        Some(
+            r#"{"access":"write","matchers":[{"kind":"path","value":"vendor/**/*.lock"}],"polarity":"forbid"}"#,
+        ),
+    );
+}

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use crate::MatcherKind;
 use crate::derive::lexicon::{NOT_FILES, POWERSHELL_VERBS, PROGRAM, SQL_KEYWORDS, word_class};
-use crate::normalize::{is_domain_like, is_ipv4, normalize_email, normalize_url};
+use crate::normalize::{flag_of_key, is_domain_like, is_ipv4, normalize_email, normalize_url};
 
 #[derive(Debug, Clone)]
 pub(crate) enum TokenKind {
@@ -287,6 +287,9 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
                 None if is_bare_glob(&lower) => TokenKind::Entity(MatcherKind::Path, lower.clone()),
                 None => TokenKind::Entity(MatcherKind::Literal, lower.clone()),
             }
+        } else if let Some(flag) = property_flag(content) {
+            // `requires_approval: true`, `SafeToAutoRun: true`: the flag a `true` argument sets.
+            TokenKind::Entity(MatcherKind::Flag, flag)
         } else if let Some(flag) = flag_with_value(content, flag_case) {
             // `--context staging`: the flag given that value.
             TokenKind::Entity(MatcherKind::Flag, flag)
@@ -447,6 +450,18 @@ fn is_powershell_command(word: &str) -> bool {
 const RUN_OR_USE_VERBS: &[&str] = &[
     "call", "execute", "invoke", "launch", "pipe", "piping", "run", "start", "type", "use", "using",
 ];
+
+/// An argument set to `true`, written `key: true` or `key=true` (`requires_approval: true`):
+/// the flag a call's `{"key": true}` sets ([`flag_of_key`]); `None` for anything else.
+fn property_flag(content: &str) -> Option<String> {
+    let (key, value) = content.split_once([':', '='])?;
+    let key = key.trim();
+    let identifier = key.starts_with(|ch: char| ch.is_ascii_alphabetic())
+        && key
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+    (identifier && value.trim().eq_ignore_ascii_case("true")).then(|| flag_of_key(key))
+}
 
 /// A quoted flag and its value (`--context staging`, `-n web`) as one flag matcher value,
 /// `--context=staging`; `None` for anything else.

@@ -345,3 +345,64 @@ fn an_allowlist_of_hosts_forbids_every_other_host() -> Result<()> {
     );
     Ok(())
 }
+
+#[test]
+fn a_rule_on_creating_files_leaves_edits_of_existing_ones_alone() -> Result<()> {
+    let guard = Guard::from_rules([rule(
+        "r",
+        "Write",
+        "Do not create new `.js` files in `src/`.",
+        ToolMemoryPriority::Critical,
+    )]);
+    for (tool, arguments, expected) in [
+        (
+            "Write",
+            json!({"file_path": "/repo/src/util.js", "content": "x"}),
+            Decision::Deny,
+        ),
+        (
+            "write_to_file",
+            json!({"TargetFile": "/repo/src/a/b.js"}),
+            Decision::Deny,
+        ),
+        ("Bash", json!({"command": "touch src/x.js"}), Decision::Deny),
+        (
+            "Bash",
+            json!({"command": "echo x > src/y.js"}),
+            Decision::Deny,
+        ),
+        (
+            "Write",
+            json!({"file_path": "/repo/src/util.ts", "content": "x"}),
+            Decision::Allow,
+        ),
+        (
+            "Write",
+            json!({"file_path": "/repo/scripts/build.js", "content": "x"}),
+            Decision::Allow,
+        ),
+        (
+            "Edit",
+            json!({"file_path": "/repo/src/legacy.js", "old_string": "var", "new_string": "let"}),
+            Decision::Allow,
+        ),
+        (
+            "Bash",
+            json!({"command": "sed -i s/var/let/ src/legacy.js"}),
+            Decision::Allow,
+        ),
+        (
+            "Bash",
+            json!({"command": "echo '// x' >> src/legacy.js"}),
+            Decision::Allow,
+        ),
+    ] {
+        let verdict = guard.check(tool, &arguments);
+        anyhow::ensure!(
+            verdict.decision == expected,
+            "{tool} {arguments}: {}",
+            verdict.reason
+        );
+    }
+    Ok(())
+}
