@@ -36,12 +36,12 @@ impl Access {
     /// Whether a constraint about `self` catches every call one about `other` does (`None`:
     /// every access, which catches most).
     fn covers(this: Option<Access>, other: Option<Access>) -> bool {
-        match (this, other) {
-            (None, _) => true,
-            (Some(Access::Write), Some(Access::Write | Access::Create)) => true,
-            (Some(Access::Create), Some(Access::Create)) => true,
-            _ => false,
-        }
+        matches!(
+            (this, other),
+            (None, _)
+                | (Some(Access::Write), Some(Access::Write | Access::Create))
+                | (Some(Access::Create), Some(Access::Create))
+        )
     }
 }
 
