@@ -260,6 +260,12 @@ pub struct Constraint {
     /// A violation asks the user first instead of denying.
     #[serde(default, skip_serializing_if = "is_false")]
     pub ask_first: bool,
+    /// Which derivation of the grammar made the constraint ([`crate::DERIVATION`]): set on a
+    /// constraint derived from a rule's text when it is stored, absent on one a caller gave. A
+    /// stored derived constraint older than this crate's derivation is derived again from
+    /// the rule's text, so that upgrading toolmem upgrades the reading of every rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derivation: Option<u32>,
     /// Exceptions: a path, an invocation or a text that also matches one of these does not
     /// violate the constraint ("never read `.env*` except `.env.example`").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -288,6 +294,7 @@ impl Constraint {
             except: Vec::new(),
             matchers,
             ask_first: false,
+            derivation: None,
         }
     }
 
@@ -301,6 +308,7 @@ impl Constraint {
             except: Vec::new(),
             matchers,
             ask_first: false,
+            derivation: None,
         }
     }
 
@@ -357,6 +365,12 @@ impl Constraint {
                 return Err(Error::invalid(
                     format!("also[{index}].also"),
                     "must be empty: further constraints do not nest",
+                ));
+            }
+            if part.derivation.is_some() {
+                return Err(Error::invalid(
+                    format!("also[{index}].derivation"),
+                    "must be absent: the whole constraint records its derivation",
                 ));
             }
             part.validate_own().map_err(|err| match err {
@@ -540,6 +554,7 @@ mod tests {
                 "git branch -D",
             )])],
             ask_first: true,
+            derivation: Some(1),
             except: vec![Matcher::new(MatcherKind::Path, "src/generated/")],
             matchers: vec![Matcher::new(MatcherKind::Flag, "--force")],
             polarity: Polarity::Forbid,

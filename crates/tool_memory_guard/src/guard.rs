@@ -250,6 +250,9 @@ struct Entry {
     compiled: Option<CompiledConstraint>,
     /// The rule's stored constraint could not be read; `constraint` is its text's.
     stored_unreadable: bool,
+    /// The rule's stored constraint was derived by an older derivation; `constraint` is its
+    /// text's as this crate reads it.
+    stale: bool,
 }
 
 /// The rules of one tool (or of the sentinel), indexed by the words their matchers need.
@@ -376,7 +379,7 @@ impl Guard {
                 }
                 None => derive_constraint(&rule),
             };
-            guard.insert(rule, constraint, false);
+            guard.insert(rule, constraint, false, false);
         }
         guard.build();
         Ok(guard)
@@ -395,7 +398,12 @@ impl Guard {
         let mut guard = Guard::default();
         for rule in rules {
             let enforced = enforced(&rule);
-            guard.insert(rule, enforced.constraint, enforced.stored_unreadable);
+            guard.insert(
+                rule,
+                enforced.constraint,
+                enforced.stored_unreadable,
+                enforced.stale,
+            );
         }
         guard.build();
         guard
@@ -409,7 +417,7 @@ impl Guard {
         let mut guard = Guard::default();
         for rule in rules {
             let constraint = derive_constraint(&rule);
-            guard.insert(rule, constraint, false);
+            guard.insert(rule, constraint, false, false);
         }
         guard.build();
         guard
@@ -435,6 +443,7 @@ impl Guard {
         rule: ToolMemoryRule,
         constraint: Option<Constraint>,
         stored_unreadable: bool,
+        stale: bool,
     ) {
         let compiled = constraint.as_ref().and_then(CompiledConstraint::new);
         let tool = normalize_tool_name(&rule.tool_name);
@@ -451,6 +460,7 @@ impl Guard {
             constraint,
             compiled,
             stored_unreadable,
+            stale,
         });
     }
 
@@ -483,6 +493,15 @@ impl Guard {
     pub fn stored_unreadable(&self) -> impl Iterator<Item = &ToolMemoryRule> {
         self.entries()
             .filter(|entry| entry.stored_unreadable)
+            .map(|entry| &entry.rule)
+    }
+
+    /// The rules of a guard built by [`Guard::from_stored`] whose stored constraint was
+    /// derived by an older derivation ([`crate::DERIVATION`]), so that their text was derived
+    /// again: for the caller to report, or to store the new reading at the next put.
+    pub fn stale_derivations(&self) -> impl Iterator<Item = &ToolMemoryRule> {
+        self.entries()
+            .filter(|entry| entry.stale)
             .map(|entry| &entry.rule)
     }
 
