@@ -406,3 +406,49 @@ fn a_rule_on_creating_files_leaves_edits_of_existing_ones_alone() -> Result<()> 
     }
     Ok(())
 }
+
+/// A rule stored with the constraint an older derivation gave is enforced with today's reading
+/// of its text, and the guard says which rules those were; one a caller gave is kept.
+#[test]
+fn a_stored_constraint_of_an_older_derivation_is_read_again() -> Result<()> {
+    use tool_memory_core::RawJson;
+    // An older reading of "Never force-push to `release/*`" kept only the command.
+    let older =
+        r#"{"matchers":[{"kind":"command","value":"git push --force"}],"polarity":"forbid"}"#;
+    let mut stored = rule(
+        "old",
+        "Bash",
+        "Never force-push to `release/*`.",
+        ToolMemoryPriority::Critical,
+    );
+    stored.meta.constraint = Some(RawJson::from_stored(older.into())?);
+    let mut given = stored.clone();
+    given.id = "given".into();
+    given.tool_name = "send_email".into();
+    given.meta.constraint_explicit = true;
+    let guard = Guard::from_stored([stored, given]);
+    let stale: Vec<&str> = guard
+        .stale_derivations()
+        .map(|rule| rule.id.as_str())
+        .collect();
+    anyhow::ensure!(stale == ["old"], "{stale:?}");
+    // Today's reading keeps to release branches and knows `+ref`.
+    for (command, expected) in [
+        ("git push origin +release/2.4", Decision::Deny),
+        ("git push -f origin feature/x", Decision::Allow),
+    ] {
+        let verdict = guard.check("Bash", &json!({ "command": command }));
+        anyhow::ensure!(
+            verdict.decision == expected,
+            "{command}: {}",
+            verdict.reason
+        );
+    }
+    let kept = guard
+        .constraints()
+        .find(|(rule, _)| rule.id == "given")
+        .and_then(|(_, constraint)| constraint)
+        .map(tool_memory_guard::Constraint::to_json);
+    anyhow::ensure!(kept.as_deref() == Some(older), "{kept:?}");
+    Ok(())
+}
