@@ -14,7 +14,7 @@
 use std::borrow::Cow;
 
 use serde_json::Value;
-use tool_memory_core::{ToolFamily, normalize_tool_name};
+use tool_memory_core::{ToolFamily, mcp_tool_part, normalize_tool_name};
 use tool_memory_guard::tools_sharing_rules;
 
 /// The family of a tool: by a member's name (`Bash`, `run_shell_command`) or by the family's
@@ -65,6 +65,23 @@ pub(crate) fn rule_scope(tool: &str) -> Vec<String> {
         }
     }
     scope
+}
+
+/// The own name of an MCP tool an agent names without its server: Cursor's `MCP:delete_issue`
+/// (its `beforeMCPExecution` hook gives `delete_issue`, which its adapter names so), lower-case
+/// with `-` read as `_` as servers spell it either way; `None` for any other name.
+pub(crate) fn bare_mcp_name(tool_name: &str) -> Option<String> {
+    let name = tool_name.trim();
+    let (prefix, rest) = name.split_at_checked(4)?;
+    let bare = rest.trim();
+    (prefix.eq_ignore_ascii_case("mcp:") && !bare.is_empty() && !bare.contains("__"))
+        .then(|| bare.to_lowercase().replace('-', "_"))
+}
+
+/// Whether a stored tool is an MCP server's tool of the own name `bare`
+/// (`mcp__linear__delete_issue` for `delete_issue`).
+pub(crate) fn is_mcp_tool_named(tool: &str, bare: &str) -> bool {
+    mcp_tool_part(tool).as_deref() == Some(bare)
 }
 
 /// `tools` with every family member of each added (normalised, each once, in first-seen
@@ -254,6 +271,22 @@ mod tests {
                 && through_mcp.contains(&"edit".to_owned())
         );
         assert!(rule_scope("mcp__git__git_push").contains(&"bash".to_owned()));
+    }
+
+    #[test]
+    fn a_cursor_mcp_name_is_a_bare_mcp_name() {
+        assert_eq!(
+            bare_mcp_name("MCP:delete_issue").as_deref(),
+            Some("delete_issue")
+        );
+        assert_eq!(
+            bare_mcp_name(" mcp:Delete-Issue ").as_deref(),
+            Some("delete_issue")
+        );
+        assert_eq!(bare_mcp_name("mcp__linear__delete_issue"), None);
+        assert_eq!(bare_mcp_name("MCP:"), None);
+        assert_eq!(bare_mcp_name("delete_issue"), None);
+        assert_eq!(bare_mcp_name("é"), None);
     }
 
     #[test]

@@ -45,7 +45,37 @@ impl ActiveMemoryClient {
     /// under the row's tool and id. A `deny` from a readable rule still wins. A call too complex
     /// to check in full is answered `confirm` by the guard itself and audited on the called
     /// tool with an empty rule id.
+    ///
+    /// An MCP tool named without its server, as Cursor names one (`MCP:delete_issue`), is every
+    /// stored tool of that own name (`mcp__linear__delete_issue`, ...) and the bare name: each
+    /// is checked, and the strictest verdict is the answer.
     pub async fn check(&self, tool_name: &str, arguments: &Value) -> Result<Verdict> {
+        let Some(bare) = crate::family::bare_mcp_name(tool_name) else {
+            return self.check_tool(tool_name, arguments).await;
+        };
+        // The stored tools of every MCP server with that own name (`mcp__linear__delete_issue`
+        // and `mcp__jira__delete_issue` for `delete_issue`): the call may be of any of them.
+        let mut servers = self.list_tool_names().await?;
+        servers.retain(|tool| crate::family::is_mcp_tool_named(tool, &bare));
+        let mut strictest: Option<Verdict> = None;
+        for tool in servers {
+            let verdict = self.check_tool(&tool, arguments).await?;
+            if strictest
+                .as_ref()
+                .is_none_or(|best| verdict.decision > best.decision)
+            {
+                strictest = Some(verdict);
+            }
+        }
+        let bare_verdict = self.check_tool(&bare, arguments).await?;
+        Ok(match strictest {
+            Some(verdict) if verdict.decision >= bare_verdict.decision => verdict,
+            _ => bare_verdict,
+        })
+    }
+
+    /// [`ActiveMemoryClient::check`] of a call of one tool.
+    async fn check_tool(&self, tool_name: &str, arguments: &Value) -> Result<Verdict> {
         let tool = normalize_tool_name(tool_name);
         let guard = self.guard_for(&tool).await?;
         let arguments = crate::family::canonical_arguments(&tool, arguments);

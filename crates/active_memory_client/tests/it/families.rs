@@ -340,6 +340,52 @@ async fn path_rules_of_the_file_families_hold_for_the_shell() -> Result<()> {
     Ok(())
 }
 
+/// An MCP tool named without its server (Cursor's `MCP:delete_issue`) is checked as every
+/// stored tool of that own name, the strictest verdict winning.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_mcp_tool_named_without_its_server_is_each_servers_tool() -> Result<()> {
+    let client = client();
+    put(
+        &client,
+        "mcp__linear__delete_issue",
+        "Never delete Linear issues.",
+    )
+    .await?;
+    put(
+        &client,
+        "mcp__jira__delete_issue",
+        "Ask me before deleting any issue.",
+    )
+    .await?;
+    put(
+        &client,
+        "mcp__github__merge_pull_request",
+        "Never merge PRs.",
+    )
+    .await?;
+    let issue = json!({"issueId": "ENG-311"});
+    check(
+        &client,
+        &[
+            ("MCP:delete_issue", issue.clone(), Decision::Deny),
+            ("mcp:Delete-Issue", issue.clone(), Decision::Deny),
+            (
+                "MCP:merge_pull_request",
+                json!({"pullNumber": 3}),
+                Decision::Deny,
+            ),
+            // No server has a tool of that name with rules: only the bare name's own.
+            ("MCP:list_issues", issue.clone(), Decision::Allow),
+            // Named in full, a tool keeps to its own rules.
+            ("mcp__jira__delete_issue", issue.clone(), Decision::Confirm),
+        ],
+    )
+    .await?;
+    let verdict = client.check("MCP:delete_issue", &issue).await?;
+    assert_eq!(verdict.rules[0].tool_name, "mcp__linear__delete_issue");
+    Ok(())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_pinned_block_of_one_member_shows_the_familys_rules() -> Result<()> {
     let client = client();
