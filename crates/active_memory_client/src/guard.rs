@@ -49,7 +49,31 @@ impl ActiveMemoryClient {
     /// An MCP tool named without its server, as Cursor names one (`MCP:delete_issue`), is every
     /// stored tool of that own name (`mcp__linear__delete_issue`, ...) and the bare name: each
     /// is checked, and the strictest verdict is the answer.
+    ///
+    /// A call of a tool that calls an MCP tool for the model (Cline's `use_mcp_tool
+    /// {server_name, tool_name, arguments}`, its arguments a JSON string) is checked as itself
+    /// and as the MCP tool it calls, with the arguments it passes on.
     pub async fn check(&self, tool_name: &str, arguments: &Value) -> Result<Verdict> {
+        let outer = self.check_named(tool_name, arguments).await?;
+        let Some((inner_tool, inner_arguments)) =
+            crate::family::proxied_mcp_call(tool_name, arguments)
+        else {
+            return Ok(outer);
+        };
+        if outer.decision == Decision::Deny {
+            return Ok(outer);
+        }
+        let inner = self.check_named(&inner_tool, &inner_arguments).await?;
+        Ok(if inner.decision > outer.decision {
+            inner
+        } else {
+            outer
+        })
+    }
+
+    /// [`ActiveMemoryClient::check`] of a call as named: an MCP tool named without its server
+    /// is each server's tool of that name.
+    async fn check_named(&self, tool_name: &str, arguments: &Value) -> Result<Verdict> {
         let Some(bare) = crate::family::bare_mcp_name(tool_name) else {
             return self.check_tool(tool_name, arguments).await;
         };

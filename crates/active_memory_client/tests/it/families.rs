@@ -383,7 +383,16 @@ async fn an_mcp_tool_named_without_its_server_is_each_servers_tool() -> Result<(
     .await?;
     let verdict = client.check("MCP:delete_issue", &issue).await?;
     assert_eq!(verdict.rules[0].tool_name, "mcp__linear__delete_issue");
-    Ok(())
+    // Cline calls an MCP tool through `use_mcp_tool`, its arguments a JSON string.
+    let proxied = |tool: &str| json!({"server_name": "linear", "tool_name": tool, "arguments": "{\"issueId\": \"ENG-311\"}"});
+    check(
+        &client,
+        &[
+            ("use_mcp_tool", proxied("delete_issue"), Decision::Deny),
+            ("use_mcp_tool", proxied("list_issues"), Decision::Allow),
+        ],
+    )
+    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
