@@ -21,12 +21,13 @@ use serde_json::Value;
 /// never lower them.
 /// When first measured (main at 6eb3850): recall 0.709, attribution 0.540, 3 non-rules;
 /// guard accuracy 0.768 with 60 forbidden calls allowed (0.884 and 21 after session 28's guard
-/// round, the same as the guard crate's own reading of these cases: the facade loses nothing).
+/// round, the same as the guard crate's own reading of these cases: the facade loses nothing;
+/// 0.906 and 17 after its second guard round).
 const MIN_CAPTURE_RECALL: f64 = 0.70;
 const MIN_CAPTURE_ATTRIBUTION: f64 = 0.53;
 const MAX_CAPTURE_FALSE_POSITIVES: usize = 3;
-const MIN_GUARD_ACCURACY: f64 = 0.88;
-const MAX_FORBIDDEN_ALLOWED: usize = 21;
+const MIN_GUARD_ACCURACY: f64 = 0.90;
+const MAX_FORBIDDEN_ALLOWED: usize = 17;
 
 fn corpus_dir(part: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

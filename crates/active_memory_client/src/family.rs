@@ -14,7 +14,7 @@
 use std::borrow::Cow;
 
 use serde_json::Value;
-use tool_memory_core::{ToolFamily, normalize_tool_name};
+use tool_memory_core::{ToolFamily, mcp_tool_part, normalize_tool_name};
 use tool_memory_guard::tools_sharing_rules;
 
 /// The family of a tool: by a member's name (`Bash`, `run_shell_command`) or by the family's
@@ -29,17 +29,34 @@ pub fn tool_family(tool_name: &str) -> Option<ToolFamily> {
     })
 }
 
+/// The family whose rules hold for a call of `tool_name`: [`tool_family`], or for a tool of
+/// an MCP server the family of its own name (`mcp__filesystem__write_file` edits files,
+/// `mcp__desktop-commander__start_process` runs a command line), so that a model cannot step
+/// around "never edit `.env`" through an MCP server. The rules stored on an MCP tool stay its
+/// own ([`tool_family`] of it is `None`).
+pub(crate) fn call_family(tool_name: &str) -> Option<ToolFamily> {
+    tool_family(tool_name).or_else(|| ToolFamily::of_call(tool_name))
+}
+
 /// The normalised tools whose rules apply to a call of `tool` (itself normalised): the tool
-/// first, then the tools the guard says share its rules (its family's members, and the shell's
-/// for a tool named after a program, `tool_memory_guard::tools_sharing_rules`), then the
-/// family's own name and any member not yet listed.
+/// first, then the tools the guard says share its rules (the members of the family the call
+/// is of, and the shell's for a tool named after a program, `git` or `mcp__git__git_push`:
+/// `tool_memory_guard::tools_sharing_rules`), then the family's own name and any member not
+/// yet listed.
 pub(crate) fn rule_scope(tool: &str) -> Vec<String> {
     let mut scope = tools_sharing_rules(tool);
     if scope.first().map(String::as_str) != Some(tool) {
         scope.retain(|name| name != tool);
         scope.insert(0, tool.to_owned());
     }
-    if let Some(family) = tool_family(tool) {
+    // Rules can be written on a family by its name: each family listed is listed by name too.
+    let mut families: Vec<ToolFamily> = call_family(tool)
+        .into_iter()
+        .chain(scope.iter().filter_map(|name| ToolFamily::of(name)))
+        .collect();
+    families.sort_unstable();
+    families.dedup();
+    for family in families {
         let others = std::iter::once(family.as_str()).chain(family.members().iter().copied());
         for name in others {
             if !scope.iter().any(|known| known == name) {
@@ -48,6 +65,46 @@ pub(crate) fn rule_scope(tool: &str) -> Vec<String> {
         }
     }
     scope
+}
+
+/// The own name of an MCP tool an agent names without its server: Cursor's `MCP:delete_issue`
+/// (its `beforeMCPExecution` hook gives `delete_issue`, which its adapter names so), lower-case
+/// with `-` read as `_` as servers spell it either way; `None` for any other name.
+pub(crate) fn bare_mcp_name(tool_name: &str) -> Option<String> {
+    let name = tool_name.trim();
+    let (prefix, rest) = name.split_at_checked(4)?;
+    let bare = rest.trim();
+    (prefix.eq_ignore_ascii_case("mcp:") && !bare.is_empty() && !bare.contains("__"))
+        .then(|| bare.to_lowercase().replace('-', "_"))
+}
+
+/// The MCP tool a call of a proxy tool calls, and the arguments it passes on: Cline's
+/// `use_mcp_tool {"server_name", "tool_name", "arguments"}` (the arguments a JSON string, or
+/// an object) calls `tool_name` of the server, which is named here without its server
+/// (`MCP:<tool>`), since Cline names servers otherwise than the agents whose rules name them.
+/// `None` for any other call.
+pub(crate) fn proxied_mcp_call(tool_name: &str, arguments: &Value) -> Option<(String, Value)> {
+    if normalize_tool_name(tool_name) != "use_mcp_tool" {
+        return None;
+    }
+    let tool = arguments.get("tool_name")?.as_str()?.trim();
+    if tool.is_empty() {
+        return None;
+    }
+    let passed = match arguments.get("arguments") {
+        Some(Value::String(text)) => {
+            serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.clone()))
+        }
+        Some(other) => other.clone(),
+        None => Value::Object(serde_json::Map::new()),
+    };
+    Some((format!("MCP:{tool}"), passed))
+}
+
+/// Whether a stored tool is an MCP server's tool of the own name `bare`
+/// (`mcp__linear__delete_issue` for `delete_issue`).
+pub(crate) fn is_mcp_tool_named(tool: &str, bare: &str) -> bool {
+    mcp_tool_part(tool).as_deref() == Some(bare)
 }
 
 /// `tools` with every family member of each added (normalised, each once, in first-seen
@@ -77,7 +134,7 @@ const SCRIPT_SHELLS: &[&str] = &["ash", "bash", "dash", "fish", "ksh", "sh", "zs
 /// - `apply_patch`: the files its patch adds, updates, deletes or moves to are added as
 ///   `file_paths`, because a patch names them only in its header lines.
 pub fn canonical_arguments<'a>(tool: &str, arguments: &'a Value) -> Cow<'a, Value> {
-    match tool_family(tool) {
+    match call_family(tool) {
         Some(ToolFamily::Shell) => shell_arguments(arguments),
         Some(ToolFamily::FileEdit) if normalize_tool_name(tool) == "apply_patch" => {
             patch_arguments(arguments)
@@ -208,9 +265,18 @@ mod tests {
         let scope = rule_scope("run_shell_command");
         assert_eq!(scope[0], "run_shell_command");
         assert!(scope.contains(&"bash".to_owned()) && scope.contains(&"shell".to_owned()));
+        // The file families lend a shell their path bans; each family is listed by name.
+        assert!(scope.contains(&"read".to_owned()) && scope.contains(&"file_edit".to_owned()));
+        let mut unique = scope.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), scope.len(), "each tool once: {scope:?}");
         assert_eq!(
             scope.len(),
-            ToolFamily::Shell.members().len(),
+            ToolFamily::Shell.members().len()
+                + ToolFamily::FileRead.members().len()
+                + ToolFamily::FileEdit.members().len()
+                + 2,
             "shell is both the family and a member, listed once: {scope:?}"
         );
         assert!(rule_scope("file_edit").contains(&"write".to_owned()));
@@ -220,6 +286,30 @@ mod tests {
         );
         // A tool named after a program runs it through a shell: the shell's rules hold.
         assert!(rule_scope("git").contains(&"bash".to_owned()));
+        // A call through an MCP server is of the family of the tool's own name.
+        let through_mcp = rule_scope("mcp__filesystem__write_file");
+        assert_eq!(through_mcp[0], "mcp__filesystem__write_file");
+        assert!(
+            through_mcp.contains(&"file_edit".to_owned())
+                && through_mcp.contains(&"edit".to_owned())
+        );
+        assert!(rule_scope("mcp__git__git_push").contains(&"bash".to_owned()));
+    }
+
+    #[test]
+    fn a_cursor_mcp_name_is_a_bare_mcp_name() {
+        assert_eq!(
+            bare_mcp_name("MCP:delete_issue").as_deref(),
+            Some("delete_issue")
+        );
+        assert_eq!(
+            bare_mcp_name(" mcp:Delete-Issue ").as_deref(),
+            Some("delete_issue")
+        );
+        assert_eq!(bare_mcp_name("mcp__linear__delete_issue"), None);
+        assert_eq!(bare_mcp_name("MCP:"), None);
+        assert_eq!(bare_mcp_name("delete_issue"), None);
+        assert_eq!(bare_mcp_name("é"), None);
     }
 
     #[test]

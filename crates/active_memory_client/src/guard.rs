@@ -45,14 +45,66 @@ impl ActiveMemoryClient {
     /// under the row's tool and id. A `deny` from a readable rule still wins. A call too complex
     /// to check in full is answered `confirm` by the guard itself and audited on the called
     /// tool with an empty rule id.
+    ///
+    /// An MCP tool named without its server, as Cursor names one (`MCP:delete_issue`), is every
+    /// stored tool of that own name (`mcp__linear__delete_issue`, ...) and the bare name: each
+    /// is checked, and the strictest verdict is the answer.
+    ///
+    /// A call of a tool that calls an MCP tool for the model (Cline's `use_mcp_tool
+    /// {server_name, tool_name, arguments}`, its arguments a JSON string) is checked as itself
+    /// and as the MCP tool it calls, with the arguments it passes on.
     pub async fn check(&self, tool_name: &str, arguments: &Value) -> Result<Verdict> {
+        let outer = self.check_named(tool_name, arguments).await?;
+        let Some((inner_tool, inner_arguments)) =
+            crate::family::proxied_mcp_call(tool_name, arguments)
+        else {
+            return Ok(outer);
+        };
+        if outer.decision == Decision::Deny {
+            return Ok(outer);
+        }
+        let inner = self.check_named(&inner_tool, &inner_arguments).await?;
+        Ok(if inner.decision > outer.decision {
+            inner
+        } else {
+            outer
+        })
+    }
+
+    /// [`ActiveMemoryClient::check`] of a call as named: an MCP tool named without its server
+    /// is each server's tool of that name.
+    async fn check_named(&self, tool_name: &str, arguments: &Value) -> Result<Verdict> {
+        let Some(bare) = crate::family::bare_mcp_name(tool_name) else {
+            return self.check_tool(tool_name, arguments).await;
+        };
+        // The stored tools of every MCP server with that own name (`mcp__linear__delete_issue`
+        // and `mcp__jira__delete_issue` for `delete_issue`): the call may be of any of them.
+        let mut servers = self.list_tool_names().await?;
+        servers.retain(|tool| crate::family::is_mcp_tool_named(tool, &bare));
+        let mut strictest: Option<Verdict> = None;
+        for tool in servers {
+            let verdict = self.check_tool(&tool, arguments).await?;
+            if strictest
+                .as_ref()
+                .is_none_or(|best| verdict.decision > best.decision)
+            {
+                strictest = Some(verdict);
+            }
+        }
+        let bare_verdict = self.check_tool(&bare, arguments).await?;
+        Ok(match strictest {
+            Some(verdict) if verdict.decision >= bare_verdict.decision => verdict,
+            _ => bare_verdict,
+        })
+    }
+
+    /// [`ActiveMemoryClient::check`] of a call of one tool.
+    async fn check_tool(&self, tool_name: &str, arguments: &Value) -> Result<Verdict> {
         let tool = normalize_tool_name(tool_name);
         let guard = self.guard_for(&tool).await?;
         let arguments = crate::family::canonical_arguments(&tool, arguments);
         let arguments = arguments.as_ref();
         let mut verdict = guard.guard.check(&tool, arguments);
-        guard.restore_tools(&mut verdict.rules);
-        guard.restore_tools(&mut verdict.advice);
         let unseen: &[UnreadableRow] =
             if guard.unreadable.is_empty() || verdict.decision == Decision::Deny {
                 &[]
@@ -115,16 +167,12 @@ impl ActiveMemoryClient {
         let own = self.store().list_with_unreadable(tool).await?;
         let mut rules = own.rules.to_vec();
         let mut unreadable = own.unreadable.to_vec();
-        // The family's rules decide too, held under this tool's name: the guard indexes by it.
-        let mut borrowed = Vec::new();
+        // The rules of the tools whose rules hold for this call decide too (its family's, and
+        // the file families' path bans for a shell), each under its own tool: the guard files
+        // them by family and knows which hold for the call, and how.
         for member in crate::family::rule_scope(tool).iter().skip(1) {
             let listing = self.store().list_with_unreadable(member).await?;
-            for rule in listing.rules.iter() {
-                let mut held = rule.clone();
-                held.tool_name = tool.to_owned();
-                borrowed.push((held.clone(), rule.tool_name.clone()));
-                rules.push(held);
-            }
+            rules.extend_from_slice(&listing.rules);
             unreadable.extend_from_slice(&listing.unreadable);
         }
         if tool != UNSCOPED_TOOL {
@@ -132,7 +180,7 @@ impl ActiveMemoryClient {
             rules.extend_from_slice(&every_tool.rules);
             unreadable.extend_from_slice(&every_tool.unreadable);
         }
-        let (guard, until) = ToolGuard::build(rules, unreadable, borrowed, now);
+        let (guard, until) = ToolGuard::build(rules, unreadable, now);
         let guard = Arc::new(guard);
         if let Some(version) = version {
             self.guards

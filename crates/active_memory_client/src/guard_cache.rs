@@ -31,9 +31,6 @@ struct CachedGuard {
 pub(crate) struct ToolGuard {
     pub(crate) guard: Guard,
     pub(crate) unreadable: Vec<UnreadableRow>,
-    /// Rules of the tool's family members, as the guard holds them (under the checked tool's
-    /// name, which is how it indexes them), with the member each was written on.
-    pub(crate) borrowed: Vec<(ToolMemoryRule, String)>,
 }
 
 /// Most tools whose guards are kept at once.
@@ -72,7 +69,6 @@ impl ToolGuard {
     pub(crate) fn build(
         rules: Vec<ToolMemoryRule>,
         unreadable: Vec<UnreadableRow>,
-        borrowed: Vec<(ToolMemoryRule, String)>,
         now: Timestamp,
     ) -> (ToolGuard, Option<Timestamp>) {
         let until = rules
@@ -83,24 +79,8 @@ impl ToolGuard {
         let guard = ToolGuard {
             guard: build_guard(rules, now),
             unreadable,
-            borrowed,
         };
         (guard, until)
-    }
-}
-
-impl ToolGuard {
-    /// Gives the rules of a verdict that came from a family member their own tool back, so
-    /// that the answer and the audit name the rule where it is stored.
-    pub(crate) fn restore_tools(&self, rules: &mut [ToolMemoryRule]) {
-        if self.borrowed.is_empty() {
-            return;
-        }
-        for rule in rules {
-            if let Some((_, member)) = self.borrowed.iter().find(|(held, _)| held == rule) {
-                rule.tool_name.clone_from(member);
-            }
-        }
     }
 }
 

@@ -8,12 +8,19 @@
 
 mod access;
 mod lexicon;
+mod paths;
 mod shell;
 mod text;
 
-use self::lexicon::{AMOUNT_KEYS, COMMAND_KEYS, MINOR_UNIT_WORDS, RECIPIENT_KEYS, VALUE_FLAGS};
+pub(crate) use self::access::{invocation_only_reads, invocation_reads};
+pub(crate) use self::lexicon::SQL_WRITE_STATEMENTS;
+use self::lexicon::{
+    AMOUNT_KEYS, COMMAND_KEYS, DIRECTORY_KEYS, MINOR_UNIT_WORDS, RECIPIENT_KEYS, VALUE_FLAGS,
+};
+pub(crate) use self::paths::PathUses;
+use self::paths::{changed_directory, path_uses, resolve};
 pub(crate) use self::shell::{
-    HIDDEN_PROGRAM, Invocation, is_script, parse_command_line, shell_words,
+    HIDDEN_PROGRAM, Invocation, is_script, parse_command_line, runner_prefix, shell_words,
 };
 pub(crate) use self::text::Text;
 
@@ -59,6 +66,25 @@ pub(crate) struct CallView {
     pub(crate) amounts: Vec<Amount>,
     /// The ISO dates in the call's texts, found on first use (for weekday conditions).
     dates: OnceCell<Vec<(i32, u32, u32)>>,
+    /// The directory the call's command runs in (`Cwd`, `workdir`), when it says.
+    cwd: Option<String>,
+    /// Whether a text may change directory (`cd`, `pushd`, `Set-Location`), so that its
+    /// relative paths are read against the directory too.
+    may_move: bool,
+    /// The invocations of the command-line texts alone (`command_texts`), parsed on first
+    /// use; `None` when they did not fit the bounds.
+    commands: OnceCell<Option<Vec<Invocation>>>,
+    /// The paths the command line reads and writes ([`PathUses`]), found on first use.
+    path_uses: OnceCell<PathUses>,
+    /// The written paths as texts, for rules about writing.
+    written: OnceCell<Vec<Text>>,
+    /// The created paths as texts, for rules about creating files.
+    created: OnceCell<Vec<Text>>,
+    /// For a view of paths ([`CallView::of_paths`]): whether they are made.
+    creates: Option<bool>,
+    /// The tool runs PowerShell, whose command lines escape with a backtick, not a
+    /// backslash (`D:\data\old` is a path).
+    powershell: bool,
 }
 
 /// The invocations of a call and what looking at all of them costs.
@@ -66,6 +92,10 @@ pub(crate) struct CallView {
 struct Parsed {
     invocations: Vec<Invocation>,
     weight: usize,
+    /// The invocations' relative paths resolved against the directory each runs in
+    /// (`cd /mnt && rm -r backups/old`: `/mnt/backups/old`), one text per invocation that has
+    /// any; each is in its invocation's texts too.
+    resolved: Vec<Text>,
 }
 
 impl CallView {
@@ -101,7 +131,154 @@ impl CallView {
         }
         view.has_recipients = view.texts.iter().any(|text| text.recipient);
         view.text_weight = view.texts.iter().map(Text::weight).sum();
+        view.powershell = view
+            .tool_words
+            .iter()
+            .any(|word| word == "powershell" || word == "pwsh");
+        view.may_move = view.texts.iter().any(|text| {
+            text.lower.contains("cd ")
+                || text.lower.contains("pushd ")
+                || text.lower.contains("set-location ")
+        });
         view
+    }
+
+    /// A view of the paths a command line reads or writes, for the rules of a file family
+    /// that hold for it (`call/paths.rs`): each path is a text of a call of `family`.
+    pub(crate) fn of_paths(
+        tool_words: Vec<String>,
+        family: ToolFamily,
+        paths: &[String],
+        creates: bool,
+    ) -> CallView {
+        let mut view = CallView {
+            tool_words,
+            family: Some(family),
+            creates: Some(creates),
+            ..CallView::default()
+        };
+        view.texts = paths
+            .iter()
+            .map(|path| Text::of(path, false, false))
+            .collect();
+        view.text_weight = view.texts.iter().map(Text::weight).sum();
+        view
+    }
+
+    /// A command line as the shell parser reads it: a PowerShell line with its backslashes
+    /// as path separators (`/`, as paths are compared) and its backtick escapes dropped.
+    fn dialect_line<'a>(&self, line: &'a str) -> std::borrow::Cow<'a, str> {
+        if self.powershell && line.contains(['\\', '`']) {
+            std::borrow::Cow::Owned(line.replace('\\', "/").replace('`', ""))
+        } else {
+            std::borrow::Cow::Borrowed(line)
+        }
+    }
+
+    /// The invocations of the texts under a command key (`command`, `cmd`, `CommandLine`):
+    /// what the call runs, not the words that describe it. A joined argv is read as its
+    /// line. `None` when they do not fit the bounds.
+    fn command_invocations(&self) -> Option<&[Invocation]> {
+        self.commands
+            .get_or_init(|| {
+                let mut lines: Vec<&Text> = Vec::new();
+                for range in &self.command_texts {
+                    let texts = &self.texts[range.clone()];
+                    match texts.iter().find(|text| text.command_only) {
+                        Some(joined) => lines.push(joined),
+                        None => lines.extend(texts),
+                    }
+                }
+                let mut invocations = Vec::new();
+                let budget = Budget::default();
+                for text in lines {
+                    let line = self.dialect_line(text.original());
+                    if !parse_command_line(&line, 0, &mut invocations, &budget) {
+                        return None;
+                    }
+                }
+                budget.exceeded().is_none().then_some(invocations)
+            })
+            .as_deref()
+    }
+
+    /// The paths the call's command line reads and writes, relative ones also resolved
+    /// against the directory it runs in. A command line past the bounds is read as the whole
+    /// call's invocations, each path both read and written.
+    pub(crate) fn path_uses(&self) -> &PathUses {
+        self.path_uses
+            .get_or_init(|| match self.command_invocations() {
+                Some(invocations) if !self.command_texts.is_empty() => {
+                    path_uses(invocations, self.cwd.as_deref())
+                }
+                _ => path_uses(self.invocations(), self.cwd.as_deref()),
+            })
+    }
+
+    /// Whether the call is of a shell tool.
+    pub(crate) fn is_shell(&self) -> bool {
+        self.family == Some(ToolFamily::Shell)
+    }
+
+    /// Whether the call may create a file: an edit tool that writes whole files (`Write`,
+    /// `write_file`, `write_to_file`, `create_file`, `move_file`'s target, a patch that adds
+    /// a file), not one that changes what exists (`Edit`, `replace`); a command that makes a
+    /// path (`touch`, `>`, `cp`'s target); a tool whose name says it creates.
+    pub(crate) fn may_create(&self) -> bool {
+        if let Some(creates) = self.creates {
+            return creates;
+        }
+        let has = |words: &[&str]| {
+            self.tool_words
+                .iter()
+                .any(|word| words.contains(&word.as_str()))
+        };
+        match self.family {
+            Some(ToolFamily::FileEdit) => {
+                has(&["write", "create", "move", "new"])
+                    || (has(&["patch"])
+                        && self
+                            .texts
+                            .iter()
+                            .any(|text| text.lower.contains("*** add file:")))
+            }
+            Some(ToolFamily::Shell) => !self.path_uses().created.is_empty(),
+            Some(_) => false,
+            None => has(&[
+                "write", "create", "new", "add", "upload", "save", "put", "copy", "move",
+            ]),
+        }
+    }
+
+    /// The paths the call's command line may create, as texts ([`CallView::path_uses`]).
+    pub(crate) fn created_texts(&self) -> &[Text] {
+        self.created.get_or_init(|| {
+            self.path_uses()
+                .created
+                .iter()
+                .map(|path| Text::of(path, false, false))
+                .collect()
+        })
+    }
+
+    /// The paths the call's command line writes, as texts ([`CallView::path_uses`]).
+    pub(crate) fn written_texts(&self) -> &[Text] {
+        self.written.get_or_init(|| {
+            self.path_uses()
+                .written
+                .iter()
+                .map(|path| Text::of(path, false, false))
+                .collect()
+        })
+    }
+
+    /// The call's relative paths resolved against the directory each command runs in; empty
+    /// (and nothing parsed) when the call names no directory and changes none.
+    pub(crate) fn resolved_texts(&self) -> &[Text] {
+        if self.cwd.is_none() && !self.may_move {
+            return &[];
+        }
+        &self.parsed().resolved
     }
 
     /// The ISO dates the call's texts carry.
@@ -127,25 +304,11 @@ impl CallView {
                 return access::only_reads(self.family, &self.tool_words, &[]);
             }
             // The command line the call runs, not the words that describe it ("Show the hosts
-            // file" is no program) or the directory it runs in. An argv array is read as its
-            // joined line. Read again, within the same bounds as always.
-            let mut lines: Vec<&Text> = Vec::new();
-            for range in &self.command_texts {
-                let texts = &self.texts[range.clone()];
-                match texts.iter().find(|text| text.command_only) {
-                    Some(joined) => lines.push(joined),
-                    None => lines.extend(texts),
-                }
-            }
-            let mut invocations = Vec::new();
-            let budget = Budget::default();
-            for text in lines {
-                if !parse_command_line(text.original(), 0, &mut invocations, &budget) {
-                    return false;
-                }
-            }
-            budget.exceeded().is_none()
-                && access::only_reads(self.family, &self.tool_words, &invocations)
+            // file" is no program) or the directory it runs in. Read within the same bounds as
+            // always.
+            self.command_invocations().is_some_and(|invocations| {
+                access::only_reads(self.family, &self.tool_words, invocations)
+            })
         })
     }
 
@@ -163,14 +326,21 @@ impl CallView {
                 .iter()
                 .filter(|text| text.lower.chars().any(char::is_alphabetic));
             for text in commands {
-                if !parse_command_line(text.original(), 0, &mut invocations, &self.budget) {
+                let line = self.dialect_line(text.original());
+                if !parse_command_line(&line, 0, &mut invocations, &self.budget) {
                     break;
                 }
             }
+            let resolved = if self.cwd.is_some() || self.may_move {
+                resolve_invocations(&mut invocations, self.cwd.as_deref())
+            } else {
+                Vec::new()
+            };
             let weight = invocations.iter().map(Invocation::weight).sum();
             Parsed {
                 invocations,
                 weight,
+                resolved,
             }
         })
     }
@@ -238,6 +408,13 @@ impl CallView {
                     count.take(key.len())?;
                     if item == &Value::Bool(true) {
                         self.bool_flags.push(flag_of_key(key));
+                    }
+                    if let Value::String(directory) = item
+                        && DIRECTORY_KEYS
+                            .iter()
+                            .any(|known| known.eq_ignore_ascii_case(key))
+                    {
+                        self.cwd = Some(directory.clone());
                     }
                     let start = self.texts.len();
                     let amount = amount.or_else(|| self.amount_unit(key));
@@ -317,6 +494,36 @@ impl CallView {
             .any(|word| MINOR_UNIT_WORDS.contains(&word.as_str()));
         Some(if minor { Unit::Minor } else { Unit::Either })
     }
+}
+
+/// Resolves each invocation's relative paths against the directory it runs in, following
+/// `cd` from `cwd`: the resolved paths are a text of the invocation's own, and of the list
+/// returned.
+fn resolve_invocations(invocations: &mut [Invocation], cwd: Option<&str>) -> Vec<Text> {
+    let mut current = cwd.map(crate::normalize::normalize_path);
+    let mut resolved = Vec::new();
+    for invocation in invocations {
+        if let Some(moved) = changed_directory(invocation, current.as_deref()) {
+            current = moved;
+            continue;
+        }
+        let Some(directory) = current.as_deref() else {
+            continue;
+        };
+        let paths: Vec<String> = invocation
+            .positional
+            .iter()
+            .chain(invocation.values.iter().map(|(_, value)| value))
+            .filter(|word| word.contains(|ch: char| ch.is_alphanumeric()))
+            .filter_map(|word| resolve(word, Some(directory)))
+            .collect();
+        if !paths.is_empty() {
+            let text = Text::of(&paths.join(" "), false, false);
+            invocation.texts.push(text.clone());
+            resolved.push(text);
+        }
+    }
+    resolved
 }
 
 /// Calls `visit` with every word of every string in `value` (at nesting level `depth`) that a
@@ -635,6 +842,40 @@ mod tests {
             "mcp__fs__read_and_delete",
             json!({"path": "/etc/hosts"})
         ));
+    }
+
+    #[test]
+    fn a_container_runs_the_command_after_its_name() {
+        check_programs(
+            "docker compose exec redis redis-cli FLUSHALL",
+            &["docker", "redis-cli"],
+        );
+        check_programs(
+            "docker exec -it -e A=1 --user root cache redis-cli flushall",
+            &["docker", "redis-cli"],
+        );
+        check_programs(
+            "docker compose run --rm web bin/rails db:drop",
+            &["docker", "rails"],
+        );
+        check_programs(
+            "kubectl exec -n db pg-0 -c pg -- psql -c 'select 1'",
+            &["kubectl", "psql", "select"],
+        );
+        check_programs("docker run --rm -p 8080:80 nginx", &["docker"]);
+        check_programs("docker compose up -d", &["docker"]);
+    }
+
+    #[test]
+    fn what_is_printed_into_a_shell_is_run() {
+        check_programs("echo 'rm -rf /' | bash", &["echo", "bash", "rm"]);
+        check_programs(
+            "printf 'git push -f\\n' | sudo sh",
+            &["printf", "sudo", "sh", "git"],
+        );
+        // Printed anywhere else, it is text.
+        check_programs("echo 'rm -rf /' > notes.txt", &["echo"]);
+        check_programs("echo 'rm -rf /' | tee notes.txt", &["echo", "tee"]);
     }
 
     #[test]

@@ -8,6 +8,10 @@ use serde::{Deserialize, Serialize};
 use crate::Error;
 use crate::normalize::{PathPattern, normalize_domain, normalize_email, normalize_url};
 
+/// The value of a `domain` matcher that stands for every host: an allowlist of hosts forbids
+/// a call that reaches any host but those its `except` names.
+pub(crate) const ANY_HOST: &str = "*";
+
 /// Whether a constraint forbids what its matchers describe or requires it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -24,6 +28,21 @@ pub enum Polarity {
 pub enum Access {
     /// Changing them (write, edit, delete...): a call that only reads is not concerned.
     Write,
+    /// Creating them (new files): a call that reads or edits what exists is not concerned.
+    Create,
+}
+
+impl Access {
+    /// Whether a constraint about `self` catches every call one about `other` does (`None`:
+    /// every access, which catches most).
+    fn covers(this: Option<Access>, other: Option<Access>) -> bool {
+        matches!(
+            (this, other),
+            (None, _)
+                | (Some(Access::Write), Some(Access::Write | Access::Create))
+                | (Some(Access::Create), Some(Access::Create))
+        )
+    }
 }
 
 /// What a matcher's value is and how it is compared with a call.
@@ -160,11 +179,12 @@ impl Matcher {
             }
             MatcherKind::Domain => {
                 let domain = normalize_domain(value);
-                let valid = !domain.is_empty()
-                    && domain.split('.').all(|label| {
-                        !label.is_empty()
-                            && label.chars().all(|ch| ch.is_alphanumeric() || ch == '-')
-                    });
+                let valid = domain == ANY_HOST
+                    || !domain.is_empty()
+                        && domain.split('.').all(|label| {
+                            !label.is_empty()
+                                && label.chars().all(|ch| ch.is_alphanumeric() || ch == '-')
+                        });
                 (!valid).then_some("is not a domain such as example.com")
             }
             MatcherKind::Url if normalize_url(value).is_none() => {
@@ -240,6 +260,12 @@ pub struct Constraint {
     /// A violation asks the user first instead of denying.
     #[serde(default, skip_serializing_if = "is_false")]
     pub ask_first: bool,
+    /// Which derivation of the grammar made the constraint ([`crate::DERIVATION`]): set on a
+    /// constraint derived from a rule's text when it is stored, absent on one a caller gave. A
+    /// stored derived constraint older than this crate's derivation is derived again from
+    /// the rule's text, so that upgrading toolmem upgrades the reading of every rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derivation: Option<u32>,
     /// Exceptions: a path, an invocation or a text that also matches one of these does not
     /// violate the constraint ("never read `.env*` except `.env.example`").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -268,6 +294,7 @@ impl Constraint {
             except: Vec::new(),
             matchers,
             ask_first: false,
+            derivation: None,
         }
     }
 
@@ -281,6 +308,7 @@ impl Constraint {
             except: Vec::new(),
             matchers,
             ask_first: false,
+            derivation: None,
         }
     }
 
@@ -337,6 +365,12 @@ impl Constraint {
                 return Err(Error::invalid(
                     format!("also[{index}].also"),
                     "must be empty: further constraints do not nest",
+                ));
+            }
+            if part.derivation.is_some() {
+                return Err(Error::invalid(
+                    format!("also[{index}].derivation"),
+                    "must be absent: the whole constraint records its derivation",
                 ));
             }
             part.validate_own().map_err(|err| match err {
@@ -435,7 +469,7 @@ impl Constraint {
         self.polarity == other.polarity
             && (other.ask_first || !self.ask_first)
             // Narrower access or more exceptions catch fewer calls.
-            && (self.access.is_none() || self.access == other.access)
+            && Access::covers(self.access, other.access)
             && self.except.iter().all(|own| has(&other.except, own))
             && other
                 .matchers
@@ -520,6 +554,7 @@ mod tests {
                 "git branch -D",
             )])],
             ask_first: true,
+            derivation: Some(1),
             except: vec![Matcher::new(MatcherKind::Path, "src/generated/")],
             matchers: vec![Matcher::new(MatcherKind::Flag, "--force")],
             polarity: Polarity::Forbid,

@@ -24,15 +24,17 @@ use tool_memory_core::ToolMemoryRule;
 
 use self::entities::{CommandPhrase, command_phrases, handle_name, host_names, person_names};
 pub(crate) use self::lexicon::is_program;
+use self::lexicon::word_class;
 use self::lexicon::{
-    ANY_ACCESS_VERBS, ASK_CUES, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FLAG_SUBCOMMANDS,
+    ANY_ACCESS_VERBS, ASK_CUES, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FETCHERS, FLAG_SUBCOMMANDS,
     INTERPRETERS, PERSON_FILLER, PIPE_WORDS, POSITIVE_OPENERS, POSITIVE_TURNS, RUN_VERB,
     SHELLS_OF_PIPES, SQL_KEYWORDS, SQL_PHRASES, WRITE_VERBS,
 };
 use self::tokens::{TokenKind, flag_value, is_word, tokenize};
 use self::whole_tool::{
-    does_the_tool, forbids_an_operation, forbids_the_tool, names_an_operation, names_the_tool,
-    only_one_program, read_only_database, says_only_one, says_read_only,
+    action_words, does_the_tool, forbids_an_operation, forbids_the_tool, is_the_tool,
+    names_an_operation, names_the_tool, only_one_program, operation_on_the_tool,
+    read_only_database, says_only_one, says_read_only, topic_words,
 };
 use crate::call::is_script;
 use crate::normalize::WordRuns;
@@ -66,7 +68,7 @@ fn polarity_cue(cues: &Cues, lower: &str) -> Option<Cue> {
     if cues.forbid.is_some() {
         return Some(Cue::Forbid { ask_first: false });
     }
-    if let Some(at) = lower.find("instead of") {
+    if let Some(at) = choice_at(lower) {
         return Some(Cue::InsteadOf(at));
     }
     if cues.require.is_some() {
@@ -74,6 +76,26 @@ fn polarity_cue(cues: &Cues, lower: &str) -> Option<Cue> {
     }
     None
 }
+
+/// Where a choice between two ways names the one not to take: "use X instead of Y", "X rather
+/// than Y", "X in place of Y", "prefer X over Y", "prefer X to Y" (Y is after the offset
+/// returned).
+fn choice_at(lower: &str) -> Option<usize> {
+    let after_prefer = |marker: &str| {
+        let prefer = lower.find("prefer")?;
+        lower[prefer..]
+            .find(marker)
+            .map(|at| prefer + at + marker.len() - 1)
+    };
+    CHOICE_MARKERS
+        .iter()
+        .filter_map(|marker| lower.find(marker).map(|at| at + marker.len() - 1))
+        .min()
+        .or_else(|| after_prefer(" over ").or_else(|| after_prefer(" to ")))
+}
+
+/// Phrases between the way to take and the way not to (see [`choice_at`]).
+const CHOICE_MARKERS: &[&str] = &["in place of ", "instead of ", "rather than "];
 
 /// Whether a clause carries a cue of its own: an order, not an explanation.
 fn gives_an_order(clause: &str) -> bool {
@@ -83,7 +105,7 @@ fn gives_an_order(clause: &str) -> bool {
         || cues.ask.is_some()
         || cues.forbid.is_some()
         || cues.require.is_some()
-        || lower.contains("instead of")
+        || choice_at(&lower).is_some()
         || allowlist::states_an_allowlist(&lower)
         || says_read_only(&lower)
         || says_only_one(&lower)
@@ -106,7 +128,44 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     if let Some(parts) = sentence_parts(&original, &text, tool_name) {
         return Some(parts);
     }
-    derive_clauses(&original, &text, &text, tool_name)
+    derive_clauses(&original, &text, &text, tool_name).or_else(|| {
+        // "**Never publish crates.** `cargo publish` and `cargo release` are done by the
+        // maintainer.": an order that names nothing checkable, and a clause beside it that
+        // names the commands it is about, without a cue of its own.
+        if !original.contains('`') {
+            return None;
+        }
+        let explained = ordering_clauses(&original, |clause| {
+            gives_an_order(clause) || names_commands(clause)
+        });
+        if explained == text {
+            return None;
+        }
+        derive_clauses(&original, &explained, &explained, tool_name)
+    })
+}
+
+/// Whether a clause without a cue names commands in code spans (a span of several words, or
+/// one whose first word is a program), and is no instruction of its own ("See `make docs`").
+fn names_commands(clause: &str) -> bool {
+    let first = clause
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    if POSITIVE_OPENERS.contains(&first.as_str())
+        || matches!(first.as_str(), "see" | "check" | "read" | "try" | "ask")
+    {
+        return false;
+    }
+    clause.split('`').skip(1).step_by(2).any(|span| {
+        let span = span.trim();
+        span.split_whitespace().nth(1).is_some()
+            || span
+                .split_whitespace()
+                .next()
+                .is_some_and(|word| is_program(&word.to_lowercase()))
+    })
 }
 
 /// "The README says never to run `./scripts/seed.sh` twice. Is that still true?": a rule
@@ -340,6 +399,11 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     if let Some(allowlist) = allowlist::allowlist(text, &lower, tool_name, cues.ask.is_some()) {
         return finish(allowlist);
     }
+    // "Only fetch from `docs.python.org` and `pypi.org`": every other host is forbidden.
+    if let Some(allowlist) = allowlist::host_allowlist(text, &lower, tool_name, cues.ask.is_some())
+    {
+        return finish(allowlist);
+    }
     // "Package management is bun only", "uv only": the other programs of the job.
     if cues.ask.is_none()
         && let Some(only) = only_one_program(&lower)
@@ -351,7 +415,14 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     if let Some(read_only) = read_only_database(&lower, tool_name) {
         return finish(read_only.with_ask_first(cues.ask.is_some()));
     }
-    let cue = polarity_cue(&cues, &lower)?;
+    // "`kubectl` is read-only for you", "`s3://acme-backups/` is read-only": what the rule names
+    // may be read, and not changed.
+    let read_only_order = says_read_only(&lower);
+    let cue = match polarity_cue(&cues, &lower) {
+        Some(cue) => cue,
+        None if read_only_order => Cue::Forbid { ask_first: false },
+        None => return None,
+    };
     let mut tokens = tokenize(text, &lower);
     if let Cue::InsteadOf(at) = cue {
         tokens.retain(|token| token.offset > at);
@@ -476,7 +547,12 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     if cues.sql_phrase.is_some() {
         for phrase in SQL_PHRASES {
             if let Some(at) = words.find(phrase) {
-                entities.push((at, Matcher::new(MatcherKind::Literal, *phrase)));
+                // "drop tables" is each `DROP TABLE` statement.
+                let statement = phrase.strip_suffix('s').unwrap_or(phrase);
+                let matcher = Matcher::new(MatcherKind::Literal, statement);
+                if !entities.iter().any(|(_, known)| *known == matcher) {
+                    entities.push((at, matcher));
+                }
             }
         }
     }
@@ -539,7 +615,19 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             && (token.class & BRANCH != 0
                 || (token.lower.contains(['-', '/', '_'])
                     && token.lower.starts_with(char::is_alphanumeric)));
-        if named_container {
+        // "new markdown files", "any Python file": every file of the kind, by its extensions.
+        let kind_of_file = next
+            .is_some_and(|next| next == "file" || next == "files")
+            .then(|| file_kind_extensions(&token.lower))
+            .flatten();
+        if let Some(extensions) = kind_of_file {
+            for extension in extensions {
+                entities.push((
+                    token.offset,
+                    Matcher::new(MatcherKind::Path, format!("*.{extension}")),
+                ));
+            }
+        } else if named_container {
             entities.push((
                 token.offset,
                 Matcher::new(MatcherKind::Path, token.lower.as_ref()),
@@ -608,16 +696,20 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         flags.retain(|(offset, _)| *offset < cut);
         phrases.retain(|phrase| phrase.offset < cut);
     }
-    // "Run `npm ci`, never plain `npm install`": what a positive opening names before the ban
-    // is the way to do it, not more bans.
+    // "Run `npm ci`, never plain `npm install`", "`uv add`, not `pip install`": what a positive
+    // opening (or a bare code span) names before the ban is the way to do it, not more bans,
+    // when the ban names something of its own.
     if let (Cue::Forbid { .. }, Some(forbid_at)) = (cue, cues.forbid)
         && forbid_at > 0
         && lower[..forbid_at]
             .trim_end()
             .ends_with([',', ';', '-', '—', '–'])
-        && POSITIVE_OPENERS
+        && (POSITIVE_OPENERS
             .iter()
             .any(|opener| lower.trim_start().starts_with(&format!("{opener} ")))
+            || (lower.trim_start().starts_with('`')
+                && (entities.iter().any(|(offset, _)| *offset >= forbid_at)
+                    || phrases.iter().any(|phrase| phrase.offset >= forbid_at))))
     {
         entities.retain(|(offset, _)| *offset >= forbid_at);
         flags.retain(|(offset, _)| *offset >= forbid_at);
@@ -647,8 +739,8 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             // "Don't pipe `find` into `xargs rm`": the command piped into.
             .or_else(|| phrases.get(1).map(|target| target.value(None)))
     {
-        let piped = Constraint::forbid(vec![Matcher::new(MatcherKind::Command, target)])
-            .with_when(vec![Matcher::new(MatcherKind::Command, source.value(None))])
+        let piped = Constraint::forbid(pipe_targets(&target))
+            .with_when(pipe_sources(&source.value(None)))
             .with_ask_first(ask_first);
         return finish(piped);
     }
@@ -664,19 +756,8 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             .iter()
             .find(|word| !matches!(word.as_str(), "sudo" | "doas" | "env"))
     {
-        let targets: Vec<Matcher> = if SHELLS_OF_PIPES.contains(&target.as_str()) {
-            SHELLS_OF_PIPES
-                .iter()
-                .map(|shell| Matcher::new(MatcherKind::Command, *shell))
-                .collect()
-        } else {
-            vec![Matcher::new(MatcherKind::Command, target.as_str())]
-        };
-        let piped = Constraint::forbid(targets)
-            .with_when(vec![Matcher::new(
-                MatcherKind::Command,
-                pipeline.words[..bar].join(" "),
-            )])
+        let piped = Constraint::forbid(pipe_targets(target))
+            .with_when(pipe_sources(&pipeline.words[..bar].join(" ")))
             .with_ask_first(ask_first);
         return finish(piped);
     }
@@ -728,13 +809,99 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             except.push(Matcher::new(MatcherKind::Command, "git tag --list"));
         }
     }
+    // "`execute_command` must not be started without ...": the tool the rule is stored on,
+    // named in it, is no literal a call of it carries.
+    if action_words(tool_name).is_none() {
+        let own = tool_name.trim().to_lowercase();
+        entities
+            .retain(|(_, matcher)| !(matcher.kind == MatcherKind::Literal && matcher.value == own));
+    }
+    // "Don't store anything about customers with `save_memory`": a ban on what the tool is
+    // used for, narrowed to a topic, asks about the calls that mention it (and only those),
+    // rather than forbidding every call of the tool.
+    if let Cue::Forbid { .. } = cue
+        && phrases.is_empty()
+        && flags.is_empty()
+        && entities
+            .iter()
+            .all(|(_, matcher)| is_the_tool(matcher, tool_name))
+        && action_words(tool_name).is_some()
+    {
+        let topic = topic_words(&lower);
+        if !topic.is_empty() {
+            entities = topic
+                .into_iter()
+                .map(|word| (0, Matcher::new(MatcherKind::Literal, word)))
+                .collect();
+            cue = Cue::Forbid { ask_first: true };
+        }
+    }
+    // "Don't bump the Spring version in `build.gradle`": a ban on something inside a file. An
+    // edit that shows it (a word that begins with the thing's name) is denied; any other edit
+    // of the file asks, since the guard cannot tell which lines a change touches.
+    if let Cue::Forbid { ask_first: false } = cue
+        && phrases.is_empty()
+        && flags.is_empty()
+        && let [(offset, place)] = entities.as_slice()
+        && place.kind == MatcherKind::Path
+        && let Some(topic) = topic_inside(&tokens, *offset)
+    {
+        let inside = Constraint::forbid(vec![Matcher::new(
+            MatcherKind::Literal,
+            format!("{topic}*"),
+        )])
+        .with_when(vec![place.clone()]);
+        let file = Constraint::forbid(vec![place.clone()]).with_ask_first(true);
+        return finish(inside.with_also(vec![file]));
+    }
+    // "new `.js` files in `src/`": files of a kind in a directory are one pattern
+    // (`src/**/*.js`), not the kind anywhere or the directory's every file.
+    combine_kind_and_directory(&mut entities, &lower);
     // Only a ban on places (paths, URLs: "never write to `/etc/**`") is narrowed to a verb; a
     // ban on a command or a statement (`DELETE`) is about running it.
     let on_places = entities
         .iter()
         .any(|(_, matcher)| matches!(matcher.kind, MatcherKind::Path | MatcherKind::Url));
     let access = match cue {
+        Cue::Forbid { .. } if read_only_order => {
+            // "(`describe-*`, `list-*`, `get-*`)": the reads it allows, not places.
+            entities.retain(|(_, matcher)| {
+                !(matcher.kind == MatcherKind::Path
+                    && matcher.value.ends_with("-*")
+                    && !matcher.value.contains(['/', '.']))
+            });
+            // "The `main` branch is protected and read-only for you": no push to it.
+            let branches = !entities.is_empty()
+                && phrases.is_empty()
+                && entities.iter().all(|(_, matcher)| {
+                    matcher.kind == MatcherKind::Literal
+                        && (word_class(&matcher.value) & BRANCH != 0 || lower.contains("branch"))
+                });
+            if branches {
+                phrases.push(CommandPhrase {
+                    offset: 0,
+                    words: vec!["git".to_owned(), "push".to_owned()],
+                    adjacent_flags: Vec::new(),
+                    loose_flags: Vec::new(),
+                    force_words: false,
+                });
+                None
+            } else {
+                Some(Access::Write)
+            }
+        }
         Cue::Forbid { .. } if on_places => access_of(&words),
+        // "Ask before any `gcloud` command that creates, updates or deletes something": the
+        // commands that change things, not those that read.
+        // (A command with its subcommand, `kubectl delete`, says what it does already.)
+        Cue::Forbid { .. }
+            if !phrases.is_empty()
+                && phrases
+                    .iter()
+                    .all(|phrase| phrase.words.len() == 1 && phrase.adjacent_flags.is_empty()) =>
+        {
+            access_of_commands(&words)
+        }
         _ => None,
     };
     let constraint = match cue {
@@ -763,7 +930,13 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             });
             match required_after {
                 Some(at) => {
-                    require_without(at, &phrases, entities, flags).with_ask_first(ask_first)
+                    // "must not be started without `requires_approval: true`": a property
+                    // that is itself an approval asks when it is missing.
+                    let approval = flags
+                        .iter()
+                        .any(|(_, flag)| flag.contains("approv") || flag.contains("confirm"));
+                    require_without(at, &phrases, entities, flags)
+                        .with_ask_first(ask_first || approval)
                 }
                 None => forbid(&phrases, entities, flags).with_ask_first(ask_first),
             }
@@ -777,6 +950,8 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         (Some(constraint), _) => Some(constraint),
         (None, Cue::Forbid { ask_first }) => forbids_the_tool(&words, &lower, tool_name)
             .or_else(|| forbids_an_operation(&words, &lower, tool_name))
+            .map(|matcher| vec![matcher])
+            .or_else(|| operation_on_the_tool(&lower, tool_name))
             // "Never refund more than $500", "don't deploy on Fridays": under a condition, the
             // verb of the tool (or an operation) is the subject, whatever its object.
             .or_else(|| {
@@ -788,8 +963,9 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
                             .or_else(|| names_an_operation(&lower, tool_name))
                     })
                     .flatten()
+                    .map(|matcher| vec![matcher])
             })
-            .map(|matcher| Constraint::forbid(vec![matcher]).with_ask_first(ask_first)),
+            .map(|matchers| Constraint::forbid(matchers).with_ask_first(ask_first)),
         (None, _) => None,
     }?;
     let conditions: Vec<Matcher> = situation
@@ -802,6 +978,32 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     let mut when = constraint.when.clone();
     when.extend(conditions);
     finish(constraint.with_when(when))
+}
+
+/// What a ban on piping into `target` forbids: a shell stands for every shell (`curl ... |
+/// sudo bash`, `iwr ... | iex`), another program for itself.
+fn pipe_targets(target: &str) -> Vec<Matcher> {
+    if SHELLS_OF_PIPES.contains(&target) {
+        SHELLS_OF_PIPES
+            .iter()
+            .map(|shell| Matcher::new(MatcherKind::Command, *shell))
+            .collect()
+    } else {
+        vec![Matcher::new(MatcherKind::Command, target)]
+    }
+}
+
+/// What a ban on piping from `source` is about: a download stands for every way to download
+/// (`curl | sh` holds for `wget -qO- ... | bash`), another command for itself.
+fn pipe_sources(source: &str) -> Vec<Matcher> {
+    if FETCHERS.contains(&source) {
+        FETCHERS
+            .iter()
+            .map(|fetcher| Matcher::new(MatcherKind::Command, *fetcher))
+            .collect()
+    } else {
+        vec![Matcher::new(MatcherKind::Command, source)]
+    }
 }
 
 fn command_matchers(phrases: &[CommandPhrase]) -> Vec<Matcher> {
@@ -840,6 +1042,21 @@ fn forbid(
     entities: Vec<(usize, Matcher)>,
     flags: Vec<(usize, String)>,
 ) -> Constraint {
+    // "Never run `mysql` with `-e \"DROP`": a flag given a value after a command is what is
+    // forbidden in it (the value a statement begins with), not the command with the flag.
+    let valued: Vec<Matcher> = phrases
+        .iter()
+        .flat_map(|phrase| &phrase.loose_flags)
+        .filter(|flag| flag.contains('='))
+        .map(|flag| Matcher::new(MatcherKind::Flag, flag.clone()))
+        .collect();
+    if !valued.is_empty() && entities.is_empty() && flags.is_empty() {
+        let mut commands = phrases.to_vec();
+        for phrase in &mut commands {
+            phrase.loose_flags.retain(|flag| !flag.contains('='));
+        }
+        return Constraint::forbid(valued).with_when(command_matchers(&commands));
+    }
     let matchers = literal_matchers(entities, flags);
     if phrases.is_empty() {
         return Constraint::forbid(matchers);
@@ -858,8 +1075,7 @@ fn require(
     flags: Vec<(usize, String)>,
 ) -> Constraint {
     // "Always use `pnpm install --frozen-lockfile`": the order spells how to run a command,
-    // and a call that runs it another way is asked about. A flag required on its own ("always
-    // pass `--dry-run` to terraform") is the point of the rule, and its absence denies.
+    // and a call that runs it another way is asked about.
     let spelled = entities.is_empty()
         && flags.is_empty()
         && phrases
@@ -887,9 +1103,17 @@ fn require(
             matchers.push(Matcher::new(MatcherKind::Flag, flag.clone()));
         }
     }
+    // A positive order that a flag be passed ("Always pass `--signoff` to `git commit`",
+    // "every `helm upgrade` must have `--atomic`") asks about a call without it: the call is
+    // incomplete rather than wrong (issue 21, class 7; session 28's second round read it so,
+    // where the first denied). A required address or URL still denies.
+    let flags_only = !matchers.is_empty()
+        && matchers
+            .iter()
+            .all(|matcher| matcher.kind == MatcherKind::Flag);
     Constraint::require(matchers)
         .with_when(when)
-        .with_ask_first(spelled)
+        .with_ask_first(spelled || flags_only)
 }
 
 /// The subcommands a requirement on a bare program is about, when every flag it requires
@@ -914,6 +1138,27 @@ fn flag_subcommands(words: &[String], flags: &[&String]) -> Option<Vec<&'static 
         }
     }
     (!subcommands.is_empty()).then_some(subcommands)
+}
+
+/// The thing a ban names inside a file ("the Spring version in `build.gradle`"): the first
+/// capitalised word between the order and "in" before the file's token (at `place`),
+/// lower-case; `None` when there is none.
+fn topic_inside(tokens: &[tokens::Token<'_>], place: usize) -> Option<String> {
+    let at = tokens.iter().position(|token| token.offset == place)?;
+    let before = at.checked_sub(1)?;
+    if !matches!(tokens[before].lower.as_ref(), "in" | "inside" | "within") {
+        return None;
+    }
+    tokens[1..before]
+        .iter()
+        .filter(|token| matches!(token.kind, TokenKind::Word))
+        .find(|token| {
+            token.text.starts_with(|ch: char| ch.is_uppercase())
+                && token.text.chars().count() >= 3
+                && token.text.chars().all(char::is_alphabetic)
+                && Cues::of(&WordRuns::new(&token.lower)).forbid.is_none()
+        })
+        .map(|token| token.lower.to_string())
 }
 
 /// "never X without Y": Y is required whenever X happens.
@@ -1009,8 +1254,117 @@ fn refined_alternatives(original: &str, kept: &str, phrases: &[CommandPhrase]) -
 /// touch") keeps it about every access.
 fn access_of(words: &WordRuns<'_>) -> Option<Access> {
     let has = |list: &[&str]| list.iter().any(|verb| words.has_run(verb));
-    (has(WRITE_VERBS) && !has(ANY_ACCESS_VERBS)).then_some(Access::Write)
+    if has(ANY_ACCESS_VERBS) {
+        return None;
+    }
+    // "Do not create new `.js` files", "never add new markdown files": making files, not
+    // changing those that exist.
+    let creating = has(CREATE_VERBS)
+        || (words.has_run("new") && (words.has_run("file") || words.has_run("files")));
+    let changing = WRITE_VERBS
+        .iter()
+        .filter(|verb| !CREATE_VERBS.contains(verb))
+        .any(|verb| words.has_run(verb));
+    if creating && !changing {
+        return Some(Access::Create);
+    }
+    has(WRITE_VERBS).then_some(Access::Write)
 }
+
+/// Verbs of making something new.
+const CREATE_VERBS: &[&str] = &["create", "created", "creates", "creating"];
+
+/// The extensions of a kind of file named in words ("markdown files", "Python files").
+fn file_kind_extensions(word: &str) -> Option<&'static [&'static str]> {
+    FILE_KINDS
+        .iter()
+        .find(|(kind, _)| *kind == word)
+        .map(|(_, extensions)| *extensions)
+}
+
+/// Kinds of files by the word people name them with, and their extensions.
+const FILE_KINDS: &[(&str, &[&str])] = &[
+    ("bash", &["sh", "bash"]),
+    ("css", &["css"]),
+    ("go", &["go"]),
+    ("html", &["html", "htm"]),
+    ("java", &["java"]),
+    ("javascript", &["js", "jsx", "mjs", "cjs"]),
+    ("json", &["json"]),
+    ("kotlin", &["kt", "kts"]),
+    ("markdown", &["md", "markdown", "mdx"]),
+    ("php", &["php"]),
+    ("python", &["py"]),
+    ("ruby", &["rb"]),
+    ("rust", &["rs"]),
+    ("shell", &["sh", "bash", "zsh"]),
+    ("sql", &["sql"]),
+    ("typescript", &["ts", "tsx"]),
+    ("yaml", &["yaml", "yml"]),
+];
+
+/// Files of a kind said to be in a directory ("`.js` files in `src/`") as one pattern
+/// (`src/**/*.js`): each extension glob of `entities` joined to the one directory, when the
+/// directory follows "in", "under", "inside" or "within" after them.
+fn combine_kind_and_directory(entities: &mut Vec<(usize, Matcher)>, lower: &str) {
+    let kinds: Vec<usize> = entities
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, matcher))| {
+            matcher.kind == MatcherKind::Path
+                && matcher.value.starts_with("*.")
+                && !matcher.value[2..].contains(['/', '*'])
+        })
+        .map(|(at, _)| at)
+        .collect();
+    let directories: Vec<usize> = entities
+        .iter()
+        .enumerate()
+        .filter(|(at, (_, matcher))| {
+            matcher.kind == MatcherKind::Path && !kinds.contains(at) && !matcher.value.contains('*')
+        })
+        .map(|(at, _)| at)
+        .collect();
+    let (Some(&last_kind), [directory]) = (kinds.last(), directories.as_slice()) else {
+        return;
+    };
+    let (kind_at, directory_at) = (entities[last_kind].0, entities[*directory].0);
+    let between = lower.get(kind_at..directory_at).unwrap_or_default();
+    let placed = directory_at > kind_at
+        && between
+            .split_whitespace()
+            .any(|word| matches!(word, "in" | "under" | "inside" | "within"));
+    if !placed {
+        return;
+    }
+    let directory = entities[*directory]
+        .1
+        .value
+        .trim_end_matches('/')
+        .to_owned();
+    for at in &kinds {
+        let kind = entities[*at].1.value.clone();
+        entities[*at].1 = Matcher::new(MatcherKind::Path, format!("{directory}/**/{kind}"));
+    }
+    entities.remove(directories[0]);
+}
+
+/// The access a ban on commands is about, from its verbs: only verbs of change ("any `gcloud`
+/// command that creates, updates or deletes something", "a `kubectl` command that mutates the
+/// cluster") make it a ban on the invocations that change things. Verbs of running (run, use,
+/// execute) are how any command is said and keep nothing from it; a verb of reading keeps the
+/// ban about every invocation.
+fn access_of_commands(words: &WordRuns<'_>) -> Option<Access> {
+    let has = |list: &[&str]| list.iter().any(|verb| words.has_run(verb));
+    let reads = ANY_ACCESS_VERBS
+        .iter()
+        .filter(|verb| !RUNNING_VERBS.contains(verb))
+        .any(|verb| words.has_run(verb));
+    (has(WRITE_VERBS) && !reads).then_some(Access::Write)
+}
+
+/// Verbs that say a command is run, which any ban on a command uses.
+const RUNNING_VERBS: &[&str] = &["exec", "execute", "run", "running", "use", "using"];
 
 /// Drops invalid or duplicate matchers; `None` when nothing is left to check.
 fn finish(mut constraint: Constraint) -> Option<Constraint> {

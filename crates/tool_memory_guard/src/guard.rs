@@ -1,13 +1,15 @@
 //! The `Guard`: rules indexed per tool once, then every proposed call checked against them,
 //! with the decision policy that turns matches into allow, confirm or deny.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tool_memory_core::{
-    ToolFamily, ToolMemoryPriority, ToolMemoryRule, UNSCOPED_TOOL, normalize_tool_name,
+    ToolFamily, ToolMemoryPriority, ToolMemoryRule, UNSCOPED_TOOL, mcp_tool_part,
+    normalize_tool_name,
 };
 
 use crate::call::{CallView, tool_words, visit_words};
@@ -16,7 +18,7 @@ use crate::limits::{ArgumentCount, Bound};
 use crate::matching::{CompiledConstraint, Hit, KeyGroup, evaluate};
 use crate::normalize::{folded, versionless};
 use crate::rule_constraint::enforced;
-use crate::{Constraint, Error, MatcherKind, Polarity, Strength, derive_constraint};
+use crate::{Access, Constraint, Error, MatcherKind, Polarity, Strength, derive_constraint};
 
 /// Where a tool's rules are filed: a tool of a family (core's one table for every agent) files
 /// them under the family, so a rule said about Claude Code's `Bash` holds for Codex's `shell`,
@@ -40,16 +42,24 @@ fn family_slot(family: ToolFamily) -> usize {
         .expect("every family is in ToolFamily::ALL")
 }
 
-/// The tools whose rules hold for a call of `tool_name`, itself first: every tool of its family
-/// (core's table), and for a tool named after a program (`git`) the shell tools too. A caller
-/// that builds a [`Guard`] from one tool's stored rules lists these tools' rules (and the
-/// no-tool group's) so that a rule said about Claude Code's `Bash` holds for Codex's `shell`.
+/// The tools whose rules hold for a call of `tool_name`, itself first: every tool of the family
+/// the call is of (core's table, [`ToolFamily::of_call`]: an MCP server's `write_file` is a
+/// file edit), and for a tool named after a program (`git`, `mcp__git__git_push`) the shell
+/// tools too. A caller that builds a [`Guard`] from one tool's stored rules lists these tools'
+/// rules (and the no-tool group's) so that a rule said about Claude Code's `Bash` holds for
+/// Codex's `shell` and for a shell tool of an MCP server.
+///
+/// The file families lend their path bans (see [`lenders`]): a shell call also lists the
+/// tools that read and edit files, an edit the tools that read them.
 pub fn tools_sharing_rules(tool_name: &str) -> Vec<String> {
     let tool = normalize_tool_name(tool_name);
-    let family =
-        ToolFamily::of(&tool).or_else(|| runs_a_program(&tool).then_some(ToolFamily::Shell));
+    let call_family = ToolFamily::of_call(&tool);
+    let family = call_family.or_else(|| runs_a_program(&tool).then_some(ToolFamily::Shell));
     let mut tools = vec![tool.clone()];
-    if let Some(family) = family {
+    let families = family
+        .into_iter()
+        .chain(lenders(call_family).iter().copied());
+    for family in families {
         tools.extend(
             family
                 .members()
@@ -61,11 +71,40 @@ pub fn tools_sharing_rules(tool_name: &str) -> Vec<String> {
     tools
 }
 
-/// A tool named after a program (`git`, `git_push`, `docker_run`, `kubectl`) runs that
-/// program, so the shell's rules hold for it too: `git` called with `["push", "--force"]` is
-/// `git push --force` through the shell.
+/// The file families whose path bans hold for a call of `family` besides its own rules: the
+/// reading and the editing families' for a shell, the reading family's for an edit.
+fn lenders(family: Option<ToolFamily>) -> &'static [ToolFamily] {
+    match family {
+        Some(ToolFamily::Shell) => &[ToolFamily::FileRead, ToolFamily::FileEdit],
+        Some(ToolFamily::FileEdit) => &[ToolFamily::FileRead],
+        _ => &[],
+    }
+}
+
+/// The family a stored rule's tool is filed under: a member's (`Bash`), or the family named
+/// itself (`file_edit`, `shell`), so that a rule can be written on a family.
+fn stored_family(tool: &str) -> Option<ToolFamily> {
+    ToolFamily::of(tool).or_else(|| {
+        ToolFamily::ALL
+            .into_iter()
+            .find(|family| family.as_str() == tool)
+    })
+}
+
+/// A tool named after a program (`git`, `git_push`, `docker_run`, `kubectl`, and an MCP
+/// server's `git_push`) runs that program, so the shell's rules hold for it too: `git` called
+/// with `["push", "--force"]` is `git push --force` through the shell.
 fn runs_a_program(tool: &str) -> bool {
-    ToolFamily::of(tool).is_none() && names_a_program(&tool_words(tool))
+    ToolFamily::of_call(tool).is_none() && names_a_program(&action_words_of(tool))
+}
+
+/// The words of what a tool does: its name's, or an MCP tool's own name's after its server
+/// (`mcp__git__git_push` → git, push).
+fn action_words_of(tool: &str) -> Vec<String> {
+    match mcp_tool_part(tool) {
+        Some(part) => tool_words(&part),
+        None => tool_words(tool),
+    }
 }
 
 /// Whether a tool's first word is a program: see [`runs_a_program`].
@@ -211,6 +250,9 @@ struct Entry {
     compiled: Option<CompiledConstraint>,
     /// The rule's stored constraint could not be read; `constraint` is its text's.
     stored_unreadable: bool,
+    /// The rule's stored constraint was derived by an older derivation; `constraint` is its
+    /// text's as this crate reads it.
+    stale: bool,
 }
 
 /// The rules of one tool (or of the sentinel), indexed by the words their matchers need.
@@ -337,7 +379,7 @@ impl Guard {
                 }
                 None => derive_constraint(&rule),
             };
-            guard.insert(rule, constraint, false);
+            guard.insert(rule, constraint, false, false);
         }
         guard.build();
         Ok(guard)
@@ -356,7 +398,12 @@ impl Guard {
         let mut guard = Guard::default();
         for rule in rules {
             let enforced = enforced(&rule);
-            guard.insert(rule, enforced.constraint, enforced.stored_unreadable);
+            guard.insert(
+                rule,
+                enforced.constraint,
+                enforced.stored_unreadable,
+                enforced.stale,
+            );
         }
         guard.build();
         guard
@@ -370,7 +417,7 @@ impl Guard {
         let mut guard = Guard::default();
         for rule in rules {
             let constraint = derive_constraint(&rule);
-            guard.insert(rule, constraint, false);
+            guard.insert(rule, constraint, false, false);
         }
         guard.build();
         guard
@@ -396,13 +443,14 @@ impl Guard {
         rule: ToolMemoryRule,
         constraint: Option<Constraint>,
         stored_unreadable: bool,
+        stale: bool,
     ) {
         let compiled = constraint.as_ref().and_then(CompiledConstraint::new);
         let tool = normalize_tool_name(&rule.tool_name);
         let index = if tool == UNSCOPED_TOOL {
             &mut self.unscoped
         } else {
-            match filed(&tool, ToolFamily::of(&tool)) {
+            match filed(&tool, stored_family(&tool)) {
                 Filed::Family(family) => &mut self.families[family_slot(family)],
                 Filed::Tool(_) => self.tools.entry(tool).or_default(),
             }
@@ -412,6 +460,7 @@ impl Guard {
             constraint,
             compiled,
             stored_unreadable,
+            stale,
         });
     }
 
@@ -444,6 +493,15 @@ impl Guard {
     pub fn stored_unreadable(&self) -> impl Iterator<Item = &ToolMemoryRule> {
         self.entries()
             .filter(|entry| entry.stored_unreadable)
+            .map(|entry| &entry.rule)
+    }
+
+    /// The rules of a guard built by [`Guard::from_stored`] whose stored constraint was
+    /// derived by an older derivation ([`crate::DERIVATION`]), so that their text was derived
+    /// again: for the caller to report, or to store the new reading at the next put.
+    pub fn stale_derivations(&self) -> impl Iterator<Item = &ToolMemoryRule> {
+        self.entries()
+            .filter(|entry| entry.stale)
             .map(|entry| &entry.rule)
     }
 
@@ -490,27 +548,65 @@ impl Guard {
         let tool = normalize_tool_name(tool_name);
         // The tool's family, words and indexes are found once per check. Without a rule of a
         // family or for every tool, the family changes nothing: no index is looked up by it,
-        // and the call view has no rule to read it for.
-        let family = if self.families.iter().all(ToolIndex::is_empty) && self.unscoped.is_empty() {
-            None
+        // and the call view has no rule to read it for. A tool of an MCP server is of the
+        // family of its own name (`mcp__filesystem__write_file` edits files) for the call,
+        // while the rules stored on it are its own.
+        let any_family =
+            !(self.families.iter().all(ToolIndex::is_empty) && self.unscoped.is_empty());
+        let family = if any_family || tool.contains("__") {
+            ToolFamily::of_call(&tool)
         } else {
-            ToolFamily::of(&tool)
+            None
         };
+        let member = family.is_some() && ToolFamily::of(&tool) == family;
         let tool_words = tool_words(&tool);
-        let tool_index = if tool == UNSCOPED_TOOL {
+        // A tool named after a program runs its argv as that program's (`git`, `git_push`,
+        // `mcp__git__git_push`).
+        let program = if family.is_none() {
+            let action = if tool.contains("__") {
+                action_words_of(&tool)
+            } else {
+                Vec::new()
+            };
+            let words = if action.is_empty() {
+                &tool_words
+            } else {
+                &action
+            };
+            names_a_program(words).then(|| words[0].clone())
+        } else {
+            None
+        };
+        let own_index = if tool == UNSCOPED_TOOL || member {
             None
         } else {
-            self.index_of(filed(&tool, family))
+            self.index_of(Filed::Tool(&tool))
         };
-        let shell_index = if family.is_none() && names_a_program(&tool_words) {
+        let family_index = family.and_then(|family| self.index_of(Filed::Family(family)));
+        let shell_index = if program.is_some() {
             self.index_of(Filed::Family(ToolFamily::Shell))
         } else {
             None
         };
-        let indexes: [&ToolIndex; 3] = [
-            tool_index.unwrap_or(&EMPTY_INDEX),
+        // The path bans of the file families hold for a call that reads or writes their
+        // paths another way: a rule on reading files for a command that reads the path (`cat
+        // ~/.ssh/id_rsa`) and for an edit (which shows the file), a rule on editing files for a
+        // command that writes it (`sed -i`, `>`, `cp x generated.rs`). See "Paths across
+        // families" in docs/guard.md.
+        let lent = |from: ToolFamily| {
+            lenders(family)
+                .contains(&from)
+                .then(|| self.index_of(Filed::Family(from)))
+                .flatten()
+        };
+        let (read_index, edit_index) = (lent(ToolFamily::FileRead), lent(ToolFamily::FileEdit));
+        let indexes: [&ToolIndex; 6] = [
+            own_index.unwrap_or(&EMPTY_INDEX),
+            family_index.unwrap_or(&EMPTY_INDEX),
             shell_index.unwrap_or(&EMPTY_INDEX),
             &self.unscoped,
+            read_index.unwrap_or(&EMPTY_INDEX),
+            edit_index.unwrap_or(&EMPTY_INDEX),
         ];
         if indexes.iter().all(|index| index.is_empty()) {
             return allow(&tool, Vec::new());
@@ -578,12 +674,12 @@ impl Guard {
         let mut decided: Vec<(Decision, &Entry, Hit)> = Vec::new();
         let mut advice: Vec<&Entry> = Vec::new();
         if !candidates.is_empty() {
-            // A tool named after a program (`git`) runs its argv as that program's.
-            let program = (family.is_none()
-                && ToolFamily::of(&tool).is_none()
-                && names_a_program(&tool_words))
-            .then(|| tool_words[0].clone());
             let view = CallView::of_tool(tool_words, family, program.as_deref(), arguments);
+            // The views the file families' path bans are checked in ([`BORROWED_READ`],
+            // [`BORROWED_EDIT`]), built on first use.
+            let read_view: OnceCell<CallView> = OnceCell::new();
+            let written_view: OnceCell<CallView> = OnceCell::new();
+            let created_view: OnceCell<CallView> = OnceCell::new();
             for (which, entry_index) in candidates {
                 if view.budget.work_spent() {
                     break;
@@ -592,12 +688,52 @@ impl Guard {
                 let Some(compiled) = &entry.compiled else {
                     continue;
                 };
+                let borrowed_view = match (which, family) {
+                    (BORROWED_READ, Some(ToolFamily::Shell)) => Some(read_view.get_or_init(|| {
+                        CallView::of_paths(
+                            view.tool_words.clone(),
+                            ToolFamily::FileRead,
+                            &view.path_uses().read,
+                            false,
+                        )
+                    })),
+                    // A rule about creating files looks at the paths a command may make.
+                    (BORROWED_EDIT, _) if compiled.access() == Some(Access::Create) => {
+                        Some(created_view.get_or_init(|| {
+                            CallView::of_paths(
+                                view.tool_words.clone(),
+                                ToolFamily::FileEdit,
+                                &view.path_uses().created,
+                                true,
+                            )
+                        }))
+                    }
+                    (BORROWED_EDIT, _) => Some(written_view.get_or_init(|| {
+                        CallView::of_paths(
+                            view.tool_words.clone(),
+                            ToolFamily::FileEdit,
+                            &view.path_uses().written,
+                            false,
+                        )
+                    })),
+                    (BORROWED_READ, _) => Some(&view),
+                    _ => None,
+                };
                 // The rule's answer is the firmest of its parts' ("Never `git branch -D`. Ask
                 // before deleting branches.": a `-D` denies, a `-d` asks).
                 let mut firmest: Option<(Decision, Hit)> = None;
                 for part in compiled.parts() {
-                    if let Some(hit) = evaluate(part, &view) {
-                        let decision = decide(entry.rule.priority, hit.strength, part.ask_first);
+                    let found = match borrowed_view {
+                        Some(paths) if part.is_path_ban() => evaluate(part, paths),
+                        Some(_) => None,
+                        None => evaluate(part, &view),
+                    };
+                    if let Some(hit) = found {
+                        let decision = decide(
+                            entry.rule.priority,
+                            hit.strength,
+                            part.ask_first && !hit.wrong_value,
+                        );
                         if firmest.as_ref().is_none_or(|(best, _)| decision > *best) {
                             firmest = Some((decision, hit));
                         }
@@ -624,7 +760,8 @@ impl Guard {
                 }
             }
         }
-        for index in indexes {
+        // A file family's rules are only borrowed for their path bans: they advise nothing here.
+        for index in &indexes[..BORROWED_READ] {
             advice.extend(
                 index
                     .advice
@@ -725,6 +862,11 @@ fn fold_lookalikes(value: &Value, depth: usize) -> Option<Value> {
     }
 }
 
+/// The positions, in a check's indexes, of the file families whose path bans hold for the
+/// call (see [`Guard::check`]): the reading family's, then the editing family's.
+const BORROWED_READ: usize = 4;
+const BORROWED_EDIT: usize = 5;
+
 static EMPTY_INDEX: std::sync::LazyLock<ToolIndex> = std::sync::LazyLock::new(ToolIndex::default);
 
 /// Checks one call against a slice of rules, deriving every constraint. Builds a throwaway
@@ -790,6 +932,10 @@ fn reason_line(decision: Decision, rule: &ToolMemoryRule, hit: &Hit, tool: &str)
     };
     let value = &hit.matcher.value;
     let what = match (hit.polarity, hit.matcher.kind) {
+        (Polarity::Require, _) if hit.wrong_value => match &hit.scope {
+            Some(scope) => format!("`{scope}` requires {value}, and the call gives another value"),
+            None => format!("every call requires {value}, and the call gives another value"),
+        },
         (Polarity::Require, _) => match &hit.scope {
             Some(scope) => format!("`{scope}` requires {value}, which is missing"),
             None => format!("every call requires {value}, which is missing"),
@@ -798,6 +944,9 @@ fn reason_line(decision: Decision, rule: &ToolMemoryRule, hit: &Hit, tool: &str)
             format!("the recipient {} is forbidden", hit.found)
         }
         (_, MatcherKind::Email) => format!("the address {} is forbidden", hit.found),
+        (_, MatcherKind::Domain) if value == crate::constraint::ANY_HOST => {
+            format!("{} is not a host the rule allows", hit.found)
+        }
         (_, MatcherKind::Domain) => format!("{} is in the forbidden domain {value}", hit.found),
         (_, MatcherKind::Url) => format!("the URL {} is forbidden", hit.found),
         (_, MatcherKind::Path) => format!("the path {} is forbidden", hit.found),
@@ -827,6 +976,7 @@ fn reason_line(decision: Decision, rule: &ToolMemoryRule, hit: &Hit, tool: &str)
         _ => String::new(),
     };
     let ask = if decision == Decision::Confirm
+        && hit.polarity == Polarity::Forbid
         && hit.strength == Strength::Strong
         && rule.priority == ToolMemoryPriority::Critical
     {
@@ -913,7 +1063,7 @@ mod tests {
             "shell",
             "always pass --dry-run to terraform",
             serde_json::json!({"command": "terraform apply"}),
-            "denied by a critical rule on shell: `terraform` requires --dry-run, which is missing",
+            "confirm first: a critical rule on shell matched: `terraform` requires --dry-run, which is missing",
         );
         check(
             UNSCOPED_TOOL,

@@ -35,4 +35,6 @@ pub use crate::limits::{
     INVOCATION_OVERHEAD_WORDS, MAX_ARGUMENT_BYTES, MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_VALUES,
     MAX_COMMAND_NESTING, MAX_EVALUATION_WORK, MAX_INVOCATION_WORDS, MAX_WRAPPERS,
 };
-pub use crate::rule_constraint::{constrain_put, constraint_looser_than_text, constraint_of};
+pub use crate::rule_constraint::{
+    DERIVATION, constrain_put, constraint_looser_than_text, constraint_of,
+};

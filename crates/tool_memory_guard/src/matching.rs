@@ -10,13 +10,16 @@ mod command;
 
 pub(crate) use self::command::CommandPattern;
 
-use crate::call::{CallView, HIDDEN_WORD, Invocation, Text};
+use crate::call::{
+    CallView, HIDDEN_WORD, Invocation, Text, invocation_only_reads, invocation_reads,
+};
 use crate::condition::{Condition, Shown};
+use crate::constraint::ANY_HOST;
 use crate::limits::Budget;
 use crate::normalize::{
-    PathPattern, UrlParts, alnum_runs, bare_host, chunks, find_word, first_run, flag_case,
-    flag_meanings, flag_spellings, has_aliases, host_in_domain, normalize_domain, normalize_email,
-    normalize_path, normalize_url, sets_flag,
+    PathPattern, UrlParts, alnum_runs, bare_host, chunks, command_spellings, find_word, first_run,
+    flag_case, flag_meanings, flag_meanings_after, flag_spellings, flags_subcommand, has_aliases,
+    host_in_domain, normalize_domain, normalize_email, normalize_path, normalize_url, sets_flag,
 };
 use crate::{Access, Constraint, Matcher, MatcherKind, Polarity, Strength};
 
@@ -78,6 +81,23 @@ impl Compiled {
     /// fires. `None`: no word exists, evaluate on every call.
     pub(crate) fn key_groups(&self) -> Option<Vec<KeyGroup>> {
         let mut groups = vec![self.key_group()?];
+        if let Compiled::Command(command) = self {
+            // The program under its other names (`./mvnw deploy`, `Remove-Item`, `service nginx
+            // restart`).
+            for spelling in command_spellings(&command.words) {
+                let words: Vec<String> = spelling
+                    .iter()
+                    .enumerate()
+                    .filter(|(at, word)| *at != 1 || !has_aliases(&spelling[0], word))
+                    .flat_map(|(_, word)| {
+                        alnum_runs(word).map(str::to_lowercase).collect::<Vec<_>>()
+                    })
+                    .collect();
+                if !words.is_empty() {
+                    groups.push(KeyGroup::AllOf(words));
+                }
+            }
+        }
         // `$(echo git) push -f`, `$GIT push -f`: a program the call hides leaves only the
         // subcommands to find (and the hidden program's mark, [`HIDDEN_WORD`]).
         if let Compiled::Command(command) = self {
@@ -255,6 +275,25 @@ impl CompiledConstraint {
         Some(groups)
     }
 
+    /// Whether this part bans paths and nothing else ("never read `~/.ssh/*`", "don't touch
+    /// `generated.rs`"): what a file family's rule holds for a call of another family.
+    pub(crate) fn is_path_ban(&self) -> bool {
+        self.polarity == Polarity::Forbid
+            && self
+                .matchers
+                .iter()
+                .all(|(_, compiled)| matches!(compiled, Compiled::Path(_)))
+            && self
+                .when
+                .iter()
+                .all(|(_, compiled)| matches!(compiled, Compiled::Condition(_)))
+    }
+
+    /// The access the constraint is about, if one.
+    pub(crate) fn access(&self) -> Option<Access> {
+        self.access
+    }
+
     /// This constraint and each of its further ones.
     pub(crate) fn parts(&self) -> impl Iterator<Item = &CompiledConstraint> {
         std::iter::once(self).chain(&self.also)
@@ -310,6 +349,10 @@ pub(crate) struct Hit {
     pub(crate) scope: Option<String>,
     /// A condition of the rule the call does not show, which made the match weak.
     pub(crate) condition: Option<String>,
+    /// A required option is there with another value (`--context prod` where `--context
+    /// staging` is required): wrong rather than missing, so it is not asked about but denied
+    /// like a forbidden one.
+    pub(crate) wrong_value: bool,
 }
 
 /// The invocations of a scope: the call's (parsed on demand) or one.
@@ -352,6 +395,12 @@ struct Scope<'a> {
     budget: &'a Budget,
     /// The constraint's exceptions: what also matches one of them is excused.
     except: &'a [(Matcher, Compiled)],
+    /// The constraint is about changing things (`access: write`): an invocation that only
+    /// reads is not concerned, and on a shell only the paths a command writes are.
+    write_only: bool,
+    /// The constraint is about creating things (`access: create`): on a shell only the paths
+    /// a command may create are concerned.
+    create_only: bool,
     /// The scope is an invocation whose program the call hides: what is found in it, or found
     /// missing, only may break the rule.
     weak: bool,
@@ -369,6 +418,8 @@ impl<'a> Scope<'a> {
             text_weight: view.text_weight,
             budget: &view.budget,
             except: &[],
+            write_only: false,
+            create_only: false,
             weak: false,
         }
     }
@@ -388,6 +439,8 @@ impl<'a> Scope<'a> {
             text_weight: invocation.weight(),
             budget,
             except: &[],
+            write_only: false,
+            create_only: false,
             weak: false,
         }
     }
@@ -397,6 +450,16 @@ impl<'a> Scope<'a> {
     fn excused_path(&self, path: &str) -> bool {
         self.except.iter().any(|(_, compiled)| match compiled {
             Compiled::Path(pattern) => pattern.covers(path),
+            _ => false,
+        })
+    }
+
+    /// Whether a host is one the constraint excepts: in an excepted domain, or an excepted
+    /// URL's host.
+    fn excused_host(&self, host: &str) -> bool {
+        self.except.iter().any(|(_, compiled)| match compiled {
+            Compiled::Domain(domain) => host_in_domain(host, domain),
+            Compiled::Url(url) => url.host == host,
             _ => false,
         })
     }
@@ -519,6 +582,27 @@ impl<'a> Scope<'a> {
         self.texts.iter().filter(|text| !text.command_only)
     }
 
+    /// The texts a path may be named in: the plain ones, and for the whole call its relative
+    /// paths resolved against the directory its commands run in (an invocation's are among
+    /// its own texts).
+    fn path_texts(self) -> Box<dyn Iterator<Item = &'a Text> + 'a> {
+        if let Some(view) = self.view
+            && self.write_only
+            && view.is_shell()
+        {
+            // "`s3://backups/` is read-only": `aws s3 cp s3://backups/x .` reads it.
+            let texts = if self.create_only {
+                view.created_texts()
+            } else {
+                view.written_texts()
+            };
+            return Box::new(texts.iter());
+        }
+        let resolved = self.view.map_or(&[][..], CallView::resolved_texts);
+        let plain = self.texts.iter().filter(|text| !text.command_only);
+        Box::new(plain.chain(resolved))
+    }
+
     /// Texts that can name whom a call reaches: the recipient-like fields when the call has
     /// any, every text otherwise (a shell `mail` command has no fields).
     fn address_texts(&self) -> impl Iterator<Item = &'a Text> {
@@ -567,6 +651,13 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                     weak: false,
                 })
         }),
+        // An allowlist of hosts: a host none of the exceptions covers.
+        Compiled::Domain(domain) if domain == ANY_HOST => scope.plain_texts().find_map(|text| {
+            text.hosts()
+                .iter()
+                .find(|host| !scope.excused_host(host))
+                .and_then(|host| found(host, false))
+        }),
         Compiled::Domain(domain) => {
             let in_addresses = scope.address_texts().find_map(|text| {
                 text.emails()
@@ -588,13 +679,13 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                     .and_then(|host| found(host, false))
             })
         }
-        Compiled::Url(url) => scope.plain_texts().find_map(|text| {
+        Compiled::Url(url) => scope.path_texts().find_map(|text| {
             text.urls()
                 .iter()
                 .find(|candidate| url.covers(candidate))
                 .and_then(|candidate| found(&candidate.display(), false))
         }),
-        Compiled::Path(pattern) => scope.plain_texts().find_map(|text| {
+        Compiled::Path(pattern) => scope.path_texts().find_map(|text| {
             text.paths()
                 .iter()
                 .find(|path| pattern.covers(path) && !scope.excused_path(path))
@@ -612,7 +703,9 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
         Compiled::Command(command) => {
             let invocations = || scope.invocations.get().iter().chain(scope.downstream);
             let in_invocations = invocations().any(|invocation| {
-                command.matches_invocation(invocation) && !scope.excused_invocation(invocation)
+                command.matches_invocation(invocation)
+                    && !scope.excused_invocation(invocation)
+                    && !(scope.write_only && invocation_only_reads(invocation))
             });
             // The tool runs the command: every call of it, unless everyone it reaches is
             // excepted (an allowlist of recipients).
@@ -659,7 +752,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                     .invocations
                     .get()
                     .iter()
-                    .any(|invocation| sets_flag(&invocation.program, flag, &invocation.flags));
+                    .any(|invocation| invocation_sets_flag(invocation, flag));
             present.then(|| Found {
                 value: flag.clone(),
                 recipient: false,
@@ -672,7 +765,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                     invocation
                         .values
                         .iter()
-                        .any(|(flag, seen)| flag == meaning && seen == value)
+                        .any(|(flag, seen)| flag == meaning && gives_value(seen, value))
                 })
             });
             given.then(|| Found {
@@ -697,7 +790,13 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 // A phrase (`drop table`) is found across any run of white space.
                 let spaced = literal.contains(' ')
                     && (text.lower.contains(['\t', '\n', '\r']) || text.lower.contains("  "));
-                let direct = if spaced {
+                // `spring*`: a word that begins with it (`org.springframework.boot`).
+                let prefix = literal
+                    .strip_suffix('*')
+                    .filter(|stem| !stem.is_empty() && !stem.contains(['*', ' ']));
+                let direct = if let Some(stem) = prefix {
+                    alnum_runs(&text.lower).any(|run| run.starts_with(stem))
+                } else if spaced {
                     let collapsed = text.lower.split_whitespace().collect::<Vec<_>>().join(" ");
                     find_word(&collapsed, literal).is_some()
                 } else {
@@ -706,7 +805,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 let by_name = text.recipient
                     && sigil_free
                         .is_some_and(|name| chunks(&text.lower).any(|chunk| chunk == name));
-                (direct || by_name).then(|| Found {
+                (direct || by_name || names_in_a_host(text, literal)).then(|| Found {
                     value: literal.clone(),
                     recipient: text.recipient,
                     weak: false,
@@ -736,6 +835,61 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
             })
         }
     }
+}
+
+/// Whether a host the text names has the literal as one of its labels (`atlas-prod` in
+/// `atlas-prod.abcd.mongodb.net`), or for an environment's name as a part of one (`prod` in
+/// `prod-db.internal`, `psql -h prod-db`): "`psql` against prod", "the `atlas-prod` cluster".
+fn names_in_a_host(text: &Text, literal: &str) -> bool {
+    let environment = ENVIRONMENT_WORDS.contains(&literal);
+    if !environment && !literal.contains('-') {
+        return false;
+    }
+    text.host_names().iter().any(|host| {
+        host.split('.').any(|label| {
+            label == literal || (environment && label.split(['-', '_']).any(|part| part == literal))
+        })
+    })
+}
+
+/// Names of environments, which hosts carry as a part of their name (`prod-db-1`,
+/// `api.staging.example`).
+const ENVIRONMENT_WORDS: &[&str] = &[
+    "dev",
+    "development",
+    "live",
+    "preprod",
+    "prd",
+    "prod",
+    "production",
+    "qa",
+    "sandbox",
+    "stage",
+    "staging",
+    "stg",
+    "uat",
+];
+
+/// Whether a value a call gives an option is the one a rule names: the same, or one that
+/// begins with it as a word (`-e "DROP DATABASE app"` for `-e "DROP`).
+fn gives_value(seen: &str, wanted: &str) -> bool {
+    seen == wanted
+        || seen
+            .strip_prefix(wanted)
+            .is_some_and(|rest| rest.starts_with(char::is_whitespace))
+}
+
+/// Whether an invocation sets `flag`, read as its program reads it, and after its subcommand
+/// (`docker compose down -v` sets `-v`, which `down` reads as `--volumes`).
+fn invocation_sets_flag(invocation: &Invocation, flag: &str) -> bool {
+    let program = invocation.program.as_str();
+    sets_flag(program, flag, &invocation.flags)
+        || flag_meanings_after(
+            program,
+            flags_subcommand(program, &invocation.positional),
+            flag,
+        )
+        .all(|meaning| invocation.flags.iter().any(|seen| seen == meaning))
 }
 
 /// Whether the name words of a recipient value spell the person a rule names (`words`, lower
@@ -800,8 +954,16 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
     if constraint.access == Some(Access::Write) && view.read_only() {
         return None;
     }
+    // "Do not create new `.js` files": reading or editing what exists is not concerned.
+    if constraint.access == Some(Access::Create) && !view.may_create() {
+        return None;
+    }
+    let write_only = constraint.access.is_some();
+    let create_only = constraint.access == Some(Access::Create);
     let whole = Scope {
         except: &constraint.except,
+        write_only,
+        create_only,
         ..Scope::whole(view)
     };
     let mut scopes: Vec<(Scope<'_>, Option<String>)> = Vec::new();
@@ -826,6 +988,10 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
         }
         let invocations = view.invocations();
         for (at, invocation) in invocations.iter().enumerate() {
+            // "`psql` against prod is read-only": a reading invocation is not concerned.
+            if write_only && invocation_reads(invocations, at) {
+                continue;
+            }
             let (command, weak) = match when_commands
                 .iter()
                 .find(|command| command.matches_invocation(invocation))
@@ -846,6 +1012,8 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                     .count();
                 let scope = Scope {
                     except: &constraint.except,
+                    write_only,
+                    create_only,
                     weak,
                     ..Scope::invocation(invocation, &rest[..piped], &view.budget)
                 };
@@ -936,6 +1104,7 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                     recipient: found.recipient,
                     scope: scope_name.clone(),
                     condition: unknown.map(str::to_owned),
+                    wrong_value: false,
                 },
                 (Polarity::Require, None) => {
                     if matcher.kind == MatcherKind::Person && skip_person {
@@ -972,6 +1141,7 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                         recipient: false,
                         scope: scope_name.clone(),
                         condition: unknown.map(str::to_owned),
+                        wrong_value: other_value,
                     }
                 }
                 _ => continue,

@@ -11,9 +11,11 @@ mod lookalike;
 mod paths;
 mod words;
 
+pub(crate) use self::lexicon::PsParameter;
 use self::lexicon::{
-    FLAG_ALIASES, FLAG_MEANINGS, PACKAGE_BINS, SUBCOMMAND_ALIASES, SUBCOMMAND_FLAG_ALIASES, TLDS,
-    VERSIONED_PROGRAMS,
+    COMMAND_GROUPS, FLAG_ALIASES, FLAG_MEANINGS, MULTI_TASK_PROGRAMS, PACKAGE_BINS,
+    POWERSHELL_CMDLETS, POWERSHELL_COMMON_PARAMETERS, PROGRAM_EQUIVALENTS, SCRIPT_RUNNING_MANAGERS,
+    SUBCOMMAND_ALIASES, SUBCOMMAND_FLAG_ALIASES, TLDS, VERSIONED_PROGRAMS,
 };
 pub(crate) use self::lookalike::folded;
 pub(crate) use self::paths::{PathPattern, normalize_path, path_candidates};
@@ -476,6 +478,205 @@ pub(crate) fn program_name(token: &str) -> String {
         Some(program) => program.to_owned(),
         None => base,
     }
+}
+
+/// The program a program's name is compared as, and the subcommand words the name stands for
+/// ([`PROGRAM_EQUIVALENTS`]): `docker-compose` is `docker compose`, `mvnw` is `mvn`. A
+/// PowerShell cmdlet that does a Unix program's job is that program ([`powershell_cmdlet`]).
+pub(crate) fn equivalent_program(program: String) -> (String, &'static [&'static str]) {
+    if let Some((compared, _)) = powershell_cmdlet(&program) {
+        return (compared.to_owned(), &[]);
+    }
+    match PROGRAM_EQUIVALENTS.binary_search_by(|(known, ..)| (*known).cmp(program.as_str())) {
+        Ok(at) => (
+            PROGRAM_EQUIVALENTS[at].1.to_owned(),
+            PROGRAM_EQUIVALENTS[at].2,
+        ),
+        Err(_) => (program, &[]),
+    }
+}
+
+/// The program a PowerShell cmdlet (lower-case) is compared as, and its parameters
+/// ([`POWERSHELL_CMDLETS`]).
+pub(crate) fn powershell_cmdlet(
+    cmdlet: &str,
+) -> Option<(&'static str, &'static [(&'static str, PsParameter)])> {
+    POWERSHELL_CMDLETS
+        .binary_search_by(|(known, ..)| (*known).cmp(cmdlet))
+        .ok()
+        .map(|at| (POWERSHELL_CMDLETS[at].1, POWERSHELL_CMDLETS[at].2))
+}
+
+/// The parameters of the cmdlet a program is compared as (`rm` is `Remove-Item`): PowerShell's
+/// aliases (`rm`, `ri`, `kill`) take the cmdlet's parameters (`rm -Recurse -Force`).
+pub(crate) fn cmdlet_parameters_of(
+    program: &str,
+) -> Option<&'static [(&'static str, PsParameter)]> {
+    POWERSHELL_CMDLETS
+        .iter()
+        .find(|(_, compared, _)| *compared == program)
+        .map(|(_, _, parameters)| *parameters)
+}
+
+/// Whether a word can only be a PowerShell parameter, not a cluster of short flags: one dash
+/// (or an en or em dash) and more letters than a cluster has (`-Recurse`, `–Force`).
+pub(crate) fn is_long_powershell_word(word: &str) -> bool {
+    let letters = word
+        .strip_prefix('-')
+        .or_else(|| word.strip_prefix('\u{2013}'))
+        .or_else(|| word.strip_prefix('\u{2014}'))
+        .unwrap_or_default();
+    let name = letters.split(':').next().unwrap_or_default();
+    (name.len() > 4 || word.starts_with(['\u{2013}', '\u{2014}']))
+        && name.chars().all(|ch| ch.is_ascii_alphabetic())
+}
+
+/// The name of a PowerShell parameter a word gives, lower-case: `-Recurse`, `-fo`, `–Force`
+/// (PowerShell takes an en or em dash for the hyphen), `-Path:C:\x`. `None` for a word that is
+/// no parameter.
+pub(crate) fn powershell_parameter_name(word: &str) -> Option<String> {
+    let rest = word
+        .strip_prefix('-')
+        .or_else(|| word.strip_prefix('\u{2013}'))
+        .or_else(|| word.strip_prefix('\u{2014}'))?;
+    let name = rest.split(':').next().unwrap_or_default();
+    (name.starts_with(|ch: char| ch.is_alphabetic())
+        && name.chars().all(|ch| ch.is_alphanumeric() || ch == '-'))
+    .then(|| name.to_lowercase())
+}
+
+/// What a cmdlet's parameter named `name` (or a unique prefix of its name, as PowerShell
+/// reads it) does; `None` when no parameter of the cmdlet, or several, have that name.
+pub(crate) fn powershell_parameter(
+    parameters: &[(&str, PsParameter)],
+    name: &str,
+) -> Option<PsParameter> {
+    if let Some((_, parameter)) = parameters.iter().find(|(known, _)| *known == name) {
+        return Some(*parameter);
+    }
+    let mut matching = parameters
+        .iter()
+        .filter(|(known, _)| known.starts_with(name));
+    let first = matching.next()?;
+    let common = POWERSHELL_COMMON_PARAMETERS
+        .iter()
+        .any(|known| known.starts_with(name));
+    (matching.next().is_none() && !common).then_some(first.1)
+}
+
+/// The subcommand an invocation's flags belong to: its first word, or for a program's command
+/// group the word after it (`docker compose down -v`: `down`, [`COMMAND_GROUPS`]).
+pub(crate) fn flags_subcommand<'a>(program: &str, positional: &'a [String]) -> Option<&'a str> {
+    let first = positional.first()?;
+    if COMMAND_GROUPS
+        .iter()
+        .any(|(known, group)| *known == program && group == first)
+        && let Some(second) = positional.get(1)
+    {
+        return Some(second);
+    }
+    Some(first)
+}
+
+/// An invocation's words in the form commands are compared in, once they are all read (the
+/// same for a call's invocation and a rule's command): `service nginx restart` is `systemctl
+/// restart nginx`; `terragrunt run-all apply` (`terraform run-all apply`) is `terraform
+/// apply`; a Gradle task path is its task (`:db:flywayClean` is `flywayclean`); a package
+/// script a package manager runs by its name is run by `run` (`pnpm db:reset` is `pnpm run
+/// db:reset`, [`SCRIPT_RUNNING_MANAGERS`]).
+pub(crate) fn canonical_words(program: &mut String, positional: &mut Vec<String>) {
+    if program == "service" && positional.len() >= 2 {
+        "systemctl".clone_into(program);
+        positional.swap(0, 1);
+    }
+    match program.as_str() {
+        "terraform" if positional.first().is_some_and(|word| word == "run-all") => {
+            positional.remove(0);
+        }
+        "gradle" => {
+            for word in positional.iter_mut() {
+                if let Some((_, task)) = word.rsplit_once(':')
+                    && !task.is_empty()
+                {
+                    *word = task.to_owned();
+                }
+            }
+        }
+        _ => {}
+    }
+    if let Some((_, commands)) = SCRIPT_RUNNING_MANAGERS
+        .iter()
+        .find(|(manager, _)| manager == program)
+        && let Some(first) = positional.first()
+        && !commands.contains(&first.as_str())
+        && !first.starts_with(['.', '/', '-'])
+    {
+        positional.insert(0, "run".to_owned());
+    }
+}
+
+/// The other ways a call may spell a command (its words in compared form, [`canonical_words`]):
+/// under each name the program has (`mvnw deploy` for `mvn deploy`, `remove-item` for `rm`,
+/// `service nginx restart` for `systemctl restart nginx`) and without the `run` a package
+/// manager needs no word for (`pnpm db:reset`). For the index, which must find a rule under
+/// any spelling a call may use.
+pub(crate) fn command_spellings(words: &[String]) -> Vec<Vec<String>> {
+    let Some((program, rest)) = words.split_first() else {
+        return Vec::new();
+    };
+    let mut spellings = Vec::new();
+    for (from, to, prefix) in PROGRAM_EQUIVALENTS {
+        if to == program
+            && rest.starts_with(
+                &prefix
+                    .iter()
+                    .map(|word| (*word).to_owned())
+                    .collect::<Vec<_>>(),
+            )
+        {
+            let mut spelling = vec![(*from).to_owned()];
+            spelling.extend(rest[prefix.len()..].iter().cloned());
+            spellings.push(spelling);
+        }
+    }
+    for (cmdlet, compared, _) in POWERSHELL_CMDLETS {
+        if compared == program && cmdlet != program {
+            let mut spelling = vec![(*cmdlet).to_owned()];
+            spelling.extend(rest.iter().cloned());
+            spellings.push(spelling);
+        }
+    }
+    if program == "systemctl" && rest.len() >= 2 {
+        let mut spelling = vec!["service".to_owned(), rest[1].clone(), rest[0].clone()];
+        spelling.extend(rest[2..].iter().cloned());
+        spellings.push(spelling);
+    }
+    if rest.first().is_some_and(|word| word == "run")
+        && SCRIPT_RUNNING_MANAGERS
+            .iter()
+            .any(|(manager, _)| manager == program)
+    {
+        let mut spelling = vec![program.clone()];
+        spelling.extend(rest[1..].iter().cloned());
+        spellings.push(spelling);
+    }
+    spellings
+}
+
+/// Whether `program` takes tasks in any order ([`MULTI_TASK_PROGRAMS`]).
+pub(crate) fn takes_tasks(program: &str) -> bool {
+    MULTI_TASK_PROGRAMS.contains(&program)
+}
+
+/// Whether a package manager's first word (`drizzle-kit` in `pnpm drizzle-kit push`) is none of
+/// its own commands, which it runs as a script or, failing that, as a package's program.
+pub(crate) fn runs_unknown_word(program: &str, word: &str) -> bool {
+    SCRIPT_RUNNING_MANAGERS
+        .iter()
+        .find(|(manager, _)| *manager == program)
+        .is_some_and(|(_, commands)| {
+            !commands.contains(&canonical_subcommand(program, word)) && !word.starts_with('-')
+        })
 }
 
 /// The commands of the packages of [`PACKAGE_BINS`] a text names.

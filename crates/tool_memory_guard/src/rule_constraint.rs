@@ -14,6 +14,15 @@ use tool_memory_core::{RawJson, RulePut, ToolMemoryRule, normalize_tool_name};
 use crate::derive::{derive_constraint, derive_from_text};
 use crate::{Constraint, Error};
 
+/// The derivation of the grammar this crate applies: bumped whenever what a rule's text
+/// derives changes (a test fingerprints the derivation of every corpus rule, so a change
+/// without a bump fails). A put stores it with the constraint it derives
+/// ([`Constraint::derivation`]); a stored derived constraint of an older derivation is
+/// derived again from the rule's text when the rule is enforced, so a user who upgrades
+/// toolmem gets the new reading of the rules they already have. A constraint a caller gave
+/// carries none and is kept as given.
+pub const DERIVATION: u32 = 1;
+
 /// Gives a put the constraint it stores:
 ///
 /// * a constraint the caller gave is validated and written in its canonical JSON form, marked
@@ -40,7 +49,12 @@ pub fn constrain_put(mut put: RulePut) -> Result<RulePut, tool_memory_core::Erro
                     reason,
                 }
             })?;
-            RawJson::of(&constraint)
+            // A caller's constraint is kept as given: it records no derivation (one taken
+            // from a rule's listing and given back is the caller's now).
+            RawJson::of(&Constraint {
+                derivation: None,
+                ..constraint
+            })
         } else {
             given
         });
@@ -50,8 +64,12 @@ pub fn constrain_put(mut put: RulePut) -> Result<RulePut, tool_memory_core::Erro
     let derived = derive_from_text(&put.rule, &normalize_tool_name(&put.tool_name));
     // Written straight to its JSON text: through a `Value` it cost a fifth of the instructions
     // of a put outside SQLite.
-    put.constraint =
-        Some(derived.map_or_else(RawJson::null, |constraint| RawJson::of(&constraint)));
+    put.constraint = Some(derived.map_or_else(RawJson::null, |constraint| {
+        RawJson::of(&Constraint {
+            derivation: Some(DERIVATION),
+            ..constraint
+        })
+    }));
     put.constraint_explicit = Some(false);
     Ok(put)
 }
@@ -77,29 +95,39 @@ pub fn constraint_looser_than_text(rule: &ToolMemoryRule) -> bool {
     !constraint_of(rule).is_some_and(|enforced| enforced.is_at_least_as_strict_as(&derived))
 }
 
-/// The constraint enforced for a stored rule, and whether the one stored with it could not be
-/// read (so the text's was derived in its place).
+/// The constraint enforced for a stored rule, whether the one stored with it could not be
+/// read (so the text's was derived in its place), and whether it was derived by an older
+/// derivation (so the text's was derived again).
 pub(crate) struct Enforced {
     pub(crate) constraint: Option<Constraint>,
     pub(crate) stored_unreadable: bool,
+    pub(crate) stale: bool,
 }
 
 pub(crate) fn enforced(rule: &ToolMemoryRule) -> Enforced {
+    let derived = |stored_unreadable: bool, stale: bool| Enforced {
+        constraint: derive_constraint(rule),
+        stored_unreadable,
+        stale,
+    };
     match &rule.meta.constraint {
-        None => Enforced {
-            constraint: derive_constraint(rule),
-            stored_unreadable: false,
-        },
+        None => derived(false, false),
         Some(raw) => match read_constraint(raw) {
+            // A derived constraint of an older derivation (or from before derivations were
+            // recorded) is read again from the text; one a caller gave is kept.
+            Ok(constraint)
+                if !rule.meta.constraint_explicit
+                    && constraint.derivation.is_none_or(|made| made < DERIVATION) =>
+            {
+                derived(false, true)
+            }
             Ok(constraint) => Enforced {
                 constraint: Some(constraint),
                 stored_unreadable: false,
+                stale: false,
             },
             // Derived again rather than left unenforced: the text is the user's own words.
-            Err(_) => Enforced {
-                constraint: derive_constraint(rule),
-                stored_unreadable: true,
-            },
+            Err(_) => derived(true, false),
         },
     }
 }
@@ -127,6 +155,13 @@ mod tests {
     use super::*;
     use serde_json::json;
     use tool_memory_core::{Timestamp, ToolMemoryPriority, ToolMemorySource};
+
+    /// A stored rule whose constraint a caller gave.
+    fn given(text: &str, constraint: &str) -> ToolMemoryRule {
+        let mut rule = rule(text, Some(constraint));
+        rule.meta.constraint_explicit = true;
+        rule
+    }
 
     fn rule(text: &str, constraint: Option<&str>) -> ToolMemoryRule {
         let at = Timestamp::parse("2026-01-01T00:00:00Z").unwrap();
@@ -215,7 +250,7 @@ mod tests {
         assert!(derived.is_some());
         assert_eq!(constraint_of(&rule(text, None)), derived);
         assert_eq!(
-            constraint_of(&rule(text, Some(BOB))),
+            constraint_of(&given(text, BOB)),
             Some(Constraint::from_json(BOB).unwrap())
         );
         let repeated = r#"{"matchers":[{"kind":"email","value":"sarah@example.com"}],"matchers":[{"kind":"email","value":"bob@example.com"}],"polarity":"forbid"}"#;
@@ -236,11 +271,129 @@ mod tests {
     fn looser_than_its_text_is_judged_on_the_enforced_constraint() {
         let text = "never email sarah@example.com";
         assert!(!constraint_looser_than_text(&rule(text, None)));
-        assert!(!constraint_looser_than_text(&rule(text, Some(SARAH))));
-        assert!(constraint_looser_than_text(&rule(text, Some(BOB))));
+        assert!(!constraint_looser_than_text(&given(text, SARAH)));
+        assert!(constraint_looser_than_text(&given(text, BOB)));
+        // A derived constraint of an older derivation is the text's own as read now.
+        assert!(!constraint_looser_than_text(&rule(text, Some(BOB))));
         // Unreadable: the text's own constraint is enforced, which is not looser than itself.
         assert!(!constraint_looser_than_text(&rule(text, Some("[1]"))));
         // A text that gives no constraint cannot be loosened.
-        assert!(!constraint_looser_than_text(&rule("be brief", Some(BOB))));
+        assert!(!constraint_looser_than_text(&given("be brief", BOB)));
+    }
+
+    #[test]
+    fn a_derived_constraint_records_its_derivation_and_an_older_one_is_read_again() {
+        // A put stores the derivation with what it derives, never with what a caller gave.
+        let put =
+            constrain_put(RulePut::new("send_email", "never email sarah@example.com")).unwrap();
+        let stored = Constraint::from_json(put.constraint.unwrap().as_str()).unwrap();
+        assert_eq!(stored.derivation, Some(DERIVATION));
+        let mut given_put = RulePut::new("send_email", "x");
+        given_put.constraint = Some(RawJson::from_value(&json!({
+            "derivation": DERIVATION,
+            "polarity": "forbid",
+            "matchers": [{"kind": "email", "value": "bob@example.com"}],
+        })));
+        let given_put = constrain_put(given_put).unwrap();
+        assert_eq!(given_put.constraint.unwrap().as_str(), BOB);
+
+        // What an older derivation stored (no derivation, or a smaller one) is read again:
+        // here the older reading missed the address and named only the person.
+        let text = "Never email Sarah at sarah@example.com.";
+        let older = r#"{"matchers":[{"kind":"person","value":"sarah"}],"polarity":"forbid"}"#;
+        let now = derive_constraint(&rule(text, None));
+        let older_numbered = r#"{"derivation":0,"matchers":[{"kind":"person","value":"sarah"}],"polarity":"forbid"}"#;
+        for stored in [older, older_numbered] {
+            let found = enforced(&rule(text, Some(stored)));
+            assert!(found.stale && !found.stored_unreadable, "{stored}");
+            assert_eq!(found.constraint, now, "{stored}");
+        }
+        // The current derivation, or one a caller gave, is enforced as stored.
+        let current = format!(
+            r#"{{"derivation":{DERIVATION},"matchers":[{{"kind":"person","value":"sarah"}}],"polarity":"forbid"}}"#
+        );
+        let found = enforced(&rule(text, Some(&current)));
+        assert!(!found.stale);
+        assert_eq!(
+            found.constraint,
+            Some(Constraint::from_json(&current).unwrap())
+        );
+        let found = enforced(&given(text, older));
+        assert!(!found.stale);
+        assert_eq!(
+            found.constraint,
+            Some(Constraint::from_json(older).unwrap())
+        );
+    }
+
+    /// FNV-1a over the derivation of every rule of the labelled corpora (the guard's, its
+    /// real-text one and the workspace's shared one), in a fixed order: what [`DERIVATION`]
+    /// stands for.
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the labelled corpora live in files under tests/fixtures"
+    )]
+    fn derivations_fingerprint() -> (usize, u64) {
+        let dirs = [
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/guard"),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text"),
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/fixtures/real_text/guard"
+            ),
+        ];
+        let mut rules: Vec<(String, String)> = Vec::new();
+        for dir in dirs {
+            for entry in std::fs::read_dir(dir).expect("corpus directory") {
+                let path = entry.expect("directory entry").path();
+                if path
+                    .extension()
+                    .is_none_or(|extension| extension != "jsonl")
+                {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).expect("readable corpus file");
+                for case in crate::parse_corpus(&text).expect("valid corpus") {
+                    for rule in case.rules {
+                        rules.push((normalize_tool_name(&rule.tool_name), rule.rule));
+                    }
+                }
+            }
+        }
+        rules.sort();
+        rules.dedup();
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for (tool, text) in &rules {
+            let derived = derive_from_text(text, tool).map_or_else(String::new, |c| c.to_json());
+            for byte in [tool.as_bytes(), text.as_bytes(), derived.as_bytes()]
+                .into_iter()
+                .flat_map(|bytes| bytes.iter().chain(&[0xff]))
+            {
+                hash ^= u64::from(*byte);
+                hash = hash.wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        (rules.len(), hash)
+    }
+
+    /// The fingerprint of each derivation, by its number. A change of what any corpus rule
+    /// derives changes the fingerprint: bump [`DERIVATION`] and record the new one here, so
+    /// that stored constraints of the old reading are derived again.
+    const FINGERPRINTS: &[(u32, u64)] = &[(1, 0x0223_ab15_d917_df83)];
+
+    #[test]
+    fn a_change_of_derivation_bumps_its_number() {
+        let (rules, fingerprint) = derivations_fingerprint();
+        assert!(rules >= 500, "only {rules} corpus rules");
+        let recorded = FINGERPRINTS
+            .iter()
+            .find(|(derivation, _)| *derivation == DERIVATION)
+            .map(|(_, fingerprint)| *fingerprint);
+        assert_eq!(
+            recorded,
+            Some(fingerprint),
+            "what the corpus rules derive changed ({fingerprint:#018x}): bump DERIVATION and \
+             record the new fingerprint in FINGERPRINTS"
+        );
     }
 }

@@ -225,6 +225,12 @@ fn clauses(line: &str) -> Vec<&str> {
                 ", and do not ",
                 ", and never ",
                 ", and no ",
+                // "no `git rebase -i`, and ask me before any `git push`": the ask is its own.
+                ", and ask ",
+                ", and check with ",
+                ", and confirm with ",
+                ", and get my ",
+                ", and wait for ",
             ]
             .iter()
             .find(|separator| rest.starts_with(**separator));

@@ -45,7 +45,7 @@ async fn nested_wrappers_and_other_blow_ups_get_a_bounded_confirm() -> Result<()
     for (id, rule) in [
         ("rm", "never run rm -rf /"),
         ("push", "never git push --force"),
-        ("plan", "always pass --dry-run to terraform"),
+        ("plan", "never run terraform without --dry-run"),
     ] {
         server
             .result(

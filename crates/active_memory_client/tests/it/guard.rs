@@ -149,10 +149,11 @@ async fn standing_orders_become_requirements() -> Result<()> {
                 .with_priority(ToolMemoryPriority::Critical),
         )
         .await?;
+    // A call without the flag is incomplete rather than wrong: it asks (issue 21, class 7).
     let without = client
         .check("bash", &json!({"command": "terraform apply -auto-approve"}))
         .await?;
-    assert_eq!(without.decision, Decision::Deny, "{without:?}");
+    assert_eq!(without.decision, Decision::Confirm, "{without:?}");
     let with = client
         .check("bash", &json!({"command": "terraform plan --dry-run"}))
         .await?;

@@ -226,7 +226,9 @@ pub(crate) const SHORT_VALUE_FLAGS: &[(&str, &[&str])] = &[
 ];
 
 /// Runners that take the program to run as their first word after their options.
-pub(crate) const RUNNERS: &[&str] = &["bunx", "npx", "pnpx", "uvx"];
+/// (Laravel's `sail` runs the program named after it in its container: `sail artisan`,
+/// `sail composer`.)
+pub(crate) const RUNNERS: &[&str] = &["bunx", "npx", "pnpx", "sail", "uvx"];
 
 /// Interpreters that run a script named as their first word (`bash ./deploy.sh`).
 pub(crate) const SCRIPT_RUNNERS: &[&str] = &[
@@ -394,4 +396,205 @@ pub(crate) const MINOR_UNIT_WORDS: &[&str] = &["cents", "minor", "pence", "strip
 /// "$(rm -rf /)"`).
 pub(crate) const TEXT_ARGUMENT_PROGRAMS: &[&str] = &[
     "ag", "echo", "egrep", "fgrep", "git", "grep", "printf", "rg",
+];
+
+/// Programs that change or remove the paths they are given and read none of them (for which
+/// paths a command writes: `call/paths.rs`). PowerShell's cmdlets lower-case, as a call's
+/// program is compared.
+pub(crate) const WRITE_ONLY_COMMANDS: &[&str] = &[
+    "add-content",
+    "chgrp",
+    "chmod",
+    "chown",
+    "clear-content",
+    "del",
+    "erase",
+    "ln",
+    "mkdir",
+    "mkfifo",
+    "new-item",
+    "ni",
+    "out-file",
+    "rd",
+    "remove-item",
+    "ri",
+    "rm",
+    "rmdir",
+    "set-content",
+    "shred",
+    "touch",
+    "truncate",
+    "unlink",
+];
+
+/// Programs that read every path they are given but the last, which they write.
+pub(crate) const COPY_COMMANDS: &[&str] = &[
+    "copy",
+    "copy-item",
+    "cp",
+    "cpi",
+    "install",
+    "rsync",
+    "scp",
+    "xcopy",
+];
+
+/// Programs that read the paths they are given, besides `READ_ONLY_COMMANDS`: a shell's
+/// `source` and `.`, PowerShell's readers.
+pub(crate) const SOURCE_COMMANDS: &[&str] = &[
+    ".",
+    "gc",
+    "get-content",
+    "select-string",
+    "sls",
+    "source",
+    "type",
+];
+
+/// Keys that hold the directory a call's command runs in, in the agents' own spellings
+/// (Windsurf `Cwd`, Codex `workdir`, Gemini CLI `dir_path` and `directory`): its relative
+/// paths are read against it.
+pub(crate) const DIRECTORY_KEYS: &[&str] = &[
+    "cwd",
+    "dir_path",
+    "directory",
+    "workdir",
+    "working_dir",
+    "working_directory",
+    "workingdirectory",
+];
+
+/// SQL statements that change data or schema: what a read-only database rule ("read-only",
+/// "SELECT statements only") forbids.
+pub(crate) const SQL_WRITE_STATEMENTS: &[&str] = &[
+    "alter", "call", "copy", "create", "delete", "drop", "grant", "insert", "merge", "rename",
+    "replace", "revoke", "truncate", "update", "upsert", "vacuum",
+];
+
+/// SQL statements that only read: what a statement of an SQL client's command starts with for
+/// the call to only read (a psql meta-command, `\dt`, reads too).
+pub(crate) const SQL_READ_STATEMENTS: &[&str] = &[
+    "describe", "desc", "explain", "select", "show", "table", "values", "with",
+];
+
+/// Database clients whose command (`psql -c`, `mysql -e`) is statements: the client reads when
+/// they all read.
+pub(crate) const SQL_CLIENTS: &[&str] = &["mariadb", "mysql", "psql"];
+
+/// Programs that read when one of their first words is a verb of reading (`gcloud compute
+/// instances list`, `gh pr view 12`, `az vm show`) or starts like one (`aws ec2
+/// describe-instances`, `aws s3api get-object`), and none is a verb of change: for rules that
+/// make a CLI read-only. From each CLI's own command names.
+pub(crate) const READ_VERB_COMMANDS: &[(&str, &[&str], &[&str])] = &[
+    (
+        "aws",
+        &["ls", "presign", "wait"],
+        &["describe-", "get-", "head-", "list-"],
+    ),
+    (
+        "az",
+        &["list", "show", "version"],
+        &["get-", "list-", "show-"],
+    ),
+    (
+        "gcloud",
+        &[
+            "describe",
+            "get-iam-policy",
+            "get-value",
+            "info",
+            "list",
+            "print-access-token",
+            "version",
+        ],
+        &[],
+    ),
+    (
+        "gh",
+        &[
+            "checks", "diff", "list", "search", "status", "view", "watch",
+        ],
+        &[],
+    ),
+];
+
+/// Subcommands that copy between places, by program (the words of the subcommand, and
+/// whether the source is moved, so written too): `aws s3 cp SOURCE TARGET`, `gsutil rsync`,
+/// `rclone copy`, `azcopy sync`.
+pub(crate) const COPY_SUBCOMMANDS: &[(&str, &[&str], bool)] = &[
+    ("aws", &["s3", "cp"], false),
+    ("aws", &["s3", "mv"], true),
+    ("aws", &["s3", "sync"], false),
+    ("azcopy", &["copy"], false),
+    ("azcopy", &["sync"], false),
+    ("gsutil", &["cp"], false),
+    ("gsutil", &["mv"], true),
+    ("gsutil", &["rsync"], false),
+    ("rclone", &["copy"], false),
+    ("rclone", &["copyto"], false),
+    ("rclone", &["move"], true),
+    ("rclone", &["sync"], false),
+];
+
+/// Options of `docker exec`, `docker run` and `docker compose exec|run` (and podman's) that take
+/// the next word as their value: skipped to find the container and the command it runs.
+pub(crate) const CONTAINER_VALUE_OPTIONS: &[&str] = &[
+    "--add-host",
+    "--cap-add",
+    "--cap-drop",
+    "--cpus",
+    "--device",
+    "--dns",
+    "--entrypoint",
+    "--env",
+    "--env-file",
+    "--hostname",
+    "--index",
+    "--ipc",
+    "--label",
+    "--link",
+    "--log-driver",
+    "--log-opt",
+    "--memory",
+    "--mount",
+    "--name",
+    "--net",
+    "--network",
+    "--pid",
+    "--platform",
+    "--publish",
+    "--pull",
+    "--restart",
+    "--security-opt",
+    "--tmpfs",
+    "--ulimit",
+    "--user",
+    "--volume",
+    "--volumes-from",
+    "--workdir",
+    "-e",
+    "-h",
+    "-l",
+    "-m",
+    "-p",
+    "-u",
+    "-v",
+    "-w",
+];
+
+/// Options of `kubectl exec` that take the next word as their value.
+pub(crate) const KUBECTL_EXEC_VALUE_OPTIONS: &[&str] =
+    &["--container", "--context", "--namespace", "-c", "-n"];
+
+/// The programs of `WRITE_ONLY_COMMANDS` that may make the path they are given (`touch`,
+/// `mkdir`, PowerShell's `New-Item`), where the others change or remove what exists.
+pub(crate) const CREATING_COMMANDS: &[&str] = &[
+    "ln",
+    "mkdir",
+    "mkfifo",
+    "new-item",
+    "ni",
+    "out-file",
+    "set-content",
+    "touch",
 ];

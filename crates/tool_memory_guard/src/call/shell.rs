@@ -3,14 +3,17 @@
 //! invocations.
 
 use super::lexicon::{
-    COMMAND_SHELLS, FIND_EXEC_OPTIONS, RUNNER_SUBCOMMANDS, RUNNERS, SCRIPT_EXTENSIONS,
-    SCRIPT_RUNNERS, SHELL_KEYWORDS, SHORT_VALUE_FLAGS, TEXT_ARGUMENT_PROGRAMS, VALUE_FLAGS,
-    WRAPPER_OPTIONS, WRAPPERS,
+    COMMAND_SHELLS, CONTAINER_VALUE_OPTIONS, FIND_EXEC_OPTIONS, KUBECTL_EXEC_VALUE_OPTIONS,
+    RUNNER_SUBCOMMANDS, RUNNERS, SCRIPT_EXTENSIONS, SCRIPT_RUNNERS, SHELL_KEYWORDS,
+    SHORT_VALUE_FLAGS, TEXT_ARGUMENT_PROGRAMS, VALUE_FLAGS, WRAPPER_OPTIONS, WRAPPERS,
 };
 use super::text::Text;
 use crate::limits::{Bound, Budget, MAX_COMMAND_NESTING, MAX_WRAPPERS};
 use crate::normalize::{
-    canonical_subcommand, expand_flag, flag_meanings, flag_meanings_after, program_name,
+    PsParameter, canonical_subcommand, canonical_words, cmdlet_parameters_of, equivalent_program,
+    expand_flag, flag_meanings, flag_meanings_after, flags_subcommand, is_long_powershell_word,
+    powershell_cmdlet, powershell_parameter, powershell_parameter_name, program_name,
+    runs_unknown_word,
 };
 
 /// One program run by a command line: `git -C x push --force origin main`.
@@ -31,6 +34,9 @@ pub(crate) struct Invocation {
     /// Which pipeline (`curl ... | sh`) the invocation is part of: invocations joined by `|`
     /// share it.
     pub(crate) pipeline: usize,
+    /// The invocation (by index in the same list) whose quoted argument this one was read from
+    /// (`psql -c "DELETE ..."`: the statement's parent is `psql`), if any.
+    pub(crate) parent: Option<usize>,
 }
 
 impl Invocation {
@@ -282,9 +288,13 @@ pub(crate) fn parse_command_line(
     out: &mut Vec<Invocation>,
     budget: &Budget,
 ) -> bool {
+    let start = out.len();
     let pieces = shell_pieces(line);
     let mut segment: Vec<String> = Vec::new();
-    let mut nested: Vec<String> = Vec::new();
+    // Quoted texts to read as command lines, each with the invocation it is an argument of
+    // (known once its simple command is read).
+    let mut nested: Vec<(String, Option<usize>)> = Vec::new();
+    let mut waiting = 0;
     // Variables and aliases the line sets (`g=git; $g push -f`, `alias g=git; g push -f`).
     let mut names = Names::default();
     // A pipeline is named by the index of its first invocation in `out`.
@@ -299,7 +309,8 @@ pub(crate) fn parse_command_line(
                     && !text.contains("$(")
                     && !text.contains('`');
                 if (quoted_space && !text_argument) || is_shell_command_value(&segment) {
-                    nested.push(text.clone());
+                    nested.push((text.clone(), None));
+                    waiting += 1;
                 }
                 segment.push(word_case(text));
             }
@@ -313,6 +324,7 @@ pub(crate) fn parse_command_line(
                 for invocation in &mut out[first..] {
                     invocation.pipeline = pipeline;
                 }
+                adopt(&mut nested, &mut waiting, first, out.len());
                 segment.clear();
                 if matches!(piece, Piece::Separator) {
                     pipeline = out.len();
@@ -328,6 +340,9 @@ pub(crate) fn parse_command_line(
     for invocation in &mut out[first..] {
         invocation.pipeline = pipeline;
     }
+    adopt(&mut nested, &mut waiting, first, out.len());
+    // `echo 'git push --force' | sh`: what is printed into a shell is run.
+    nested.extend(printed_into_a_shell(&out[start..], start));
     if nested.is_empty() {
         return true;
     }
@@ -336,9 +351,49 @@ pub(crate) fn parse_command_line(
         budget.exceed(Bound::CommandNesting);
         return true;
     }
-    nested
-        .iter()
-        .all(|inner| parse_command_line(inner, depth + 1, out, budget))
+    nested.iter().all(|(inner, parent)| {
+        let from = out.len();
+        let read = parse_command_line(inner, depth + 1, out, budget);
+        for invocation in &mut out[from..] {
+            if invocation.parent.is_none() {
+                invocation.parent = *parent;
+            }
+        }
+        read
+    })
+}
+
+/// The text `echo` or `printf` prints into a shell later in its pipeline (`echo 'rm -rf /' |
+/// bash`, `printf 'git push -f\n' | sudo sh`), each with the printing invocation (by its
+/// index, the line's invocations starting at `start`): the shell runs it as a command line.
+fn printed_into_a_shell(invocations: &[Invocation], start: usize) -> Vec<(String, Option<usize>)> {
+    let mut printed = Vec::new();
+    for (at, invocation) in invocations.iter().enumerate() {
+        if !matches!(invocation.program.as_str(), "echo" | "printf") {
+            continue;
+        }
+        let into_a_shell = invocations[at + 1..]
+            .iter()
+            .take_while(|next| next.pipeline == invocation.pipeline)
+            .any(|next| COMMAND_SHELLS.contains(&next.program.as_str()));
+        if into_a_shell && !invocation.positional.is_empty() {
+            let text = invocation.positional.join(" ").replace("\\n", "\n");
+            printed.push((text, Some(start + at)));
+        }
+    }
+    printed
+}
+
+/// Gives the quoted texts of the simple command just read (the last `waiting` of `nested`)
+/// their parent: the command's last invocation (`psql` in `sudo psql -c "..."`), if it has
+/// one (`out[first..end]`).
+fn adopt(nested: &mut [(String, Option<usize>)], waiting: &mut usize, first: usize, end: usize) {
+    let parent = (end > first).then(|| end - 1);
+    let count = nested.len();
+    for (_, slot) in &mut nested[count - *waiting..] {
+        *slot = parent;
+    }
+    *waiting = 0;
 }
 
 /// A word of a command in the case it is compared in: lower-case, but for a short flag
@@ -635,6 +690,16 @@ fn runner_target(program: &str, rest: &[String]) -> Option<usize> {
         .any(|(runner, sub)| *runner == program && rest.first().is_some_and(|word| word == sub))
     {
         1
+    } else if let Some(first) = rest.iter().position(|word| !word.starts_with('-'))
+        && runs_unknown_word(program, &rest[first])
+    {
+        // `pnpm drizzle-kit push`: a package manager runs a word that is none of its commands
+        // as a script, or else as the package's program.
+        first
+    } else if let Some(target) = container_target(program, rest) {
+        // `docker compose exec redis redis-cli FLUSHALL`, `kubectl exec pod -- psql -c ...`:
+        // the command run in the container.
+        return Some(target);
     } else if program == "python" && rest.first().is_some_and(|word| word == "-m") {
         return rest.get(1).map(|_| 1);
     } else if SCRIPT_RUNNERS.contains(&program) {
@@ -666,6 +731,76 @@ fn runner_target(program: &str, rest: &[String]) -> Option<usize> {
     (at < rest.len()).then_some(at)
 }
 
+/// Where the command a container runs starts in the words after `program`: `docker exec
+/// [options] CONTAINER CMD`, `docker run [options] IMAGE CMD`, `docker compose exec|run
+/// [options] SERVICE CMD` (and podman's), `kubectl exec [options] POD -- CMD`. `None` for
+/// any other command, or one that runs nothing of its own (`docker run nginx`).
+fn container_target(program: &str, rest: &[String]) -> Option<usize> {
+    let (mut at, value_options): (usize, &[&str]) = match program {
+        "docker" | "podman" | "nerdctl" => {
+            let subcommand = rest.iter().position(|word| !word.starts_with('-'))?;
+            let group = matches!(rest[subcommand].as_str(), "compose" | "container");
+            let verb = if group { subcommand + 1 } else { subcommand };
+            if !matches!(rest.get(verb).map(String::as_str), Some("exec" | "run")) {
+                return None;
+            }
+            (verb + 1, CONTAINER_VALUE_OPTIONS)
+        }
+        "kubectl" | "oc" => {
+            let verb = rest.iter().position(|word| !word.starts_with('-'))?;
+            if rest[verb] != "exec" {
+                return None;
+            }
+            if let Some(dashes) = rest[verb..].iter().position(|word| word == "--") {
+                let target = verb + dashes + 1;
+                return (target < rest.len()).then_some(target);
+            }
+            (verb + 1, KUBECTL_EXEC_VALUE_OPTIONS)
+        }
+        _ => return None,
+    };
+    while let Some(word) = rest.get(at).filter(|word| word.starts_with('-')) {
+        at += if !word.contains('=') && value_options.contains(&word.as_str()) {
+            2
+        } else {
+            1
+        };
+    }
+    // The container, service or image, then the command.
+    let target = at + 1;
+    (target < rest.len()).then_some(target)
+}
+
+/// How many of a command's first words are a package runner that runs the rest (`npx`,
+/// `bunx`, `pnpm exec`, `pnpm dlx`, `uv run`): none when nothing follows them.
+pub(crate) fn runner_prefix(words: &[&str]) -> usize {
+    let program = words
+        .first()
+        .map(|word| program_name(word))
+        .unwrap_or_default();
+    let prefix = if RUNNERS.contains(&program.as_str()) {
+        1
+    } else if RUNNER_SUBCOMMANDS.iter().any(|(runner, sub)| {
+        *runner == program
+            && words
+                .get(1)
+                .is_some_and(|word| word.eq_ignore_ascii_case(sub))
+    }) {
+        2
+    } else {
+        0
+    };
+    // The program run must follow, and not as an option.
+    if words
+        .get(prefix)
+        .is_some_and(|next| prefix > 0 && !next.starts_with('-'))
+    {
+        prefix
+    } else {
+        0
+    }
+}
+
 /// Whether a word names a script file: a path (`./deploy.sh`, `scripts/seed`) or a file with
 /// a script's extension (`seed.py`).
 pub(crate) fn is_script(word: &str) -> bool {
@@ -677,20 +812,51 @@ pub(crate) fn is_script(word: &str) -> bool {
 
 fn invocation(words: &[String]) -> Invocation {
     let first = &words[0];
-    let (program, rest) = if first.starts_with('-') {
+    let (named, rest) = if first.starts_with('-') {
         (String::new(), words)
     } else {
         (program_name(first), &words[1..])
     };
-    let mut positional = Vec::new();
+    // `Remove-Item` is compared as `rm`, `docker-compose` as `docker compose`.
+    let cmdlet = powershell_cmdlet(&named).map(|(_, parameters)| parameters);
+    let (mut program, prefix) = equivalent_program(named);
+    let mut positional: Vec<String> = prefix.iter().map(|word| (*word).to_owned()).collect();
     let mut flags = Vec::new();
     let mut expanded = Vec::new();
     let mut skip_value = false;
+    let mut take_positional = false;
     let mut options_done = false;
     let mut values: Vec<(String, String)> = Vec::new();
     for (at, word) in rest.iter().enumerate() {
         if skip_value {
             skip_value = false;
+            continue;
+        }
+        if take_positional {
+            take_positional = false;
+            positional.push(word.to_lowercase());
+            continue;
+        }
+        // A cmdlet's parameters: case-blind, any unique prefix, an en dash for the hyphen; and
+        // its alias's (`rm -Recurse -Force`), where the word can be nothing else.
+        let parameters = cmdlet.or_else(|| {
+            is_long_powershell_word(word)
+                .then(|| cmdlet_parameters_of(&program))
+                .flatten()
+        });
+        if let Some(parameters) = parameters
+            && let Some(name) = powershell_parameter_name(word)
+        {
+            match powershell_parameter(parameters, &name) {
+                Some(PsParameter::Flag(flag)) => {
+                    if !flags.iter().any(|seen| seen == flag) {
+                        flags.push(flag.to_owned());
+                    }
+                }
+                Some(PsParameter::Positional) => take_positional = !word.contains(':'),
+                Some(PsParameter::Value) => skip_value = !word.contains(':'),
+                None => flags.push(format!("-{name}")),
+            }
             continue;
         }
         if !options_done && word == "--" {
@@ -700,7 +866,7 @@ fn invocation(words: &[String]) -> Invocation {
         if !options_done && word.len() > 1 && word.starts_with('-') {
             expanded.clear();
             expand_flag(word, &mut expanded);
-            let subcommand = positional.first().map(String::as_str);
+            let subcommand = flags_subcommand(&program, &positional);
             for flag in &expanded {
                 for meaning in flag_meanings_after(&program, subcommand, flag) {
                     if !flags.iter().any(|seen| seen == meaning) {
@@ -749,6 +915,7 @@ fn invocation(words: &[String]) -> Invocation {
         }
         positional.push(word.clone());
     }
+    canonical_words(&mut program, &mut positional);
     Invocation {
         program,
         positional,
@@ -756,5 +923,6 @@ fn invocation(words: &[String]) -> Invocation {
         values,
         texts: vec![Text::of(&words.join(" "), false, false)],
         pipeline: 0,
+        parent: None,
     }
 }

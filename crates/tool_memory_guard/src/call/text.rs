@@ -4,7 +4,7 @@
 use std::cell::OnceCell;
 
 use crate::normalize::{
-    UrlParts, chunks, host_of_chunk, is_domain_like, normalize_email, normalize_path,
+    UrlParts, bare_host, chunks, host_of_chunk, is_domain_like, normalize_email, normalize_path,
     normalize_url, path_candidates, percent_decoded, person_tokens,
 };
 
@@ -34,7 +34,11 @@ struct Forms {
     urls: OnceCell<Vec<UrlParts>>,
     paths: OnceCell<Vec<String>>,
     person_tokens: OnceCell<Vec<(usize, usize)>>,
+    host_names: OnceCell<Vec<String>>,
 }
+
+/// Options that name the host a command talks to.
+const HOST_OPTIONS: &[&str] = &["--host", "--hostname", "--server", "-h", "-s"];
 
 impl Text {
     pub(crate) fn new(lower: String, recipient: bool, command_only: bool) -> Text {
@@ -119,6 +123,35 @@ impl Text {
                 }
             }
             hosts
+        })
+    }
+
+    /// The hosts the text names ([`Text::hosts`]), and the bare names given to a host option
+    /// (`psql -h prod-db`, `--host=db-2`, `ssh deploy@web-1`): where a host's name is read.
+    pub(crate) fn host_names(&self) -> &[String] {
+        self.forms().host_names.get_or_init(|| {
+            let mut names = self.hosts().to_vec();
+            let mut after_option = false;
+            for chunk in chunks(&self.lower) {
+                let (option, value) = match chunk.split_once('=') {
+                    Some((option, value)) => (option, Some(value)),
+                    None => (chunk, None),
+                };
+                let named = match value {
+                    Some(value) if HOST_OPTIONS.contains(&option) => Some(value),
+                    _ if after_option => Some(chunk),
+                    _ => None,
+                };
+                after_option = value.is_none() && HOST_OPTIONS.contains(&option);
+                let named = named.or_else(|| chunk.rsplit_once('@').map(|(_, host)| host));
+                if let Some(name) = named {
+                    let host = bare_host(name);
+                    if !host.is_empty() && !names.iter().any(|known| known == host) {
+                        names.push(host.to_owned());
+                    }
+                }
+            }
+            names
         })
     }
 

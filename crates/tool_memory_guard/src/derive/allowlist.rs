@@ -8,8 +8,11 @@
 //! other rooms, and there the exception would be read as the thing forbidden (the rule
 //! "anyone outside acme.com" forbade acme.com).
 
+use crate::constraint::ANY_HOST;
 use crate::derive::entities::{handle_name, names_at};
-use crate::derive::lexicon::{ALLOW_MARKERS, ALLOWLIST_VERBS, CONDITION_WORDS, EVERYONE_WORDS};
+use crate::derive::lexicon::{
+    ALLOW_MARKERS, ALLOWLIST_VERBS, CONDITION_WORDS, EVERYONE_WORDS, FETCHERS,
+};
 use crate::derive::tokens::{Token, TokenKind, tokenize};
 use crate::derive::whole_tool::action_words;
 use crate::{Constraint, Matcher, MatcherKind};
@@ -177,3 +180,91 @@ fn allowed_in(tokens: &[Token], range: std::ops::Range<usize>) -> Vec<Matcher> {
     allowed.retain(Matcher::is_valid);
     allowed
 }
+
+/// An allowlist of hosts: "Only fetch from `docs.python.org` and `pypi.org`", "never fetch
+/// anything except pypi.org", "don't browse anywhere other than docs.rs". Every host a call
+/// reaches is forbidden ([`ANY_HOST`]) but those named, each with its subdomains (`except`);
+/// on a shell, for the programs that download (`curl`, `wget`, ...). `None` when the rule
+/// names no host, names anything else, or is no allowlist of places to reach.
+pub(crate) fn host_allowlist(
+    text: &str,
+    lower: &str,
+    tool_name: &str,
+    ask_first: bool,
+) -> Option<Constraint> {
+    if ![
+        "only",
+        "except",
+        "other than",
+        "outside",
+        "but",
+        "nowhere else",
+        "apart from",
+    ]
+    .iter()
+    .any(|word| lower.contains(word))
+    {
+        return None;
+    }
+    let family = tool_memory_core::ToolFamily::of(tool_name);
+    let tokens = tokenize(text, lower);
+    let words: Vec<&str> = tokens.iter().map(|token| token.lower.as_ref()).collect();
+    let fetching = matches!(
+        family,
+        Some(tool_memory_core::ToolFamily::WebFetch | tool_memory_core::ToolFamily::WebSearch)
+    ) || words.iter().any(|word| FETCH_VERBS.contains(word));
+    if !fetching {
+        return None;
+    }
+    let only = words.iter().enumerate().any(|(at, word)| {
+        *word == "only"
+            || (matches!(*word, "except" | "outside" | "besides" | "but")
+                && at > 0
+                && EVERYWHERE_WORDS.contains(&words[at - 1]))
+            || (*word == "than" && at > 1 && words[at - 1] == "other")
+            || (*word == "else" && at > 0 && matches!(words[at - 1], "nowhere" | "nothing"))
+    });
+    if !only {
+        return None;
+    }
+    let mut allowed = Vec::new();
+    for token in &tokens {
+        match &token.kind {
+            TokenKind::Entity(MatcherKind::Domain, value) => {
+                allowed.push(Matcher::new(MatcherKind::Domain, value.clone()));
+            }
+            TokenKind::Entity(MatcherKind::Url, value) => {
+                allowed.push(Matcher::new(MatcherKind::Url, value.clone()));
+            }
+            TokenKind::Entity(..) => return None,
+            _ => {}
+        }
+    }
+    if allowed.is_empty() {
+        return None;
+    }
+    let constraint = Constraint::forbid(vec![Matcher::new(MatcherKind::Domain, ANY_HOST)])
+        .with_except(allowed)
+        .with_ask_first(ask_first);
+    Some(if family == Some(tool_memory_core::ToolFamily::Shell) {
+        constraint.with_when(
+            FETCHERS
+                .iter()
+                .map(|fetcher| Matcher::new(MatcherKind::Command, *fetcher))
+                .collect(),
+        )
+    } else {
+        constraint
+    })
+}
+
+/// Verbs of reaching a place on the web.
+const FETCH_VERBS: &[&str] = &[
+    "access", "browse", "call", "connect", "crawl", "curl", "download", "fetch", "fetching", "hit",
+    "load", "navigate", "open", "request", "scrape", "visit", "wget",
+];
+
+/// Words for every place, before the exception: "anything except", "anywhere but".
+const EVERYWHERE_WORDS: &[&str] = &[
+    "anything", "anywhere", "domains", "hosts", "sites", "urls", "websites",
+];

@@ -285,9 +285,11 @@ pub(crate) fn person_names(tokens: &[Token], used: &[bool]) -> Vec<(usize, Strin
             index += 1;
             continue;
         }
-        // "don't email tomasz.wojcik": a handle of the person's name.
+        // "don't email tomasz.wojcik": a handle of the person's name (not a command the rule
+        // names: "kill processes with `Stop-Process`").
         if let Some(name) = tokens
             .get(index + 1)
+            .filter(|next| !used[index + 1] && !matches!(next.kind, TokenKind::QuotedCommand(_)))
             .and_then(|next| handle_name(next.text))
         {
             if !names.iter().any(|(_, known)| *known == name) {

@@ -100,14 +100,14 @@ fn requirements() {
         "shell",
         "always pass --dry-run to terraform",
         Some(
-            r#"{"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require","when":[{"kind":"command","value":"terraform"}]}"#,
+            r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require","when":[{"kind":"command","value":"terraform"}]}"#,
         ),
     );
     check(
         "shell",
         "always run terraform plan with -lock=true",
         Some(
-            r#"{"matchers":[{"kind":"flag","value":"-lock"}],"polarity":"require","when":[{"kind":"command","value":"terraform plan"}]}"#,
+            r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"-lock"}],"polarity":"require","when":[{"kind":"command","value":"terraform plan"}]}"#,
         ),
     );
     check(
@@ -125,7 +125,9 @@ fn requirements() {
     check(
         "terraform",
         "Don't forget --dry-run.",
-        Some(r#"{"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require"}"#),
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require"}"#,
+        ),
     );
     check("shell", "always run the tests before git push", None);
 }
@@ -233,7 +235,7 @@ fn positive_orders_ask_when_they_spell_the_command_and_keep_to_the_flags_subcomm
         "bash",
         "always pass `--rm` to docker",
         Some(
-            r#"{"matchers":[{"kind":"flag","value":"--rm"}],"polarity":"require","when":[{"kind":"command","value":"docker run"}]}"#,
+            r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"--rm"}],"polarity":"require","when":[{"kind":"command","value":"docker run"}]}"#,
         ),
     );
     // A flag the table does not know holds for every subcommand.
@@ -241,7 +243,7 @@ fn positive_orders_ask_when_they_spell_the_command_and_keep_to_the_flags_subcomm
         "bash",
         "always pass --dry-run to terraform",
         Some(
-            r#"{"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require","when":[{"kind":"command","value":"terraform"}]}"#,
+            r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require","when":[{"kind":"command","value":"terraform"}]}"#,
         ),
     );
 }
@@ -621,11 +623,12 @@ fn classes_of_the_fresh_real_text() {
             r#"{"except":[{"kind":"command","value":"git tag --list"}],"matchers":[{"kind":"command","value":"git tag"}],"polarity":"forbid"}"#,
         ),
     );
+    // A download piped into a shell: every way to download, into every shell.
     check(
         "bash",
         "Don't use `curl | sh` installers.",
         Some(
-            r#"{"matchers":[{"kind":"command","value":"ash"},{"kind":"command","value":"bash"},{"kind":"command","value":"dash"},{"kind":"command","value":"fish"},{"kind":"command","value":"ksh"},{"kind":"command","value":"sh"},{"kind":"command","value":"zsh"}],"polarity":"forbid","when":[{"kind":"command","value":"curl"}]}"#,
+            r#"{"matchers":[{"kind":"command","value":"ash"},{"kind":"command","value":"bash"},{"kind":"command","value":"dash"},{"kind":"command","value":"fish"},{"kind":"command","value":"iex"},{"kind":"command","value":"invoke-expression"},{"kind":"command","value":"ksh"},{"kind":"command","value":"sh"},{"kind":"command","value":"zsh"}],"polarity":"forbid","when":[{"kind":"command","value":"aria2c"},{"kind":"command","value":"curl"},{"kind":"command","value":"fetch"},{"kind":"command","value":"http"},{"kind":"command","value":"https"},{"kind":"command","value":"invoke-restmethod"},{"kind":"command","value":"invoke-webrequest"},{"kind":"command","value":"irm"},{"kind":"command","value":"iwr"},{"kind":"command","value":"wget"},{"kind":"command","value":"xh"}]}"#,
         ),
     );
     check(
@@ -678,6 +681,293 @@ fn classes_of_the_real_text_corpus() {
         "Don't pipe `find` into `xargs rm` anywhere in this tree.",
         Some(
             r#"{"matchers":[{"kind":"command","value":"xargs rm"}],"polarity":"forbid","when":[{"kind":"command","value":"find"}]}"#,
+        ),
+    );
+}
+
+#[test]
+fn a_rule_whose_object_is_its_own_tool_holds_for_every_call() {
+    // The tool's noun in the plural, after its own verb or a verb of doing, or after "any".
+    check(
+        "mcp__jira__delete_issue",
+        "Never delete Jira issues.",
+        Some(r#"{"matchers":[{"kind":"command","value":"delete issue"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "mcp__stripe__create_refund",
+        "Ask me before issuing any refund.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"create refund"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "mcp__linear__archive_issue",
+        "Archiving issues is my call — never do it.",
+        Some(r#"{"matchers":[{"kind":"command","value":"archive issue"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "mcp__github__merge_pull_request",
+        "Don't merge pull requests — I review and merge everything myself.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"merge pull request"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "send_email",
+        "Never send email on my behalf.",
+        Some(r#"{"matchers":[{"kind":"command","value":"send email"}],"polarity":"forbid"}"#),
+    );
+    // Another operation on the tool's noun is said in the call ({"state": "closed"}).
+    check(
+        "mcp__github__issue_write",
+        "Don't close issues — commenting is fine.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"close"},{"kind":"literal","value":"closed"},{"kind":"literal","value":"closing"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // The tool named beside another literal is the way, not the ban.
+    check(
+        "mcp__slack__post_message",
+        "Never post to #general with `mcp__slack__post_message`.",
+        Some(r##"{"matchers":[{"kind":"literal","value":"#general"}],"polarity":"forbid"}"##),
+    );
+    // A ban on what the tool is used for, narrowed to a topic, asks about that topic.
+    check(
+        "save_memory",
+        "Don't store anything about customers with `save_memory`.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"literal","value":"customer"},{"kind":"literal","value":"customers"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // Possessive and narrowed objects stay advice.
+    check("send_email", "don't email my landlord, ever", None);
+    check("mcp__jira__delete_issue", "Never delete my issues.", None);
+    check(
+        "mcp__jira__delete_issue",
+        "Don't delete issues that are still open.",
+        None,
+    );
+}
+
+#[test]
+fn a_choice_forbids_the_way_not_taken() {
+    check(
+        "bash",
+        "`uv add`, not `pip install`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"pip install"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "bash",
+        "Prefer `rg` over `grep`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"grep"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "bash",
+        "Run `bun test` rather than `jest`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"jest"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "bash",
+        "We use pnpm rather than yarn.",
+        Some(r#"{"matchers":[{"kind":"command","value":"yarn"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "bash",
+        "Use `pnpm dlx` in place of `npx`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"npx"}],"polarity":"forbid"}"#),
+    );
+}
+
+#[test]
+fn a_ban_that_names_nothing_is_about_the_commands_the_next_clause_names() {
+    check(
+        "bash",
+        "**Never publish crates.** `cargo publish` and `cargo release` are done by the maintainer.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"cargo publish"},{"kind":"command","value":"cargo release"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "**No production deploys.** `vercel --prod` and `vercel deploy --prod` are CI's job.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"vercel --prod"},{"kind":"command","value":"vercel deploy --prod"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // An instruction of its own, or a ban that names something, keeps to its own words.
+    check(
+        "bash",
+        "**Never guess.** See `make docs` for the details.",
+        None,
+    );
+    check(
+        "bash",
+        "**NEVER run yarn** — this repo uses `pnpm install`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"yarn"}],"polarity":"forbid"}"#),
+    );
+}
+
+#[test]
+fn a_read_only_cli_or_resource_forbids_what_changes_it() {
+    check(
+        "bash",
+        "The `aws` CLI is read-only for you (`describe-*`, `list-*`, `get-*`).",
+        Some(
+            r#"{"access":"write","matchers":[{"kind":"command","value":"aws"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "`psql` against prod is read-only.",
+        Some(
+            r#"{"access":"write","matchers":[{"kind":"literal","value":"prod"}],"polarity":"forbid","when":[{"kind":"command","value":"psql"}]}"#,
+        ),
+    );
+    check(
+        "bash",
+        "`s3://acme-prod-backups/` is read-only.",
+        Some(
+            r#"{"access":"write","matchers":[{"kind":"url","value":"s3://acme-prod-backups/"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "execute_command",
+        "The `main` branch is protected and read-only for you.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"main"}],"polarity":"forbid","when":[{"kind":"command","value":"git push"}]}"#,
+        ),
+    );
+    check(
+        "mcp__supabase__execute_sql",
+        "Use the Supabase MCP server only to read.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"alter"},{"kind":"command","value":"call"},{"kind":"command","value":"copy"},{"kind":"command","value":"create"},{"kind":"command","value":"delete"},{"kind":"command","value":"drop"},{"kind":"command","value":"grant"},{"kind":"command","value":"insert"},{"kind":"command","value":"merge"},{"kind":"command","value":"rename"},{"kind":"command","value":"replace"},{"kind":"command","value":"revoke"},{"kind":"command","value":"truncate"},{"kind":"command","value":"update"},{"kind":"command","value":"upsert"},{"kind":"command","value":"vacuum"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // Asking about the commands that change things leaves the reads alone.
+    check(
+        "bash",
+        "Ask before any `gcloud` command that creates, updates or deletes something.",
+        Some(
+            r#"{"access":"write","ask_first":true,"matchers":[{"kind":"command","value":"gcloud"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // "Not even read-only" orders no reading.
+    check(
+        "execute_command",
+        "don't touch `db-prod-2` at all, not even read-only.",
+        Some(r#"{"matchers":[{"kind":"literal","value":"db-prod-2"}],"polarity":"forbid"}"#),
+    );
+}
+
+#[test]
+fn globs_of_domains_and_allowlists_of_hosts() {
+    check(
+        "webfetch",
+        "Fetching from `*.internal.acme.dev` is not allowed.",
+        Some(r#"{"matchers":[{"kind":"domain","value":"internal.acme.dev"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "webfetch",
+        "Only fetch from `docs.python.org` and `pypi.org`.",
+        Some(
+            r#"{"except":[{"kind":"domain","value":"docs.python.org"},{"kind":"domain","value":"pypi.org"}],"matchers":[{"kind":"domain","value":"*"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Never download anything except from pypi.org.",
+        Some(
+            r#"{"except":[{"kind":"domain","value":"pypi.org"}],"matchers":[{"kind":"domain","value":"*"}],"polarity":"forbid","when":[{"kind":"command","value":"aria2c"},{"kind":"command","value":"curl"},{"kind":"command","value":"fetch"},{"kind":"command","value":"http"},{"kind":"command","value":"https"},{"kind":"command","value":"invoke-restmethod"},{"kind":"command","value":"invoke-webrequest"},{"kind":"command","value":"irm"},{"kind":"command","value":"iwr"},{"kind":"command","value":"wget"},{"kind":"command","value":"xh"}]}"#,
+        ),
+    );
+}
+
+#[test]
+fn an_ask_in_a_list_of_bans_asks_only_for_its_item() {
+    check(
+        "bash",
+        "No `git commit --amend`, no `git rebase -i`, and ask me before any `git push`.",
+        Some(
+            r#"{"also":[{"ask_first":true,"matchers":[{"kind":"command","value":"git push"}],"polarity":"forbid"}],"matchers":[{"kind":"command","value":"git commit --amend"},{"kind":"command","value":"git rebase -i"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "mcp__postgres__query",
+        "Never drop tables, and check with me before any `ALTER TABLE`.",
+        Some(
+            r#"{"also":[{"ask_first":true,"matchers":[{"kind":"literal","value":"alter table"}],"polarity":"forbid"}],"matchers":[{"kind":"literal","value":"drop table"}],"polarity":"forbid"}"#,
+        ),
+    );
+}
+
+#[test]
+fn a_condition_narrows_a_ban() {
+    // What a program is run against.
+    check(
+        "bash",
+        "`mongosh` against the `atlas-prod` connection string is forbidden.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"atlas-prod"}],"polarity":"forbid","when":[{"kind":"command","value":"mongosh"}]}"#,
+        ),
+    );
+    // A flag given a value is what is forbidden in the command, the value a beginning.
+    check(
+        "bash",
+        "Never run `mysql` with `-e \"DROP`.",
+        Some(
+            r#"{"matchers":[{"kind":"flag","value":"-e=drop"}],"polarity":"forbid","when":[{"kind":"command","value":"mysql"}]}"#,
+        ),
+    );
+    // Something inside a file: an edit that shows it is denied, any other edit asks.
+    check(
+        "edit",
+        "Don't bump the Spring version in `build.gradle`.",
+        Some(
+            r#"{"also":[{"ask_first":true,"matchers":[{"kind":"path","value":"build.gradle"}],"polarity":"forbid"}],"matchers":[{"kind":"literal","value":"spring*"}],"polarity":"forbid","when":[{"kind":"path","value":"build.gradle"}]}"#,
+        ),
+    );
+}
+
+#[test]
+fn properties_of_a_call_are_flags() {
+    // A property that is itself an approval asks when missing.
+    check(
+        "execute_command",
+        "`execute_command` must not be started without `requires_approval: true`.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"--requires-approval"}],"polarity":"require"}"#,
+        ),
+    );
+    check(
+        "run_command",
+        "Never run a command with `SafeToAutoRun: true`.",
+        Some(r#"{"matchers":[{"kind":"flag","value":"--safe-to-auto-run"}],"polarity":"forbid"}"#),
+    );
+}
+
+#[test]
+fn creating_files_of_a_kind() {
+    check(
+        "write",
+        "Do not create new `.js` files in `src/`.",
+        Some(
+            r#"{"access":"create","matchers":[{"kind":"path","value":"src/**/*.js"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "write",
+        "Never create new markdown files.",
+        Some(
+            r#"{"access":"create","matchers":[{"kind":"path","value":"*.md"},{"kind":"path","value":"*.markdown"},{"kind":"path","value":"*.mdx"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // Changing files stays a rule about writing.
+    check(
+        "edit",
+        "Never modify `.lock` files in `vendor/`.",
+        Some(
+            r#"{"access":"write","matchers":[{"kind":"path","value":"vendor/**/*.lock"}],"polarity":"forbid"}"#,
         ),
     );
 }

@@ -5,8 +5,8 @@
 use std::borrow::Cow;
 
 use crate::MatcherKind;
-use crate::derive::lexicon::{NOT_FILES, PROGRAM, SQL_KEYWORDS, word_class};
-use crate::normalize::{is_domain_like, is_ipv4, normalize_email, normalize_url};
+use crate::derive::lexicon::{NOT_FILES, POWERSHELL_VERBS, PROGRAM, SQL_KEYWORDS, word_class};
+use crate::normalize::{flag_of_key, is_domain_like, is_ipv4, normalize_email, normalize_url};
 
 #[derive(Debug, Clone)]
 pub(crate) enum TokenKind {
@@ -96,6 +96,12 @@ pub(crate) fn classify(lower: &str) -> Option<(MatcherKind, String)> {
     {
         return Some((MatcherKind::Url, format!("https://{lower}")));
     }
+    // `*.internal.acme.dev`: every host under a domain.
+    if let Some(domain) = lower.strip_prefix("*.")
+        && is_domain_like(domain)
+    {
+        return Some((MatcherKind::Domain, domain.to_owned()));
+    }
     if is_path_like(lower) {
         return Some((MatcherKind::Path, lower.to_owned()));
     }
@@ -104,6 +110,10 @@ pub(crate) fn classify(lower: &str) -> Option<(MatcherKind, String)> {
     }
     None
 }
+
+/// File extensions longer than five letters, which a dotted name ends with far more often
+/// than a name does (`tomasz.wojcik` is a handle; `build.gradle` a file).
+const LONG_EXTENSIONS: &[&str] = &["gradle", "groovy", "sqlite", "svelte", "tfvars"];
 
 /// Whether the word contains `://`. Looking for the colon first is cheaper on the usual word
 /// that has none than a substring search.
@@ -172,7 +182,7 @@ pub(crate) fn is_path_like(lower: &str) -> bool {
     if let Some((stem, extension)) = lower.rsplit_once('.') {
         return stem.chars().count() >= 2
             && stem.chars().any(char::is_alphabetic)
-            && (1..=5).contains(&extension.len())
+            && ((1..=5).contains(&extension.len()) || LONG_EXTENSIONS.contains(&extension))
             && extension.chars().all(|ch| ch.is_ascii_alphanumeric())
             && extension.chars().any(|ch| ch.is_ascii_alphabetic())
             && !is_domain_like(lower);
@@ -269,7 +279,7 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
                     TokenKind::Entity(MatcherKind::Flag, short_flag_case(content, value))
                 }
                 Some((kind, value)) => TokenKind::Entity(kind, value),
-                None if backtick && first_is_program => {
+                None if backtick && (first_is_program || is_powershell_command(content)) => {
                     TokenKind::QuotedCommand(command_case(content, &lower, flag_case))
                 }
                 // A quoted glob of a bare file name (`id_rsa*`, `*secret*`) names files, even
@@ -277,6 +287,9 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
                 None if is_bare_glob(&lower) => TokenKind::Entity(MatcherKind::Path, lower.clone()),
                 None => TokenKind::Entity(MatcherKind::Literal, lower.clone()),
             }
+        } else if let Some(flag) = property_flag(content) {
+            // `requires_approval: true`, `SafeToAutoRun: true`: the flag a `true` argument sets.
+            TokenKind::Entity(MatcherKind::Flag, flag)
         } else if let Some(flag) = flag_with_value(content, flag_case) {
             // `--context staging`: the flag given that value.
             TokenKind::Entity(MatcherKind::Flag, flag)
@@ -371,6 +384,10 @@ fn commands_by_place(text: &str, tokens: &mut [Token<'_>]) {
     };
     let is_command = |token: &Token| matches!(token.kind, TokenKind::QuotedCommand(_));
     let joiner = |token: &Token| matches!(token.lower.as_ref(), "or" | "and" | "nor");
+    let lower_text = text.to_lowercase();
+    let is_choice = ["instead of", "rather than", "in place of", "prefer"]
+        .iter()
+        .any(|marker| lower_text.contains(marker));
     for index in 0..tokens.len() {
         if !program_like(&tokens[index]) {
             continue;
@@ -380,6 +397,12 @@ fn commands_by_place(text: &str, tokens: &mut [Token<'_>]) {
             matches!(token.kind, TokenKind::Word)
                 && RUN_OR_USE_VERBS.contains(&token.lower.as_ref())
         });
+        // "`rg` over `grep`", "`bun test` rather than `jest`": the other side of a choice
+        // between two ways to run something.
+        let chosen_against = before.is_some_and(|token| {
+            matches!(token.kind, TokenKind::Word)
+                && matches!(token.lower.as_ref(), "of" | "over" | "than")
+        }) && is_choice;
         // The list's neighbours: across "or"/"and", or a comma.
         let listed_after = before.is_some_and(|token| {
             (joiner(token) && index >= 2 && is_command(&tokens[index - 2]))
@@ -389,17 +412,56 @@ fn commands_by_place(text: &str, tokens: &mut [Token<'_>]) {
             (joiner(token) && tokens.get(index + 2).is_some_and(is_command))
                 || (tokens[index].trailing_comma && is_command(token))
         });
-        if after_verb || listed_after || listed_before {
+        // "`mongosh` against the `atlas-prod` cluster": what is run against something.
+        let run_against = tokens
+            .get(index + 1)
+            .is_some_and(|token| matches!(token.kind, TokenKind::Word) && token.lower == "against");
+        if after_verb || listed_after || listed_before || chosen_against || run_against {
             let value = tokens[index].lower.clone().into_owned();
             tokens[index].kind = TokenKind::QuotedCommand(value);
         }
     }
 }
 
+/// Whether a word is a PowerShell command: a cmdlet's `Verb-Noun` name, capitalised, with one
+/// of PowerShell's approved verbs (`Stop-Process`, `Remove-Item`), or a .NET static method
+/// (`[Environment]::SetEnvironmentVariable`).
+fn is_powershell_command(word: &str) -> bool {
+    if let Some((class, method)) = word.split_once("]::") {
+        return class.starts_with('[')
+            && class.len() > 1
+            && !method.is_empty()
+            && method.chars().all(char::is_alphanumeric);
+    }
+    let Some((verb, noun)) = word.split_once('-') else {
+        return false;
+    };
+    let capitalised = |part: &str| {
+        part.starts_with(|ch: char| ch.is_ascii_uppercase())
+            && part.len() >= 2
+            && part.chars().all(|ch| ch.is_ascii_alphanumeric())
+    };
+    capitalised(verb)
+        && capitalised(noun)
+        && POWERSHELL_VERBS.contains(&verb.to_ascii_lowercase().as_str())
+}
+
 /// Verbs after which a backticked word is a program run (see [`commands_by_place`]).
 const RUN_OR_USE_VERBS: &[&str] = &[
     "call", "execute", "invoke", "launch", "pipe", "piping", "run", "start", "type", "use", "using",
 ];
+
+/// An argument set to `true`, written `key: true` or `key=true` (`requires_approval: true`):
+/// the flag a call's `{"key": true}` sets ([`flag_of_key`]); `None` for anything else.
+fn property_flag(content: &str) -> Option<String> {
+    let (key, value) = content.split_once([':', '='])?;
+    let key = key.trim();
+    let identifier = key.starts_with(|ch: char| ch.is_ascii_alphabetic())
+        && key
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+    (identifier && value.trim().eq_ignore_ascii_case("true")).then(|| flag_of_key(key))
+}
 
 /// A quoted flag and its value (`--context staging`, `-n web`) as one flag matcher value,
 /// `--context=staging`; `None` for anything else.
@@ -418,7 +480,9 @@ fn flag_with_value(content: &str, keep_case: bool) -> Option<String> {
     } else {
         name
     };
-    Some(format!("{name}={}", value.to_lowercase()))
+    // `-e "DROP`: the value as the program gets it, without the quote that opens it.
+    let value = value.trim_matches(['"', '\'']).to_lowercase();
+    (!value.is_empty()).then(|| format!("{name}={value}"))
 }
 
 /// A flag's name (`value`, lower-case) with the case `written` gives it when it is a short

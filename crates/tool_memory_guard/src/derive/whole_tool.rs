@@ -13,7 +13,13 @@ use crate::{Constraint, Matcher, MatcherKind};
 /// family and the no-tool sentinel: their rules are about what the call runs, not the tool.
 pub(crate) fn action_words(tool_name: &str) -> Option<Vec<String>> {
     let tool = tool_name.trim().to_lowercase();
-    if tool == tool_memory_core::UNSCOPED_TOOL || tool_memory_core::ToolFamily::of(&tool).is_some()
+    // A rule written on a family by its name (`file_edit`) is about what the call runs too.
+    let family_named = tool_memory_core::ToolFamily::ALL
+        .iter()
+        .any(|family| family.as_str() == tool);
+    if tool == tool_memory_core::UNSCOPED_TOOL
+        || family_named
+        || tool_memory_core::ToolFamily::of(&tool).is_some()
     {
         return None;
     }
@@ -26,21 +32,54 @@ pub(crate) fn action_words(tool_name: &str) -> Option<Vec<String>> {
     (!words.is_empty()).then_some(words)
 }
 
+/// Whether a matcher is the tool's own name, spelled as its action (`merge_pull_request`) or in
+/// full (`mcp__github__merge_pull_request`).
+/// (A handle-shaped name after a verb of contact, "call `merge_pull_request`", is read as a
+/// person too: that person is the tool as well.)
+pub(crate) fn is_the_tool(matcher: &Matcher, tool_name: &str) -> bool {
+    let Some(action) = action_words(tool_name) else {
+        return false;
+    };
+    let value = matcher.value.trim().to_lowercase();
+    match matcher.kind {
+        MatcherKind::Literal => {
+            value == action.join("_") || value == tool_name.trim().to_lowercase()
+        }
+        MatcherKind::Person => value == action.join(" "),
+        _ => false,
+    }
+}
+
 /// "Never call `merge_pull_request`" on that tool names the tool itself: the literal becomes
-/// the tool's command, which every call of the tool runs.
+/// the tool's command, which every call of the tool runs. When the rule names something else
+/// beside it ("Never post to #general with `mcp__slack__post_message`", "never call
+/// `apply_migration` through `use_mcp_tool`"), the tool is only the way the ban is broken and
+/// the other literals are the ban: the tool's name is dropped, or it would forbid every call.
 pub(crate) fn names_the_tool(mut constraint: Constraint, tool_name: &str) -> Constraint {
     let Some(action) = action_words(tool_name) else {
         return constraint;
     };
-    let spelled = action.join("_");
-    // The tool's own name in full (`mcp__github__merge_pull_request`) names it too.
-    let full = tool_name.trim().to_lowercase();
-    for matcher in &mut constraint.matchers {
-        let value = matcher.value.trim().to_lowercase();
-        if matcher.kind == MatcherKind::Literal && (value == spelled || value == full) {
-            *matcher = Matcher::new(MatcherKind::Command, action.join(" "));
-        }
+    if !constraint
+        .matchers
+        .iter()
+        .any(|matcher| is_the_tool(matcher, tool_name))
+    {
+        return constraint;
     }
+    if constraint
+        .matchers
+        .iter()
+        .any(|matcher| !is_the_tool(matcher, tool_name))
+    {
+        constraint
+            .matchers
+            .retain(|matcher| !is_the_tool(matcher, tool_name));
+        return constraint;
+    }
+    for matcher in &mut constraint.matchers {
+        *matcher = Matcher::new(MatcherKind::Command, action.join(" "));
+    }
+    constraint.matchers.dedup();
     constraint
 }
 
@@ -98,9 +137,14 @@ pub(crate) const UNIVERSAL_WORDS: &[&str] = &[
 
 /// A forbid rule that names no literal but forbids what its own tool does, for every object:
 /// "Do not merge PRs" on `merge_pull_request`, "never message anyone on Slack" on
-/// `post_message`. The rule is about the tool itself, so every call of it is forbidden. A rule
-/// with a possessive or narrowed object ("don't email my landlord", "anyone outside the
-/// team") names something the guard cannot read, and stays advice.
+/// `post_message`, "Never delete Jira issues" on `delete_issue`, "ask me before issuing any
+/// refund" on `create_refund`, "never send email" on `send_email`. The rule is about the tool
+/// itself, so every call of it is forbidden. The tool's verb or noun is found in any of its
+/// forms (`archiving` for `archive`), and its object is universal: "any", "every", "all", a
+/// plural ("issues", "pull requests", "PRs"), or the tool's own noun bare ("send email"). A
+/// rule with a possessive or narrowed object ("don't email my landlord", "anyone outside the
+/// team", "anything about customers") names something the guard cannot read, and stays
+/// advice.
 pub(crate) fn forbids_the_tool(
     words: &WordRuns<'_>,
     lower: &str,
@@ -111,24 +155,342 @@ pub(crate) fn forbids_the_tool(
         .split(|ch: char| !ch.is_alphanumeric() && ch != '\'')
         .filter(|word| !word.is_empty())
         .collect();
-    let verb_at = rule_words.iter().position(|word| {
-        action
-            .iter()
-            .any(|action_word| action_word.len() >= 4 && word.starts_with(action_word.as_str()))
-    })?;
-    if NARROWING_WORDS.iter().any(|word| words.has_run(word)) {
+    if NARROWING_WORDS.iter().any(|word| words.has_run(word)) && narrows(&rule_words) {
         return None;
     }
-    let object = rule_words.get(verb_at + 1).copied().unwrap_or_default();
-    let generic_plural = object.len() >= 3
-        && object.ends_with('s')
-        && !matches!(
-            object,
-            "his" | "its" | "this" | "us" | "yours" | "ours" | "theirs"
-        );
-    let every = UNIVERSAL_WORDS.contains(&object) || generic_plural;
+    let every = rule_words.iter().enumerate().any(|(at, word)| {
+        let Some(action_word) = action
+            .iter()
+            .find(|action_word| is_form_of_action(word, action_word))
+        else {
+            return false;
+        };
+        // "delete Jira issues", "merge pull requests", "message anyone", "send email".
+        if universal_object(&rule_words[at + 1..], &action) {
+            return true;
+        }
+        // "refunds", "any refund", "every Jira issue": the tool's noun for every object, when
+        // what is done to it is what the tool does ("No refunds", "issuing any refund"), not
+        // another operation ("don't close issues" on `issue_write`: see
+        // [`operation_on_the_tool`]).
+        every_object(&rule_words, at, action_word)
+            && matches!(
+                verb_of(&rule_words[..at], &action),
+                None | Some(Verb::Doing | Verb::Tool)
+            )
+    });
     every.then(|| Matcher::new(MatcherKind::Command, action.join(" ")))
 }
+
+/// Whether the tool's word at `at` is its noun for every object: in the plural ("issues",
+/// "refunds") or after a universal word ("any refund", "every Jira issue").
+fn every_object(rule_words: &[&str], at: usize, action_word: &str) -> bool {
+    let word = rule_words[at];
+    // "my issues", "Sarah's refunds": someone's, not every one.
+    if rule_words[at.saturating_sub(3)..at]
+        .iter()
+        .any(|before| POSSESSIVES.contains(before) || before.ends_with("'s"))
+    {
+        return false;
+    }
+    let plural = word != action_word && is_plural_of(word, action_word);
+    let determined = rule_words[at.saturating_sub(2)..at]
+        .iter()
+        .any(|before| UNIVERSAL_WORDS.contains(before));
+    plural || determined
+}
+
+/// What the words before a tool's noun do to it, read back to the order's cue (at most four
+/// words): the tool's own verb (`delete` for `delete_issue`), a verb of doing in general
+/// ("issuing any refund", "making payments"), another verb ("close" in "don't close
+/// issues"), or none ("No refunds").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verb<'a> {
+    Tool,
+    Doing,
+    Other(&'a str),
+}
+
+fn verb_of<'a>(before: &[&'a str], action: &[String]) -> Option<Verb<'a>> {
+    let mut verb = None;
+    for word in before.iter().rev().take(4) {
+        if ORDER_WORDS.contains(word) {
+            break;
+        }
+        if UNIVERSAL_WORDS.contains(word) || DETERMINERS.contains(word) {
+            continue;
+        }
+        verb = Some(
+            if action
+                .iter()
+                .any(|action_word| is_form_of_action(word, action_word))
+            {
+                Verb::Tool
+            } else if DOING_VERBS.contains(word) {
+                Verb::Doing
+            } else {
+                Verb::Other(word)
+            },
+        );
+    }
+    verb
+}
+
+/// A ban on another operation on the tool's noun: "Don't close issues" on `issue_write`
+/// forbids the calls that say the operation (`{"state": "closed"}`), in its forms ("close",
+/// "closed", "closing"), not every call of the tool.
+pub(crate) fn operation_on_the_tool(lower: &str, tool_name: &str) -> Option<Vec<Matcher>> {
+    let action = action_words(tool_name)?;
+    let rule_words: Vec<&str> = lower
+        .split(|ch: char| !ch.is_alphanumeric() && ch != '\'')
+        .filter(|word| !word.is_empty())
+        .collect();
+    if narrows(&rule_words) {
+        return None;
+    }
+    rule_words.iter().enumerate().find_map(|(at, word)| {
+        let action_word = action
+            .iter()
+            .find(|action_word| is_form_of_action(word, action_word))?;
+        if !every_object(&rule_words, at, action_word) {
+            return None;
+        }
+        let Some(Verb::Other(verb)) = verb_of(&rule_words[..at], &action) else {
+            return None;
+        };
+        let operation = verb.len() >= 4
+            && verb.chars().all(|ch| ch.is_ascii_alphabetic())
+            && rule_words[..at]
+                .iter()
+                .rev()
+                .take(4)
+                .any(|word| ORDER_WORDS.contains(word));
+        operation.then(|| {
+            verb_forms(verb)
+                .into_iter()
+                .map(|form| Matcher::new(MatcherKind::Literal, form))
+                .collect()
+        })
+    })
+}
+
+/// A verb in its plain, past and -ing forms: "close", "closed", "closing"; "lock", "locked",
+/// "locking".
+fn verb_forms(verb: &str) -> Vec<String> {
+    let stem = verb.strip_suffix('e').unwrap_or(verb);
+    if stem.len() < verb.len() {
+        vec![verb.to_owned(), format!("{verb}d"), format!("{stem}ing")]
+    } else {
+        vec![verb.to_owned(), format!("{verb}ed"), format!("{verb}ing")]
+    }
+}
+
+/// Words that give the order a verb follows: what lies before them is no part of the object.
+const ORDER_WORDS: &[&str] = &[
+    "avoid", "before", "cannot", "can't", "don't", "dont", "never", "no", "not", "stop",
+];
+
+/// Words that only point at the object.
+const DETERMINERS: &[&str] = &["a", "an", "the", "new", "yourself"];
+
+/// Verbs of doing in general: "issuing a refund" is making one, as `create_refund` does.
+const DOING_VERBS: &[&str] = &[
+    "create",
+    "creating",
+    "do",
+    "doing",
+    "execute",
+    "executing",
+    "file",
+    "filing",
+    "give",
+    "giving",
+    "grant",
+    "granting",
+    "initiate",
+    "initiating",
+    "issue",
+    "issuing",
+    "make",
+    "making",
+    "open",
+    "opening",
+    "perform",
+    "performing",
+    "place",
+    "placing",
+    "post",
+    "posting",
+    "process",
+    "processing",
+    "run",
+    "running",
+    "send",
+    "sending",
+    "start",
+    "starting",
+    "submit",
+    "submitting",
+    "trigger",
+    "triggering",
+];
+
+/// Whether a narrowing word of the rule narrows its object: "before" and "after" of an ask
+/// ("ask me before issuing any refund", "check with me first before") say when to ask, not
+/// which refunds.
+fn narrows(rule_words: &[&str]) -> bool {
+    rule_words.iter().enumerate().any(|(at, word)| {
+        NARROWING_WORDS.contains(word)
+            && !(matches!(*word, "before" | "after")
+                && at > 0
+                && matches!(rule_words[at - 1], "ask" | "me" | "us" | "first" | "asking"))
+    })
+}
+
+/// Whether `word` is a form of a word of a tool's action: `archiving`, `archived`, `archives`
+/// for `archive`; `merging` for `merge`; `issues` for `issue`. Words shorter than four letters
+/// (`get`, `pr`) say too little on their own.
+fn is_form_of_action(word: &str, action_word: &str) -> bool {
+    if action_word.len() < 4 {
+        return false;
+    }
+    let stem = action_word.strip_suffix('e').unwrap_or(action_word);
+    word.strip_prefix(stem).is_some_and(|rest| {
+        matches!(rest, "" | "e" | "s" | "es" | "ing" | "ed" | "d")
+            || (rest.len() == 4
+                && rest.ends_with("ing")
+                && rest.starts_with(|ch: char| stem.ends_with(ch)))
+    })
+}
+
+/// Whether `word` is the plural of `noun`: `issues`, `refunds`, `policies`.
+fn is_plural_of(word: &str, noun: &str) -> bool {
+    word.strip_prefix(noun)
+        .is_some_and(|rest| rest == "s" || rest == "es")
+        || noun
+            .strip_suffix('y')
+            .is_some_and(|stem| word.strip_prefix(stem) == Some("ies"))
+}
+
+/// Whether the words after a tool's verb make its object every object: a universal word or a
+/// plural within three words ("delete Jira issues", "merge pull requests"), or the tool's own
+/// noun right after it ("send email"). A possessive ends the object ("my landlord's").
+fn universal_object(after: &[&str], action: &[String]) -> bool {
+    if after
+        .first()
+        .is_some_and(|next| action.iter().any(|word| word.len() >= 4 && word == next))
+    {
+        return true;
+    }
+    for word in after.iter().take(3) {
+        if POSSESSIVES.contains(word) || word.contains('\'') {
+            return false;
+        }
+        if UNIVERSAL_WORDS.contains(word) || is_generic_plural(word) {
+            return true;
+        }
+        if OBJECT_ENDS.contains(word) {
+            return false;
+        }
+    }
+    false
+}
+
+/// Whether a word reads as a plural noun: ends in `s`, and is not a pronoun, a verb form of
+/// "to be" or "to have" or a word that ends in `ss` or `us` (`access`, `status`).
+fn is_generic_plural(word: &str) -> bool {
+    word.len() >= 3
+        && word.ends_with('s')
+        && !word.ends_with("ss")
+        && !word.ends_with("us")
+        && !matches!(
+            word,
+            "his"
+                | "its"
+                | "this"
+                | "yours"
+                | "ours"
+                | "theirs"
+                | "was"
+                | "has"
+                | "does"
+                | "yes"
+                | "always"
+                | "unless"
+                | "perhaps"
+        )
+}
+
+/// Words that own what follows them: the object is someone's, not every one.
+const POSSESSIVES: &[&str] = &["her", "his", "its", "my", "our", "their", "your"];
+
+/// Words that end a verb's object: what follows is no part of it.
+const OBJECT_ENDS: &[&str] = &[
+    "about", "and", "at", "by", "for", "from", "in", "into", "on", "or", "to", "with", "without",
+];
+
+/// The topic a ban on a tool's behaviour is about: "Don't store anything about customers with
+/// `save_memory`" is about the calls that mention customers, not every call of the tool.
+/// The nouns after "about", "regarding", "concerning", "involving" or "mentioning", each in
+/// the singular and the plural; empty when the rule names no topic.
+pub(crate) fn topic_words(lower: &str) -> Vec<String> {
+    let rule_words: Vec<&str> = lower
+        .split(|ch: char| !ch.is_alphanumeric() && ch != '-')
+        .filter(|word| !word.is_empty())
+        .collect();
+    let mut topic = Vec::new();
+    for (at, word) in rule_words.iter().enumerate() {
+        if !TOPIC_WORDS.contains(word) {
+            continue;
+        }
+        for noun in rule_words[at + 1..].iter().take(3) {
+            if OBJECT_ENDS.contains(noun) || noun.chars().any(|ch| !ch.is_alphabetic()) {
+                break;
+            }
+            if noun.len() < 3
+                || POSSESSIVES.contains(noun)
+                || UNIVERSAL_WORDS.contains(noun)
+                || TOPIC_FILLERS.contains(noun)
+            {
+                continue;
+            }
+            let singular = noun
+                .strip_suffix("ies")
+                .map(|stem| format!("{stem}y"))
+                .or_else(|| {
+                    noun.strip_suffix('s')
+                        .filter(|stem| !stem.ends_with('s'))
+                        .map(str::to_owned)
+                })
+                .unwrap_or_else(|| (*noun).to_owned());
+            let plural = if singular == *noun {
+                format!("{noun}s")
+            } else {
+                (*noun).to_owned()
+            };
+            for form in [singular, plural] {
+                if !topic.contains(&form) {
+                    topic.push(form);
+                }
+            }
+        }
+    }
+    topic
+}
+
+/// Words after "about" that are no topic of their own: "about the customers", "about them".
+const TOPIC_FILLERS: &[&str] = &[
+    "any", "one", "some", "such", "that", "the", "them", "these", "this", "those", "what",
+];
+
+/// Words that introduce what something is about.
+const TOPIC_WORDS: &[&str] = &[
+    "about",
+    "concerning",
+    "involving",
+    "mentioning",
+    "regarding",
+];
 
 /// The tool's own command when its verb appears in the rule, whatever the object: for a rule
 /// under a condition ("never refund more than $500" on `stripe_refund`), where the object is
@@ -186,12 +548,26 @@ pub(crate) fn says_read_only(lower: &str) -> bool {
                     .any(|other| b.contains(other))
         })
     };
+    // "don't touch `db-prod-2`, not even read-only": no order to read.
+    let negated = words.iter().enumerate().any(|(at, word)| {
+        matches!(*word, "read-only" | "readonly" | "read")
+            && words[at.saturating_sub(2)..at]
+                .iter()
+                .any(|before| matches!(*before, "not" | "even" | "no"))
+    });
+    if negated {
+        return false;
+    }
     words
         .iter()
         .any(|word| matches!(*word, "read-only" | "readonly"))
         || lower.contains("read only")
         || near("select", &["only", "alone", "just"])
         || lower.contains("no writes")
+        // "Use the Supabase MCP server only to read", "for reading only", "reads only".
+        || ["only to read", "only for reading", "for reading only", "just to read", "reads only"]
+            .iter()
+            .any(|phrase| lower.contains(phrase))
 }
 
 /// A read-only rule on a tool that runs database statements ("`run_query` is read-only: SELECT

@@ -1,10 +1,12 @@
 //! Command patterns: the program, subcommands and flags a `command` matcher names, and
 //! whether an invocation runs it.
 
-use crate::call::{CallView, HIDDEN_PROGRAM, Invocation};
+use crate::call::{CallView, HIDDEN_PROGRAM, Invocation, runner_prefix};
 use crate::normalize::{
-    canonical_flag, canonical_subcommand, chunks, expand_flag, flag_meanings, flag_meanings_after,
-    normalize_path, program_name, sets_flag,
+    PsParameter, canonical_flag, canonical_subcommand, canonical_words, chunks,
+    cmdlet_parameters_of, equivalent_program, expand_flag, flag_meanings, flag_meanings_after,
+    flags_subcommand, is_long_powershell_word, normalize_path, powershell_cmdlet,
+    powershell_parameter, powershell_parameter_name, program_name, sets_flag, takes_tasks,
 };
 
 /// A command prefix: program, subcommands, and the flags it must carry.
@@ -16,24 +18,65 @@ pub(crate) struct CommandPattern {
 
 impl CommandPattern {
     pub(crate) fn parse(value: &str) -> CommandPattern {
+        // What a package runner runs is the command (`pnpm exec drizzle-kit push` is
+        // `drizzle-kit push`, which a call runs through any runner or none).
+        let tokens: Vec<&str> = value.split_whitespace().collect();
+        let tokens = &tokens[runner_prefix(&tokens)..];
         let mut words = Vec::new();
         let mut raw_flags = Vec::new();
-        for token in value.split_whitespace() {
+        let mut cmdlet = None;
+        let mut skip_value = false;
+        for token in tokens {
+            if skip_value {
+                skip_value = false;
+                continue;
+            }
             // `git checkout -- .`: the end of options, which an invocation does not keep.
-            if token == "--" {
+            if *token == "--" {
+                continue;
+            }
+            // A cmdlet's parameters (`Remove-Item -Recurse -Force`), read as a call's are.
+            let parameters = cmdlet.or_else(|| {
+                is_long_powershell_word(token)
+                    .then(|| {
+                        words
+                            .first()
+                            .and_then(|program: &String| cmdlet_parameters_of(program))
+                    })
+                    .flatten()
+            });
+            if let Some(parameters) = parameters
+                && let Some(name) = powershell_parameter_name(token)
+            {
+                match powershell_parameter(parameters, &name) {
+                    Some(PsParameter::Flag(flag)) => raw_flags.push(flag.to_owned()),
+                    Some(PsParameter::Positional) => {}
+                    Some(PsParameter::Value) => skip_value = !token.contains(':'),
+                    None => raw_flags.push(format!("-{name}")),
+                }
                 continue;
             }
             if token.len() > 1 && token.starts_with('-') && !words.is_empty() {
                 // A short flag keeps its case (`git branch -D`), as a call's does.
-                raw_flags.push(token.to_owned());
+                raw_flags.push((*token).to_owned());
             } else if words.is_empty() {
-                words.push(program_name(token));
+                let named = program_name(token);
+                cmdlet = powershell_cmdlet(&named).map(|(_, parameters)| parameters);
+                let (program, prefix) = equivalent_program(named);
+                words.push(program);
+                words.extend(prefix.iter().map(|word| (*word).to_owned()));
             } else if words.len() == 1 {
                 let lower = token.to_lowercase();
                 words.push(canonical_subcommand(&words[0], &lower).to_owned());
             } else {
                 words.push(token.to_lowercase());
             }
+        }
+        if let Some((program, subcommands)) = words.split_first_mut() {
+            let mut rest = subcommands.to_vec();
+            canonical_words(program, &mut rest);
+            words.truncate(1);
+            words.extend(rest);
         }
         let program = words.first().cloned().unwrap_or_default();
         let mut flags = Vec::new();
@@ -47,7 +90,7 @@ impl CommandPattern {
             } else {
                 &expanded[..]
             };
-            let subcommand = words.get(1).map(String::as_str);
+            let subcommand = flags_subcommand(&program, words.get(1..).unwrap_or_default());
             for flag in required {
                 for meaning in flag_meanings_after(&program, subcommand, flag) {
                     if !flags.iter().any(|known| known == meaning) {
@@ -63,13 +106,24 @@ impl CommandPattern {
         let Some((program, subcommands)) = self.words.split_first() else {
             return false;
         };
+        let named = if takes_tasks(program) {
+            // `mvn clean release:prepare release:perform`: each task wherever it stands.
+            subcommands.iter().all(|task| {
+                invocation
+                    .positional
+                    .iter()
+                    .any(|seen| same_argument(program, seen, task))
+            })
+        } else {
+            invocation.positional.len() >= subcommands.len()
+                && invocation
+                    .positional
+                    .iter()
+                    .zip(subcommands)
+                    .all(|(a, b)| same_argument(program, a, b))
+        };
         *program == invocation.program
-            && invocation.positional.len() >= subcommands.len()
-            && invocation
-                .positional
-                .iter()
-                .zip(subcommands)
-                .all(|(a, b)| same_argument(a, b))
+            && named
             && self
                 .flags
                 .iter()
@@ -105,26 +159,26 @@ impl CommandPattern {
     /// `terraform` tool with `{"command": "apply"}` runs `terraform apply`. The flags must
     /// then appear anywhere in the call.
     pub(crate) fn matches_tool(&self, view: &CallView, tool_words: &[String]) -> bool {
-        let Some(start) = tool_words
+        // Every place the program is named (`mcp__git__git_push` names `git` twice: the
+        // server, then the tool).
+        let mut starts = tool_words
             .iter()
-            .position(|word| Some(word) == self.words.first())
-        else {
-            return false;
-        };
-        for (offset, word) in self.words.iter().enumerate().skip(1) {
-            match tool_words.get(start + offset) {
-                Some(tool_word) if tool_word == word => {}
-                Some(_) => return false,
-                None => {
-                    let named = view
+            .enumerate()
+            .filter(|(_, word)| Some(*word) == self.words.first())
+            .map(|(at, _)| at);
+        let named_at = |start: usize| {
+            self.words.iter().enumerate().skip(1).all(|(offset, word)| {
+                match tool_words.get(start + offset) {
+                    Some(tool_word) => tool_word == word,
+                    None => view
                         .texts
                         .iter()
-                        .any(|text| chunks(&text.lower).any(|chunk| chunk == word));
-                    if !named {
-                        return false;
-                    }
+                        .any(|text| chunks(&text.lower).any(|chunk| chunk == word)),
                 }
-            }
+            })
+        };
+        if !starts.any(named_at) {
+            return false;
         }
         let program = &self.words[0];
         self.flags.iter().all(|flag| {
@@ -140,11 +194,18 @@ impl CommandPattern {
     }
 }
 
-/// Whether a call's argument is the one a command names: the same word, or the same path
-/// once both are normal (`rm -rf ./` is `rm -rf .`, `rm -rf //` is `rm -rf /`).
-fn same_argument(seen: &str, named: &str) -> bool {
+/// Whether a call's argument is the one a command names: the same word, the same path once
+/// both are normal (`rm -rf ./` is `rm -rf .`, `rm -rf //` is `rm -rf /`), or a command of the
+/// named one's namespace (`drizzle-kit push:pg` is a `push`, `artisan migrate:fresh` a
+/// `migrate`; not for git, whose `main:prod` is a refspec).
+fn same_argument(program: &str, seen: &str, named: &str) -> bool {
     seen == named
         || (named.contains(['/', '.', '~'])
             && seen.contains(['/', '.', '~'])
             && normalize_path(seen) == normalize_path(named))
+        || (program != "git"
+            && !named.contains(':')
+            && seen
+                .strip_prefix(named)
+                .is_some_and(|rest| rest.len() > 1 && rest.starts_with(':')))
 }

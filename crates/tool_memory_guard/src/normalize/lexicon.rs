@@ -111,10 +111,12 @@ pub(crate) const FLAG_ALIASES: &[(&str, &str, &str)] = &[
 /// Short flags whose meaning depends on the subcommand, per program and subcommand: `git
 /// commit -n` is `--no-verify` where `git push -n` is `--dry-run`.
 pub(crate) const SUBCOMMAND_FLAG_ALIASES: &[(&str, &str, &str, &str)] = &[
+    ("docker", "down", "-v", "--volumes"),
     ("git", "add", "-n", "--dry-run"),
     ("git", "branch", "-l", "--list"),
     ("git", "clean", "-n", "--dry-run"),
     ("git", "commit", "-n", "--no-verify"),
+    ("git", "commit", "-s", "--signoff"),
     ("git", "push", "-n", "--dry-run"),
     ("git", "tag", "-l", "--list"),
 ];
@@ -182,4 +184,289 @@ pub(crate) const PACKAGE_BINS: &[(&str, &str)] = &[
     ("sequelize-cli", "sequelize"),
     ("typescript", "tsc"),
     ("vercel-cli", "vercel"),
+];
+
+/// Programs that are another program under another name, with the subcommand words the name
+/// stands for: `docker-compose` is `docker compose`, `./mvnw` is `mvn`, `terragrunt` runs
+/// `terraform`'s commands, `artisan` is `php artisan`, `taskkill` stops a process as `kill`
+/// does, `setx` sets an environment variable as PowerShell's
+/// `[Environment]::SetEnvironmentVariable` does. Sorted. (PowerShell's cmdlets are in
+/// [`POWERSHELL_CMDLETS`].)
+pub(crate) const PROGRAM_EQUIVALENTS: &[(&str, &str, &[&str])] = &[
+    ("[environment]::setenvironmentvariable", "setx", &[]),
+    ("artisan", "php", &["artisan"]),
+    ("del", "rm", &[]),
+    ("docker-compose", "docker", &["compose"]),
+    ("erase", "rm", &[]),
+    ("gradlew", "gradle", &[]),
+    ("mvnw", "mvn", &[]),
+    ("podman-compose", "podman", &["compose"]),
+    ("ri", "rm", &[]),
+    ("spps", "kill", &[]),
+    ("taskkill", "kill", &[]),
+    ("terragrunt", "terraform", &[]),
+];
+
+/// What a PowerShell parameter does: sets a flag (in the spelling of the program the cmdlet is
+/// compared as), takes the value the cmdlet's first positional argument is (`-Path`), or takes
+/// another value (`-Scope CurrentUser`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PsParameter {
+    Flag(&'static str),
+    Positional,
+    Value,
+}
+
+/// A cmdlet's parameters, each with what it does.
+pub(crate) type CmdletParameters = &'static [(&'static str, PsParameter)];
+
+/// PowerShell's cmdlets that do what a Unix program does, compared as that program (`Remove-Item
+/// -Recurse -Force` is `rm -r -f`), and those compared as themselves; each with its parameters,
+/// which PowerShell reads case-blind and by any unique prefix (`-r` is `-Recurse`, `-fo`
+/// `-Force`). Their aliases (`ri`, `rm`, `del`, `kill`, `spps`) are programs of their own or
+/// [`PROGRAM_EQUIVALENTS`]. Sorted.
+pub(crate) const POWERSHELL_CMDLETS: &[(&str, &str, CmdletParameters)] = &[
+    (
+        "copy-item",
+        "cp",
+        &[
+            ("container", PsParameter::Flag("--parents")),
+            ("credential", PsParameter::Value),
+            ("destination", PsParameter::Positional),
+            ("exclude", PsParameter::Value),
+            ("filter", PsParameter::Value),
+            ("force", PsParameter::Flag("-f")),
+            ("include", PsParameter::Value),
+            ("literalpath", PsParameter::Positional),
+            ("passthru", PsParameter::Flag("--passthru")),
+            ("path", PsParameter::Positional),
+            ("recurse", PsParameter::Flag("-r")),
+        ],
+    ),
+    (
+        "get-content",
+        "cat",
+        &[
+            ("encoding", PsParameter::Value),
+            ("literalpath", PsParameter::Positional),
+            ("path", PsParameter::Positional),
+            ("raw", PsParameter::Flag("--raw")),
+            ("tail", PsParameter::Value),
+            ("totalcount", PsParameter::Value),
+        ],
+    ),
+    (
+        "move-item",
+        "mv",
+        &[
+            ("destination", PsParameter::Positional),
+            ("force", PsParameter::Flag("-f")),
+            ("literalpath", PsParameter::Positional),
+            ("path", PsParameter::Positional),
+        ],
+    ),
+    (
+        "remove-item",
+        "rm",
+        &[
+            ("credential", PsParameter::Value),
+            ("exclude", PsParameter::Value),
+            ("filter", PsParameter::Value),
+            ("force", PsParameter::Flag("-f")),
+            ("include", PsParameter::Value),
+            ("literalpath", PsParameter::Positional),
+            ("path", PsParameter::Positional),
+            ("recurse", PsParameter::Flag("-r")),
+            ("stream", PsParameter::Value),
+        ],
+    ),
+    (
+        "set-executionpolicy",
+        "set-executionpolicy",
+        &[
+            ("executionpolicy", PsParameter::Positional),
+            ("force", PsParameter::Flag("-force")),
+            ("scope", PsParameter::Value),
+        ],
+    ),
+    (
+        "stop-process",
+        "kill",
+        &[
+            ("force", PsParameter::Flag("-f")),
+            ("id", PsParameter::Positional),
+            ("inputobject", PsParameter::Value),
+            ("name", PsParameter::Positional),
+            ("passthru", PsParameter::Flag("--passthru")),
+        ],
+    ),
+];
+
+/// The parameters every cmdlet takes, which count when a prefix is unique.
+pub(crate) const POWERSHELL_COMMON_PARAMETERS: &[&str] = &[
+    "confirm",
+    "debug",
+    "erroraction",
+    "errorvariable",
+    "informationaction",
+    "informationvariable",
+    "outbuffer",
+    "outvariable",
+    "pipelinevariable",
+    "progressaction",
+    "verbose",
+    "warningaction",
+    "warningvariable",
+    "whatif",
+];
+
+/// Package managers that run a package script named as their first word (`pnpm db:reset` is
+/// `pnpm run db:reset`), each with its own commands, which are not scripts. From each
+/// program's documentation; sorted.
+pub(crate) const SCRIPT_RUNNING_MANAGERS: &[(&str, &[&str])] = &[
+    (
+        "bun",
+        &[
+            "add", "build", "create", "exec", "init", "install", "link", "outdated", "patch", "pm",
+            "publish", "remove", "repl", "run", "test", "unlink", "update", "upgrade", "x",
+        ],
+    ),
+    (
+        "pnpm",
+        &[
+            "add",
+            "approve-builds",
+            "audit",
+            "bin",
+            "cache",
+            "cat-file",
+            "cat-index",
+            "config",
+            "create",
+            "dedupe",
+            "deploy",
+            "dlx",
+            "doctor",
+            "env",
+            "exec",
+            "fetch",
+            "find-hash",
+            "help",
+            "i",
+            "ignored-builds",
+            "import",
+            "init",
+            "install",
+            "install-test",
+            "licenses",
+            "link",
+            "list",
+            "ll",
+            "ls",
+            "outdated",
+            "pack",
+            "patch",
+            "patch-commit",
+            "patch-remove",
+            "prune",
+            "publish",
+            "rb",
+            "rebuild",
+            "recursive",
+            "remove",
+            "restart",
+            "rm",
+            "root",
+            "run",
+            "self-update",
+            "server",
+            "setup",
+            "start",
+            "store",
+            "t",
+            "test",
+            "un",
+            "uninstall",
+            "unlink",
+            "up",
+            "update",
+            "upgrade",
+            "why",
+        ],
+    ),
+    (
+        "yarn",
+        &[
+            "add",
+            "audit",
+            "autoclean",
+            "bin",
+            "cache",
+            "check",
+            "config",
+            "constraints",
+            "create",
+            "dedupe",
+            "dlx",
+            "exec",
+            "explain",
+            "generate-lock-entry",
+            "global",
+            "help",
+            "import",
+            "info",
+            "init",
+            "install",
+            "licenses",
+            "link",
+            "list",
+            "login",
+            "logout",
+            "node",
+            "npm",
+            "outdated",
+            "owner",
+            "pack",
+            "patch",
+            "plugin",
+            "policies",
+            "publish",
+            "rebuild",
+            "remove",
+            "run",
+            "set",
+            "stage",
+            "tag",
+            "team",
+            "test",
+            "unlink",
+            "unplug",
+            "up",
+            "upgrade",
+            "upgrade-interactive",
+            "version",
+            "versions",
+            "why",
+            "workspace",
+            "workspaces",
+        ],
+    ),
+];
+
+/// Programs given any number of tasks or goals at once, in any order (`mvn clean
+/// release:prepare release:perform`, `./gradlew build publish`, `make clean install`): a
+/// command names one of them wherever it stands.
+pub(crate) const MULTI_TASK_PROGRAMS: &[&str] = &["gradle", "make", "mvn"];
+
+/// Subcommands of a program's that run a command of another group: `docker compose down`'s
+/// flags are `down`'s, `terragrunt run-all apply` runs `apply` (and is read without
+/// `run-all`).
+pub(crate) const COMMAND_GROUPS: &[(&str, &str)] = &[
+    ("docker", "compose"),
+    ("docker", "container"),
+    ("docker", "image"),
+    ("docker", "network"),
+    ("docker", "system"),
+    ("docker", "volume"),
+    ("podman", "compose"),
 ];

@@ -187,7 +187,13 @@ pub(crate) fn path_candidates(chunk: &str) -> impl Iterator<Item = &str> {
         .split_once(":/")
         .filter(|(head, _)| head.len() > 1)
         .map(|(_, tail)| &chunk[chunk.len() - tail.len() - 1..]);
-    [Some(chunk), after_eq, after_colon]
+    // A git refspec: `+release/2.4` forces `release/2.4`, `HEAD:release/2.4` pushes to it.
+    let forced = chunk.strip_prefix('+').filter(|rest| !rest.is_empty());
+    let refspec_target = chunk
+        .split_once(':')
+        .filter(|(head, tail)| head.len() > 1 && !head.contains('/') && !tail.is_empty())
+        .map(|(_, tail)| tail.trim_start_matches('+'));
+    [Some(chunk), after_eq, after_colon, forced, refspec_target]
         .into_iter()
         .flatten()
         .filter(move |_| usable)

@@ -134,7 +134,7 @@ fn derived_constraints_are_inspectable() -> Result<()> {
     assert_eq!(
         json.as_deref(),
         Some(
-            r#"{"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require","when":[{"kind":"command","value":"terraform"}]}"#
+            r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require","when":[{"kind":"command","value":"terraform"}]}"#
         )
     );
     let guard = Guard::from_rules([rule(
@@ -238,6 +238,16 @@ fn rules_follow_the_tool_family_and_program_named_tools() -> Result<()> {
         ("run_shell_command", json!({"command": "git push --force"})),
         ("run_terminal_cmd", json!({"command": "git push --force"})),
         ("git", json!({"args": ["push", "--force"]})),
+        // An MCP server's tool named after the program runs it, and one whose own name is a
+        // shell's is a shell.
+        (
+            "mcp__git__git_push",
+            json!({"force": true, "branch": "main"}),
+        ),
+        (
+            "mcp__desktop-commander__start_process",
+            json!({"command": "git push --force"}),
+        ),
     ] {
         let verdict = guard.check(tool, &arguments);
         anyhow::ensure!(
@@ -246,7 +256,8 @@ fn rules_follow_the_tool_family_and_program_named_tools() -> Result<()> {
             verdict.reason
         );
     }
-    // An MCP tool has no family: the shell's rule is not about it.
+    // An MCP tool whose own name is no member's and names no program has no family: the
+    // shell's rule is not about it.
     let verdict = guard.check("mcp__git__push", &json!({"force": true}));
     anyhow::ensure!(verdict.decision == Decision::Allow, "{}", verdict.reason);
 
@@ -254,6 +265,12 @@ fn rules_follow_the_tool_family_and_program_named_tools() -> Result<()> {
     anyhow::ensure!(shell[0] == "bash" && shell.contains(&"run_shell_command".to_owned()));
     anyhow::ensure!(tools_sharing_rules("git").contains(&"shell".to_owned()));
     anyhow::ensure!(tools_sharing_rules("mcp__db__run_query") == ["mcp__db__run_query"]);
+    let through_mcp = tools_sharing_rules("mcp__filesystem__write_file");
+    anyhow::ensure!(
+        through_mcp[0] == "mcp__filesystem__write_file" && through_mcp.contains(&"edit".to_owned()),
+        "{through_mcp:?}"
+    );
+    anyhow::ensure!(tools_sharing_rules("mcp__git__git_push").contains(&"bash".to_owned()));
     Ok(())
 }
 
@@ -295,4 +312,143 @@ fn an_address_in_any_accepted_spelling_is_found_through_the_index() {
         );
         assert_eq!(verdict.rules[0].id, "r", "{text} / {to}");
     }
+}
+
+#[test]
+fn an_allowlist_of_hosts_forbids_every_other_host() -> Result<()> {
+    let guard = Guard::from_rules([rule(
+        "r",
+        "WebFetch",
+        "Only fetch from `docs.python.org` and `pypi.org`.",
+        ToolMemoryPriority::Critical,
+    )]);
+    for (url, expected) in [
+        ("https://docs.python.org/3/library/os.html", Decision::Allow),
+        ("https://PyPI.org/project/requests/", Decision::Allow),
+        ("https://docs.python.org.attacker.net/x", Decision::Deny),
+        ("https://pypi-mirror.net/simple", Decision::Deny),
+        (
+            "https://evil.example/?next=https://pypi.org",
+            Decision::Deny,
+        ),
+    ] {
+        let verdict = guard.check("web_fetch", &json!({"url": url, "prompt": "summarise"}));
+        anyhow::ensure!(verdict.decision == expected, "{url}: {}", verdict.reason);
+    }
+    let verdict = guard.check("WebFetch", &json!({"url": "https://github.com/x"}));
+    anyhow::ensure!(
+        verdict
+            .reason
+            .ends_with("github.com is not a host the rule allows"),
+        "{}",
+        verdict.reason
+    );
+    Ok(())
+}
+
+#[test]
+fn a_rule_on_creating_files_leaves_edits_of_existing_ones_alone() -> Result<()> {
+    let guard = Guard::from_rules([rule(
+        "r",
+        "Write",
+        "Do not create new `.js` files in `src/`.",
+        ToolMemoryPriority::Critical,
+    )]);
+    for (tool, arguments, expected) in [
+        (
+            "Write",
+            json!({"file_path": "/repo/src/util.js", "content": "x"}),
+            Decision::Deny,
+        ),
+        (
+            "write_to_file",
+            json!({"TargetFile": "/repo/src/a/b.js"}),
+            Decision::Deny,
+        ),
+        ("Bash", json!({"command": "touch src/x.js"}), Decision::Deny),
+        (
+            "Bash",
+            json!({"command": "echo x > src/y.js"}),
+            Decision::Deny,
+        ),
+        (
+            "Write",
+            json!({"file_path": "/repo/src/util.ts", "content": "x"}),
+            Decision::Allow,
+        ),
+        (
+            "Write",
+            json!({"file_path": "/repo/scripts/build.js", "content": "x"}),
+            Decision::Allow,
+        ),
+        (
+            "Edit",
+            json!({"file_path": "/repo/src/legacy.js", "old_string": "var", "new_string": "let"}),
+            Decision::Allow,
+        ),
+        (
+            "Bash",
+            json!({"command": "sed -i s/var/let/ src/legacy.js"}),
+            Decision::Allow,
+        ),
+        (
+            "Bash",
+            json!({"command": "echo '// x' >> src/legacy.js"}),
+            Decision::Allow,
+        ),
+    ] {
+        let verdict = guard.check(tool, &arguments);
+        anyhow::ensure!(
+            verdict.decision == expected,
+            "{tool} {arguments}: {}",
+            verdict.reason
+        );
+    }
+    Ok(())
+}
+
+/// A rule stored with the constraint an older derivation gave is enforced with today's reading
+/// of its text, and the guard says which rules those were; one a caller gave is kept.
+#[test]
+fn a_stored_constraint_of_an_older_derivation_is_read_again() -> Result<()> {
+    use tool_memory_core::RawJson;
+    // An older reading of "Never force-push to `release/*`" kept only the command.
+    let older =
+        r#"{"matchers":[{"kind":"command","value":"git push --force"}],"polarity":"forbid"}"#;
+    let mut stored = rule(
+        "old",
+        "Bash",
+        "Never force-push to `release/*`.",
+        ToolMemoryPriority::Critical,
+    );
+    stored.meta.constraint = Some(RawJson::from_stored(older.into())?);
+    let mut given = stored.clone();
+    given.id = "given".into();
+    given.tool_name = "send_email".into();
+    given.meta.constraint_explicit = true;
+    let guard = Guard::from_stored([stored, given]);
+    let stale: Vec<&str> = guard
+        .stale_derivations()
+        .map(|rule| rule.id.as_str())
+        .collect();
+    anyhow::ensure!(stale == ["old"], "{stale:?}");
+    // Today's reading keeps to release branches and knows `+ref`.
+    for (command, expected) in [
+        ("git push origin +release/2.4", Decision::Deny),
+        ("git push -f origin feature/x", Decision::Allow),
+    ] {
+        let verdict = guard.check("Bash", &json!({ "command": command }));
+        anyhow::ensure!(
+            verdict.decision == expected,
+            "{command}: {}",
+            verdict.reason
+        );
+    }
+    let kept = guard
+        .constraints()
+        .find(|(rule, _)| rule.id == "given")
+        .and_then(|(_, constraint)| constraint)
+        .map(tool_memory_guard::Constraint::to_json);
+    anyhow::ensure!(kept.as_deref() == Some(older), "{kept:?}");
+    Ok(())
 }

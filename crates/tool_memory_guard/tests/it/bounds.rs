@@ -30,7 +30,7 @@ fn shell_guard() -> Guard {
         rule(
             "plan",
             "shell",
-            "always pass --dry-run to terraform",
+            "never run terraform without --dry-run",
             ToolMemoryPriority::Critical,
         ),
     ])

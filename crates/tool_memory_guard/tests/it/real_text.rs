@@ -11,10 +11,11 @@ use tool_memory_guard::{CorpusCase, Decision, evaluate};
 const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text");
 
 // Ratchet floors, at the figures last measured. When the corpus was written: accuracy 0.744,
-// 74 forbidden calls allowed, 13 calls to ask about allowed, 12 harmless calls blocked. Raise
-// them as the guard improves, never lower them.
+// 74 forbidden calls allowed, 13 calls to ask about allowed, 12 harmless calls blocked; with
+// session 28's second round (987 calls, fresh_r2.jsonl added): 0.999, none of each. Raise them
+// as the guard improves, never lower them.
 /// Share of calls decided as labelled.
-const MIN_ACCURACY: f64 = 0.995;
+const MIN_ACCURACY: f64 = 0.998;
 /// Forbidden calls allowed: the failure that matters most, so none.
 const MAX_ALLOWED_FORBIDDEN: usize = 0;
 /// Calls to ask about that were allowed.
@@ -141,9 +142,10 @@ fn real_text_of_the_shared_corpus_meets_its_floors() -> Result<()> {
         env!("CARGO_MANIFEST_DIR"),
         "/../../tests/fixtures/real_text/guard"
     );
-    /// Measured at the end of session 28; 0.768 and 60 at its start.
-    const MIN_SHARED_ACCURACY: f64 = 0.88;
-    const MAX_SHARED_ALLOWED_FORBIDDEN: usize = 21;
+    /// Measured at the end of session 28's second guard round (0.906, 17); 0.768 and 60 at
+    /// the session's start, 0.884 and 21 after its first round.
+    const MIN_SHARED_ACCURACY: f64 = 0.90;
+    const MAX_SHARED_ALLOWED_FORBIDDEN: usize = 17;
     let cases = crate::corpus::load_dir(SHARED_DIR)?;
     let report = evaluate(&cases);
     let allowed_forbidden = report

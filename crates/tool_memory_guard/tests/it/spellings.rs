@@ -377,3 +377,211 @@ fn arguments_that_are_paths_compare_as_paths() -> Result<()> {
         ],
     )
 }
+
+/// [`check`] on another shell tool (PowerShell's, whose lines escape with a backtick).
+fn check_on(tool: &str, rule_text: &str, rows: &[(&str, Decision)]) -> Result<()> {
+    let guard = Guard::from_rules([rule("r", tool, rule_text, ToolMemoryPriority::Critical)]);
+    for (command, expected) in rows {
+        let verdict = guard.check(tool, &json!({"command": command}));
+        ensure!(
+            verdict.decision == *expected,
+            "{rule_text:?} on {command:?}: expected {}, got {} ({})",
+            expected.as_str(),
+            verdict.decision.as_str(),
+            verdict.reason
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn a_program_under_another_name_is_that_program() -> Result<()> {
+    check(
+        "Never run `docker-compose down`.",
+        &[
+            ("docker compose down", Deny),
+            ("docker-compose down --remove-orphans", Deny),
+            ("docker compose up -d", Allow),
+        ],
+    )?;
+    check(
+        "Don't run `mvn deploy`.",
+        &[
+            ("./mvnw deploy -DskipTests", Deny),
+            ("mvnw -B clean deploy", Deny),
+            ("./mvnw verify", Allow),
+        ],
+    )?;
+    check(
+        "Never run `gradle publish` or `./gradlew flywayClean`.",
+        &[
+            ("./gradlew :lib:publish --no-daemon", Deny),
+            ("gradle build publish", Deny),
+            ("./gradlew :db:flywayClean", Deny),
+            ("./gradlew :db:flywayMigrate", Allow),
+        ],
+    )?;
+    check(
+        "Never run `php artisan migrate:fresh`.",
+        &[
+            ("sail artisan migrate:fresh", Deny),
+            ("./vendor/bin/sail artisan migrate:fresh --seed", Deny),
+            ("php artisan migrate", Allow),
+        ],
+    )?;
+    check(
+        "Never run `terraform apply`.",
+        &[
+            ("terragrunt apply", Deny),
+            ("terragrunt run-all apply", Deny),
+            ("terragrunt plan", Allow),
+        ],
+    )?;
+    check(
+        "Never run `pnpm run db:reset` or `pnpm exec drizzle-kit push`.",
+        &[
+            ("pnpm db:reset", Deny),
+            ("pnpm drizzle-kit push", Deny),
+            ("npx drizzle-kit push:pg", Deny),
+            ("pnpm run build", Allow),
+            ("pnpm drizzle-kit generate", Allow),
+        ],
+    )?;
+    check(
+        "Never run `systemctl restart nginx`.",
+        &[
+            ("sudo service nginx restart", Deny),
+            ("service nginx reload", Allow),
+        ],
+    )?;
+    check(
+        "Never run `mvn release:perform`.",
+        &[
+            ("mvn -B release:prepare release:perform", Deny),
+            ("mvn release:prepare", Allow),
+        ],
+    )
+}
+
+#[test]
+fn powershell_parameters_are_case_blind_prefixes_and_take_a_dash_of_any_kind() -> Result<()> {
+    check_on(
+        "powershell",
+        "Never run `Remove-Item -Recurse -Force`.",
+        &[
+            ("Remove-Item C:\\build -r -fo", Deny),
+            ("rm -r -fo C:\\build", Deny),
+            ("remove-item -recurse -FORCE C:\\x", Deny),
+            ("Remove-Item \u{2013}Recurse \u{2013}Force C:\\x", Deny),
+            ("ri -Recurse -Force C:\\x", Deny),
+            ("Remove-Item C:\\tmp\\a.txt", Allow),
+            // `-f` is `-Filter` or `-Force`, which PowerShell refuses; read as `rm -f` it is
+            // still denied, which costs nothing.
+            ("Remove-Item C:\\x -Recurse -f", Deny),
+            ("Remove-Item C:\\x -Recurse -Filter *.log", Allow),
+        ],
+    )?;
+    check_on(
+        "powershell",
+        "Never `Set-ExecutionPolicy Unrestricted`.",
+        &[
+            ("Set-ExecutionPolicy Unrestricted -Force", Deny),
+            (
+                "set-executionpolicy -ExecutionPolicy unrestricted -Scope CurrentUser",
+                Deny,
+            ),
+            ("Set-ExecutionPolicy -Scope CurrentUser RemoteSigned", Allow),
+        ],
+    )?;
+    check_on(
+        "powershell",
+        "Never kill processes with `Stop-Process`.",
+        &[
+            ("taskkill /F /IM node.exe", Deny),
+            ("Stop-Process -Name node", Deny),
+            ("Get-Process node", Allow),
+        ],
+    )?;
+    check_on(
+        "powershell",
+        "Don't change environment variables with `[Environment]::SetEnvironmentVariable`.",
+        &[("setx PATH \"%PATH%;C:\\tools\"", Deny)],
+    )?;
+    check_on(
+        "powershell",
+        "Never run `Remove-Item` with `-Recurse` under `D:\\data`.",
+        &[
+            ("Remove-Item D:\\data\\old -Recurse", Deny),
+            ("Remove-Item D:\\data-staging\\x -Recurse", Allow),
+            ("Remove-Item D:\\data\\old\\a.txt", Allow),
+        ],
+    )
+}
+
+#[test]
+fn flags_are_read_after_their_subcommand() -> Result<()> {
+    check(
+        "Never run `docker compose down --volumes`.",
+        &[
+            ("docker compose down -v", Deny),
+            ("docker-compose down -v", Deny),
+            ("docker compose down", Allow),
+            ("docker compose run -v ./x:/x app", Allow),
+        ],
+    )?;
+    check(
+        "Never commit with `git commit --no-verify`.",
+        &[("git commit -nm wip", Deny), ("git commit -sm wip", Allow)],
+    )
+}
+
+#[test]
+fn every_spelling_of_a_force_push_to_a_branch_pattern() -> Result<()> {
+    check(
+        "Never force-push to `release/*`.",
+        &[
+            ("git push origin +release/2.4", Deny),
+            ("git push --force-with-lease origin release/2.4", Deny),
+            ("git push -f origin release/2.4", Deny),
+            (
+                "git push --force-if-includes --force-with-lease origin release/2.5",
+                Deny,
+            ),
+            ("git push --force origin HEAD:release/2.4", Deny),
+            ("git push origin release/2.4", Allow),
+            ("git push -f origin feature/login", Allow),
+        ],
+    )
+}
+
+#[test]
+fn a_condition_of_the_ban_leaves_the_rest_alone() -> Result<()> {
+    check(
+        "`mongosh` against the `atlas-prod` connection string is forbidden.",
+        &[
+            (
+                "mongosh \"mongodb+srv://atlas-prod.abcd.mongodb.net/app\"",
+                Deny,
+            ),
+            ("mongosh mongodb://localhost:27017/app", Allow),
+        ],
+    )?;
+    check(
+        "Never run `mysql` with `-e \"DROP`.",
+        &[
+            ("mysql -u root -e \"DROP DATABASE app\"", Deny),
+            ("mysql -u root -e \"SELECT 1\"", Allow),
+            ("mysql -u root -e \"DROPS\"", Allow),
+        ],
+    )?;
+    check(
+        "`psql` against prod is read-only.",
+        &[
+            ("psql -h prod-db.internal -c \"DELETE FROM sessions\"", Deny),
+            ("psql -h prod-db -c \"DELETE FROM sessions\"", Deny),
+            ("psql -h prod-db.internal -c \"SELECT 1\"", Allow),
+            ("psql -h localhost -c \"DELETE FROM sessions\"", Allow),
+            ("psql -h reproduce.internal -c \"DELETE FROM t\"", Allow),
+        ],
+    )
+}

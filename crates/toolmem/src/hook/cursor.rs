@@ -6,7 +6,9 @@
 //! - `beforeShellExecution` (`command`) is checked as Cursor's shell, `run_terminal_cmd`;
 //!   `beforeMCPExecution` and `preToolUse` (`tool_name`, `tool_input`: an object or a JSON
 //!   string) as the named tool (`preToolUse` names Cursor's own tools `Shell`, `Read`, `Write`,
-//!   `Grep`, `WebFetch`, `Task`, ... and MCP tools `MCP:<tool>`); `beforeReadFile`
+//!   `Grep`, `WebFetch`, `Task`, ... and MCP tools `MCP:<tool>`; `beforeMCPExecution` names an
+//!   MCP tool without its server or prefix, and is read as `MCP:<tool>`: the facade checks that
+//!   as every stored `mcp__<server>__<tool>`, the strictest answer winning); `beforeReadFile`
 //!   (`file_path`, `content`) as Cursor's `read_file` of that path (the file's content is not
 //!   the call's argument: a rule is about which files, not about what they say).
 //! - A confirm is `ask` before a shell or MCP call. At `preToolUse`, where `ask` reportedly shows
@@ -85,7 +87,22 @@ pub(super) fn parse(payload: &Value) -> Result<Event, String> {
             SHELL_TOOL,
             json!({ "command": required_str(payload, "command")? }),
         ),
-        "beforeMCPExecution" | "preToolUse" => call(
+        // `beforeMCPExecution` names an MCP tool without its server (`delete_issue`), as
+        // `preToolUse` does with a prefix (`MCP:delete_issue`): the facade checks such a name
+        // as every stored tool of that own name (`mcp__linear__delete_issue`).
+        "beforeMCPExecution" => {
+            let tool = required_str(payload, "tool_name")?;
+            let named = if tool
+                .get(..4)
+                .is_some_and(|prefix| prefix.eq_ignore_ascii_case("mcp:"))
+            {
+                tool.to_owned()
+            } else {
+                format!("MCP:{tool}")
+            };
+            call(&named, tool_input(payload, "tool_input")?)
+        }
+        "preToolUse" => call(
             required_str(payload, "tool_name")?,
             tool_input(payload, "tool_input")?,
         ),
