@@ -3,7 +3,10 @@
 //! a tool the sentence before named ("Never send `INSERT` through it").
 
 use super::alias::Haystack;
-use super::lexicon::{BAN_OPENERS, BAN_TURNS, PERMISSIONS, POINTING_BACK};
+use super::lexicon::{
+    BAN_OPENERS, BAN_TURNS, CONDITIONS, MODAL_BANS, ORDER_WORDS, PERMISSIONS, POINTING_BACK,
+    STATEMENT_TURNS,
+};
 use crate::text::is_word_char;
 
 /// The byte offset in `text` of a ban that follows a permission in the same sentence: the
@@ -71,6 +74,117 @@ pub(super) fn ban_after_permission(text: &str) -> Option<usize> {
         })
         .min()
 }
+
+/// The byte offset in `text` of the clause that gives the order, when another part of the
+/// sentence would mislead attribution:
+/// - a ban after a permission ([`ban_after_permission`]): "You may read `x`, but never
+///   rewrite it";
+/// - the order after a condition that opens the sentence: "When you change anything under
+///   `core/`, always run `cargo test`" is about running, not changing;
+/// - a ban after a statement with no order of its own: "Config lives in `config/` and you
+///   must not read `config/secret.key`", "Read `CHANGELOG.md`; never create another".
+pub(super) fn deciding_clause(text: &str) -> Option<usize> {
+    if let Some(at) = ban_after_permission(text) {
+        return Some(at);
+    }
+    let start = text.find(|ch: char| ch.is_alphanumeric())?;
+    let first = text[start..]
+        .split(|ch: char| !ch.is_alphanumeric())
+        .next()
+        .unwrap_or_default();
+    if CONDITIONS
+        .iter()
+        .any(|condition| first.eq_ignore_ascii_case(condition))
+    {
+        let comma = text[start..].find(", ")?;
+        return Some(start + comma + 2);
+    }
+    ban_after_statement(text)
+}
+
+/// The byte offset in `text` of a ban after a part with no order of its own ("Config lives
+/// in `config/` and you must not read …"), in one pass: a word of an order before any turn
+/// ends the search, since every later head holds it too.
+fn ban_after_statement(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut word_start: Option<usize> = None;
+    let mut at = 0;
+    while at < bytes.len() {
+        let byte = bytes[at];
+        let (is_word, length) = if byte.is_ascii() {
+            (byte.is_ascii_alphanumeric() || byte == b'\'', 1)
+        } else {
+            let ch = text[at..].chars().next().unwrap_or(' ');
+            (ch.is_alphanumeric() || ch == '’', ch.len_utf8())
+        };
+        if is_word {
+            word_start.get_or_insert(at);
+            at += length;
+            continue;
+        }
+        if let Some(start) = word_start.take()
+            && is_order_word(&text[start..at])
+        {
+            return None;
+        }
+        // A turn opens with a comma, a semicolon, or a space before "but", "and" or a dash.
+        let next = bytes.get(at + 1).copied().unwrap_or(0);
+        let may_turn = match byte {
+            b',' | b';' => true,
+            b' ' => matches!(next.to_ascii_lowercase(), b'b' | b'a' | 0xE2),
+            _ => false,
+        };
+        if may_turn
+            && let Some(turn) = STATEMENT_TURNS
+                .iter()
+                .find(|turn| starts_with_ignore_case(&bytes[at..], turn))
+        {
+            let after = at + turn.len();
+            let rest = text[after..].trim_start_matches(['*', '_', ' ']);
+            let rest = ["you ", "and "]
+                .iter()
+                .find_map(|lead| {
+                    starts_with_ignore_case(rest.as_bytes(), lead).then(|| &rest[lead.len()..])
+                })
+                .unwrap_or(rest);
+            let ban = BAN_OPENERS.iter().chain(MODAL_BANS).any(|ban| {
+                starts_with_ignore_case(rest.as_bytes(), ban)
+                    && rest[ban.len()..]
+                        .chars()
+                        .next()
+                        .is_none_or(|ch| !is_word_char(ch))
+            });
+            if ban {
+                return Some(after);
+            }
+        }
+        at += length;
+    }
+    None
+}
+
+/// Whether a word makes the part of a sentence it stands in an order (or a permission) of
+/// its own.
+fn is_order_word(word: &str) -> bool {
+    word.len() <= 7
+        && word.as_bytes()[0].is_ascii()
+        && ORDER_LEADS & (1 << word.as_bytes()[0].to_ascii_lowercase()) != 0
+        && ORDER_WORDS
+            .iter()
+            .any(|marker| word.eq_ignore_ascii_case(marker))
+}
+
+/// The first bytes of the words of an order, as a set of ASCII bytes: most words open with
+/// none.
+const ORDER_LEADS: u128 = {
+    let mut leads = 0u128;
+    let mut index = 0;
+    while index < ORDER_WORDS.len() {
+        leads |= 1 << ORDER_WORDS[index].as_bytes()[0];
+        index += 1;
+    }
+    leads
+};
 
 /// The first bytes of the permissions, as a set of ASCII bytes: most words open with none.
 const PERMISSION_LEADS: u128 = {
