@@ -20,8 +20,8 @@ use regex::Regex;
 use tool_memory_core::markdown::{self, LineKind};
 
 use self::lexicon::{
-    DONT_IDIOMS, FORWARD_PHRASES, LEAD_INS, MULTI_FILLERS, PERMISSION_OPENERS, POLITE_REQUESTS,
-    SETTING_NOUNS,
+    DONT_IDIOMS, FORWARD_PHRASES, LEAD_IN_FRAMES, LEAD_INS, MULTI_FILLERS, PERMISSION_OPENERS,
+    POLICY_CELLS, POLITE_REQUESTS, SETTING_NOUNS,
 };
 use crate::lexicon::{
     AGENT_NAME, AGENT_NOUN, ALWAYS_NOT_ORDER, BASE_VERB_IN_ED, BE_IDIOM, DONT_NOT_ORDER, FILLER,
@@ -34,7 +34,9 @@ use crate::reading::{GrammarPart, Reader};
 use crate::revocation::{self, Found, blank_revocation};
 use crate::route::need_of;
 use crate::standing::{self, Statement};
-use crate::text::{self, CODE_WORD, grammar_form, match_form, strip_bullet, truncate_chars};
+use crate::text::{
+    self, CODE_WORD, Sign, grammar_form, match_form, sign_of, strip_bullet, truncate_chars,
+};
 use crate::tokens::{self, Token, is_at, matches_at, tokenize, word_at};
 
 /// One captured edict: the sentence, its match form, and whose words it is.
@@ -108,8 +110,14 @@ impl<'a> EdictReader<'a> {
             self.lead = Some(lead_in);
             return false;
         }
+        let sign = sign_of(span.text);
         if let Some(lead_text) = &self.lead {
-            match markdown::line(span.text).kind {
+            // A line that opens with a sign (`❌ force-push`) is an item like a bullet.
+            let kind = match markdown::line(span.text).kind {
+                LineKind::Text if sign.is_some() => LineKind::Bullet(0),
+                kind => kind,
+            };
+            match kind {
                 LineKind::Blank => return false,
                 LineKind::Bullet(_) => {
                     let item = strip_bullet(span.text).trim();
@@ -133,6 +141,46 @@ impl<'a> EdictReader<'a> {
                     }
                 }
                 _ => self.lead = None,
+            }
+        }
+        // "| `git push --force` | never |": a row whose policy cell is a marker or a consent
+        // phrase is a rule about its first cell; the rule is the row.
+        if span.text.trim_start().starts_with('|')
+            && let Some(row) = policy_row(span.text)
+        {
+            let cut = truncate_chars(row, MAX_EDICT_CHARS);
+            self.edicts.push(Edict {
+                whole: cut.len() == row.len(),
+                text: Cow::Borrowed(cut),
+                form: match_form(row),
+                voice: span.voice,
+                previous: self.previous,
+            });
+            self.previous = Some(row);
+            return false;
+        }
+        // "❌ `git commit --no-verify`", "🚫 Editing `prisma/migrations/`": a ban sign bans an
+        // item about a tool that is no order of its own; the rule keeps the sign.
+        if let Some((Sign::Ban, at, item)) = sign {
+            let item = item.trim();
+            let plain_item = |grammar: &str, tokens: &[Token<'_>]| {
+                !is_own_read(grammar, tokens) && !is_question(grammar)
+            };
+            if item.chars().any(char::is_alphanumeric)
+                && need_of(item).is_some()
+                && with_grammar(reader, span.line, item, plain_item)
+            {
+                let text = span.text[at..].trim_end();
+                let cut = truncate_chars(text, MAX_EDICT_CHARS);
+                self.edicts.push(Edict {
+                    whole: cut.len() == text.len(),
+                    text: Cow::Borrowed(cut),
+                    form: match_form(text),
+                    voice: span.voice,
+                    previous: self.previous,
+                });
+                self.previous = Some(item);
+                return false;
             }
         }
         true
@@ -269,9 +317,14 @@ fn is_standing(blanked: &str, tokens: &[Token<'_>], clause: &str, voice: Voice) 
     }
     match standing::statement_of(blanked, tokens) {
         Some(Statement::Ban) => true,
-        Some(Statement::Only | Statement::Must | Statement::Gate | Statement::Except) => {
-            need_of(clause).is_some()
-        }
+        Some(
+            Statement::Only
+            | Statement::Must
+            | Statement::Gate
+            | Statement::Except
+            | Statement::Judged
+            | Statement::Declared,
+        ) => need_of(clause).is_some(),
         None => false,
     }
 }
@@ -315,6 +368,40 @@ const LEAD_IN_WORDS: &[&str] = &[
     "requires",
 ];
 
+/// The row `line` (a table row) as a rule, if a cell after the first is a policy
+/// ([`POLICY_CELLS`]: "never", "ask first", "always before a commit", "❌") and the first cell
+/// is about a tool (a command, a path, a family word). A header or separator row is none.
+fn policy_row(line: &str) -> Option<&str> {
+    let row = line.trim();
+    if markdown::line(row).kind != LineKind::TableRow {
+        return None;
+    }
+    let inner = row.trim_matches('|');
+    let mut cells = inner.split('|').map(str::trim);
+    let subject = cells.next()?;
+    if !subject.chars().any(char::is_alphanumeric) || need_of(subject).is_none() {
+        return None;
+    }
+    // A cell that is an order of its own ("| Git | Never force-push. |") is read as one.
+    if inner.split('|').any(|cell| is_edict(&match_form(cell))) {
+        return None;
+    }
+    cells
+        .any(|cell| {
+            let form = match_form(strip_bullet(cell));
+            let form = form.trim_matches(|ch: char| !ch.is_alphanumeric());
+            let words = form.split_whitespace().count();
+            let sign =
+                matches!(sign_of(cell), Some((Sign::Ban, _, rest)) if rest.trim().is_empty());
+            sign || (words <= 6
+                && POLICY_CELLS.iter().any(|policy| {
+                    form.strip_prefix(policy)
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+                }))
+        })
+        .then_some(row)
+}
+
 /// Whether `line` may lead in a list: a heading, a bold title, or a line that ends in a
 /// colon (perhaps inside emphasis or before a heading's closing marks). Nearly every line is
 /// none of these, and is not parsed as markdown at all.
@@ -356,7 +443,14 @@ fn parsed_lead_in(line: &str) -> Option<String> {
     };
     let form = match_form(body);
     let form = form.trim_end_matches(':').trim();
-    LEAD_INS.contains(&form).then(|| format!("{body}:"))
+    // "What you must not do", "Things you must never do", "What not to do": the ban with
+    // the words around it that make a heading of it.
+    let core = LEAD_IN_FRAMES.iter().fold(form, |form, (before, after)| {
+        form.strip_prefix(before)
+            .and_then(|rest| rest.strip_suffix(after))
+            .unwrap_or(form)
+    });
+    (LEAD_INS.contains(&form) || LEAD_INS.contains(&core)).then(|| format!("{body}:"))
 }
 
 /// Whether the marker belongs to the name of a setting or a sign: "Do not disturb mode is on",

@@ -19,9 +19,9 @@ use tool_memory_core::markdown::code_span_text;
 
 pub(crate) use self::lexicon::VERB_TOOL_NAMES;
 use self::lexicon::{
-    CODE_ONLY_PROGRAMS, CREATE_VERBS, EDIT_NOUNS, EDIT_VERBS, FETCH_WORDS, NAMED_SHELL_THINGS,
-    PROGRAMS, READ_VERBS, SEARCH_WORDS, SHELL_NOUNS, SHELL_OBJECTS, SHELL_VERBS, SUFFIXES,
-    WINDOWS_CODE_ONLY_PROGRAMS, WINDOWS_PROGRAMS,
+    CODE_ONLY_PROGRAMS, CREATE_VERBS, DEPENDENCY_WORDS, EDIT_NOUNS, EDIT_VERBS, FETCH_WORDS,
+    NAMED_SHELL_THINGS, PROGRAMS, READ_VERBS, SEARCH_WORDS, SHELL_NOUNS, SHELL_OBJECTS,
+    SHELL_VERBS, SUFFIXES, WINDOWS_CODE_ONLY_PROGRAMS, WINDOWS_PROGRAMS,
 };
 use crate::hash::{FxHashMap, WordMap};
 use crate::text::{code_spans, is_word_char};
@@ -311,6 +311,11 @@ fn shell_object(after: &str) -> bool {
         let lower = word.to_ascii_lowercase();
         if SHELL_OBJECTS.contains(&lower.as_str()) {
             return true;
+        }
+        // "add a dependency" is the package manager's work; "add dependencies to
+        // `pyproject.toml`" edits the file.
+        if DEPENDENCY_WORDS.contains(&lower.as_str()) {
+            return !after.contains('`');
         }
         if EDIT_NOUNS.contains(&lower.as_str()) {
             return false;

@@ -10,7 +10,10 @@
 
 pub(crate) mod lexicon;
 
-use self::lexicon::{BANS, GATE_PHRASES, GATES, ONLY_MEANS};
+use self::lexicon::{
+    BANS, DECLARED_NOT_VERBS, DECLARED_SETTINGS, GATE_PHRASES, GATES, JUDGEMENTS, ONLY_MEANS,
+    UNWANTED,
+};
 use crate::lexicon::{COPULA, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, PERMITTING_WORD};
 use crate::text::CODE_WORD;
 use crate::tokens::{Token, is_at, matches_at, word_at};
@@ -32,6 +35,15 @@ pub(crate) enum Statement {
     /// A permission with an exception, which bans the exception: "`Read` is fine except for
     /// `secrets/`", "Reading files is OK, except `.env`".
     Except,
+    /// A judgement that bans: "`crontab -r` is never OK", "Merging to `main` is never
+    /// acceptable". A description can take this shape ("the build is never fine on
+    /// Mondays"), so the sentence must be about a tool.
+    Judged,
+    /// A ban stated as how things are ("In this project you don't run `docker`", "You never
+    /// push to `main`") or as what the user does not want ("I don't want you running
+    /// migrations", "The one thing I don't want is edits to `schema.prisma`"). About a tool
+    /// only: "you never listen" is a complaint.
+    Declared,
 }
 
 /// The markerless statement `form` (a [`grammar_form`](crate::text::grammar_form)) makes, if
@@ -48,8 +60,13 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
         return None;
     }
     let first = tokens.iter().find(|token| token.word)?;
-    if first.is(FIRST_PERSON_WORD) {
-        return None;
+    if first.is(FIRST_PERSON_WORD) || matches!(first.text, "in" | "here" | "the" | "what") {
+        if is_declared(tokens) {
+            return Some(Statement::Declared);
+        }
+        if first.is(FIRST_PERSON_WORD) {
+            return None;
+        }
     }
     if is_ban(tokens) {
         return Some(Statement::Ban);
@@ -71,7 +88,65 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
     if is_except(tokens) {
         return Some(Statement::Except);
     }
+    if is_judged(tokens) {
+        return Some(Statement::Judged);
+    }
     None
+}
+
+/// "X is never OK", "X is not acceptable": a copula, perhaps an intensifier, a judgement.
+fn is_judged(tokens: &[Token<'_>]) -> bool {
+    (1..tokens.len()).any(|index| {
+        if !is_at(tokens, index, COPULA) {
+            return false;
+        }
+        let mut at = index + 1;
+        while is_at(tokens, at, INTENSIFIER) {
+            at += 1;
+        }
+        JUDGEMENTS
+            .iter()
+            .any(|judgement| matches_at(tokens, at, judgement))
+    })
+}
+
+/// A ban declared rather than ordered ([`Statement::Declared`]): after a setting of place
+/// ("In this project", "Here"), "you never / don't / do not" and a verb; "I don't want you
+/// (to) …"; "I don't want any …"; "(the one) thing I don't want is …", "what I don't want
+/// is …".
+fn is_declared(tokens: &[Token<'_>]) -> bool {
+    let mut index = DECLARED_SETTINGS
+        .iter()
+        .find(|setting| matches_at(tokens, 0, setting))
+        .map_or(0, |setting| setting.len());
+    if tokens.get(index).and_then(Token::punct) == Some(',') {
+        index += 1;
+    }
+    let word = |offset: usize| word_at(tokens, index + offset);
+    let negation = match (word(0), word(1), word(2)) {
+        (Some("you"), Some("never" | "don't" | "dont"), _) => Some(index + 2),
+        (Some("you"), Some("do"), Some("not")) => Some(index + 3),
+        _ => None,
+    };
+    if let Some(verb) = negation {
+        return word_at(tokens, verb).is_some_and(|verb| {
+            !DECLARED_NOT_VERBS.contains(&verb) && !verb.ends_with("ed") && !verb.ends_with("ing")
+        });
+    }
+    // "I don't want you running …", "I don't want any new dependencies".
+    let want = match (word(0), word(1), word(2)) {
+        (Some("i"), Some("don't" | "dont" | "never"), Some("want")) => Some(index + 3),
+        (Some("i"), Some("do"), Some("not")) if word(3) == Some("want") => Some(index + 4),
+        _ => None,
+    };
+    if let Some(after) = want {
+        return matches!(
+            word_at(tokens, after),
+            Some("you" | "any" | "anyone" | "anybody" | "agents" | "the")
+        );
+    }
+    // "The one thing I don't want is …", "What I don't want is …".
+    (0..tokens.len().min(6)).any(|at| UNWANTED.iter().any(|phrase| matches_at(tokens, at, phrase)))
 }
 
 /// "X is fine except Y", "X is OK, except Y": a permission (a copula and a permitting word)

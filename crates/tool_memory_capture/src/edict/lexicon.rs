@@ -59,6 +59,55 @@ pub(crate) const LEAD_INS: &[&str] = &[
     "needs approval",
     "requires approval",
     "requires my approval",
+    "you should never",
+    "you should not",
+    "should never",
+    "not to",
+    "to never",
+    "never ever",
+    "you never",
+    "not permitted",
+];
+
+/// How the cell of a table row that sets a policy opens (in match form, a few words at
+/// most): "| `git push --force` | never |", "| `helm upgrade` | ask first |", "| `make lint`
+/// | always before a commit |". A row with one is a rule about its first cell.
+pub(crate) const POLICY_CELLS: &[&str] = &[
+    "always",
+    "approval required",
+    "ask",
+    "banned",
+    "confirm first",
+    "do not",
+    "don't",
+    "forbidden",
+    "mandatory",
+    "must",
+    "needs approval",
+    "needs my",
+    "never",
+    "no",
+    "not allowed",
+    "off limits",
+    "off-limits",
+    "only after",
+    "only with",
+    "prohibited",
+    "requires approval",
+    "requires my",
+    "with approval",
+];
+
+/// The words around a ban that make a heading of it: "What you must not do", "Things you
+/// must never do", "What not to do here". Each is stripped once, in order, before the ban is
+/// looked up in [`LEAD_INS`].
+pub(crate) const LEAD_IN_FRAMES: &[(&str, &str)] = &[
+    ("what ", ""),
+    ("things ", ""),
+    ("", " here"),
+    ("", " ever"),
+    ("", " do"),
+    ("", " ever"),
 ];
 
 pub(crate) const SETTING_NOUNS: &[&str] = &[

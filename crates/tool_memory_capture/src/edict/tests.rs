@@ -380,3 +380,94 @@ fn the_lead_in_test_hides_no_lead_in() {
     }
     assert!(leads > 5, "{leads}");
 }
+
+#[test]
+fn a_sign_opens_an_item_like_a_bullet_and_a_ban_sign_bans_it() {
+    check(
+        "❌ No `git push --force` on shared branches.\n⚠️ Check with me before any `git rebase`.\n🚫 Don't touch `infra/`.",
+        &[
+            "No `git push --force` on shared branches.",
+            "Check with me before any `git rebase`.",
+            "Don't touch `infra/`.",
+        ],
+    );
+    check(
+        "- ⛔️ Never run `terraform destroy`.\n✋ Ask before running `db:reset`.",
+        &["Never run `terraform destroy`.", "Ask before running `db:reset`."],
+    );
+    // A ban sign bans an item about a tool; other signs and items about nothing do not.
+    check(
+        "❌ `git commit --no-verify`\n❌ Editing `prisma/migrations/`\n✅ Running `pnpm test`\n❌ Flaky tests in CI",
+        &["❌ `git commit --no-verify`", "❌ Editing `prisma/migrations/`"],
+    );
+    check("✅ `npm test` is fine anytime.", &[]);
+}
+
+#[test]
+fn headings_that_frame_a_ban_lead_in_its_list() {
+    check(
+        "### What you must not do\n- `terraform apply` in any environment\n- edit `.github/workflows/`",
+        &[
+            "What you must not do: `terraform apply` in any environment",
+            "What you must not do: edit `.github/workflows/`",
+        ],
+    );
+    check(
+        "## Things you must never do\n- run `gcloud projects delete`\n\n## What not to do\n- `docker system prune`",
+        &[
+            "Things you must never do: run `gcloud projects delete`",
+            "What not to do: `docker system prune`",
+        ],
+    );
+    check("## Don'ts\n🚫 force-push", &["Don'ts: force-push"]);
+    check("## What we do\n- run the tests", &[]);
+}
+
+#[test]
+fn a_table_row_with_a_policy_cell_is_a_rule_about_its_first_cell() {
+    check(
+        "| Command | Policy |\n|---|---|\n| `git push --force` | never |\n| `make lint` | always before a commit |\n| `git push` | ask first |\n| `npm test` | fine |\n| `kubectl delete` | ❌ |",
+        &[
+            "| `git push --force` | never |",
+            "| `make lint` | always before a commit |",
+            "| `git push` | ask first |",
+            "| `kubectl delete` | ❌ |",
+        ],
+    );
+    // A row about nothing a tool does, and a cell that is an order of its own.
+    check("| Has tests | no |\n| Reviewed | never |", &[]);
+    check("| Git | Never force-push. |", &["| Git | Never force-push."]);
+}
+
+#[test]
+fn predicative_and_declared_bans_about_a_tool() {
+    for rule in [
+        "`crontab -r` is never OK.",
+        "Merging to `main` is never acceptable without a review.",
+        "Deploying to prod needs approval.",
+        "`kubectl delete` only with my explicit approval.",
+        "In this project you don't run any `docker` command at all.",
+        "You never push to `main`.",
+        "You do not touch `migrations/`.",
+        "Here, you never install global packages.",
+        "I don't want you running migrations on staging.",
+        "The one thing I don't want is edits to `schema.prisma`.",
+        "What I don't want is anyone force-pushing to `release/*`.",
+        "I don't want any new dependencies.",
+    ] {
+        check(rule, &[rule]);
+    }
+    for remark in [
+        "The build is never green on Mondays, weirdly.",
+        "The build is never fine on Mondays.",
+        "You don't need to run the linter, CI does it.",
+        "You don't have to ask for small refactors.",
+        "You never know with flaky tests.",
+        "You never listen.",
+        "I don't want to wait for CI, though.",
+        "I don't want any drama.",
+        "The review needs approval from two people?",
+    ] {
+        check(remark, &[]);
+    }
+}

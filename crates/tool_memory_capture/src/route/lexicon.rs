@@ -252,6 +252,11 @@ pub(crate) const NAMED_SHELL_THINGS: &[&str] = &[
     "topic",
 ];
 
+/// The objects of an edit verb that a package manager handles ("add a dependency"), unless a
+/// file is named.
+pub(crate) const DEPENDENCY_WORDS: &[&str] =
+    &["dependencies", "dependency", "deps", "package", "packages"];
+
 /// Changing files or code.
 pub(crate) const EDIT_VERBS: &[&str] = &[
     "edit", "modify", "change", "add", "delete", "remove", "rename", "refactor", "reformat",

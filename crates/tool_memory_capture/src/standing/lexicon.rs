@@ -36,6 +36,13 @@ pub(crate) const GATE_PHRASES: &[&[&str]] = &[
     &["only", "once", "i've"],
     &["only", "when", "i", "approve"],
     &["only", "when", "i", "say", "so"],
+    &["needs", "approval"],
+    &["need", "approval"],
+    &["requires", "approval"],
+    &["require", "approval"],
+    &["only", "with", "approval"],
+    &["only", "with", "explicit", "approval"],
+    &["only", "with", "my", "explicit", "approval"],
     &["only", "with", "my", "approval"],
     &["only", "with", "my", "ok"],
     &["only", "with", "my", "sign-off"],
@@ -92,3 +99,61 @@ pub(crate) const GATES: &[&[&str]] = &[
 
 /// Words after "only" that keep it an exclusive choice of means ("only with `--atomic`").
 pub(crate) const ONLY_MEANS: &[&str] = &["with", "via", "through", "from", "in", "on", "using"];
+
+/// Judgements after a copula that ban what the subject names: "is never OK".
+pub(crate) const JUDGEMENTS: &[&[&str]] = &[
+    &["never", "ok"],
+    &["never", "okay"],
+    &["never", "acceptable"],
+    &["never", "fine"],
+    &["never", "an", "option"],
+    &["not", "acceptable"],
+    &["not", "an", "option"],
+    &["unacceptable"],
+];
+
+/// Settings of place that may open a declared ban: "In this project you don't run …".
+pub(crate) const DECLARED_SETTINGS: &[&[&str]] = &[
+    &["in", "this", "project"],
+    &["in", "this", "repo"],
+    &["in", "this", "repository"],
+    &["in", "this", "codebase"],
+    &["in", "this", "workspace"],
+    &["on", "this", "project"],
+    &["on", "this", "team"],
+    &["here"],
+];
+
+/// Words after "you never / don't" that make a remark, not a ban: "you never know", "you don't
+/// need to", "you don't have to".
+pub(crate) const DECLARED_NOT_VERBS: &[&str] = &[
+    "always",
+    "care",
+    "even",
+    "ever",
+    "get",
+    "have",
+    "know",
+    "listen",
+    "mind",
+    "need",
+    "really",
+    "remember",
+    "say",
+    "see",
+    "seem",
+    "think",
+    "understand",
+    "usually",
+    "want",
+    "worry",
+];
+
+/// Phrases that say what the user does not want, near the start of a sentence.
+pub(crate) const UNWANTED: &[&[&str]] = &[
+    &["thing", "i", "don't", "want", "is"],
+    &["thing", "i", "do", "not", "want", "is"],
+    &["what", "i", "don't", "want", "is"],
+    &["what", "i", "do", "not", "want", "is"],
+    &["last", "thing", "i", "want", "is"],
+];
