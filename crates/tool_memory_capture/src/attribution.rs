@@ -179,6 +179,13 @@ impl Candidates {
             .or_else(|| self.named(&self.hits(&Haystack::new(&without_code(text, spans)))))
     }
 
+    /// Whether a code span of `text` spells a tool of the catalogue (`` `execute_command` ``).
+    pub(crate) fn names_in_code(&self, text: &str) -> bool {
+        code_spans(text)
+            .iter()
+            .any(|span| self.code_names(code_span_text(text, span).trim()).is_some())
+    }
+
     /// Where each name, form and name word of the tools first stands in the rule `form` reads.
     fn hits(&self, form: &Haystack<'_>) -> Hits {
         self.names.hits(form)

@@ -20,13 +20,14 @@ use regex::Regex;
 use tool_memory_core::markdown::{self, LineKind};
 
 use self::lexicon::{
-    DONT_IDIOMS, FORWARD_PHRASES, LEAD_IN_FRAMES, LEAD_INS, MULTI_FILLERS, PERMISSION_OPENERS,
-    POLICY_CELLS, POLITE_REQUESTS, SETTING_NOUNS,
+    CODE_STYLE_WORDS, DONT_IDIOMS, FORWARD_PHRASES, LEAD_IN_FRAMES, LEAD_INS, MULTI_FILLERS,
+    ONE_OFFS, PERMISSION_OPENERS, POLICY_CELLS, POLITE_REQUESTS, SETTING_NOUNS, TOOL_SETTING_VERBS,
 };
 use crate::lexicon::{
-    AGENT_NAME, AGENT_NOUN, ALWAYS_NOT_ORDER, BASE_VERB_IN_ED, BE_IDIOM, DONT_NOT_ORDER, FILLER,
-    FILLER_OPENER, FORWARD_NOT_ORDER, ING_NOT_GERUND, INVERSION, MARKER_OPENER, NO_CODE_FACT,
-    NO_MORE_NOT_ORDER, NOT_VERB, SETTING_NOUN, SPEECH, SUBJECT,
+    AFTER_POINTER_WORD, AGENT_NAME, AGENT_NOUN, ALWAYS_NOT_ORDER, BASE_VERB_IN_ED, BE_IDIOM,
+    DONT_NOT_ORDER, FILLER, FILLER_OPENER, FORWARD_NOT_ORDER, ING_NOT_GERUND, INVERSION, LASTING,
+    MARKER_OPENER, NO_CODE_FACT, NO_MORE_NOT_ORDER, NOT_VERB, ONE_OFF_OPENER, POINTER,
+    SETTING_NOUN, SPEECH, SUBJECT,
 };
 use crate::material::{MaterialKind, Span, Voice, quotations, unquoted_form};
 use crate::output::MAX_EDICT_CHARS;
@@ -55,6 +56,9 @@ pub(crate) struct Edict<'a> {
     /// The sentence before it in the message, which a rule can point back to ("Use
     /// `run_query` for reads. Never send `INSERT` through it.").
     pub(crate) previous: Option<&'a str>,
+    /// Whether the edict stands only if a code span of it spells a tool of the catalogue
+    /// (an order about a tool's own arguments, [`is_tool_setting`]).
+    pub(crate) names_a_tool: bool,
 }
 
 /// The edict grammar reading a message span by span ([`crate::grammar::read`] drives it):
@@ -73,6 +77,9 @@ pub(crate) struct EdictReader<'a> {
     lead: Option<String>,
     /// The last clause read, which a rule can point back to.
     previous: Option<&'a str>,
+    /// Whether that clause was an order itself: then a rule after it that points back
+    /// ("… Stop using the browser for that.") does not take it in.
+    previous_was_order: bool,
     /// The quotations of the span being read, code spans left out; found on the span's first
     /// edict only, since most spans hold none.
     quotes: Option<Vec<Range<usize>>>,
@@ -135,6 +142,7 @@ impl<'a> EdictReader<'a> {
                             form,
                             voice: span.voice,
                             previous: self.previous,
+                            names_a_tool: false,
                         });
                         self.previous = Some(item);
                         return false;
@@ -155,6 +163,7 @@ impl<'a> EdictReader<'a> {
                 form: match_form(row),
                 voice: span.voice,
                 previous: self.previous,
+                names_a_tool: false,
             });
             self.previous = Some(row);
             return false;
@@ -178,6 +187,7 @@ impl<'a> EdictReader<'a> {
                     form: match_form(text),
                     voice: span.voice,
                     previous: self.previous,
+                    names_a_tool: false,
                 });
                 self.previous = Some(item);
                 return false;
@@ -254,8 +264,27 @@ impl<'a> EdictReader<'a> {
                 is_order(&blanked, &tokens) || is_standing(&blanked, &tokens, clause, span.voice)
             }
         };
-        if !order {
+        // "Set `requires_approval: true` on every `execute_command` …": an order about a
+        // tool's own arguments, which stands only if the code span names a tool of the
+        // catalogue (capture checks that).
+        if !order && span.voice == Voice::Own && is_tool_setting(grammar, tokens, clause) {
+            let text = truncate_chars(clause, MAX_EDICT_CHARS);
+            self.edicts.push(Edict {
+                whole: text.len() == clause.len(),
+                text: Cow::Borrowed(text),
+                form: form.to_owned(),
+                voice: span.voice,
+                previous: self.previous,
+                names_a_tool: true,
+            });
             self.previous = Some(clause);
+            self.previous_was_order = true;
+            return;
+        }
+        // "Don't push yet", "for now don't commit": a request for this turn, not a rule.
+        if !order || is_one_off(tokens) {
+            self.previous = Some(clause);
+            self.previous_was_order = false;
             return;
         }
         // Code spans are commands and paths, not quotations: a span with no other quotation
@@ -289,13 +318,30 @@ impl<'a> EdictReader<'a> {
         if setting || title {
             return;
         }
-        let text = truncate_chars(clause, MAX_EDICT_CHARS);
+        // "`tokens.css` is generated. Don't edit it.": a rule whose object points back keeps
+        // the sentence before it on the same line, or it would name nothing to enforce.
+        let antecedent = before
+            .filter(|before| {
+                !self.previous_was_order
+                    && points_back(tokens)
+                    && !is_question(before)
+                    && before.split_whitespace().nth(2).is_some()
+                    && need_of(before).is_some()
+            })
+            .and_then(|before| joined(span.text, before, clause));
+        self.previous_was_order = true;
+        let (rule, form) = match antecedent {
+            Some(joined) => (joined, match_form(joined)),
+            None => (clause, form.to_owned()),
+        };
+        let text = truncate_chars(rule, MAX_EDICT_CHARS);
         self.edicts.push(Edict {
-            whole: text.len() == clause.len(),
+            whole: text.len() == rule.len(),
             text: Cow::Borrowed(text),
-            form: form.to_owned(),
+            form,
             voice,
             previous: before,
+            names_a_tool: false,
         });
     }
 
@@ -303,6 +349,36 @@ impl<'a> EdictReader<'a> {
     pub(crate) fn finish(self) -> Vec<Edict<'a>> {
         self.edicts
     }
+}
+
+/// Whether the object of an order points back ("don't edit it", "never do that again",
+/// "never edit them without asking", "never touch anything in there"): a pronoun at the end
+/// of the clause or before a word that cannot start its noun.
+fn points_back(tokens: &[Token<'_>]) -> bool {
+    // Only the order's own object counts: a pronoun after a comma or a semicolon belongs to
+    // a reason or a second order ("…, legal hasn't cleared it").
+    tokens
+        .iter()
+        .take_while(|token| !matches!(token.punct(), Some(',' | ';' | ':')))
+        .enumerate()
+        .any(|(index, token)| {
+            token.word
+                && token.is(POINTER)
+                && index > 0
+                && tokens
+                    .get(index + 1)
+                    .is_none_or(|next| !next.word || next.is(AFTER_POINTER_WORD))
+        })
+}
+
+/// The text of `line` from `before` to the end of `clause` (both parts of it, `before`
+/// first), if both lie in `line`.
+fn joined<'a>(line: &'a str, before: &str, clause: &str) -> Option<&'a str> {
+    let base = line.as_ptr() as usize;
+    let start = (before.as_ptr() as usize).checked_sub(base)?;
+    let clause_start = (clause.as_ptr() as usize).checked_sub(base)?;
+    let end = clause_start + clause.len();
+    (start < clause_start && end <= line.len()).then(|| &line[start..end])
 }
 
 /// Every quotation mark of [`quotations`] but the backtick.
@@ -516,13 +592,84 @@ fn split_joined_edicts(sentence: &str, own: impl Fn(&str) -> bool) -> Vec<&str> 
         let head = sentence[start..at].trim();
         let rest = &sentence[at + 1..];
         let next = rest.find(';').map_or(rest, |end| &rest[..end]).trim();
-        if !head.is_empty() && own(head) && own(next) {
+        // "Only fetch from A and B; don't fetch anything else": a second order that points
+        // back at the first is part of it.
+        if !head.is_empty() && own(head) && own(next) && !refers_back(next) {
             clauses.push(head);
             start = at + 1;
         }
     }
     clauses.push(sentence[start..].trim());
     clauses
+}
+
+/// Whether a markerless sentence sets how a tool is called: an imperative verb of setting
+/// ("Set", "Pass", "Use", "Call"), a code span, and something that makes it general: a code
+/// span that sets an argument (`requires_approval: true`, `--dry-run`) or "every", "each",
+/// "any", "whenever". Capture keeps it only when a code span names a tool.
+fn is_tool_setting(grammar: &str, tokens: &[Token<'_>], clause: &str) -> bool {
+    let Some(first) = tokens.iter().find(|token| token.word) else {
+        return false;
+    };
+    if !TOOL_SETTING_VERBS.contains(&first.text) || is_question(grammar) {
+        return false;
+    }
+    let spans = text::code_spans(clause);
+    if spans.len() < 2 {
+        return false;
+    }
+    let sets_argument = spans.iter().any(|span| {
+        let code = tool_memory_core::markdown::code_span_text(clause, span).trim();
+        code.starts_with('-') || code.contains(": ") || code.contains('=')
+    });
+    sets_argument
+        || tokens
+            .iter()
+            .any(|token| token.word && matches!(token.text, "every" | "each" | "any" | "whenever"))
+}
+
+/// Whether an order holds only for now ([`ONE_OFFS`]: "this time", "for now", "right now",
+/// "today", a closing "yet") and says nothing that makes it last ("again", "ever", "from now
+/// on", "always").
+fn is_one_off(tokens: &[Token<'_>]) -> bool {
+    if !tokens.iter().any(|token| token.is(ONE_OFF_OPENER)) {
+        return false;
+    }
+    let lasting = tokens.iter().any(|token| token.is(LASTING));
+    if lasting || forward_phrase_len_anywhere(tokens) {
+        return false;
+    }
+    let words: Vec<&Token<'_>> = tokens.iter().filter(|token| token.word).collect();
+    // "Don't push yet": "yet" closes a short order; "… that hasn't passed CI yet" is a
+    // condition of a rule.
+    let closing_yet = words.last().is_some_and(|word| word.text == "yet")
+        && words.len() <= 7
+        && !words
+            .iter()
+            .any(|word| matches!(word.text, "that" | "which" | "who" | "until" | "unless"));
+    closing_yet
+        || (0..tokens.len()).any(|index| {
+            is_at(tokens, index, ONE_OFF_OPENER)
+                && ONE_OFFS
+                    .iter()
+                    .any(|phrase| matches_at(tokens, index, phrase))
+        })
+}
+
+/// Whether a phrase of [`FORWARD_PHRASES`] ("from now on", "going forward") stands anywhere.
+fn forward_phrase_len_anywhere(tokens: &[Token<'_>]) -> bool {
+    (0..tokens.len()).any(|index| forward_phrase_len(tokens, index).is_some())
+}
+
+/// Whether a clause points back at the one before it: "anything else", "do that", "leave
+/// them".
+fn refers_back(clause: &str) -> bool {
+    let form = match_form(clause);
+    let tokens = tokenize(&form);
+    points_back(&tokens)
+        || tokens
+            .iter()
+            .any(|token| token.word && matches!(token.text, "else" | "otherwise"))
 }
 
 /// [`is_own_edict`] of the grammar form of `piece`, a part of line `line` of the message
@@ -794,15 +941,33 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
         // "Use `bun` for scripts, not `npm`", "use pnpm instead of npm": a choice that bans the
         // other.
         Some("use") => {
-            clause_has(tokens, index + 1, &["instead", "only"])
+            (clause_has(tokens, index + 1, &["instead", "only"])
                 || matches_later(tokens, index + 1, &["rather", "than"])
-                || comma_not(tokens, index + 1)
+                || comma_not(tokens, index + 1))
+                && !is_code_style(tokens, index + 1)
         }
         _ => match forward_phrase_len(tokens, index) {
             Some(len) => forward_tail(tokens, index + len),
             None => false,
         },
     }
+}
+
+/// Whether a choice is about the code the agent writes, not the tools it calls: "Use
+/// PowerShell 7 syntax, not cmd", "Use `Get-ChildItem` rather than `ls` aliases in scripts
+/// you write". A style preference, not a rule a guard could hold a call to.
+fn is_code_style(tokens: &[Token<'_>], index: usize) -> bool {
+    let clause = || {
+        tokens[index.min(tokens.len())..]
+            .iter()
+            .take_while(|token| !matches!(token.punct(), Some('.' | '!' | '?' | ';')))
+    };
+    clause().any(|token| token.word && CODE_STYLE_WORDS.contains(&token.text))
+        || (index..tokens.len()).any(|at| {
+            matches_at(tokens, at, &["you", "write"])
+                || matches_at(tokens, at, &["when", "writing"])
+                || matches_at(tokens, at, &["in", "new", "code"])
+        })
 }
 
 /// Whether the clause at `index` follows a condition that opens the sentence with "before"

@@ -12,7 +12,7 @@ pub(crate) mod lexicon;
 
 use self::lexicon::{
     BANS, DECLARED_NOT_VERBS, DECLARED_SETTINGS, GATE_PHRASES, GATES, JUDGEMENTS, ONLY_MEANS,
-    UNWANTED,
+    STATES, UNWANTED,
 };
 use crate::lexicon::{COPULA, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, PERMITTING_WORD};
 use crate::text::CODE_WORD;
@@ -240,14 +240,23 @@ fn is_must(tokens: &[Token<'_>]) -> bool {
     if index == 0 {
         return false;
     }
+    // "Redis, which must be listening on 6379": a relative clause describes.
+    if words
+        .clone()
+        .nth(index - 1)
+        .is_some_and(|before| matches!(before, "which" | "that" | "who"))
+    {
+        return false;
+    }
     let mut after = words.skip(index + 1);
-    // "must have failed", "must be the cache": a guess, not a requirement.
+    // "must have failed", "must be the cache": a guess, not a requirement; "Docker must be
+    // running": a state the environment needs, not an order to the agent.
     match after.next() {
         None => false,
         Some("have" | "'ve") => false,
-        Some("be") => !after
-            .next()
-            .is_some_and(|word| matches!(word, "the" | "a" | "an" | "it" | "that" | "why")),
+        Some("be") => !after.next().is_some_and(|word| {
+            matches!(word, "the" | "a" | "an" | "it" | "that" | "why") || STATES.contains(&word)
+        }),
         Some(_) => true,
     }
 }

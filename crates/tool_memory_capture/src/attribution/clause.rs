@@ -127,10 +127,11 @@ fn ban_after_statement(text: &str) -> Option<usize> {
         {
             return None;
         }
-        // A turn opens with a comma, a semicolon, or a space before "but", "and" or a dash.
+        // A turn opens with a comma, a semicolon, a period, or a space before "but", "and"
+        // or a dash.
         let next = bytes.get(at + 1).copied().unwrap_or(0);
         let may_turn = match byte {
-            b',' | b';' => true,
+            b',' | b';' | b'.' => true,
             b' ' => matches!(next.to_ascii_lowercase(), b'b' | b'a' | 0xE2),
             _ => false,
         };

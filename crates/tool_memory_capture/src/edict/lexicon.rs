@@ -110,6 +110,66 @@ pub(crate) const LEAD_IN_FRAMES: &[(&str, &str)] = &[
     ("", " ever"),
 ];
 
+/// Words that make a choice ("use X, not Y") one of style in the code the agent writes:
+/// "Use PowerShell 7 syntax, not cmd", "use tabs, not spaces, for indentation".
+pub(crate) const CODE_STYLE_WORDS: &[&str] = &[
+    "aliases",
+    "casing",
+    "conventions",
+    "idioms",
+    "indentation",
+    "naming",
+    "style",
+    "syntax",
+];
+
+/// Verbs that open an order about how a tool is called: "Set `requires_approval: true` on
+/// every `execute_command`", "Pass `recursive: false` to `list_files`".
+pub(crate) const TOOL_SETTING_VERBS: &[&str] = &["call", "give", "invoke", "pass", "set", "use"];
+
+/// Phrases that make an order a request for now: "Don't run the integration tests this time",
+/// "for now don't commit", "don't deploy today". (A closing "yet" is read apart.)
+pub(crate) const ONE_OFFS: &[&[&str]] = &[
+    &["at", "the", "moment"],
+    &["for", "now"],
+    &["for", "the", "moment"],
+    &["for", "this", "pr"],
+    &["for", "this", "task"],
+    &["for", "today"],
+    &["just", "once"],
+    &["right", "now"],
+    &["this", "once"],
+    &["this", "time"],
+    &["this", "week"],
+    &["today"],
+    &["tonight"],
+];
+
+/// Words that make an order last beyond the turn, whatever else it says: "never run it again,
+/// not even this time".
+pub(crate) const LASTING_WORDS: &[&str] = &[
+    "again",
+    "always",
+    "anymore",
+    "ever",
+    "forever",
+    "future",
+    "henceforth",
+    "whenever",
+];
+
+/// Pronouns an order's object can point back with, to a thing the sentence before names:
+/// "`tokens.css` is generated. Don't edit it."
+pub(crate) const POINTERS: &[&str] = &["it", "that", "them", "there", "these", "this", "those"];
+
+/// Words after such a pronoun that keep it the object, not the start of a noun or a clause
+/// ("do that again", "edit them without asking", not "this file" or "that touch prod").
+pub(crate) const AFTER_POINTERS: &[&str] = &[
+    "again", "anymore", "at", "before", "by", "directly", "either", "ever", "for", "from", "in",
+    "manually", "on", "please", "to", "too", "unless", "until", "when", "with", "without",
+    "yourself",
+];
+
 pub(crate) const SETTING_NOUNS: &[&str] = &[
     "mode", "setting", "settings", "option", "flag", "header", "feature", "status", "button",
     "toggle",

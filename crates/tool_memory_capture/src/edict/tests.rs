@@ -393,12 +393,18 @@ fn a_sign_opens_an_item_like_a_bullet_and_a_ban_sign_bans_it() {
     );
     check(
         "- ⛔️ Never run `terraform destroy`.\n✋ Ask before running `db:reset`.",
-        &["Never run `terraform destroy`.", "Ask before running `db:reset`."],
+        &[
+            "Never run `terraform destroy`.",
+            "Ask before running `db:reset`.",
+        ],
     );
     // A ban sign bans an item about a tool; other signs and items about nothing do not.
     check(
         "❌ `git commit --no-verify`\n❌ Editing `prisma/migrations/`\n✅ Running `pnpm test`\n❌ Flaky tests in CI",
-        &["❌ `git commit --no-verify`", "❌ Editing `prisma/migrations/`"],
+        &[
+            "❌ `git commit --no-verify`",
+            "❌ Editing `prisma/migrations/`",
+        ],
     );
     check("✅ `npm test` is fine anytime.", &[]);
 }
@@ -436,7 +442,10 @@ fn a_table_row_with_a_policy_cell_is_a_rule_about_its_first_cell() {
     );
     // A row about nothing a tool does, and a cell that is an order of its own.
     check("| Has tests | no |\n| Reviewed | never |", &[]);
-    check("| Git | Never force-push. |", &["| Git | Never force-push."]);
+    check(
+        "| Git | Never force-push. |",
+        &["| Git | Never force-push."],
+    );
 }
 
 #[test]
@@ -470,4 +479,108 @@ fn predicative_and_declared_bans_about_a_tool() {
     ] {
         check(remark, &[]);
     }
+}
+
+#[test]
+fn a_rule_that_points_back_keeps_the_statement_before_it() {
+    check(
+        "`tokens.css` is generated. Don't edit it.",
+        &["`tokens.css` is generated. Don't edit it."],
+    );
+    check(
+        "You just ran `git reset --hard`. NEVER do that again.",
+        &["You just ran `git reset --hard`. NEVER do that again."],
+    );
+    check(
+        "- `vendor/` is a copy of upstream. Never touch anything in there.",
+        &["`vendor/` is a copy of upstream. Never touch anything in there."],
+    );
+    // An antecedent that names nothing a tool does, a question, an order, or a pronoun that
+    // is not the order's object keeps the rule alone.
+    check(
+        "I'm not a fan of emojis. Never use them in Slack.",
+        &["Never use them in Slack."],
+    );
+    check("Can you check `api/`? Never edit it.", &["Never edit it."]);
+    check(
+        "Don't run `sudo`. Stop using the browser for that.",
+        &["Don't run `sudo`.", "Stop using the browser for that."],
+    );
+    check(
+        "We ship from `main`. Never push to release branches, CI owns them.",
+        &["Never push to release branches, CI owns them."],
+    );
+    // The statement must be on the same line.
+    check(
+        "`tokens.css` is generated.\nDon't edit it.",
+        &["Don't edit it."],
+    );
+}
+
+#[test]
+fn a_second_order_that_points_back_is_not_split_off() {
+    check(
+        "Only fetch from docs.rs and crates.io; don't fetch anything else.",
+        &["Only fetch from docs.rs and crates.io; don't fetch anything else."],
+    );
+    check(
+        "Never use sudo; don't touch /etc.",
+        &["Never use sudo", "don't touch /etc."],
+    );
+}
+
+#[test]
+fn requests_for_this_turn_are_not_rules() {
+    for request in [
+        "Don't run the integration tests this time, just look at `api/`.",
+        "For now don't commit, show me the diff.",
+        "Don't push yet.",
+        "Right now, don't touch the migrations; I'm rebasing.",
+        "Don't deploy today, the freeze is on.",
+    ] {
+        check(request, &[]);
+    }
+    for rule in [
+        "Going forward, never push without running the tests.",
+        "Never merge anything that hasn't passed CI yet.",
+        "Don't ever deploy on Fridays, not even this time.",
+    ] {
+        check(rule, &[rule]);
+    }
+}
+
+#[test]
+fn states_and_style_are_not_rules() {
+    for sentence in [
+        "`./gradlew it` needs Docker (Docker must be running).",
+        "The e2e suite needs Redis, which must be listening on port 6379.",
+        "Use PowerShell 7 syntax, not cmd.",
+        "Use `Get-ChildItem` rather than `ls` aliases in scripts you write.",
+    ] {
+        check(sentence, &[]);
+    }
+    check("Use `pnpm`, not `npm`.", &["Use `pnpm`, not `npm`."]);
+    check(
+        "Tests must pass before you merge.",
+        &["Tests must pass before you merge."],
+    );
+}
+
+#[test]
+fn an_order_about_a_tools_arguments_waits_for_the_catalogue() {
+    // The grammar proposes it; capture keeps it only when a code span names a tool.
+    let edicts = extract_edicts(
+        "Set `requires_approval: true` on every `execute_command` that installs packages. Use `pnpm` for scripts. Set `x` on `y`.",
+    );
+    let proposed: Vec<(&str, bool)> = edicts
+        .iter()
+        .map(|edict| (edict.text.as_ref(), edict.names_a_tool))
+        .collect();
+    assert_eq!(
+        proposed,
+        [(
+            "Set `requires_approval: true` on every `execute_command` that installs packages.",
+            true
+        )]
+    );
 }

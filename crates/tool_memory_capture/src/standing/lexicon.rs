@@ -157,3 +157,21 @@ pub(crate) const UNWANTED: &[&[&str]] = &[
     &["what", "i", "do", "not", "want", "is"],
     &["last", "thing", "i", "want", "is"],
 ];
+
+/// States of the environment after "must be": "Docker must be running", "the VPN must be up".
+/// A requirement of the machine, not an order to the agent.
+pub(crate) const STATES: &[&str] = &[
+    "available",
+    "configured",
+    "installed",
+    "listening",
+    "logged",
+    "on",
+    "online",
+    "open",
+    "present",
+    "reachable",
+    "running",
+    "started",
+    "up",
+];
