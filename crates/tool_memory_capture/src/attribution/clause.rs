@@ -5,7 +5,6 @@
 use super::alias::Haystack;
 use super::lexicon::{
     BAN_OPENERS, BAN_TURNS, CONDITIONS, MODAL_BANS, ORDER_WORDS, PERMISSIONS, POINTING_BACK,
-    STATEMENT_TURNS,
 };
 use crate::text::is_word_char;
 
@@ -14,29 +13,26 @@ use crate::text::is_word_char;
 /// dash) and a ban marker (`never`, `don't`, …), emphasis allowed around it. Letters are
 /// compared without regard to ASCII case, which keeps every byte offset of `text`.
 pub(super) fn ban_after_permission(text: &str) -> Option<usize> {
+    // Without a turn there is no ban after the permission: a few searches of whole bytes
+    // rule out nearly every rule before its words are read.
+    if !may_turn(text, false) {
+        return None;
+    }
     let bytes = text.as_bytes();
     // The end of the permission that ends first. Every permission opens with a letter, so it
-    // can only stand at a word start; the first whole-word match of each ends before its later
-    // ones.
+    // can only stand at the start of a word, which is the first letter of a piece between
+    // spaces (after any opening marks: "**You may**"); the first whole-word match of each
+    // ends before its later ones.
     let mut permission_end: Option<usize> = None;
-    let mut previous_is_word = false;
-    let mut at = 0;
-    while at < bytes.len() {
-        let byte = bytes[at];
-        let (is_word, length) = if byte.is_ascii() {
-            (byte.is_ascii_alphanumeric() || byte == b'_', 1)
-        } else {
-            let ch = text[at..].chars().next().unwrap_or(' ');
-            (is_word_char(ch), ch.len_utf8())
-        };
-        let word_start = is_word && !previous_is_word;
-        previous_is_word = is_word;
-        let here = at;
-        at += length;
-        if !word_start || permission_end.is_some_and(|end| end <= here) {
-            continue;
+    for (piece_start, piece) in pieces(text) {
+        if permission_end.is_some_and(|end| end <= piece_start) {
+            break;
         }
-        let lead = byte.to_ascii_lowercase();
+        let Some(offset) = piece.find(|ch: char| is_word_char(ch)) else {
+            continue;
+        };
+        let here = piece_start + offset;
+        let lead = bytes[here].to_ascii_lowercase();
         if lead >= 128 || PERMISSION_LEADS & (1 << lead) == 0 {
             continue;
         }
@@ -103,65 +99,90 @@ pub(super) fn deciding_clause(text: &str) -> Option<usize> {
 }
 
 /// The byte offset in `text` of a ban after a part with no order of its own ("Config lives
-/// in `config/` and you must not read …"), in one pass: a word of an order before any turn
-/// ends the search, since every later head holds it too.
+/// in `config/` and you must not read …"), read piece by piece between spaces: a word of an
+/// order before any turn ends the search, since every later head holds it too.
 fn ban_after_statement(text: &str) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let mut word_start: Option<usize> = None;
-    let mut at = 0;
-    while at < bytes.len() {
-        let byte = bytes[at];
-        let (is_word, length) = if byte.is_ascii() {
-            (byte.is_ascii_alphanumeric() || byte == b'\'', 1)
-        } else {
-            let ch = text[at..].chars().next().unwrap_or(' ');
-            (ch.is_alphanumeric() || ch == '’', ch.len_utf8())
-        };
-        if is_word {
-            word_start.get_or_insert(at);
-            at += length;
-            continue;
-        }
-        if let Some(start) = word_start.take()
-            && is_order_word(&text[start..at])
-        {
+    if !may_turn(text, true) {
+        return None;
+    }
+    let mut pieces = pieces(text).peekable();
+    while let Some((start, piece)) = pieces.next() {
+        let word = piece.trim_matches(|ch: char| !ch.is_alphanumeric() && ch != '\'' && ch != '’');
+        if !word.is_empty() && is_order_word(word) {
             return None;
         }
-        // A turn opens with a comma, a semicolon, a period, or a space before "but", "and"
-        // or a dash.
-        let next = bytes.get(at + 1).copied().unwrap_or(0);
-        let may_turn = match byte {
-            b',' | b';' | b'.' => true,
-            b' ' => matches!(next.to_ascii_lowercase(), b'b' | b'a' | 0xE2),
-            _ => false,
-        };
-        if may_turn
-            && let Some(turn) = STATEMENT_TURNS
-                .iter()
-                .find(|turn| starts_with_ignore_case(&bytes[at..], turn))
-        {
-            let after = at + turn.len();
-            let rest = text[after..].trim_start_matches(['*', '_', ' ']);
-            let rest = ["you ", "and "]
-                .iter()
-                .find_map(|lead| {
-                    starts_with_ignore_case(rest.as_bytes(), lead).then(|| &rest[lead.len()..])
-                })
-                .unwrap_or(rest);
-            let ban = BAN_OPENERS.iter().chain(MODAL_BANS).any(|ban| {
-                starts_with_ignore_case(rest.as_bytes(), ban)
-                    && rest[ban.len()..]
-                        .chars()
-                        .next()
-                        .is_none_or(|ch| !is_word_char(ch))
-            });
-            if ban {
-                return Some(after);
+        // A turn: a comma, a semicolon or a period that ends the piece, or a piece that is
+        // "but", "and" or a dash.
+        let after = if piece.ends_with([',', ';', '.']) {
+            start + piece.len() + 1
+        } else {
+            match pieces.peek() {
+                Some(&(next, "but" | "But" | "and" | "—" | "–")) => {
+                    pieces.next();
+                    next + text[next..]
+                        .find(' ')
+                        .map_or(text.len() - next, |space| space + 1)
+                }
+                _ => continue,
             }
+        };
+        if after >= text.len() {
+            return None;
         }
-        at += length;
+        let rest = text[after..].trim_start_matches(['*', '_', ' ']);
+        let rest = ["but ", "and ", "you "].iter().fold(rest, |rest, lead| {
+            if starts_with_ignore_case(rest.as_bytes(), lead) {
+                &rest[lead.len()..]
+            } else {
+                rest
+            }
+        });
+        let ban = BAN_OPENERS.iter().chain(MODAL_BANS).any(|ban| {
+            starts_with_ignore_case(rest.as_bytes(), ban)
+                && rest[ban.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|ch| !is_word_char(ch))
+        });
+        if ban {
+            return Some(text.len() - rest.len());
+        }
     }
     None
+}
+
+/// Whether `text` may hold a turn of [`BAN_TURNS`] ("but", "however", a semicolon, a spaced
+/// hyphen or a dash) and, with `statement`, of a statement (a comma, a period, "and"): one
+/// look at each byte rules out most rules before their words are read.
+fn may_turn(text: &str, statement: bool) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(at, &byte)| match byte {
+        b';' | 0xE2 => true,
+        b',' => statement,
+        // A period ends a statement only before more text.
+        b'.' => statement && bytes.get(at + 1) == Some(&b' '),
+        b'-' => at > 0 && bytes[at - 1] == b' ',
+        b'b' | b'B' | b'h' | b'a' => {
+            let rest = &bytes[at + 1..];
+            match byte {
+                b'b' | b'B' => rest.len() >= 2 && rest[..2].eq_ignore_ascii_case(b"ut"),
+                b'h' => rest.starts_with(b"owever"),
+                _ => statement && at > 0 && bytes[at - 1] == b' ' && rest.starts_with(b"nd "),
+            }
+        }
+        _ => false,
+    })
+}
+
+/// The pieces of `text` between single spaces, with the byte offset of each.
+fn pieces(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split(' ')
+        .scan(0, |offset, piece| {
+            let start = *offset;
+            *offset += piece.len() + 1;
+            Some((start, piece))
+        })
+        .filter(|(_, piece)| !piece.is_empty())
 }
 
 /// Whether a word makes the part of a sentence it stands in an order (or a permission) of

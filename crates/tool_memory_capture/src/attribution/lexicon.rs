@@ -641,12 +641,6 @@ pub(super) const MODAL_BANS: &[&str] = &[
     "can't",
 ];
 
-/// What turns a statement to a ban: "Config lives in `config/` and you must not read …",
-/// and the end of a statement a rule keeps before it ("`tokens.css` is generated. Don't edit
-/// it.").
-pub(super) const STATEMENT_TURNS: &[&str] =
-    &[", but ", " but ", "; ", ", ", ". ", " and ", " — ", " – "];
-
 /// Words of a part of a sentence that make it an order (or a permission) of its own, so a ban
 /// after it does not decide alone.
 pub(super) const ORDER_WORDS: &[&str] = &[
