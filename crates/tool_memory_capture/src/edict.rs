@@ -20,8 +20,9 @@ use regex::Regex;
 use tool_memory_core::markdown::{self, LineKind};
 
 use self::lexicon::{
-    CODE_STYLE_WORDS, DONT_IDIOMS, FORWARD_PHRASES, LEAD_IN_FRAMES, LEAD_INS, MULTI_FILLERS,
-    ONE_OFFS, PERMISSION_OPENERS, POLICY_CELLS, POLITE_REQUESTS, SETTING_NOUNS, TOOL_SETTING_VERBS,
+    APPROVAL_HEADINGS, BAN_HEADING_WORDS, CODE_STYLE_WORDS, DONT_IDIOMS, FORWARD_PHRASES,
+    LEAD_IN_FRAMES, LEAD_INS, MULTI_FILLERS, ONE_OFFS, PERMISSION_OPENERS, POLICY_CELLS,
+    POLITE_REQUESTS, REQUIREMENT_HEADINGS, SETTING_NOUNS, TOOL_SETTING_VERBS,
 };
 use crate::lexicon::{
     AFTER_POINTER_WORD, AGENT_NAME, AGENT_NOUN, ALWAYS_NOT_ORDER, BASE_VERB_IN_ED, BE_IDIOM,
@@ -75,6 +76,9 @@ pub(crate) struct EdictReader<'a> {
     edicts: Vec<Edict<'a>>,
     /// The lead-in of the list of bans being read, as it opens each item's rule.
     lead: Option<String>,
+    /// Whether that lead-in asks for things to be done ("## Before you commit"), whose items
+    /// are rules only when they are about a tool.
+    lead_needs_tool: bool,
     /// The last clause read, which a rule can point back to.
     previous: Option<&'a str>,
     /// Whether that clause was an order itself: then a rule after it that points back
@@ -113,8 +117,9 @@ impl<'a> EdictReader<'a> {
             return false;
         }
         let line_form = reader.plain(span.line).form();
-        if let Some(lead_in) = lead_in(span.text, line_form) {
+        if let Some((lead_in, needs_tool)) = lead_in(span.text, line_form) {
             self.lead = Some(lead_in);
+            self.lead_needs_tool = needs_tool;
             return false;
         }
         let sign = sign_of(span.text);
@@ -124,11 +129,23 @@ impl<'a> EdictReader<'a> {
                 LineKind::Text if sign.is_some() => LineKind::Bullet(0),
                 kind => kind,
             };
+            // A table under the lead-in ("## Banned commands" over `| Command | Why |`): its
+            // header and separator rows keep the list going, and each row is an item.
+            let line_after = reader.lines().get(span.line + 1).copied().unwrap_or("");
+            let kind = match kind {
+                LineKind::Rule if span.text.trim_start().starts_with('|') => LineKind::Blank,
+                LineKind::TableRow if is_table_separator(line_after) => LineKind::Blank,
+                LineKind::TableRow => LineKind::Bullet(0),
+                kind => kind,
+            };
             match kind {
                 LineKind::Blank => return false,
                 LineKind::Bullet(_) => {
                     let item = strip_bullet(span.text).trim();
-                    let has_words = item.chars().any(char::is_alphanumeric);
+                    // A list of requirements ("## Before you commit") holds only items about
+                    // a tool: "Node 20 is installed" is a fact.
+                    let has_words = item.chars().any(char::is_alphanumeric)
+                        && (!self.lead_needs_tool || need_of(item).is_some());
                     let plain_item = |grammar: &str, tokens: &[Token<'_>]| {
                         !is_own_read(grammar, tokens) && !is_question(grammar)
                     };
@@ -408,12 +425,57 @@ fn is_standing(blanked: &str, tokens: &[Token<'_>], clause: &str, voice: Voice) 
 /// The lead-in of a list of bans, as it will open each item's rule (`Do not:`), if `line` is
 /// one: a heading or a line ending in a colon whose words are only a ban.
 /// `line_form` is the match form of the line `line` is part of.
-fn lead_in(line: &str, line_form: &str) -> Option<String> {
+fn lead_in(line: &str, line_form: &str) -> Option<(String, bool)> {
     if may_lead(line) && names_a_ban(line_form) {
         parsed_lead_in(line)
     } else {
         None
     }
+}
+
+/// Whether `line` is the separator row of a table (`|---|---|`).
+fn is_table_separator(line: &str) -> bool {
+    let trimmed = line.trim();
+    trimmed.starts_with('|')
+        && trimmed.contains('-')
+        && trimmed
+            .chars()
+            .all(|ch| matches!(ch, '|' | '-' | ':' | ' '))
+}
+
+/// Whether a heading's words (match form, no colon) frame a list: of bans by a keyword
+/// ("Banned commands", "Prohibited operations", "Disallowed paths", "禁止コマンド"), of
+/// things that need the user's yes ("Commands that need my approval"), or of requirements
+/// ("Before you commit", "Always run", "Required checks"). Returns whether the items must
+/// be about a tool to count (requirements).
+fn framed_lead(form: &str) -> Option<bool> {
+    let words: Vec<&str> = form.split_whitespace().collect();
+    if words.is_empty() || words.len() > 8 {
+        return None;
+    }
+    let keyword = words
+        .iter()
+        .position(|word| BAN_HEADING_WORDS.contains(word));
+    if let Some(at) = keyword
+        && words.len() <= 4
+        && !words
+            .get(at + 1)
+            .is_some_and(|next| matches!(*next, "on" | "by" | "until" | "for" | "because"))
+    {
+        return Some(false);
+    }
+    if form.contains("禁止") || APPROVAL_HEADINGS.iter().any(|phrase| form.contains(phrase)) {
+        return Some(false);
+    }
+    REQUIREMENT_HEADINGS
+        .iter()
+        .any(|heading| {
+            form == *heading
+                || form.strip_prefix(heading).is_some_and(|rest| {
+                    rest.starts_with(' ') && heading.ends_with(' ') || rest.starts_with(' ')
+                })
+        })
+        .then_some(true)
 }
 
 /// Whether the match form of a line holds a word that every lead-in holds one of ("not",
@@ -429,6 +491,19 @@ fn names_a_ban(line_form: &str) -> bool {
 
 /// A piece of each lead-in of [`LEAD_INS`] (a unit test checks that each holds one).
 const LEAD_IN_WORDS: &[&str] = &[
+    "banned",
+    "blocked",
+    "prohibit",
+    "disallowed",
+    "denied",
+    "禁止",
+    "approval",
+    "a yes",
+    "before",
+    "always",
+    "required",
+    "mandatory",
+    "must",
     "not",
     "don",
     "never",
@@ -491,8 +566,14 @@ fn may_lead(line: &str) -> bool {
             .ends_with(':')
 }
 
-/// [`lead_in`] without its cheap test first.
-fn parsed_lead_in(line: &str) -> Option<String> {
+/// Whether a line of text ends in a colon, as a lead-in of a list does.
+fn body_ends_list(line: &str) -> bool {
+    line.trim_end().trim_end_matches(['*', '_']).ends_with(':')
+}
+
+/// [`lead_in`] without its cheap test first: the lead-in as each item's rule opens, and
+/// whether items must be about a tool ([`framed_lead`]).
+fn parsed_lead_in(line: &str) -> Option<(String, bool)> {
     let parsed = markdown::line(line);
     // A sign before the words ("🚫 **Forbidden**", "⚠️ Ask first:") is decoration.
     let content = parsed
@@ -526,7 +607,14 @@ fn parsed_lead_in(line: &str) -> Option<String> {
             .and_then(|rest| rest.strip_suffix(after))
             .unwrap_or(form)
     });
-    (LEAD_INS.contains(&form) || LEAD_INS.contains(&core)).then(|| format!("{body}:"))
+    if LEAD_INS.contains(&form) || LEAD_INS.contains(&core) {
+        return Some((format!("{body}:"), false));
+    }
+    // A keyword is not enough on a line of text: "Blocked on review:" could be anything.
+    if !heading && !body_ends_list(line) {
+        return None;
+    }
+    framed_lead(form).map(|needs_tool| (format!("{body}:"), needs_tool))
 }
 
 /// Whether the marker belongs to the name of a setting or a sign: "Do not disturb mode is on",
@@ -761,6 +849,20 @@ pub(crate) fn is_order(form: &str, tokens: &[Token<'_>]) -> bool {
             ClauseStart::Sentence | ClauseStart::Punct => true,
         };
         if usable && start <= reported_from && marker_at(tokens, skip_fillers(tokens, start)) {
+            return true;
+        }
+        // "IMPORTANT: run `pnpm lint` before every commit": an emphatic label opens the
+        // sentence, and an order in the imperative follows its colon.
+        if start == 2
+            && tokens[1].punct() == Some(':')
+            && matches!(
+                word_at(tokens, 0),
+                Some("important" | "critical" | "mandatory" | "required")
+            )
+            && imperative(tokens, 2)
+            && !is_at(tokens, 2, SUBJECT)
+            && word_at(tokens, 2) != Some(CODE_WORD)
+        {
             return true;
         }
         start += 1;
@@ -1158,6 +1260,11 @@ fn you_tail(tokens: &[Token<'_>], index: usize) -> bool {
         (Some("must" | "should" | "shall" | "may"), Some("not")) => dont_tail(tokens, index + 2),
         (Some("must" | "should"), Some("always")) => always_tail(tokens, index + 2),
         (Some("mustn't" | "shouldn't"), _) => dont_tail(tokens, index + 1),
+        // "YOU MUST run `cargo fmt` before committing": an order, not a guess ("you must be
+        // tired", "you must have seen it").
+        (Some("must"), Some(next)) if !matches!(next, "be" | "have" | "know" | "think") => {
+            imperative(tokens, index + 1)
+        }
         (Some("are" | "is"), Some("never" | "not")) => {
             word(2) == Some("to") && imperative(tokens, index + 3)
         }

@@ -11,8 +11,8 @@
 pub(crate) mod lexicon;
 
 use self::lexicon::{
-    BANS, DECLARED_NOT_VERBS, DECLARED_SETTINGS, GATE_PHRASES, GATES, JUDGEMENTS, ONLY_MEANS,
-    STATES, UNWANTED,
+    BANS, COLON_BANS, DECLARED_NOT_VERBS, DECLARED_SETTINGS, GATE_PHRASES, GATES, JUDGEMENTS,
+    ONLY_MEANS, STATES, UNWANTED,
 };
 use crate::lexicon::{COPULA, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, PERMITTING_WORD};
 use crate::text::CODE_WORD;
@@ -164,7 +164,20 @@ fn is_except(tokens: &[Token<'_>]) -> bool {
 }
 
 fn is_ban(tokens: &[Token<'_>]) -> bool {
-    is_gated(tokens)
+    // "Forbidden: `npm publish`, `git push --tags`": a lead-in of bans with its items on the
+    // same line.
+    let colon_early = tokens
+        .iter()
+        .take(3)
+        .any(|token| token.punct() == Some(':'));
+    let inline_list = colon_early
+        && COLON_BANS.iter().any(|ban| {
+            matches_at(tokens, 0, ban)
+                && tokens.get(ban.len()).and_then(Token::punct) == Some(':')
+                && tokens[ban.len() + 1..].iter().any(|token| token.word)
+        });
+    inline_list
+        || is_gated(tokens)
         || (0..tokens.len()).any(|index| {
             // "Version bumps go through `cargo release` — off limits for agents": a dash stands
             // for the copula.

@@ -12,12 +12,18 @@ use crate::text::is_word_char;
 /// permission (`you may`, `feel free to`, `is fine`, …), then a turn (`, but`, `but`, `;`, a
 /// dash) and a ban marker (`never`, `don't`, …), emphasis allowed around it. Letters are
 /// compared without regard to ASCII case, which keeps every byte offset of `text`.
+#[cfg(test)]
 pub(super) fn ban_after_permission(text: &str) -> Option<usize> {
-    // Without a turn there is no ban after the permission: a few searches of whole bytes
-    // rule out nearly every rule before its words are read.
-    if !may_turn(text, false) {
+    // Without a turn there is no ban after the permission: one look at the bytes rules out
+    // nearly every rule before its words are read.
+    if !turns(text).0 {
         return None;
     }
+    permission_then_ban(text)
+}
+
+/// [`ban_after_permission`] of a text that may hold a turn.
+fn permission_then_ban(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     // The end of the permission that ends first. Every permission opens with a letter, so it
     // can only stand at the start of a word, which is the first letter of a piece between
@@ -80,7 +86,8 @@ pub(super) fn ban_after_permission(text: &str) -> Option<usize> {
 /// - a ban after a statement with no order of its own: "Config lives in `config/` and you
 ///   must not read `config/secret.key`", "Read `CHANGELOG.md`; never create another".
 pub(super) fn deciding_clause(text: &str) -> Option<usize> {
-    if let Some(at) = ban_after_permission(text) {
+    let (ban_turn, statement_turn) = turns(text);
+    if ban_turn && let Some(at) = permission_then_ban(text) {
         return Some(at);
     }
     let start = text.find(|ch: char| ch.is_alphanumeric())?;
@@ -95,16 +102,17 @@ pub(super) fn deciding_clause(text: &str) -> Option<usize> {
         let comma = text[start..].find(", ")?;
         return Some(start + comma + 2);
     }
-    ban_after_statement(text)
+    if statement_turn {
+        ban_after_statement(text)
+    } else {
+        None
+    }
 }
 
 /// The byte offset in `text` of a ban after a part with no order of its own ("Config lives
 /// in `config/` and you must not read …"), read piece by piece between spaces: a word of an
 /// order before any turn ends the search, since every later head holds it too.
 fn ban_after_statement(text: &str) -> Option<usize> {
-    if !may_turn(text, true) {
-        return None;
-    }
     let mut pieces = pieces(text).peekable();
     while let Some((start, piece)) = pieces.next() {
         let word = piece.trim_matches(|ch: char| !ch.is_alphanumeric() && ch != '\'' && ch != '’');
@@ -152,26 +160,31 @@ fn ban_after_statement(text: &str) -> Option<usize> {
 }
 
 /// Whether `text` may hold a turn of [`BAN_TURNS`] ("but", "however", a semicolon, a spaced
-/// hyphen or a dash) and, with `statement`, of a statement (a comma, a period, "and"): one
-/// look at each byte rules out most rules before their words are read.
-fn may_turn(text: &str, statement: bool) -> bool {
+/// hyphen, a dash) and whether it may hold the end of a statement (a comma, a period before
+/// more text, "and", or any of those): one look at each byte rules out most rules before
+/// their words are read.
+fn turns(text: &str) -> (bool, bool) {
     let bytes = text.as_bytes();
-    bytes.iter().enumerate().any(|(at, &byte)| match byte {
-        b';' | 0xE2 => true,
-        b',' => statement,
-        // A period ends a statement only before more text.
-        b'.' => statement && bytes.get(at + 1) == Some(&b' '),
-        b'-' => at > 0 && bytes[at - 1] == b' ',
-        b'b' | b'B' | b'h' | b'a' => {
-            let rest = &bytes[at + 1..];
-            match byte {
-                b'b' | b'B' => rest.len() >= 2 && rest[..2].eq_ignore_ascii_case(b"ut"),
-                b'h' => rest.starts_with(b"owever"),
-                _ => statement && at > 0 && bytes[at - 1] == b' ' && rest.starts_with(b"nd "),
+    let mut statement = false;
+    for (at, &byte) in bytes.iter().enumerate() {
+        match byte {
+            b';' | 0xE2 => return (true, true),
+            b',' => statement = true,
+            b'.' => statement |= bytes.get(at + 1) == Some(&b' '),
+            b' ' => {
+                let rest = &bytes[at + 1..];
+                let word = |word: &[u8]| {
+                    rest.len() >= word.len() && rest[..word.len()].eq_ignore_ascii_case(word)
+                };
+                if word(b"but") || word(b"- ") || word(b"however") {
+                    return (true, true);
+                }
+                statement |= word(b"and ");
             }
+            _ => {}
         }
-        _ => false,
-    })
+    }
+    (false, statement)
 }
 
 /// The pieces of `text` between single spaces, with the byte offset of each.

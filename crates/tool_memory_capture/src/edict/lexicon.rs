@@ -98,6 +98,60 @@ pub(crate) const POLICY_CELLS: &[&str] = &[
     "with approval",
 ];
 
+/// Keywords that make a short heading a list of bans: "Banned commands", "Prohibited
+/// operations", "Blocked", "Disallowed paths".
+pub(crate) const BAN_HEADING_WORDS: &[&str] = &[
+    "banned",
+    "blocked",
+    "denied",
+    "disallowed",
+    "forbidden",
+    "prohibited",
+];
+
+/// Phrases that make a heading a list of things that need the user's yes: "Commands that
+/// need my approval", "Commands that need a yes from me first".
+pub(crate) const APPROVAL_HEADINGS: &[&str] = &[
+    "need a yes",
+    "needs a yes",
+    "need my approval",
+    "needs my approval",
+    "need approval",
+    "needs approval",
+    "require approval",
+    "requires approval",
+    "need my ok",
+    "needs my ok",
+];
+
+/// Headings (match form, or their first words) of a list of things to do: "Before you
+/// commit", "Checks before you hand back", "Always run", "Required checks". Items count only
+/// when they are about a tool.
+pub(crate) const REQUIREMENT_HEADINGS: &[&str] = &[
+    "always",
+    "always do",
+    "always run",
+    "before committing",
+    "before every commit",
+    "before merging",
+    "before opening a pr",
+    "before pushing",
+    "before you commit",
+    "before you finish",
+    "before you hand back",
+    "before you merge",
+    "before you open a pr",
+    "before you push",
+    "check before",
+    "checks before",
+    "mandatory",
+    "must",
+    "must run",
+    "required",
+    "required checks",
+    "required every time",
+];
+
 /// The words around a ban that make a heading of it: "What you must not do", "Things you
 /// must never do", "What not to do here". Each is stripped once, in order, before the ban is
 /// looked up in [`LEAD_INS`].
@@ -727,7 +781,7 @@ pub(crate) fn marker_openers() -> impl Iterator<Item = &'static str> {
     let openers = [
         "never", "don't", "dont", "do", "stop", "always", "you", "you're", "no", "leave", "avoid",
         "i'd", "i", "under", "only", "check", "confirm", "consult", "clear", "talk", "ask", "get",
-        "use", "the", "an", "any",
+        "use", "the", "an", "any", "prefer", "nobody",
     ];
     let forward = FORWARD_PHRASES
         .iter()

@@ -584,3 +584,55 @@ fn an_order_about_a_tools_arguments_waits_for_the_catalogue() {
         )]
     );
 }
+
+#[test]
+fn an_emphatic_label_or_you_must_opens_an_order() {
+    for rule in [
+        "IMPORTANT: run `make check` before you push.",
+        "**CRITICAL:** rebase on `main` first.",
+        "YOU MUST use `uv run` for every Python command.",
+        "**YOU MUST** rebase on `main` before opening a PR.",
+    ] {
+        check(rule, &[rule]);
+    }
+    for remark in [
+        "NOTE: this repo uses tabs.",
+        "IMPORTANT: the staging DB is shared with QA.",
+        "Important: `main` is protected.",
+        "You must be tired.",
+        "You must have seen it.",
+    ] {
+        check(remark, &[]);
+    }
+}
+
+#[test]
+fn headings_that_ban_require_or_gate_by_a_keyword_lead_in_their_items() {
+    check(
+        "## Banned commands\n\n| Command | Why |\n|---|---|\n| `git clean -fdx` | deletes untracked work |",
+        &["Banned commands: | `git clean -fdx` | deletes untracked work |"],
+    );
+    check(
+        "## Commands that need my approval\n- `terraform apply`",
+        &["Commands that need my approval: `terraform apply`"],
+    );
+    check("## 禁止コマンド\n- `rm -rf`", &["禁止コマンド: `rm -rf`"]);
+    check(
+        "## Before you commit\n1. `cargo fmt --check`\n\n## Before you start\n- Node 20 is installed.",
+        &["Before you commit: `cargo fmt --check`"],
+    );
+    check(
+        "## Always run\n- `pnpm lint`\n- coffee breaks",
+        &["Always run: `pnpm lint`"],
+    );
+    check(
+        "Forbidden: `npm publish`, `git push --tags`.",
+        &["Forbidden: `npm publish`, `git push --tags`."],
+    );
+    // A keyword in a line of text, or in a heading about something else, leads in nothing.
+    check("Blocked on review:\n- PR 12", &[]);
+    check(
+        "## Why force-push is banned here at all\n- it rewrites history",
+        &[],
+    );
+}

@@ -175,3 +175,17 @@ pub(crate) const STATES: &[&str] = &[
     "started",
     "up",
 ];
+
+/// Lead-ins of a list of bans that can carry their items on the same line: "Forbidden:
+/// `npm publish`, `git push --tags`".
+pub(crate) const COLON_BANS: &[&[&str]] = &[
+    &["banned"],
+    &["blocked"],
+    &["disallowed"],
+    &["forbidden"],
+    &["never"],
+    &["not", "allowed"],
+    &["off", "limits"],
+    &["off-limits"],
+    &["prohibited"],
+];
