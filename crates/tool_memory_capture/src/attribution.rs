@@ -77,6 +77,8 @@ pub(crate) struct Candidates {
     first_ran: Option<String>,
     /// The index in `tools` of an MCP gateway (Cline's `use_mcp_tool`) when the agent has one.
     gateway: Option<usize>,
+    /// How many tools serve the shell family.
+    shells: usize,
     /// Whether some tool sends ([`Candidate::sends`]): only then is a rule read for a verb
     /// of sending mail.
     senders: bool,
@@ -103,6 +105,11 @@ impl Candidates {
         }
         candidates.names.build();
         candidates.senders = candidates.tools.iter().any(|tool| tool.sends);
+        candidates.shells = candidates
+            .tools
+            .iter()
+            .filter(|tool| tool.family == Some(ToolFamily::Shell) || tool.shell)
+            .count();
         candidates.gateway = candidates
             .tools
             .iter()
@@ -173,9 +180,22 @@ impl Candidates {
                 None => self.named(&self.hits(&Haystack::new(&match_form(text)))),
             };
         }
+        // After a command line (`rg`), a span that spells a tool is that command's program
+        // too: "Prefer `rg` over `grep`" is not about Claude Code's `Grep`.
+        let mut after_command = false;
         spans
             .iter()
-            .find_map(|span| self.code_names(code_span_text(text, span).trim()))
+            .find_map(|span| {
+                let code = code_span_text(text, span).trim();
+                match self.code_names(code) {
+                    Some(_) if after_command && is_command(code) => None,
+                    Some(named) => Some(named),
+                    None => {
+                        after_command = after_command || is_command(code);
+                        None
+                    }
+                }
+            })
             .or_else(|| self.named(&self.hits(&Haystack::new(&without_code(text, spans)))))
     }
 
@@ -193,6 +213,10 @@ impl Candidates {
 
     /// The tool a code span's text names, if it is a catalogue name or a form of one.
     fn code_names(&self, code: &str) -> Option<String> {
+        // A tool's name is one word: a span with a space is a command or a snippet.
+        if code.contains(char::is_whitespace) {
+            return None;
+        }
         let same = |tool: &Candidate, name: &str| {
             tool.name == name || tool.forms.iter().any(|form| form == name)
         };
@@ -264,7 +288,14 @@ impl Candidates {
                     let code = code_span_text(text, span).trim();
                     let first = code.split_whitespace().next().unwrap_or_default();
                     let program = first.rsplit('/').next().unwrap_or(first);
-                    if let Some(tool) = self.code_names(program) {
+                    // A dedicated tool (`git`, `kubectl`), not an agent's own of a family
+                    // (Claude Code's `Grep` is not the `grep` program).
+                    if let Some(tool) = self.code_names(program)
+                        && self
+                            .tools
+                            .iter()
+                            .any(|candidate| candidate.name == tool && candidate.family.is_none())
+                    {
                         return Some(tool);
                     }
                 }
@@ -360,7 +391,9 @@ impl Candidates {
         let chosen = match need {
             Need::Shell => {
                 const POWERSHELL: &[&str] = &["powershell", "pwsh"];
-                let windows = members.clone().any(|tool| has(tool, POWERSHELL))
+                // Most agents have one shell: the choice is read only when there are two.
+                let windows = self.shells > 1
+                    && members.clone().any(|tool| has(tool, POWERSHELL))
                     && members.clone().any(|tool| !has(tool, POWERSHELL))
                     && is_windows_command(text, spans);
                 members

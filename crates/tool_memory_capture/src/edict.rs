@@ -416,6 +416,7 @@ fn is_standing(blanked: &str, tokens: &[Token<'_>], clause: &str, voice: Voice) 
             | Statement::Gate
             | Statement::Except
             | Statement::Judged
+            | Statement::Shaped
             | Statement::Declared,
         ) => need_of(clause).is_some(),
         None => false,
@@ -723,25 +724,20 @@ fn is_one_off(tokens: &[Token<'_>]) -> bool {
     if !tokens.iter().any(|token| token.is(ONE_OFF_OPENER)) {
         return false;
     }
-    let lasting = tokens.iter().any(|token| token.is(LASTING));
-    if lasting || forward_phrase_len_anywhere(tokens) {
-        return false;
-    }
-    let words: Vec<&Token<'_>> = tokens.iter().filter(|token| token.word).collect();
+    let mut words = tokens.iter().filter(|token| token.word);
     // "Don't push yet": "yet" closes a short order; "… that hasn't passed CI yet" is a
     // condition of a rule.
-    let closing_yet = words.last().is_some_and(|word| word.text == "yet")
-        && words.len() <= 7
-        && !words
-            .iter()
-            .any(|word| matches!(word.text, "that" | "which" | "who" | "until" | "unless"));
-    closing_yet
+    let closing_yet = words.clone().last().is_some_and(|word| word.text == "yet")
+        && words.clone().count() <= 7
+        && !words.any(|word| matches!(word.text, "that" | "which" | "who" | "until" | "unless"));
+    let one_off = closing_yet
         || (0..tokens.len()).any(|index| {
             is_at(tokens, index, ONE_OFF_OPENER)
                 && ONE_OFFS
                     .iter()
                     .any(|phrase| matches_at(tokens, index, phrase))
-        })
+        });
+    one_off && !tokens.iter().any(|token| token.is(LASTING)) && !forward_phrase_len_anywhere(tokens)
 }
 
 /// Whether a phrase of [`FORWARD_PHRASES`] ("from now on", "going forward") stands anywhere.

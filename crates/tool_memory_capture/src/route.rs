@@ -19,9 +19,9 @@ use tool_memory_core::markdown::code_span_text;
 
 pub(crate) use self::lexicon::VERB_TOOL_NAMES;
 use self::lexicon::{
-    CODE_ONLY_PROGRAMS, CREATE_VERBS, DEPENDENCY_WORDS, EDIT_NOUNS, EDIT_VERBS, FETCH_WORDS,
-    NAMED_SHELL_THINGS, PROGRAMS, READ_VERBS, SEARCH_WORDS, SHELL_NOUNS, SHELL_OBJECTS,
-    SHELL_VERBS, SUFFIXES, WINDOWS_CODE_ONLY_PROGRAMS, WINDOWS_PROGRAMS,
+    CODE_ONLY_PROGRAMS, CODE_PLACES, CREATE_VERBS, DEPENDENCY_WORDS, EDIT_NOUNS, EDIT_VERBS,
+    FETCH_WORDS, NAMED_SHELL_THINGS, PROGRAMS, READ_VERBS, SEARCH_WORDS, SHELL_NOUNS,
+    SHELL_OBJECTS, SHELL_VERBS, SUFFIXES, WINDOWS_CODE_ONLY_PROGRAMS, WINDOWS_PROGRAMS,
 };
 use crate::hash::{FxHashMap, WordMap};
 use crate::text::{code_spans, is_word_char};
@@ -154,12 +154,110 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
                 Need::Edit { .. } if object_is_command(text, end, &spans[span_index..]) => {
                     return Some((Need::Shell, start));
                 }
+                // "No raw SQL in controllers": a thing behind the shell named inside code is
+                // about the code.
+                Need::Shell
+                    if SHELL_NOUNS.contains(&word.to_ascii_lowercase().as_str())
+                        && in_code_place(&text[end..]) =>
+                {
+                    return Some((
+                        Need::Edit {
+                            create: false,
+                            delete: false,
+                        },
+                        start,
+                    ));
+                }
                 need => return Some((need, start)),
             }
+        }
+        // "No network calls in unit tests": where in the code, as the only evidence.
+        if word.eq_ignore_ascii_case("in") && code_place_after(&text[end..]) {
+            return Some((
+                Need::Edit {
+                    create: false,
+                    delete: false,
+                },
+                start,
+            ));
         }
         at = end;
     }
     None
+}
+
+/// Whether the words right after an "in" (`after` it) name a place in the code: "in unit
+/// tests", "in the controllers".
+fn code_place_after(after: &str) -> bool {
+    let mut words = after
+        .split(|ch: char| !is_word_char(ch))
+        .filter(|word| !word.is_empty());
+    for _ in 0..3 {
+        let Some(word) = words.next() else {
+            return false;
+        };
+        let mut buffer = [0u8; 16];
+        if word.len() > buffer.len() {
+            return false;
+        }
+        let lower = &mut buffer[..word.len()];
+        lower.copy_from_slice(word.as_bytes());
+        lower.make_ascii_lowercase();
+        let lower = std::str::from_utf8(lower).unwrap_or_default();
+        if CODE_PLACES.contains(&lower) {
+            return true;
+        }
+        if !matches!(
+            lower,
+            "the"
+                | "our"
+                | "any"
+                | "unit"
+                | "integration"
+                | "new"
+                | "library"
+                | "production"
+                | "prod"
+        ) {
+            return false;
+        }
+    }
+    false
+}
+
+/// Whether `after` holds "in" and a place in the code ("in controllers", "in unit tests",
+/// "in library code") before any clause mark.
+fn in_code_place(after: &str) -> bool {
+    let clause = after.split([',', ';', '.', ':']).next().unwrap_or_default();
+    let mut words = clause
+        .split(|ch: char| !is_word_char(ch))
+        .filter(|word| !word.is_empty())
+        .map(str::to_ascii_lowercase);
+    while let Some(word) = words.next() {
+        if word != "in" {
+            continue;
+        }
+        let mut next = words.next().unwrap_or_default();
+        // "in unit tests", "in the controllers", "in new code".
+        while matches!(
+            next.as_str(),
+            "the"
+                | "our"
+                | "any"
+                | "unit"
+                | "integration"
+                | "new"
+                | "library"
+                | "production"
+                | "prod"
+        ) {
+            next = words.next().unwrap_or_default();
+        }
+        if CODE_PLACES.contains(&next.as_str()) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether the object of "open" (the text `after` it, at byte `offset` of the rule whose
@@ -417,6 +515,29 @@ pub(crate) fn is_sql(code: &str) -> bool {
             .all(|byte| byte.is_ascii_uppercase() || byte == b'_')
 }
 
+/// Whether `word` (as written) names a program or a shell action as a code span's first word
+/// ([`PROGRAMS`], [`CODE_ONLY_PROGRAMS`], [`SHELL_VERBS`]): one look-up in a table built once,
+/// the word lower-cased on the stack.
+fn is_span_program(word: &str) -> bool {
+    static SPAN_PROGRAMS: LazyLock<WordMap<bool>> = LazyLock::new(|| {
+        WordMap::new(
+            PROGRAMS
+                .iter()
+                .chain(CODE_ONLY_PROGRAMS)
+                .chain(SHELL_VERBS)
+                .map(|word| (*word, true)),
+        )
+    });
+    let mut buffer = [0u8; 32];
+    if word.len() > buffer.len() {
+        return false;
+    }
+    let buffer = &mut buffer[..word.len()];
+    buffer.copy_from_slice(word.as_bytes());
+    buffer.make_ascii_lowercase();
+    SPAN_PROGRAMS.get(buffer).unwrap_or(false)
+}
+
 /// What a code span points to, read by its first word.
 fn span_need(code: &str) -> Option<Need> {
     let code = code.trim();
@@ -425,15 +546,8 @@ fn span_need(code: &str) -> Option<Need> {
         return Some(Need::Shell);
     }
     // `./gradlew publish`, `bin/rails db:migrate`, `npx wrangler`: the program's own name.
-    let program = first
-        .rsplit('/')
-        .next()
-        .unwrap_or(first)
-        .to_ascii_lowercase();
-    if PROGRAMS.contains(&program.as_str())
-        || CODE_ONLY_PROGRAMS.contains(&program.as_str())
-        || SHELL_VERBS.contains(&program.as_str())
-    {
+    let program = first.rsplit('/').next().unwrap_or(first);
+    if is_span_program(program) {
         return Some(Need::Shell);
     }
     if (first.starts_with("./") || first.starts_with(".\\")) && code.contains(' ') {

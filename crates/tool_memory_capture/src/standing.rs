@@ -11,10 +11,12 @@
 pub(crate) mod lexicon;
 
 use self::lexicon::{
-    BANS, COLON_BANS, DECLARED_NOT_VERBS, DECLARED_SETTINGS, GATE_PHRASES, GATES, JUDGEMENTS,
-    ONLY_MEANS, STATES, UNWANTED,
+    BANS, COLON_BANS, DECLARED_NOT_VERBS, DECLARED_SETTINGS, EVENTS, GATE_PHRASES, GATES,
+    JUDGEMENTS, NO_NOT_RULES, ONLY_MEANS, RECURRING_VERBS, STATES, UNWANTED,
 };
-use crate::lexicon::{COPULA, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, PERMITTING_WORD};
+use crate::lexicon::{
+    COPULA, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, NO_CODE_FACT, PERMITTING_WORD,
+};
 use crate::text::CODE_WORD;
 use crate::tokens::{Token, is_at, matches_at, word_at};
 
@@ -39,6 +41,11 @@ pub(crate) enum Statement {
     /// acceptable". A description can take this shape ("the build is never fine on
     /// Mondays"), so the sentence must be about a tool.
     Judged,
+    /// A ban or a choice in a short shape about a tool: "No class components", "Nobody runs
+    /// `prisma migrate deploy` from a laptop", "Prefer `rg` over `grep`", "`pnpm add` instead
+    /// of `npm install`", "Install deps with `npm ci` (not `npm install`)", "Use `uv` for
+    /// everything", "Run `npm run check` after every change".
+    Shaped,
     /// A ban stated as how things are ("In this project you don't run `docker`", "You never
     /// push to `main`") or as what the user does not want ("I don't want you running
     /// migrations", "The one thing I don't want is edits to `schema.prisma`"). About a tool
@@ -91,7 +98,55 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
     if is_judged(tokens) {
         return Some(Statement::Judged);
     }
+    if is_shaped(tokens) {
+        return Some(Statement::Shaped);
+    }
     None
+}
+
+/// The short shapes of [`Statement::Shaped`], read from the first word and a few phrases.
+fn is_shaped(tokens: &[Token<'_>]) -> bool {
+    let Some(first) = tokens.iter().position(|token| token.word) else {
+        return false;
+    };
+    let word = |offset: usize| word_at(tokens, first + offset);
+    match word(0) {
+        // "No class components", not "No idea why", "No tests were run".
+        Some("no") if word(1) == Some("one") => {
+            word(2).is_some_and(|verb| verb.ends_with('s') && verb != "knows")
+        }
+        Some("no") => {
+            word(1).is_some_and(|next| !NO_NOT_RULES.contains(&next))
+                && !tokens.iter().any(|token| token.is(NO_CODE_FACT))
+        }
+        // "Nobody runs `x` from a laptop", "No one pushes to `main`".
+        Some("nobody") => word(1).is_some_and(|verb| verb.ends_with('s') && verb != "knows"),
+        // "Prefer `rg` over `grep`", "Prefer `git switch` to `git checkout`".
+        Some("prefer") => {
+            (first + 2..tokens.len()).any(|at| matches!(word_at(tokens, at), Some("over" | "to")))
+        }
+        Some(verb) if RECURRING_VERBS.contains(&verb) => {
+            // "Install deps with `npm ci` (not `npm install`)", "Use `uv` for everything".
+            let bracketed_not = (first..tokens.len()).any(|at| {
+                tokens[at].punct() == Some('(') && word_at(tokens, at + 1) == Some("not")
+            });
+            let everything = verb == "use"
+                && (first + 2..tokens.len())
+                    .any(|at| matches!(word_at(tokens, at), Some("everything" | "all")));
+            // "Run `npm run check` after every change", "Sign off every commit".
+            let recurring = (first + 1..tokens.len()).any(|at| {
+                matches!(word_at(tokens, at), Some("every" | "each"))
+                    && word_at(tokens, at + 1).is_some_and(|noun| EVENTS.contains(&noun))
+            });
+            bracketed_not || everything || recurring
+        }
+        _ => {
+            // "`pnpm add <pkg>` instead of `npm install <pkg>`": a command chosen over another.
+            word(0) == Some(crate::text::CODE_WORD)
+                && (first + 1..tokens.len())
+                    .any(|at| matches_at(tokens, at, &["instead", "of", crate::text::CODE_WORD]))
+        }
+    }
 }
 
 /// "X is never OK", "X is not acceptable": a copula, perhaps an intensifier, a judgement.
@@ -197,7 +252,11 @@ fn is_ban(tokens: &[Token<'_>]) -> bool {
             while is_at(tokens, at, INTENSIFIER) {
                 at += 1;
             }
+            // "The `main` branch is protected and read-only for you": the ban may be the
+            // second of two.
             BANS.iter().any(|ban| matches_at(tokens, at, ban))
+                || (word_at(tokens, at + 1) == Some("and")
+                    && BANS.iter().any(|ban| matches_at(tokens, at + 2, ban)))
         })
 }
 

@@ -636,3 +636,40 @@ fn headings_that_ban_require_or_gate_by_a_keyword_lead_in_their_items() {
         &[],
     );
 }
+
+#[test]
+fn short_shapes_about_a_tool_are_rules() {
+    for rule in [
+        "No class components.",
+        "No new dependencies without asking.",
+        "No raw SQL in controllers.",
+        "Nobody runs `prisma migrate deploy` from a laptop.",
+        "No one pushes to `main` directly.",
+        "Prefer `rg` over `grep`.",
+        "Prefer `git switch` to `git checkout`.",
+        "`pnpm add <pkg>` instead of `npm install <pkg>`",
+        "Install deps with `npm ci` (not `npm install`).",
+        "Use `uv` for everything Python.",
+        "`CHANGELOG.md` is never edited by hand.",
+        "`legacy/` is frozen.",
+        "The `main` branch is protected and read-only for you.",
+        "Run `npm run check` after every change.",
+        "Sign off every commit (`git commit -s`).",
+        "Read every file in `docs/adr/` at the start of each task.",
+    ] {
+        check(rule, &[rule]);
+    }
+    for remark in [
+        "No idea why the build is slow.",
+        "No tests were run last night.",
+        "No worries.",
+        "Nobody knows why the cache is slow.",
+        "Prefer small functions.",
+        "The report is never finished on time.",
+        "The account is frozen.",
+        "Run the tests for every package and tell me what fails.",
+        "Check each file in `src/` for unused imports.",
+    ] {
+        check(remark, &[]);
+    }
+}

@@ -257,6 +257,20 @@ pub(crate) const NAMED_SHELL_THINGS: &[&str] = &[
 pub(crate) const DEPENDENCY_WORDS: &[&str] =
     &["dependencies", "dependency", "deps", "package", "packages"];
 
+/// Places in the code a rule can name after "in": "No raw SQL in controllers", "No network
+/// calls in unit tests". Such a rule is about editing the code.
+pub(crate) const CODE_PLACES: &[&str] = &[
+    "code",
+    "components",
+    "controllers",
+    "handlers",
+    "models",
+    "source",
+    "templates",
+    "tests",
+    "views",
+];
+
 /// Changing files or code.
 pub(crate) const EDIT_VERBS: &[&str] = &[
     "edit", "modify", "change", "add", "delete", "remove", "rename", "refactor", "reformat",

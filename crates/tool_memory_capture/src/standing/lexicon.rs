@@ -102,6 +102,17 @@ pub(crate) const ONLY_MEANS: &[&str] = &["with", "via", "through", "from", "in",
 
 /// Judgements after a copula that ban what the subject names: "is never OK".
 pub(crate) const JUDGEMENTS: &[&[&str]] = &[
+    // Passive bans: "`CHANGELOG.md` is never edited by hand", "`legacy/` is frozen".
+    &["frozen"],
+    &["never", "edited"],
+    &["never", "touched"],
+    &["never", "modified"],
+    &["never", "changed"],
+    &["never", "run"],
+    &["never", "deployed"],
+    &["never", "committed"],
+    &["not", "to", "be", "edited"],
+    &["not", "to", "be", "run"],
     &["never", "ok"],
     &["never", "okay"],
     &["never", "acceptable"],
@@ -188,4 +199,66 @@ pub(crate) const COLON_BANS: &[&[&str]] = &[
     &["off", "limits"],
     &["off-limits"],
     &["prohibited"],
+];
+
+/// Words after "No" that make a phrase, not a ban: "No idea why", "No worries".
+pub(crate) const NO_NOT_RULES: &[&str] = &[
+    "clue",
+    "doubt",
+    "exceptions",
+    "idea",
+    "issue",
+    "longer",
+    "luck",
+    "matter",
+    "more",
+    "need",
+    "one",
+    "problem",
+    "problems",
+    "rush",
+    "thanks",
+    "way",
+    "worries",
+];
+
+/// Verbs that open an order done at every event ("Run `npm run check` after every change",
+/// "Sign off every commit") or a choice ("Install deps with `npm ci` (not `npm install`)",
+/// "Use `uv` for everything").
+pub(crate) const RECURRING_VERBS: &[&str] = &[
+    "add",
+    "build",
+    "bump",
+    "check",
+    "commit",
+    "format",
+    "install",
+    "lint",
+    "log",
+    "open",
+    "pull",
+    "push",
+    "read",
+    "rebase",
+    "regenerate",
+    "rerun",
+    "review",
+    "run",
+    "sign",
+    "squash",
+    "sync",
+    "tag",
+    "test",
+    "update",
+    "use",
+    "validate",
+    "verify",
+    "write",
+];
+
+/// Events an order can be done at, after "every" or "each": "after every change", "each
+/// task".
+pub(crate) const EVENTS: &[&str] = &[
+    "build", "change", "commit", "deploy", "edit", "merge", "pr", "push", "release", "run",
+    "session", "task", "time",
 ];
