@@ -727,7 +727,10 @@ fn is_one_off(tokens: &[Token<'_>]) -> bool {
     let mut words = tokens.iter().filter(|token| token.word);
     // "Don't push yet": "yet" closes a short order; "… that hasn't passed CI yet" is a
     // condition of a rule.
-    let closing_yet = words.clone().next_back().is_some_and(|word| word.text == "yet")
+    let closing_yet = words
+        .clone()
+        .next_back()
+        .is_some_and(|word| word.text == "yet")
         && words.clone().count() <= 7
         && !words.any(|word| matches!(word.text, "that" | "which" | "who" | "until" | "unless"));
     let one_off = closing_yet

@@ -21,7 +21,8 @@ pub(crate) use self::lexicon::VERB_TOOL_NAMES;
 use self::lexicon::{
     CODE_ONLY_PROGRAMS, CODE_PLACES, CREATE_VERBS, DEPENDENCY_WORDS, EDIT_NOUNS, EDIT_VERBS,
     FETCH_WORDS, NAMED_SHELL_THINGS, PROGRAMS, READ_VERBS, SEARCH_WORDS, SHELL_NOUNS,
-    SHELL_OBJECTS, SHELL_VERBS, SUFFIXES, WINDOWS_CODE_ONLY_PROGRAMS, WINDOWS_PROGRAMS,
+    SHELL_OBJECTS, SHELL_VERBS, SQL_KEYWORDS, SUFFIXES, WINDOWS_CODE_ONLY_PROGRAMS,
+    WINDOWS_PROGRAMS,
 };
 use crate::hash::{FxHashMap, WordMap};
 use crate::text::{code_spans, is_word_char};
@@ -130,6 +131,24 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
             && opens_a_file(&text[end..], &spans[span_index..], end)
         {
             return Some((Need::Read, start));
+        }
+        // "Never log request bodies": what the code writes to its log (not "log into").
+        if word.eq_ignore_ascii_case("log") {
+            let next = text[end..]
+                .trim_start()
+                .split(|ch: char| !is_word_char(ch))
+                .next()
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            if !matches!(next.as_str(), "in" | "into" | "on" | "out" | "off" | "onto") {
+                return Some((
+                    Need::Edit {
+                        create: false,
+                        delete: false,
+                    },
+                    start,
+                ));
+            }
         }
         if let Some(need) = word_need(word, &text[end..]) {
             match need {
@@ -304,7 +323,11 @@ fn names_a_shell_thing(code: &str, after: &str) -> bool {
         .split(|ch: char| !is_word_char(ch) && ch != '-')
         .filter(|word| !word.is_empty())
         .take(2)
-        .any(|word| NAMED_SHELL_THINGS.contains(&word.to_ascii_lowercase().as_str()))
+        .any(|word| {
+            let lower = word.to_ascii_lowercase();
+            // "the `analytics` conda env": a program's thing.
+            NAMED_SHELL_THINGS.contains(&lower.as_str()) || is_span_program(&lower)
+        })
 }
 
 /// Whether the first code span after a verb of change (its end at `after`), in the same
@@ -506,13 +529,11 @@ pub(crate) fn is_command(code: &str) -> bool {
     span_need(code) == Some(Need::Shell) && !is_sql(code)
 }
 
-/// Whether a code span holds SQL: its first word in capitals (`DROP`, `DELETE FROM users`).
+/// Whether a code span holds SQL: its first word a keyword of SQL in capitals (`DROP`,
+/// `DELETE FROM users`, `LIMIT`), not a constant (`MAX_ATTEMPTS`, `TODO`).
 pub(crate) fn is_sql(code: &str) -> bool {
     let first = code.split_whitespace().next().unwrap_or_default();
-    first.len() > 2
-        && first
-            .bytes()
-            .all(|byte| byte.is_ascii_uppercase() || byte == b'_')
+    first.bytes().all(|byte| byte.is_ascii_uppercase()) && SQL_KEYWORDS.contains(&first)
 }
 
 /// Whether `word` (as written) names a program or a shell action as a code span's first word
@@ -574,11 +595,22 @@ fn span_need(code: &str) -> Option<Need> {
     {
         return Some(Need::Shell);
     }
-    // SQL is run, not edited: `DROP`, `DELETE FROM users`.
-    if first.len() > 2
-        && first
-            .bytes()
-            .all(|byte| byte.is_ascii_uppercase() || byte == b'_')
+    // SQL is run, not edited: `DROP`, `DELETE FROM users` (`MAX_ATTEMPTS` is a constant).
+    if is_sql(code) {
+        return Some(Need::Shell);
+    }
+    // `RUST_LOG=debug cargo test`: a variable set for a command; `s3://bucket/raw/`: a
+    // bucket the shell's cloud CLI writes.
+    let assignment = first.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && name
+                .bytes()
+                .all(|byte| byte.is_ascii_uppercase() || byte.is_ascii_digit() || byte == b'_')
+    });
+    if assignment
+        || ["s3://", "gs://", "az://", "hdfs://"]
+            .iter()
+            .any(|scheme| first.starts_with(scheme))
     {
         return Some(Need::Shell);
     }
@@ -724,6 +756,80 @@ mod tests {
         ] {
             assert_eq!(need_of(rule), Some(Need::Shell), "{rule}");
         }
+    }
+
+    #[test]
+    fn spans_of_sql_variables_buckets_and_named_things() {
+        assert_eq!(
+            need_of("Never run `DROP TABLE` on prod."),
+            Some(Need::Shell)
+        );
+        assert_eq!(need_of("Queries: `LIMIT 1000` always."), Some(Need::Shell));
+        assert_eq!(
+            need_of("Never change `MAX_ATTEMPTS` in `config.py`."),
+            Some(EDIT)
+        );
+        assert_eq!(
+            need_of("Don't leave a `TODO` without a ticket."),
+            Some(EDIT)
+        );
+        assert_eq!(
+            need_of("Always set `RUST_LOG=debug` when you rerun a test."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("Never write to `s3://acme-lake/raw/`."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("Use only the `analytics` conda env."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("Never touch the `payments` namespace."),
+            Some(Need::Shell)
+        );
+        assert_eq!(need_of("Never touch the `payments` module."), Some(EDIT));
+    }
+
+    #[test]
+    fn code_places_and_what_code_writes() {
+        assert_eq!(need_of("No raw SQL in controllers."), Some(EDIT));
+        assert_eq!(need_of("No network calls in unit tests."), Some(EDIT));
+        assert_eq!(need_of("Never run migrations in CI."), Some(Need::Shell));
+        assert_eq!(need_of("Never log request bodies."), Some(EDIT));
+        assert_eq!(need_of("Never insert secrets into the code."), Some(EDIT));
+        assert_eq!(need_of("Never log into the prod console."), None);
+        assert_eq!(
+            need_of("**NEVER drop, truncate or reset a database.**"),
+            Some(Need::Shell)
+        );
+    }
+
+    #[test]
+    fn a_verb_of_change_with_a_command_is_the_shells() {
+        assert_eq!(
+            need_of("Never change git config (`git config --global`)."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("Don't change permissions with `./fix-perms.sh`."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("Don't modify `Set-ExecutionPolicy`."),
+            Some(Need::Shell)
+        );
+        assert_eq!(need_of("Never edit `deploy.sh`, run it."), Some(EDIT));
+        assert_eq!(
+            need_of("Never edit `package.json`, use `npm pkg`."),
+            Some(EDIT)
+        );
+        assert_eq!(need_of("Never open `src/keys/`."), Some(Need::Read));
+        assert_eq!(need_of("Never open a PR on Fridays."), Some(Need::Shell));
+        assert!(is_cmdlet("Remove-Item"));
+        assert!(!is_cmdlet("force-push"));
+        assert!(!is_cmdlet("Co-Authored-By"));
     }
 
     #[test]

@@ -122,8 +122,12 @@ fn is_shaped(tokens: &[Token<'_>]) -> bool {
         // "Nobody runs `x` from a laptop", "No one pushes to `main`".
         Some("nobody") => word(1).is_some_and(|verb| verb.ends_with('s') && verb != "knows"),
         // "Prefer `rg` over `grep`", "Prefer `git switch` to `git checkout`".
+        // A tool chosen by name: "Prefer CTEs over subqueries" is a style of code.
         Some("prefer") => {
             (first + 2..tokens.len()).any(|at| matches!(word_at(tokens, at), Some("over" | "to")))
+                && tokens
+                    .iter()
+                    .any(|token| token.text == crate::text::CODE_WORD)
         }
         Some(verb) if RECURRING_VERBS.contains(&verb) => {
             // "Install deps with `npm ci` (not `npm install`)", "Use `uv` for everything".

@@ -181,6 +181,9 @@ pub(crate) const SHELL_NOUNS: &[&str] = &[
     "hooks",
     "migration",
     "migrations",
+    // With no database tool, a database is dropped or reset through the shell.
+    "database",
+    "databases",
     "server",
     "servers",
     "process",
@@ -271,11 +274,18 @@ pub(crate) const CODE_PLACES: &[&str] = &[
     "views",
 ];
 
+/// The keywords of SQL a code span of SQL opens with.
+pub(crate) const SQL_KEYWORDS: &[&str] = &[
+    "ALTER", "BEGIN", "COPY", "CREATE", "DELETE", "DROP", "EXPLAIN", "GRANT", "INSERT", "LIMIT",
+    "MERGE", "REPLACE", "REVOKE", "SELECT", "TRUNCATE", "UPDATE", "UPSERT", "VACUUM", "WHERE",
+    "WITH",
+];
+
 /// Changing files or code.
 pub(crate) const EDIT_VERBS: &[&str] = &[
     "edit", "modify", "change", "add", "delete", "remove", "rename", "refactor", "reformat",
     "hardcode", "patch", "mock", "bump", "replace", "prefer", "import", "catch", "comment",
-    "inline",
+    "inline", "insert", "include", "expose", "embed",
 ];
 
 /// Making new files: these go to a write tool when the agent has one apart from its edit tool.
