@@ -298,8 +298,11 @@ impl<'a> EdictReader<'a> {
             self.previous_was_order = true;
             return;
         }
-        // "Don't push yet", "for now don't commit": a request for this turn, not a rule.
-        if !order || is_one_off(tokens) {
+        // "Don't push yet", "for now don't commit": a request for this turn, not a rule; "Don't
+        // write:" before an example shows what not to write, and holds no rule of its own.
+        let introduces_example =
+            clause.trim_end().ends_with(':') && clause.split_whitespace().nth(3).is_none();
+        if !order || introduces_example || is_one_off(tokens) {
             self.previous = Some(clause);
             self.previous_was_order = false;
             return;
@@ -325,11 +328,11 @@ impl<'a> EdictReader<'a> {
         let before = self.previous.replace(clause);
         // Only a clause with a setting's noun can name a setting.
         let setting = tokens.iter().any(|token| token.is(SETTING_NOUN)) && names_a_setting(grammar);
-        // A title takes three capitals, which no marker removes.
+        // A title takes two capitals, which no marker removes.
         let title = clause
             .chars()
             .filter(|ch| ch.is_uppercase())
-            .nth(2)
+            .nth(1)
             .is_some()
             && title_holds_marker(clause);
         if setting || title {
@@ -658,7 +661,10 @@ fn title_holds_marker(clause: &str) -> bool {
             capitalised += 1;
             continue;
         }
-        return capitalised >= 3 && first.is_lowercase();
+        // "Always Sunny is the name of the staging cluster": two capitalised words before a
+        // copula name something too.
+        let copula = matches!(word, "is" | "was" | "are" | "were" | "has");
+        return (capitalised >= 3 && first.is_lowercase()) || (capitalised == 2 && copula);
     }
     false
 }

@@ -673,3 +673,14 @@ fn short_shapes_about_a_tool_are_rules() {
         check(remark, &[]);
     }
 }
+
+#[test]
+fn two_word_titles_and_example_lead_ins_are_not_rules() {
+    check(
+        "Always Sunny is the name of the staging cluster (long story).",
+        &[],
+    );
+    check("Never Land is the old one; it was shut down in May.", &[]);
+    check("Error messages have no trailing period. Don't write:", &[]);
+    check("Never Push to `main`.", &["Never Push to `main`."]);
+}
