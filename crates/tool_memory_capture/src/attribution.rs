@@ -24,12 +24,15 @@ use tool_memory_core::markdown::code_span_text;
 #[cfg(test)]
 use self::alias::find_word;
 use self::alias::{ALIAS_SUFFIXES, Haystack, NAME_SUFFIXES, alias_mentions};
-use self::clause::{ban_after_permission, points_back, word_index};
-use self::lexicon::{ALIAS_GROUPS, GENERIC_NAME_WORDS, STOP_NAMES};
+use self::clause::{deciding_clause, points_back, word_index};
+use self::lexicon::{
+    ALIAS_GROUPS, GENERIC_NAME_WORDS, INTERACTION_NAME_WORDS, INTERACTION_NAMES, MCP_GATEWAYS,
+    SHELL_SERVERS, STOP_NAMES,
+};
 use self::names::{Hits, NameIndex};
 use crate::TurnRecord;
 use crate::hash::{FxHashMap, WordMap};
-use crate::route::{Need, VERB_TOOL_NAMES, need_at_with};
+use crate::route::{Need, VERB_TOOL_NAMES, is_command, is_sql, is_windows_command, need_at_with};
 use crate::text::{code_spans, match_form};
 
 /// A tool the edict may be attributed to.
@@ -60,6 +63,11 @@ pub(crate) struct Candidate {
     own_words: Option<Vec<usize>>,
     /// The groups of the alias table that claim the tool, as bits.
     groups: u32,
+    /// Whether the tool sends something (a word of its name is `send` or `reply`).
+    sends: bool,
+    /// The needle of the abbreviation of the tool's own words, for an MCP tool about pull
+    /// requests: "PR" says what `create_pull_request` does.
+    abbreviation: Option<u32>,
 }
 
 /// The tools an edict can land on: the turn's tools in call order, then the catalogue.
@@ -67,6 +75,13 @@ pub(crate) struct Candidate {
 pub(crate) struct Candidates {
     tools: Vec<Candidate>,
     first_ran: Option<String>,
+    /// The index in `tools` of an MCP gateway (Cline's `use_mcp_tool`) when the agent has one.
+    gateway: Option<usize>,
+    /// How many tools serve the shell family.
+    shells: usize,
+    /// Whether some tool sends ([`Candidate::sends`]): only then is a rule read for a verb
+    /// of sending mail.
+    senders: bool,
     /// Every name, form and name word of the tools, for one search per rule.
     names: NameIndex,
 }
@@ -89,6 +104,16 @@ impl Candidates {
             }
         }
         candidates.names.build();
+        candidates.senders = candidates.tools.iter().any(|tool| tool.sends);
+        candidates.shells = candidates
+            .tools
+            .iter()
+            .filter(|tool| tool.family == Some(ToolFamily::Shell) || tool.shell)
+            .count();
+        candidates.gateway = candidates
+            .tools
+            .iter()
+            .position(|tool| MCP_GATEWAYS.contains(&tool.name.as_str()));
         candidates.first_ran = called.filter_map(|raw| validate_tool_name(raw).ok()).next();
         candidates
     }
@@ -106,7 +131,9 @@ impl Candidates {
     /// tool), then the alias table, then the fallback.
     ///
     /// In a sentence that grants one thing and bans another ("You may read the logs, but never
-    /// restart the service"), the ban's clause decides. A rule that points back with "it"
+    /// restart the service"), states a fact before a ban ("Config lives in `config/` and you
+    /// must not read `config/secret.key`") or opens with a condition ("When you change `x`,
+    /// always run `y`"), the clause of the order decides ([`deciding_clause`]). A rule that points back with "it"
     /// ("Never send `INSERT` through it") is about the tool `previous` (the sentence before)
     /// names, when it names none itself.
     pub(crate) fn attribute_rule(
@@ -116,7 +143,7 @@ impl Candidates {
         whole: bool,
         previous: Option<&str>,
     ) -> String {
-        if let Some(at) = ban_after_permission(text) {
+        if let Some(at) = deciding_clause(text) {
             let clause = &text[at..];
             let clause_form = match_form(clause);
             let haystack = Haystack::new(&clause_form);
@@ -153,10 +180,30 @@ impl Candidates {
                 None => self.named(&self.hits(&Haystack::new(&match_form(text)))),
             };
         }
+        // After a command line (`rg`), a span that spells a tool is that command's program
+        // too: "Prefer `rg` over `grep`" is not about Claude Code's `Grep`.
+        let mut after_command = false;
         spans
             .iter()
-            .find_map(|span| self.code_names(code_span_text(text, span).trim()))
+            .find_map(|span| {
+                let code = code_span_text(text, span).trim();
+                match self.code_names(code) {
+                    Some(_) if after_command && is_command(code) => None,
+                    Some(named) => Some(named),
+                    None => {
+                        after_command = after_command || is_command(code);
+                        None
+                    }
+                }
+            })
             .or_else(|| self.named(&self.hits(&Haystack::new(&without_code(text, spans)))))
+    }
+
+    /// Whether a code span of `text` spells a tool of the catalogue (`` `execute_command` ``).
+    pub(crate) fn names_in_code(&self, text: &str) -> bool {
+        code_spans(text)
+            .iter()
+            .any(|span| self.code_names(code_span_text(text, span).trim()).is_some())
     }
 
     /// Where each name, form and name word of the tools first stands in the rule `form` reads.
@@ -166,6 +213,10 @@ impl Candidates {
 
     /// The tool a code span's text names, if it is a catalogue name or a form of one.
     fn code_names(&self, code: &str) -> Option<String> {
+        // A tool's name is one word: a span with a space is a command or a snippet.
+        if code.contains(char::is_whitespace) {
+            return None;
+        }
         let same = |tool: &Candidate, name: &str| {
             tool.name == name || tool.forms.iter().any(|form| form == name)
         };
@@ -206,16 +257,72 @@ impl Candidates {
             return Some(tool);
         }
         let need = need_at_with(text, spans);
+        // SQL in a code span (`DELETE`, `DROP TABLE`) goes to the agent's database tool when
+        // it has one, and to the shell (`psql`) otherwise.
+        if let Some((Need::Shell, at)) = need
+            && let Some(span) = spans.iter().find(|span| span.start == at)
+            && is_sql(code_span_text(text, span))
+            && let Some(tool) = self.tools.iter().find(|tool| tool.claimed(DATABASE_GROUP))
+        {
+            return Some(tool.name.clone());
+        }
+        // A command line in a code span is the command's: a tool named after its program
+        // (`git`, `kubectl`) takes the rule, and a name word or an alias inside the command
+        // (`deploy` of `vercel deploy`, `search` of `npm search`) says nothing of the tool.
+        // Most rules find no such tool at all, so the prose is read apart only when one is
+        // found.
+        let mut name_hit = self.by_name_word(haystack, hits);
+        let mut alias = if name_hit.is_none() {
+            self.by_alias(haystack, hits)
+        } else {
+            None
+        };
+        let decisive = name_hit.is_some()
+            || alias.is_some_and(|tool| tool.family.is_none() && !only_by_server(tool, hits));
+        let prose_form;
+        let prose_haystack;
+        let prose_hits;
+        let (haystack, hits) = match decisive.then(|| commands_of(text, spans)) {
+            Some(commands) if !commands.is_empty() => {
+                for span in &commands {
+                    let code = code_span_text(text, span).trim();
+                    let first = code.split_whitespace().next().unwrap_or_default();
+                    let program = first.rsplit('/').next().unwrap_or(first);
+                    // A dedicated tool (`git`, `kubectl`), not an agent's own of a family
+                    // (Claude Code's `Grep` is not the `grep` program).
+                    if let Some(tool) = self.code_names(program)
+                        && self
+                            .tools
+                            .iter()
+                            .any(|candidate| candidate.name == tool && candidate.family.is_none())
+                    {
+                        return Some(tool);
+                    }
+                }
+                prose_form = without_code(text, &commands);
+                prose_haystack = Haystack::new(&prose_form);
+                prose_hits = self.hits(&prose_haystack);
+                name_hit = self.by_name_word(&prose_haystack, &prose_hits);
+                alias = if name_hit.is_none() {
+                    self.by_alias(&prose_haystack, &prose_hits)
+                } else {
+                    None
+                };
+                (&prose_haystack, &prose_hits)
+            }
+            _ => (haystack, hits),
+        };
         let form = haystack.text();
         if let Some(NameWordHit {
             tool: candidate,
             position,
             words,
             verb,
-        }) = self.by_name_word(hits)
+        }) = name_hit
         {
             let tool = &candidate.name;
-            let family_tool = need.and_then(|(need, at)| Some((need, at, self.by_need(need)?)));
+            let family_tool =
+                need.and_then(|(need, at)| Some((need, at, self.by_need(need, text, spans)?)));
             match family_tool {
                 // `apply_patch` found by "patch" in "Never run `patch -p1`": the name word of
                 // an agent's built-in tool yields to what the rule is about.
@@ -242,7 +349,14 @@ impl Candidates {
                 _ => return Some(tool.clone()),
             }
         }
-        let alias = self.by_alias(haystack, hits);
+        // Cline calls every MCP tool through `use_mcp_tool`: a rule about an MCP server ("the
+        // Supabase MCP server", "the calendar server") or one of its tools by name
+        // (`apply_migration`) is that tool's.
+        if let Some(gateway) = self.gateway
+            && about_mcp(text, spans, haystack)
+        {
+            return Some(self.tools[gateway].name.clone());
+        }
         // A dedicated tool the alias table finds (`git_commit`, `execute_sql`, `kubectl`) is
         // more specific than a family's general tool; a family tool it finds is only a guess
         // from a common noun, which the rule's own evidence outranks.
@@ -252,14 +366,19 @@ impl Candidates {
         {
             return Some(tool.name.clone());
         }
-        need.and_then(|(need, _)| self.by_need(need))
+        need.and_then(|(need, _)| self.by_need(need, text, spans))
             .or_else(|| alias.map(|tool| tool.name.clone()))
     }
 
     /// The catalogue's tool for `need`: the first of its family in call and catalogue order,
     /// with the edit family split by what the rule does (a write tool for new files, a delete
     /// tool for deleting, an edit tool otherwise).
-    fn by_need(&self, need: Need) -> Option<String> {
+    ///
+    /// A shell rule goes to PowerShell when the agent has it and the rule is about Windows
+    /// (`Remove-Item`, `winget`, a `.ps1` script, a `C:\` path), else to another shell; a
+    /// fetch to a fetch tool before a browser; a deletion, when no tool deletes files, to the
+    /// shell (`rm`: no edit tool deletes). `text` is the rule and `spans` its code spans.
+    fn by_need(&self, need: Need, text: &str, spans: &[Range<usize>]) -> Option<String> {
         let family = need.family();
         let mut members = self.tools.iter().filter(|tool| {
             tool.family == Some(family) || (family == ToolFamily::Shell && tool.shell)
@@ -270,6 +389,25 @@ impl Candidates {
                 .any(|token| words.contains(&token.as_str()))
         };
         let chosen = match need {
+            Need::Shell => {
+                const POWERSHELL: &[&str] = &["powershell", "pwsh"];
+                // Most agents have one shell: the choice is read only when there are two.
+                let windows = self.shells > 1
+                    && members.clone().any(|tool| has(tool, POWERSHELL))
+                    && members.clone().any(|tool| !has(tool, POWERSHELL))
+                    && is_windows_command(text, spans);
+                members
+                    .clone()
+                    .find(|tool| has(tool, POWERSHELL) == windows)
+                    .or_else(|| members.next())
+            }
+            // An agent that edits files but has no tool to delete one deletes with `rm`.
+            Need::Edit { delete: true, .. }
+                if members.clone().next().is_some()
+                    && !members.clone().any(|tool| has(tool, &["delete", "remove"])) =>
+            {
+                return self.by_need(Need::Shell, text, spans);
+            }
             Need::Edit { create, delete } => {
                 let preferred: &[&str] = if delete {
                     &["delete", "remove"]
@@ -287,6 +425,10 @@ impl Candidates {
                 .clone()
                 .find(|tool| has(tool, &["read", "view"]))
                 .or_else(|| members.next()),
+            Need::Fetch => members
+                .clone()
+                .find(|tool| has(tool, &["fetch", "webfetch"]))
+                .or_else(|| members.next()),
             _ => members.next(),
         };
         chosen.map(|tool| tool.name.clone())
@@ -297,7 +439,10 @@ impl Candidates {
         let haystack = Haystack::new(form);
         let hits = self.hits(&haystack);
         self.named(&hits)
-            .or_else(|| self.by_name_word(&hits).map(|hit| hit.tool.name.clone()))
+            .or_else(|| {
+                self.by_name_word(&haystack, &hits)
+                    .map(|hit| hit.tool.name.clone())
+            })
             .or_else(|| {
                 self.by_alias(&haystack, &hits)
                     .map(|tool| tool.name.clone())
@@ -337,8 +482,9 @@ impl Candidates {
     /// Generic verbs (`send`, `get`, `create`, …) do not count. On a tie, the tool with more
     /// of its words in the edict wins ("post in Slack" picks `slack_post` over
     /// `slack_read_channel`), then call order.
-    fn by_name_word(&self, hits: &Hits) -> Option<NameWordHit<'_>> {
-        let mut best: Option<(usize, Reverse<usize>, &Candidate, &String)> = None;
+    fn by_name_word(&self, form: &Haystack<'_>, hits: &Hits) -> Option<NameWordHit<'_>> {
+        let sending = self.senders && sends_mail(form);
+        let mut best: Option<(usize, Reverse<usize>, bool, &Candidate, &String)> = None;
         for tool in &self.tools {
             let earliest = tool
                 .distinctive
@@ -351,12 +497,18 @@ impl Candidates {
             let Some((position, token)) = earliest else {
                 continue;
             };
-            let key = (position, Reverse(tool.words_in(hits)));
-            if best.is_none_or(|(at, score, _, _)| key < (at, score)) {
-                best = Some((key.0, key.1, tool, token));
+            // On a tie, a tool that sends: "never email Sarah" is about sending mail, not
+            // reading, listing or drafting it.
+            let key = (
+                position,
+                Reverse(tool.words_in(hits)),
+                !(sending && tool.sends),
+            );
+            if best.is_none_or(|(at, score, sends, _, _)| key < (at, score, sends)) {
+                best = Some((key.0, key.1, key.2, tool, token));
             }
         }
-        best.map(|(position, Reverse(words), tool, token)| NameWordHit {
+        best.map(|(position, Reverse(words), _, tool, token)| NameWordHit {
             tool,
             position,
             words,
@@ -367,6 +519,7 @@ impl Candidates {
     /// The alias group mentioned first that resolves to an existing tool: product and
     /// program names before common nouns, then the earliest mention, then the longest phrase.
     fn by_alias(&self, form: &Haystack<'_>, hits: &Hits) -> Option<&Candidate> {
+        let sending = self.senders && sends_mail(form);
         let mut mentioned: Vec<(bool, usize, Reverse<usize>, usize)> = alias_mentions(form)
             .into_iter()
             .enumerate()
@@ -377,15 +530,16 @@ impl Candidates {
         mentioned.sort_unstable();
         mentioned
             .into_iter()
-            .find_map(|(_, _, _, group_index)| self.resolve(group_index, hits))
+            .find_map(|(_, _, _, group_index)| self.resolve(group_index, hits, sending))
     }
 
     /// The group's tool whose name words the edict also uses most ("never delete files" picks
     /// `delete_file` over `read_file`); call order breaks ties.
-    fn resolve(&self, group: usize, hits: &Hits) -> Option<&Candidate> {
-        let mut best: Option<(usize, &Candidate)> = None;
+    fn resolve(&self, group: usize, hits: &Hits, sending: bool) -> Option<&Candidate> {
+        let mut best: Option<((usize, bool), &Candidate)> = None;
         for tool in self.tools.iter().filter(|tool| tool.claimed(group)) {
-            let score = tool.words_in(hits);
+            // On a tie, a tool that sends ("always cc ops@" is about sending).
+            let score = (tool.words_in(hits), sending && tool.sends);
             if best.is_none_or(|(best_score, _)| score > best_score) {
                 best = Some((score, tool));
             }
@@ -403,6 +557,70 @@ fn only_by_server(tool: &Candidate, hits: &Hits) -> bool {
     };
     !own.iter()
         .any(|&token| hits.at(tool.token_needles[token]).is_some())
+        && tool
+            .abbreviation
+            .is_none_or(|needle| hits.at(needle).is_none())
+}
+
+/// Whether the rule `text` (code spans `spans`, match form `form`) is about an MCP server or
+/// one of its tools: the word "mcp", "the X server" for a server that is not the shell's (a
+/// dev, web or database server), or a tool's name in a code span after "call", "use" or
+/// "invoke" (`apply_migration`).
+fn about_mcp(text: &str, spans: &[Range<usize>], form: &Haystack<'_>) -> bool {
+    let mut previous = "";
+    for word in form.words() {
+        if word == "mcp" || (word == "server" && !SHELL_SERVERS.contains(&previous)) {
+            return true;
+        }
+        previous = word;
+    }
+    spans.iter().any(|span| {
+        let code = code_span_text(text, span).trim();
+        let before = text[..span.start].trim_end();
+        let verb = before
+            .rsplit(|ch: char| !ch.is_alphanumeric())
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        matches!(
+            verb.as_str(),
+            "call" | "calling" | "use" | "using" | "invoke"
+        ) && code.contains('_')
+            && code
+                .bytes()
+                .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'_')
+    })
+}
+
+/// Whether the rule (its match form, read) sends mail: "cc", "bcc", "reply", "forward" or
+/// "send", or "email" / "mail" as a verb, right after a marker ("never email Sarah", not
+/// "never mark an email as read").
+fn sends_mail(form: &Haystack<'_>) -> bool {
+    let mut previous = "";
+    for word in form.words() {
+        let verb = match word {
+            "cc" | "bcc" | "reply" | "forward" | "send" | "sending" => true,
+            "email" | "e" | "mail" | "emailing" | "mailing" => matches!(
+                previous,
+                "never" | "t" | "not" | "always" | "to" | "please" | "ever" | "and" | "or"
+            ),
+            _ => false,
+        };
+        if verb {
+            return true;
+        }
+        previous = word;
+    }
+    false
+}
+
+/// The code spans of `text` (all its spans are `spans`) that hold a command line.
+fn commands_of(text: &str, spans: &[Range<usize>]) -> Vec<Range<usize>> {
+    spans
+        .iter()
+        .filter(|span| is_command(code_span_text(text, span)))
+        .cloned()
+        .collect()
 }
 
 /// The match form of `text` with its code spans left out.
@@ -443,35 +661,53 @@ impl Candidate {
     fn new(raw: &str, name: String, names: &mut NameIndex) -> Candidate {
         let name_words = words_of_name(&name, &name, false);
         let camel_words = words_of_name(raw.trim(), &name, true);
-        let spaced = name_words.join(" ");
-        let camel = camel_words.join(" ");
+        let family = family_of(&name);
+        let mut tokens = name_words.clone();
+        for token in &camel_words {
+            if !tokens.contains(token) {
+                tokens.push(token.clone());
+            }
+        }
+        // An agent's own interaction tool (asking, planning, to-dos, sub-agents) is named
+        // only by its exact name, or "the Agent tool" for a name that is a plain word.
+        let interaction = family.is_none()
+            && !name.starts_with("mcp__")
+            && (INTERACTION_NAMES.contains(&name.as_str())
+                || tokens
+                    .iter()
+                    .any(|token| NAME_LISTS.interaction.contains(token)));
         let mut forms = Vec::new();
-        // An MCP tool is named by its own part too: `run_query` for `mcp__db__run_query`.
-        let tail = name
-            .rsplit_once("__")
-            .filter(|_| name.starts_with("mcp__"))
-            .map(|(_, tail)| tail.to_owned())
-            .filter(|tail| tail.len() >= 4 && tail.contains('_'))
-            .unwrap_or_default();
-        for form in [name.clone(), spaced, camel, tail] {
-            if form.chars().count() >= 2
-                && !NAME_LISTS.stop.contains(&form)
-                && !forms.contains(&form)
-            {
-                forms.push(form);
+        if interaction {
+            if name_words.len() > 1 || camel_words.len() > 1 {
+                forms.push(name.clone());
+            } else {
+                forms.push(format!("{name} tool"));
+            }
+        } else {
+            let spaced = name_words.join(" ");
+            let camel = camel_words.join(" ");
+            // An MCP tool is named by its own part too: `run_query` for `mcp__db__run_query`.
+            let tail = name
+                .rsplit_once("__")
+                .filter(|_| name.starts_with("mcp__"))
+                .map(|(_, tail)| tail.to_owned())
+                .filter(|tail| tail.len() >= 4 && tail.contains('_'))
+                .unwrap_or_default();
+            for form in [name.clone(), spaced, camel, tail] {
+                if form.chars().count() >= 2
+                    && !NAME_LISTS.stop.contains(&form)
+                    && !forms.contains(&form)
+                {
+                    forms.push(form);
+                }
             }
         }
-        let mut tokens = name_words;
-        for token in camel_words {
-            if !tokens.contains(&token) {
-                tokens.push(token);
-            }
-        }
-        // Chosen once per turn, not once per rule.
+        // Chosen once per turn, not once per rule. An interaction tool has none: its name
+        // words ("ask", "plan", "agent") are what rules say about other tools.
         let distinctive = (0..tokens.len())
             .filter(|&index| {
                 let token = &tokens[index];
-                token.chars().count() >= 3 && !NAME_LISTS.generic.contains(token)
+                !interaction && token.chars().count() >= 3 && !NAME_LISTS.generic.contains(token)
             })
             .collect();
         let naming: Vec<bool> = forms
@@ -503,7 +739,10 @@ impl Candidate {
                     .filter_map(|word| tokens.iter().position(|token| token == word))
                     .collect()
             });
-        let family = family_of(&name);
+        let abbreviation = (own_words.is_some()
+            && tokens.iter().any(|token| token == "pull")
+            && tokens.iter().any(|token| token == "request"))
+        .then(|| names.add("pr", ALIAS_SUFFIXES));
         let mut candidate = Candidate {
             name,
             forms,
@@ -517,8 +756,16 @@ impl Candidate {
             stem_needles,
             own_words,
             groups: 0,
+            sends: false,
+            abbreviation,
         };
-        candidate.groups = claimed_by(&candidate.name, &candidate.tokens);
+        candidate.sends = candidate
+            .tokens
+            .iter()
+            .any(|token| matches!(token.as_str(), "send" | "reply"));
+        if !interaction {
+            candidate.groups = claimed_by(&candidate.name, &candidate.tokens);
+        }
         candidate.shell = family == Some(ToolFamily::Shell) || candidate.claimed(SHELL_GROUP);
         candidate
     }
@@ -599,6 +846,8 @@ struct NameLists {
     stop: WordSet,
     /// [`GENERIC_NAME_WORDS`]: name words too generic to name a tool alone.
     generic: WordSet,
+    /// [`INTERACTION_NAME_WORDS`]: name words of an agent's own interaction tools.
+    interaction: WordSet,
 }
 
 /// A set of words, looked up in one step.
@@ -617,6 +866,7 @@ impl WordSet {
 static NAME_LISTS: LazyLock<NameLists> = LazyLock::new(|| NameLists {
     stop: WordSet::new(STOP_NAMES),
     generic: WordSet::new(GENERIC_NAME_WORDS),
+    interaction: WordSet::new(INTERACTION_NAME_WORDS),
 });
 
 /// The words of a tool name, split at separators (`send_email` → `send`, `email`).
@@ -680,6 +930,9 @@ impl Candidate {
         self.groups & (1 << group) != 0
     }
 }
+
+/// The database's group of the alias table: a tool it claims takes SQL.
+const DATABASE_GROUP: usize = 11;
 
 /// The shell's group of the alias table: the name words that make a host's own tool a shell
 /// (`run_in_terminal`, `exec_cmd`) when the family table does not know it.

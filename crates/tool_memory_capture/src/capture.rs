@@ -75,6 +75,9 @@ pub fn capture_turn_with(
         // rules merges its repeats in linear time.
         let mut seen: HashMap<String, usize> = HashMap::new();
         for edict in found.edicts {
+            if edict.names_a_tool && !candidates.names_in_code(&edict.text) {
+                continue;
+            }
             let tool_name =
                 candidates.attribute_rule(&edict.text, &edict.form, edict.whole, edict.previous);
             let identity_key = if edict.whole {
@@ -239,6 +242,14 @@ mod tests {
             &[],
             &[(tool_memory_core::UNSCOPED_TOOL, "Never do that.")],
         );
+    }
+
+    #[test]
+    fn an_order_about_a_tools_arguments_stands_only_with_the_tool() {
+        let rule =
+            "Set `requires_approval: true` on every `execute_command` that installs packages.";
+        check(rule, &["execute_command"], &[("execute_command", rule)]);
+        check(rule, &["bash"], &[]);
     }
 
     #[test]

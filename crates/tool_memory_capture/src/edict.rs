@@ -20,13 +20,15 @@ use regex::Regex;
 use tool_memory_core::markdown::{self, LineKind};
 
 use self::lexicon::{
-    DONT_IDIOMS, FORWARD_PHRASES, LEAD_INS, MULTI_FILLERS, PERMISSION_OPENERS, POLITE_REQUESTS,
-    SETTING_NOUNS,
+    APPROVAL_HEADINGS, BAN_HEADING_WORDS, CODE_STYLE_WORDS, DONT_IDIOMS, FORWARD_PHRASES,
+    LEAD_IN_FRAMES, LEAD_INS, MULTI_FILLERS, ONE_OFFS, PERMISSION_OPENERS, POLICY_CELLS,
+    POLITE_REQUESTS, REQUIREMENT_HEADINGS, SETTING_NOUNS, TOOL_SETTING_VERBS,
 };
 use crate::lexicon::{
-    AGENT_NAME, AGENT_NOUN, ALWAYS_NOT_ORDER, BASE_VERB_IN_ED, BE_IDIOM, DONT_NOT_ORDER, FILLER,
-    FILLER_OPENER, FORWARD_NOT_ORDER, ING_NOT_GERUND, INVERSION, MARKER_OPENER, NO_CODE_FACT,
-    NO_MORE_NOT_ORDER, NOT_VERB, SETTING_NOUN, SPEECH, SUBJECT,
+    AFTER_POINTER_WORD, AGENT_NAME, AGENT_NOUN, ALWAYS_NOT_ORDER, BASE_VERB_IN_ED, BE_IDIOM,
+    DONT_NOT_ORDER, FILLER, FILLER_OPENER, FORWARD_NOT_ORDER, ING_NOT_GERUND, INVERSION, LASTING,
+    MARKER_OPENER, NO_CODE_FACT, NO_MORE_NOT_ORDER, NOT_VERB, ONE_OFF_OPENER, POINTER,
+    SETTING_NOUN, SPEECH, SUBJECT,
 };
 use crate::material::{MaterialKind, Span, Voice, quotations, unquoted_form};
 use crate::output::MAX_EDICT_CHARS;
@@ -34,7 +36,9 @@ use crate::reading::{GrammarPart, Reader};
 use crate::revocation::{self, Found, blank_revocation};
 use crate::route::need_of;
 use crate::standing::{self, Statement};
-use crate::text::{self, CODE_WORD, grammar_form, match_form, strip_bullet, truncate_chars};
+use crate::text::{
+    self, CODE_WORD, Sign, grammar_form, match_form, sign_of, strip_bullet, truncate_chars,
+};
 use crate::tokens::{self, Token, is_at, matches_at, tokenize, word_at};
 
 /// One captured edict: the sentence, its match form, and whose words it is.
@@ -53,6 +57,9 @@ pub(crate) struct Edict<'a> {
     /// The sentence before it in the message, which a rule can point back to ("Use
     /// `run_query` for reads. Never send `INSERT` through it.").
     pub(crate) previous: Option<&'a str>,
+    /// Whether the edict stands only if a code span of it spells a tool of the catalogue
+    /// (an order about a tool's own arguments, [`is_tool_setting`]).
+    pub(crate) names_a_tool: bool,
 }
 
 /// The edict grammar reading a message span by span ([`crate::grammar::read`] drives it):
@@ -69,8 +76,14 @@ pub(crate) struct EdictReader<'a> {
     edicts: Vec<Edict<'a>>,
     /// The lead-in of the list of bans being read, as it opens each item's rule.
     lead: Option<String>,
+    /// Whether that lead-in asks for things to be done ("## Before you commit"), whose items
+    /// are rules only when they are about a tool.
+    lead_needs_tool: bool,
     /// The last clause read, which a rule can point back to.
     previous: Option<&'a str>,
+    /// Whether that clause was an order itself: then a rule after it that points back
+    /// ("… Stop using the browser for that.") does not take it in.
+    previous_was_order: bool,
     /// The quotations of the span being read, code spans left out; found on the span's first
     /// edict only, since most spans hold none.
     quotes: Option<Vec<Range<usize>>>,
@@ -104,16 +117,35 @@ impl<'a> EdictReader<'a> {
             return false;
         }
         let line_form = reader.plain(span.line).form();
-        if let Some(lead_in) = lead_in(span.text, line_form) {
+        if let Some((lead_in, needs_tool)) = lead_in(span.text, line_form) {
             self.lead = Some(lead_in);
+            self.lead_needs_tool = needs_tool;
             return false;
         }
+        let sign = sign_of(span.text);
         if let Some(lead_text) = &self.lead {
-            match markdown::line(span.text).kind {
+            // A line that opens with a sign (`❌ force-push`) is an item like a bullet.
+            let kind = match markdown::line(span.text).kind {
+                LineKind::Text if sign.is_some() => LineKind::Bullet(0),
+                kind => kind,
+            };
+            // A table under the lead-in ("## Banned commands" over `| Command | Why |`): its
+            // header and separator rows keep the list going, and each row is an item.
+            let line_after = reader.lines().get(span.line + 1).copied().unwrap_or("");
+            let kind = match kind {
+                LineKind::Rule if span.text.trim_start().starts_with('|') => LineKind::Blank,
+                LineKind::TableRow if is_table_separator(line_after) => LineKind::Blank,
+                LineKind::TableRow => LineKind::Bullet(0),
+                kind => kind,
+            };
+            match kind {
                 LineKind::Blank => return false,
                 LineKind::Bullet(_) => {
                     let item = strip_bullet(span.text).trim();
-                    let has_words = item.chars().any(char::is_alphanumeric);
+                    // A list of requirements ("## Before you commit") holds only items about
+                    // a tool: "Node 20 is installed" is a fact.
+                    let has_words = item.chars().any(char::is_alphanumeric)
+                        && (!self.lead_needs_tool || need_of(item).is_some());
                     let plain_item = |grammar: &str, tokens: &[Token<'_>]| {
                         !is_own_read(grammar, tokens) && !is_question(grammar)
                     };
@@ -127,12 +159,55 @@ impl<'a> EdictReader<'a> {
                             form,
                             voice: span.voice,
                             previous: self.previous,
+                            names_a_tool: false,
                         });
                         self.previous = Some(item);
                         return false;
                     }
                 }
                 _ => self.lead = None,
+            }
+        }
+        // "| `git push --force` | never |": a row whose policy cell is a marker or a consent
+        // phrase is a rule about its first cell; the rule is the row.
+        if span.text.trim_start().starts_with('|')
+            && let Some(row) = policy_row(span.text)
+        {
+            let cut = truncate_chars(row, MAX_EDICT_CHARS);
+            self.edicts.push(Edict {
+                whole: cut.len() == row.len(),
+                text: Cow::Borrowed(cut),
+                form: match_form(row),
+                voice: span.voice,
+                previous: self.previous,
+                names_a_tool: false,
+            });
+            self.previous = Some(row);
+            return false;
+        }
+        // "❌ `git commit --no-verify`", "🚫 Editing `prisma/migrations/`": a ban sign bans an
+        // item about a tool that is no order of its own; the rule keeps the sign.
+        if let Some((Sign::Ban, at, item)) = sign {
+            let item = item.trim();
+            let plain_item = |grammar: &str, tokens: &[Token<'_>]| {
+                !is_own_read(grammar, tokens) && !is_question(grammar)
+            };
+            if item.chars().any(char::is_alphanumeric)
+                && need_of(item).is_some()
+                && with_grammar(reader, span.line, item, plain_item)
+            {
+                let text = span.text[at..].trim_end();
+                let cut = truncate_chars(text, MAX_EDICT_CHARS);
+                self.edicts.push(Edict {
+                    whole: cut.len() == text.len(),
+                    text: Cow::Borrowed(cut),
+                    form: match_form(text),
+                    voice: span.voice,
+                    previous: self.previous,
+                    names_a_tool: false,
+                });
+                self.previous = Some(item);
+                return false;
             }
         }
         true
@@ -206,8 +281,30 @@ impl<'a> EdictReader<'a> {
                 is_order(&blanked, &tokens) || is_standing(&blanked, &tokens, clause, span.voice)
             }
         };
-        if !order {
+        // "Set `requires_approval: true` on every `execute_command` …": an order about a
+        // tool's own arguments, which stands only if the code span names a tool of the
+        // catalogue (capture checks that).
+        if !order && span.voice == Voice::Own && is_tool_setting(grammar, tokens, clause) {
+            let text = truncate_chars(clause, MAX_EDICT_CHARS);
+            self.edicts.push(Edict {
+                whole: text.len() == clause.len(),
+                text: Cow::Borrowed(text),
+                form: form.to_owned(),
+                voice: span.voice,
+                previous: self.previous,
+                names_a_tool: true,
+            });
             self.previous = Some(clause);
+            self.previous_was_order = true;
+            return;
+        }
+        // "Don't push yet", "for now don't commit": a request for this turn, not a rule; "Don't
+        // write:" before an example shows what not to write, and holds no rule of its own.
+        let introduces_example =
+            clause.trim_end().ends_with(':') && clause.split_whitespace().nth(3).is_none();
+        if !order || introduces_example || is_one_off(tokens) {
+            self.previous = Some(clause);
+            self.previous_was_order = false;
             return;
         }
         // Code spans are commands and paths, not quotations: a span with no other quotation
@@ -231,23 +328,40 @@ impl<'a> EdictReader<'a> {
         let before = self.previous.replace(clause);
         // Only a clause with a setting's noun can name a setting.
         let setting = tokens.iter().any(|token| token.is(SETTING_NOUN)) && names_a_setting(grammar);
-        // A title takes three capitals, which no marker removes.
+        // A title takes two capitals, which no marker removes.
         let title = clause
             .chars()
             .filter(|ch| ch.is_uppercase())
-            .nth(2)
+            .nth(1)
             .is_some()
             && title_holds_marker(clause);
         if setting || title {
             return;
         }
-        let text = truncate_chars(clause, MAX_EDICT_CHARS);
+        // "`tokens.css` is generated. Don't edit it.": a rule whose object points back keeps
+        // the sentence before it on the same line, or it would name nothing to enforce.
+        let antecedent = before
+            .filter(|before| {
+                !self.previous_was_order
+                    && points_back(tokens)
+                    && !is_question(before)
+                    && before.split_whitespace().nth(2).is_some()
+                    && need_of(before).is_some()
+            })
+            .and_then(|before| joined(span.text, before, clause));
+        self.previous_was_order = true;
+        let (rule, form) = match antecedent {
+            Some(joined) => (joined, match_form(joined)),
+            None => (clause, form.to_owned()),
+        };
+        let text = truncate_chars(rule, MAX_EDICT_CHARS);
         self.edicts.push(Edict {
-            whole: text.len() == clause.len(),
+            whole: text.len() == rule.len(),
             text: Cow::Borrowed(text),
-            form: form.to_owned(),
+            form,
             voice,
             previous: before,
+            names_a_tool: false,
         });
     }
 
@@ -255,6 +369,36 @@ impl<'a> EdictReader<'a> {
     pub(crate) fn finish(self) -> Vec<Edict<'a>> {
         self.edicts
     }
+}
+
+/// Whether the object of an order points back ("don't edit it", "never do that again",
+/// "never edit them without asking", "never touch anything in there"): a pronoun at the end
+/// of the clause or before a word that cannot start its noun.
+fn points_back(tokens: &[Token<'_>]) -> bool {
+    // Only the order's own object counts: a pronoun after a comma or a semicolon belongs to
+    // a reason or a second order ("…, legal hasn't cleared it").
+    tokens
+        .iter()
+        .take_while(|token| !matches!(token.punct(), Some(',' | ';' | ':')))
+        .enumerate()
+        .any(|(index, token)| {
+            token.word
+                && token.is(POINTER)
+                && index > 0
+                && tokens
+                    .get(index + 1)
+                    .is_none_or(|next| !next.word || next.is(AFTER_POINTER_WORD))
+        })
+}
+
+/// The text of `line` from `before` to the end of `clause` (both parts of it, `before`
+/// first), if both lie in `line`.
+fn joined<'a>(line: &'a str, before: &str, clause: &str) -> Option<&'a str> {
+    let base = line.as_ptr() as usize;
+    let start = (before.as_ptr() as usize).checked_sub(base)?;
+    let clause_start = (clause.as_ptr() as usize).checked_sub(base)?;
+    let end = clause_start + clause.len();
+    (start < clause_start && end <= line.len()).then(|| &line[start..end])
 }
 
 /// Every quotation mark of [`quotations`] but the backtick.
@@ -269,9 +413,15 @@ fn is_standing(blanked: &str, tokens: &[Token<'_>], clause: &str, voice: Voice) 
     }
     match standing::statement_of(blanked, tokens) {
         Some(Statement::Ban) => true,
-        Some(Statement::Only | Statement::Must | Statement::Gate | Statement::Except) => {
-            need_of(clause).is_some()
-        }
+        Some(
+            Statement::Only
+            | Statement::Must
+            | Statement::Gate
+            | Statement::Except
+            | Statement::Judged
+            | Statement::Shaped
+            | Statement::Declared,
+        ) => need_of(clause).is_some(),
         None => false,
     }
 }
@@ -279,12 +429,57 @@ fn is_standing(blanked: &str, tokens: &[Token<'_>], clause: &str, voice: Voice) 
 /// The lead-in of a list of bans, as it will open each item's rule (`Do not:`), if `line` is
 /// one: a heading or a line ending in a colon whose words are only a ban.
 /// `line_form` is the match form of the line `line` is part of.
-fn lead_in(line: &str, line_form: &str) -> Option<String> {
+fn lead_in(line: &str, line_form: &str) -> Option<(String, bool)> {
     if may_lead(line) && names_a_ban(line_form) {
         parsed_lead_in(line)
     } else {
         None
     }
+}
+
+/// Whether `line` is the separator row of a table (`|---|---|`).
+fn is_table_separator(line: &str) -> bool {
+    let trimmed = line.trim();
+    trimmed.starts_with('|')
+        && trimmed.contains('-')
+        && trimmed
+            .chars()
+            .all(|ch| matches!(ch, '|' | '-' | ':' | ' '))
+}
+
+/// Whether a heading's words (match form, no colon) frame a list: of bans by a keyword
+/// ("Banned commands", "Prohibited operations", "Disallowed paths", "禁止コマンド"), of
+/// things that need the user's yes ("Commands that need my approval"), or of requirements
+/// ("Before you commit", "Always run", "Required checks"). Returns whether the items must
+/// be about a tool to count (requirements).
+fn framed_lead(form: &str) -> Option<bool> {
+    let words: Vec<&str> = form.split_whitespace().collect();
+    if words.is_empty() || words.len() > 8 {
+        return None;
+    }
+    let keyword = words
+        .iter()
+        .position(|word| BAN_HEADING_WORDS.contains(word));
+    if let Some(at) = keyword
+        && words.len() <= 4
+        && !words
+            .get(at + 1)
+            .is_some_and(|next| matches!(*next, "on" | "by" | "until" | "for" | "because"))
+    {
+        return Some(false);
+    }
+    if form.contains("禁止") || APPROVAL_HEADINGS.iter().any(|phrase| form.contains(phrase)) {
+        return Some(false);
+    }
+    REQUIREMENT_HEADINGS
+        .iter()
+        .any(|heading| {
+            form == *heading
+                || form.strip_prefix(heading).is_some_and(|rest| {
+                    rest.starts_with(' ') && heading.ends_with(' ') || rest.starts_with(' ')
+                })
+        })
+        .then_some(true)
 }
 
 /// Whether the match form of a line holds a word that every lead-in holds one of ("not",
@@ -300,6 +495,19 @@ fn names_a_ban(line_form: &str) -> bool {
 
 /// A piece of each lead-in of [`LEAD_INS`] (a unit test checks that each holds one).
 const LEAD_IN_WORDS: &[&str] = &[
+    "banned",
+    "blocked",
+    "prohibit",
+    "disallowed",
+    "denied",
+    "禁止",
+    "approval",
+    "a yes",
+    "before",
+    "always",
+    "required",
+    "mandatory",
+    "must",
     "not",
     "don",
     "never",
@@ -315,6 +523,40 @@ const LEAD_IN_WORDS: &[&str] = &[
     "requires",
 ];
 
+/// The row `line` (a table row) as a rule, if a cell after the first is a policy
+/// ([`POLICY_CELLS`]: "never", "ask first", "always before a commit", "❌") and the first cell
+/// is about a tool (a command, a path, a family word). A header or separator row is none.
+fn policy_row(line: &str) -> Option<&str> {
+    let row = line.trim();
+    if markdown::line(row).kind != LineKind::TableRow {
+        return None;
+    }
+    let inner = row.trim_matches('|');
+    let mut cells = inner.split('|').map(str::trim);
+    let subject = cells.next()?;
+    if !subject.chars().any(char::is_alphanumeric) || need_of(subject).is_none() {
+        return None;
+    }
+    // A cell that is an order of its own ("| Git | Never force-push. |") is read as one.
+    if inner.split('|').any(|cell| is_edict(&match_form(cell))) {
+        return None;
+    }
+    cells
+        .any(|cell| {
+            let form = match_form(strip_bullet(cell));
+            let form = form.trim_matches(|ch: char| !ch.is_alphanumeric());
+            let words = form.split_whitespace().count();
+            let sign =
+                matches!(sign_of(cell), Some((Sign::Ban, _, rest)) if rest.trim().is_empty());
+            sign || (words <= 6
+                && POLICY_CELLS.iter().any(|policy| {
+                    form.strip_prefix(policy)
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+                }))
+        })
+        .then_some(row)
+}
+
 /// Whether `line` may lead in a list: a heading, a bold title, or a line that ends in a
 /// colon (perhaps inside emphasis or before a heading's closing marks). Nearly every line is
 /// none of these, and is not parsed as markdown at all.
@@ -328,8 +570,14 @@ fn may_lead(line: &str) -> bool {
             .ends_with(':')
 }
 
-/// [`lead_in`] without its cheap test first.
-fn parsed_lead_in(line: &str) -> Option<String> {
+/// Whether a line of text ends in a colon, as a lead-in of a list does.
+fn body_ends_list(line: &str) -> bool {
+    line.trim_end().trim_end_matches(['*', '_']).ends_with(':')
+}
+
+/// [`lead_in`] without its cheap test first: the lead-in as each item's rule opens, and
+/// whether items must be about a tool ([`framed_lead`]).
+fn parsed_lead_in(line: &str) -> Option<(String, bool)> {
     let parsed = markdown::line(line);
     // A sign before the words ("🚫 **Forbidden**", "⚠️ Ask first:") is decoration.
     let content = parsed
@@ -356,7 +604,21 @@ fn parsed_lead_in(line: &str) -> Option<String> {
     };
     let form = match_form(body);
     let form = form.trim_end_matches(':').trim();
-    LEAD_INS.contains(&form).then(|| format!("{body}:"))
+    // "What you must not do", "Things you must never do", "What not to do": the ban with
+    // the words around it that make a heading of it.
+    let core = LEAD_IN_FRAMES.iter().fold(form, |form, (before, after)| {
+        form.strip_prefix(before)
+            .and_then(|rest| rest.strip_suffix(after))
+            .unwrap_or(form)
+    });
+    if LEAD_INS.contains(&form) || LEAD_INS.contains(&core) {
+        return Some((format!("{body}:"), false));
+    }
+    // A keyword is not enough on a line of text: "Blocked on review:" could be anything.
+    if !heading && !body_ends_list(line) {
+        return None;
+    }
+    framed_lead(form).map(|needs_tool| (format!("{body}:"), needs_tool))
 }
 
 /// Whether the marker belongs to the name of a setting or a sign: "Do not disturb mode is on",
@@ -399,7 +661,10 @@ fn title_holds_marker(clause: &str) -> bool {
             capitalised += 1;
             continue;
         }
-        return capitalised >= 3 && first.is_lowercase();
+        // "Always Sunny is the name of the staging cluster": two capitalised words before a
+        // copula name something too.
+        let copula = matches!(word, "is" | "was" | "are" | "were" | "has");
+        return (capitalised >= 3 && first.is_lowercase()) || (capitalised == 2 && copula);
     }
     false
 }
@@ -422,13 +687,82 @@ fn split_joined_edicts(sentence: &str, own: impl Fn(&str) -> bool) -> Vec<&str> 
         let head = sentence[start..at].trim();
         let rest = &sentence[at + 1..];
         let next = rest.find(';').map_or(rest, |end| &rest[..end]).trim();
-        if !head.is_empty() && own(head) && own(next) {
+        // "Only fetch from A and B; don't fetch anything else": a second order that points
+        // back at the first is part of it.
+        if !head.is_empty() && own(head) && own(next) && !refers_back(next) {
             clauses.push(head);
             start = at + 1;
         }
     }
     clauses.push(sentence[start..].trim());
     clauses
+}
+
+/// Whether a markerless sentence sets how a tool is called: an imperative verb of setting
+/// ("Set", "Pass", "Use", "Call"), a code span, and something that makes it general: a code
+/// span that sets an argument (`requires_approval: true`, `--dry-run`) or "every", "each",
+/// "any", "whenever". Capture keeps it only when a code span names a tool.
+fn is_tool_setting(grammar: &str, tokens: &[Token<'_>], clause: &str) -> bool {
+    let Some(first) = tokens.iter().find(|token| token.word) else {
+        return false;
+    };
+    if !TOOL_SETTING_VERBS.contains(&first.text) || is_question(grammar) {
+        return false;
+    }
+    let spans = text::code_spans(clause);
+    if spans.len() < 2 {
+        return false;
+    }
+    let sets_argument = spans.iter().any(|span| {
+        let code = tool_memory_core::markdown::code_span_text(clause, span).trim();
+        code.starts_with('-') || code.contains(": ") || code.contains('=')
+    });
+    sets_argument
+        || tokens
+            .iter()
+            .any(|token| token.word && matches!(token.text, "every" | "each" | "any" | "whenever"))
+}
+
+/// Whether an order holds only for now ([`ONE_OFFS`]: "this time", "for now", "right now",
+/// "today", a closing "yet") and says nothing that makes it last ("again", "ever", "from now
+/// on", "always").
+fn is_one_off(tokens: &[Token<'_>]) -> bool {
+    if !tokens.iter().any(|token| token.is(ONE_OFF_OPENER)) {
+        return false;
+    }
+    let mut words = tokens.iter().filter(|token| token.word);
+    // "Don't push yet": "yet" closes a short order; "… that hasn't passed CI yet" is a
+    // condition of a rule.
+    let closing_yet = words
+        .clone()
+        .next_back()
+        .is_some_and(|word| word.text == "yet")
+        && words.clone().count() <= 7
+        && !words.any(|word| matches!(word.text, "that" | "which" | "who" | "until" | "unless"));
+    let one_off = closing_yet
+        || (0..tokens.len()).any(|index| {
+            is_at(tokens, index, ONE_OFF_OPENER)
+                && ONE_OFFS
+                    .iter()
+                    .any(|phrase| matches_at(tokens, index, phrase))
+        });
+    one_off && !tokens.iter().any(|token| token.is(LASTING)) && !forward_phrase_len_anywhere(tokens)
+}
+
+/// Whether a phrase of [`FORWARD_PHRASES`] ("from now on", "going forward") stands anywhere.
+fn forward_phrase_len_anywhere(tokens: &[Token<'_>]) -> bool {
+    (0..tokens.len()).any(|index| forward_phrase_len(tokens, index).is_some())
+}
+
+/// Whether a clause points back at the one before it: "anything else", "do that", "leave
+/// them".
+fn refers_back(clause: &str) -> bool {
+    let form = match_form(clause);
+    let tokens = tokenize(&form);
+    points_back(&tokens)
+        || tokens
+            .iter()
+            .any(|token| token.word && matches!(token.text, "else" | "otherwise"))
 }
 
 /// [`is_own_edict`] of the grammar form of `piece`, a part of line `line` of the message
@@ -520,6 +854,20 @@ pub(crate) fn is_order(form: &str, tokens: &[Token<'_>]) -> bool {
             ClauseStart::Sentence | ClauseStart::Punct => true,
         };
         if usable && start <= reported_from && marker_at(tokens, skip_fillers(tokens, start)) {
+            return true;
+        }
+        // "IMPORTANT: run `pnpm lint` before every commit": an emphatic label opens the
+        // sentence, and an order in the imperative follows its colon.
+        if start == 2
+            && tokens[1].punct() == Some(':')
+            && matches!(
+                word_at(tokens, 0),
+                Some("important" | "critical" | "mandatory" | "required")
+            )
+            && imperative(tokens, 2)
+            && !is_at(tokens, 2, SUBJECT)
+            && word_at(tokens, 2) != Some(CODE_WORD)
+        {
             return true;
         }
         start += 1;
@@ -700,15 +1048,33 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
         // "Use `bun` for scripts, not `npm`", "use pnpm instead of npm": a choice that bans the
         // other.
         Some("use") => {
-            clause_has(tokens, index + 1, &["instead", "only"])
+            (clause_has(tokens, index + 1, &["instead", "only"])
                 || matches_later(tokens, index + 1, &["rather", "than"])
-                || comma_not(tokens, index + 1)
+                || comma_not(tokens, index + 1))
+                && !is_code_style(tokens, index + 1)
         }
         _ => match forward_phrase_len(tokens, index) {
             Some(len) => forward_tail(tokens, index + len),
             None => false,
         },
     }
+}
+
+/// Whether a choice is about the code the agent writes, not the tools it calls: "Use
+/// PowerShell 7 syntax, not cmd", "Use `Get-ChildItem` rather than `ls` aliases in scripts
+/// you write". A style preference, not a rule a guard could hold a call to.
+fn is_code_style(tokens: &[Token<'_>], index: usize) -> bool {
+    let clause = || {
+        tokens[index.min(tokens.len())..]
+            .iter()
+            .take_while(|token| !matches!(token.punct(), Some('.' | '!' | '?' | ';')))
+    };
+    clause().any(|token| token.word && CODE_STYLE_WORDS.contains(&token.text))
+        || (index..tokens.len()).any(|at| {
+            matches_at(tokens, at, &["you", "write"])
+                || matches_at(tokens, at, &["when", "writing"])
+                || matches_at(tokens, at, &["in", "new", "code"])
+        })
 }
 
 /// Whether the clause at `index` follows a condition that opens the sentence with "before"
@@ -899,6 +1265,11 @@ fn you_tail(tokens: &[Token<'_>], index: usize) -> bool {
         (Some("must" | "should" | "shall" | "may"), Some("not")) => dont_tail(tokens, index + 2),
         (Some("must" | "should"), Some("always")) => always_tail(tokens, index + 2),
         (Some("mustn't" | "shouldn't"), _) => dont_tail(tokens, index + 1),
+        // "YOU MUST run `cargo fmt` before committing": an order, not a guess ("you must be
+        // tired", "you must have seen it").
+        (Some("must"), Some(next)) if !matches!(next, "be" | "have" | "know" | "think") => {
+            imperative(tokens, index + 1)
+        }
         (Some("are" | "is"), Some("never" | "not")) => {
             word(2) == Some("to") && imperative(tokens, index + 3)
         }

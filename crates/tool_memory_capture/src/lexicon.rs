@@ -97,6 +97,14 @@ pub(crate) const GATE_OPENER: Sets = Sets::bit(34);
 pub(crate) const SETTING_NOUN: Sets = Sets::bit(35);
 /// Every word an edict's marker can open with ([`crate::edict::marker_openers`]).
 pub(crate) const MARKER_OPENER: Sets = Sets::bit(36);
+/// `POINTERS`: pronouns an order's object can point back with ("don't edit it").
+pub(crate) const POINTER: Sets = Sets::bit(37);
+/// `AFTER_POINTERS`: words after such a pronoun that keep it the object ("do that again").
+pub(crate) const AFTER_POINTER_WORD: Sets = Sets::bit(38);
+/// The first word of each phrase of `ONE_OFFS` ("this", "for", "right") and "yet".
+pub(crate) const ONE_OFF_OPENER: Sets = Sets::bit(39);
+/// `LASTING_WORDS`: words that make an order last beyond the turn ("again", "ever").
+pub(crate) const LASTING: Sets = Sets::bit(40);
 
 // The revocation grammar (`revocation/lexicon.rs`).
 /// Words of which every revocation holds one.
@@ -141,7 +149,7 @@ static TABLE: LazyLock<WordMap<Sets>> = LazyLock::new(|| {
 
 /// Which list each word of each grammar's lexicon is in.
 fn registered() -> impl Iterator<Item = (Sets, &'static str)> {
-    let lists: [(Sets, &[&'static str]); 31] = [
+    let lists: [(Sets, &[&'static str]); 34] = [
         (SPEECH, crate::text::SPEECH_VERBS),
         (SUBJECT, crate::edict::lexicon::SUBJECTS),
         (FILLER, crate::edict::lexicon::FILLERS),
@@ -158,6 +166,9 @@ fn registered() -> impl Iterator<Item = (Sets, &'static str)> {
         (AGENT_NOUN, crate::edict::lexicon::AGENT_NOUNS),
         (AGENT_NAME, crate::edict::lexicon::AGENT_NAMES),
         (SETTING_NOUN, crate::edict::lexicon::SETTING_NOUNS),
+        (POINTER, crate::edict::lexicon::POINTERS),
+        (AFTER_POINTER_WORD, crate::edict::lexicon::AFTER_POINTERS),
+        (LASTING, crate::edict::lexicon::LASTING_WORDS),
         (FIRST_PERSON_WORD, crate::standing::lexicon::FIRST_PERSON),
         (COPULA, crate::standing::lexicon::COPULAS),
         (INTENSIFIER, crate::standing::lexicon::INTENSIFIERS),
@@ -183,6 +194,11 @@ fn registered() -> impl Iterator<Item = (Sets, &'static str)> {
     let presenters = crate::material::lexicon::PRESENTERS
         .iter()
         .map(|word| (PRESENTER, *word));
+    let one_offs = crate::edict::lexicon::ONE_OFFS
+        .iter()
+        .filter_map(|phrase| phrase.first())
+        .chain(&["yet"])
+        .map(|word| (ONE_OFF_OPENER, *word));
     let gates = crate::standing::lexicon::GATE_PHRASES
         .iter()
         .filter_map(|phrase| phrase.first())
@@ -192,6 +208,7 @@ fn registered() -> impl Iterator<Item = (Sets, &'static str)> {
         .flat_map(|(sets, words)| words.iter().map(move |word| (sets, *word)))
         .chain(presenters)
         .chain(gates)
+        .chain(one_offs)
         .chain(crate::edict::lexicon::filler_openers().map(|word| (FILLER_OPENER, word)))
         .chain(crate::revocation::lexicon::trigger_words().map(|word| (REVOCATION_TRIGGER, word)))
         .chain(crate::edict::lexicon::marker_openers().map(|word| (MARKER_OPENER, word)))

@@ -163,6 +163,11 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
     let mut spans: Vec<Span<'a>> = Vec::with_capacity(lines.len());
     let mut mode = Mode::Own;
     let mut in_fence = false;
+    // Whether the fence being read holds the user's own rules: it opens right after an
+    // introduction that adopts what follows ("here's our CLAUDE.md, follow it:").
+    let mut own_fence = false;
+    // The span of the last adopting introduction, while nothing but blank lines follow it.
+    let mut adopted_at: Option<usize> = None;
     let mut revisited = 0;
     // Spans before this index were already handed over by an earlier "the above".
     let mut handed_over_until = 0;
@@ -172,13 +177,26 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
             // A fence that also closes on the same line (```rm -rf /```) is a one-line block.
             if !trimmed[3..].contains(marker) {
                 in_fence = !in_fence;
+                own_fence = in_fence
+                    && mode == Mode::Rules
+                    && adopted_at.is_some()
+                    && RULES_FENCE_INFO
+                        .contains(&trimmed[3..].trim().to_ascii_lowercase().as_str());
             }
+            adopted_at = None;
             spans.push(material(index, line, MaterialKind::Code));
             continue;
         }
         if in_fence {
-            spans.push(material(index, line, MaterialKind::Code));
+            if own_fence {
+                spans.push(own(index, line));
+            } else {
+                spans.push(material(index, line, MaterialKind::Code));
+            }
             continue;
+        }
+        if !trimmed.is_empty() {
+            adopted_at = None;
         }
         if let Mode::Material(kind) = mode {
             let kind = if kind == MaterialKind::Addressed || is_addressed(line) {
@@ -241,6 +259,7 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
         match introduction(reader, index, followed, !spans.is_empty()) {
             None => spans.push(own(index, line)),
             Some(Intro::Rules) => {
+                adopted_at = Some(spans.len());
                 spans.push(own(index, line));
                 mode = Mode::Rules;
             }
@@ -312,6 +331,10 @@ fn material(line: usize, text: &str, kind: MaterialKind) -> Span<'_> {
         line,
     }
 }
+
+/// The info strings of a fence that can hold an instruction file the user adopts: none, or
+/// a language of prose. A fence of code (```sh) stays code.
+const RULES_FENCE_INFO: &[&str] = &["", "md", "markdown", "text", "txt", "plain", "plaintext"];
 
 fn fence_marker(trimmed: &str) -> Option<&'static str> {
     ["```", "~~~"]

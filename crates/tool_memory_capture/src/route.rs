@@ -19,8 +19,10 @@ use tool_memory_core::markdown::code_span_text;
 
 pub(crate) use self::lexicon::VERB_TOOL_NAMES;
 use self::lexicon::{
-    CODE_ONLY_PROGRAMS, CREATE_VERBS, EDIT_NOUNS, EDIT_VERBS, FETCH_WORDS, PROGRAMS, READ_VERBS,
-    SEARCH_WORDS, SHELL_NOUNS, SHELL_OBJECTS, SHELL_VERBS, SUFFIXES,
+    CODE_ONLY_PROGRAMS, CODE_PLACES, CREATE_VERBS, DEPENDENCY_WORDS, EDIT_NOUNS, EDIT_VERBS,
+    FETCH_WORDS, NAMED_SHELL_THINGS, PROGRAMS, READ_VERBS, SEARCH_WORDS, SHELL_NOUNS,
+    SHELL_OBJECTS, SHELL_VERBS, SQL_KEYWORDS, SUFFIXES, WINDOWS_CODE_ONLY_PROGRAMS,
+    WINDOWS_PROGRAMS,
 };
 use crate::hash::{FxHashMap, WordMap};
 use crate::text::{code_spans, is_word_char};
@@ -82,7 +84,14 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
         {
             span_index += 1;
             at = span.end;
-            if let Some(need) = span_need(code_span_text(text, span)) {
+            let code = code_span_text(text, span);
+            if let Some(need) = span_need(code) {
+                // "the `payments` namespace", "the `main` branch": a name of a thing behind
+                // the shell, not a file.
+                if matches!(need, Need::Edit { .. }) && names_a_shell_thing(code, &text[span.end..])
+                {
+                    return Some((Need::Shell, span.start));
+                }
                 return Some((need, span.start));
             }
             continue;
@@ -116,6 +125,31 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
             .or_else(|| word.strip_prefix("Re-"))
             .filter(|verb| !verb.is_empty())
             .unwrap_or(word);
+        // "Never open `src/keys/`", "don't open any `.pem` files": opening a file reads it
+        // (opening a PR or a port does not).
+        if word.eq_ignore_ascii_case("open")
+            && opens_a_file(&text[end..], &spans[span_index..], end)
+        {
+            return Some((Need::Read, start));
+        }
+        // "Never log request bodies": what the code writes to its log (not "log into").
+        if word.eq_ignore_ascii_case("log") {
+            let next = text[end..]
+                .trim_start()
+                .split(|ch: char| !is_word_char(ch))
+                .next()
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            if !matches!(next.as_str(), "in" | "into" | "on" | "out" | "off" | "onto") {
+                return Some((
+                    Need::Edit {
+                        create: false,
+                        delete: false,
+                    },
+                    start,
+                ));
+            }
+        }
         if let Some(need) = word_need(word, &text[end..]) {
             match need {
                 // "every small edit", "an edit": a noun, not the action.
@@ -133,13 +167,243 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
                     };
                     return Some((refined, start));
                 }
+                // "Don't modify the registry (`reg add`)", "never change git config (`git
+                // config --global`)": a verb of change whose object is a command line is
+                // about the shell; only a file or a path makes it an edit.
+                Need::Edit { .. } if object_is_command(text, end, &spans[span_index..]) => {
+                    return Some((Need::Shell, start));
+                }
+                // "No raw SQL in controllers": a thing behind the shell named inside code is
+                // about the code.
+                Need::Shell
+                    if SHELL_NOUNS.contains(&word.to_ascii_lowercase().as_str())
+                        && in_code_place(&text[end..]) =>
+                {
+                    return Some((
+                        Need::Edit {
+                            create: false,
+                            delete: false,
+                        },
+                        start,
+                    ));
+                }
                 need => return Some((need, start)),
             }
+        }
+        // "No network calls in unit tests": where in the code, as the only evidence.
+        if word.eq_ignore_ascii_case("in") && code_place_after(&text[end..]) {
+            return Some((
+                Need::Edit {
+                    create: false,
+                    delete: false,
+                },
+                start,
+            ));
         }
         at = end;
     }
     None
 }
+
+/// Whether the words right after an "in" (`after` it) name a place in the code: "in unit
+/// tests", "in the controllers".
+fn code_place_after(after: &str) -> bool {
+    let mut words = after
+        .split(|ch: char| !is_word_char(ch))
+        .filter(|word| !word.is_empty());
+    for _ in 0..3 {
+        let Some(word) = words.next() else {
+            return false;
+        };
+        let mut buffer = [0u8; 16];
+        if word.len() > buffer.len() {
+            return false;
+        }
+        let lower = &mut buffer[..word.len()];
+        lower.copy_from_slice(word.as_bytes());
+        lower.make_ascii_lowercase();
+        let lower = std::str::from_utf8(lower).unwrap_or_default();
+        if CODE_PLACES.contains(&lower) {
+            return true;
+        }
+        if !matches!(
+            lower,
+            "the"
+                | "our"
+                | "any"
+                | "unit"
+                | "integration"
+                | "new"
+                | "library"
+                | "production"
+                | "prod"
+        ) {
+            return false;
+        }
+    }
+    false
+}
+
+/// Whether `after` holds "in" and a place in the code ("in controllers", "in unit tests",
+/// "in library code") before any clause mark.
+fn in_code_place(after: &str) -> bool {
+    let clause = after.split([',', ';', '.', ':']).next().unwrap_or_default();
+    let mut words = clause
+        .split(|ch: char| !is_word_char(ch))
+        .filter(|word| !word.is_empty())
+        .map(str::to_ascii_lowercase);
+    while let Some(word) = words.next() {
+        if word != "in" {
+            continue;
+        }
+        let mut next = words.next().unwrap_or_default();
+        // "in unit tests", "in the controllers", "in new code".
+        while matches!(
+            next.as_str(),
+            "the"
+                | "our"
+                | "any"
+                | "unit"
+                | "integration"
+                | "new"
+                | "library"
+                | "production"
+                | "prod"
+        ) {
+            next = words.next().unwrap_or_default();
+        }
+        if CODE_PLACES.contains(&next.as_str()) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether the object of "open" (the text `after` it, at byte `offset` of the rule whose
+/// code spans from there are `spans`) is a file: a code span that is a path, or a file noun,
+/// behind at most a determiner.
+fn opens_a_file(after: &str, spans: &[Range<usize>], offset: usize) -> bool {
+    let mut rest = after.trim_start();
+    for _ in 0..2 {
+        let word_end = rest
+            .find(|ch: char| !is_word_char(ch))
+            .unwrap_or(rest.len());
+        let word = rest[..word_end].to_ascii_lowercase();
+        if matches!(
+            word.as_str(),
+            "any" | "the" | "a" | "an" | "these" | "those" | "your"
+        ) {
+            rest = rest[word_end..].trim_start();
+            continue;
+        }
+        if matches!(word.as_str(), "file" | "files") {
+            return true;
+        }
+        break;
+    }
+    // A code span next: a path or a file name, not a command.
+    let at = offset + (after.len() - rest.len());
+    spans
+        .iter()
+        .find(|span| span.start == at)
+        .is_some_and(|span| {
+            let code = &rest[1..(span.end - span.start).saturating_sub(1).max(1)];
+            !code.contains(' ') && matches!(span_need(code), Some(Need::Edit { .. }))
+        })
+}
+
+/// Whether a code span that names no command (`code`) is the name of a thing behind the
+/// shell: a plain name (no path, no file) followed by such a thing's noun (`after`): "the
+/// `payments` namespace", "the `prod` kube context".
+fn names_a_shell_thing(code: &str, after: &str) -> bool {
+    if code.contains(['/', '.', '\\', ' ', '(']) {
+        return false;
+    }
+    after
+        .split(|ch: char| !is_word_char(ch) && ch != '-')
+        .filter(|word| !word.is_empty())
+        .take(2)
+        .any(|word| {
+            let lower = word.to_ascii_lowercase();
+            // "the `analytics` conda env": a program's thing.
+            NAMED_SHELL_THINGS.contains(&lower.as_str()) || is_span_program(&lower)
+        })
+}
+
+/// Whether the first code span after a verb of change (its end at `after`), in the same
+/// clause, is a command line rather than a file: `spans` are the code spans from the verb on.
+/// A script's path counts when it is the means of the change ("with `./fix-perms.sh`").
+fn object_is_command(text: &str, after: usize, spans: &[Range<usize>]) -> bool {
+    let Some(span) = spans.iter().find(|span| span.start >= after) else {
+        return false;
+    };
+    // A clause mark between the verb and the span ends the verb's reach.
+    if text[after..span.start].contains([';', '.', ':', '!', '?', ',']) {
+        return false;
+    }
+    let code = code_span_text(text, span).trim();
+    match span_need(code) {
+        Some(Need::Shell) => true,
+        _ => is_script(code) && is_means(&text[after..span.start]),
+    }
+}
+
+/// Whether the rule `text` (code spans `spans`) is about a Windows command: a cmdlet
+/// (`Remove-Item`), a Windows program (`winget`, `taskkill`, `reg` as a span's first word), a
+/// PowerShell or batch script (`setup.ps1`) or a drive path (`C:\\Users`). Read only when the
+/// agent has both PowerShell and another shell.
+pub(crate) fn is_windows_command(text: &str, spans: &[Range<usize>]) -> bool {
+    let windows_word = |word: &str| {
+        let lower = word.to_ascii_lowercase();
+        WINDOWS_PROGRAMS.contains(&lower.as_str())
+            || [".ps1", ".psm1", ".bat", ".cmd"]
+                .iter()
+                .any(|extension| lower.ends_with(extension))
+            || is_drive_path(word)
+    };
+    let in_code = spans.iter().any(|span| {
+        let code = code_span_text(text, span).trim();
+        let first = code.split_whitespace().next().unwrap_or_default();
+        let program = first.rsplit(['/', '\\']).next().unwrap_or(first);
+        is_cmdlet(program)
+            || windows_word(program)
+            || WINDOWS_CODE_ONLY_PROGRAMS.contains(&program.to_ascii_lowercase().as_str())
+            || code.split_whitespace().any(is_drive_path)
+    });
+    in_code
+        || text
+            .split(|ch: char| ch.is_whitespace() || matches!(ch, '`' | '(' | ')' | ',' | '*'))
+            .any(windows_word)
+}
+
+/// Whether `word` opens with a drive letter and a backslash: `C:\\Users\\me`.
+fn is_drive_path(word: &str) -> bool {
+    let bytes = word.as_bytes();
+    bytes.len() >= 3 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' && bytes[2] == b'\\'
+}
+
+/// Whether a code span is the path of a script a shell runs: `./fix-perms.sh`, `setup.ps1`.
+fn is_script(code: &str) -> bool {
+    !code.contains(' ')
+        && SCRIPT_EXTENSIONS
+            .iter()
+            .any(|extension| code.to_ascii_lowercase().ends_with(extension))
+}
+
+/// Whether the prose before a code span makes it the means of an action ("with", "via").
+fn is_means(before: &str) -> bool {
+    let last = before
+        .trim_end()
+        .trim_end_matches(['(', '*', '_'])
+        .rsplit(|ch: char| !is_word_char(ch))
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    matches!(last.as_str(), "with" | "via" | "using" | "through" | "by")
+}
+
+/// The endings of a script's file name.
+const SCRIPT_EXTENSIONS: &[&str] = &[".sh", ".bash", ".zsh", ".ps1", ".psm1", ".bat", ".cmd"];
 
 /// Whether the word before `before`'s end makes the next word a noun.
 fn after_determiner(before: &str) -> bool {
@@ -168,6 +432,11 @@ fn shell_object(after: &str) -> bool {
         let lower = word.to_ascii_lowercase();
         if SHELL_OBJECTS.contains(&lower.as_str()) {
             return true;
+        }
+        // "add a dependency" is the package manager's work; "add dependencies to
+        // `pyproject.toml`" edits the file.
+        if DEPENDENCY_WORDS.contains(&lower.as_str()) {
+            return !after.contains('`');
         }
         if EDIT_NOUNS.contains(&lower.as_str()) {
             return false;
@@ -254,6 +523,42 @@ fn inflections(lexicon: &[&str]) -> Vec<String> {
     forms
 }
 
+/// Whether a code span holds a command line a shell runs (a program and its arguments, a
+/// flag, a cmdlet), not SQL, a path or code.
+pub(crate) fn is_command(code: &str) -> bool {
+    span_need(code) == Some(Need::Shell) && !is_sql(code)
+}
+
+/// Whether a code span holds SQL: its first word a keyword of SQL in capitals (`DROP`,
+/// `DELETE FROM users`, `LIMIT`), not a constant (`MAX_ATTEMPTS`, `TODO`).
+pub(crate) fn is_sql(code: &str) -> bool {
+    let first = code.split_whitespace().next().unwrap_or_default();
+    first.bytes().all(|byte| byte.is_ascii_uppercase()) && SQL_KEYWORDS.contains(&first)
+}
+
+/// Whether `word` (as written) names a program or a shell action as a code span's first word
+/// ([`PROGRAMS`], [`CODE_ONLY_PROGRAMS`], [`SHELL_VERBS`]): one look-up in a table built once,
+/// the word lower-cased on the stack.
+fn is_span_program(word: &str) -> bool {
+    static SPAN_PROGRAMS: LazyLock<WordMap<bool>> = LazyLock::new(|| {
+        WordMap::new(
+            PROGRAMS
+                .iter()
+                .chain(CODE_ONLY_PROGRAMS)
+                .chain(SHELL_VERBS)
+                .map(|word| (*word, true)),
+        )
+    });
+    let mut buffer = [0u8; 32];
+    if word.len() > buffer.len() {
+        return false;
+    }
+    let buffer = &mut buffer[..word.len()];
+    buffer.copy_from_slice(word.as_bytes());
+    buffer.make_ascii_lowercase();
+    SPAN_PROGRAMS.get(buffer).unwrap_or(false)
+}
+
 /// What a code span points to, read by its first word.
 fn span_need(code: &str) -> Option<Need> {
     let code = code.trim();
@@ -262,18 +567,15 @@ fn span_need(code: &str) -> Option<Need> {
         return Some(Need::Shell);
     }
     // `./gradlew publish`, `bin/rails db:migrate`, `npx wrangler`: the program's own name.
-    let program = first
-        .rsplit('/')
-        .next()
-        .unwrap_or(first)
-        .to_ascii_lowercase();
-    if PROGRAMS.contains(&program.as_str())
-        || CODE_ONLY_PROGRAMS.contains(&program.as_str())
-        || SHELL_VERBS.contains(&program.as_str())
-    {
+    let program = first.rsplit('/').next().unwrap_or(first);
+    if is_span_program(program) {
         return Some(Need::Shell);
     }
-    if first.starts_with("./") && code.contains(' ') {
+    if (first.starts_with("./") || first.starts_with(".\\")) && code.contains(' ') {
+        return Some(Need::Shell);
+    }
+    // A PowerShell cmdlet, `Verb-Noun`: `Remove-Item`, `Set-ExecutionPolicy`.
+    if is_cmdlet(first) {
         return Some(Need::Shell);
     }
     // `kamal app remove`, `bq rm -r`: a bare lower-case name then a subcommand or flag is a
@@ -293,11 +595,22 @@ fn span_need(code: &str) -> Option<Need> {
     {
         return Some(Need::Shell);
     }
-    // SQL is run, not edited: `DROP`, `DELETE FROM users`.
-    if first.len() > 2
-        && first
-            .bytes()
-            .all(|byte| byte.is_ascii_uppercase() || byte == b'_')
+    // SQL is run, not edited: `DROP`, `DELETE FROM users` (`MAX_ATTEMPTS` is a constant).
+    if is_sql(code) {
+        return Some(Need::Shell);
+    }
+    // `RUST_LOG=debug cargo test`: a variable set for a command; `s3://bucket/raw/`: a
+    // bucket the shell's cloud CLI writes.
+    let assignment = first.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && name
+                .bytes()
+                .all(|byte| byte.is_ascii_uppercase() || byte.is_ascii_digit() || byte == b'_')
+    });
+    if assignment
+        || ["s3://", "gs://", "az://", "hdfs://"]
+            .iter()
+            .any(|scheme| first.starts_with(scheme))
     {
         return Some(Need::Shell);
     }
@@ -306,6 +619,23 @@ fn span_need(code: &str) -> Option<Need> {
         create: false,
         delete: false,
     })
+}
+
+/// Whether `word` has the shape of a PowerShell cmdlet: a capitalised verb, a hyphen and a
+/// capitalised noun (`Remove-Item`, `Get-ChildItem`, `Set-ExecutionPolicy`).
+pub(crate) fn is_cmdlet(word: &str) -> bool {
+    let Some((verb, noun)) = word.split_once('-') else {
+        return false;
+    };
+    let capitalised = |part: &str| {
+        let mut chars = part.chars();
+        chars.next().is_some_and(|ch| ch.is_ascii_uppercase())
+            && chars.as_str().len() >= 2
+            && chars.all(|ch| ch.is_ascii_alphanumeric())
+    };
+    capitalised(verb)
+        && capitalised(noun)
+        && verb[1..].bytes().all(|byte| byte.is_ascii_lowercase())
 }
 
 /// Words that open a snippet of code rather than a command line.
@@ -426,6 +756,80 @@ mod tests {
         ] {
             assert_eq!(need_of(rule), Some(Need::Shell), "{rule}");
         }
+    }
+
+    #[test]
+    fn spans_of_sql_variables_buckets_and_named_things() {
+        assert_eq!(
+            need_of("Never run `DROP TABLE` on prod."),
+            Some(Need::Shell)
+        );
+        assert_eq!(need_of("Queries: `LIMIT 1000` always."), Some(Need::Shell));
+        assert_eq!(
+            need_of("Never change `MAX_ATTEMPTS` in `config.py`."),
+            Some(EDIT)
+        );
+        assert_eq!(
+            need_of("Don't leave a `TODO` without a ticket."),
+            Some(EDIT)
+        );
+        assert_eq!(
+            need_of("Always set `RUST_LOG=debug` when you rerun a test."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("Never write to `s3://acme-lake/raw/`."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("Use only the `analytics` conda env."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("Never touch the `payments` namespace."),
+            Some(Need::Shell)
+        );
+        assert_eq!(need_of("Never touch the `payments` module."), Some(EDIT));
+    }
+
+    #[test]
+    fn code_places_and_what_code_writes() {
+        assert_eq!(need_of("No raw SQL in controllers."), Some(EDIT));
+        assert_eq!(need_of("No network calls in unit tests."), Some(EDIT));
+        assert_eq!(need_of("Never run migrations in CI."), Some(Need::Shell));
+        assert_eq!(need_of("Never log request bodies."), Some(EDIT));
+        assert_eq!(need_of("Never insert secrets into the code."), Some(EDIT));
+        assert_eq!(need_of("Never log into the prod console."), None);
+        assert_eq!(
+            need_of("**NEVER drop, truncate or reset a database.**"),
+            Some(Need::Shell)
+        );
+    }
+
+    #[test]
+    fn a_verb_of_change_with_a_command_is_the_shells() {
+        assert_eq!(
+            need_of("Never change git config (`git config --global`)."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("Don't change permissions with `./fix-perms.sh`."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("Don't modify `Set-ExecutionPolicy`."),
+            Some(Need::Shell)
+        );
+        assert_eq!(need_of("Never edit `deploy.sh`, run it."), Some(EDIT));
+        assert_eq!(
+            need_of("Never edit `package.json`, use `npm pkg`."),
+            Some(EDIT)
+        );
+        assert_eq!(need_of("Never open `src/keys/`."), Some(Need::Read));
+        assert_eq!(need_of("Never open a PR on Fridays."), Some(Need::Shell));
+        assert!(is_cmdlet("Remove-Item"));
+        assert!(!is_cmdlet("force-push"));
+        assert!(!is_cmdlet("Co-Authored-By"));
     }
 
     #[test]

@@ -10,8 +10,13 @@
 
 pub(crate) mod lexicon;
 
-use self::lexicon::{BANS, GATE_PHRASES, GATES, ONLY_MEANS};
-use crate::lexicon::{COPULA, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, PERMITTING_WORD};
+use self::lexicon::{
+    BANS, COLON_BANS, DECLARED_NOT_VERBS, DECLARED_SETTINGS, EVENTS, GATE_PHRASES, GATES,
+    JUDGEMENTS, NO_NOT_RULES, ONLY_MEANS, RECURRING_VERBS, STATES, UNWANTED,
+};
+use crate::lexicon::{
+    COPULA, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, NO_CODE_FACT, PERMITTING_WORD,
+};
 use crate::text::CODE_WORD;
 use crate::tokens::{Token, is_at, matches_at, word_at};
 
@@ -32,6 +37,20 @@ pub(crate) enum Statement {
     /// A permission with an exception, which bans the exception: "`Read` is fine except for
     /// `secrets/`", "Reading files is OK, except `.env`".
     Except,
+    /// A judgement that bans: "`crontab -r` is never OK", "Merging to `main` is never
+    /// acceptable". A description can take this shape ("the build is never fine on
+    /// Mondays"), so the sentence must be about a tool.
+    Judged,
+    /// A ban or a choice in a short shape about a tool: "No class components", "Nobody runs
+    /// `prisma migrate deploy` from a laptop", "Prefer `rg` over `grep`", "`pnpm add` instead
+    /// of `npm install`", "Install deps with `npm ci` (not `npm install`)", "Use `uv` for
+    /// everything", "Run `npm run check` after every change".
+    Shaped,
+    /// A ban stated as how things are ("In this project you don't run `docker`", "You never
+    /// push to `main`") or as what the user does not want ("I don't want you running
+    /// migrations", "The one thing I don't want is edits to `schema.prisma`"). About a tool
+    /// only: "you never listen" is a complaint.
+    Declared,
 }
 
 /// The markerless statement `form` (a [`grammar_form`](crate::text::grammar_form)) makes, if
@@ -48,8 +67,13 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
         return None;
     }
     let first = tokens.iter().find(|token| token.word)?;
-    if first.is(FIRST_PERSON_WORD) {
-        return None;
+    if first.is(FIRST_PERSON_WORD) || matches!(first.text, "in" | "here" | "the" | "what") {
+        if is_declared(tokens) {
+            return Some(Statement::Declared);
+        }
+        if first.is(FIRST_PERSON_WORD) {
+            return None;
+        }
     }
     if is_ban(tokens) {
         return Some(Statement::Ban);
@@ -71,7 +95,117 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
     if is_except(tokens) {
         return Some(Statement::Except);
     }
+    if is_judged(tokens) {
+        return Some(Statement::Judged);
+    }
+    if is_shaped(tokens) {
+        return Some(Statement::Shaped);
+    }
     None
+}
+
+/// The short shapes of [`Statement::Shaped`], read from the first word and a few phrases.
+fn is_shaped(tokens: &[Token<'_>]) -> bool {
+    let Some(first) = tokens.iter().position(|token| token.word) else {
+        return false;
+    };
+    let word = |offset: usize| word_at(tokens, first + offset);
+    match word(0) {
+        // "No class components", not "No idea why", "No tests were run".
+        Some("no") if word(1) == Some("one") => {
+            word(2).is_some_and(|verb| verb.ends_with('s') && verb != "knows")
+        }
+        Some("no") => {
+            word(1).is_some_and(|next| !NO_NOT_RULES.contains(&next))
+                && !tokens.iter().any(|token| token.is(NO_CODE_FACT))
+        }
+        // "Nobody runs `x` from a laptop", "No one pushes to `main`".
+        Some("nobody") => word(1).is_some_and(|verb| verb.ends_with('s') && verb != "knows"),
+        // "Prefer `rg` over `grep`", "Prefer `git switch` to `git checkout`".
+        // A tool chosen by name: "Prefer CTEs over subqueries" is a style of code.
+        Some("prefer") => {
+            (first + 2..tokens.len()).any(|at| matches!(word_at(tokens, at), Some("over" | "to")))
+                && tokens
+                    .iter()
+                    .any(|token| token.text == crate::text::CODE_WORD)
+        }
+        Some(verb) if RECURRING_VERBS.contains(&verb) => {
+            // "Install deps with `npm ci` (not `npm install`)", "Use `uv` for everything".
+            let bracketed_not = (first..tokens.len()).any(|at| {
+                tokens[at].punct() == Some('(') && word_at(tokens, at + 1) == Some("not")
+            });
+            let everything = verb == "use"
+                && (first + 2..tokens.len())
+                    .any(|at| matches!(word_at(tokens, at), Some("everything" | "all")));
+            // "Run `npm run check` after every change", "Sign off every commit".
+            let recurring = (first + 1..tokens.len()).any(|at| {
+                matches!(word_at(tokens, at), Some("every" | "each"))
+                    && word_at(tokens, at + 1).is_some_and(|noun| EVENTS.contains(&noun))
+            });
+            bracketed_not || everything || recurring
+        }
+        _ => {
+            // "`pnpm add <pkg>` instead of `npm install <pkg>`": a command chosen over another.
+            word(0) == Some(crate::text::CODE_WORD)
+                && (first + 1..tokens.len())
+                    .any(|at| matches_at(tokens, at, &["instead", "of", crate::text::CODE_WORD]))
+        }
+    }
+}
+
+/// "X is never OK", "X is not acceptable": a copula, perhaps an intensifier, a judgement.
+fn is_judged(tokens: &[Token<'_>]) -> bool {
+    (1..tokens.len()).any(|index| {
+        if !is_at(tokens, index, COPULA) {
+            return false;
+        }
+        let mut at = index + 1;
+        while is_at(tokens, at, INTENSIFIER) {
+            at += 1;
+        }
+        JUDGEMENTS
+            .iter()
+            .any(|judgement| matches_at(tokens, at, judgement))
+    })
+}
+
+/// A ban declared rather than ordered ([`Statement::Declared`]): after a setting of place
+/// ("In this project", "Here"), "you never / don't / do not" and a verb; "I don't want you
+/// (to) …"; "I don't want any …"; "(the one) thing I don't want is …", "what I don't want
+/// is …".
+fn is_declared(tokens: &[Token<'_>]) -> bool {
+    let mut index = DECLARED_SETTINGS
+        .iter()
+        .find(|setting| matches_at(tokens, 0, setting))
+        .map_or(0, |setting| setting.len());
+    if tokens.get(index).and_then(Token::punct) == Some(',') {
+        index += 1;
+    }
+    let word = |offset: usize| word_at(tokens, index + offset);
+    let negation = match (word(0), word(1), word(2)) {
+        (Some("you"), Some("never" | "don't" | "dont"), _) => Some(index + 2),
+        (Some("you"), Some("do"), Some("not")) => Some(index + 3),
+        _ => None,
+    };
+    if let Some(verb) = negation {
+        return word_at(tokens, verb).is_some_and(|verb| {
+            !DECLARED_NOT_VERBS.contains(&verb) && !verb.ends_with("ed") && !verb.ends_with("ing")
+        });
+    }
+    // "I don't want you running …", "I don't want any new dependencies".
+    let want = match (word(0), word(1), word(2)) {
+        (Some("i"), Some("don't" | "dont" | "never"), Some("want")) => Some(index + 3),
+        (Some("i"), Some("do"), Some("not")) if word(3) == Some("want") => Some(index + 4),
+        _ => None,
+    };
+    if let Some(after) = want {
+        return matches!(
+            word_at(tokens, after),
+            Some("you" | "any" | "anyone" | "anybody" | "agents" | "the")
+        );
+    }
+    // "The one thing I don't want is …", "What I don't want is …".
+    (0..tokens.len().min(6)).any(|at| UNWANTED.iter().any(|phrase| matches_at(tokens, at, phrase)))
 }
 
 /// "X is fine except Y", "X is OK, except Y": a permission (a copula and a permitting word)
@@ -89,7 +223,20 @@ fn is_except(tokens: &[Token<'_>]) -> bool {
 }
 
 fn is_ban(tokens: &[Token<'_>]) -> bool {
-    is_gated(tokens)
+    // "Forbidden: `npm publish`, `git push --tags`": a lead-in of bans with its items on the
+    // same line.
+    let colon_early = tokens
+        .iter()
+        .take(3)
+        .any(|token| token.punct() == Some(':'));
+    let inline_list = colon_early
+        && COLON_BANS.iter().any(|ban| {
+            matches_at(tokens, 0, ban)
+                && tokens.get(ban.len()).and_then(Token::punct) == Some(':')
+                && tokens[ban.len() + 1..].iter().any(|token| token.word)
+        });
+    inline_list
+        || is_gated(tokens)
         || (0..tokens.len()).any(|index| {
             // "Version bumps go through `cargo release` — off limits for agents": a dash stands
             // for the copula.
@@ -109,7 +256,11 @@ fn is_ban(tokens: &[Token<'_>]) -> bool {
             while is_at(tokens, at, INTENSIFIER) {
                 at += 1;
             }
+            // "The `main` branch is protected and read-only for you": the ban may be the
+            // second of two.
             BANS.iter().any(|ban| matches_at(tokens, at, ban))
+                || (word_at(tokens, at + 1) == Some("and")
+                    && BANS.iter().any(|ban| matches_at(tokens, at + 2, ban)))
         })
 }
 
@@ -165,14 +316,23 @@ fn is_must(tokens: &[Token<'_>]) -> bool {
     if index == 0 {
         return false;
     }
+    // "Redis, which must be listening on 6379": a relative clause describes.
+    if words
+        .clone()
+        .nth(index - 1)
+        .is_some_and(|before| matches!(before, "which" | "that" | "who"))
+    {
+        return false;
+    }
     let mut after = words.skip(index + 1);
-    // "must have failed", "must be the cache": a guess, not a requirement.
+    // "must have failed", "must be the cache": a guess, not a requirement; "Docker must be
+    // running": a state the environment needs, not an order to the agent.
     match after.next() {
         None => false,
         Some("have" | "'ve") => false,
-        Some("be") => !after
-            .next()
-            .is_some_and(|word| matches!(word, "the" | "a" | "an" | "it" | "that" | "why")),
+        Some("be") => !after.next().is_some_and(|word| {
+            matches!(word, "the" | "a" | "an" | "it" | "that" | "why") || STATES.contains(&word)
+        }),
         Some(_) => true,
     }
 }

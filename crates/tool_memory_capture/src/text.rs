@@ -54,10 +54,47 @@ const MAX_RUNS_ON_STACK: usize = 32;
 
 /// List bullets, numbering, headings and task boxes in front of a line; they are layout, not
 /// part of the instruction.
+/// A sign that opens an item of a list of rules (`❌ No force-push`, `⚠️ Ask before …`,
+/// `✅ Tests are fine`) is a bullet too: it is layout, and an order may follow it.
 static BULLET: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*(?:[-*•+‣◦]\s+|\d{1,3}[.)]\s+|[a-zA-Z]\)\s+|#{1,6}\s+)?(?:\[[ xX]\]\s+)?")
-        .expect("bullet pattern compiles")
+    Regex::new(
+        r"^\s*(?:[-*•+‣◦]\s+|\d{1,3}[.)]\s+|[a-zA-Z]\)\s+|#{1,6}\s+)?(?:\[[ xX]\]\s+)?(?:(?:❌|❎|✖|🚫|⛔|🛑|⚠|✋|❗|✅|✔|☑|🟢|👉|📌)\x{FE0F}?\s*)?",
+    )
+    .expect("bullet pattern compiles")
 });
+
+/// What a sign in front of an item says about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Sign {
+    /// `❌`, `🚫`, `⛔`, `🛑`, `✖`, `❎`: the item is banned.
+    Ban,
+    /// Any other sign of [`BULLET`].
+    Other,
+}
+
+/// The sign that opens `line` after its bullet, if any: what it says, the byte offset where
+/// it stands, and the item after it.
+pub(crate) fn sign_of(line: &str) -> Option<(Sign, usize, &str)> {
+    // Every sign is outside ASCII, and stands within the first bytes of the line.
+    if line.as_bytes()[..line.len().min(16)].is_ascii() {
+        return None;
+    }
+    let end = BULLET.find(line).map_or(0, |found| found.end());
+    let prefix = &line[..end];
+    let found = |signs: &[&str]| signs.iter().find_map(|sign| prefix.find(sign));
+    let (kind, at) = match (found(BAN_SIGNS), found(OTHER_SIGNS)) {
+        (Some(at), _) => (Sign::Ban, at),
+        (None, Some(at)) => (Sign::Other, at),
+        (None, None) => return None,
+    };
+    Some((kind, at, &line[end..]))
+}
+
+/// The signs of [`BULLET`] that ban their item.
+const BAN_SIGNS: &[&str] = &["❌", "❎", "✖", "🚫", "⛔", "🛑"];
+
+/// The other signs of [`BULLET`].
+const OTHER_SIGNS: &[&str] = &["⚠", "✋", "❗", "✅", "✔", "☑", "🟢", "👉", "📌"];
 
 /// A line without its bullet, numbering or heading marker.
 pub(crate) fn strip_bullet(line: &str) -> &str {

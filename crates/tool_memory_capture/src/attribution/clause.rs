@@ -3,37 +3,42 @@
 //! a tool the sentence before named ("Never send `INSERT` through it").
 
 use super::alias::Haystack;
-use super::lexicon::{BAN_OPENERS, BAN_TURNS, PERMISSIONS, POINTING_BACK};
+use super::lexicon::{
+    BAN_OPENERS, BAN_TURNS, CONDITIONS, MODAL_BANS, ORDER_WORDS, PERMISSIONS, POINTING_BACK,
+};
 use crate::text::is_word_char;
 
 /// The byte offset in `text` of a ban that follows a permission in the same sentence: the
 /// permission (`you may`, `feel free to`, `is fine`, …), then a turn (`, but`, `but`, `;`, a
 /// dash) and a ban marker (`never`, `don't`, …), emphasis allowed around it. Letters are
 /// compared without regard to ASCII case, which keeps every byte offset of `text`.
+#[cfg(test)]
 pub(super) fn ban_after_permission(text: &str) -> Option<usize> {
+    // Without a turn there is no ban after the permission: one look at the bytes rules out
+    // nearly every rule before its words are read.
+    if !turns(text).0 {
+        return None;
+    }
+    permission_then_ban(text)
+}
+
+/// [`ban_after_permission`] of a text that may hold a turn.
+fn permission_then_ban(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     // The end of the permission that ends first. Every permission opens with a letter, so it
-    // can only stand at a word start; the first whole-word match of each ends before its later
-    // ones.
+    // can only stand at the start of a word, which is the first letter of a piece between
+    // spaces (after any opening marks: "**You may**"); the first whole-word match of each
+    // ends before its later ones.
     let mut permission_end: Option<usize> = None;
-    let mut previous_is_word = false;
-    let mut at = 0;
-    while at < bytes.len() {
-        let byte = bytes[at];
-        let (is_word, length) = if byte.is_ascii() {
-            (byte.is_ascii_alphanumeric() || byte == b'_', 1)
-        } else {
-            let ch = text[at..].chars().next().unwrap_or(' ');
-            (is_word_char(ch), ch.len_utf8())
-        };
-        let word_start = is_word && !previous_is_word;
-        previous_is_word = is_word;
-        let here = at;
-        at += length;
-        if !word_start || permission_end.is_some_and(|end| end <= here) {
-            continue;
+    for (piece_start, piece) in pieces(text) {
+        if permission_end.is_some_and(|end| end <= piece_start) {
+            break;
         }
-        let lead = byte.to_ascii_lowercase();
+        let Some(offset) = piece.find(|ch: char| is_word_char(ch)) else {
+            continue;
+        };
+        let here = piece_start + offset;
+        let lead = bytes[here].to_ascii_lowercase();
         if lead >= 128 || PERMISSION_LEADS & (1 << lead) == 0 {
             continue;
         }
@@ -71,6 +76,150 @@ pub(super) fn ban_after_permission(text: &str) -> Option<usize> {
         })
         .min()
 }
+
+/// The byte offset in `text` of the clause that gives the order, when another part of the
+/// sentence would mislead attribution:
+/// - a ban after a permission ([`ban_after_permission`]): "You may read `x`, but never
+///   rewrite it";
+/// - the order after a condition that opens the sentence: "When you change anything under
+///   `core/`, always run `cargo test`" is about running, not changing;
+/// - a ban after a statement with no order of its own: "Config lives in `config/` and you
+///   must not read `config/secret.key`", "Read `CHANGELOG.md`; never create another".
+pub(super) fn deciding_clause(text: &str) -> Option<usize> {
+    let (ban_turn, statement_turn) = turns(text);
+    if ban_turn && let Some(at) = permission_then_ban(text) {
+        return Some(at);
+    }
+    let start = text.find(|ch: char| ch.is_alphanumeric())?;
+    let first = text[start..]
+        .split(|ch: char| !ch.is_alphanumeric())
+        .next()
+        .unwrap_or_default();
+    if CONDITIONS
+        .iter()
+        .any(|condition| first.eq_ignore_ascii_case(condition))
+    {
+        let comma = text[start..].find(", ")?;
+        return Some(start + comma + 2);
+    }
+    if statement_turn {
+        ban_after_statement(text)
+    } else {
+        None
+    }
+}
+
+/// The byte offset in `text` of a ban after a part with no order of its own ("Config lives
+/// in `config/` and you must not read …"), read piece by piece between spaces: a word of an
+/// order before any turn ends the search, since every later head holds it too.
+fn ban_after_statement(text: &str) -> Option<usize> {
+    let mut pieces = pieces(text).peekable();
+    while let Some((start, piece)) = pieces.next() {
+        let word = piece.trim_matches(|ch: char| !ch.is_alphanumeric() && ch != '\'' && ch != '’');
+        if !word.is_empty() && is_order_word(word) {
+            return None;
+        }
+        // A turn: a comma, a semicolon or a period that ends the piece, or a piece that is
+        // "but", "and" or a dash.
+        let after = if piece.ends_with([',', ';', '.']) {
+            start + piece.len() + 1
+        } else {
+            match pieces.peek() {
+                Some(&(next, "but" | "But" | "and" | "—" | "–")) => {
+                    pieces.next();
+                    next + text[next..]
+                        .find(' ')
+                        .map_or(text.len() - next, |space| space + 1)
+                }
+                _ => continue,
+            }
+        };
+        if after >= text.len() {
+            return None;
+        }
+        let rest = text[after..].trim_start_matches(['*', '_', ' ']);
+        let rest = ["but ", "and ", "you "].iter().fold(rest, |rest, lead| {
+            if starts_with_ignore_case(rest.as_bytes(), lead) {
+                &rest[lead.len()..]
+            } else {
+                rest
+            }
+        });
+        let ban = BAN_OPENERS.iter().chain(MODAL_BANS).any(|ban| {
+            starts_with_ignore_case(rest.as_bytes(), ban)
+                && rest[ban.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|ch| !is_word_char(ch))
+        });
+        if ban {
+            return Some(text.len() - rest.len());
+        }
+    }
+    None
+}
+
+/// Whether `text` may hold a turn of [`BAN_TURNS`] ("but", "however", a semicolon, a spaced
+/// hyphen, a dash) and whether it may hold the end of a statement (a comma, a period before
+/// more text, "and", or any of those): one look at each byte rules out most rules before
+/// their words are read.
+fn turns(text: &str) -> (bool, bool) {
+    let bytes = text.as_bytes();
+    let mut statement = false;
+    for (at, &byte) in bytes.iter().enumerate() {
+        match byte {
+            b';' | 0xE2 => return (true, true),
+            b',' => statement = true,
+            b'.' => statement |= bytes.get(at + 1) == Some(&b' '),
+            b' ' => {
+                let rest = &bytes[at + 1..];
+                let word = |word: &[u8]| {
+                    rest.len() >= word.len() && rest[..word.len()].eq_ignore_ascii_case(word)
+                };
+                if word(b"but") || word(b"- ") || word(b"however") {
+                    return (true, true);
+                }
+                statement |= word(b"and ");
+            }
+            _ => {}
+        }
+    }
+    (false, statement)
+}
+
+/// The pieces of `text` between single spaces, with the byte offset of each.
+fn pieces(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split(' ')
+        .scan(0, |offset, piece| {
+            let start = *offset;
+            *offset += piece.len() + 1;
+            Some((start, piece))
+        })
+        .filter(|(_, piece)| !piece.is_empty())
+}
+
+/// Whether a word makes the part of a sentence it stands in an order (or a permission) of
+/// its own.
+fn is_order_word(word: &str) -> bool {
+    word.len() <= 7
+        && word.as_bytes()[0].is_ascii()
+        && ORDER_LEADS & (1 << word.as_bytes()[0].to_ascii_lowercase()) != 0
+        && ORDER_WORDS
+            .iter()
+            .any(|marker| word.eq_ignore_ascii_case(marker))
+}
+
+/// The first bytes of the words of an order, as a set of ASCII bytes: most words open with
+/// none.
+const ORDER_LEADS: u128 = {
+    let mut leads = 0u128;
+    let mut index = 0;
+    while index < ORDER_WORDS.len() {
+        leads |= 1 << ORDER_WORDS[index].as_bytes()[0];
+        index += 1;
+    }
+    leads
+};
 
 /// The first bytes of the permissions, as a set of ASCII bytes: most words open with none.
 const PERMISSION_LEADS: u128 = {

@@ -19,7 +19,17 @@ pub(crate) const ALIAS_GROUPS: &[AliasGroup] = &[
     // Mail.
     AliasGroup {
         strong: &["gmail", "outlook"],
-        phrases: &["email", "e-mail", "mail", "inbox", "cc", "bcc"],
+        phrases: &[
+            "email",
+            "e-mail",
+            "mail",
+            "inbox",
+            "cc",
+            "bcc",
+            "reply to",
+            "reply-all",
+            "reply all",
+        ],
         tool_words: &[
             "email", "emails", "mail", "gmail", "outlook", "smtp", "imap", "inbox", "sendgrid",
             "mailgun", "mailer", "mailbox",
@@ -511,6 +521,79 @@ pub(super) const GENERIC_NAME_WORDS: &[&str] = &[
     "by",
 ];
 
+/// Name words of an agent's own interaction tools: asking the user, finishing or planning a
+/// task, keeping a to-do list, handing work to a sub-agent, memory, skills. Such a tool does
+/// no action a rule could be about, so it takes a rule only when the rule spells its name
+/// (`AskUserQuestion`, `attempt_completion`, "the Agent tool"); a rule that says "ask me
+/// before …" belongs to the tool that does the thing asked about. MCP tools are never
+/// interaction tools: `mcp__asana__create_task` does real work.
+pub(super) const INTERACTION_NAME_WORDS: &[&str] = &[
+    "agent",
+    "agents",
+    "ask",
+    "completion",
+    "followup",
+    "memory",
+    "plan",
+    "question",
+    "skill",
+    "subagent",
+    "subagents",
+    "task",
+    "todo",
+    "todos",
+];
+
+/// Whole names of interaction tools none of whose words says so (Cline's mode replies and
+/// housekeeping): `respond` alone is a calendar's or a mailer's word.
+pub(super) const INTERACTION_NAMES: &[&str] = &[
+    "act_mode_respond",
+    "condense",
+    "focus_chain",
+    "report_bug",
+    "suggested_responses",
+];
+
+/// Tools through which an agent calls any MCP server's tools (Cline's and Roo Code's
+/// `use_mcp_tool`): they take the rules about MCP servers the catalogue has no
+/// `mcp__server__tool` names for.
+pub(super) const MCP_GATEWAYS: &[&str] = &["call_mcp_tool", "use_mcp_tool"];
+
+/// Words before "server" that make it a thing the shell runs, not an MCP server: "the dev
+/// server", "a web server", "the database server".
+pub(super) const SHELL_SERVERS: &[&str] = &[
+    "api",
+    "app",
+    "application",
+    "backend",
+    "build",
+    "database",
+    "db",
+    "dev",
+    "development",
+    "file",
+    "frontend",
+    "game",
+    "http",
+    "https",
+    "language",
+    "local",
+    "lsp",
+    "mail",
+    "node",
+    "prod",
+    "production",
+    "proxy",
+    "remote",
+    "smtp",
+    "ssh",
+    "staging",
+    "test",
+    "vite",
+    "web",
+    "webpack",
+];
+
 /// Tool names too common as English words to count as naming the tool.
 pub(super) const STOP_NAMES: &[&str] = &[
     "a", "an", "the", "to", "do", "it", "is", "in", "on", "at", "of", "or", "and", "me", "my",
@@ -543,6 +626,31 @@ pub(super) const BAN_TURNS: &[&str] =
 /// Markers that open the ban after the turn.
 pub(super) const BAN_OPENERS: &[&str] = &[
     "avoid", "do not", "don't", "dont", "don’t", "must not", "never", "no", "not",
+];
+
+/// Modal bans that open a ban after a statement, the subject read off: "(you) must not".
+pub(super) const MODAL_BANS: &[&str] = &[
+    "may never",
+    "may not",
+    "must never",
+    "should never",
+    "should not",
+    "shouldn't",
+    "mustn't",
+    "cannot",
+    "can't",
+];
+
+/// Words of a part of a sentence that make it an order (or a permission) of its own, so a ban
+/// after it does not decide alone.
+pub(super) const ORDER_WORDS: &[&str] = &[
+    "always", "ask", "avoid", "can", "don't", "dont", "don’t", "may", "must", "never", "no", "not",
+    "only", "please", "should",
+];
+
+/// Words that open a condition before the order: "When you change X, always run Y".
+pub(super) const CONDITIONS: &[&str] = &[
+    "after", "before", "if", "once", "unless", "when", "whenever", "while",
 ];
 
 /// Words after which "it" is the object that points back at a tool: "through it", "call it".

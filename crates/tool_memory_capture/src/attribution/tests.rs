@@ -2,6 +2,7 @@
 //! reads the table as a scan would.
 
 use super::alias::Haystack;
+use super::clause::ban_after_permission;
 use super::*;
 use crate::ToolCallRecord;
 use crate::text::match_form;
@@ -373,13 +374,295 @@ fn the_ban_after_a_permission_decides() {
         CLAUDE,
         "edit",
     );
-    // Without a permission, the earliest evidence still decides.
+    // After a part with no marker of its own (an instruction, a fact), the ban decides too.
     check_rule(
         "Read the docs, but never restart the workers.",
         None,
         CLAUDE,
+        "bash",
+    );
+    check_rule(
+        "Config lives in `config/` and you must not read `config/secret.key`.",
+        None,
+        CLAUDE,
         "read",
     );
+    check_rule(
+        "Read `CHANGELOG.md` for context; never create a second changelog file.",
+        None,
+        CLAUDE,
+        "write",
+    );
+    // A part that is an order of its own keeps the earliest evidence.
+    check_rule(
+        "Always read the docs, but never restart the workers.",
+        None,
+        CLAUDE,
+        "read",
+    );
+}
+
+#[test]
+fn the_order_after_a_condition_decides() {
+    check_rule(
+        "When you change anything under `crates/core`, always run `cargo test -p core`.",
+        None,
+        CLAUDE,
+        "bash",
+    );
+    check_rule(
+        "After editing any `.proto` file, always run `buf generate`.",
+        None,
+        CODEX,
+        "shell",
+    );
+    // A clause with no evidence of its own leaves the whole sentence to decide.
+    check_rule(
+        "Before editing `schema.prisma`, ask me.",
+        None,
+        CLAUDE,
+        "edit",
+    );
+}
+
+#[test]
+fn interaction_tools_take_a_rule_only_by_name() {
+    let claude = &[
+        "Bash",
+        "Edit",
+        "Write",
+        "Read",
+        "Agent",
+        "Task",
+        "TodoWrite",
+        "AskUserQuestion",
+        "ExitPlanMode",
+    ];
+    check_rule(
+        "Ask me before running `rails db:migrate`.",
+        None,
+        claude,
+        "bash",
+    );
+    check_rule(
+        "Never create new docs files unless I ask.",
+        None,
+        claude,
+        "write",
+    );
+    check_rule(
+        "Don't touch the `payments` namespace, agents alike.",
+        None,
+        claude,
+        "bash",
+    );
+    check_rule(
+        "Don't use `AskUserQuestion` for yes/no questions.",
+        None,
+        claude,
+        "askuserquestion",
+    );
+    check_rule(
+        "Only use the Agent tool for searches.",
+        None,
+        claude,
+        "agent",
+    );
+    let cline = &[
+        "execute_command",
+        "replace_in_file",
+        "ask_followup_question",
+        "attempt_completion",
+    ];
+    check_rule(
+        "Never install a package without asking first.",
+        None,
+        cline,
+        "execute_command",
+    );
+    check_rule(
+        "Don't call attempt_completion before the tests pass.",
+        None,
+        cline,
+        "attempt_completion",
+    );
+    // An MCP tool about tasks does real work.
+    check_rule(
+        "Never create tasks in Asana without asking.",
+        None,
+        &["Bash", "AskUserQuestion", "mcp__asana__create_task"],
+        "mcp__asana__create_task",
+    );
+}
+
+#[test]
+fn a_command_is_the_shells_whatever_the_verb() {
+    for rule in [
+        "Don't update lockfiles with `yarn install --force`.",
+        "Never change git config (`git config --global`).",
+        "Don't modify the registry (`reg add`, `Set-ItemProperty`).",
+        "Never change the execution policy (`Set-ExecutionPolicy`).",
+        "Never overwrite the bucket with `aws s3 sync --delete`.",
+        "Don't change permissions with `./scripts/fix-perms.sh`.",
+    ] {
+        check_rule(rule, None, CLAUDE, "bash");
+    }
+    // A file or a path keeps the edit tool.
+    check_rule(
+        "Never edit `package.json` by hand; use `npm pkg set`.",
+        None,
+        CLAUDE,
+        "edit",
+    );
+    check_rule("Don't edit `./scripts/deploy.sh`.", None, CLAUDE, "edit");
+    check_rule("Never modify `V*__*.sql` migrations.", None, CLAUDE, "edit");
+}
+
+#[test]
+fn powershell_takes_windows_commands_and_bash_the_rest() {
+    let windows = &["Bash", "PowerShell", "Edit", "Write", "Read"];
+    for rule in [
+        "Never run `Remove-Item -Recurse -Force` outside the repo.",
+        "Don't use `Stop-Process` on processes you didn't start.",
+        "Do not install anything with `winget` or `choco`.",
+        "Never run `.\\setup.ps1` as admin.",
+        "Don't kill anything with `taskkill /F`.",
+        "Never run scripts from `C:\\Users\\me\\Downloads`.",
+        "Never run `reg delete` on anything.",
+    ] {
+        check_rule(rule, None, windows, "powershell");
+    }
+    check_rule("Never run `rm -rf` in WSL.", None, windows, "bash");
+    check_rule("Don't `git push --force`.", None, windows, "bash");
+    // Without PowerShell, Windows commands are the shell's too.
+    check_rule("Never run `Remove-Item -Recurse`.", None, CLAUDE, "bash");
+}
+
+#[test]
+fn a_name_word_inside_a_command_does_not_name_a_tool() {
+    let windsurf = &[
+        "run_command",
+        "edit_file",
+        "view_file",
+        "deploy_web_app",
+        "search_web",
+    ];
+    check_rule(
+        "Do not run `vercel deploy --prod`.",
+        None,
+        windsurf,
+        "run_command",
+    );
+    check_rule(
+        "Don't run `npm search` to pick packages.",
+        None,
+        windsurf,
+        "run_command",
+    );
+    check_rule(
+        "Never deploy the web app on Fridays.",
+        None,
+        windsurf,
+        "deploy_web_app",
+    );
+    // A tool named after the command's program takes it.
+    check_rule(
+        "Never run `git push --force`.",
+        None,
+        &["bash", "git"],
+        "git",
+    );
+}
+
+#[test]
+fn mail_verbs_go_to_the_tool_that_sends() {
+    let gmail = &[
+        "mcp__gmail__read_email",
+        "mcp__gmail__search_emails",
+        "mcp__gmail__draft_email",
+        "mcp__gmail__send_email",
+    ];
+    for rule in [
+        "Never email anyone at @competitor.io.",
+        "Don't cc my manager on anything.",
+        "Don't reply to recruiters.",
+        "Do not send mail to external domains.",
+    ] {
+        check_rule(rule, None, gmail, "mcp__gmail__send_email");
+    }
+    check_rule(
+        "Never read emails from the bank.",
+        None,
+        gmail,
+        "mcp__gmail__read_email",
+    );
+    check_rule(
+        "Don't draft emails in French.",
+        None,
+        gmail,
+        "mcp__gmail__draft_email",
+    );
+}
+
+#[test]
+fn a_fetch_goes_to_the_fetch_tool_and_a_file_opened_to_the_read_tool() {
+    let cline = &[
+        "execute_command",
+        "read_file",
+        "replace_in_file",
+        "browser_action",
+        "web_fetch",
+    ];
+    check_rule(
+        "Only fetch URLs from docs.python.org.",
+        None,
+        cline,
+        "web_fetch",
+    );
+    check_rule("Never open `src/keys/`.", None, cline, "read_file");
+    check_rule(
+        "Please don't open any `.pem` files.",
+        None,
+        cline,
+        "read_file",
+    );
+    check_rule(
+        "Do not open PRs against `release/*`.",
+        None,
+        cline,
+        "execute_command",
+    );
+}
+
+#[test]
+fn deleting_files_without_a_delete_tool_is_the_shells() {
+    check_rule("**NEVER delete files.**", None, CLAUDE, "bash");
+    let cursor = &["run_terminal_cmd", "edit_file", "delete_file"];
+    check_rule("**NEVER delete files.**", None, cursor, "delete_file");
+}
+
+#[test]
+fn mcp_servers_go_to_the_gateway() {
+    let cline = &[
+        "execute_command",
+        "read_file",
+        "write_to_file",
+        "use_mcp_tool",
+    ];
+    for rule in [
+        "Never write to the Supabase MCP server's production project.",
+        "Don't use the calendar server to create events on weekends.",
+        "Never call `apply_migration` without asking.",
+    ] {
+        check_rule(rule, None, cline, "use_mcp_tool");
+    }
+    check_rule(
+        "Never restart the dev server.",
+        None,
+        cline,
+        "execute_command",
+    );
+    check_rule("Never call `npm publish`.", None, cline, "execute_command");
 }
 
 #[test]
@@ -550,7 +833,7 @@ fn the_name_index_finds_what_a_search_per_name_finds() {
                 named.map(|(_, _, name)| name),
                 "{form:?}"
             );
-            let mut by_word: Option<(usize, Reverse<usize>, &str, &str)> = None;
+            let mut by_word: Option<(usize, Reverse<usize>, bool, &str, &str)> = None;
             for tool in &candidates.tools {
                 let words_in = tool
                     .tokens
@@ -563,9 +846,13 @@ fn the_name_index_finds_what_a_search_per_name_finds() {
                     .strip_prefix("mcp__")
                     .and_then(|rest| rest.split_once("__"));
                 let by_server = own.is_some_and(|(_, own)| {
-                    !split_words(own, false)
+                    let words = split_words(own, false);
+                    let pull_request = words.iter().any(|word| word == "pull")
+                        && words.iter().any(|word| word == "request");
+                    !words
                         .iter()
                         .any(|word| haystack.find(word, ALIAS_SUFFIXES).is_some())
+                        && (!pull_request || haystack.find("pr", ALIAS_SUFFIXES).is_none())
                 });
                 assert_eq!(
                     only_by_server(tool, &hits),
@@ -580,13 +867,16 @@ fn the_name_index_finds_what_a_search_per_name_finds() {
                     .filter_map(|token| haystack.find_name_word(token).map(|at| (at, token)))
                     .min();
                 if let Some((at, token)) = earliest {
-                    let key = (at, Reverse(words_in));
-                    if by_word.is_none_or(|(best, score, _, _)| key < (best, score)) {
-                        by_word = Some((key.0, key.1, &tool.name, token));
+                    let sender = candidates.senders && sends_mail(&haystack) && tool.sends;
+                    let key = (at, Reverse(words_in), !sender);
+                    if by_word.is_none_or(|(best, score, not_sender, _, _)| {
+                        key < (best, score, not_sender)
+                    }) {
+                        by_word = Some((key.0, key.1, key.2, &tool.name, token));
                     }
                 }
             }
-            let found = candidates.by_name_word(&hits).map(|hit| {
+            let found = candidates.by_name_word(&haystack, &hits).map(|hit| {
                 (
                     hit.position,
                     Reverse(hit.words),
@@ -594,7 +884,7 @@ fn the_name_index_finds_what_a_search_per_name_finds() {
                     hit.verb,
                 )
             });
-            let expected = by_word.map(|(at, words, name, token)| {
+            let expected = by_word.map(|(at, words, _, name, token)| {
                 let tool = candidates.tools.iter().find(|tool| tool.name == name);
                 let verb = tool.is_some_and(|tool| tool.verb() == Some(token));
                 (at, words, name, verb)

@@ -59,6 +59,169 @@ pub(crate) const LEAD_INS: &[&str] = &[
     "needs approval",
     "requires approval",
     "requires my approval",
+    "you should never",
+    "you should not",
+    "should never",
+    "not to",
+    "to never",
+    "never ever",
+    "you never",
+    "not permitted",
+];
+
+/// How the cell of a table row that sets a policy opens (in match form, a few words at
+/// most): "| `git push --force` | never |", "| `helm upgrade` | ask first |", "| `make lint`
+/// | always before a commit |". A row with one is a rule about its first cell.
+pub(crate) const POLICY_CELLS: &[&str] = &[
+    "always",
+    "approval required",
+    "ask",
+    "banned",
+    "confirm first",
+    "do not",
+    "don't",
+    "forbidden",
+    "mandatory",
+    "must",
+    "needs approval",
+    "needs my",
+    "never",
+    "no",
+    "not allowed",
+    "off limits",
+    "off-limits",
+    "only after",
+    "only with",
+    "prohibited",
+    "requires approval",
+    "requires my",
+    "with approval",
+];
+
+/// Keywords that make a short heading a list of bans: "Banned commands", "Prohibited
+/// operations", "Blocked", "Disallowed paths".
+pub(crate) const BAN_HEADING_WORDS: &[&str] = &[
+    "banned",
+    "blocked",
+    "denied",
+    "disallowed",
+    "forbidden",
+    "prohibited",
+];
+
+/// Phrases that make a heading a list of things that need the user's yes: "Commands that
+/// need my approval", "Commands that need a yes from me first".
+pub(crate) const APPROVAL_HEADINGS: &[&str] = &[
+    "need a yes",
+    "needs a yes",
+    "need my approval",
+    "needs my approval",
+    "need approval",
+    "needs approval",
+    "require approval",
+    "requires approval",
+    "need my ok",
+    "needs my ok",
+];
+
+/// Headings (match form, or their first words) of a list of things to do: "Before you
+/// commit", "Checks before you hand back", "Always run", "Required checks". Items count only
+/// when they are about a tool.
+pub(crate) const REQUIREMENT_HEADINGS: &[&str] = &[
+    "always",
+    "always do",
+    "always run",
+    "before committing",
+    "before every commit",
+    "before merging",
+    "before opening a pr",
+    "before pushing",
+    "before you commit",
+    "before you finish",
+    "before you hand back",
+    "before you merge",
+    "before you open a pr",
+    "before you push",
+    "check before",
+    "checks before",
+    "mandatory",
+    "must",
+    "must run",
+    "required",
+    "required checks",
+    "required every time",
+];
+
+/// The words around a ban that make a heading of it: "What you must not do", "Things you
+/// must never do", "What not to do here". Each is stripped once, in order, before the ban is
+/// looked up in [`LEAD_INS`].
+pub(crate) const LEAD_IN_FRAMES: &[(&str, &str)] = &[
+    ("what ", ""),
+    ("things ", ""),
+    ("", " here"),
+    ("", " ever"),
+    ("", " do"),
+    ("", " ever"),
+];
+
+/// Words that make a choice ("use X, not Y") one of style in the code the agent writes:
+/// "Use PowerShell 7 syntax, not cmd", "use tabs, not spaces, for indentation".
+pub(crate) const CODE_STYLE_WORDS: &[&str] = &[
+    "aliases",
+    "casing",
+    "conventions",
+    "idioms",
+    "indentation",
+    "naming",
+    "style",
+    "syntax",
+];
+
+/// Verbs that open an order about how a tool is called: "Set `requires_approval: true` on
+/// every `execute_command`", "Pass `recursive: false` to `list_files`".
+pub(crate) const TOOL_SETTING_VERBS: &[&str] = &["call", "give", "invoke", "pass", "set", "use"];
+
+/// Phrases that make an order a request for now: "Don't run the integration tests this time",
+/// "for now don't commit", "don't deploy today". (A closing "yet" is read apart.)
+pub(crate) const ONE_OFFS: &[&[&str]] = &[
+    &["at", "the", "moment"],
+    &["for", "now"],
+    &["for", "the", "moment"],
+    &["for", "this", "pr"],
+    &["for", "this", "task"],
+    &["for", "today"],
+    &["just", "once"],
+    &["right", "now"],
+    &["this", "once"],
+    &["this", "time"],
+    &["this", "week"],
+    &["today"],
+    &["tonight"],
+];
+
+/// Words that make an order last beyond the turn, whatever else it says: "never run it again,
+/// not even this time".
+pub(crate) const LASTING_WORDS: &[&str] = &[
+    "again",
+    "always",
+    "anymore",
+    "ever",
+    "forever",
+    "future",
+    "henceforth",
+    "whenever",
+];
+
+/// Pronouns an order's object can point back with, to a thing the sentence before names:
+/// "`tokens.css` is generated. Don't edit it."
+pub(crate) const POINTERS: &[&str] = &["it", "that", "them", "there", "these", "this", "those"];
+
+/// Words after such a pronoun that keep it the object, not the start of a noun or a clause
+/// ("do that again", "edit them without asking", not "this file" or "that touch prod").
+pub(crate) const AFTER_POINTERS: &[&str] = &[
+    "again", "anymore", "at", "before", "by", "directly", "either", "ever", "for", "from", "in",
+    "manually", "on", "please", "to", "too", "unless", "until", "when", "with", "without",
+    "yourself",
 ];
 
 pub(crate) const SETTING_NOUNS: &[&str] = &[
@@ -618,7 +781,7 @@ pub(crate) fn marker_openers() -> impl Iterator<Item = &'static str> {
     let openers = [
         "never", "don't", "dont", "do", "stop", "always", "you", "you're", "no", "leave", "avoid",
         "i'd", "i", "under", "only", "check", "confirm", "consult", "clear", "talk", "ask", "get",
-        "use", "the", "an", "any",
+        "use", "the", "an", "any", "prefer", "nobody",
     ];
     let forward = FORWARD_PHRASES
         .iter()

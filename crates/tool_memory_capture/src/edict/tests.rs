@@ -380,3 +380,307 @@ fn the_lead_in_test_hides_no_lead_in() {
     }
     assert!(leads > 5, "{leads}");
 }
+
+#[test]
+fn a_sign_opens_an_item_like_a_bullet_and_a_ban_sign_bans_it() {
+    check(
+        "❌ No `git push --force` on shared branches.\n⚠️ Check with me before any `git rebase`.\n🚫 Don't touch `infra/`.",
+        &[
+            "No `git push --force` on shared branches.",
+            "Check with me before any `git rebase`.",
+            "Don't touch `infra/`.",
+        ],
+    );
+    check(
+        "- ⛔️ Never run `terraform destroy`.\n✋ Ask before running `db:reset`.",
+        &[
+            "Never run `terraform destroy`.",
+            "Ask before running `db:reset`.",
+        ],
+    );
+    // A ban sign bans an item about a tool; other signs and items about nothing do not.
+    check(
+        "❌ `git commit --no-verify`\n❌ Editing `prisma/migrations/`\n✅ Running `pnpm test`\n❌ Flaky tests in CI",
+        &[
+            "❌ `git commit --no-verify`",
+            "❌ Editing `prisma/migrations/`",
+        ],
+    );
+    check("✅ `npm test` is fine anytime.", &[]);
+}
+
+#[test]
+fn headings_that_frame_a_ban_lead_in_its_list() {
+    check(
+        "### What you must not do\n- `terraform apply` in any environment\n- edit `.github/workflows/`",
+        &[
+            "What you must not do: `terraform apply` in any environment",
+            "What you must not do: edit `.github/workflows/`",
+        ],
+    );
+    check(
+        "## Things you must never do\n- run `gcloud projects delete`\n\n## What not to do\n- `docker system prune`",
+        &[
+            "Things you must never do: run `gcloud projects delete`",
+            "What not to do: `docker system prune`",
+        ],
+    );
+    check("## Don'ts\n🚫 force-push", &["Don'ts: force-push"]);
+    check("## What we do\n- run the tests", &[]);
+}
+
+#[test]
+fn a_table_row_with_a_policy_cell_is_a_rule_about_its_first_cell() {
+    check(
+        "| Command | Policy |\n|---|---|\n| `git push --force` | never |\n| `make lint` | always before a commit |\n| `git push` | ask first |\n| `npm test` | fine |\n| `kubectl delete` | ❌ |",
+        &[
+            "| `git push --force` | never |",
+            "| `make lint` | always before a commit |",
+            "| `git push` | ask first |",
+            "| `kubectl delete` | ❌ |",
+        ],
+    );
+    // A row about nothing a tool does, and a cell that is an order of its own.
+    check("| Has tests | no |\n| Reviewed | never |", &[]);
+    check(
+        "| Git | Never force-push. |",
+        &["| Git | Never force-push."],
+    );
+}
+
+#[test]
+fn predicative_and_declared_bans_about_a_tool() {
+    for rule in [
+        "`crontab -r` is never OK.",
+        "Merging to `main` is never acceptable without a review.",
+        "Deploying to prod needs approval.",
+        "`kubectl delete` only with my explicit approval.",
+        "In this project you don't run any `docker` command at all.",
+        "You never push to `main`.",
+        "You do not touch `migrations/`.",
+        "Here, you never install global packages.",
+        "I don't want you running migrations on staging.",
+        "The one thing I don't want is edits to `schema.prisma`.",
+        "What I don't want is anyone force-pushing to `release/*`.",
+        "I don't want any new dependencies.",
+    ] {
+        check(rule, &[rule]);
+    }
+    for remark in [
+        "The build is never green on Mondays, weirdly.",
+        "The build is never fine on Mondays.",
+        "You don't need to run the linter, CI does it.",
+        "You don't have to ask for small refactors.",
+        "You never know with flaky tests.",
+        "You never listen.",
+        "I don't want to wait for CI, though.",
+        "I don't want any drama.",
+        "The review needs approval from two people?",
+    ] {
+        check(remark, &[]);
+    }
+}
+
+#[test]
+fn a_rule_that_points_back_keeps_the_statement_before_it() {
+    check(
+        "`tokens.css` is generated. Don't edit it.",
+        &["`tokens.css` is generated. Don't edit it."],
+    );
+    check(
+        "You just ran `git reset --hard`. NEVER do that again.",
+        &["You just ran `git reset --hard`. NEVER do that again."],
+    );
+    check(
+        "- `vendor/` is a copy of upstream. Never touch anything in there.",
+        &["`vendor/` is a copy of upstream. Never touch anything in there."],
+    );
+    // An antecedent that names nothing a tool does, a question, an order, or a pronoun that
+    // is not the order's object keeps the rule alone.
+    check(
+        "I'm not a fan of emojis. Never use them in Slack.",
+        &["Never use them in Slack."],
+    );
+    check("Can you check `api/`? Never edit it.", &["Never edit it."]);
+    check(
+        "Don't run `sudo`. Stop using the browser for that.",
+        &["Don't run `sudo`.", "Stop using the browser for that."],
+    );
+    check(
+        "We ship from `main`. Never push to release branches, CI owns them.",
+        &["Never push to release branches, CI owns them."],
+    );
+    // The statement must be on the same line.
+    check(
+        "`tokens.css` is generated.\nDon't edit it.",
+        &["Don't edit it."],
+    );
+}
+
+#[test]
+fn a_second_order_that_points_back_is_not_split_off() {
+    check(
+        "Only fetch from docs.rs and crates.io; don't fetch anything else.",
+        &["Only fetch from docs.rs and crates.io; don't fetch anything else."],
+    );
+    check(
+        "Never use sudo; don't touch /etc.",
+        &["Never use sudo", "don't touch /etc."],
+    );
+}
+
+#[test]
+fn requests_for_this_turn_are_not_rules() {
+    for request in [
+        "Don't run the integration tests this time, just look at `api/`.",
+        "For now don't commit, show me the diff.",
+        "Don't push yet.",
+        "Right now, don't touch the migrations; I'm rebasing.",
+        "Don't deploy today, the freeze is on.",
+    ] {
+        check(request, &[]);
+    }
+    for rule in [
+        "Going forward, never push without running the tests.",
+        "Never merge anything that hasn't passed CI yet.",
+        "Don't ever deploy on Fridays, not even this time.",
+    ] {
+        check(rule, &[rule]);
+    }
+}
+
+#[test]
+fn states_and_style_are_not_rules() {
+    for sentence in [
+        "`./gradlew it` needs Docker (Docker must be running).",
+        "The e2e suite needs Redis, which must be listening on port 6379.",
+        "Use PowerShell 7 syntax, not cmd.",
+        "Use `Get-ChildItem` rather than `ls` aliases in scripts you write.",
+    ] {
+        check(sentence, &[]);
+    }
+    check("Use `pnpm`, not `npm`.", &["Use `pnpm`, not `npm`."]);
+    check(
+        "Tests must pass before you merge.",
+        &["Tests must pass before you merge."],
+    );
+}
+
+#[test]
+fn an_order_about_a_tools_arguments_waits_for_the_catalogue() {
+    // The grammar proposes it; capture keeps it only when a code span names a tool.
+    let edicts = extract_edicts(
+        "Set `requires_approval: true` on every `execute_command` that installs packages. Use `pnpm` for scripts. Set `x` on `y`.",
+    );
+    let proposed: Vec<(&str, bool)> = edicts
+        .iter()
+        .map(|edict| (edict.text.as_ref(), edict.names_a_tool))
+        .collect();
+    assert_eq!(
+        proposed,
+        [(
+            "Set `requires_approval: true` on every `execute_command` that installs packages.",
+            true
+        )]
+    );
+}
+
+#[test]
+fn an_emphatic_label_or_you_must_opens_an_order() {
+    for rule in [
+        "IMPORTANT: run `make check` before you push.",
+        "**CRITICAL:** rebase on `main` first.",
+        "YOU MUST use `uv run` for every Python command.",
+        "**YOU MUST** rebase on `main` before opening a PR.",
+    ] {
+        check(rule, &[rule]);
+    }
+    for remark in [
+        "NOTE: this repo uses tabs.",
+        "IMPORTANT: the staging DB is shared with QA.",
+        "Important: `main` is protected.",
+        "You must be tired.",
+        "You must have seen it.",
+    ] {
+        check(remark, &[]);
+    }
+}
+
+#[test]
+fn headings_that_ban_require_or_gate_by_a_keyword_lead_in_their_items() {
+    check(
+        "## Banned commands\n\n| Command | Why |\n|---|---|\n| `git clean -fdx` | deletes untracked work |",
+        &["Banned commands: | `git clean -fdx` | deletes untracked work |"],
+    );
+    check(
+        "## Commands that need my approval\n- `terraform apply`",
+        &["Commands that need my approval: `terraform apply`"],
+    );
+    check("## 禁止コマンド\n- `rm -rf`", &["禁止コマンド: `rm -rf`"]);
+    check(
+        "## Before you commit\n1. `cargo fmt --check`\n\n## Before you start\n- Node 20 is installed.",
+        &["Before you commit: `cargo fmt --check`"],
+    );
+    check(
+        "## Always run\n- `pnpm lint`\n- coffee breaks",
+        &["Always run: `pnpm lint`"],
+    );
+    check(
+        "Forbidden: `npm publish`, `git push --tags`.",
+        &["Forbidden: `npm publish`, `git push --tags`."],
+    );
+    // A keyword in a line of text, or in a heading about something else, leads in nothing.
+    check("Blocked on review:\n- PR 12", &[]);
+    check(
+        "## Why force-push is banned here at all\n- it rewrites history",
+        &[],
+    );
+}
+
+#[test]
+fn short_shapes_about_a_tool_are_rules() {
+    for rule in [
+        "No class components.",
+        "No new dependencies without asking.",
+        "No raw SQL in controllers.",
+        "Nobody runs `prisma migrate deploy` from a laptop.",
+        "No one pushes to `main` directly.",
+        "Prefer `rg` over `grep`.",
+        "Prefer `git switch` to `git checkout`.",
+        "`pnpm add <pkg>` instead of `npm install <pkg>`",
+        "Install deps with `npm ci` (not `npm install`).",
+        "Use `uv` for everything Python.",
+        "`CHANGELOG.md` is never edited by hand.",
+        "`legacy/` is frozen.",
+        "The `main` branch is protected and read-only for you.",
+        "Run `npm run check` after every change.",
+        "Sign off every commit (`git commit -s`).",
+        "Read every file in `docs/adr/` at the start of each task.",
+    ] {
+        check(rule, &[rule]);
+    }
+    for remark in [
+        "No idea why the build is slow.",
+        "No tests were run last night.",
+        "No worries.",
+        "Nobody knows why the cache is slow.",
+        "Prefer small functions.",
+        "The report is never finished on time.",
+        "The account is frozen.",
+        "Run the tests for every package and tell me what fails.",
+        "Check each file in `src/` for unused imports.",
+    ] {
+        check(remark, &[]);
+    }
+}
+
+#[test]
+fn two_word_titles_and_example_lead_ins_are_not_rules() {
+    check(
+        "Always Sunny is the name of the staging cluster (long story).",
+        &[],
+    );
+    check("Never Land is the old one; it was shut down in May.", &[]);
+    check("Error messages have no trailing period. Don't write:", &[]);
+    check("Never Push to `main`.", &["Never Push to `main`."]);
+}

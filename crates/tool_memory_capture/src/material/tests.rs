@@ -407,3 +407,44 @@ fn finds_quotations_but_not_apostrophes() {
     assert_eq!(form.as_deref(), Some("the readme says \"quote\" ."));
     assert_eq!(unquoted_form("plain", &[], "plain"), None);
 }
+
+#[test]
+fn a_fence_right_after_an_adopting_introduction_holds_the_users_rules() {
+    check(
+        "here's our CLAUDE.md, follow it from now on:\n```\n- Never commit `.env` files.\n```",
+        &[
+            ("here's our CLAUDE.md, follow it from now on:", None),
+            ("```", Some(Code)),
+            ("- Never commit `.env` files.", None),
+            ("```", Some(Code)),
+        ],
+    );
+    // A fence of code, a fence after other text, and a fence with no introduction stay code.
+    check(
+        "Follow these rules:\n```sh\nnever run this\n```",
+        &[
+            ("Follow these rules:", None),
+            ("```sh", Some(Code)),
+            ("never run this", Some(Code)),
+            ("```", Some(Code)),
+        ],
+    );
+    check(
+        "Follow these rules:\n- be brief\n```\nnever run this\n```",
+        &[
+            ("Follow these rules:", None),
+            ("- be brief", None),
+            ("```", Some(Code)),
+            ("never run this", Some(Code)),
+            ("```", Some(Code)),
+        ],
+    );
+    check(
+        "```\nnever run this\n```",
+        &[
+            ("```", Some(Code)),
+            ("never run this", Some(Code)),
+            ("```", Some(Code)),
+        ],
+    );
+}

@@ -3,8 +3,9 @@
 //! only; `route.rs` reads it. Every list is lower-case and matched as whole words (a word may
 //! carry an inflection: `pushes`, `committing`).
 
-/// Programs people name in rules for a coding agent. Named anywhere (in prose or in a code
-/// span) they put the rule on the agent's shell tool. Words that are also plain English verbs or
+/// Programs people name in rules for a coding agent, Unix's and Windows' (`winget`,
+/// `taskkill`). Named anywhere (in prose or in a code span) they put the rule on the agent's
+/// shell tool. Words that are also plain English verbs or
 /// nouns (`make`, `go`, `find`, `kind`, `env`, `next`, `cat`) are in [`CODE_ONLY_PROGRAMS`].
 pub(crate) const PROGRAMS: &[&str] = &[
     "alembic",
@@ -15,21 +16,25 @@ pub(crate) const PROGRAMS: &[&str] = &[
     "artisan",
     "aws",
     "az",
+    "bcdedit",
     "bun",
-    "bunx",
     "bundle",
+    "bunx",
     "cargo",
     "chmod",
+    "choco",
     "chown",
     "cmake",
     "composer",
     "conda",
+    "crontab",
     "curl",
     "deno",
+    "diskpart",
+    "dnf",
     "docker",
     "docker-compose",
     "dotnet",
-    "dnf",
     "firebase",
     "flutter",
     "flyway",
@@ -38,15 +43,18 @@ pub(crate) const PROGRAMS: &[&str] = &[
     "git",
     "gradle",
     "gradlew",
-    "heroku",
     "helm",
+    "heroku",
+    "icacls",
     "kubectl",
     "kustomize",
     "liquibase",
     "minikube",
+    "msiexec",
     "mvn",
     "mysql",
     "netlify",
+    "netsh",
     "nohup",
     "npm",
     "npx",
@@ -58,23 +66,30 @@ pub(crate) const PROGRAMS: &[&str] = &[
     "pnpm",
     "podman",
     "poetry",
+    "powershell",
     "prisma",
     "psql",
+    "pwsh",
     "pytest",
     "python",
     "python3",
     "rails",
     "rake",
     "redis-cli",
-    "ruff",
+    "robocopy",
     "rsync",
+    "ruff",
     "rustup",
+    "schtasks",
+    "scoop",
     "scp",
+    "setx",
     "skaffold",
     "sqlite3",
     "ssh",
     "sudo",
     "systemctl",
+    "taskkill",
     "terraform",
     "tofu",
     "uv",
@@ -82,6 +97,8 @@ pub(crate) const PROGRAMS: &[&str] = &[
     "vault",
     "vercel",
     "wget",
+    "winget",
+    "wmic",
     "wrangler",
     "xargs",
     "yarn",
@@ -91,10 +108,23 @@ pub(crate) const PROGRAMS: &[&str] = &[
 /// Programs whose names are also ordinary words: they count only as the first word of a code
 /// span (`make deploy`, `cat ~/.ssh/id_rsa`).
 pub(crate) const CODE_ONLY_PROGRAMS: &[&str] = &[
-    "awk", "bash", "cat", "chmod", "cp", "curl", "echo", "env", "fd", "find", "go", "grep", "head",
-    "jq", "kill", "killall", "kind", "ls", "make", "mv", "next", "node", "php", "rg", "rm", "sed",
-    "sh", "tail", "tar", "time", "touch", "wget", "xargs", "zsh",
+    "attrib", "awk", "bash", "cat", "chmod", "cp", "curl", "del", "echo", "env", "fd", "find",
+    "format", "go", "grep", "head", "jq", "kill", "killall", "kind", "ls", "make", "mklink", "mv",
+    "next", "node", "php", "rd", "reg", "rg", "rm", "rmdir", "sc", "sed", "sh", "tail", "tar",
+    "time", "touch", "wget", "xargs", "zsh",
 ];
+
+/// Windows programs: a rule about one goes to PowerShell when the agent has it beside another
+/// shell. Named anywhere.
+pub(crate) const WINDOWS_PROGRAMS: &[&str] = &[
+    "bcdedit", "choco", "diskpart", "icacls", "msiexec", "netsh", "robocopy", "schtasks", "scoop",
+    "setx", "taskkill", "winget", "wmic",
+];
+
+/// Windows programs whose names are also ordinary words or Unix ones: only as the first word
+/// of a code span (`reg add`, `sc stop`).
+pub(crate) const WINDOWS_CODE_ONLY_PROGRAMS: &[&str] =
+    &["attrib", "del", "format", "mklink", "rd", "reg", "sc"];
 
 /// Actions that only a shell performs in a coding agent: version control, package and process
 /// management, deployment.
@@ -133,6 +163,9 @@ pub(crate) const SHELL_VERBS: &[&str] = &[
 /// Things that live behind a shell.
 pub(crate) const SHELL_NOUNS: &[&str] = &[
     "terminal",
+    // Pull requests are opened and merged with `gh` or `git` when no tool does it.
+    "pr",
+    "prs",
     // With no database tool in the catalogue, SQL goes through the shell (`psql`, `mysql`);
     // the alias table finds a database tool first when there is one.
     "sql",
@@ -148,6 +181,9 @@ pub(crate) const SHELL_NOUNS: &[&str] = &[
     "hooks",
     "migration",
     "migrations",
+    // With no database tool, a database is dropped or reset through the shell.
+    "database",
+    "databases",
     "server",
     "servers",
     "process",
@@ -193,15 +229,74 @@ pub(crate) const SHELL_OBJECTS: &[&str] = &[
     "remote",
 ];
 
+/// Things a name in a code span can stand before that live behind the shell: "the
+/// `payments` namespace", "the `main` branch", "the `prod` kube context".
+pub(crate) const NAMED_SHELL_THINGS: &[&str] = &[
+    "account",
+    "branch",
+    "branches",
+    "bucket",
+    "cluster",
+    "container",
+    "context",
+    "database",
+    "db",
+    "environment",
+    "namespace",
+    "pod",
+    "profile",
+    "queue",
+    "remote",
+    "schema",
+    "service",
+    "stack",
+    "table",
+    "tag",
+    "topic",
+];
+
+/// The objects of an edit verb that a package manager handles ("add a dependency"), unless a
+/// file is named.
+pub(crate) const DEPENDENCY_WORDS: &[&str] =
+    &["dependencies", "dependency", "deps", "package", "packages"];
+
+/// Places in the code a rule can name after "in": "No raw SQL in controllers", "No network
+/// calls in unit tests". Such a rule is about editing the code.
+pub(crate) const CODE_PLACES: &[&str] = &[
+    "code",
+    "components",
+    "controllers",
+    "handlers",
+    "models",
+    "source",
+    "templates",
+    "tests",
+    "views",
+];
+
+/// The keywords of SQL a code span of SQL opens with.
+pub(crate) const SQL_KEYWORDS: &[&str] = &[
+    "ALTER", "BEGIN", "COPY", "CREATE", "DELETE", "DROP", "EXPLAIN", "GRANT", "INSERT", "LIMIT",
+    "MERGE", "REPLACE", "REVOKE", "SELECT", "TRUNCATE", "UPDATE", "UPSERT", "VACUUM", "WHERE",
+    "WITH",
+];
+
 /// Changing files or code.
 pub(crate) const EDIT_VERBS: &[&str] = &[
     "edit", "modify", "change", "add", "delete", "remove", "rename", "refactor", "reformat",
     "hardcode", "patch", "mock", "bump", "replace", "prefer", "import", "catch", "comment",
-    "inline",
+    "inline", "insert", "include", "expose", "embed",
 ];
 
 /// Making new files: these go to a write tool when the agent has one apart from its edit tool.
-pub(crate) const CREATE_VERBS: &[&str] = &["create", "write", "generate", "scaffold", "overwrite"];
+pub(crate) const CREATE_VERBS: &[&str] = &[
+    "create",
+    "write",
+    "generate",
+    "scaffold",
+    "overwrite",
+    "rewrite",
+];
 
 /// Nouns of code and files.
 pub(crate) const EDIT_NOUNS: &[&str] = &[

@@ -36,6 +36,13 @@ pub(crate) const GATE_PHRASES: &[&[&str]] = &[
     &["only", "once", "i've"],
     &["only", "when", "i", "approve"],
     &["only", "when", "i", "say", "so"],
+    &["needs", "approval"],
+    &["need", "approval"],
+    &["requires", "approval"],
+    &["require", "approval"],
+    &["only", "with", "approval"],
+    &["only", "with", "explicit", "approval"],
+    &["only", "with", "my", "explicit", "approval"],
     &["only", "with", "my", "approval"],
     &["only", "with", "my", "ok"],
     &["only", "with", "my", "sign-off"],
@@ -92,3 +99,166 @@ pub(crate) const GATES: &[&[&str]] = &[
 
 /// Words after "only" that keep it an exclusive choice of means ("only with `--atomic`").
 pub(crate) const ONLY_MEANS: &[&str] = &["with", "via", "through", "from", "in", "on", "using"];
+
+/// Judgements after a copula that ban what the subject names: "is never OK".
+pub(crate) const JUDGEMENTS: &[&[&str]] = &[
+    // Passive bans: "`CHANGELOG.md` is never edited by hand", "`legacy/` is frozen".
+    &["frozen"],
+    &["never", "edited"],
+    &["never", "touched"],
+    &["never", "modified"],
+    &["never", "changed"],
+    &["never", "run"],
+    &["never", "deployed"],
+    &["never", "committed"],
+    &["not", "to", "be", "edited"],
+    &["not", "to", "be", "run"],
+    &["never", "ok"],
+    &["never", "okay"],
+    &["never", "acceptable"],
+    &["never", "fine"],
+    &["never", "an", "option"],
+    &["not", "acceptable"],
+    &["not", "an", "option"],
+    &["unacceptable"],
+];
+
+/// Settings of place that may open a declared ban: "In this project you don't run …".
+pub(crate) const DECLARED_SETTINGS: &[&[&str]] = &[
+    &["in", "this", "project"],
+    &["in", "this", "repo"],
+    &["in", "this", "repository"],
+    &["in", "this", "codebase"],
+    &["in", "this", "workspace"],
+    &["on", "this", "project"],
+    &["on", "this", "team"],
+    &["here"],
+];
+
+/// Words after "you never / don't" that make a remark, not a ban: "you never know", "you don't
+/// need to", "you don't have to".
+pub(crate) const DECLARED_NOT_VERBS: &[&str] = &[
+    "always",
+    "care",
+    "even",
+    "ever",
+    "get",
+    "have",
+    "know",
+    "listen",
+    "mind",
+    "need",
+    "really",
+    "remember",
+    "say",
+    "see",
+    "seem",
+    "think",
+    "understand",
+    "usually",
+    "want",
+    "worry",
+];
+
+/// Phrases that say what the user does not want, near the start of a sentence.
+pub(crate) const UNWANTED: &[&[&str]] = &[
+    &["thing", "i", "don't", "want", "is"],
+    &["thing", "i", "do", "not", "want", "is"],
+    &["what", "i", "don't", "want", "is"],
+    &["what", "i", "do", "not", "want", "is"],
+    &["last", "thing", "i", "want", "is"],
+];
+
+/// States of the environment after "must be": "Docker must be running", "the VPN must be up".
+/// A requirement of the machine, not an order to the agent.
+pub(crate) const STATES: &[&str] = &[
+    "available",
+    "configured",
+    "installed",
+    "listening",
+    "logged",
+    "on",
+    "online",
+    "open",
+    "present",
+    "reachable",
+    "running",
+    "started",
+    "up",
+];
+
+/// Lead-ins of a list of bans that can carry their items on the same line: "Forbidden:
+/// `npm publish`, `git push --tags`".
+pub(crate) const COLON_BANS: &[&[&str]] = &[
+    &["banned"],
+    &["blocked"],
+    &["disallowed"],
+    &["forbidden"],
+    &["never"],
+    &["not", "allowed"],
+    &["off", "limits"],
+    &["off-limits"],
+    &["prohibited"],
+];
+
+/// Words after "No" that make a phrase, not a ban: "No idea why", "No worries".
+pub(crate) const NO_NOT_RULES: &[&str] = &[
+    "clue",
+    "doubt",
+    "exceptions",
+    "idea",
+    "issue",
+    "longer",
+    "luck",
+    "matter",
+    "more",
+    "need",
+    "one",
+    "problem",
+    "problems",
+    "rush",
+    "thanks",
+    "way",
+    "worries",
+];
+
+/// Verbs that open an order done at every event ("Run `npm run check` after every change",
+/// "Sign off every commit") or a choice ("Install deps with `npm ci` (not `npm install`)",
+/// "Use `uv` for everything").
+pub(crate) const RECURRING_VERBS: &[&str] = &[
+    "add",
+    "build",
+    "bump",
+    "check",
+    "commit",
+    "format",
+    "install",
+    "lint",
+    "log",
+    "open",
+    "pull",
+    "push",
+    "read",
+    "rebase",
+    "regenerate",
+    "rerun",
+    "review",
+    "run",
+    "sign",
+    "squash",
+    "sync",
+    "tag",
+    "test",
+    "update",
+    "use",
+    "validate",
+    "verify",
+    "write",
+];
+
+/// Events an order can be done at, after "every" or "each": "after every change", "each
+/// task".
+pub(crate) const EVENTS: &[&str] = &[
+    "build", "change", "commit", "deploy", "edit", "merge", "pr", "push", "release", "run",
+    "session", "task", "time",
+];

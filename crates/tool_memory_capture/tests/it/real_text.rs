@@ -18,10 +18,11 @@ use tool_memory_core::{Timestamp, parse_json_lines};
 
 const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text");
 
-/// Ratchet floors: raise them as capture improves, never lower them.
-const MIN_PRECISION: f64 = 0.99;
-const MIN_RECALL: f64 = 0.975;
-const MIN_ATTRIBUTION: f64 = 0.96;
+/// Ratchet floors: raise them as capture improves, never lower them. Session 28's round 2
+/// measured precision 0.997, recall 0.992, attribution 0.982 on 125 cases (379 rules).
+const MIN_PRECISION: f64 = 0.995;
+const MIN_RECALL: f64 = 0.99;
+const MIN_ATTRIBUTION: f64 = 0.98;
 /// Labelled sentences (rules plus non-rules) the corpus must hold.
 const MIN_SENTENCES: usize = 300;
 
