@@ -129,9 +129,10 @@ const SHELL: &[&str] = &[
     "terminal",
 ];
 
-/// Tools that create, change or delete files: Claude Code `Edit`, `MultiEdit`, `Write`; Codex
-/// and Cline `apply_patch`; Gemini CLI `write_file`, `replace`; Cursor `edit_file`,
-/// `search_replace`, `delete_file`; Cline `write_to_file`, `replace_in_file`; Windsurf
+/// Tools that create, change or delete files: Claude Code `Edit`, `MultiEdit`, `Write`,
+/// `NotebookEdit`; Codex and Cline `apply_patch`; Gemini CLI `write_file`, `replace`; Cursor
+/// `edit_file`, `search_replace`, `delete_file`, `edit_notebook`, and the names its hooks give
+/// them (`preToolUse`'s `Write`, `StrReplace`, `Edit`, `TabWrite`, `Delete`); Cline `write_to_file`, `replace_in_file`; Windsurf
 /// `write_to_file`, `replace_file_content`, `edit_file`; VS Code's agent `create_file`,
 /// `replace_string_in_file`, `multi_replace_string_in_file`, `insert_edit_into_file`; the MCP
 /// filesystem server's `write_file`, `edit_file`, `move_file`, `create_directory`; Desktop
@@ -140,25 +141,31 @@ const FILE_EDIT: &[&str] = &[
     "apply_patch",
     "create_directory",
     "create_file",
+    "delete",
     "delete_file",
     "edit",
     "edit_block",
     "edit_file",
+    "edit_notebook",
     "insert_edit_into_file",
     "move_file",
     "multi_replace_string_in_file",
     "multiedit",
+    "notebookedit",
     "replace",
     "replace_file_content",
     "replace_in_file",
     "replace_string_in_file",
     "search_replace",
+    "strreplace",
+    "tabwrite",
     "write",
     "write_file",
     "write_to_file",
 ];
 
-/// Tools that read, list or search files: Claude Code `Read`, `Glob`, `Grep`, `LS`; Gemini CLI
+/// Tools that read, list or search files: Claude Code `Read`, `Glob`, `Grep`, `LS`, and the
+/// older `NotebookRead`; Gemini CLI
 /// `read_file`, `read_many_files`, `glob`, `grep_search`, `list_directory`; Cursor `read_file`,
 /// `list_dir`, `grep_search`, `grep`, `file_search`, `glob_file_search`, `codebase_search`;
 /// Cline `read_file`, `search_files`, `list_files`; Windsurf `view_file`, `grep_search`,
@@ -179,6 +186,7 @@ const FILE_READ: &[&str] = &[
     "list_directory",
     "list_files",
     "ls",
+    "notebookread",
     "read",
     "read_file",
     "read_many_files",
@@ -241,7 +249,17 @@ mod tests {
         ] {
             assert_eq!(ToolFamily::of(name), Some(ToolFamily::Shell), "{name}");
         }
-        assert_eq!(ToolFamily::of("Edit"), Some(ToolFamily::FileEdit));
+        // Each agent's edit tools, and the names Cursor's hooks give its own.
+        for name in [
+            "Edit",
+            "NotebookEdit",
+            "edit_notebook",
+            "StrReplace",
+            "TabWrite",
+            "Delete",
+        ] {
+            assert_eq!(ToolFamily::of(name), Some(ToolFamily::FileEdit), "{name}");
+        }
         assert_eq!(ToolFamily::of("WebFetch"), Some(ToolFamily::WebFetch));
         for name in [
             "mcp__github__merge_pull_request",
