@@ -224,6 +224,16 @@ fn each_agent_installs_into_its_own_file_at_either_scope() -> Result<()> {
                 "{agent}: {settings}"
             );
             assert!(!other.join(file).exists(), "{agent} {scope}");
+            if agent == "cursor" {
+                // Cursor's own edits and fetches are checked before they run, and only they at
+                // preToolUse: its shell and MCP calls have events that can ask.
+                let pre_tool_use = &settings["hooks"]["preToolUse"];
+                assert_eq!(
+                    pre_tool_use[0]["matcher"], "Write|StrReplace|Edit|TabWrite|Delete|WebFetch",
+                    "{settings}"
+                );
+                assert_eq!(pre_tool_use.as_array().map(Vec::len), Some(1), "{settings}");
+            }
             let registration = std::fs::read_to_string(here.join(mcp_file))?;
             let expected = if agent == "codex" {
                 "[mcp_servers.toolmem]"

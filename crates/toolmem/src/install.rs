@@ -24,7 +24,7 @@ pub(crate) enum Scope {
     Project,
 }
 
-/// One hook entry: the agent's event, its matcher (if the event takes one) and the timeout.
+/// One hook entry: the agent's event and its matcher, if the event takes one.
 struct Entry {
     event: &'static str,
     matcher: Option<&'static str>,
@@ -40,104 +40,70 @@ fn settings_path(agent: Agent, scope: Scope) -> &'static str {
     }
 }
 
+/// An entry for `event`, with its matcher.
+const fn on(event: &'static str, matcher: &'static str) -> Entry {
+    Entry {
+        event,
+        matcher: Some(matcher),
+    }
+}
+
+/// An entry for `event`, which takes no matcher.
+const fn always(event: &'static str) -> Entry {
+    Entry {
+        event,
+        matcher: None,
+    }
+}
+
+/// The session events Claude Code and Codex start a session with.
+const SESSION_SOURCES: &str = "startup|resume|clear|compact";
+
+/// The tools Cursor's `preToolUse` is installed for: its own edit tools and its web fetch,
+/// which no other event of Cursor's checks before they run. Its shell, MCP tools and reads
+/// have events of their own, which can ask; `preToolUse` cannot (see `hook/cursor.rs`).
+const CURSOR_PRE_TOOL_USE: &str = "Write|StrReplace|Edit|TabWrite|Delete|WebFetch";
+
 /// The events each agent's hook answers (see `hook/`), with their matchers.
 fn entries(agent: Agent) -> &'static [Entry] {
+    // Claude Code reports a failed call in an event of its own; Codex's hook engine has none
+    // (an unknown event name there is not known to be harmless).
+    const CLAUDE_CODE: &[Entry] = &[
+        on("PreToolUse", "*"),
+        on("PostToolUse", "*"),
+        on("PostToolUseFailure", "*"),
+        always("UserPromptSubmit"),
+        on("SessionStart", SESSION_SOURCES),
+    ];
+    const CODEX: &[Entry] = &[
+        on("PreToolUse", "*"),
+        on("PostToolUse", "*"),
+        always("UserPromptSubmit"),
+        on("SessionStart", SESSION_SOURCES),
+    ];
+    const GEMINI: &[Entry] = &[
+        on("BeforeTool", "*"),
+        on("AfterTool", "*"),
+        always("BeforeAgent"),
+        always("SessionStart"),
+    ];
+    const CURSOR: &[Entry] = &[
+        always("beforeShellExecution"),
+        always("beforeMCPExecution"),
+        // A rule about which files may be read holds for the agent's reads too.
+        always("beforeReadFile"),
+        on("preToolUse", CURSOR_PRE_TOOL_USE),
+        always("afterShellExecution"),
+        always("afterMCPExecution"),
+        always("afterFileEdit"),
+        always("beforeSubmitPrompt"),
+        always("sessionStart"),
+    ];
     match agent {
-        // Claude Code reports a failed call in an event of its own; Codex's hook engine has
-        // none (an unknown event name there is not known to be harmless).
-        Agent::ClaudeCode => &[
-            Entry {
-                event: "PreToolUse",
-                matcher: Some("*"),
-            },
-            Entry {
-                event: "PostToolUse",
-                matcher: Some("*"),
-            },
-            Entry {
-                event: "PostToolUseFailure",
-                matcher: Some("*"),
-            },
-            Entry {
-                event: "UserPromptSubmit",
-                matcher: None,
-            },
-            Entry {
-                event: "SessionStart",
-                matcher: Some("startup|resume|clear|compact"),
-            },
-        ],
-        Agent::Codex => &[
-            Entry {
-                event: "PreToolUse",
-                matcher: Some("*"),
-            },
-            Entry {
-                event: "PostToolUse",
-                matcher: Some("*"),
-            },
-            Entry {
-                event: "UserPromptSubmit",
-                matcher: None,
-            },
-            Entry {
-                event: "SessionStart",
-                matcher: Some("startup|resume|clear|compact"),
-            },
-        ],
-        Agent::Gemini => &[
-            Entry {
-                event: "BeforeTool",
-                matcher: Some("*"),
-            },
-            Entry {
-                event: "AfterTool",
-                matcher: Some("*"),
-            },
-            Entry {
-                event: "BeforeAgent",
-                matcher: None,
-            },
-            Entry {
-                event: "SessionStart",
-                matcher: None,
-            },
-        ],
-        Agent::Cursor => &[
-            Entry {
-                event: "beforeShellExecution",
-                matcher: None,
-            },
-            Entry {
-                event: "beforeMCPExecution",
-                matcher: None,
-            },
-            // A rule about which files may be read holds for the agent's reads too.
-            Entry {
-                event: "beforeReadFile",
-                matcher: None,
-            },
-            Entry {
-                event: "afterShellExecution",
-                matcher: None,
-            },
-            Entry {
-                event: "afterMCPExecution",
-                matcher: None,
-            },
-            Entry {
-                event: "afterFileEdit",
-                matcher: None,
-            },
-            Entry {
-                event: "beforeSubmitPrompt",
-                matcher: None,
-            },
-            Entry {
-                event: "sessionStart",
-                matcher: None,
-            },
-        ],
+        Agent::ClaudeCode => CLAUDE_CODE,
+        Agent::Codex => CODEX,
+        Agent::Gemini => GEMINI,
+        Agent::Cursor => CURSOR,
     }
 }
 
@@ -156,7 +122,7 @@ fn agent_arg(agent: Agent) -> &'static str {
 const HOOK_TIMEOUT_SECONDS: u64 = 5;
 
 /// The handler object for one entry.
-fn handler(agent: Agent, command: &str) -> Value {
+fn handler(agent: Agent, entry: &Entry, command: &str) -> Value {
     match agent {
         Agent::ClaudeCode | Agent::Codex => {
             json!({"type": "command", "command": command, "timeout": HOOK_TIMEOUT_SECONDS})
@@ -165,7 +131,11 @@ fn handler(agent: Agent, command: &str) -> Value {
         Agent::Gemini => {
             json!({"type": "command", "command": command, "timeout": HOOK_TIMEOUT_SECONDS * 1000})
         }
-        Agent::Cursor => json!({"command": command}),
+        // Cursor's handlers sit straight under the event, each with its own matcher.
+        Agent::Cursor => match entry.matcher {
+            Some(matcher) => json!({"command": command, "matcher": matcher}),
+            None => json!({"command": command}),
+        },
     }
 }
 
@@ -298,7 +268,7 @@ pub(crate) fn install(
                 path.display()
             );
         };
-        let wanted = handler(agent, command);
+        let wanted = handler(agent, entry, command);
         if agent == Agent::Cursor {
             // Cursor lists handlers straight under the event.
             place(groups, agent, wanted);
