@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use tool_memory_core::{
-    HistoryAction, HistoryEvent, Origin, RulePut, UNSCOPED_TOOL, normalize_tool_name,
+    HistoryAction, HistoryEvent, Origin, RulePut, UNSCOPED_TOOL, mcp_key, normalize_tool_name,
 };
 use tool_memory_guard::{Decision, Verdict, constrain_put};
 use tool_memory_store::UnreadableRow;
@@ -46,9 +46,12 @@ impl ActiveMemoryClient {
     /// to check in full is answered `confirm` by the guard itself and audited on the called
     /// tool with an empty rule id.
     ///
-    /// An MCP tool named without its server, as Cursor names one (`MCP:delete_issue`), is every
-    /// stored tool of that own name (`mcp__linear__delete_issue`, ...) and the bare name: each
-    /// is checked, and the strictest verdict is the answer.
+    /// An MCP tool is the same tool in every agent's spelling: a call of
+    /// `mcp_github_merge_pull_request` (Gemini CLI) is held to the rules stored on
+    /// `mcp__github__merge_pull_request` (Claude Code, Codex) and `github__merge_pull_request`
+    /// too, and one named without its server, as Cursor names one (`MCP:delete_issue`), to
+    /// those of every server's tool of that own name. Each is checked, and the strictest
+    /// verdict is the answer.
     ///
     /// A call of a tool that calls an MCP tool for the model (Cline's `use_mcp_tool
     /// {server_name, tool_name, arguments}`, its arguments a JSON string) is checked as itself
@@ -71,31 +74,27 @@ impl ActiveMemoryClient {
         })
     }
 
-    /// [`ActiveMemoryClient::check`] of a call as named: an MCP tool named without its server
-    /// is each server's tool of that name.
+    /// [`ActiveMemoryClient::check`] of a call as named: an MCP tool is also each stored tool
+    /// that is the same tool in another agent's spelling (see [`McpName`]), and the strictest
+    /// verdict is the answer.
     async fn check_named(&self, tool_name: &str, arguments: &Value) -> Result<Verdict> {
-        let Some(bare) = crate::family::bare_mcp_name(tool_name) else {
+        let Some(name) = McpName::of(tool_name) else {
             return self.check_tool(tool_name, arguments).await;
         };
-        // The stored tools of every MCP server with that own name (`mcp__linear__delete_issue`
-        // and `mcp__jira__delete_issue` for `delete_issue`): the call may be of any of them.
-        let mut servers = self.list_tool_names().await?;
-        servers.retain(|tool| crate::family::is_mcp_tool_named(tool, &bare));
-        let mut strictest: Option<Verdict> = None;
-        for tool in servers {
-            let verdict = self.check_tool(&tool, arguments).await?;
-            if strictest
-                .as_ref()
-                .is_none_or(|best| verdict.decision > best.decision)
-            {
-                strictest = Some(verdict);
+        let called = match &name {
+            McpName::Bare(bare) => bare.clone(),
+            McpName::Keyed(_) => normalize_tool_name(tool_name),
+        };
+        let mut verdict = self.check_tool(&called, arguments).await?;
+        let mut spellings = self.list_tool_names().await?;
+        spellings.retain(|tool| *tool != called && name.is(tool));
+        for tool in spellings {
+            let other = self.check_tool(&tool, arguments).await?;
+            if other.decision > verdict.decision {
+                verdict = other;
             }
         }
-        let bare_verdict = self.check_tool(&bare, arguments).await?;
-        Ok(match strictest {
-            Some(verdict) if verdict.decision >= bare_verdict.decision => verdict,
-            _ => bare_verdict,
-        })
+        Ok(verdict)
     }
 
     /// [`ActiveMemoryClient::check`] of a call of one tool.
@@ -275,5 +274,40 @@ fn call_summary(tool: &str, arguments: &Value) -> String {
             format!("{tool}({})", keys.join(", "))
         }
         _ => format!("{tool}(…)"),
+    }
+}
+
+/// How a call names an MCP tool, to find the stored tools that are the same tool.
+enum McpName {
+    /// Named without its server, as Cursor does (`MCP:delete_issue`): each server's tool of
+    /// that own name may be the one called.
+    Bare(String),
+    /// A server's tool in one agent's spelling, by its key ([`mcp_key`]): every spelling of it.
+    Keyed(String),
+}
+
+impl McpName {
+    fn of(tool_name: &str) -> Option<McpName> {
+        crate::family::bare_mcp_name(tool_name)
+            .map(McpName::Bare)
+            .or_else(|| mcp_key(tool_name).map(McpName::Keyed))
+    }
+
+    /// Whether the stored tool `stored` may be the tool called.
+    fn is(&self, stored: &str) -> bool {
+        match self {
+            McpName::Keyed(key) => mcp_key(stored).as_deref() == Some(key.as_str()),
+            // Gemini CLI's `mcp_server_tool` does not say where the server's name ends, so
+            // each tail of it may be the tool's own name; a tool of another server whose name
+            // ends in the same words is checked too, which can only make the answer stricter.
+            McpName::Bare(bare) => {
+                crate::family::is_mcp_tool_named(stored, bare)
+                    || (!stored.contains("__")
+                        && mcp_key(stored).is_some_and(|key| {
+                            key.strip_suffix(bare.as_str())
+                                .is_some_and(|server| server.ends_with('_'))
+                        }))
+            }
+        }
     }
 }

@@ -12,7 +12,7 @@
 //! stored on it stays on it. A *call* of an MCP tool whose own name is a member's
 //! (`mcp__filesystem__write_file`) is that family's by [`ToolFamily::of_call`], so the
 //! family's rules hold for it: a model cannot step around "never edit `.env`" by writing the
-//! file through an MCP server.
+//! file through an MCP server. [`mcp_key`] is an MCP tool's identity across agents' spellings.
 
 use std::fmt;
 
@@ -82,10 +82,51 @@ impl ToolFamily {
     /// The family whose rules hold for a call of `tool_name`: [`ToolFamily::of`] the name, or
     /// else of the MCP tool's own name after its server (`mcp__filesystem__write_file` →
     /// `write_file`, Gemini CLI's `server__tool` → `tool`).
+    ///
+    /// Gemini CLI names an MCP tool `mcp_server_tool`, with single underscores, so where the
+    /// server's name ends is not written: the longest tail after the server's first word that
+    /// is a member's name decides (`mcp_filesystem_write_file` → `write_file`,
+    /// `mcp_desktop_commander_start_process` → `start_process`).
     pub fn of_call(tool_name: &str) -> Option<ToolFamily> {
         ToolFamily::of(tool_name)
             .or_else(|| mcp_tool_part(tool_name).as_deref().and_then(ToolFamily::of))
+            .or_else(|| {
+                let key = mcp_key(tool_name)?;
+                key.match_indices('_')
+                    .find_map(|(at, _)| ToolFamily::of(&key[at + 1..]))
+            })
     }
+}
+
+/// The MCP tool a name calls, whatever the agent's spelling, as one key: `mcp__server__tool`
+/// (Claude Code, Codex), `server__tool` (Gemini CLI before 2026) and `mcp_server_tool` (Gemini
+/// CLI now) are all `server_tool`, lower-case, with `-` read as `_` and `__` as `_`. A rule said
+/// in one agent about an MCP tool holds for the same tool called from another. `None` for a
+/// name that names no server: an agent's own tool, or Cursor's bare `MCP:tool`.
+pub fn mcp_key(tool_name: &str) -> Option<String> {
+    let name = tool_name.trim().to_lowercase().replace('-', "_");
+    let flat = if let Some((server, tool)) = name.rsplit_once("__") {
+        let server = server.strip_prefix("mcp__").unwrap_or(server);
+        if server.is_empty() || tool.is_empty() {
+            return None;
+        }
+        format!("{server}_{tool}")
+    } else {
+        // Gemini CLI's form: a server's word and a tool's word at least.
+        let rest = name.strip_prefix("mcp_")?;
+        let (server, tool) = rest.split_once('_')?;
+        if server.is_empty() || tool.is_empty() {
+            return None;
+        }
+        rest.to_owned()
+    };
+    let mut key = String::with_capacity(flat.len());
+    for c in flat.chars() {
+        if !(c == '_' && key.ends_with('_')) {
+            key.push(c);
+        }
+    }
+    Some(key)
 }
 
 /// An MCP tool's own name: what follows the last `__` of `mcp__server__tool` (Claude Code,
@@ -289,6 +330,13 @@ mod tests {
             ),
             ("mcp__fetch__fetch", Some(ToolFamily::WebFetch)),
             ("files__read_file", Some(ToolFamily::FileRead)),
+            ("mcp_filesystem_write_file", Some(ToolFamily::FileEdit)),
+            (
+                "mcp_desktop-commander_start_process",
+                Some(ToolFamily::Shell),
+            ),
+            ("mcp_github_merge_pull_request", None),
+            ("mcp_write_file", None),
             ("Bash", Some(ToolFamily::Shell)),
             ("mcp__github__merge_pull_request", None),
             ("mcp__gmail__send_email", None),
@@ -305,5 +353,32 @@ mod tests {
             Some("read_file".to_owned())
         );
         assert_eq!(mcp_tool_part("write_file"), None);
+    }
+
+    #[test]
+    fn each_agents_spelling_of_an_mcp_tool_is_one_key() {
+        for name in [
+            "mcp__github__merge_pull_request",
+            "github__merge_pull_request",
+            "mcp_github_merge_pull_request",
+            " MCP__GitHub__Merge-Pull-Request ",
+        ] {
+            assert_eq!(
+                mcp_key(name).as_deref(),
+                Some("github_merge_pull_request"),
+                "{name}"
+            );
+        }
+        for name in [
+            "merge_pull_request",
+            "MCP:merge_pull_request",
+            "mcp_",
+            "mcp_github",
+            "mcp____",
+            "read_file__",
+            "Bash",
+        ] {
+            assert_eq!(mcp_key(name), None, "{name}");
+        }
     }
 }

@@ -22,7 +22,7 @@ mod words;
 
 pub use crate::clock::{Clock, IdSource, ManualClock, SequentialIds};
 pub use crate::error::{Error, Result};
-pub use crate::family::{ToolFamily, mcp_tool_part};
+pub use crate::family::{ToolFamily, mcp_key, mcp_tool_part};
 pub use crate::history::{HistoryAction, HistoryEntry, HistoryEvent};
 pub use crate::json_lines::parse_json_lines;
 pub use crate::names::{

@@ -7,5 +7,6 @@ mod guard;
 mod import;
 mod lifecycle;
 mod material;
+mod mcp_names;
 mod sarah;
 mod unreadable;
