@@ -4,7 +4,8 @@
 
 use super::alias::Haystack;
 use super::lexicon::{
-    BAN_OPENERS, BAN_TURNS, CONDITIONS, MODAL_BANS, ORDER_WORDS, PERMISSIONS, POINTING_BACK,
+    BAN_OPENERS, BAN_TURNS, CLAUSE_ORDERS, CONDITIONS, MODAL_BANS, ORDER_WORDS, PERMISSIONS,
+    POINTING_BACK,
 };
 use crate::text::is_word_char;
 
@@ -157,6 +158,42 @@ fn ban_after_statement(text: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// The byte offsets in `text` where a later order of its own starts, after a comma, a
+/// semicolon, "and" or "or": "Don't run `firebase firestore:delete`, and don't write to
+/// `seed/`", "Never push to main and don't edit `gen/`". Each such clause may be about
+/// another tool. Only a sentence whose first part is an order itself is cut (a permission
+/// before a ban is [`deciding_clause`]'s), and only before a marker of [`CLAUSE_ORDERS`].
+pub(super) fn order_clauses(text: &str) -> Vec<usize> {
+    let mut starts = Vec::new();
+    // Most rules hold no second order: one look at the bytes for a turn rules them out.
+    if !text.contains([',', ';']) && !text.contains(" and ") && !text.contains(" or ") {
+        return starts;
+    }
+    let mut ordered = false;
+    let mut turned = false;
+    for (start, piece) in pieces(text) {
+        let word = piece.trim_matches(|ch: char| !ch.is_alphanumeric() && ch != '\'' && ch != '’');
+        if turned && ordered {
+            let rest = &text[start..];
+            let opens = CLAUSE_ORDERS.iter().any(|order| {
+                starts_with_ignore_case(rest.as_bytes(), order)
+                    && rest[order.len()..]
+                        .chars()
+                        .next()
+                        .is_none_or(|ch| !is_word_char(ch))
+            });
+            if opens {
+                starts.push(start);
+            }
+        }
+        ordered = ordered || (!word.is_empty() && is_order_word(word));
+        turned = piece.ends_with([',', ';'])
+            || (turned && matches!(word, "and" | "or" | "also"))
+            || (matches!(word, "and" | "or") && !piece.ends_with(['.', ':']));
+    }
+    starts
 }
 
 /// Whether `text` may hold a turn of [`BAN_TURNS`] ("but", "however", a semicolon, a spaced
