@@ -87,6 +87,9 @@ fn permission_then_ban(text: &str) -> Option<usize> {
 /// - a ban after a statement with no order of its own: "Config lives in `config/` and you
 ///   must not read `config/secret.key`", "Read `CHANGELOG.md`; never create another".
 pub(super) fn deciding_clause(text: &str) -> Option<usize> {
+    if let Some(at) = contrasted(text) {
+        return Some(at);
+    }
     let (ban_turn, statement_turn) = turns(text);
     if ban_turn && let Some(at) = permission_then_ban(text) {
         return Some(at);
@@ -108,6 +111,25 @@ pub(super) fn deciding_clause(text: &str) -> Option<usize> {
     } else {
         None
     }
+}
+
+/// The byte offset in `text` of the last part of a contrast, which ends in a copula and
+/// "not": "`vercel` is fine for previews; `vercel --prod` is not", "mongosh is allowed for
+/// reading; `db.dropDatabase()` and `deleteMany({})` are NOT".
+fn contrasted(text: &str) -> Option<usize> {
+    let trimmed = text.trim_end_matches(['.', '!', ' ', '*']);
+    let bytes = trimmed.as_bytes();
+    let ends = [" is not", " are not", " isn't", " aren't"]
+        .iter()
+        .any(|end| {
+            bytes.len() > end.len()
+                && bytes[bytes.len() - end.len()..].eq_ignore_ascii_case(end.as_bytes())
+        });
+    if !ends {
+        return None;
+    }
+    let turn = trimmed.rfind([';', ','])?;
+    Some(turn + 1)
 }
 
 /// The byte offset in `text` of a ban after a part with no order of its own ("Config lives
