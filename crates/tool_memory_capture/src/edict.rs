@@ -853,7 +853,17 @@ pub(crate) fn is_order(form: &str, tokens: &[Token<'_>]) -> bool {
             }
             ClauseStart::Sentence | ClauseStart::Punct => true,
         };
-        if usable && start <= reported_from && marker_at(tokens, skip_fillers(tokens, start)) {
+        // "For install packages use only `uv`", "For formatting use `black`": a purpose
+        // before the order, without its comma.
+        let after_purpose = start > 1
+            && start <= 5
+            && word_at(tokens, 0) == Some("for")
+            && word_at(tokens, start) == Some("use")
+            && tokens[..start].iter().all(|token| token.word);
+        if (usable || after_purpose)
+            && start <= reported_from
+            && marker_at(tokens, skip_fillers(tokens, start))
+        {
             return true;
         }
         // "IMPORTANT: run `pnpm lint` before every commit": an emphatic label opens the
@@ -971,7 +981,32 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
     }
     let word = |offset: usize| word_at(tokens, index + offset);
     match word(0) {
+        // "please never to delete the folder": a learner's "to" before the verb.
+        Some("never") if word(1) == Some("to") => imperative(tokens, index + 2),
         Some("never") => never_tail(tokens, index + 1),
+        // "Please not make any commit in my name": a learner's ban, only after "please" (a
+        // bare "not" opens fragments: "Not that file", "not run yet").
+        Some("not") => {
+            index > 0
+                && matches!(
+                    word_at(tokens, index - 1),
+                    Some("please" | "pls" | "plz" | "kindly")
+                )
+                && imperative(tokens, index + 1)
+                && word(2).is_some()
+        }
+        // "Is forbidden to run `docker system prune`": a learner's impersonal ban, without
+        // its "it".
+        Some("is") => {
+            index == 0
+                && (matches!(word(1), Some("forbidden" | "prohibited" | "banned"))
+                    && word(2) == Some("to")
+                    && imperative(tokens, index + 3)
+                    || matches!(word(1), Some("not"))
+                        && matches!(word(2), Some("allowed" | "permitted"))
+                        && word(3) == Some("to")
+                        && imperative(tokens, index + 4))
+        }
         Some("don't" | "dont") => dont_tail(tokens, index + 1),
         Some("do") if word(1) == Some("not") => dont_tail(tokens, index + 2),
         Some("stop") => stop_tail(tokens, index + 1),
