@@ -1028,7 +1028,15 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
                 || no_code(tokens, index + 1)
         }
         // "Leave `CODEOWNERS` alone", "leave that file alone".
-        Some("leave") => clause_has(tokens, index + 1, &["alone"]),
+        Some("leave") => {
+            clause_has(tokens, index + 1, &["alone"])
+                // "the `version=` line in `gradle.properties` belongs to the release job;
+                // leave it": the thing named in code before, then left.
+                || (index > 0
+                    && matches!(word(1), Some("it" | "them"))
+                    && matches!(word(2), None | Some("alone" | "be" | "as"))
+                    && tokens[..index].iter().any(|token| token.text == CODE_WORD))
+        }
         // "Avoid long paragraphs", "please avoid using sudo".
         Some("avoid") => word(1).is_some_and(|next| !["it", "that", "this"].contains(&next)),
         // "I'd rather you didn't auto-accept invites."

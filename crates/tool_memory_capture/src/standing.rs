@@ -11,7 +11,7 @@
 pub(crate) mod lexicon;
 
 use self::lexicon::{
-    BANS, COLON_BANS, DECLARED_NOT_VERBS, DECLARED_SETTINGS, EVENTS, GATE_PHRASES, GATES,
+    BANS, BY_HAND, COLON_BANS, DECLARED_NOT_VERBS, DECLARED_SETTINGS, EVENTS, GATE_PHRASES, GATES,
     JUDGEMENTS, NO_NOT_RULES, ONLY_MEANS, RECURRING_VERBS, STATES, UNWANTED,
 };
 use crate::lexicon::{
@@ -98,10 +98,20 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
     if is_judged(tokens) {
         return Some(Statement::Judged);
     }
-    if is_shaped(tokens) {
+    if is_shaped(tokens) || by_hand(tokens) {
         return Some(Statement::Shaped);
     }
     None
+}
+
+/// ", never by hand", "not manually" after a comma: how a thing is not to be changed.
+fn by_hand(tokens: &[Token<'_>]) -> bool {
+    (1..tokens.len()).any(|index| {
+        tokens[index - 1].punct() == Some(',')
+            && BY_HAND
+                .iter()
+                .any(|phrase| matches_at(tokens, index, phrase))
+    })
 }
 
 /// The short shapes of [`Statement::Shaped`], read from the first word and a few phrases.

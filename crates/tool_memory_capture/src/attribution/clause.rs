@@ -142,9 +142,9 @@ fn ban_after_statement(text: &str) -> Option<usize> {
         if !word.is_empty() && is_order_word(word) {
             return None;
         }
-        // A turn: a comma, a semicolon or a period that ends the piece, or a piece that is
+        // A turn: a comma, a semicolon, a colon or a period that ends the piece, or a piece that is
         // "but", "and" or a dash.
-        let after = if piece.ends_with([',', ';', '.']) {
+        let after = if piece.ends_with([',', ';', '.', ':']) {
             start + piece.len() + 1
         } else {
             match pieces.peek() {
@@ -228,7 +228,7 @@ fn turns(text: &str) -> (bool, bool) {
     for (at, &byte) in bytes.iter().enumerate() {
         match byte {
             b';' | 0xE2 => return (true, true),
-            b',' => statement = true,
+            b',' | b':' => statement = true,
             b'.' => statement |= bytes.get(at + 1) == Some(&b' '),
             b' ' => {
                 let rest = &bytes[at + 1..];

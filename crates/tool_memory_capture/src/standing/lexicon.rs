@@ -98,7 +98,17 @@ pub(crate) const GATES: &[&[&str]] = &[
 ];
 
 /// Words after "only" that keep it an exclusive choice of means ("only with `--atomic`").
-pub(crate) const ONLY_MEANS: &[&str] = &["with", "via", "through", "from", "in", "on", "using"];
+pub(crate) const ONLY_MEANS: &[&str] =
+    &["as", "with", "via", "through", "from", "in", "on", "using"];
+
+/// How a thing must not be changed, at the end of a statement about it: "`go.sum` changes
+/// only through `go mod tidy`, never by hand", "The lockfile is regenerated, not manually".
+pub(crate) const BY_HAND: &[&[&str]] = &[
+    &["never", "by", "hand"],
+    &["never", "manually"],
+    &["not", "by", "hand"],
+    &["not", "manually"],
+];
 
 /// Judgements after a copula that ban what the subject names: "is never OK".
 pub(crate) const JUDGEMENTS: &[&[&str]] = &[
