@@ -21,8 +21,8 @@ use tool_memory_core::markdown::{self, LineKind};
 
 use self::lexicon::{
     APPROVAL_HEADINGS, BAN_HEADING_WORDS, CODE_STYLE_WORDS, DONT_IDIOMS, FORWARD_PHRASES,
-    LEAD_IN_FRAMES, LEAD_INS, MULTI_FILLERS, ONE_OFFS, PERMISSION_OPENERS, POLICY_CELLS,
-    POLITE_REQUESTS, REQUIREMENT_HEADINGS, SETTING_NOUNS, TOOL_SETTING_VERBS,
+    LEAD_IN_FRAMES, LEAD_INS, META_OPENINGS, MULTI_FILLERS, ONE_OFFS, PERMISSION_OPENERS,
+    POLICY_CELLS, POLITE_REQUESTS, REQUIREMENT_HEADINGS, SETTING_NOUNS, TOOL_SETTING_VERBS,
 };
 use crate::lexicon::{
     AFTER_POINTER_WORD, AGENT_NAME, AGENT_NOUN, ALWAYS_NOT_ORDER, BASE_VERB_IN_ED, BE_IDIOM,
@@ -810,6 +810,15 @@ pub(crate) fn is_edict(form: &str) -> bool {
 /// [`is_edict`] of `form` already tokenized.
 pub(crate) fn is_order(form: &str, tokens: &[Token<'_>]) -> bool {
     if is_question(form) {
+        return false;
+    }
+    // Advice about the rules themselves ("If a rule blocks you, stop and tell me") is no
+    // rule about a tool.
+    if matches!(word_at(tokens, 0), Some("if" | "when"))
+        && META_OPENINGS
+            .iter()
+            .any(|opening| matches_at(tokens, 0, opening))
+    {
         return false;
     }
     let opening = skip_fillers(tokens, 0);

@@ -792,3 +792,22 @@ pub(crate) fn marker_openers() -> impl Iterator<Item = &'static str> {
         .chain(AGENT_NAMES.iter().copied())
         .chain(forward)
 }
+
+/// Openings of advice about the rules themselves, not about a tool: "If a rule blocks you,
+/// stop and tell me — don't look for a workaround", "When a hook stops a call, …". Such a
+/// sentence is a meta-instruction, neither the user's rule nor material's proposal.
+pub(crate) const META_OPENINGS: &[&[&str]] = &[
+    &["if", "a", "guard"],
+    &["if", "a", "hook"],
+    &["if", "a", "rule"],
+    &["if", "any", "rule"],
+    &["if", "one", "of", "my", "rules"],
+    &["if", "something", "blocks", "you"],
+    &["if", "the", "guard"],
+    &["if", "the", "rule"],
+    &["if", "you", "are", "blocked"],
+    &["if", "you're", "blocked"],
+    &["when", "a", "guard"],
+    &["when", "a", "hook"],
+    &["when", "a", "rule"],
+];
