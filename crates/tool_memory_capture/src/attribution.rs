@@ -180,8 +180,8 @@ impl Candidates {
             .unwrap_or_else(|| self.fallback())
     }
 
-    /// Every tool the rule is about, the first as [`attribute_rule`](Self::attribute_rule)
-    /// finds it: a sentence of several orders ("Don't accept invites for me, and never email
+    /// Every tool the rule is about: the first, as [`attribute_rule`](Self::attribute_rule)
+    /// finds it, and the others: a sentence of several orders ("Don't accept invites for me, and never email
     /// anyone at rival.com") is about the tool of each ([`order_clauses`]), and a list of tools
     /// spelled in code spans ("(`create_payment_link`, `create_invoice`)") about each of them.
     /// A later order that gives no evidence of a tool adds none.
@@ -191,38 +191,40 @@ impl Candidates {
         form: &str,
         whole: bool,
         previous: Option<&str>,
-    ) -> Vec<String> {
-        let clauses = if whole {
+    ) -> (String, Vec<String>) {
+        // A later order needs a marker after the sentence's first word: most rules hold one
+        // marker, at their start, and are not read again.
+        let later_marker = whole && later_marker(form);
+        let clauses = if later_marker {
             order_clauses(text)
         } else {
             Vec::new()
         };
-        let mut tools = Vec::with_capacity(1);
-        match clauses.first() {
-            None => tools.push(self.attribute_rule(text, form, whole, previous)),
-            Some(&first) => {
-                tools.push(
-                    self.clause_tool(&text[..first])
-                        .unwrap_or_else(|| self.attribute_rule(text, form, whole, previous)),
-                );
-                for (index, &start) in clauses.iter().enumerate() {
-                    let end = clauses.get(index + 1).copied().unwrap_or(text.len());
-                    if let Some(tool) = self.clause_tool(&text[start..end])
-                        && !tools.contains(&tool)
-                    {
-                        tools.push(tool);
-                    }
-                }
+        let mut tools = Vec::new();
+        let first_tool = match clauses.first() {
+            None => self.attribute_rule(text, form, whole, previous),
+            Some(&first) => self
+                .clause_tool(&text[..first])
+                .unwrap_or_else(|| self.attribute_rule(text, form, whole, previous)),
+        };
+        for (index, &start) in clauses.iter().enumerate() {
+            let end = clauses.get(index + 1).copied().unwrap_or(text.len());
+            if let Some(tool) = self.clause_tool(&text[start..end])
+                && tool != first_tool
+                && !tools.contains(&tool)
+            {
+                tools.push(tool);
             }
         }
-        if text.contains('`') {
+        // A list of tools takes two code spans, four backticks.
+        if text.bytes().filter(|&byte| byte == b'`').count() >= 4 {
             for tool in self.listed_in_code(text) {
-                if !tools.contains(&tool) {
+                if tool != first_tool && !tools.contains(&tool) {
                     tools.push(tool);
                 }
             }
         }
-        tools
+        (first_tool, tools)
     }
 
     /// The tool a part of a rule gives evidence of, if any.
@@ -735,6 +737,20 @@ fn commands_of(text: &str, spans: &[Range<usize>]) -> Vec<Range<usize>> {
         .collect()
 }
 
+/// Whether a rule's match form holds a marker of a later order ([`order_clauses`]) after
+/// its first word: a space, then `never`, `don`, `do not`, `always` or `avoid`. One pass
+/// over the bytes: most rules hold one marker, at their start.
+fn later_marker(form: &str) -> bool {
+    let bytes = form.as_bytes();
+    bytes.iter().enumerate().any(|(at, &byte)| {
+        byte == b' '
+            && matches!(bytes.get(at + 1), Some(b'n' | b'd' | b'a'))
+            && ["never", "don", "do not", "always", "avoid"]
+                .iter()
+                .any(|marker| bytes[at + 1..].starts_with(marker.as_bytes()))
+    })
+}
+
 /// The match form of `text` with its code spans left out.
 fn without_code(text: &str, spans: &[Range<usize>]) -> String {
     let mut prose = String::with_capacity(text.len());
@@ -855,7 +871,9 @@ impl Candidate {
             && tokens.iter().any(|token| token == "pull")
             && tokens.iter().any(|token| token == "request"))
         .then(|| names.add("pr", ALIAS_SUFFIXES));
-        let synonyms = if interaction {
+        // An agent's own tool of a family (`Bash`, `Edit`) is found by its family, not by
+        // what users call an app's action.
+        let synonyms = if interaction || family.is_some() {
             Vec::new()
         } else {
             synonyms_of(&tokens, names)

@@ -78,7 +78,7 @@ pub fn capture_turn_with(
             if edict.names_a_tool && !candidates.names_in_code(&edict.text) {
                 continue;
             }
-            let tools = candidates.attribute_rule_tools(
+            let (first_tool, more_tools) = candidates.attribute_rule_tools(
                 &edict.text,
                 &edict.form,
                 edict.whole,
@@ -86,7 +86,7 @@ pub fn capture_turn_with(
             );
             // A rule about several tools is proposed once for each, with the whole sentence
             // as its text: the text of each holds the clause that concerns it.
-            for tool_name in tools {
+            for tool_name in std::iter::once(first_tool).chain(more_tools) {
                 let identity_key = if edict.whole {
                     edict_identity_key_of_form(&tool_name, &edict.form)
                 } else {

@@ -840,6 +840,7 @@ pub(crate) fn is_order(form: &str, tokens: &[Token<'_>]) -> bool {
     } else {
         first_reported(tokens)
     };
+    let opens_with_purpose = word_at(tokens, 0) == Some("for");
     let mut start = 0;
     while start < tokens.len() {
         let kind = clause_kind(tokens, start);
@@ -864,9 +865,9 @@ pub(crate) fn is_order(form: &str, tokens: &[Token<'_>]) -> bool {
         };
         // "For install packages use only `uv`", "For formatting use `black`": a purpose
         // before the order, without its comma.
-        let after_purpose = start > 1
+        let after_purpose = opens_with_purpose
+            && start > 1
             && start <= 5
-            && word_at(tokens, 0) == Some("for")
             && word_at(tokens, start) == Some("use")
             && tokens[..start].iter().all(|token| token.word);
         if (usable || after_purpose)

@@ -431,6 +431,19 @@ fn turns_back(trimmed: &str) -> bool {
 
 /// Whether a trimmed line doubts adopting what came before ([`ADOPTION_HEDGES`]).
 fn doubts_adoption(trimmed: &str) -> bool {
+    // Every hedge holds one of these letters' words; one look at the bytes rules most lines
+    // out: a question mark, or "think", "consider", "sure", "worth", "recommend", "good".
+    let bytes = trimmed.as_bytes();
+    let may = bytes.contains(&b'?')
+        || bytes.windows(4).any(|window| {
+            matches!(
+                window,
+                b"hink" | b"ider" | b"sure" | b"orth" | b"mend" | b"good"
+            )
+        });
+    if !may {
+        return false;
+    }
     let lower = trimmed.to_lowercase();
     ADOPTION_HEDGES.iter().any(|hedge| {
         lower.match_indices(hedge).any(|(at, _)| {

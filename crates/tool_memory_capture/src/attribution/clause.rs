@@ -119,6 +119,13 @@ pub(super) fn deciding_clause(text: &str) -> Option<usize> {
 fn contrasted(text: &str) -> Option<usize> {
     let trimmed = text.trim_end_matches(['.', '!', ' ', '*']);
     let bytes = trimmed.as_bytes();
+    // "not", "isn't", "aren't": most rules end otherwise.
+    if !bytes
+        .last()
+        .is_some_and(|byte| byte.eq_ignore_ascii_case(&b't'))
+    {
+        return None;
+    }
     let ends = [" is not", " are not", " isn't", " aren't"]
         .iter()
         .any(|end| {
@@ -188,32 +195,55 @@ fn ban_after_statement(text: &str) -> Option<usize> {
 /// another tool. Only a sentence whose first part is an order itself is cut (a permission
 /// before a ban is [`deciding_clause`]'s), and only before a marker of [`CLAUSE_ORDERS`].
 pub(super) fn order_clauses(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
     let mut starts = Vec::new();
-    // Most rules hold no second order: one look at the bytes for a turn rules them out.
-    if !text.contains([',', ';']) && !text.contains(" and ") && !text.contains(" or ") {
-        return starts;
-    }
-    let mut ordered = false;
-    let mut turned = false;
-    for (start, piece) in pieces(text) {
-        let word = piece.trim_matches(|ch: char| !ch.is_alphanumeric() && ch != '\'' && ch != '’');
-        if turned && ordered {
-            let rest = &text[start..];
-            let opens = CLAUSE_ORDERS.iter().any(|order| {
-                starts_with_ignore_case(rest.as_bytes(), order)
-                    && rest[order.len()..]
-                        .chars()
-                        .next()
-                        .is_none_or(|ch| !is_word_char(ch))
-            });
-            if opens {
-                starts.push(start);
+    // Where the first order word ends: a later order must stand after it. Read once, and
+    // only when a turn followed by a marker is found (most rules hold none).
+    let mut first_order: Option<Option<usize>> = None;
+    let mut at = 0;
+    while at < bytes.len() {
+        let after = match bytes[at] {
+            b',' | b';' => at + 1,
+            b' ' if starts_with_ignore_case(&bytes[at + 1..], "and ") => at + 5,
+            b' ' if starts_with_ignore_case(&bytes[at + 1..], "or ") => at + 4,
+            _ => {
+                at += 1;
+                continue;
+            }
+        };
+        at = after;
+        let mut rest = after;
+        while bytes.get(rest) == Some(&b' ') {
+            rest += 1;
+        }
+        for lead in ["and ", "or ", "also "] {
+            if starts_with_ignore_case(&bytes[rest..], lead) {
+                rest += lead.len();
+                break;
             }
         }
-        ordered = ordered || (!word.is_empty() && is_order_word(word));
-        turned = piece.ends_with([',', ';'])
-            || (turned && matches!(word, "and" | "or" | "also"))
-            || (matches!(word, "and" | "or") && !piece.ends_with(['.', ':']));
+        let opens = CLAUSE_ORDERS.iter().any(|order| {
+            starts_with_ignore_case(&bytes[rest..], order)
+                && text[rest + order.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|ch| !is_word_char(ch))
+        });
+        if !opens {
+            continue;
+        }
+        let ordered = *first_order.get_or_insert_with(|| {
+            pieces(text)
+                .find(|(_, piece)| {
+                    let word = piece
+                        .trim_matches(|ch: char| !ch.is_alphanumeric() && ch != '\'' && ch != '’');
+                    !word.is_empty() && is_order_word(word)
+                })
+                .map(|(start, piece)| start + piece.len())
+        });
+        if ordered.is_some_and(|end| end <= after) && starts.last() != Some(&rest) {
+            starts.push(rest);
+        }
     }
     starts
 }
