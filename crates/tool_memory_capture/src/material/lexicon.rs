@@ -465,41 +465,6 @@ pub(crate) fn trigger_words() -> impl Iterator<Item = &'static str> {
         .chain(["below", "following"])
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_list_is_sorted_lower_case_and_unique() {
-        for (name, list) in [
-            ("PROCESS_VERBS", PROCESS_VERBS),
-            ("PROCESS_NOUNS", PROCESS_NOUNS),
-            ("ADOPT_VERBS", ADOPT_VERBS),
-            ("ADOPT_VERBS_WITH_RULES", ADOPT_VERBS_WITH_RULES),
-            ("RULES_NOUNS", RULES_NOUNS),
-            ("RULES_FILES", RULES_FILES),
-            ("MATERIAL_NOUNS", MATERIAL_NOUNS),
-            ("FORWARD_POINTERS", FORWARD_POINTERS),
-            ("AFTER_POINTER", AFTER_POINTER),
-            ("TIME_WORDS", TIME_WORDS),
-            ("PRESENTERS", PRESENTERS),
-            ("NOT_INTRO_OPENERS", NOT_INTRO_OPENERS),
-            ("QUESTION_OPENERS", QUESTION_OPENERS),
-            ("HEADING_LABELS", HEADING_LABELS),
-            ("HEADER_NAMES", HEADER_NAMES),
-        ] {
-            assert!(
-                list.windows(2).all(|pair| pair[0] < pair[1]),
-                "{name} is not sorted and unique"
-            );
-            assert!(
-                list.iter().all(|word| word.to_lowercase() == *word),
-                "{name} has capitals"
-            );
-        }
-    }
-}
-
 /// How the user turns back from material to their own words at the start of the message's
 /// last paragraph: dismissing it ("Ignore what that says.", "That's spam."), or leaving it
 /// ("Anyway:", "Back to the repo"). Lower-case, matched at the start of the line (after an
@@ -552,3 +517,38 @@ pub(super) const SOURCE_PHRASES: &[&[&str]] = &[
     &["was", "posted"],
     &["were", "posted"],
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_list_is_sorted_lower_case_and_unique() {
+        for (name, list) in [
+            ("PROCESS_VERBS", PROCESS_VERBS),
+            ("PROCESS_NOUNS", PROCESS_NOUNS),
+            ("ADOPT_VERBS", ADOPT_VERBS),
+            ("ADOPT_VERBS_WITH_RULES", ADOPT_VERBS_WITH_RULES),
+            ("RULES_NOUNS", RULES_NOUNS),
+            ("RULES_FILES", RULES_FILES),
+            ("MATERIAL_NOUNS", MATERIAL_NOUNS),
+            ("FORWARD_POINTERS", FORWARD_POINTERS),
+            ("AFTER_POINTER", AFTER_POINTER),
+            ("TIME_WORDS", TIME_WORDS),
+            ("PRESENTERS", PRESENTERS),
+            ("NOT_INTRO_OPENERS", NOT_INTRO_OPENERS),
+            ("QUESTION_OPENERS", QUESTION_OPENERS),
+            ("HEADING_LABELS", HEADING_LABELS),
+            ("HEADER_NAMES", HEADER_NAMES),
+        ] {
+            assert!(
+                list.windows(2).all(|pair| pair[0] < pair[1]),
+                "{name} is not sorted and unique"
+            );
+            assert!(
+                list.iter().all(|word| word.to_lowercase() == *word),
+                "{name} has capitals"
+            );
+        }
+    }
+}
