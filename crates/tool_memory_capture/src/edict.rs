@@ -20,9 +20,10 @@ use regex::Regex;
 use tool_memory_core::markdown::{self, LineKind};
 
 use self::lexicon::{
-    APPROVAL_HEADINGS, BAN_HEADING_WORDS, CODE_STYLE_WORDS, DONT_IDIOMS, FORWARD_PHRASES,
-    LEAD_IN_FRAMES, LEAD_INS, META_OPENINGS, MULTI_FILLERS, ONE_OFFS, PERMISSION_OPENERS,
-    POLICY_CELLS, POLITE_REQUESTS, REQUIREMENT_HEADINGS, SETTING_NOUNS, TOOL_SETTING_VERBS,
+    APPROVAL_HEADINGS, BAN_HEADING_WORDS, CODE_STYLE_WORDS, DONT_IDIOMS, FOREIGN_ASK_FIRST,
+    FOREIGN_NEVER, FOREIGN_NOT, FOREIGN_USE, FORWARD_PHRASES, LEAD_IN_FRAMES, LEAD_INS,
+    META_OPENINGS, MULTI_FILLERS, ONE_OFFS, PERMISSION_OPENERS, POLICY_CELLS, POLITE_REQUESTS,
+    REQUIREMENT_HEADINGS, SETTING_NOUNS, TOOL_SETTING_VERBS,
 };
 use crate::lexicon::{
     AFTER_POINTER_WORD, AGENT_NAME, AGENT_NOUN, ALWAYS_NOT_ORDER, BASE_VERB_IN_ED, BE_IDIOM,
@@ -1106,6 +1107,21 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
                 || comma_not(tokens, index + 1))
                 && !is_code_style(tokens, index + 1)
         }
+        // Other languages (one small list each): "Niemals `terraform destroy` ausführen",
+        // "Nunca ejecutes `rm -rf`", "Ne lance jamais `npm publish`", "Pas de `git push
+        // --force`", "Pregúntame antes de borrar nada", "usa `pnpm`, nunca `npm`".
+        // An order and its object: "Nie wieder." is a sigh.
+        Some(word) if FOREIGN_NEVER.contains(&word) => {
+            word_at(tokens, index + 1).is_some() && word_at(tokens, index + 2).is_some()
+        }
+        Some("ne") => {
+            (index + 1..index + 4).any(|at| matches!(word_at(tokens, at), Some("jamais" | "pas")))
+        }
+        Some("pas") => word(1) == Some("de") && word(2).is_some(),
+        Some(word) if FOREIGN_USE.contains(&word) => comma_not(tokens, index + 1),
+        Some(word) if FOREIGN_ASK_FIRST.iter().any(|(ask, _)| *ask == word) => FOREIGN_ASK_FIRST
+            .iter()
+            .any(|(ask, before)| *ask == word && clause_has(tokens, index + 1, &[before])),
         _ => match forward_phrase_len(tokens, index) {
             Some(len) => forward_tail(tokens, index + len),
             None => false,
@@ -1166,7 +1182,8 @@ fn matches_later(tokens: &[Token<'_>], index: usize, sequence: &[&str]) -> bool 
 fn comma_not(tokens: &[Token<'_>], index: usize) -> bool {
     (index..tokens.len()).any(|at| {
         matches!(tokens[at].punct(), Some(',' | ';'))
-            && matches!(word_at(tokens, at + 1), Some("not" | "never"))
+            && word_at(tokens, at + 1)
+                .is_some_and(|word| matches!(word, "not" | "never") || FOREIGN_NOT.contains(&word))
     })
 }
 

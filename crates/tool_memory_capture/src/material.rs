@@ -431,28 +431,15 @@ fn turns_back(trimmed: &str) -> bool {
 
 /// Whether a trimmed line doubts adopting what came before ([`ADOPTION_HEDGES`]).
 fn doubts_adoption(trimmed: &str) -> bool {
-    // Every hedge holds one of these letters' words; one look at the bytes rules most lines
-    // out: a question mark, or "think", "consider", "sure", "worth", "recommend", "good".
-    let bytes = trimmed.as_bytes();
-    let may = bytes.contains(&b'?')
-        || bytes.windows(4).any(|window| {
-            matches!(
-                window,
-                b"hink" | b"ider" | b"sure" | b"orth" | b"mend" | b"good"
-            )
-        });
-    if !may {
-        return false;
-    }
-    let lower = trimmed.to_lowercase();
-    ADOPTION_HEDGES.iter().any(|hedge| {
-        lower.match_indices(hedge).any(|(at, _)| {
-            let before = lower[..at].chars().next_back();
-            let after = lower[at + hedge.len()..].chars().next();
-            before.is_none_or(|ch| !ch.is_alphanumeric())
-                && after.is_none_or(|ch| !ch.is_alphanumeric())
-        })
-    })
+    // One search for every hedge, as whole words in any case.
+    static HEDGES: LazyLock<Regex> = LazyLock::new(|| {
+        let hedges: Vec<String> = ADOPTION_HEDGES
+            .iter()
+            .map(|hedge| regex::escape(hedge))
+            .collect();
+        Regex::new(&format!(r"(?i)\b(?:{})\b", hedges.join("|"))).expect("the hedges compile")
+    });
+    HEDGES.is_match(trimmed)
 }
 
 fn material(line: usize, text: &str, kind: MaterialKind) -> Span<'_> {

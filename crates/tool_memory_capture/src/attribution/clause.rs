@@ -117,7 +117,11 @@ pub(super) fn deciding_clause(text: &str) -> Option<usize> {
 /// "not": "`vercel` is fine for previews; `vercel --prod` is not", "mongosh is allowed for
 /// reading; `db.dropDatabase()` and `deleteMany({})` are NOT".
 fn contrasted(text: &str) -> Option<usize> {
-    let trimmed = text.trim_end_matches(['.', '!', ' ', '*']);
+    let mut end = text.len();
+    while end > 0 && matches!(text.as_bytes()[end - 1], b'.' | b'!' | b' ' | b'*') {
+        end -= 1;
+    }
+    let trimmed = &text[..end];
     let bytes = trimmed.as_bytes();
     // "not", "isn't", "aren't": most rules end otherwise.
     if !bytes

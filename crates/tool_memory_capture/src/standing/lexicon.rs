@@ -73,13 +73,20 @@ pub(crate) const BANS: &[&[&str]] = &[
     &["readonly"],
     &["read", "only"],
     &["a", "no-go"],
+    // After "darf" / "doit" ([`COPULAS`]): "darf nicht verändert werden", "doit pas".
+    &["nicht"],
+    &["pas"],
     &["out", "of", "bounds"],
     &["not", "to", "be", "touched"],
     &["not", "to", "be", "used"],
     &["untouchable"],
 ];
 
-pub(crate) const COPULAS: &[&str] = &["is", "are", "stays", "stay", "remains", "remain", "being"];
+/// With the modal verbs that ban in German and French ("`.env` darf nicht verändert werden",
+/// "`config.yml` ne doit pas être modifié"), whose negation is in [`BANS`].
+pub(crate) const COPULAS: &[&str] = &[
+    "is", "are", "stays", "stay", "remains", "remain", "being", "darf", "dürfen", "doit", "doivent",
+];
 
 /// Adverbs that may stand between the copula and the ban ("is strictly off limits").
 pub(crate) const INTENSIFIERS: &[&str] =
