@@ -24,8 +24,8 @@ use serde_json::Value;
 /// round, the same as the guard crate's own reading of these cases: the facade loses nothing;
 /// 0.906 and 17 after its second guard round).
 /// Capture after session 28's round 2: recall 0.869, attribution 0.783, no non-rule; after
-/// session 29's capture round 3: recall 0.875, attribution 0.796, no non-rule.
-const MIN_CAPTURE_RECALL: f64 = 0.87;
+/// session 29's capture round 3: recall 0.879, attribution 0.796, no non-rule.
+const MIN_CAPTURE_RECALL: f64 = 0.875;
 const MIN_CAPTURE_ATTRIBUTION: f64 = 0.79;
 const MAX_CAPTURE_FALSE_POSITIVES: usize = 0;
 const MIN_GUARD_ACCURACY: f64 = 0.90;

@@ -26,12 +26,12 @@ const MIN_ATTRIBUTION: f64 = 0.98;
 /// The fresh cases of session 29's round 3 (`session29_*.jsonl`, the lead's classes C1-C14,
 /// written before the grammar was changed for them) are tallied apart, so the floors above
 /// stay those of the set they were measured on. First run: 45 cases, 62 rules, precision
-/// 0.976, recall 0.645, attribution 0.452; after round 3: precision 0.982, recall 0.903,
-/// attribution 0.855.
+/// 0.976, recall 0.645, attribution 0.452; after round 3: precision 0.984, recall 0.984,
+/// attribution 0.935.
 const FRESH_PREFIX: &str = "session29_";
 const MIN_FRESH_PRECISION: f64 = 0.98;
-const MIN_FRESH_RECALL: f64 = 0.9;
-const MIN_FRESH_ATTRIBUTION: f64 = 0.85;
+const MIN_FRESH_RECALL: f64 = 0.98;
+const MIN_FRESH_ATTRIBUTION: f64 = 0.93;
 /// Labelled sentences (rules plus non-rules) the corpus must hold.
 const MIN_SENTENCES: usize = 300;
 
