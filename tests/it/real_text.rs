@@ -168,11 +168,14 @@ fn capture_on_the_shared_real_text_corpus() -> Result<()> {
         attribution >= MIN_CAPTURE_ATTRIBUTION,
         "attribution {attribution:.3}"
     );
-    ensure!(
-        tally.false_positives <= MAX_CAPTURE_FALSE_POSITIVES,
-        "{} non-rules captured",
-        tally.false_positives
-    );
+    // A ratchet ceiling, at zero now: clippy sees `<= 0` on a `usize` as a comparison that
+    // could be `==`, but the ceiling is a constant meant to be read as one.
+    #[expect(
+        clippy::absurd_extreme_comparisons,
+        reason = "a ratchet ceiling that stands at zero"
+    )]
+    let within = tally.false_positives <= MAX_CAPTURE_FALSE_POSITIVES;
+    ensure!(within, "{} non-rules captured", tally.false_positives);
     Ok(())
 }
 
