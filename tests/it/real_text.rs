@@ -23,9 +23,10 @@ use serde_json::Value;
 /// guard accuracy 0.768 with 60 forbidden calls allowed (0.884 and 21 after session 28's guard
 /// round, the same as the guard crate's own reading of these cases: the facade loses nothing;
 /// 0.906 and 17 after its second guard round).
-/// Capture after session 28's round 2: recall 0.869, attribution 0.783, no non-rule.
-const MIN_CAPTURE_RECALL: f64 = 0.86;
-const MIN_CAPTURE_ATTRIBUTION: f64 = 0.78;
+/// Capture after session 28's round 2: recall 0.869, attribution 0.783, no non-rule; after
+/// session 29's capture round 3: recall 0.879, attribution 0.796, no non-rule.
+const MIN_CAPTURE_RECALL: f64 = 0.875;
+const MIN_CAPTURE_ATTRIBUTION: f64 = 0.79;
 const MAX_CAPTURE_FALSE_POSITIVES: usize = 0;
 const MIN_GUARD_ACCURACY: f64 = 0.90;
 const MAX_FORBIDDEN_ALLOWED: usize = 17;
@@ -167,11 +168,14 @@ fn capture_on_the_shared_real_text_corpus() -> Result<()> {
         attribution >= MIN_CAPTURE_ATTRIBUTION,
         "attribution {attribution:.3}"
     );
-    ensure!(
-        tally.false_positives <= MAX_CAPTURE_FALSE_POSITIVES,
-        "{} non-rules captured",
-        tally.false_positives
-    );
+    // A ratchet ceiling, at zero now: clippy sees `<= 0` on a `usize` as a comparison that
+    // could be `==`, but the ceiling is a constant meant to be read as one.
+    #[expect(
+        clippy::absurd_extreme_comparisons,
+        reason = "a ratchet ceiling that stands at zero"
+    )]
+    let within = tally.false_positives <= MAX_CAPTURE_FALSE_POSITIVES;
+    ensure!(within, "{} non-rules captured", tally.false_positives);
     Ok(())
 }
 

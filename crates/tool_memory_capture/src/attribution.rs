@@ -24,10 +24,10 @@ use tool_memory_core::markdown::code_span_text;
 #[cfg(test)]
 use self::alias::find_word;
 use self::alias::{ALIAS_SUFFIXES, Haystack, NAME_SUFFIXES, alias_mentions};
-use self::clause::{deciding_clause, points_back, word_index};
+use self::clause::{deciding_clause, order_clauses, points_back, word_index};
 use self::lexicon::{
     ALIAS_GROUPS, GENERIC_NAME_WORDS, INTERACTION_NAME_WORDS, INTERACTION_NAMES, MCP_GATEWAYS,
-    SHELL_SERVERS, STOP_NAMES,
+    MCP_SERVICES, NAME_WORD_SYNONYMS, NameWordKind, SHELL_SERVERS, STOP_NAMES,
 };
 use self::names::{Hits, NameIndex};
 use crate::TurnRecord;
@@ -68,6 +68,18 @@ pub(crate) struct Candidate {
     /// The needle of the abbreviation of the tool's own words, for an MCP tool about pull
     /// requests: "PR" says what `create_pull_request` does.
     abbreviation: Option<u32>,
+    /// The needles of what users say for words of the tool's name ([`NAME_WORD_SYNONYMS`]),
+    /// each with whether it says the tool's action in one word (it then needs a companion).
+    synonyms: Vec<(u32, Synonym)>,
+}
+
+/// What a synonym of a name word says of the tool ([`NAME_WORD_SYNONYMS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Synonym {
+    /// It says the tool's action (`move` for `transition`).
+    action: bool,
+    /// It names the tool only beside another word of it: one word, not a phrase.
+    needs_company: bool,
 }
 
 /// The tools an edict can land on: the turn's tools in call order, then the catalogue.
@@ -166,6 +178,101 @@ impl Candidates {
         }
         self.evidence(text, &code_spans(text), &haystack, &hits, whole)
             .unwrap_or_else(|| self.fallback())
+    }
+
+    /// Every tool the rule is about: the first, as [`attribute_rule`](Self::attribute_rule)
+    /// finds it, and the others: a sentence of several orders ("Don't accept invites for me, and never email
+    /// anyone at rival.com") is about the tool of each ([`order_clauses`]), and a list of tools
+    /// spelled in code spans ("(`create_payment_link`, `create_invoice`)") about each of them.
+    /// A later order that gives no evidence of a tool adds none.
+    pub(crate) fn attribute_rule_tools(
+        &self,
+        text: &str,
+        form: &str,
+        whole: bool,
+        previous: Option<&str>,
+    ) -> (String, Vec<String>) {
+        // A later order needs a marker after the sentence's first word: most rules hold one
+        // marker, at their start, and are not read again.
+        let later_marker = whole && later_marker(form);
+        let clauses = if later_marker {
+            order_clauses(text)
+        } else {
+            Vec::new()
+        };
+        let mut tools = Vec::new();
+        let first_tool = match clauses.first() {
+            None => self.attribute_rule(text, form, whole, previous),
+            Some(&first) => self
+                .clause_tool(&text[..first])
+                .unwrap_or_else(|| self.attribute_rule(text, form, whole, previous)),
+        };
+        for (index, &start) in clauses.iter().enumerate() {
+            let end = clauses.get(index + 1).copied().unwrap_or(text.len());
+            if let Some(tool) = self.clause_tool(&text[start..end])
+                && tool != first_tool
+                && !tools.contains(&tool)
+            {
+                tools.push(tool);
+            }
+        }
+        // A list of tools takes two code spans, four backticks.
+        if text.bytes().filter(|&byte| byte == b'`').count() >= 4 {
+            for tool in self.listed_in_code(text) {
+                if tool != first_tool && !tools.contains(&tool) {
+                    tools.push(tool);
+                }
+            }
+        }
+        (first_tool, tools)
+    }
+
+    /// The tool a part of a rule gives evidence of, if any.
+    fn clause_tool(&self, clause: &str) -> Option<String> {
+        let form = match_form(clause);
+        let haystack = Haystack::new(&form);
+        let hits = self.hits(&haystack);
+        self.evidence(clause, &code_spans(clause), &haystack, &hits, true)
+    }
+
+    /// The catalogue tools a list of code spans spells ("`create_payment_link`,
+    /// `create_invoice`"): spans with only commas, slashes, "and", "or" or "nor" between
+    /// them. Empty when no two spans of one list name tools.
+    fn listed_in_code(&self, text: &str) -> Vec<String> {
+        let spans = code_spans(text);
+        let mut listed = Vec::new();
+        let mut run: Vec<String> = Vec::new();
+        let mut end = None;
+        for span in &spans {
+            let joined = end.is_some_and(|end: usize| {
+                text[end..span.start]
+                    .split(|ch: char| ch.is_whitespace() || ch == ',' || ch == '/')
+                    .all(|word| word.is_empty() || matches!(word, "and" | "or" | "nor"))
+            });
+            if !joined {
+                if run.len() > 1 {
+                    listed.append(&mut run);
+                }
+                run.clear();
+            }
+            match self.code_names(code_span_text(text, span).trim()) {
+                Some(tool) => {
+                    run.push(tool);
+                    end = Some(span.end);
+                }
+                None => {
+                    if run.len() > 1 {
+                        listed.append(&mut run);
+                    }
+                    run.clear();
+                    end = None;
+                }
+            }
+        }
+        if run.len() > 1 {
+            listed.append(&mut run);
+        }
+        listed
     }
 
     /// A tool the rule spells out: a code span that is a catalogue name (`` `Read` ``,
@@ -484,17 +591,21 @@ impl Candidates {
     /// `slack_read_channel`), then call order.
     fn by_name_word(&self, form: &Haystack<'_>, hits: &Hits) -> Option<NameWordHit<'_>> {
         let sending = self.senders && sends_mail(form);
-        let mut best: Option<(usize, Reverse<usize>, bool, &Candidate, &String)> = None;
+        let mut best: Option<(usize, Reverse<usize>, bool, &Candidate, bool)> = None;
         for tool in &self.tools {
             let earliest = tool
                 .distinctive
                 .iter()
                 .filter_map(|&token| {
                     tool.name_word_at(token, hits)
-                        .map(|at| (at, &tool.tokens[token]))
+                        .map(|at| (at, tool.verb() == Some(tool.tokens[token].as_str())))
                 })
                 .min();
-            let Some((position, token)) = earliest else {
+            let earliest = match tool.synonym_at(hits) {
+                Some(synonym) if earliest.is_none_or(|(at, _)| synonym.0 < at) => Some(synonym),
+                _ => earliest,
+            };
+            let Some((position, verb)) = earliest else {
                 continue;
             };
             // On a tie, a tool that sends: "never email Sarah" is about sending mail, not
@@ -505,14 +616,14 @@ impl Candidates {
                 !(sending && tool.sends),
             );
             if best.is_none_or(|(at, score, sends, _, _)| key < (at, score, sends)) {
-                best = Some((key.0, key.1, key.2, tool, token));
+                best = Some((key.0, key.1, key.2, tool, verb));
             }
         }
-        best.map(|(position, Reverse(words), _, tool, token)| NameWordHit {
+        best.map(|(position, Reverse(words), _, tool, verb)| NameWordHit {
             tool,
             position,
             words,
-            verb: tool.verb() == Some(token.as_str()),
+            verb,
         })
     }
 
@@ -564,12 +675,15 @@ fn only_by_server(tool: &Candidate, hits: &Hits) -> bool {
 
 /// Whether the rule `text` (code spans `spans`, match form `form`) is about an MCP server or
 /// one of its tools: the word "mcp", "the X server" for a server that is not the shell's (a
-/// dev, web or database server), or a tool's name in a code span after "call", "use" or
+/// dev, web or database server), a product only an MCP server reaches ([`MCP_SERVICES`]), or a tool's name in a code span after "call", "use" or
 /// "invoke" (`apply_migration`).
 fn about_mcp(text: &str, spans: &[Range<usize>], form: &Haystack<'_>) -> bool {
     let mut previous = "";
     for word in form.words() {
-        if word == "mcp" || (word == "server" && !SHELL_SERVERS.contains(&previous)) {
+        if word == "mcp"
+            || (word == "server" && !SHELL_SERVERS.contains(&previous))
+            || MCP_SERVICES.contains(&word)
+        {
             return true;
         }
         previous = word;
@@ -621,6 +735,18 @@ fn commands_of(text: &str, spans: &[Range<usize>]) -> Vec<Range<usize>> {
         .filter(|span| is_command(code_span_text(text, span)))
         .cloned()
         .collect()
+}
+
+/// Whether a rule's match form holds a marker of a later order ([`order_clauses`]) after
+/// its first word: a space, then `never`, `don`, `do not`, `always` or `avoid`. One search
+/// whose literals the regex crate finds with its vector prefilter, not a look at every byte:
+/// most rules hold one marker, at their start.
+fn later_marker(form: &str) -> bool {
+    static LATER: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
+        regex::bytes::Regex::new(" (?:never|don|do not|always|avoid)")
+            .expect("the later markers compile")
+    });
+    LATER.is_match(form.as_bytes())
 }
 
 /// The match form of `text` with its code spans left out.
@@ -743,6 +869,13 @@ impl Candidate {
             && tokens.iter().any(|token| token == "pull")
             && tokens.iter().any(|token| token == "request"))
         .then(|| names.add("pr", ALIAS_SUFFIXES));
+        // An agent's own tool of a family (`Bash`, `Edit`) is found by its family, not by
+        // what users call an app's action.
+        let synonyms = if interaction || family.is_some() {
+            Vec::new()
+        } else {
+            synonyms_of(&tokens, names)
+        };
         let mut candidate = Candidate {
             name,
             forms,
@@ -758,6 +891,7 @@ impl Candidate {
             groups: 0,
             sends: false,
             abbreviation,
+            synonyms,
         };
         candidate.sends = candidate
             .tokens
@@ -777,12 +911,64 @@ impl Candidate {
             .or_else(|| self.stem_needles[token].and_then(|stem| hits.at(stem)))
     }
 
-    /// How many of the tool's name words the edict uses.
+    /// How many of the tool's name words the edict uses, or says in other words.
     fn words_in(&self, hits: &Hits) -> usize {
         (0..self.tokens.len())
             .filter(|&token| self.name_word_at(token, hits).is_some())
             .count()
+            + self
+                .synonyms
+                .iter()
+                .filter(|(needle, _)| hits.at(*needle).is_some())
+                .count()
     }
+
+    /// Where the earliest synonym of the tool's name words stands in the rule, and whether it
+    /// says the tool's action. One word needs company (another synonym or a word of the
+    /// tool's name): "move an issue", "reassign tickets", not "move the files" or "the ticket
+    /// number"; a phrase ("log work") names the tool alone.
+    fn synonym_at(&self, hits: &Hits) -> Option<(usize, bool)> {
+        if self.synonyms.is_empty() {
+            return None;
+        }
+        let mut earliest: Option<(usize, bool)> = None;
+        let mut said = 0;
+        let mut alone = false;
+        for &(needle, synonym) in &self.synonyms {
+            let Some(at) = hits.at(needle) else {
+                continue;
+            };
+            said += 1;
+            alone = alone || !synonym.needs_company;
+            if earliest.is_none_or(|(best, _)| at < best) {
+                earliest = Some((at, synonym.action));
+            }
+        }
+        let accompanied = || {
+            said > 1 || (0..self.tokens.len()).any(|token| self.name_word_at(token, hits).is_some())
+        };
+        earliest.filter(|_| alone || accompanied())
+    }
+}
+
+/// The needles of the synonyms of `tokens`, the words of a tool's name
+/// ([`NAME_WORD_SYNONYMS`]).
+fn synonyms_of(tokens: &[String], names: &mut NameIndex) -> Vec<(u32, Synonym)> {
+    let mut synonyms = Vec::new();
+    for &(word, kind, phrases) in NAME_WORD_SYNONYMS {
+        if !tokens.iter().any(|token| token == word) {
+            continue;
+        }
+        for phrase in phrases {
+            let action = kind == NameWordKind::Action;
+            let synonym = Synonym {
+                action,
+                needs_company: !phrase.contains(' '),
+            };
+            synonyms.push((names.add(phrase, ALIAS_SUFFIXES), synonym));
+        }
+    }
+    synonyms
 }
 
 /// The words of `text` as [`split_words`] gives them, where `name` is `text` trimmed and

@@ -78,45 +78,54 @@ pub fn capture_turn_with(
             if edict.names_a_tool && !candidates.names_in_code(&edict.text) {
                 continue;
             }
-            let tool_name =
-                candidates.attribute_rule(&edict.text, &edict.form, edict.whole, edict.previous);
-            let identity_key = if edict.whole {
-                edict_identity_key_of_form(&tool_name, &edict.form)
-            } else {
-                edict_identity_key(&tool_name, &edict.text)
-            };
-            let (trust, tags) = match edict.voice {
-                Voice::Own => (Trust::Own, vec![EDICT_TAG.to_owned()]),
-                Voice::Material(kind) => (
-                    Trust::Material,
-                    vec![MATERIAL_TAG.to_owned(), kind.tag().to_owned()],
-                ),
-            };
-            // The same edict twice in one message is one rule, the user's own if they said it
-            // themselves anywhere (a chat log quoting their rule does not make it theirs less).
-            if let Some(earlier) = seen
-                .get(&identity_key)
-                .and_then(|&index| output.rules.get_mut(index))
-            {
-                if earlier.trust == Trust::Material && trust == Trust::Own {
-                    earlier.rule = edict.text.clone().into_owned();
-                    earlier.trust = trust;
-                    earlier.tags = tags;
+            let (first_tool, more_tools) = candidates.attribute_rule_tools(
+                &edict.text,
+                &edict.form,
+                edict.whole,
+                edict.previous,
+            );
+            // A rule about several tools is proposed once for each, with the whole sentence
+            // as its text: the text of each holds the clause that concerns it.
+            for tool_name in std::iter::once(first_tool).chain(more_tools) {
+                let identity_key = if edict.whole {
+                    edict_identity_key_of_form(&tool_name, &edict.form)
+                } else {
+                    edict_identity_key(&tool_name, &edict.text)
+                };
+                let (trust, tags) = match edict.voice {
+                    Voice::Own => (Trust::Own, vec![EDICT_TAG.to_owned()]),
+                    Voice::Material(kind) => (
+                        Trust::Material,
+                        vec![MATERIAL_TAG.to_owned(), kind.tag().to_owned()],
+                    ),
+                };
+                // The same edict twice in one message is one rule, the user's own if they said
+                // it themselves anywhere (a chat log quoting their rule does not make it theirs
+                // less).
+                if let Some(earlier) = seen
+                    .get(&identity_key)
+                    .and_then(|&index| output.rules.get_mut(index))
+                {
+                    if earlier.trust == Trust::Material && trust == Trust::Own {
+                        earlier.rule = edict.text.clone().into_owned();
+                        earlier.trust = trust;
+                        earlier.tags = tags;
+                    }
+                    continue;
                 }
-                continue;
+                seen.insert(identity_key.clone(), output.rules.len());
+                output.rules.push(ProposedRule {
+                    tool_name,
+                    rule: edict.text.clone().into_owned(),
+                    // Material keeps the priority the user's own words would have had:
+                    // confirming the proposal makes it apply exactly as if the user had said it.
+                    priority: ToolMemoryPriority::Critical,
+                    source: ToolMemorySource::UserExplicit,
+                    tags,
+                    identity_key,
+                    trust,
+                });
             }
-            seen.insert(identity_key.clone(), output.rules.len());
-            output.rules.push(ProposedRule {
-                tool_name,
-                rule: edict.text.into_owned(),
-                // Material keeps the priority the user's own words would have had: confirming
-                // the proposal makes it apply exactly as if the user had said it.
-                priority: ToolMemoryPriority::Critical,
-                source: ToolMemorySource::UserExplicit,
-                tags,
-                identity_key,
-                trust,
-            });
         }
     }
     if config.revocations {

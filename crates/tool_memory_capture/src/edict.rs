@@ -20,9 +20,10 @@ use regex::Regex;
 use tool_memory_core::markdown::{self, LineKind};
 
 use self::lexicon::{
-    APPROVAL_HEADINGS, BAN_HEADING_WORDS, CODE_STYLE_WORDS, DONT_IDIOMS, FORWARD_PHRASES,
-    LEAD_IN_FRAMES, LEAD_INS, MULTI_FILLERS, ONE_OFFS, PERMISSION_OPENERS, POLICY_CELLS,
-    POLITE_REQUESTS, REQUIREMENT_HEADINGS, SETTING_NOUNS, TOOL_SETTING_VERBS,
+    APPROVAL_HEADINGS, BAN_HEADING_WORDS, CODE_STYLE_WORDS, DONT_IDIOMS, FOREIGN_ASK_FIRST,
+    FOREIGN_NEVER, FOREIGN_NOT, FOREIGN_USE, FORWARD_PHRASES, LEAD_IN_FRAMES, LEAD_INS,
+    META_OPENINGS, MULTI_FILLERS, ONE_OFFS, PERMISSION_OPENERS, POLICY_CELLS, POLITE_REQUESTS,
+    REQUIREMENT_HEADINGS, SETTING_NOUNS, TOOL_SETTING_VERBS,
 };
 use crate::lexicon::{
     AFTER_POINTER_WORD, AGENT_NAME, AGENT_NOUN, ALWAYS_NOT_ORDER, BASE_VERB_IN_ED, BE_IDIOM,
@@ -812,6 +813,15 @@ pub(crate) fn is_order(form: &str, tokens: &[Token<'_>]) -> bool {
     if is_question(form) {
         return false;
     }
+    // Advice about the rules themselves ("If a rule blocks you, stop and tell me") is no
+    // rule about a tool.
+    if matches!(word_at(tokens, 0), Some("if" | "when"))
+        && META_OPENINGS
+            .iter()
+            .any(|opening| matches_at(tokens, 0, opening))
+    {
+        return false;
+    }
     let opening = skip_fillers(tokens, 0);
     let opens_with_subject = is_at(tokens, opening, SUBJECT);
     // "You may read the logs but never restart the service": a permission to the agent, then
@@ -831,6 +841,7 @@ pub(crate) fn is_order(form: &str, tokens: &[Token<'_>]) -> bool {
     } else {
         first_reported(tokens)
     };
+    let opens_with_purpose = word_at(tokens, 0) == Some("for");
     let mut start = 0;
     while start < tokens.len() {
         let kind = clause_kind(tokens, start);
@@ -853,7 +864,17 @@ pub(crate) fn is_order(form: &str, tokens: &[Token<'_>]) -> bool {
             }
             ClauseStart::Sentence | ClauseStart::Punct => true,
         };
-        if usable && start <= reported_from && marker_at(tokens, skip_fillers(tokens, start)) {
+        // "For install packages use only `uv`", "For formatting use `black`": a purpose
+        // before the order, without its comma.
+        let after_purpose = opens_with_purpose
+            && start > 1
+            && start <= 5
+            && word_at(tokens, start) == Some("use")
+            && tokens[..start].iter().all(|token| token.word);
+        if (usable || after_purpose)
+            && start <= reported_from
+            && marker_at(tokens, skip_fillers(tokens, start))
+        {
             return true;
         }
         // "IMPORTANT: run `pnpm lint` before every commit": an emphatic label opens the
@@ -971,7 +992,32 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
     }
     let word = |offset: usize| word_at(tokens, index + offset);
     match word(0) {
+        // "please never to delete the folder": a learner's "to" before the verb.
+        Some("never") if word(1) == Some("to") => imperative(tokens, index + 2),
         Some("never") => never_tail(tokens, index + 1),
+        // "Please not make any commit in my name": a learner's ban, only after "please" (a
+        // bare "not" opens fragments: "Not that file", "not run yet").
+        Some("not") => {
+            index > 0
+                && matches!(
+                    word_at(tokens, index - 1),
+                    Some("please" | "pls" | "plz" | "kindly")
+                )
+                && imperative(tokens, index + 1)
+                && word(2).is_some()
+        }
+        // "Is forbidden to run `docker system prune`": a learner's impersonal ban, without
+        // its "it".
+        Some("is") => {
+            index == 0
+                && (matches!(word(1), Some("forbidden" | "prohibited" | "banned"))
+                    && word(2) == Some("to")
+                    && imperative(tokens, index + 3)
+                    || matches!(word(1), Some("not"))
+                        && matches!(word(2), Some("allowed" | "permitted"))
+                        && word(3) == Some("to")
+                        && imperative(tokens, index + 4))
+        }
         Some("don't" | "dont") => dont_tail(tokens, index + 1),
         Some("do") if word(1) == Some("not") => dont_tail(tokens, index + 2),
         Some("stop") => stop_tail(tokens, index + 1),
@@ -993,7 +1039,15 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
                 || no_code(tokens, index + 1)
         }
         // "Leave `CODEOWNERS` alone", "leave that file alone".
-        Some("leave") => clause_has(tokens, index + 1, &["alone"]),
+        Some("leave") => {
+            clause_has(tokens, index + 1, &["alone"])
+                // "the `version=` line in `gradle.properties` belongs to the release job;
+                // leave it": the thing named in code before, then left.
+                || (index > 0
+                    && matches!(word(1), Some("it" | "them"))
+                    && matches!(word(2), None | Some("alone" | "be" | "as"))
+                    && tokens[..index].iter().any(|token| token.text == CODE_WORD))
+        }
         // "Avoid long paragraphs", "please avoid using sudo".
         Some("avoid") => word(1).is_some_and(|next| !["it", "that", "this"].contains(&next)),
         // "I'd rather you didn't auto-accept invites."
@@ -1053,6 +1107,21 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
                 || comma_not(tokens, index + 1))
                 && !is_code_style(tokens, index + 1)
         }
+        // Other languages (one small list each): "Niemals `terraform destroy` ausführen",
+        // "Nunca ejecutes `rm -rf`", "Ne lance jamais `npm publish`", "Pas de `git push
+        // --force`", "Pregúntame antes de borrar nada", "usa `pnpm`, nunca `npm`".
+        // An order and its object: "Nie wieder." is a sigh.
+        Some(word) if FOREIGN_NEVER.contains(&word) => {
+            word_at(tokens, index + 1).is_some() && word_at(tokens, index + 2).is_some()
+        }
+        Some("ne") => {
+            (index + 1..index + 4).any(|at| matches!(word_at(tokens, at), Some("jamais" | "pas")))
+        }
+        Some("pas") => word(1) == Some("de") && word(2).is_some(),
+        Some(word) if FOREIGN_USE.contains(&word) => comma_not(tokens, index + 1),
+        Some(word) if FOREIGN_ASK_FIRST.iter().any(|(ask, _)| *ask == word) => FOREIGN_ASK_FIRST
+            .iter()
+            .any(|(ask, before)| *ask == word && clause_has(tokens, index + 1, &[before])),
         _ => match forward_phrase_len(tokens, index) {
             Some(len) => forward_tail(tokens, index + len),
             None => false,
@@ -1113,7 +1182,8 @@ fn matches_later(tokens: &[Token<'_>], index: usize, sequence: &[&str]) -> bool 
 fn comma_not(tokens: &[Token<'_>], index: usize) -> bool {
     (index..tokens.len()).any(|at| {
         matches!(tokens[at].punct(), Some(',' | ';'))
-            && matches!(word_at(tokens, at + 1), Some("not" | "never"))
+            && word_at(tokens, at + 1)
+                .is_some_and(|word| matches!(word, "not" | "never") || FOREIGN_NOT.contains(&word))
     })
 }
 

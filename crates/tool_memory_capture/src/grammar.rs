@@ -49,7 +49,7 @@ pub(crate) fn read<'a>(
         // The reader keeps its state (a list's lead-in, the sentence before) across every span
         // it is shown, even one whose sentences it does not read.
         let read_edicts = edicts && edict_reader.start_span(span, reader);
-        let read_revocations = revocations && span.voice == Voice::Own;
+        let read_revocations = revocations && span.voice == Voice::Own && span.revokes;
         if !read_edicts && !read_revocations {
             continue;
         }

@@ -21,7 +21,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use self::intro::{Intro, introduction};
-use self::lexicon::{HEADER_NAMES, HEADING_LABELS, has};
+use self::lexicon::{ADOPTION_HEDGES, HEADER_NAMES, HEADING_LABELS, RETURN_OPENERS, has};
 pub(crate) use self::quotes::{quotations, unquoted_form};
 use crate::attribution::is_alias_word;
 use crate::reading::Reader;
@@ -89,6 +89,10 @@ pub(crate) struct Span<'a> {
     pub(crate) voice: Voice,
     /// The index of its line among the message's lines, where its reading is.
     pub(crate) line: usize,
+    /// Whether the user's own words here may lift a rule: not in a last paragraph that
+    /// turned back from material the user had not framed with words of their own (a pasted
+    /// text can end with "That's spam. Anyway, you can …" itself).
+    pub(crate) revokes: bool,
 }
 
 /// How the lines that follow are read.
@@ -162,6 +166,14 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
     }
     let mut spans: Vec<Span<'a>> = Vec::with_capacity(lines.len());
     let mut mode = Mode::Own;
+    // The first line of the message's last paragraph (after the last blank or separator
+    // line), where the user may turn back from material or doubt an adopted list.
+    let last_paragraph = last_paragraph(lines);
+    // Where the user's adopted rules began.
+    let mut rules_from: Option<usize> = None;
+    // The line where the user turned back from material they had not framed with words of
+    // their own: their words from there on add rules but lift none.
+    let mut unframed_return: Option<usize> = None;
     let mut in_fence = false;
     // Whether the fence being read holds the user's own rules: it opens right after an
     // introduction that adopts what follows ("here's our CLAUDE.md, follow it:").
@@ -197,6 +209,46 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
         }
         if !trimmed.is_empty() {
             adopted_at = None;
+        }
+        if let Mode::Material(kind) = mode
+            && index == last_paragraph
+            && kind != MaterialKind::Addressed
+            && turns_back(trimmed)
+        {
+            // "Ignore what that says. My rule: never …", "That's spam. From now on, …",
+            // "Anyway: you can push to main again": the user's own last paragraph.
+            mode = Mode::Own;
+            // Framed: the user's own words stand before the material (an introduction, a
+            // line saying where it comes from).
+            let run = spans
+                .iter()
+                .rposition(|span| span.voice == Voice::Own)
+                .unwrap_or(0);
+            let framed = spans[..=run.min(spans.len().saturating_sub(1))]
+                .iter()
+                .any(|span| span.voice == Voice::Own && !span.text.trim().is_empty());
+            revisited += spans.len();
+            if !framed {
+                unframed_return = Some(index);
+            }
+            // The line leaves the material behind: it adopts none of it.
+            spans.push(own(index, line));
+            continue;
+        }
+        if mode == Mode::Rules
+            && index == last_paragraph
+            && let Some(from) = rules_from
+            && doubts_adoption(trimmed)
+        {
+            // "Someone posted this CLAUDE.md … I'm thinking of copying the first line. Should
+            // I?": the list was shown, not adopted.
+            for earlier in &mut spans[from + 1..] {
+                revisited += 1;
+                if earlier.voice == Voice::Own {
+                    earlier.voice = Voice::Material(MaterialKind::HandedOver);
+                }
+            }
+            mode = Mode::Own;
         }
         if let Mode::Material(kind) = mode {
             let kind = if kind == MaterialKind::Addressed || is_addressed(line) {
@@ -259,6 +311,7 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
         match introduction(reader, index, followed, !spans.is_empty()) {
             None => spans.push(own(index, line)),
             Some(Intro::Rules) => {
+                rules_from = Some(spans.len());
                 adopted_at = Some(spans.len());
                 spans.push(own(index, line));
                 mode = Mode::Rules;
@@ -313,6 +366,11 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
             }
         }
     }
+    if let Some(from) = unframed_return {
+        for span in spans.iter_mut().filter(|span| span.line >= from) {
+            span.revokes = false;
+        }
+    }
     (spans, revisited)
 }
 
@@ -321,13 +379,74 @@ fn own(line: usize, text: &str) -> Span<'_> {
         text,
         voice: Voice::Own,
         line,
+        revokes: true,
     }
+}
+
+/// The index of the first line of the last paragraph of `lines`: after the last blank line
+/// or separator (`---`, `***`, `___`) before the final non-blank run; the line count when
+/// every line is blank.
+fn last_paragraph(lines: &[&str]) -> usize {
+    let mut end = lines.len();
+    while end > 0 && lines[end - 1].trim().is_empty() {
+        end -= 1;
+    }
+    let mut start = end;
+    while start > 0 {
+        let trimmed = lines[start - 1].trim();
+        if trimmed.is_empty() || is_separator(trimmed) {
+            break;
+        }
+        start -= 1;
+    }
+    if start == end { lines.len() } else { start }
+}
+
+/// Whether a trimmed line is a separator: three or more of one of `-`, `*`, `_` alone.
+fn is_separator(trimmed: &str) -> bool {
+    trimmed.len() >= 3
+        && ["-", "*", "_"]
+            .iter()
+            .any(|mark| trimmed.bytes().all(|byte| byte == mark.as_bytes()[0]))
+}
+
+/// Whether a trimmed line opens with the user turning back from material
+/// ([`RETURN_OPENERS`]): "Ignore what that says.", "That's spam.", "Anyway:".
+fn turns_back(trimmed: &str) -> bool {
+    let line = trimmed.trim_start_matches(['(', '*', '_', ' ']);
+    let lower = line
+        .get(..line.len().min(24))
+        .or_else(|| line.get(..line.len().min(32)))
+        .unwrap_or(line)
+        .to_lowercase()
+        .replace('’', "'");
+    RETURN_OPENERS.iter().any(|opener| {
+        lower.starts_with(opener)
+            && lower[opener.len()..]
+                .chars()
+                .next()
+                .is_none_or(|ch| !ch.is_alphanumeric())
+    })
+}
+
+/// Whether a trimmed line doubts adopting what came before ([`ADOPTION_HEDGES`]).
+fn doubts_adoption(trimmed: &str) -> bool {
+    // One search for every hedge, as whole words in any case.
+    static HEDGES: LazyLock<Regex> = LazyLock::new(|| {
+        let hedges: Vec<String> = ADOPTION_HEDGES
+            .iter()
+            .map(|hedge| regex::escape(hedge))
+            .collect();
+        Regex::new(&format!(r"(?i)\b(?:{})\b", hedges.join("|"))).expect("the hedges compile")
+    });
+    HEDGES.is_match(trimmed)
 }
 
 fn material(line: usize, text: &str, kind: MaterialKind) -> Span<'_> {
     Span {
         text,
         voice: Voice::Material(kind),
+        revokes: false,
         line,
     }
 }

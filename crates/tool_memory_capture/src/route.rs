@@ -85,7 +85,16 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
             span_index += 1;
             at = span.end;
             let code = code_span_text(text, span);
-            if let Some(need) = span_need(code) {
+            if let Some(mut need) = span_need(code) {
+                // `token=` is a link's parameter only in a rule about links: "the `version=`
+                // line in `gradle.properties`" is a line of a file.
+                if need == Need::Fetch && !code.trim().starts_with(['?', '&']) && !about_links(text)
+                {
+                    need = Need::Edit {
+                        create: false,
+                        delete: false,
+                    };
+                }
                 // "the `payments` namespace", "the `main` branch": a name of a thing behind
                 // the shell, not a file.
                 if matches!(need, Need::Edit { .. }) && names_a_shell_thing(code, &text[span.end..])
@@ -309,6 +318,16 @@ fn opens_a_file(after: &str, spans: &[Range<usize>], offset: usize) -> bool {
         .is_some_and(|span| {
             let code = &rest[1..(span.end - span.start).saturating_sub(1).max(1)];
             !code.contains(' ') && matches!(span_need(code), Some(Need::Edit { .. }))
+        })
+}
+
+/// Whether `text` speaks of links or URLs.
+fn about_links(text: &str) -> bool {
+    text.split(|ch: char| !ch.is_ascii_alphabetic())
+        .any(|word| {
+            ["link", "links", "url", "urls", "address", "addresses"]
+                .iter()
+                .any(|noun| word.eq_ignore_ascii_case(noun))
         })
 }
 
@@ -613,6 +632,16 @@ fn span_need(code: &str) -> Option<Need> {
             .any(|scheme| first.starts_with(scheme))
     {
         return Some(Need::Shell);
+    }
+    // `token=`, `?sig=`, `&api_key=`: a parameter of a link, which a fetch sends.
+    if !code.contains(' ')
+        && (code.starts_with(['?', '&'])
+            || code.ends_with('=')
+                && code[..code.len() - 1]
+                    .bytes()
+                    .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'-'))
+    {
+        return Some(Need::Fetch);
     }
     // A path, a file or an identifier of code: something to edit.
     Some(Need::Edit {

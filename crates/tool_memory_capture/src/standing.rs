@@ -11,7 +11,7 @@
 pub(crate) mod lexicon;
 
 use self::lexicon::{
-    BANS, COLON_BANS, DECLARED_NOT_VERBS, DECLARED_SETTINGS, EVENTS, GATE_PHRASES, GATES,
+    BANS, BY_HAND, COLON_BANS, DECLARED_NOT_VERBS, DECLARED_SETTINGS, EVENTS, GATE_PHRASES, GATES,
     JUDGEMENTS, NO_NOT_RULES, ONLY_MEANS, RECURRING_VERBS, STATES, UNWANTED,
 };
 use crate::lexicon::{
@@ -98,10 +98,20 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
     if is_judged(tokens) {
         return Some(Statement::Judged);
     }
-    if is_shaped(tokens) {
+    if is_shaped(tokens) || by_hand(tokens) {
         return Some(Statement::Shaped);
     }
     None
+}
+
+/// ", never by hand", "not manually" after a comma: how a thing is not to be changed.
+fn by_hand(tokens: &[Token<'_>]) -> bool {
+    (1..tokens.len()).any(|index| {
+        tokens[index - 1].punct() == Some(',')
+            && BY_HAND
+                .iter()
+                .any(|phrase| matches_at(tokens, index, phrase))
+    })
 }
 
 /// The short shapes of [`Statement::Shaped`], read from the first word and a few phrases.
@@ -144,12 +154,48 @@ fn is_shaped(tokens: &[Token<'_>]) -> bool {
             });
             bracketed_not || everything || recurring
         }
-        _ => {
+        Some(crate::text::CODE_WORD) => {
             // "`pnpm add <pkg>` instead of `npm install <pkg>`": a command chosen over another.
-            word(0) == Some(crate::text::CODE_WORD)
-                && (first + 1..tokens.len())
-                    .any(|at| matches_at(tokens, at, &["instead", "of", crate::text::CODE_WORD]))
+            (first + 1..tokens.len())
+                .any(|at| matches_at(tokens, at, &["instead", "of", crate::text::CODE_WORD]))
+                || commands_then(tokens, first)
         }
+        _ => false,
+    }
+}
+
+/// A list of code spans that is the whole subject of what follows it: "`terraform fmt` and
+/// `terraform validate` before you hand anything back" (commands to run at a moment),
+/// "`db:drop`, `db:reset` and `db:schema:load`: don't." (commands named, then banned).
+fn commands_then(tokens: &[Token<'_>], first: usize) -> bool {
+    let mut at = first;
+    while tokens.get(at).is_some_and(|token| {
+        token.text == crate::text::CODE_WORD
+            || matches!(token.text, "and" | "or" | "then")
+            || token.punct() == Some(',')
+    }) {
+        at += 1;
+    }
+    match word_at(tokens, at) {
+        // A moment of the work: "before you …", "before every commit", "after each change".
+        Some("before" | "after") => word_at(tokens, at + 1).is_some_and(|next| {
+            matches!(
+                next,
+                "you" | "every" | "each" | "any" | "a" | "handing" | "committing"
+            ) || next.ends_with("ing")
+        }),
+        None if tokens.get(at).and_then(Token::punct) == Some(':') => {
+            let ban = match (word_at(tokens, at + 1), word_at(tokens, at + 2)) {
+                (Some("don't" | "dont" | "never" | "forbidden" | "banned" | "no"), _) => 2,
+                (Some("do" | "not"), Some("not" | "allowed")) => 3,
+                _ => return false,
+            };
+            // Nothing after the ban but "ever" or punctuation.
+            tokens[at + ban..]
+                .iter()
+                .all(|token| !token.word || token.text == "ever")
+        }
+        _ => false,
     }
 }
 
@@ -219,6 +265,15 @@ fn is_except(tokens: &[Token<'_>]) -> bool {
     (permit + 2..tokens.len()).any(|index| {
         word_at(tokens, index) == Some("except")
             || (matches_at(tokens, index, &["but", "not"]) && index > permit + 2)
+            // A contrast: "`vercel` is fine for previews; `vercel --prod` is not", "Reading
+            // the logs is OK, restarting the pods is not": a later part with a copula and
+            // "not" and nothing after.
+            || (is_at(tokens, index, COPULA)
+                && word_at(tokens, index + 1) == Some("not")
+                && !tokens[index + 2..].iter().any(|token| token.word)
+                && tokens[permit + 2..index]
+                    .iter()
+                    .any(|token| matches!(token.punct(), Some(',' | ';'))))
     })
 }
 

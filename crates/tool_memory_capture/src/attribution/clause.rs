@@ -4,7 +4,8 @@
 
 use super::alias::Haystack;
 use super::lexicon::{
-    BAN_OPENERS, BAN_TURNS, CONDITIONS, MODAL_BANS, ORDER_WORDS, PERMISSIONS, POINTING_BACK,
+    BAN_OPENERS, BAN_TURNS, CLAUSE_ORDERS, CONDITIONS, MODAL_BANS, ORDER_WORDS, PERMISSIONS,
+    POINTING_BACK,
 };
 use crate::text::is_word_char;
 
@@ -86,6 +87,9 @@ fn permission_then_ban(text: &str) -> Option<usize> {
 /// - a ban after a statement with no order of its own: "Config lives in `config/` and you
 ///   must not read `config/secret.key`", "Read `CHANGELOG.md`; never create another".
 pub(super) fn deciding_clause(text: &str) -> Option<usize> {
+    if let Some(at) = contrasted(text) {
+        return Some(at);
+    }
     let (ban_turn, statement_turn) = turns(text);
     if ban_turn && let Some(at) = permission_then_ban(text) {
         return Some(at);
@@ -109,6 +113,36 @@ pub(super) fn deciding_clause(text: &str) -> Option<usize> {
     }
 }
 
+/// The byte offset in `text` of the last part of a contrast, which ends in a copula and
+/// "not": "`vercel` is fine for previews; `vercel --prod` is not", "mongosh is allowed for
+/// reading; `db.dropDatabase()` and `deleteMany({})` are NOT".
+fn contrasted(text: &str) -> Option<usize> {
+    let mut end = text.len();
+    while end > 0 && matches!(text.as_bytes()[end - 1], b'.' | b'!' | b' ' | b'*') {
+        end -= 1;
+    }
+    let trimmed = &text[..end];
+    let bytes = trimmed.as_bytes();
+    // "not", "isn't", "aren't": most rules end otherwise.
+    if !bytes
+        .last()
+        .is_some_and(|byte| byte.eq_ignore_ascii_case(&b't'))
+    {
+        return None;
+    }
+    let ends = [" is not", " are not", " isn't", " aren't"]
+        .iter()
+        .any(|end| {
+            bytes.len() > end.len()
+                && bytes[bytes.len() - end.len()..].eq_ignore_ascii_case(end.as_bytes())
+        });
+    if !ends {
+        return None;
+    }
+    let turn = trimmed.rfind([';', ','])?;
+    Some(turn + 1)
+}
+
 /// The byte offset in `text` of a ban after a part with no order of its own ("Config lives
 /// in `config/` and you must not read …"), read piece by piece between spaces: a word of an
 /// order before any turn ends the search, since every later head holds it too.
@@ -119,9 +153,9 @@ fn ban_after_statement(text: &str) -> Option<usize> {
         if !word.is_empty() && is_order_word(word) {
             return None;
         }
-        // A turn: a comma, a semicolon or a period that ends the piece, or a piece that is
+        // A turn: a comma, a semicolon, a colon or a period that ends the piece, or a piece that is
         // "but", "and" or a dash.
-        let after = if piece.ends_with([',', ';', '.']) {
+        let after = if piece.ends_with([',', ';', '.', ':']) {
             start + piece.len() + 1
         } else {
             match pieces.peek() {
@@ -159,6 +193,65 @@ fn ban_after_statement(text: &str) -> Option<usize> {
     None
 }
 
+/// The byte offsets in `text` where a later order of its own starts, after a comma, a
+/// semicolon, "and" or "or": "Don't run `firebase firestore:delete`, and don't write to
+/// `seed/`", "Never push to main and don't edit `gen/`". Each such clause may be about
+/// another tool. Only a sentence whose first part is an order itself is cut (a permission
+/// before a ban is [`deciding_clause`]'s), and only before a marker of [`CLAUSE_ORDERS`].
+pub(super) fn order_clauses(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut starts = Vec::new();
+    // Where the first order word ends: a later order must stand after it. Read once, and
+    // only when a turn followed by a marker is found (most rules hold none).
+    let mut first_order: Option<Option<usize>> = None;
+    let mut at = 0;
+    while at < bytes.len() {
+        let after = match bytes[at] {
+            b',' | b';' => at + 1,
+            b' ' if starts_with_ignore_case(&bytes[at + 1..], "and ") => at + 5,
+            b' ' if starts_with_ignore_case(&bytes[at + 1..], "or ") => at + 4,
+            _ => {
+                at += 1;
+                continue;
+            }
+        };
+        at = after;
+        let mut rest = after;
+        while bytes.get(rest) == Some(&b' ') {
+            rest += 1;
+        }
+        for lead in ["and ", "or ", "also "] {
+            if starts_with_ignore_case(&bytes[rest..], lead) {
+                rest += lead.len();
+                break;
+            }
+        }
+        let opens = CLAUSE_ORDERS.iter().any(|order| {
+            starts_with_ignore_case(&bytes[rest..], order)
+                && text[rest + order.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|ch| !is_word_char(ch))
+        });
+        if !opens {
+            continue;
+        }
+        let ordered = *first_order.get_or_insert_with(|| {
+            pieces(text)
+                .find(|(_, piece)| {
+                    let word = piece
+                        .trim_matches(|ch: char| !ch.is_alphanumeric() && ch != '\'' && ch != '’');
+                    !word.is_empty() && is_order_word(word)
+                })
+                .map(|(start, piece)| start + piece.len())
+        });
+        if ordered.is_some_and(|end| end <= after) && starts.last() != Some(&rest) {
+            starts.push(rest);
+        }
+    }
+    starts
+}
+
 /// Whether `text` may hold a turn of [`BAN_TURNS`] ("but", "however", a semicolon, a spaced
 /// hyphen, a dash) and whether it may hold the end of a statement (a comma, a period before
 /// more text, "and", or any of those): one look at each byte rules out most rules before
@@ -169,7 +262,7 @@ fn turns(text: &str) -> (bool, bool) {
     for (at, &byte) in bytes.iter().enumerate() {
         match byte {
             b';' | 0xE2 => return (true, true),
-            b',' => statement = true,
+            b',' | b':' => statement = true,
             b'.' => statement |= bytes.get(at + 1) == Some(&b' '),
             b' ' => {
                 let rest = &bytes[at + 1..];

@@ -559,6 +559,30 @@ pub(super) const INTERACTION_NAMES: &[&str] = &[
 /// `mcp__server__tool` names for.
 pub(super) const MCP_GATEWAYS: &[&str] = &["call_mcp_tool", "use_mcp_tool"];
 
+/// Products an agent reaches only through an MCP server (no agent has a built-in tool for
+/// them): with a gateway (`use_mcp_tool`) and no tool of the catalogue for them, a rule about
+/// one ("never transition Jira tickets", "don't refund anything through Stripe") is the
+/// gateway's. Lower-case, sorted.
+pub(super) const MCP_SERVICES: &[&str] = &[
+    "airtable",
+    "asana",
+    "confluence",
+    "datadog",
+    "figma",
+    "hubspot",
+    "jira",
+    "linear",
+    "notion",
+    "pagerduty",
+    "salesforce",
+    "sentry",
+    "slack",
+    "stripe",
+    "supabase",
+    "trello",
+    "zendesk",
+];
+
 /// Words before "server" that make it a thing the shell runs, not an MCP server: "the dev
 /// server", "a web server", "the database server".
 pub(super) const SHELL_SERVERS: &[&str] = &[
@@ -628,6 +652,12 @@ pub(super) const BAN_OPENERS: &[&str] = &[
     "avoid", "do not", "don't", "dont", "don’t", "must not", "never", "no", "not",
 ];
 
+/// Markers that open a later order of a sentence with its own tool ("…, and don't write to
+/// `seed/`"), lower-case.
+pub(super) const CLAUSE_ORDERS: &[&str] = &[
+    "always", "avoid", "do not", "don't", "dont", "don’t", "never",
+];
+
 /// Modal bans that open a ban after a statement, the subject read off: "(you) must not".
 pub(super) const MODAL_BANS: &[&str] = &[
     "may never",
@@ -657,3 +687,47 @@ pub(super) const CONDITIONS: &[&str] = &[
 pub(super) const POINTING_BACK: &[&str] = &[
     "call", "into", "invoke", "on", "pass", "run", "through", "to", "use", "via", "with",
 ];
+
+/// What users say for a word of an MCP tool's own name (`transition` of `transition_issue`,
+/// `worklog` of `add_worklog`), when they do not say the word itself: "never move an issue to
+/// Done", "don't log work on my behalf", "don't reassign tickets". Each entry is the name
+/// word, whether it is the tool's action (a verb) or its thing (a noun), and the words or
+/// phrases users say for it. One word counts only beside another word of the same tool's
+/// name or another synonym ("move an issue", "reassign tickets", not "move the files" or
+/// "the ticket number"); a phrase of several words counts alone. Sorted by name word.
+pub(super) const NAME_WORD_SYNONYMS: &[(&str, NameWordKind, &[&str])] = &[
+    ("assign", NameWordKind::Action, &["reassign", "unassign"]),
+    (
+        "event",
+        NameWordKind::Thing,
+        &["invitation", "invite", "meeting"],
+    ),
+    ("issue", NameWordKind::Thing, &["bug", "ticket"]),
+    (
+        "respond",
+        NameWordKind::Action,
+        &["accept", "decline", "rsvp"],
+    ),
+    (
+        "transition",
+        NameWordKind::Action,
+        &["close", "move", "reopen", "resolve"],
+    ),
+    (
+        "update",
+        NameWordKind::Action,
+        &["reassign", "relabel", "reprioritise", "reprioritize"],
+    ),
+    (
+        "worklog",
+        NameWordKind::Thing,
+        &["log hours", "log time", "log work", "time log"],
+    ),
+];
+
+/// Whether a word of a tool's name is its action or its thing ([`NAME_WORD_SYNONYMS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum NameWordKind {
+    Action,
+    Thing,
+}

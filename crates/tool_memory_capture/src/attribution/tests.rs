@@ -833,13 +833,19 @@ fn the_name_index_finds_what_a_search_per_name_finds() {
                 named.map(|(_, _, name)| name),
                 "{form:?}"
             );
-            let mut by_word: Option<(usize, Reverse<usize>, bool, &str, &str)> = None;
+            let mut by_word: Option<(usize, Reverse<usize>, bool, &str, bool)> = None;
             for tool in &candidates.tools {
                 let words_in = tool
                     .tokens
                     .iter()
                     .filter(|token| haystack.find_name_word(token).is_some())
-                    .count();
+                    .count()
+                    + super::lexicon::NAME_WORD_SYNONYMS
+                        .iter()
+                        .filter(|(word, _, _)| tool.tokens.iter().any(|token| token == word))
+                        .flat_map(|(_, _, phrases)| phrases.iter())
+                        .filter(|phrase| haystack.find(phrase, ALIAS_SUFFIXES).is_some())
+                        .count();
                 assert_eq!(tool.words_in(&hits), words_in, "{form:?} {}", tool.name);
                 let own = tool
                     .name
@@ -864,15 +870,49 @@ fn the_name_index_finds_what_a_search_per_name_finds() {
                     .distinctive
                     .iter()
                     .map(|&token| &tool.tokens[token])
-                    .filter_map(|token| haystack.find_name_word(token).map(|at| (at, token)))
+                    .filter_map(|token| {
+                        haystack
+                            .find_name_word(token)
+                            .map(|at| (at, tool.verb() == Some(token.as_str())))
+                    })
                     .min();
-                if let Some((at, token)) = earliest {
+                // What users say for the tool's name words, searched one by one.
+                let said: Vec<(usize, bool, bool)> = super::lexicon::NAME_WORD_SYNONYMS
+                    .iter()
+                    .filter(|(word, _, _)| tool.tokens.iter().any(|token| token == word))
+                    .flat_map(|(_, kind, phrases)| phrases.iter().map(move |phrase| (kind, phrase)))
+                    .filter_map(|(kind, phrase)| {
+                        haystack.find(phrase, ALIAS_SUFFIXES).map(|at| {
+                            (
+                                at,
+                                *kind == super::lexicon::NameWordKind::Action,
+                                phrase.contains(' '),
+                            )
+                        })
+                    })
+                    .collect();
+                let accompanied = said.iter().any(|(_, _, phrase)| *phrase)
+                    || said.len() > 1
+                    || tool
+                        .tokens
+                        .iter()
+                        .any(|token| haystack.find_name_word(token).is_some());
+                let synonym = said
+                    .iter()
+                    .map(|&(at, action, _)| (at, action))
+                    .min_by_key(|&(at, _)| at)
+                    .filter(|_| accompanied);
+                let earliest = match synonym {
+                    Some(synonym) if earliest.is_none_or(|(at, _)| synonym.0 < at) => Some(synonym),
+                    _ => earliest,
+                };
+                if let Some((at, verb)) = earliest {
                     let sender = candidates.senders && sends_mail(&haystack) && tool.sends;
                     let key = (at, Reverse(words_in), !sender);
                     if by_word.is_none_or(|(best, score, not_sender, _, _)| {
                         key < (best, score, not_sender)
                     }) {
-                        by_word = Some((key.0, key.1, key.2, &tool.name, token));
+                        by_word = Some((key.0, key.1, key.2, &tool.name, verb));
                     }
                 }
             }
@@ -884,11 +924,7 @@ fn the_name_index_finds_what_a_search_per_name_finds() {
                     hit.verb,
                 )
             });
-            let expected = by_word.map(|(at, words, _, name, token)| {
-                let tool = candidates.tools.iter().find(|tool| tool.name == name);
-                let verb = tool.is_some_and(|tool| tool.verb() == Some(token));
-                (at, words, name, verb)
-            });
+            let expected = by_word.map(|(at, words, _, name, verb)| (at, words, name, verb));
             assert_eq!(found, expected, "{form:?}");
             compared += 1;
         }

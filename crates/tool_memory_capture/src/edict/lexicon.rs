@@ -774,6 +774,27 @@ pub(crate) fn filler_openers() -> impl Iterator<Item = &'static str> {
     FILLERS.iter().chain(firsts).copied()
 }
 
+/// "Never" opening an order in German and Spanish ("Niemals `terraform destroy` ausführen",
+/// "Nunca ejecutes `rm -rf`"). French says it around the verb ("Ne lance jamais …"), which
+/// `marker_at` reads from `ne`. One small list per language, lower-case.
+pub(crate) const FOREIGN_NEVER: &[&str] = &["nie", "niemals", "nunca"];
+
+/// "Use" opening a choice that bans the other ("usa `pnpm`, nunca `npm`").
+pub(crate) const FOREIGN_USE: &[&str] = &["usa", "utilise", "utilisez", "verwende"];
+
+/// "Ask me" and the word for "before" that makes it an ask-first order ("Demande-moi avant de
+/// pousser", "Pregúntame antes de borrar nada", "Frag mich vor jedem Push").
+pub(crate) const FOREIGN_ASK_FIRST: &[(&str, &str)] = &[
+    ("demande-moi", "avant"),
+    ("demandez-moi", "avant"),
+    ("frag", "vor"),
+    ("pregúntame", "antes"),
+    ("preguntame", "antes"),
+];
+
+/// "Never" after a comma in a choice, in the languages above ("usa X, nunca Y").
+pub(crate) const FOREIGN_NOT: &[&str] = &["jamais", "nicht", "nie", "niemals", "nunca", "pas"];
+
 /// Every word the edict grammar's `marker_at` can find a marker at: the words its cases open with, the agent's
 /// names and nouns (a subject of an order in the third person, after an article or not) and
 /// the first word of each opener of a standing order ("from now on").
@@ -781,14 +802,40 @@ pub(crate) fn marker_openers() -> impl Iterator<Item = &'static str> {
     let openers = [
         "never", "don't", "dont", "do", "stop", "always", "you", "you're", "no", "leave", "avoid",
         "i'd", "i", "under", "only", "check", "confirm", "consult", "clear", "talk", "ask", "get",
-        "use", "the", "an", "any", "prefer", "nobody",
+        "use", "the", "an", "any", "prefer", "nobody", "not", "is",
     ];
+    let other_languages = FOREIGN_NEVER
+        .iter()
+        .chain(FOREIGN_USE)
+        .chain(FOREIGN_ASK_FIRST.iter().map(|(ask, _)| ask))
+        .chain(["ne", "pas"].iter())
+        .copied();
     let forward = FORWARD_PHRASES
         .iter()
         .filter_map(|phrase| phrase.first().copied());
     openers
         .into_iter()
+        .chain(other_languages)
         .chain(AGENT_NOUNS.iter().copied())
         .chain(AGENT_NAMES.iter().copied())
         .chain(forward)
 }
+
+/// Openings of advice about the rules themselves, not about a tool: "If a rule blocks you,
+/// stop and tell me — don't look for a workaround", "When a hook stops a call, …". Such a
+/// sentence is a meta-instruction, neither the user's rule nor material's proposal.
+pub(crate) const META_OPENINGS: &[&[&str]] = &[
+    &["if", "a", "guard"],
+    &["if", "a", "hook"],
+    &["if", "a", "rule"],
+    &["if", "any", "rule"],
+    &["if", "one", "of", "my", "rules"],
+    &["if", "something", "blocks", "you"],
+    &["if", "the", "guard"],
+    &["if", "the", "rule"],
+    &["if", "you", "are", "blocked"],
+    &["if", "you're", "blocked"],
+    &["when", "a", "guard"],
+    &["when", "a", "hook"],
+    &["when", "a", "rule"],
+];

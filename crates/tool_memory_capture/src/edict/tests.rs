@@ -684,3 +684,58 @@ fn two_word_titles_and_example_lead_ins_are_not_rules() {
     check("Error messages have no trailing period. Don't write:", &[]);
     check("Never Push to `main`.", &["Never Push to `main`."]);
 }
+
+/// Session 29: learners' English, other languages (one small list each), and advice about the
+/// rules themselves, which is no rule.
+#[test]
+fn recognises_learners_forms_and_other_languages() {
+    check(
+        "Please not make any commit in my name.",
+        &["Please not make any commit in my name."],
+    );
+    check(
+        "Is forbidden to run `docker system prune`.",
+        &["Is forbidden to run `docker system prune`."],
+    );
+    check(
+        "please never to delete the folder `assets/raw`.",
+        &["please never to delete the folder `assets/raw`."],
+    );
+    check(
+        "For formatting use `black`, never `autopep8`.",
+        &["For formatting use `black`, never `autopep8`."],
+    );
+    check(
+        "Niemals `terraform destroy` ausführen.",
+        &["Niemals `terraform destroy` ausführen."],
+    );
+    check(
+        "Frag mich vor jedem `git push`.",
+        &["Frag mich vor jedem `git push`."],
+    );
+    check(
+        "`config.yml` ne doit pas être modifié.",
+        &["`config.yml` ne doit pas être modifié."],
+    );
+    check(
+        "Ne lance jamais `npm publish`.",
+        &["Ne lance jamais `npm publish`."],
+    );
+    check(
+        "Pas de `git push --force`.",
+        &["Pas de `git push --force`."],
+    );
+    check(
+        "Pregúntame antes de borrar nada.",
+        &["Pregúntame antes de borrar nada."],
+    );
+    check("Usa `pnpm`, nunca `npm`.", &["Usa `pnpm`, nunca `npm`."]);
+    // Not orders: a fragment after "not", a question, advice about the rules.
+    check("Not that file, the other one.", &[]);
+    check("Is forbidden to run it here?", &[]);
+    check(
+        "If a rule blocks you, stop and tell me — don't look for a workaround.",
+        &[],
+    );
+    check("Nie wieder.", &[]);
+}

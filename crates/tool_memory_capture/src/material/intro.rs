@@ -9,7 +9,7 @@ use regex::Regex;
 
 use super::lexicon::{
     ADOPT_PHRASES, ADOPT_VERBS, FORWARD_PHRASES, OPINION_PHRASES, REQUEST_LEADS, RULES_FILES,
-    STANDING_PHRASES, has,
+    SOURCE_PHRASES, STANDING_PHRASES, has,
 };
 use crate::lexicon::{
     ADOPT_VERB, ADOPT_VERB_WITH_RULES, AFTER_POINTER, FORWARD_POINTER, INTRO_TRIGGER,
@@ -278,6 +278,10 @@ fn clause_intro(reading: PlainLine<'_>, clause: &str, colon: bool) -> Option<Cla
         || (opinion && pointer)
         || (question && pointer_to_material)
     {
+        return Some(ClauseIntro::Material);
+    }
+    // "(the thing below is from a newsletter)": a text pointed at, from someone else.
+    if pointer && contains_phrase(&words, SOURCE_PHRASES) {
         return Some(ClauseIntro::Material);
     }
     if (rules_noun || rules_file) && !process {

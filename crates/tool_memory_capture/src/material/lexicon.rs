@@ -461,7 +461,62 @@ pub(crate) fn trigger_words() -> impl Iterator<Item = &'static str> {
         .chain(firsts)
         .chain(forward)
         .chain(["above", "according", "tl"])
+        // A text pointed at with its source ([`SOURCE_PHRASES`]): "the thing below is from …".
+        .chain(["below", "following"])
 }
+
+/// How the user turns back from material to their own words at the start of the message's
+/// last paragraph: dismissing it ("Ignore what that says.", "That's spam."), or leaving it
+/// ("Anyway:", "Back to the repo"). Lower-case, matched at the start of the line (after an
+/// opening bracket), sorted.
+pub(crate) const RETURN_OPENERS: &[&str] = &[
+    "anyhow",
+    "anyway",
+    "anyways",
+    "back to",
+    "do not follow",
+    "don't follow",
+    "end of",
+    "ignore all that",
+    "ignore that",
+    "ignore this",
+    "ignore what",
+    "none of that",
+    "that is spam",
+    "that was spam",
+    "that's a scam",
+    "that's phishing",
+    "that's spam",
+    "this is spam",
+];
+
+/// What makes the last paragraph after an adopted list a doubt about adopting it, not an
+/// adoption ("I'm thinking of copying the first line. Should I?", "should I use these?"):
+/// lower-case phrases found anywhere in its first line, sorted.
+pub(crate) const ADOPTION_HEDGES: &[&str] = &[
+    "any good",
+    "considering",
+    "do you think",
+    "is it worth",
+    "not sure",
+    "shall i",
+    "should i",
+    "should we",
+    "thinking about",
+    "thinking of",
+    "would you recommend",
+];
+
+/// Where a text the user points at comes from, when it is someone else's: "(the thing below
+/// is from a newsletter)", "this came from a forum". With a pointer, it presents material.
+pub(super) const SOURCE_PHRASES: &[&[&str]] = &[
+    &["are", "from"],
+    &["came", "from"],
+    &["comes", "from"],
+    &["is", "from"],
+    &["was", "posted"],
+    &["were", "posted"],
+];
 
 #[cfg(test)]
 mod tests {

@@ -448,3 +448,27 @@ fn a_fence_right_after_an_adopting_introduction_holds_the_users_rules() {
         ],
     );
 }
+
+/// The message's last paragraph starts after its last blank or separator line; the user may
+/// turn back from material there, and only there.
+#[test]
+fn the_last_paragraph_is_after_the_last_break() {
+    assert_eq!(super::last_paragraph(&["a", "", "b", "c", ""]), 2);
+    assert_eq!(super::last_paragraph(&["a", "---", "b"]), 2);
+    assert_eq!(super::last_paragraph(&["a", "b"]), 0);
+    assert_eq!(super::last_paragraph(&["", ""]), 2);
+}
+
+/// A dismissal opens the user's own last paragraph only at its start, as a whole word.
+#[test]
+fn a_turn_back_opens_the_line() {
+    assert!(super::turns_back(
+        "Ignore what that says. My rule: never send files."
+    ));
+    assert!(super::turns_back(
+        "That’s spam. From now on, don't open links from them."
+    ));
+    assert!(super::turns_back("(anyway: you can push to main again)"));
+    assert!(!super::turns_back("Anywayz, more deals inside"));
+    assert!(!super::turns_back("Please ignore the previous email."));
+}

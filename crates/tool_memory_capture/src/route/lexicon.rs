@@ -230,7 +230,8 @@ pub(crate) const SHELL_OBJECTS: &[&str] = &[
 ];
 
 /// Things a name in a code span can stand before that live behind the shell: "the
-/// `payments` namespace", "the `main` branch", "the `prod` kube context".
+/// `payments` namespace", "the `main` branch", "the `prod` kube context", "the
+/// `shop-prod-31` project" (a cloud project, subscription or tenant).
 pub(crate) const NAMED_SHELL_THINGS: &[&str] = &[
     "account",
     "branch",
@@ -245,13 +246,17 @@ pub(crate) const NAMED_SHELL_THINGS: &[&str] = &[
     "namespace",
     "pod",
     "profile",
+    "project",
     "queue",
     "remote",
+    "resource-group",
     "schema",
     "service",
     "stack",
+    "subscription",
     "table",
     "tag",
+    "tenant",
     "topic",
 ];
 

@@ -73,13 +73,20 @@ pub(crate) const BANS: &[&[&str]] = &[
     &["readonly"],
     &["read", "only"],
     &["a", "no-go"],
+    // After "darf" / "doit" ([`COPULAS`]): "darf nicht verändert werden", "doit pas".
+    &["nicht"],
+    &["pas"],
     &["out", "of", "bounds"],
     &["not", "to", "be", "touched"],
     &["not", "to", "be", "used"],
     &["untouchable"],
 ];
 
-pub(crate) const COPULAS: &[&str] = &["is", "are", "stays", "stay", "remains", "remain", "being"];
+/// With the modal verbs that ban in German and French ("`.env` darf nicht verändert werden",
+/// "`config.yml` ne doit pas être modifié"), whose negation is in [`BANS`].
+pub(crate) const COPULAS: &[&str] = &[
+    "is", "are", "stays", "stay", "remains", "remain", "being", "darf", "dürfen", "doit", "doivent",
+];
 
 /// Adverbs that may stand between the copula and the ban ("is strictly off limits").
 pub(crate) const INTENSIFIERS: &[&str] =
@@ -98,7 +105,17 @@ pub(crate) const GATES: &[&[&str]] = &[
 ];
 
 /// Words after "only" that keep it an exclusive choice of means ("only with `--atomic`").
-pub(crate) const ONLY_MEANS: &[&str] = &["with", "via", "through", "from", "in", "on", "using"];
+pub(crate) const ONLY_MEANS: &[&str] =
+    &["as", "with", "via", "through", "from", "in", "on", "using"];
+
+/// How a thing must not be changed, at the end of a statement about it: "`go.sum` changes
+/// only through `go mod tidy`, never by hand", "The lockfile is regenerated, not manually".
+pub(crate) const BY_HAND: &[&[&str]] = &[
+    &["never", "by", "hand"],
+    &["never", "manually"],
+    &["not", "by", "hand"],
+    &["not", "manually"],
+];
 
 /// Judgements after a copula that ban what the subject names: "is never OK".
 pub(crate) const JUDGEMENTS: &[&[&str]] = &[

@@ -23,6 +23,15 @@ const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/re
 const MIN_PRECISION: f64 = 0.995;
 const MIN_RECALL: f64 = 0.99;
 const MIN_ATTRIBUTION: f64 = 0.98;
+/// The fresh cases of session 29's round 3 (`session29_*.jsonl`, the lead's classes C1-C14,
+/// written before the grammar was changed for them) are tallied apart, so the floors above
+/// stay those of the set they were measured on. First run: 45 cases, 62 rules, precision
+/// 0.976, recall 0.645, attribution 0.452; after round 3: precision 0.984, recall 0.984,
+/// attribution 0.935.
+const FRESH_PREFIX: &str = "session29_";
+const MIN_FRESH_PRECISION: f64 = 0.98;
+const MIN_FRESH_RECALL: f64 = 0.98;
+const MIN_FRESH_ATTRIBUTION: f64 = 0.93;
 /// Labelled sentences (rules plus non-rules) the corpus must hold.
 const MIN_SENTENCES: usize = 300;
 
@@ -35,6 +44,9 @@ struct Case {
     message: String,
     rules: Vec<Label>,
     not_rules: Vec<String>,
+    /// Whether the case is from the fresh set (set by `load`, not read from the file).
+    #[serde(skip)]
+    fresh: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -46,9 +58,17 @@ struct Label {
 fn load() -> Result<Vec<Case>> {
     let mut cases = Vec::new();
     for (path, text) in crate::corpus::jsonl_files(CORPUS_DIR)? {
-        cases.extend(parse_json_lines(&text, |line, source| {
+        let fresh = path
+            .file_name()
+            .and_then(|name| name.to_str())
+            .is_some_and(|name| name.starts_with(FRESH_PREFIX));
+        let mut read: Vec<Case> = parse_json_lines(&text, |line, source| {
             anyhow::Error::new(source).context(format!("{}:{line}", path.display()))
-        })?);
+        })?;
+        for case in &mut read {
+            case.fresh = fresh;
+        }
+        cases.extend(read);
     }
     Ok(cases)
 }
@@ -202,16 +222,22 @@ fn real_text_meets_the_ratchet_floors() -> Result<()> {
     );
 
     let mut total = Tally::default();
+    let mut fresh = Tally::default();
     let mut by_shape: BTreeMap<&str, Tally> = BTreeMap::new();
     let mut misses = Vec::new();
     for case in &cases {
         let tally = score(case, &mut misses);
+        if case.fresh {
+            fresh.add(&tally);
+            continue;
+        }
         total.add(&tally);
         by_shape.entry(case.shape.as_str()).or_default().add(&tally);
     }
+    let fresh_cases = cases.iter().filter(|case| case.fresh).count();
     println!(
         "real-text capture: {} cases, {sentences} labelled sentences, {} rules; precision {:.3}, recall {:.3}, attribution {:.3}",
-        cases.len(),
+        cases.len() - fresh_cases,
         total.expected,
         total.precision(),
         total.recall(),
@@ -226,9 +252,25 @@ fn real_text_meets_the_ratchet_floors() -> Result<()> {
             tally.attribution()
         );
     }
+    println!(
+        "  fresh ({FRESH_PREFIX}*): {fresh_cases} cases, {} rules, precision {:.3}, recall {:.3}, attribution {:.3}",
+        fresh.expected,
+        fresh.precision(),
+        fresh.recall(),
+        fresh.attribution()
+    );
     for miss in &misses {
         println!("  {miss}");
     }
+    ensure!(
+        fresh.precision() >= MIN_FRESH_PRECISION
+            && fresh.recall() >= MIN_FRESH_RECALL
+            && fresh.attribution() >= MIN_FRESH_ATTRIBUTION,
+        "the fresh set is under its floors: precision {:.3}, recall {:.3}, attribution {:.3}",
+        fresh.precision(),
+        fresh.recall(),
+        fresh.attribution()
+    );
     ensure!(
         total.precision() >= MIN_PRECISION,
         "precision {:.3} < {MIN_PRECISION}",
