@@ -15,6 +15,7 @@ mod allowlist;
 mod conditions;
 mod entities;
 mod lexicon;
+mod spelling;
 mod tokens;
 mod whole_tool;
 
@@ -120,7 +121,10 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     } else {
         Cow::Borrowed(text)
     };
-    let original = text;
+    let original = match spelling::plain_rule_text(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(plain) => Cow::Owned(plain),
+    };
     if asks_about_a_rule(&original) {
         return None;
     }
@@ -689,6 +693,14 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         && let Some(cut) = POSITIVE_TURNS
             .iter()
             .filter_map(|turn| lower.find(turn))
+            // A line that opens on "use" turns from the ban on the line before it; under a
+            // list's heading ("Do NOT:" / "- run X" / "- use Y"), it is one more item.
+            .filter(|&at| {
+                lower.as_bytes()[at] != b'\n' || {
+                    let line = lower[..at].rsplit('\n').next().unwrap_or_default();
+                    Cues::of(&WordRuns::new(line)).forbid.is_some()
+                }
+            })
             .min()
         && Cues::of(&WordRuns::new(&lower[..cut])).forbid.is_some()
     {
@@ -717,9 +729,15 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     }
     // "always use https://staging..., never production": every literal sits in the "always"
     // clause, and the "never" clause names nothing, so the rule is a requirement.
+    // ("`*.p12` must never be read", "should never", "are never to be": the two cues side by
+    // side are one ban.)
     if let (Cue::Forbid { ask_first: false }, Some(require_at), Some(forbid_at)) =
         (cue, cues.require, cues.forbid)
         && require_at < forbid_at
+        && lower[require_at..forbid_at]
+            .split_whitespace()
+            .nth(1)
+            .is_some()
         && entities.iter().all(|(offset, _)| *offset < forbid_at)
         && flags.iter().all(|(offset, _)| *offset < forbid_at)
         && phrases.iter().all(|phrase| phrase.offset < forbid_at)
