@@ -24,7 +24,10 @@ pub(crate) fn ordering_clauses<'a>(text: &'a str, keep: impl Fn(&str) -> bool) -
         && !text.contains(", but ")
         && !text.contains(", and ")
         && markdown::sentence_ends(text).len() <= 1
-        && mark_of(text).is_none();
+        && mark_of(text).is_none()
+        && !text
+            .match_indices(", ")
+            .any(|(at, _)| is_permission(&text[..at]));
     if plain_line {
         return Cow::Borrowed(text);
     }
@@ -81,10 +84,14 @@ pub(crate) fn ordering_clauses<'a>(text: &'a str, keep: impl Fn(&str) -> bool) -
             if keep(clause) || (is_item && list_order) {
                 // "Files in `vendor/**` are third-party; never modify them": an order that
                 // points back names what the clause before it names.
-                if let Some(previous) = previous.take()
-                    && refers_back(clause)
-                {
-                    kept.push(previous.to_owned());
+                if let Some(previous) = previous.take() {
+                    if refers_back(clause) {
+                        kept.push(previous.to_owned());
+                    } else if let Some(completed) = completed_subcommand(previous, clause) {
+                        kept.push(completed);
+                        any_kept = true;
+                        continue;
+                    }
                 }
                 kept.push(clause.to_owned());
                 any_kept = true;
@@ -179,6 +186,14 @@ pub(crate) fn refers_back(clause: &str) -> bool {
         "this one",
         "a second one",
         "the same",
+        // "Posting in #team-a is fine; any other channel, ask me first": the others are
+        // those the clause before names.
+        "any other",
+        "all other",
+        "every other",
+        "anything else",
+        "anywhere else",
+        "anyone else",
     ]
     .iter()
     .any(|phrase| lower.contains(phrase))
@@ -194,6 +209,58 @@ pub(crate) fn refers_back(clause: &str) -> bool {
             .iter()
             .any(|pronoun| word.eq_ignore_ascii_case(pronoun))
         })
+}
+
+/// Words that close a permission: "`docker compose down` is fine", "`alembic upgrade` is
+/// allowed", "local (`--local`) is OK".
+pub(crate) const PERMISSIONS: &[&str] =
+    &["acceptable", "allowed", "fine", "ok", "okay", "permitted"];
+
+/// Whether a clause grants what it names ("... is fine"): it ends on a permission after "is"
+/// or "are" and has no ban of its own ("is not allowed").
+pub(crate) fn is_permission(clause: &str) -> bool {
+    let lower = clause.trim_end_matches(['.', ' ', '!']).to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|ch: char| !(ch.is_alphanumeric() || ch == '\''))
+        .filter(|word| !word.is_empty())
+        .collect();
+    match words.as_slice() {
+        [.., copula, last] => {
+            matches!(*copula, "is" | "are" | "totally" | "perfectly")
+                && PERMISSIONS.contains(last)
+                && !words
+                    .iter()
+                    .any(|word| matches!(*word, "not" | "never" | "isn't"))
+        }
+        _ => false,
+    }
+}
+
+/// "`kubectl get` is fine, `delete` is not", "`terraform plan` is fine; `apply` is not": a
+/// ban whose code span is a bare subcommand after a permission of the program's other
+/// subcommand is that program's subcommand. `None` unless the shapes are these.
+fn completed_subcommand(permission: &str, ban: &str) -> Option<String> {
+    if !is_permission(permission) {
+        return None;
+    }
+    let first_span = |text: &str| {
+        let open = text.find('`')?;
+        let close = text[open + 1..].find('`')? + open + 1;
+        Some((open, close))
+    };
+    let (open, close) = first_span(permission)?;
+    let mut granted = permission[open + 1..close].split_whitespace();
+    let program = granted.next()?;
+    granted.next()?;
+    let (open, close) = first_span(ban)?;
+    let banned = ban[open + 1..close].trim();
+    let bare_word = !banned.is_empty()
+        && banned
+            .chars()
+            .all(|ch| ch.is_alphanumeric() || "-_:".contains(ch))
+        && !banned.starts_with('-')
+        && !crate::derive::is_program(&banned.to_lowercase());
+    bare_word.then(|| format!("{}`{program} {banned}`{}", &ban[..open], &ban[close + 1..]))
 }
 
 /// Splits one line into clauses: at sentence ends, dashes used as punctuation (` — `, ` – `,
@@ -233,7 +300,12 @@ fn clauses(line: &str) -> Vec<&str> {
                 ", and wait for ",
             ]
             .iter()
-            .find(|separator| rest.starts_with(**separator));
+            .find(|separator| rest.starts_with(**separator))
+            // "`kubectl get` is fine, `delete` is not": a permission, then the ban it
+            // contrasts with, each a clause.
+            .or_else(|| {
+                (rest.starts_with(", ") && is_permission(&sentence[from..at])).then_some(&", ")
+            });
             match separator {
                 Some(separator) if !markdown::in_spans(&spans, start + at) => {
                     pieces.push(&sentence[from..at]);
@@ -312,6 +384,35 @@ mod tests {
         check(
             "---\ndescription: never mind\n---\n- NEVER run `db:reset`.",
             "NEVER run `db:reset`.",
+        );
+    }
+
+    #[test]
+    fn a_permission_and_the_ban_beside_it_are_two_clauses() {
+        check(
+            "`kubectl get` is fine, never `delete`.",
+            "never `kubectl delete`.",
+        );
+        check(
+            "`terraform plan` is fine; never `apply`.",
+            "never `terraform apply`.",
+        );
+        check(
+            "`npm install --save-dev` is fine, never `npm install -g`.",
+            "never `npm install -g`.",
+        );
+        check(
+            "Posting in #eng is fine; any other channel, never.",
+            "Posting in #eng is fine\nany other channel, never.",
+        );
+        // No permission: the sentence stays whole.
+        check(
+            "never `git push`, `git tag`.",
+            "never `git push`, `git tag`.",
+        );
+        check(
+            "`deploy` is not fine, never `apply`.",
+            "`deploy` is not fine, never `apply`.",
         );
     }
 

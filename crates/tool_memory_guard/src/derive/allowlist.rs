@@ -15,6 +15,7 @@ use crate::derive::lexicon::{
 };
 use crate::derive::tokens::{Token, TokenKind, tokenize};
 use crate::derive::whole_tool::action_words;
+use crate::rule_text::PERMISSIONS;
 use crate::{Constraint, Matcher, MatcherKind};
 
 /// Where the list of those allowed is, relative to the marker.
@@ -98,6 +99,19 @@ fn marker(
     let has_verb = words.iter().any(|word| is_verb(word));
     if !has_verb {
         return None;
+    }
+    // "Posting in #team-a is fine; any other channel, ask me first": what the permission
+    // names is the list, when the rule goes on to the others.
+    let others = words
+        .windows(2)
+        .any(|pair| matches!(pair, ["any" | "all" | "every", "other"]))
+        || words.iter().any(|word| *word == "else");
+    if others
+        && let Some(at) = words
+            .windows(2)
+            .position(|pair| matches!(pair[0], "is" | "are") && PERMISSIONS.contains(&pair[1]))
+    {
+        return Some((at, Side::Before));
     }
     for (at, word) in words.iter().enumerate() {
         let everyone =
