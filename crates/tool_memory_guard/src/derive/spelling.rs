@@ -20,6 +20,10 @@ pub(crate) fn plain_rule_text(text: &str) -> Cow<'_, str> {
     } else {
         Cow::Borrowed(text)
     };
+    let text = match without_regardless(&text) {
+        Some(plain) => Cow::Owned(plain),
+        None => text,
+    };
     if !text.contains('`') || !text.contains(['(', '"', '\'']) {
         return text;
     }
@@ -79,6 +83,37 @@ fn plain_typography(text: &str) -> String {
         at += 1;
     }
     plain
+}
+
+/// Phrases that say the order holds whatever follows them: "never run `vercel deploy`, with
+/// or without `--prod`", "regardless of `--force`". What they name is no condition of the
+/// ban (read as one, "without `--prod`" made `--prod` a requirement).
+const REGARDLESS: &[&str] = &["with or without ", "regardless of "];
+
+/// `text` with each [`REGARDLESS`] phrase and the code span or word after it blanked out.
+/// `None` when it has none.
+fn without_regardless(text: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    if !REGARDLESS.iter().any(|phrase| lower.contains(phrase)) {
+        return None;
+    }
+    let mut plain = text.to_owned();
+    for phrase in REGARDLESS {
+        for (at, _) in lower.match_indices(phrase) {
+            let from = at + phrase.len();
+            let rest = &text[from..];
+            let object = if let Some(inner) = rest.strip_prefix('`') {
+                inner.find('`').map_or(rest.len(), |close| close + 2)
+            } else {
+                rest.find(|ch: char| ch.is_whitespace() || ",;.".contains(ch))
+                    .unwrap_or(rest.len())
+            };
+            let end = from + object;
+            let blank = " ".repeat(end - at);
+            plain.replace_range(at..end, &blank);
+        }
+    }
+    Some(plain)
 }
 
 /// Words whose presence makes a parenthetical part of the order, not a reason beside it:
@@ -262,6 +297,18 @@ mod tests {
         check(
             "Never say “all clear” to the client.",
             "Never say \"all clear\" to the client.",
+        );
+    }
+
+    #[test]
+    fn what_the_ban_holds_regardless_of_is_no_condition() {
+        check(
+            "Never run `vercel deploy`, with or without `--prod`.",
+            &format!("Never run `vercel deploy`, {}.", " ".repeat(24)),
+        );
+        check(
+            "Never `git push` regardless of flags",
+            "Never `git push`                    ",
         );
     }
 
