@@ -488,7 +488,17 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     }
 
     let mut entities: Vec<(usize, Matcher)> = Vec::new();
+    // "Never write outside `/srv/out/`": the places named after "outside" are the ones
+    // allowed, and every other place is forbidden.
+    let mut outside: Vec<Matcher> = Vec::new();
     for (index, token) in tokens.iter().enumerate() {
+        if let (false, TokenKind::Entity(MatcherKind::Path, value)) = (used[index], &token.kind)
+            && matches!(cue, Cue::Forbid { .. })
+            && is_after_outside(&tokens, index)
+        {
+            outside.push(Matcher::new(MatcherKind::Path, value.clone()));
+            continue;
+        }
         if let (false, TokenKind::Entity(kind, value)) = (used[index], &token.kind) {
             // "Before running `./deploy.sh`", "never run scripts/seed.sh": a script said
             // after a verb of running is the command it is, not a file to keep away from
@@ -656,6 +666,10 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             }
         }
     }
+    if !outside.is_empty() {
+        let at = entities.first().map_or(0, |(offset, _)| *offset);
+        entities.push((at, Matcher::new(MatcherKind::Path, EVERY_PATH)));
+    }
     for (offset, host) in host_names(&tokens, &used) {
         // An id that is a host's name is that host.
         entities.retain(|(_, matcher)| {
@@ -781,7 +795,7 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     }
     // "Never read `.env*` files except `.env.example`": what follows the exception is
     // excused, not forbidden.
-    let mut except: Vec<Matcher> = Vec::new();
+    let mut except: Vec<Matcher> = outside;
     let except_at = match cue {
         Cue::Forbid { .. } => EXCEPT_CUES.iter().filter_map(|cue| words.find(cue)).min(),
         _ => None,
@@ -996,6 +1010,16 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     let mut when = constraint.when.clone();
     when.extend(conditions);
     finish(constraint.with_when(when))
+}
+
+/// The path pattern every path matches, forbidden when a rule names only the places allowed
+/// ("never write outside `/srv/out/`").
+const EVERY_PATH: &str = "**";
+
+/// Whether the token at `index` follows "outside" or "outside of".
+fn is_after_outside(tokens: &[tokens::Token<'_>], index: usize) -> bool {
+    let before = |back: usize| index.checked_sub(back).map(|at| tokens[at].lower.as_ref());
+    before(1) == Some("outside") || (before(1) == Some("of") && before(2) == Some("outside"))
 }
 
 /// What a ban on piping into `target` forbids: a shell stands for every shell (`curl ... |

@@ -128,6 +128,10 @@ fn marker(
                 }
                 next += 1;
             }
+            // "anyone from outside acme.io"
+            if words.get(next) == Some(&"from") && words.get(next + 1) == Some(&"outside") {
+                next += 1;
+            }
             // "never email anyone, but always cc Tom": after a comma, "but" opens a clause.
             if let Some(marker) = ALLOW_MARKERS
                 .iter()
@@ -250,6 +254,11 @@ pub(crate) fn host_allowlist(
             TokenKind::Entity(MatcherKind::Url, value) => {
                 allowed.push(Matcher::new(MatcherKind::Url, value.clone()));
             }
+            // `docs.rs`, `crates.io`: a name of dotted words read as a file, where only hosts
+            // are named, is a host.
+            TokenKind::Entity(MatcherKind::Path, value) if is_host_shaped(value) => {
+                allowed.push(Matcher::new(MatcherKind::Domain, value.clone()));
+            }
             TokenKind::Entity(..) => return None,
             _ => {}
         }
@@ -282,3 +291,19 @@ const FETCH_VERBS: &[&str] = &[
 const EVERYWHERE_WORDS: &[&str] = &[
     "anything", "anywhere", "domains", "hosts", "sites", "urls", "websites",
 ];
+
+/// A dotted name of two labels or more, each of letters, digits and hyphens, the last of
+/// letters: `docs.rs`, `pkg.go.dev`.
+fn is_host_shaped(value: &str) -> bool {
+    let labels: Vec<&str> = value.split('.').collect();
+    labels.len() >= 2
+        && labels.iter().all(|label| {
+            !label.is_empty()
+                && label
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '-')
+        })
+        && labels
+            .last()
+            .is_some_and(|last| last.len() >= 2 && last.chars().all(|ch| ch.is_ascii_alphabetic()))
+}

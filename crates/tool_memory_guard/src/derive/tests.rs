@@ -971,3 +971,96 @@ fn creating_files_of_a_kind() {
         ),
     );
 }
+
+#[test]
+fn each_item_of_a_do_not_list_holds_beside_its_reason() {
+    check(
+        "bash",
+        "Do not:\n- run `rm -rf .` or `git clean -fdx` (untracked files include local certs)\n- run `git checkout -- .` or `git restore .` to \"reset\" my work",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"rm . -rf"},{"kind":"command","value":"git clean -fdx"},{"kind":"command","value":"git checkout . --"},{"kind":"command","value":"git restore ."}],"polarity":"forbid"}"#,
+        ),
+    );
+}
+
+#[test]
+fn must_never_is_a_ban() {
+    for text in [
+        "`config/signing.properties` must never be read.",
+        "`config/signing.properties` should never be read.",
+        "`config/signing.properties` may never be read.",
+        "`config/signing.properties` is never to be read.",
+    ] {
+        check(
+            "read",
+            text,
+            Some(
+                r#"{"matchers":[{"kind":"path","value":"config/signing.properties"}],"polarity":"forbid"}"#,
+            ),
+        );
+    }
+}
+
+#[test]
+fn a_permission_beside_a_ban_is_no_ban() {
+    check(
+        "bash",
+        "`docker compose down` is fine; `docker compose down -v` is not.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"docker compose down -v"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "`terraform plan` is fine, `apply` is not.",
+        Some(r#"{"matchers":[{"kind":"command","value":"terraform apply"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "bash",
+        "`alembic upgrade` is allowed; `alembic downgrade` needs my approval.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"alembic downgrade"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "mcp__slack__post_message",
+        "Posting in #team-a is fine; any other channel, ask me first.",
+        Some(
+            r##"{"ask_first":true,"except":[{"kind":"literal","value":"#team-a"}],"matchers":[{"kind":"command","value":"post message"}],"polarity":"forbid"}"##,
+        ),
+    );
+}
+
+#[test]
+fn with_or_without_is_regardless() {
+    check(
+        "bash",
+        "Never run `vercel deploy`, with or without `--prod`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"vercel deploy"}],"polarity":"forbid"}"#),
+    );
+}
+
+#[test]
+fn outside_names_the_places_allowed() {
+    check(
+        "write",
+        "Never write outside `/srv/out/`.",
+        Some(
+            r#"{"access":"write","except":[{"kind":"path","value":"/srv/out/"}],"matchers":[{"kind":"path","value":"**"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "mcp__gcal__create_event",
+        "Never invite anyone from outside acme.io.",
+        Some(
+            r#"{"except":[{"kind":"domain","value":"acme.io"}],"matchers":[{"kind":"command","value":"create event"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "webfetch",
+        "Only fetch from `docs.rs`.",
+        Some(
+            r#"{"except":[{"kind":"domain","value":"docs.rs"}],"matchers":[{"kind":"domain","value":"*"}],"polarity":"forbid"}"#,
+        ),
+    );
+}
