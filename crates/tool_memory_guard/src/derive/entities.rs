@@ -161,6 +161,15 @@ pub(crate) fn command_phrases(
                 words.push(candidate.lower.to_string());
                 used[next] = true;
                 next += 1;
+            } else if let Some(subcommand) = (words.len() == 1)
+                .then(|| noun_form_of(candidate, known))
+                .flatten()
+            {
+                // "no docker pushes", "no npm publishes", "no helm upgrades": the subcommand
+                // said as a noun, not every use of the program.
+                words.push(subcommand.to_owned());
+                used[next] = true;
+                next += 1;
             } else if program == "git" && is_word(candidate, FORCE_PUSH_WORD) {
                 words.push("push".to_owned());
                 used[next] = true;
@@ -194,6 +203,24 @@ pub(crate) fn command_phrases(
         index = next;
     }
     merge_wrappers(tokens, phrases)
+}
+
+/// The subcommand of `known` that a word names as a noun or a gerund: `pushes`, `publishes`,
+/// `upgrades`, `deploying`.
+fn noun_form_of(token: &Token, known: &[&'static str]) -> Option<&'static str> {
+    if !matches!(token.kind, TokenKind::Word)
+        || !(token.lower.ends_with('s') || token.lower.ends_with("ing"))
+    {
+        return None;
+    }
+    known
+        .iter()
+        .find(|subcommand| {
+            subcommand.len() >= 3
+                && token.lower.as_ref() != **subcommand
+                && is_form_of(&token.lower, subcommand)
+        })
+        .copied()
 }
 
 /// Whether `word` is `verb` or one of its forms: `tag`, `tags`, `tagging`, `tagged`;
