@@ -440,7 +440,11 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     } else {
         tool_name.to_lowercase().contains("git")
     };
-    let git_context = tool_git || cues.git_context.is_some();
+    // "Don't push to `main`", "never push to `release/2.4`": pushing to a target is git's.
+    let push_to = tokens.windows(2).any(|pair| {
+        is_word(&pair[0], lexicon::PUSH_WORD) && pair[1].lower == "to"
+    });
+    let git_context = tool_git || cues.git_context.is_some() || push_to;
     let mut used = vec![false; tokens.len()];
     let mut phrases = command_phrases(&tokens, git_context, &mut used);
     // "on Fridays", "more than $500", "when the freeze is on": the situation, whose words are
