@@ -441,9 +441,9 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         tool_name.to_lowercase().contains("git")
     };
     // "Don't push to `main`", "never push to `release/2.4`": pushing to a target is git's.
-    let push_to = tokens.windows(2).any(|pair| {
-        is_word(&pair[0], lexicon::PUSH_WORD) && pair[1].lower == "to"
-    });
+    let push_to = tokens
+        .windows(2)
+        .any(|pair| is_word(&pair[0], lexicon::PUSH_WORD) && pair[1].lower == "to");
     let git_context = tool_git || cues.git_context.is_some() || push_to;
     let mut used = vec![false; tokens.len()];
     let mut phrases = command_phrases(&tokens, git_context, &mut used);

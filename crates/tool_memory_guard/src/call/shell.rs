@@ -618,11 +618,18 @@ fn segment_invocations_within(
 
 /// Whether `program`'s option `word` takes the next word as its value: a long one of
 /// [`VALUE_FLAGS`] for any program, a short one of [`SHORT_VALUE_FLAGS`] for its program.
-fn takes_a_value(program: &str, word: &str) -> bool {
+fn takes_a_value(program: &str, subcommand: Option<&String>, word: &str) -> bool {
     VALUE_FLAGS.contains(&word)
-        || SHORT_VALUE_FLAGS
-            .iter()
-            .any(|(known, flags)| *known == program && flags.contains(&word))
+        || SHORT_VALUE_FLAGS.iter().any(|(known, flags)| {
+            let of_this = match known.split_once(' ') {
+                Some((known_program, known_subcommand)) => {
+                    known_program == program
+                        && subcommand.is_some_and(|subcommand| subcommand == known_subcommand)
+                }
+                None => *known == program,
+            };
+            of_this && flags.contains(&word)
+        })
 }
 
 /// Whether a wrapper's option takes the next word as its value: it is one of `options`, or a
@@ -874,7 +881,7 @@ fn invocation(words: &[String]) -> Invocation {
                     }
                 }
             }
-            skip_value = !word.contains('=') && takes_a_value(&program, word);
+            skip_value = !word.contains('=') && takes_a_value(&program, positional.first(), word);
             let name = flag_meanings(&program, expanded.first().map_or("", String::as_str))
                 .next()
                 .unwrap_or_default()
@@ -906,6 +913,13 @@ fn invocation(words: &[String]) -> Invocation {
                 flags.push(flag.to_owned());
             }
             positional.push(refspec.to_owned());
+            continue;
+        }
+        // `cargo +nightly publish`: a toolchain before the subcommand is no subcommand.
+        if positional.is_empty()
+            && word.starts_with('+')
+            && matches!(program.as_str(), "cargo" | "rustup" | "rustc" | "rustdoc")
+        {
             continue;
         }
         // `npm i` is `npm install`: the subcommand in its full name.

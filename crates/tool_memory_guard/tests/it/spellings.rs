@@ -585,3 +585,73 @@ fn a_condition_of_the_ban_leaves_the_rest_alone() -> Result<()> {
         ],
     )
 }
+
+#[test]
+fn program_options_before_the_subcommand_are_skipped() -> Result<()> {
+    check(
+        "Never run `docker compose down -v`.",
+        &[
+            ("docker compose -f prod.yml down -v", Deny),
+            ("docker compose --file prod.yml -p shop down -v", Deny),
+            ("docker-compose -f prod.yml down -v", Deny),
+            ("docker compose -f prod.yml down", Allow),
+        ],
+    )?;
+    check(
+        "Ask before `helm upgrade`.",
+        &[
+            ("helm --kube-context prod upgrade web ./chart", Confirm),
+            ("helm --kube-context prod list", Allow),
+        ],
+    )?;
+    check(
+        "Never run `npm run deploy`.",
+        &[
+            ("npm --prefix web run deploy", Deny),
+            ("npm --workspace web run deploy", Deny),
+            ("npm --prefix web run build", Allow),
+        ],
+    )?;
+    check(
+        "Never `cargo publish`.",
+        &[
+            ("cargo +nightly publish", Deny),
+            ("cargo +nightly build", Allow),
+        ],
+    )?;
+    check(
+        "Never run `make seed`.",
+        &[
+            ("make -C backend seed", Deny),
+            ("make -C backend test", Allow),
+        ],
+    )
+}
+
+#[test]
+fn a_push_to_a_branch_is_its_refspec_and_nothing_else() -> Result<()> {
+    check(
+        "Don't push to `main`.",
+        &[
+            ("git push origin HEAD:main", Deny),
+            ("git push origin refs/heads/main", Deny),
+            ("git -c core.sshCommand=x push origin main", Deny),
+            ("git pull origin main", Allow),
+            ("git fetch origin main", Allow),
+            ("git checkout main", Allow),
+            ("git push origin feat/login", Allow),
+        ],
+    )
+}
+
+#[test]
+fn a_subcommand_said_as_a_noun_is_that_subcommand() -> Result<()> {
+    check(
+        "No docker pushes.",
+        &[
+            ("docker push ghcr.io/acme/api:1", Deny),
+            ("docker build -t api .", Allow),
+            ("docker pull postgres:16", Allow),
+        ],
+    )
+}
