@@ -588,9 +588,13 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             }
         }
     }
+    let mut shouting: Option<bool> = None;
     for (index, token) in tokens.iter().enumerate() {
         if used[index] || !matches!(token.kind, TokenKind::Word) {
             continue;
+        }
+        if shouting.is_none() && token.text.chars().all(|ch| ch.is_ascii_uppercase()) {
+            shouting = Some(!text.chars().any(char::is_lowercase));
         }
         let next = tokens.get(index + 1).map(|next| next.lower.as_ref());
         let identifier = token.lower.contains('_')
@@ -619,7 +623,10 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
                 .iter()
                 .any(|phrase| phrase.split_once(' ') == Some((token.lower.as_ref(), next)))
         });
-        let sql_keyword = token.text.len() >= 4
+        // ("NEVER DELETE FILES" shouts: a keyword in a text without a lower-case letter is a
+        // word.)
+        let sql_keyword = shouting.is_none_or(|shouted| !shouted)
+            && token.text.len() >= 4
             && token.text.chars().all(|ch| ch.is_ascii_uppercase())
             && SQL_KEYWORDS.contains(&token.lower.as_ref())
             && !opens_a_phrase;

@@ -1064,3 +1064,32 @@ fn outside_names_the_places_allowed() {
         ),
     );
 }
+
+#[test]
+fn a_ban_on_what_a_tool_does_said_by_its_verb_or_a_kind_of_it() {
+    for text in ["NEVER DELETE FILES.", "Never remove files."] {
+        check(
+            "delete_file",
+            text,
+            Some(r#"{"matchers":[{"kind":"command","value":"delete file"}],"polarity":"forbid"}"#),
+        );
+    }
+    for text in [
+        "Don't accept or decline invitations.",
+        "Don't accept, decline or delete meetings.",
+    ] {
+        check(
+            "mcp__gcal__respond_to_event",
+            text,
+            Some(
+                r#"{"matchers":[{"kind":"command","value":"respond to event"}],"polarity":"forbid"}"#,
+            ),
+        );
+    }
+    // A keyword in a sentence that is not shouted is still SQL's.
+    check(
+        "mcp__db__query",
+        "Never run DELETE statements.",
+        Some(r#"{"matchers":[{"kind":"literal","value":"delete"}],"polarity":"forbid"}"#),
+    );
+}

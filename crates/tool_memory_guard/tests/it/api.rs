@@ -452,3 +452,31 @@ fn a_stored_constraint_of_an_older_derivation_is_read_again() -> Result<()> {
     anyhow::ensure!(kept.as_deref() == Some(older), "{kept:?}");
     Ok(())
 }
+
+#[test]
+fn a_gateway_call_of_an_mcp_tool_is_that_tool_call() -> Result<()> {
+    let guard = Guard::from_rules([rule(
+        "r1",
+        "mcp__jira__delete_issue",
+        "Never delete Jira issues.",
+        ToolMemoryPriority::Critical,
+    )]);
+    let call = |tool: &str, arguments: &str| {
+        guard
+            .check(
+                "use_mcp_tool",
+                &json!({"server_name": "atlassian", "tool_name": tool, "arguments": arguments}),
+            )
+            .decision
+    };
+    assert_eq!(
+        call("delete_issue", r#"{"issue_key": "OPS-7"}"#),
+        Decision::Deny
+    );
+    assert_eq!(call("delete-issue", "not json"), Decision::Deny);
+    assert_eq!(
+        call("get_issue", r#"{"issue_key": "OPS-7"}"#),
+        Decision::Allow
+    );
+    Ok(())
+}
