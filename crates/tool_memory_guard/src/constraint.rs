@@ -71,11 +71,16 @@ pub enum MatcherKind {
     /// hours"), only in `when`: checked where the call shows it (a date, an amount), and
     /// otherwise unknown, which makes a violation ask rather than deny.
     Condition,
+    /// A named argument of the call and its value, `KEY=VALUE` (`state=done`, `branch=main`,
+    /// `repo=infra`, `draft=true`; `attachments=*` for any non-empty value): the argument
+    /// under that key (or a key of its kind: `status` for `state`), at any depth, equal to
+    /// the value (case-blind; a branch also as `refs/heads/...`).
+    Argument,
 }
 
 impl MatcherKind {
     /// Every kind, in declaration order.
-    pub const ALL: [MatcherKind; 10] = [
+    pub const ALL: [MatcherKind; 11] = [
         MatcherKind::Email,
         MatcherKind::Domain,
         MatcherKind::Url,
@@ -86,6 +91,7 @@ impl MatcherKind {
         MatcherKind::Literal,
         MatcherKind::Person,
         MatcherKind::Condition,
+        MatcherKind::Argument,
     ];
 
     /// How much a match of this kind proves. A name is weak evidence: many people share it.
@@ -109,6 +115,7 @@ impl MatcherKind {
             MatcherKind::Literal => "literal",
             MatcherKind::Person => "person",
             MatcherKind::Condition => "condition",
+            MatcherKind::Argument => "argument",
         }
     }
 }
@@ -208,6 +215,17 @@ impl Matcher {
                 (!valid).then_some("must be one flag starting with '-'")
             }
             MatcherKind::Condition => crate::condition::Condition::parse(value).err(),
+            MatcherKind::Argument => {
+                let valid = value.split_once('=').is_some_and(|(key, wanted)| {
+                    !key.trim().is_empty()
+                        && key
+                            .trim()
+                            .chars()
+                            .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '-')
+                        && !wanted.trim().is_empty()
+                });
+                (!valid).then_some("must be KEY=VALUE, such as state=done")
+            }
             MatcherKind::Person => {
                 let valid = value.chars().any(char::is_alphabetic)
                     && value
@@ -528,6 +546,7 @@ mod tests {
             "x y",
             "Sarah",
             "on friday",
+            "state=done",
         ];
         let (conditions, matchers): (Vec<Matcher>, Vec<Matcher>) = MatcherKind::ALL
             .into_iter()

@@ -12,6 +12,7 @@
 //! The word lists are data in `lexicon`.
 
 mod allowlist;
+mod arguments;
 mod conditions;
 mod entities;
 mod lexicon;
@@ -110,6 +111,7 @@ fn gives_an_order(clause: &str) -> bool {
         || allowlist::states_an_allowlist(&lower)
         || says_read_only(&lower)
         || says_only_one(&lower)
+        || arguments::required_manner(&lower).is_some()
 }
 
 /// The grammar behind [`derive_constraint`], on text and a tool name.
@@ -419,6 +421,12 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     if let Some(read_only) = read_only_database(&lower, tool_name) {
         return finish(read_only.with_ask_first(cues.ask.is_some()));
     }
+    // The named arguments of a tool that takes them: "open PRs as drafts", "never move an
+    // issue to Done", "ask before sending anything with an attachment".
+    let arguments_tool = action_words(tool_name).is_some();
+    if arguments_tool && let Some(constraint) = argument_order(text, &lower, &cues) {
+        return finish(constraint);
+    }
     // "`kubectl` is read-only for you", "`s3://acme-backups/` is read-only": what the rule names
     // may be read, and not changed.
     let read_only_order = says_read_only(&lower);
@@ -708,6 +716,14 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         }
     }
     entities.sort_by_key(|(offset, _)| *offset);
+    if arguments_tool {
+        // (`mcp__git__git_push` pushes with git; `mcp__github__push_files` does not.)
+        let runs_git = action_words(tool_name)
+            .is_some_and(|words| words.first().is_some_and(|first| first == "git"));
+        if !runs_git {
+            arguments_of_the_tool(&tokens, &mut phrases, &mut entities);
+        }
+    }
 
     // "stop using wget, use curl": what follows a positive directive after a clause break is
     // what the user wants instead, not what is forbidden.
@@ -1021,6 +1037,88 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     let mut when = constraint.when.clone();
     when.extend(conditions);
     finish(constraint.with_when(when))
+}
+
+/// The orders about a tool's arguments that stand alone ([`arguments`]): a manner the call
+/// must have, states it must not put things into, something it must not carry.
+fn argument_order(text: &str, lower: &str, cues: &Cues) -> Option<Constraint> {
+    let ask_first = cues.ask.is_some();
+    if cues.forbid.is_none()
+        && cues.ask.is_none()
+        && let Some(key) = arguments::required_manner(lower)
+    {
+        return Some(arguments::manner_constraint(key));
+    }
+    if cues.forbid.is_none() && cues.ask.is_none() {
+        return None;
+    }
+    // "Never DM anyone": a message whose channel is a person.
+    if arguments::says_direct_messages(lower) {
+        return Some(
+            Constraint::forbid(vec![arguments::argument(
+                "channel",
+                crate::matching::DIRECT_MESSAGE,
+            )])
+            .with_ask_first(ask_first),
+        );
+    }
+    let states = arguments::named_states(text);
+    if !states.is_empty() {
+        let matchers = states
+            .iter()
+            .map(|state| arguments::argument("state", state))
+            .collect();
+        return Some(Constraint::forbid(matchers).with_ask_first(ask_first));
+    }
+    arguments::carried_argument(lower).map(|key| {
+        Constraint::forbid(vec![arguments::argument(key, "*")]).with_ask_first(ask_first)
+    })
+}
+
+/// On a tool that takes named arguments: a name before "repo" or "branch" is that argument
+/// ("the `infra` repo" is `repo=infra`, not the word anywhere), and a push to a branch through
+/// it is its `branch` argument (a tool that runs git, `git_branch`, is read as git) ("never push to `main` through
+/// `push_files`").
+fn arguments_of_the_tool(
+    tokens: &[tokens::Token<'_>],
+    phrases: &mut Vec<CommandPhrase>,
+    entities: &mut [(usize, Matcher)],
+) {
+    for (offset, matcher) in entities.iter_mut() {
+        if !matches!(matcher.kind, MatcherKind::Literal | MatcherKind::Path) {
+            continue;
+        }
+        let Some(at) = tokens.iter().position(|token| token.offset == *offset) else {
+            continue;
+        };
+        if let Some(key) = tokens
+            .get(at + 1)
+            .and_then(|next| arguments::argument_noun(&next.lower))
+        {
+            *matcher = arguments::argument(key, &matcher.value.to_lowercase());
+        }
+    }
+    let a_push = matches!(phrases.as_slice(), [phrase] if phrase.words == ["git", "push"] && phrase.adjacent_flags.is_empty() && phrase.loose_flags.is_empty());
+    if a_push {
+        let branches: Vec<usize> = entities
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, matcher))| {
+                // (A tool's name, `mcp__github__push_files`, is the way, not the branch.)
+                matches!(matcher.kind, MatcherKind::Literal | MatcherKind::Path)
+                    && !matcher.value.contains([' ', '@', '#'])
+                    && !matcher.value.contains("__")
+            })
+            .map(|(index, _)| index)
+            .collect();
+        if !branches.is_empty() {
+            for index in branches {
+                let value = entities[index].1.value.to_lowercase();
+                entities[index].1 = arguments::argument("branch", &value);
+            }
+            phrases.clear();
+        }
+    }
 }
 
 /// The path pattern every path matches, forbidden when a rule names only the places allowed

@@ -1014,6 +1014,7 @@ fn reason_line(decision: Decision, rule: &ToolMemoryRule, hit: &Hit, tool: &str)
         (_, MatcherKind::Flag) => format!("the flag {value} is forbidden"),
         (_, MatcherKind::Literal) => format!("the text \"{value}\" is forbidden"),
         (_, MatcherKind::Condition) => format!("the situation \"{value}\" is forbidden"),
+        (_, MatcherKind::Argument) => format!("the argument {} is forbidden", hit.found),
         (_, MatcherKind::Person) => {
             format!(
                 "the recipient \"{}\" may be {value} (a name, not an address)",

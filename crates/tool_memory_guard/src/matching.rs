@@ -11,7 +11,7 @@ mod command;
 pub(crate) use self::command::CommandPattern;
 
 use crate::call::{
-    CallView, HIDDEN_WORD, Invocation, Text, invocation_only_reads, invocation_reads,
+    ArgumentValue, CallView, HIDDEN_WORD, Invocation, Text, invocation_only_reads, invocation_reads,
 };
 use crate::condition::{Condition, Shown};
 use crate::constraint::ANY_HOST;
@@ -41,6 +41,11 @@ pub(crate) enum Compiled {
     Literal(String),
     Person(Vec<String>),
     Condition(Condition),
+    /// A named argument and its value (`*`: any non-empty one).
+    Argument {
+        key: String,
+        value: String,
+    },
 }
 
 impl Compiled {
@@ -66,6 +71,13 @@ impl Compiled {
             },
             MatcherKind::Literal => Compiled::Literal(value.to_lowercase()),
             MatcherKind::Condition => Compiled::Condition(Condition::parse(value).ok()?),
+            MatcherKind::Argument => {
+                let (key, wanted) = value.split_once('=')?;
+                Compiled::Argument {
+                    key: key.trim().to_lowercase(),
+                    value: branch_name(wanted.trim()).to_lowercase(),
+                }
+            }
             MatcherKind::Person => Compiled::Person(
                 value
                     .to_lowercase()
@@ -174,8 +186,9 @@ impl Compiled {
                 .collect::<Option<Vec<String>>>()
                 .map(KeyGroup::AnyOf),
             Compiled::Literal(literal) => runs(&[literal]),
-            // A condition is on the situation, not a word of the call.
-            Compiled::Condition(_) => None,
+            // A condition is on the situation, not a word of the call; an argument's key is
+            // no word of its texts.
+            Compiled::Condition(_) | Compiled::Argument { .. } => None,
             Compiled::Person(words) => match words.as_slice() {
                 [first, .., last] => {
                     let initial =
@@ -813,6 +826,44 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
             })
         }
         Compiled::Condition(_) => None,
+        Compiled::Argument { key, value } => {
+            let view = scope.view?;
+            view.arguments().iter().find_map(|(name, given)| {
+                if !argument_key_is(name, key) {
+                    return None;
+                }
+                let matched = match given {
+                    ArgumentValue::Scalar(text) => {
+                        if value == "*" {
+                            !text.is_empty() && text != "false"
+                        } else if value == DIRECT_MESSAGE {
+                            is_direct_target(text)
+                        } else {
+                            branch_name(text).eq_ignore_ascii_case(value)
+                                || branch_name(text).to_lowercase() == *value
+                        }
+                    }
+                    ArgumentValue::List(items) => {
+                        if value == "*" {
+                            items > &0
+                        } else {
+                            false
+                        }
+                    }
+                };
+                matched.then(|| Found {
+                    value: format!(
+                        "{name}={}",
+                        match given {
+                            ArgumentValue::Scalar(text) => text.clone(),
+                            ArgumentValue::List(items) => format!("[{items} items]"),
+                        }
+                    ),
+                    recipient: false,
+                    weak: false,
+                })
+            })
+        }
         Compiled::Person(words) => {
             if skip_person || words.is_empty() {
                 return None;
@@ -1159,3 +1210,65 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
 
 #[cfg(test)]
 mod tests;
+
+/// A branch named as a full ref (`refs/heads/main`) is the branch (`main`); any other value
+/// is itself.
+fn branch_name(value: &str) -> &str {
+    value.strip_prefix("refs/heads/").unwrap_or(value)
+}
+
+/// The value of an `argument` matcher that stands for a direct message's target.
+pub(crate) const DIRECT_MESSAGE: &str = "@direct";
+
+/// Whether a channel argument is a person rather than a channel: a handle (`@dana`), or a
+/// Slack conversation id of a direct message or a user (`D024BE91L`, `U02ABC123`, `W...`:
+/// capitals and digits, with a digit).
+fn is_direct_target(text: &str) -> bool {
+    if let Some(handle) = text.strip_prefix('@') {
+        return handle.chars().next().is_some_and(char::is_alphanumeric);
+    }
+    let mut chars = text.chars();
+    matches!(chars.next(), Some('D' | 'U' | 'W'))
+        && (8..=12).contains(&text.len())
+        && text
+            .chars()
+            .all(|ch| ch.is_ascii_uppercase() || ch.is_ascii_digit())
+        && text.chars().any(|ch| ch.is_ascii_digit())
+}
+
+/// Keys of one kind: an `argument` matcher's key stands for each of its kind's
+/// (`state=done` is also `status`, `transition` and `stateName`).
+const ARGUMENT_KEY_KINDS: &[&[&str]] = &[
+    &["attachment", "attachments", "files_to_attach"],
+    &["branch", "ref", "target_branch"],
+    &[
+        "channel",
+        "channel_id",
+        "channelid",
+        "conversation",
+        "user",
+        "user_id",
+        "userid",
+    ],
+    &["repo", "repository", "repo_name", "repository_name"],
+    &[
+        "state",
+        "status",
+        "transition",
+        "column",
+        "stage",
+        "state_name",
+        "statename",
+    ],
+];
+
+/// Whether a call's argument key `name` (lower-case) is the matcher's `key` or of its kind.
+fn argument_key_is(name: &str, key: &str) -> bool {
+    let name = name.replace('-', "_");
+    if name == key {
+        return true;
+    }
+    ARGUMENT_KEY_KINDS
+        .iter()
+        .any(|kind| kind.contains(&key) && kind.contains(&name.as_str()))
+}

@@ -105,7 +105,7 @@ fn marker(
     let others = words
         .windows(2)
         .any(|pair| matches!(pair, ["any" | "all" | "every", "other"]))
-        || words.iter().any(|word| *word == "else");
+        || words.contains(&"else");
     if others
         && let Some(at) = words
             .windows(2)

@@ -480,3 +480,59 @@ fn a_gateway_call_of_an_mcp_tool_is_that_tool_call() -> Result<()> {
     );
     Ok(())
 }
+
+#[test]
+fn argument_matchers_compare_the_named_argument() -> Result<()> {
+    let constraint = Constraint::from_json(
+        r#"{"matchers":[{"kind":"argument","value":"state=done"},{"kind":"argument","value":"branch=main"}],"polarity":"forbid"}"#,
+    )?;
+    let guard = Guard::new(vec![(
+        rule("a", "mcp__x__update", "x", ToolMemoryPriority::Critical),
+        Some(constraint),
+    )])?;
+    let decide = |arguments: serde_json::Value| guard.check("mcp__x__update", &arguments).decision;
+    assert_eq!(decide(json!({"status": "Done"})), Decision::Deny);
+    assert_eq!(
+        decide(json!({"issue": {"stateName": "done"}})),
+        Decision::Deny
+    );
+    assert_eq!(decide(json!({"ref": "refs/heads/main"})), Decision::Deny);
+    assert_eq!(
+        decide(json!({"title": "done", "state": "In Progress"})),
+        Decision::Allow
+    );
+    assert_eq!(decide(json!({"branch": "main-nav"})), Decision::Allow);
+
+    for bad in ["state", "=done", "state=", "st ate=x"] {
+        let err = Constraint::from_json(&format!(
+            r#"{{"matchers":[{{"kind":"argument","value":"{bad}"}}],"polarity":"forbid"}}"#
+        ))
+        .unwrap_err();
+        assert_eq!(err.field(), Some("matchers[0].value"), "{bad}");
+    }
+    Ok(())
+}
+
+#[test]
+fn a_direct_message_is_a_person_as_the_channel() -> Result<()> {
+    let guard = Guard::from_rules([rule(
+        "dm",
+        "mcp__slack__post_message",
+        "Never DM anyone.",
+        ToolMemoryPriority::Critical,
+    )]);
+    let decide = |channel: &str| {
+        guard
+            .check(
+                "mcp__slack__post_message",
+                &json!({"channel": channel, "text": "hi"}),
+            )
+            .decision
+    };
+    assert_eq!(decide("D024BE91L"), Decision::Deny);
+    assert_eq!(decide("@dana"), Decision::Deny);
+    assert_eq!(decide("#eng"), Decision::Allow);
+    assert_eq!(decide("C0ABCDEF1"), Decision::Allow);
+    assert_eq!(decide("deploys2024"), Decision::Allow);
+    Ok(())
+}
