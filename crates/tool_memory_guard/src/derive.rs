@@ -715,6 +715,22 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             entities.push(entity);
         }
     }
+    // An account number is the same account with other separators: `7781-0042` is also
+    // written `7781 0042` and `77810042` (the words' ids got this above; a code span's too).
+    let numbers: Vec<(usize, String)> = entities
+        .iter()
+        .filter(|(_, matcher)| matcher.kind == MatcherKind::Literal)
+        .filter(|(_, matcher)| is_separated_number(&matcher.value))
+        .map(|(offset, matcher)| (*offset, matcher.value.clone()))
+        .collect();
+    for (offset, number) in numbers {
+        for variant in [number.replace(['-', ' ', '.'], ""), number.replace(['-', '.'], " ")] {
+            let matcher = Matcher::new(MatcherKind::Literal, variant);
+            if !entities.iter().any(|(_, known)| *known == matcher) {
+                entities.push((offset, matcher));
+            }
+        }
+    }
     entities.sort_by_key(|(offset, _)| *offset);
     if arguments_tool {
         // (`mcp__git__git_push` pushes with git; `mcp__github__push_files` does not.)
@@ -1119,6 +1135,16 @@ fn arguments_of_the_tool(
             phrases.clear();
         }
     }
+}
+
+/// Whether `value` is a number in groups of digits joined by `-`, `.` or a space (`7781-0042`,
+/// `12 3456 789`), two groups or more, each of two digits or more.
+fn is_separated_number(value: &str) -> bool {
+    let groups: Vec<&str> = value.split(['-', ' ', '.']).collect();
+    groups.len() >= 2
+        && groups
+            .iter()
+            .all(|group| group.len() >= 2 && group.chars().all(|ch| ch.is_ascii_digit()))
 }
 
 /// The path pattern every path matches, forbidden when a rule names only the places allowed
