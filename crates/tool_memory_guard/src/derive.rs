@@ -16,6 +16,7 @@ mod arguments;
 mod conditions;
 mod entities;
 mod lexicon;
+mod processes;
 mod spelling;
 mod tokens;
 mod whole_tool;
@@ -835,6 +836,12 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             .with_when(pipe_sources(&pipeline.words[..bar].join(" ")))
             .with_ask_first(ask_first);
         return finish(piped);
+    }
+    // "Never kill node processes (`pkill node`, `killall node`)": every way to kill them.
+    if let Cue::Forbid { ask_first } = cue
+        && let Some(ban) = processes::kill_ban(&lower, &phrases)
+    {
+        return finish(ban.with_ask_first(ask_first));
     }
     // "Never read `.env*` files except `.env.example`": what follows the exception is
     // excused, not forbidden.
