@@ -725,7 +725,10 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         .map(|(offset, matcher)| (*offset, matcher.value.clone()))
         .collect();
     for (offset, number) in numbers {
-        for variant in [number.replace(['-', ' ', '.'], ""), number.replace(['-', '.'], " ")] {
+        for variant in [
+            number.replace(['-', ' ', '.'], ""),
+            number.replace(['-', '.'], " "),
+        ] {
             let matcher = Matcher::new(MatcherKind::Literal, variant);
             if !entities.iter().any(|(_, known)| *known == matcher) {
                 entities.push((offset, matcher));

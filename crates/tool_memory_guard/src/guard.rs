@@ -757,10 +757,14 @@ impl Guard {
                         None => evaluate(part, &view),
                     };
                     if let Some(hit) = found {
+                        // A required option given another value (`--context prod`) asks, as
+                        // a missing one does; a boolean given its opposite (`-auto-approve`
+                        // where `-auto-approve=false` is required) does what the rule forbids.
+                        let opposite = hit.wrong_value && hit.matcher.value.ends_with("=false");
                         let decision = decide(
                             entry.rule.priority,
                             hit.strength,
-                            part.ask_first && !hit.wrong_value,
+                            part.ask_first && !opposite,
                         );
                         if firmest.as_ref().is_none_or(|(best, _)| decision > *best) {
                             firmest = Some((decision, hit));

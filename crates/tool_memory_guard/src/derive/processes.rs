@@ -50,8 +50,10 @@ fn process_names(lower: &str, phrases: &[CommandPhrase]) -> Vec<String> {
         .filter(|word| !word.is_empty())
         .collect();
     for window in words.windows(3) {
-        if matches!(window[0], "kill" | "killing" | "stop" | "stopping" | "terminate")
-            && matches!(window[2], "process" | "processes")
+        if matches!(
+            window[0],
+            "kill" | "killing" | "stop" | "stopping" | "terminate"
+        ) && matches!(window[2], "process" | "processes")
         {
             add(window[1]);
         }

@@ -653,7 +653,7 @@ fn classes_of_the_real_text_corpus() {
         "bash",
         "never pay into acct 7781-0042; it belongs to a vendor we dropped.",
         Some(
-            r#"{"matchers":[{"kind":"literal","value":"7781-0042"},{"kind":"literal","value":"77810042"}],"polarity":"forbid"}"#,
+            r#"{"matchers":[{"kind":"literal","value":"7781-0042"},{"kind":"literal","value":"77810042"},{"kind":"literal","value":"7781 0042"}],"polarity":"forbid"}"#,
         ),
     );
     // "`.pem` files" is an extension; "`.env` files" a dotfile.

@@ -82,7 +82,13 @@ pub(crate) fn classify(lower: &str) -> Option<(MatcherKind, String)> {
         && (second.is_some_and(char::is_alphanumeric)
             || (second == Some('-') && third.is_some_and(char::is_alphabetic)))
     {
-        let name = lower.split('=').next().unwrap_or_default();
+        // `-auto-approve=false`: a boolean turned off keeps its value (the flag alone is
+        // true, the opposite); any other value is the flag's name alone (`-lock=true` is
+        // `-lock`).
+        let (name, value) = lower.split_once('=').unwrap_or((lower, ""));
+        if value == "false" {
+            return Some((MatcherKind::Flag, lower.to_owned()));
+        }
         return Some((MatcherKind::Flag, name.to_owned()));
     }
     let host_part = lower.split(':').next().unwrap_or_default();

@@ -655,3 +655,37 @@ fn a_subcommand_said_as_a_noun_is_that_subcommand() -> Result<()> {
         ],
     )
 }
+
+#[test]
+fn flags_by_their_program_s_other_names_and_values() -> Result<()> {
+    check(
+        "Never run `pg_restore --clean`.",
+        &[
+            ("pg_restore -c -d app dump.sql", Deny),
+            ("pg_restore -d app dump.sql", Allow),
+        ],
+    )?;
+    check(
+        "Never run `npm audit fix --force`.",
+        &[("npm audit fix -f", Deny), ("npm audit fix", Allow)],
+    )?;
+    // A wrong value of a required option asks, as a missing one does.
+    check(
+        "Always pass `--context staging` to kubectl and helm.",
+        &[
+            ("helm --kube-context staging upgrade web ./chart", Allow),
+            ("helm --kube-context prod upgrade web ./chart", Confirm),
+            ("kubectl --context prod get pods", Confirm),
+            ("kubectl get pods", Confirm),
+        ],
+    )?;
+    // A boolean required off, given on, is what the rule forbids.
+    check(
+        "Never run `terraform apply` without `-auto-approve=false`.",
+        &[
+            ("terraform apply -auto-approve", Deny),
+            ("terraform apply -auto-approve=false", Allow),
+            ("terraform plan", Allow),
+        ],
+    )
+}
