@@ -30,7 +30,7 @@ pub(crate) use self::lexicon::is_program;
 use self::lexicon::word_class;
 use self::lexicon::{
     ANY_ACCESS_VERBS, ASK_CUES, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FETCHERS, FLAG_SUBCOMMANDS,
-    INTERPRETERS, PERSON_FILLER, PIPE_WORDS, POSITIVE_OPENERS, POSITIVE_TURNS, RUN_VERB,
+    INTERPRETERS, PASTE_SITE_WORDS, PASTE_SITES, PERSON_FILLER, PIPE_WORDS, POSITIVE_OPENERS, POSITIVE_TURNS, RUN_VERB,
     SHELLS_OF_PIPES, SQL_KEYWORDS, SQL_PHRASES, WRITE_VERBS,
 };
 use self::tokens::{TokenKind, flag_value, is_word, tokenize};
@@ -714,6 +714,12 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     for entity in spelled {
         if !entities.iter().any(|(_, known)| *known == entity.1) {
             entities.push(entity);
+        }
+    }
+    // "Don't upload anything to paste sites": each paste site by its host.
+    if let Some(at) = PASTE_SITE_WORDS.iter().filter_map(|words_of| words.find(words_of)).min() {
+        for site in PASTE_SITES {
+            entities.push((at, Matcher::new(MatcherKind::Domain, *site)));
         }
     }
     // An account number is the same account with other separators: `7781-0042` is also

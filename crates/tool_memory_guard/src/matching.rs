@@ -19,7 +19,8 @@ use crate::limits::Budget;
 use crate::normalize::{
     PathPattern, UrlParts, alnum_runs, bare_host, chunks, command_spellings, find_word, first_run,
     flag_case, flag_meanings, flag_meanings_after, flag_spellings, flags_subcommand, has_aliases,
-    host_in_domain, normalize_domain, normalize_email, normalize_path, normalize_url, sets_flag,
+    host_in_domain, is_ipv4, normalize_domain, normalize_email, normalize_path, normalize_url,
+    sets_flag,
 };
 use crate::{Access, Constraint, Matcher, MatcherKind, Polarity, Strength};
 
@@ -150,6 +151,9 @@ impl Compiled {
                 Some((local, domain)) => runs(&[local, domain]),
                 None => runs(&[value]),
             },
+            // A network (`10.*`) is found in an address's other spellings too
+            // (`167772161`, `0x0a000001`), which share no word with it.
+            Compiled::Host(value) if value.ends_with('*') => None,
             Compiled::Domain(value) | Compiled::Host(value) => runs(&[value]),
             Compiled::Url(url) => runs(&[&url.host, &url.path]),
             Compiled::Path(path) => {
@@ -705,8 +709,16 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 .and_then(|path| found(path, false))
         }),
         Compiled::Host(host) => scope.plain_texts().find_map(|text| {
-            let named = text.hosts().iter().any(|candidate| candidate == host)
-                || chunks(&text.lower).any(|chunk| bare_host(chunk) == host);
+            let named = if let Some(network) = host.strip_suffix('*') {
+                // `10.*`: an address of the network, in any of its spellings.
+                text.hosts()
+                    .iter()
+                    .chain(text.host_names())
+                    .any(|candidate| candidate.starts_with(network) && is_ipv4(candidate))
+            } else {
+                text.hosts().iter().any(|candidate| candidate == host)
+                    || chunks(&text.lower).any(|chunk| bare_host(chunk) == host)
+            };
             named.then(|| Found {
                 value: host.clone(),
                 recipient: text.recipient,

@@ -894,3 +894,41 @@ pub(crate) const POWERSHELL_VERBS: &[&str] = &[
     "watch",
     "write",
 ];
+
+/// What people call paste sites, by the words they use for them ("paste sites", "a
+/// pastebin"): a rule that names them names each of [`PASTE_SITES`].
+pub(crate) const PASTE_SITE_WORDS: &[&str] = &[
+    "paste bin",
+    "paste bins",
+    "paste service",
+    "paste services",
+    "paste site",
+    "paste sites",
+    "pastebin",
+    "pastebins",
+];
+
+/// Paste sites and the hosts they serve raw pastes from (sorted).
+pub(crate) const PASTE_SITES: &[&str] = &[
+    "0x0.st",
+    "controlc.com",
+    "dpaste.com",
+    "dpaste.org",
+    "ghostbin.co",
+    "ghostbin.com",
+    "gist.githubusercontent.com",
+    "hastebin.com",
+    "hastebin.skyra.pw",
+    "ix.io",
+    "justpaste.it",
+    "paste.ee",
+    "paste.mozilla.org",
+    "paste.rs",
+    "pastebin.com",
+    "pastebin.pl",
+    "privatebin.net",
+    "rentry.co",
+    "rentry.org",
+    "sprunge.us",
+    "termbin.com",
+];
