@@ -194,6 +194,7 @@ impl Matcher {
                         });
                 (!valid).then_some("is not a domain such as example.com")
             }
+            MatcherKind::Url if url_part(value).is_some() => None,
             MatcherKind::Url if normalize_url(value).is_none() => {
                 Some("is not a URL with a scheme (https://...) or www.")
             }
@@ -241,6 +242,44 @@ impl Matcher {
         }
     }
 }
+
+/// What a `url` matcher of one of the pattern forms looks for in any URL: `*://*:*@*`, a
+/// password in it (`https://bob:hunter2@host/`); `*?NAME=*`, the query parameter NAME
+/// (`*?x-amz-signature=*`, a signed URL), case-blind; `*://HOST:*`, any port of HOST.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum UrlPart {
+    Credentials,
+    Query(String),
+    /// `*://HOST:*`: any port of the host (the ports allowed are the constraint's `except`
+    /// URLs); `localhost` stands for every loopback name.
+    AnyPort(String),
+}
+
+/// The [`UrlPart`] a `url` matcher's value is a pattern of, if it is one.
+pub(crate) fn url_part(value: &str) -> Option<UrlPart> {
+    if value == URL_WITH_CREDENTIALS {
+        return Some(UrlPart::Credentials);
+    }
+    if let Some(host) = value
+        .strip_prefix("*://")
+        .and_then(|rest| rest.strip_suffix(":*"))
+        && !host.is_empty()
+        && host
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ".-".contains(ch))
+    {
+        return Some(UrlPart::AnyPort(host.to_ascii_lowercase()));
+    }
+    let name = value.strip_prefix("*?")?.strip_suffix("=*")?;
+    let valid = !name.is_empty()
+        && name
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_');
+    valid.then(|| UrlPart::Query(name.to_ascii_lowercase()))
+}
+
+/// The `url` pattern of a URL that carries a password.
+pub(crate) const URL_WITH_CREDENTIALS: &str = "*://*:*@*";
 
 /// Longest accepted matcher value, in characters.
 pub const MAX_MATCHER_CHARS: usize = 512;

@@ -30,8 +30,9 @@ pub(crate) use self::lexicon::is_program;
 use self::lexicon::word_class;
 use self::lexicon::{
     ANY_ACCESS_VERBS, ASK_CUES, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FETCHERS, FLAG_SUBCOMMANDS,
-    INTERPRETERS, PASTE_SITE_WORDS, PASTE_SITES, PERSON_FILLER, PIPE_WORDS, POSITIVE_OPENERS, POSITIVE_TURNS, RUN_VERB,
-    SHELLS_OF_PIPES, SQL_KEYWORDS, SQL_PHRASES, WRITE_VERBS,
+    INTERPRETERS, PASTE_SITE_WORDS, PASTE_SITES, PERSON_FILLER, PIPE_WORDS, POSITIVE_OPENERS,
+    POSITIVE_TURNS, RUN_VERB, SHELLS_OF_PIPES, SQL_KEYWORDS, SQL_PHRASES, URL_CARRIES, URL_WORDS,
+    WRITE_VERBS,
 };
 use self::tokens::{TokenKind, flag_value, is_word, tokenize};
 use self::whole_tool::{
@@ -428,6 +429,10 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     if arguments_tool && let Some(constraint) = argument_order(text, &lower, &cues) {
         return finish(constraint);
     }
+    // "Never open localhost ports other than 5173": every port of the machine but those.
+    if let Some(ports) = local_ports(&lower, &cues) {
+        return finish(ports);
+    }
     // "`kubectl` is read-only for you", "`s3://acme-backups/` is read-only": what the rule names
     // may be read, and not changed.
     let read_only_order = says_read_only(&lower);
@@ -717,9 +722,26 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         }
     }
     // "Don't upload anything to paste sites": each paste site by its host.
-    if let Some(at) = PASTE_SITE_WORDS.iter().filter_map(|words_of| words.find(words_of)).min() {
+    if let Some(at) = PASTE_SITE_WORDS
+        .iter()
+        .filter_map(|words_of| words.find(words_of))
+        .min()
+    {
         for site in PASTE_SITES {
             entities.push((at, Matcher::new(MatcherKind::Domain, *site)));
+        }
+    }
+    // "Never fetch URLs that carry credentials", "no signed URLs": what a URL carries.
+    if URL_WORDS.iter().any(|word| words.has_run(word)) {
+        for (said, patterns) in URL_CARRIES {
+            if let Some(at) = words.find(said) {
+                for pattern in *patterns {
+                    let matcher = Matcher::new(MatcherKind::Url, *pattern);
+                    if !entities.iter().any(|(_, known)| *known == matcher) {
+                        entities.push((at, matcher));
+                    }
+                }
+            }
         }
     }
     // An account number is the same account with other separators: `7781-0042` is also
@@ -1069,6 +1091,39 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     let mut when = constraint.when.clone();
     when.extend(conditions);
     finish(constraint.with_when(when))
+}
+
+/// "Never open localhost ports other than 5173", "no local ports except 3000 and 8080": a ban
+/// on every port of the machine itself (`*://localhost:*`) but the ports named after the
+/// exception, which are allowed. `None` unless the rule says "localhost" and "port" and
+/// names a port after an exception.
+fn local_ports(lower: &str, cues: &Cues) -> Option<Constraint> {
+    if cues.forbid.is_none() && cues.ask.is_none() {
+        return None;
+    }
+    if !(lower.contains("localhost") || lower.contains("local port")) || !lower.contains("port") {
+        return None;
+    }
+    let after = ["other than ", "except ", "but "]
+        .iter()
+        .filter_map(|cue| lower.find(cue).map(|at| at + cue.len()))
+        .min()?;
+    let ports: Vec<&str> = lower[after..]
+        .split(|ch: char| !ch.is_ascii_digit())
+        .filter(|number| (2..=5).contains(&number.len()) && number.parse::<u16>().is_ok())
+        .collect();
+    if ports.is_empty() {
+        return None;
+    }
+    let allowed = ports
+        .iter()
+        .map(|port| Matcher::new(MatcherKind::Url, format!("http://localhost:{port}")))
+        .collect();
+    Some(
+        Constraint::forbid(vec![Matcher::new(MatcherKind::Url, "*://localhost:*")])
+            .with_except(allowed)
+            .with_ask_first(cues.ask.is_some()),
+    )
 }
 
 /// The orders about a tool's arguments that stand alone ([`arguments`]): a manner the call

