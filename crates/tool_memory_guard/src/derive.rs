@@ -30,10 +30,10 @@ pub(crate) use self::lexicon::is_program;
 use self::lexicon::word_class;
 use self::lexicon::{
     ANY_ACCESS_VERBS, ASK_CUES, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FETCHERS, FLAG_SUBCOMMANDS,
-    INTERPRETERS, PASTE_SITE_WORDS, PASTE_SITES, PERSON_FILLER, PIPE_WORDS, POSITIVE_OPENERS,
-    POSITIVE_TURNS, RUN_VERB, SHELLS_OF_PIPES, SQL_KEYWORDS, SQL_PHRASES, URL_CARRIES, URL_WORDS,
-    WRITE_VERBS,
+    INTERPRETERS, PASTE_SITE_WORDS, PASTE_SITES, PERSON_FILLER, PIPE_WORDS, POSITIVE_TURNS,
+    RUN_VERB, SHELLS_OF_PIPES, SQL_KEYWORDS, SQL_PHRASES, URL_CARRIES, URL_WORDS,
 };
+use self::lexicon::{CHANGING, TAKING};
 use self::tokens::{TokenKind, flag_value, is_word, tokenize};
 use self::whole_tool::{
     action_words, does_the_tool, forbids_an_operation, forbids_the_tool, is_the_tool,
@@ -161,7 +161,7 @@ fn names_commands(clause: &str) -> bool {
         .next()
         .unwrap_or_default()
         .to_lowercase();
-    if POSITIVE_OPENERS.contains(&first.as_str())
+    if TAKING.contains(&first.as_str())
         || matches!(first.as_str(), "see" | "check" | "read" | "try" | "ask")
     {
         return false;
@@ -805,7 +805,7 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         && lower[..forbid_at]
             .trim_end()
             .ends_with([',', ';', '-', '—', '–'])
-        && (POSITIVE_OPENERS
+        && (TAKING
             .iter()
             .any(|opener| lower.trim_start().starts_with(&format!("{opener} ")))
             || (lower.trim_start().starts_with('`')
@@ -1509,14 +1509,14 @@ fn access_of(words: &WordRuns<'_>) -> Option<Access> {
     // changing those that exist.
     let creating = has(CREATE_VERBS)
         || (words.has_run("new") && (words.has_run("file") || words.has_run("files")));
-    let changing = WRITE_VERBS
+    let changing = CHANGING
         .iter()
         .filter(|verb| !CREATE_VERBS.contains(verb))
         .any(|verb| words.has_run(verb));
     if creating && !changing {
         return Some(Access::Create);
     }
-    has(WRITE_VERBS).then_some(Access::Write)
+    has(&CHANGING).then_some(Access::Write)
 }
 
 /// Verbs of making something new.
@@ -1608,7 +1608,7 @@ fn access_of_commands(words: &WordRuns<'_>) -> Option<Access> {
         .iter()
         .filter(|verb| !RUNNING_VERBS.contains(verb))
         .any(|verb| words.has_run(verb));
-    (has(WRITE_VERBS) && !reads).then_some(Access::Write)
+    (has(&CHANGING) && !reads).then_some(Access::Write)
 }
 
 /// Verbs that say a command is run, which any ban on a command uses.

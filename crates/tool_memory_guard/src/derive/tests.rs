@@ -1093,3 +1093,38 @@ fn a_ban_on_what_a_tool_does_said_by_its_verb_or_a_kind_of_it() {
         Some(r#"{"matchers":[{"kind":"literal","value":"delete"}],"polarity":"forbid"}"#),
     );
 }
+
+#[test]
+fn rules_in_other_languages() {
+    check(
+        "bash",
+        "Niemals `git push --force` ausführen.",
+        Some(r#"{"matchers":[{"kind":"command","value":"git push --force"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "bash",
+        "Vor jedem `terraform apply` bitte bei mir nachfragen.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"terraform apply"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Usa `pnpm`, nunca `npm`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"npm"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "__unscoped__",
+        "Le fichier `config/prod.yml` ne doit pas être modifié.",
+        Some(
+            r#"{"access":"write","matchers":[{"kind":"path","value":"config/prod.yml"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "No ejecutes `docker system prune`.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"docker system prune"}],"polarity":"forbid"}"#,
+        ),
+    );
+}

@@ -36,19 +36,7 @@ pub(crate) const FORBID_CUES: &[&str] = &[
     "hands-off",
     "stay away from",
     "keep away from",
-    // Rules in other languages: "nunca borres...", "niemals pushen", "interdit".
-    "interdit",
-    "interdite",
-    "jamais",
-    "jamas",
-    "jamás",
-    "niemals",
-    "nunca",
-    "prohibido",
-    "prohibida",
-    "proibido",
-    "verboten",
-    "vietato",
+    // (Rules in other languages: `languages.rs`.)
     // "### Hard NOs", "no-go": a list of what is never done.
     "hard no",
     "hard nos",
@@ -126,11 +114,7 @@ pub(crate) const ASK_CUES: &[&str] = &[
     "my go-ahead",
     "my explicit",
     "my ok",
-    // In other languages: "sin preguntar", "sans demander", "ohne zu fragen".
-    "sin preguntar",
-    "sem perguntar",
-    "sans demander",
-    "ohne zu fragen",
+    // (In other languages: `languages.rs`.)
     // "`kubectl delete` needs a yes from me every single time."
     "yes from me",
     "ok from me",
