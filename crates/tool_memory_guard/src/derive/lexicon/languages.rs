@@ -39,8 +39,8 @@ pub(crate) const GERMAN: Language = Language {
         "bearbeiten",
         "bearbeitet",
         "geändert",
-        "ändern",
         "überschreiben",
+        "ändern",
     ],
 };
 
@@ -49,11 +49,11 @@ pub(crate) const FRENCH: Language = Language {
         "interdit",
         "interdite",
         "jamais",
+        "n'utilise pas",
         "ne doit pas",
         "ne doivent pas",
-        "ne pas",
         "ne lance pas",
-        "n'utilise pas",
+        "ne pas",
     ],
     ask: &[
         "demande-moi",
@@ -63,8 +63,8 @@ pub(crate) const FRENCH: Language = Language {
     ],
     take: &["utilise", "utilisez"],
     change: &[
-        "modifiez",
         "modifier",
+        "modifiez",
         "modifié",
         "modifiée",
         "modifiés",
