@@ -39,8 +39,8 @@ pub(crate) const GERMAN: Language = Language {
         "bearbeiten",
         "bearbeitet",
         "geändert",
-        "überschreiben",
         "ändern",
+        "überschreiben",
     ],
 };
 
