@@ -127,8 +127,17 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
                 pieces.push(Piece::Separator);
             }
             '$' if chars.peek() == Some(&'(') => {
-                chars.next();
                 let at_program = !in_word && at_segment_start(&pieces);
+                // `kill -9 $(pgrep node)`: a short substitution in an argument's place is
+                // also that argument, as written (the enclosing command acts on what it
+                // prints); its commands are read on their own below, as any substitution's.
+                if !at_program && let Some(inner) = short_substitution(&chars) {
+                    word.push_str("$(");
+                    word.push_str(&inner);
+                    word.push(')');
+                    in_word = true;
+                }
+                chars.next();
                 flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
                 pieces.push(Piece::Separator);
                 groups.push(at_program);
@@ -189,6 +198,43 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
     }
     flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
     pieces
+}
+
+/// Longest substitution text copied into the argument it stands for, in bytes: a process
+/// id lookup (`$(pgrep -f 'node server.js')`) is short, and a bound keeps a line of deeply
+/// nested substitutions from being copied once per level.
+const MAX_SUBSTITUTION_BYTES: usize = 256;
+
+/// The text of a `$(...)` substitution whose `$` was just read (`chars` is at its `(`), up to
+/// its matching `)`, quotes and nested groups honoured; `None` when it does not close within
+/// [`MAX_SUBSTITUTION_BYTES`].
+fn short_substitution(chars: &std::iter::Peekable<std::str::Chars<'_>>) -> Option<String> {
+    let mut ahead = chars.clone();
+    ahead.next();
+    let mut inner = String::new();
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    while let Some(ch) = ahead.next() {
+        if inner.len() > MAX_SUBSTITUTION_BYTES {
+            return None;
+        }
+        match (quote, ch) {
+            (Some(open), _) if ch == open => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(ch),
+            (None, '\\') => {
+                inner.push(ch);
+                inner.push(ahead.next()?);
+                continue;
+            }
+            (None, '(') => depth += 1,
+            (None, ')') if depth == 0 => return Some(inner),
+            (None, ')') => depth -= 1,
+            (None, _) => {}
+        }
+        inner.push(ch);
+    }
+    None
 }
 
 /// Whether the next word starts a simple command: nothing yet, or a separator or pipe last.

@@ -690,3 +690,22 @@ fn flags_by_their_program_s_other_names_and_values() -> Result<()> {
         ],
     )
 }
+
+#[test]
+fn killing_processes_by_name_in_any_way() -> Result<()> {
+    check(
+        "Never kill node processes (`pkill node`, `killall node`, `taskkill /IM node.exe /F`).",
+        &[
+            ("pkill -f 'node server.js'", Deny),
+            ("kill -9 $(pgrep node)", Deny),
+            ("kill $(pidof node) 2>/dev/null", Deny),
+            ("Stop-Process -Name node", Deny),
+            ("taskkill /IM node.exe /F", Deny),
+            ("killall node", Deny),
+            ("pkill python", Allow),
+            ("kill -9 4242", Allow),
+            ("node --version", Allow),
+            ("pgrep node", Allow),
+        ],
+    )
+}
