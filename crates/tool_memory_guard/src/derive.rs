@@ -30,10 +30,10 @@ pub(crate) use self::lexicon::is_program;
 use self::lexicon::word_class;
 use self::lexicon::{
     ANY_ACCESS_VERBS, ASK_CUES, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FETCHERS, FLAG_SUBCOMMANDS,
-    INTERPRETERS, PASTE_SITE_WORDS, PASTE_SITES, PERSON_FILLER, PIPE_WORDS, POSITIVE_TURNS,
-    RUN_VERB, SHELLS_OF_PIPES, SQL_KEYWORDS, SQL_PHRASES, URL_CARRIES, URL_WORDS,
+    INTERPRETERS, PASTE_SITE_WORDS, PASTE_SITES, PERSON_FILLER, PIPE_WORDS, RUN_VERB,
+    SHELLS_OF_PIPES, SQL_KEYWORDS, SQL_PHRASES, URL_CARRIES, URL_WORDS,
 };
-use self::lexicon::{CHANGING, TAKING};
+use self::lexicon::{CHANGING, TAKING, TURNS};
 use self::tokens::{TokenKind, flag_value, is_word, tokenize};
 use self::whole_tool::{
     action_words, does_the_tool, forbids_an_operation, forbids_the_tool, is_the_tool,
@@ -778,10 +778,13 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     let mut cue = cue;
     if let Cue::Forbid { .. } = cue
         // Each turn has one of these words on its own: without them, no turn to look for.
-        && ["use", "prefer", "try"].iter().any(|word| words.has_run(word))
-        && let Some(cut) = POSITIVE_TURNS
+        && ["use", "prefer", "try"]
             .iter()
-            .filter_map(|turn| lower.find(turn))
+            .chain(TAKING.iter())
+            .any(|word| words.has_run(word))
+        && let Some(cut) = TURNS
+            .iter()
+            .filter_map(|turn| lower.find(turn.as_str()))
             // A line that opens on "use" turns from the ban on the line before it; under a
             // list's heading ("Do NOT:" / "- run X" / "- use Y"), it is one more item.
             .filter(|&at| {

@@ -124,6 +124,21 @@ static FORBIDDING: LazyLock<Vec<&'static str>> =
 /// [`POSITIVE_OPENERS`] in every language.
 pub(crate) static TAKING: LazyLock<Vec<&'static str>> =
     LazyLock::new(|| with_languages(POSITIVE_OPENERS, |language| language.take));
+/// [`POSITIVE_TURNS`] and each language's turns to the way to take: ", utilise ", "; usa ".
+pub(crate) static TURNS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    let mut turns: Vec<String> = POSITIVE_TURNS
+        .iter()
+        .map(|turn| (*turn).to_owned())
+        .collect();
+    for language in languages::LANGUAGES {
+        for take in language.take {
+            for opener in [", ", "; ", ". "] {
+                turns.push(format!("{opener}{take} "));
+            }
+        }
+    }
+    turns
+});
 /// [`WRITE_VERBS`] in every language.
 pub(crate) static CHANGING: LazyLock<Vec<&'static str>> =
     LazyLock::new(|| with_languages(WRITE_VERBS, |language| language.change));

@@ -44,10 +44,14 @@ fn process_names(lower: &str, phrases: &[CommandPhrase]) -> Vec<String> {
             _ => {}
         }
     }
+    // ("kill the postgres process", "stop any running java processes": the words that only
+    // point at the process are no part of its name.)
     let words: Vec<&str> = lower
         .split(|ch: char| !(ch.is_alphanumeric() || ch == '-' || ch == '.'))
         .map(|word| word.trim_end_matches('.'))
-        .filter(|word| !word.is_empty())
+        .filter(|word| {
+            !word.is_empty() && !matches!(*word, "a" | "all" | "any" | "the" | "running" | "my")
+        })
         .collect();
     for window in words.windows(3) {
         if matches!(
@@ -111,6 +115,10 @@ mod tests {
             loose_flags: Vec::new(),
         };
         assert_eq!(process_names("never kill node processes.", &[]), ["node"]);
+        assert_eq!(
+            process_names("don't kill the postgres process", &[]),
+            ["postgres"]
+        );
         assert_eq!(
             process_names(
                 "",

@@ -47,7 +47,15 @@ fn plain_typography(text: &str) -> String {
                 let next_is_name = chars
                     .get(at + 1)
                     .is_some_and(|next| next.is_ascii_alphabetic());
-                if before_ok && next_is_name {
+                // A dash before two letters or fewer is a short flag or a cluster of them
+                // (`–rf`, `—f`); before a longer name, a long flag (`—force`).
+                let name_length = chars[at + 1..]
+                    .iter()
+                    .take_while(|next| next.is_ascii_alphanumeric() || **next == '-')
+                    .count();
+                if before_ok && next_is_name && name_length <= 2 {
+                    plain.push('-');
+                } else if before_ok && next_is_name {
                     plain.push_str("--");
                 } else {
                     plain.push(ch);
@@ -290,6 +298,7 @@ mod tests {
             "Never run `git reset --hard`.",
         );
         check("Never pass –force.", "Never pass --force.");
+        check("Never run `rm –rf /`.", "Never run `rm -rf /`.");
         check("Don't run “make seed” here.", "Don't run `make seed` here.");
         check("Never run `npm\u{a0}publish`.", "Never run `npm publish`.");
         // A dash between words is punctuation, quoted prose stays quoted.
