@@ -4,9 +4,7 @@
 //! `valgrind --tool=callgrind --toggle-collect='tool_memory_guard::guard::Guard::from_stored'
 //! target/release/examples/guard_build [BUILDS]`.
 
-use tool_memory_core::{
-    RulePut, Timestamp, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource,
-};
+use tool_memory_core::{RulePut, Timestamp, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource};
 use tool_memory_guard::{Guard, constrain_put};
 
 fn stored(index: usize, text: String) -> ToolMemoryRule {
