@@ -316,21 +316,23 @@ pub(crate) fn dotted_ipv4(host: &str) -> Option<String> {
             None
         }
     };
-    let parts: Vec<&str> = host.split('.').collect();
-    let value = match parts.as_slice() {
-        [whole] => number(whole).filter(|value| *value <= u64::from(u32::MAX))?,
-        [_, _, _, _] => {
-            let octets: Vec<u64> = parts
-                .iter()
-                .map(|part| number(part))
-                .collect::<Option<_>>()?;
-            if octets.iter().any(|octet| *octet > 255) {
-                return None;
-            }
-            octets.iter().fold(0, |value, octet| (value << 8) | octet)
-        }
-        _ => return None,
-    };
+    // `[::ffff:10.0.0.1]`: an IPv4 address mapped into IPv6 is that address.
+    let address = host
+        .strip_prefix("[::ffff:")
+        .and_then(|rest| rest.strip_suffix(']'))
+        .unwrap_or(host);
+    let numbers: Vec<u64> = address.split('.').map(number).collect::<Option<_>>()?;
+    // As `inet_aton` reads them: the last part fills the bytes the others leave (`10.1` is
+    // `10.0.0.1`, `192.168.257` is `192.168.1.1`, `167772161` is `10.0.0.1`).
+    let (last, leading) = numbers.split_last()?;
+    if leading.len() > 3 || leading.iter().any(|part| *part > 255) {
+        return None;
+    }
+    let last_bits = 8 * (4 - leading.len() as u32);
+    if *last >= 1u64 << last_bits {
+        return None;
+    }
+    let value = (leading.iter().fold(0u64, |value, part| (value << 8) | part) << last_bits) | last;
     let dotted = format!(
         "{}.{}.{}.{}",
         value >> 24,
@@ -795,6 +797,14 @@ mod tests {
         assert_eq!(dotted_ipv4("10.0.0.1"), None);
         assert_eq!(dotted_ipv4("example.com"), None);
         assert_eq!(dotted_ipv4("99999999999"), None);
+        assert_eq!(dotted_ipv4("10.1").as_deref(), Some("10.0.0.1"));
+        assert_eq!(dotted_ipv4("192.168.257").as_deref(), Some("192.168.1.1"));
+        assert_eq!(
+            dotted_ipv4("[::ffff:10.0.0.1]").as_deref(),
+            Some("10.0.0.1")
+        );
+        assert_eq!(dotted_ipv4("1.2.3.4.5"), None);
+        assert_eq!(dotted_ipv4("10.256.0.1"), None);
         assert_eq!(
             host_of_chunk("http://3232235777/admin").as_deref(),
             Some("192.168.1.1")
