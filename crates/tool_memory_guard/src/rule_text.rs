@@ -87,7 +87,9 @@ pub(crate) fn ordering_clauses<'a>(text: &'a str, keep: impl Fn(&str) -> bool) -
                 if let Some(previous) = previous.take() {
                     if refers_back(clause) {
                         kept.push(previous.to_owned());
-                    } else if let Some(completed) = completed_subcommand(previous, clause) {
+                    } else if let Some(completed) = completed_subcommand(previous, clause)
+                        .or_else(|| flags_of_the_granted(previous, clause))
+                    {
                         kept.push(completed);
                         any_kept = true;
                         continue;
@@ -263,6 +265,81 @@ fn completed_subcommand(permission: &str, ban: &str) -> Option<String> {
     bare_word.then(|| format!("{}`{program} {banned}`{}", &ban[..open], &ban[close + 1..]))
 }
 
+/// Openings of a clause that grants what it names: "You can run `docker compose up`", "feel
+/// free to tail the logs".
+const GRANTS: &[&str] = &[
+    "feel free to",
+    "go ahead and",
+    "it is fine to",
+    "it's fine to",
+    "you can",
+    "you may",
+];
+
+/// "You can run `docker compose up` and `down`, but never with `-v`": a ban that names only
+/// flags after a grant of commands is those commands with the flags ("never `docker compose
+/// up -v` or `docker compose down -v`"); a bare word after the grant's first command is that
+/// command's last word replaced (`down`: `docker compose down`). `None` unless the shapes are
+/// these.
+fn flags_of_the_granted(grant: &str, ban: &str) -> Option<String> {
+    let lower = grant.trim_start().to_lowercase();
+    if !GRANTS.iter().any(|opening| lower.starts_with(opening)) && !is_permission(grant) {
+        return None;
+    }
+    let spans = |text: &str| -> Vec<(usize, usize)> {
+        let ticks: Vec<usize> = text.match_indices('`').map(|(at, _)| at).collect();
+        ticks
+            .chunks_exact(2)
+            .map(|pair| (pair[0], pair[1]))
+            .collect()
+    };
+    let granted: Vec<&str> = spans(grant)
+        .into_iter()
+        .map(|(open, close)| grant[open + 1..close].trim())
+        .collect();
+    let (first, rest) = granted.split_first()?;
+    let first_words: Vec<&str> = first.split_whitespace().collect();
+    if first_words.len() < 2 || first_words.iter().any(|word| word.starts_with('-')) {
+        return None;
+    }
+    let mut commands = vec![first_words.join(" ")];
+    for word in rest {
+        let bare = !word.contains(char::is_whitespace)
+            && !word.starts_with('-')
+            && word
+                .chars()
+                .all(|ch| ch.is_alphanumeric() || "-_:".contains(ch));
+        if !bare {
+            return None;
+        }
+        let mut completed = first_words[..first_words.len() - 1].to_vec();
+        completed.push(word);
+        commands.push(completed.join(" "));
+    }
+    let banned = spans(ban);
+    if banned.is_empty()
+        || banned
+            .iter()
+            .any(|&(open, close)| !ban[open + 1..close].trim().starts_with('-'))
+    {
+        return None;
+    }
+    let mut rewritten = String::with_capacity(ban.len() * 2);
+    let mut from = 0;
+    for (open, close) in banned {
+        let flag = ban[open + 1..close].trim();
+        rewritten.push_str(&ban[from..open]);
+        let each: Vec<String> = commands
+            .iter()
+            .map(|command| format!("`{command} {flag}`"))
+            .collect();
+        rewritten.push_str(&each.join(" or "));
+        from = close + 1;
+    }
+    rewritten.push_str(&ban[from..]);
+    Some(rewritten)
+}
+
 /// Splits one line into clauses: at sentence ends, dashes used as punctuation (` — `, ` – `,
 /// ` -- `), semicolons and ", but", never inside a code span.
 fn clauses(line: &str) -> Vec<&str> {
@@ -404,6 +481,10 @@ mod tests {
         check(
             "Posting in #eng is fine; any other channel, never.",
             "Posting in #eng is fine\nany other channel, never.",
+        );
+        check(
+            "You can run `docker compose up` and `down`, but never with `-v`.",
+            "never with `docker compose up -v` or `docker compose down -v`.",
         );
         // No permission: the sentence stays whole.
         check(
