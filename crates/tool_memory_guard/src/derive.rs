@@ -30,8 +30,8 @@ pub(crate) use self::lexicon::is_program;
 use self::lexicon::word_class;
 use self::lexicon::{
     ANY_ACCESS_VERBS, ASK_CUES, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FETCHERS, FLAG_SUBCOMMANDS,
-    INTERPRETERS, PASTE_SITE_WORDS, PASTE_SITES, PERSON_FILLER, PIPE_WORDS, RUN_VERB,
-    SHELLS_OF_PIPES, SQL_KEYWORDS, SQL_PHRASES, URL_CARRIES, URL_WORDS,
+    INTERPRETERS, NAMED_SERVICES, PASTE_SITE_WORDS, PASTE_SITES, PERSON_FILLER, PIPE_WORDS,
+    RUN_VERB, SHELLS_OF_PIPES, SQL_KEYWORDS, SQL_PHRASES, URL_CARRIES, URL_WORDS,
 };
 use self::lexicon::{CHANGING, TAKING, TURNS};
 use self::tokens::{TokenKind, flag_value, is_word, tokenize};
@@ -729,6 +729,21 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     {
         for site in PASTE_SITES {
             entities.push((at, Matcher::new(MatcherKind::Domain, *site)));
+        }
+    }
+    // "No Slack webhooks": a service by its kind is the hosts it is reached at.
+    for (said, hosts) in NAMED_SERVICES {
+        if let Some(at) = words.find(said) {
+            for host in *hosts {
+                let matcher = if host.contains('/') {
+                    Matcher::new(MatcherKind::Url, format!("https://{host}"))
+                } else {
+                    Matcher::new(MatcherKind::Domain, *host)
+                };
+                if !entities.iter().any(|(_, known)| *known == matcher) {
+                    entities.push((at, matcher));
+                }
+            }
         }
     }
     // "Never fetch URLs that carry credentials", "no signed URLs": what a URL carries.

@@ -145,6 +145,23 @@ pub(crate) fn command_phrases(
                 loose_flags: Vec::new(),
                 force_words: false,
             });
+            // "Never tag a release": creating a GitHub or GitLab release creates its tag.
+            if subcommand == "tag"
+                && tokens[index + 1..]
+                    .iter()
+                    .take(3)
+                    .any(|next| next.lower.starts_with("release"))
+            {
+                for forge in RELEASE_CREATORS {
+                    phrases.push(CommandPhrase {
+                        offset: token.offset,
+                        words: forge.split(' ').map(str::to_owned).collect(),
+                        adjacent_flags: Vec::new(),
+                        loose_flags: Vec::new(),
+                        force_words: false,
+                    });
+                }
+            }
             index += 1;
             continue;
         }
@@ -222,6 +239,9 @@ fn noun_form_of(token: &Token, known: &[&'static str]) -> Option<&'static str> {
         })
         .copied()
 }
+
+/// Commands that create a release, and with it its tag, on a forge.
+const RELEASE_CREATORS: &[&str] = &["gh release create", "glab release create"];
 
 /// Whether `word` is `verb` or one of its forms: `tag`, `tags`, `tagging`, `tagged`;
 /// `rebase`, `rebases`, `rebasing`, `rebased`.

@@ -620,7 +620,7 @@ fn classes_of_the_fresh_real_text() {
         "bash",
         "Don't ever tag releases by hand.",
         Some(
-            r#"{"except":[{"kind":"command","value":"git tag --list"}],"matchers":[{"kind":"command","value":"git tag"}],"polarity":"forbid"}"#,
+            r#"{"except":[{"kind":"command","value":"git tag --list"}],"matchers":[{"kind":"command","value":"git tag"},{"kind":"command","value":"gh release create"},{"kind":"command","value":"glab release create"}],"polarity":"forbid"}"#,
         ),
     );
     // A download piped into a shell: every way to download, into every shell.
@@ -1125,6 +1125,29 @@ fn rules_in_other_languages() {
         "No ejecutes `docker system prune`.",
         Some(
             r#"{"matchers":[{"kind":"command","value":"docker system prune"}],"polarity":"forbid"}"#,
+        ),
+    );
+}
+
+#[test]
+fn services_and_forges_by_what_they_do() {
+    check(
+        "bash",
+        "No Slack webhooks.",
+        Some(r#"{"matchers":[{"kind":"domain","value":"hooks.slack.com"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "bash",
+        "Never tag a release yourself.",
+        Some(
+            r#"{"except":[{"kind":"command","value":"git tag --list"}],"matchers":[{"kind":"command","value":"git tag"},{"kind":"command","value":"gh release create"},{"kind":"command","value":"glab release create"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "shell",
+        "You can run `docker compose up` and `down`, but never with `-v`.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"docker compose up -v"},{"kind":"command","value":"docker compose down -v"}],"polarity":"forbid"}"#,
         ),
     );
 }

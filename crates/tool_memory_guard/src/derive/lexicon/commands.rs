@@ -967,3 +967,20 @@ pub(crate) const URL_CARRIES: &[(&str, &[&str])] = &[
 
 /// Words that make a rule about URLs, for [`URL_CARRIES`].
 pub(crate) const URL_WORDS: &[&str] = &["link", "links", "url", "urls"];
+
+/// Services a rule names by their kind ("no Slack webhooks"), each with the hosts (or URLs,
+/// with a `/`) a call reaches them at.
+pub(crate) const NAMED_SERVICES: &[(&str, &[&str])] = &[
+    (
+        "discord webhook",
+        &["discord.com/api/webhooks", "discordapp.com/api/webhooks"],
+    ),
+    (
+        "discord webhooks",
+        &["discord.com/api/webhooks", "discordapp.com/api/webhooks"],
+    ),
+    ("slack webhook", &["hooks.slack.com"]),
+    ("slack webhooks", &["hooks.slack.com"]),
+    ("teams webhook", &["webhook.office.com"]),
+    ("teams webhooks", &["webhook.office.com"]),
+];
