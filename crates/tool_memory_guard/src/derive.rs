@@ -429,6 +429,16 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     if arguments_tool && let Some(constraint) = argument_order(text, &lower, &cues) {
         return finish(constraint);
     }
+    // On a shell or every tool, the manner is the commands' flag ("as drafts": `gh pr create
+    // --draft`).
+    if !arguments_tool
+        && cues.forbid.is_none()
+        && cues.ask.is_none()
+        && let Some(manner) = arguments::required_manner(&lower)
+        && let Some(constraint) = arguments::manner_on_the_shell(manner)
+    {
+        return finish(constraint);
+    }
     // "Never open localhost ports other than 5173": every port of the machine but those.
     if let Some(ports) = local_ports(&lower, &cues) {
         return finish(ports);

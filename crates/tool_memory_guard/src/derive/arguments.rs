@@ -200,6 +200,29 @@ pub(crate) fn argument(key: &str, value: &str) -> Matcher {
     Matcher::new(MatcherKind::Argument, format!("{key}={value}"))
 }
 
+/// The commands that take a manner as a flag on a shell, per manner: "open PRs as drafts" is
+/// `gh pr create --draft` there.
+const MANNER_COMMANDS: &[(&str, &[&str], &str)] = &[
+    ("draft", &["gh pr create", "glab mr create"], "--draft"),
+    ("private", &["gh repo create"], "--private"),
+];
+
+/// [`manner_constraint`] on a shell (or every tool): the commands that take the manner as a
+/// flag must carry it, asked when they do not. `None` for a manner no command takes.
+pub(crate) fn manner_on_the_shell(key: &str) -> Option<Constraint> {
+    let (_, commands, flag) = MANNER_COMMANDS.iter().find(|(manner, ..)| *manner == key)?;
+    Some(
+        Constraint::require(vec![Matcher::new(MatcherKind::Flag, *flag)])
+            .with_when(
+                commands
+                    .iter()
+                    .map(|command| Matcher::new(MatcherKind::Command, *command))
+                    .collect(),
+            )
+            .with_ask_first(true),
+    )
+}
+
 /// "Open pull requests as drafts": the boolean must be true; a call without it, or with it
 /// false, is incomplete and asked about.
 pub(crate) fn manner_constraint(key: &str) -> Constraint {

@@ -601,3 +601,32 @@ fn hosts_and_urls_by_network_port_and_what_they_carry() -> Result<()> {
     );
     Ok(())
 }
+
+#[test]
+fn outside_a_windows_directory_on_powershell() -> Result<()> {
+    let guard = Guard::from_rules([rule(
+        "ps",
+        "powershell",
+        "Never run `Remove-Item -Recurse -Force` outside `C:\\src\\app`.",
+        ToolMemoryPriority::Critical,
+    )]);
+    let decide = |command: &str| {
+        guard
+            .check("powershell", &json!({ "command": command }))
+            .decision
+    };
+    assert_eq!(
+        decide("Remove-Item -Recurse -Force C:\\src\\app\\dist"),
+        Decision::Allow
+    );
+    assert_eq!(
+        decide("Remove-Item -Recurse -Force C:\\Users\\me\\Documents"),
+        Decision::Deny
+    );
+    assert_eq!(
+        decide("rm -r -fo C:\\src\\app\\..\\secrets"),
+        Decision::Deny
+    );
+    assert_eq!(decide("Get-ChildItem C:\\Windows"), Decision::Allow);
+    Ok(())
+}

@@ -709,3 +709,15 @@ fn killing_processes_by_name_in_any_way() -> Result<()> {
         ],
     )
 }
+
+#[test]
+fn a_manner_is_the_command_s_flag_on_a_shell() -> Result<()> {
+    check(
+        "Open pull requests as drafts.",
+        &[
+            ("gh pr create --draft --fill", Allow),
+            ("gh pr create --fill", Confirm),
+            ("gh pr list", Allow),
+        ],
+    )
+}
