@@ -241,9 +241,19 @@ fn prose_words(inside: &str) -> Vec<String> {
         .collect()
 }
 
+/// (A parenthetical that names something outside its code spans, a word with a digit or a
+/// character of an address, a path or an id ("(host db-prod-1)", "(ops@acme.io)"), is part of
+/// the order too.)
 fn is_parenthetical_aside(inside: &str) -> bool {
+    let names_something = inside.split('`').step_by(2).any(|prose| {
+        prose.split_whitespace().any(|word| {
+            word.trim_matches(|ch: char| ",;:.!?\"'".contains(ch))
+                .contains(|ch: char| ch.is_ascii_digit() || "@/._#:".contains(ch))
+        })
+    });
     let words = prose_words(inside);
-    words.len() >= 2
+    !names_something
+        && words.len() >= 2
         && !words
             .iter()
             .any(|word| ORDER_WORDS.contains(&word.as_str()))
@@ -349,6 +359,8 @@ mod tests {
             "Never run `git push` (except to `feature/*`).",
             "Don't run `deploy.sh` (on Fridays).",
             "Never post 'project falcon' anywhere.",
+            "Never run `psql` against prod (host db-prod-1, port 5432).",
+            "Never run `mail` to the list (ops@acme.io and the auditors).",
             "Never run `curl` against \"internal api\" hosts without asking",
         ] {
             check(text, text);
