@@ -132,7 +132,7 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     if asks_about_a_rule(&original) {
         return None;
     }
-    let text = ordering_clauses(&original, gives_an_order);
+    let text = ordering_clauses(&original, gives_an_order, is_program);
     if let Some(parts) = sentence_parts(&original, &text, tool_name) {
         return Some(parts);
     }
@@ -143,9 +143,11 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         if !original.contains('`') {
             return None;
         }
-        let explained = ordering_clauses(&original, |clause| {
-            gives_an_order(clause) || names_commands(clause)
-        });
+        let explained = ordering_clauses(
+            &original,
+            |clause| gives_an_order(clause) || names_commands(clause),
+            is_program,
+        );
         if explained == text {
             return None;
         }

@@ -15,9 +15,14 @@ use std::borrow::Cow;
 use tool_memory_core::markdown::{self, LineKind};
 
 /// The clauses of `text` that derivation reads, one a line, without markdown markers and
-/// emphasis; `keep` says whether a clause gives an order. Borrowed when a one-line text has
-/// no markdown and one clause.
-pub(crate) fn ordering_clauses<'a>(text: &'a str, keep: impl Fn(&str) -> bool) -> Cow<'a, str> {
+/// emphasis; `keep` says whether a clause gives an order, `is_program` whether a lower-case
+/// word is a program (derivation's lexicon, given so that this module needs none of it).
+/// Borrowed when a one-line text has no markdown and one clause.
+pub(crate) fn ordering_clauses<'a>(
+    text: &'a str,
+    keep: impl Fn(&str) -> bool,
+    is_program: fn(&str) -> bool,
+) -> Cow<'a, str> {
     let plain_line = !text.contains('\n')
         && !text.contains(['*', '_', '~', '|', '#', ';', '—', '–'])
         && !text.trim_start().starts_with(['-', '+', '>', '•', '`'])
@@ -87,8 +92,9 @@ pub(crate) fn ordering_clauses<'a>(text: &'a str, keep: impl Fn(&str) -> bool) -
                 if let Some(previous) = previous.take() {
                     if refers_back(clause) {
                         kept.push(previous.to_owned());
-                    } else if let Some(completed) = completed_subcommand(previous, clause)
-                        .or_else(|| flags_of_the_granted(previous, clause))
+                    } else if let Some(completed) =
+                        completed_subcommand(previous, clause, is_program)
+                            .or_else(|| flags_of_the_granted(previous, clause))
                     {
                         kept.push(completed);
                         any_kept = true;
@@ -241,7 +247,11 @@ pub(crate) fn is_permission(clause: &str) -> bool {
 /// "`kubectl get` is fine, `delete` is not", "`terraform plan` is fine; `apply` is not": a
 /// ban whose code span is a bare subcommand after a permission of the program's other
 /// subcommand is that program's subcommand. `None` unless the shapes are these.
-fn completed_subcommand(permission: &str, ban: &str) -> Option<String> {
+fn completed_subcommand(
+    permission: &str,
+    ban: &str,
+    is_program: fn(&str) -> bool,
+) -> Option<String> {
     if !is_permission(permission) {
         return None;
     }
@@ -261,7 +271,7 @@ fn completed_subcommand(permission: &str, ban: &str) -> Option<String> {
             .chars()
             .all(|ch| ch.is_alphanumeric() || "-_:".contains(ch))
         && !banned.starts_with('-')
-        && !crate::derive::is_program(&banned.to_lowercase());
+        && !is_program(&banned.to_lowercase());
     bare_word.then(|| format!("{}`{program} {banned}`{}", &ban[..open], &ban[close + 1..]))
 }
 
@@ -416,7 +426,12 @@ mod tests {
                 .iter()
                 .any(|cue| lower.contains(cue))
         };
-        assert_eq!(ordering_clauses(text, keep), expected, "{text:?}");
+        let is_program = |word: &str| ["git", "kubectl", "terraform", "yarn"].contains(&word);
+        assert_eq!(
+            ordering_clauses(text, keep, is_program),
+            expected,
+            "{text:?}"
+        );
     }
 
     #[test]
