@@ -16,6 +16,7 @@ mod arguments;
 mod conditions;
 mod entities;
 mod lexicon;
+mod mentions;
 mod processes;
 mod spelling;
 mod tokens;
@@ -440,6 +441,13 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         && let Some(constraint) = arguments::manner_on_the_shell(manner)
     {
         return finish(constraint);
+    }
+    // "Never mention Claude or AI in commit messages": literals in the texts the agent writes.
+    if cues.forbid.is_some()
+        && cues.ask.is_none()
+        && let Some(ban) = mentions::mention_ban(&lower, !arguments_tool)
+    {
+        return finish(ban);
     }
     // "Never open localhost ports other than 5173": every port of the machine but those.
     if let Some(ports) = local_ports(&lower, &cues) {
