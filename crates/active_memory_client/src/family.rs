@@ -79,26 +79,13 @@ pub(crate) fn bare_mcp_name(tool_name: &str) -> Option<String> {
 }
 
 /// The MCP tool a call of a proxy tool calls, and the arguments it passes on: Cline's
-/// `use_mcp_tool {"server_name", "tool_name", "arguments"}` (the arguments a JSON string, or
-/// an object) calls `tool_name` of the server, which is named here without its server
-/// (`MCP:<tool>`), since Cline names servers otherwise than the agents whose rules name them.
-/// `None` for any other call.
+/// `use_mcp_tool {"server_name", "tool_name", "arguments"}` calls `tool_name` of the server,
+/// which is named here without its server (`MCP:<tool>`), since Cline names servers otherwise
+/// than the agents whose rules name them. The guard reads the call
+/// (`tool_memory_guard::proxied_mcp_call`); `None` for any other call.
 pub(crate) fn proxied_mcp_call(tool_name: &str, arguments: &Value) -> Option<(String, Value)> {
-    if normalize_tool_name(tool_name) != "use_mcp_tool" {
-        return None;
-    }
-    let tool = arguments.get("tool_name")?.as_str()?.trim();
-    if tool.is_empty() {
-        return None;
-    }
-    let passed = match arguments.get("arguments") {
-        Some(Value::String(text)) => {
-            serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.clone()))
-        }
-        Some(other) => other.clone(),
-        None => Value::Object(serde_json::Map::new()),
-    };
-    Some((format!("MCP:{tool}"), passed))
+    tool_memory_guard::proxied_mcp_call(tool_name, arguments)
+        .map(|(tool, passed)| (format!("MCP:{tool}"), passed))
 }
 
 /// Whether a stored tool is an MCP server's tool of the own name `bare`

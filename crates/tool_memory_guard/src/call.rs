@@ -50,6 +50,9 @@ pub(crate) struct CallView {
     parsed: OnceCell<Parsed>,
     /// Flags set by `true` arguments: `{"force": true}` → `--force`.
     pub(crate) bool_flags: Vec<String>,
+    /// The named arguments (lower-case keys, at any depth) and their values, for `argument`
+    /// matchers.
+    arguments: Vec<(String, ArgumentValue)>,
     pub(crate) has_recipients: bool,
     /// What looking at every text costs: their bytes, and one per text.
     pub(crate) text_weight: usize,
@@ -87,6 +90,19 @@ pub(crate) struct CallView {
     powershell: bool,
 }
 
+/// Longest string argument kept for `argument` matchers, in bytes: a branch, a state, a
+/// repository's name are short; a file's content is not what they compare.
+const MAX_ARGUMENT_VALUE_BYTES: usize = 256;
+
+/// The value of a named argument, as an `argument` matcher compares it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ArgumentValue {
+    /// A string, number or boolean, trimmed, as written (`true`, `42`, `Done`, `D024BE91L`).
+    Scalar(String),
+    /// A list, by its length (`attachments: []` is none).
+    List(usize),
+}
+
 /// The invocations of a call and what looking at all of them costs.
 #[derive(Debug, Default)]
 struct Parsed {
@@ -99,6 +115,11 @@ struct Parsed {
 }
 
 impl CallView {
+    /// The named arguments of the call and their values.
+    pub(crate) fn arguments(&self) -> &[(String, ArgumentValue)] {
+        &self.arguments
+    }
+
     #[cfg(test)]
     pub(crate) fn new(tool_name: &str, arguments: &Value) -> CallView {
         CallView::of_tool(
@@ -406,6 +427,21 @@ impl CallView {
                 }
                 for (key, item) in map {
                     count.take(key.len())?;
+                    let given = match item {
+                        // A long text (a file's content, a message body) is no state, branch
+                        // or name an `argument` matcher compares: not copied.
+                        Value::String(text) if text.len() <= MAX_ARGUMENT_VALUE_BYTES => {
+                            Some(ArgumentValue::Scalar(text.trim().to_owned()))
+                        }
+                        Value::String(_) => None,
+                        Value::Bool(flag) => Some(ArgumentValue::Scalar(flag.to_string())),
+                        Value::Number(number) => Some(ArgumentValue::Scalar(number.to_string())),
+                        Value::Array(items) => Some(ArgumentValue::List(items.len())),
+                        Value::Object(_) | Value::Null => None,
+                    };
+                    if let Some(given) = given {
+                        self.arguments.push((key.to_lowercase(), given));
+                    }
                     if item == &Value::Bool(true) {
                         self.bool_flags.push(flag_of_key(key));
                     }

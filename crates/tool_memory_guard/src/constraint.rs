@@ -71,11 +71,16 @@ pub enum MatcherKind {
     /// hours"), only in `when`: checked where the call shows it (a date, an amount), and
     /// otherwise unknown, which makes a violation ask rather than deny.
     Condition,
+    /// A named argument of the call and its value, `KEY=VALUE` (`state=done`, `branch=main`,
+    /// `repo=infra`, `draft=true`; `attachments=*` for any non-empty value): the argument
+    /// under that key (or a key of its kind: `status` for `state`), at any depth, equal to
+    /// the value (case-blind; a branch also as `refs/heads/...`).
+    Argument,
 }
 
 impl MatcherKind {
     /// Every kind, in declaration order.
-    pub const ALL: [MatcherKind; 10] = [
+    pub const ALL: [MatcherKind; 11] = [
         MatcherKind::Email,
         MatcherKind::Domain,
         MatcherKind::Url,
@@ -86,6 +91,7 @@ impl MatcherKind {
         MatcherKind::Literal,
         MatcherKind::Person,
         MatcherKind::Condition,
+        MatcherKind::Argument,
     ];
 
     /// How much a match of this kind proves. A name is weak evidence: many people share it.
@@ -109,6 +115,7 @@ impl MatcherKind {
             MatcherKind::Literal => "literal",
             MatcherKind::Person => "person",
             MatcherKind::Condition => "condition",
+            MatcherKind::Argument => "argument",
         }
     }
 }
@@ -187,6 +194,7 @@ impl Matcher {
                         });
                 (!valid).then_some("is not a domain such as example.com")
             }
+            MatcherKind::Url if url_part(value).is_some() => None,
             MatcherKind::Url if normalize_url(value).is_none() => {
                 Some("is not a URL with a scheme (https://...) or www.")
             }
@@ -208,6 +216,17 @@ impl Matcher {
                 (!valid).then_some("must be one flag starting with '-'")
             }
             MatcherKind::Condition => crate::condition::Condition::parse(value).err(),
+            MatcherKind::Argument => {
+                let valid = value.split_once('=').is_some_and(|(key, wanted)| {
+                    !key.trim().is_empty()
+                        && key
+                            .trim()
+                            .chars()
+                            .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '-')
+                        && !wanted.trim().is_empty()
+                });
+                (!valid).then_some("must be KEY=VALUE, such as state=done")
+            }
             MatcherKind::Person => {
                 let valid = value.chars().any(char::is_alphabetic)
                     && value
@@ -223,6 +242,44 @@ impl Matcher {
         }
     }
 }
+
+/// What a `url` matcher of one of the pattern forms looks for in any URL: `*://*:*@*`, a
+/// password in it (`https://bob:hunter2@host/`); `*?NAME=*`, the query parameter NAME
+/// (`*?x-amz-signature=*`, a signed URL), case-blind; `*://HOST:*`, any port of HOST.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum UrlPart {
+    Credentials,
+    Query(String),
+    /// `*://HOST:*`: any port of the host (the ports allowed are the constraint's `except`
+    /// URLs); `localhost` stands for every loopback name.
+    AnyPort(String),
+}
+
+/// The [`UrlPart`] a `url` matcher's value is a pattern of, if it is one.
+pub(crate) fn url_part(value: &str) -> Option<UrlPart> {
+    if value == URL_WITH_CREDENTIALS {
+        return Some(UrlPart::Credentials);
+    }
+    if let Some(host) = value
+        .strip_prefix("*://")
+        .and_then(|rest| rest.strip_suffix(":*"))
+        && !host.is_empty()
+        && host
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ".-".contains(ch))
+    {
+        return Some(UrlPart::AnyPort(host.to_ascii_lowercase()));
+    }
+    let name = value.strip_prefix("*?")?.strip_suffix("=*")?;
+    let valid = !name.is_empty()
+        && name
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_');
+    valid.then(|| UrlPart::Query(name.to_ascii_lowercase()))
+}
+
+/// The `url` pattern of a URL that carries a password.
+pub(crate) const URL_WITH_CREDENTIALS: &str = "*://*:*@*";
 
 /// Longest accepted matcher value, in characters.
 pub const MAX_MATCHER_CHARS: usize = 512;
@@ -528,6 +585,7 @@ mod tests {
             "x y",
             "Sarah",
             "on friday",
+            "state=done",
         ];
         let (conditions, matchers): (Vec<Matcher>, Vec<Matcher>) = MatcherKind::ALL
             .into_iter()

@@ -12,9 +12,13 @@
 //! The word lists are data in `lexicon`.
 
 mod allowlist;
+mod arguments;
 mod conditions;
 mod entities;
 mod lexicon;
+mod mentions;
+mod processes;
+mod spelling;
 mod tokens;
 mod whole_tool;
 
@@ -27,9 +31,10 @@ pub(crate) use self::lexicon::is_program;
 use self::lexicon::word_class;
 use self::lexicon::{
     ANY_ACCESS_VERBS, ASK_CUES, BRANCH, COMMON_WORD, Cues, EXCEPT_CUES, FETCHERS, FLAG_SUBCOMMANDS,
-    INTERPRETERS, PERSON_FILLER, PIPE_WORDS, POSITIVE_OPENERS, POSITIVE_TURNS, RUN_VERB,
-    SHELLS_OF_PIPES, SQL_KEYWORDS, SQL_PHRASES, WRITE_VERBS,
+    INTERPRETERS, NAMED_SERVICES, PASTE_SITE_WORDS, PASTE_SITES, PERSON_FILLER, PIPE_WORDS,
+    RUN_VERB, SHELLS_OF_PIPES, SQL_KEYWORDS, SQL_PHRASES, URL_CARRIES, URL_WORDS,
 };
+use self::lexicon::{CHANGING, TAKING, TURNS};
 use self::tokens::{TokenKind, flag_value, is_word, tokenize};
 use self::whole_tool::{
     action_words, does_the_tool, forbids_an_operation, forbids_the_tool, is_the_tool,
@@ -109,6 +114,7 @@ fn gives_an_order(clause: &str) -> bool {
         || allowlist::states_an_allowlist(&lower)
         || says_read_only(&lower)
         || says_only_one(&lower)
+        || arguments::required_manner(&lower).is_some()
 }
 
 /// The grammar behind [`derive_constraint`], on text and a tool name.
@@ -120,11 +126,14 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     } else {
         Cow::Borrowed(text)
     };
-    let original = text;
+    let original = match spelling::plain_rule_text(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(plain) => Cow::Owned(plain),
+    };
     if asks_about_a_rule(&original) {
         return None;
     }
-    let text = ordering_clauses(&original, gives_an_order);
+    let text = ordering_clauses(&original, gives_an_order, is_program);
     if let Some(parts) = sentence_parts(&original, &text, tool_name) {
         return Some(parts);
     }
@@ -135,9 +144,11 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         if !original.contains('`') {
             return None;
         }
-        let explained = ordering_clauses(&original, |clause| {
-            gives_an_order(clause) || names_commands(clause)
-        });
+        let explained = ordering_clauses(
+            &original,
+            |clause| gives_an_order(clause) || names_commands(clause),
+            is_program,
+        );
         if explained == text {
             return None;
         }
@@ -153,7 +164,7 @@ fn names_commands(clause: &str) -> bool {
         .next()
         .unwrap_or_default()
         .to_lowercase();
-    if POSITIVE_OPENERS.contains(&first.as_str())
+    if TAKING.contains(&first.as_str())
         || matches!(first.as_str(), "see" | "check" | "read" | "try" | "ask")
     {
         return false;
@@ -415,6 +426,33 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     if let Some(read_only) = read_only_database(&lower, tool_name) {
         return finish(read_only.with_ask_first(cues.ask.is_some()));
     }
+    // The named arguments of a tool that takes them: "open PRs as drafts", "never move an
+    // issue to Done", "ask before sending anything with an attachment".
+    let arguments_tool = action_words(tool_name).is_some();
+    if arguments_tool && let Some(constraint) = argument_order(text, &lower, &cues) {
+        return finish(constraint);
+    }
+    // On a shell or every tool, the manner is the commands' flag ("as drafts": `gh pr create
+    // --draft`).
+    if !arguments_tool
+        && cues.forbid.is_none()
+        && cues.ask.is_none()
+        && let Some(manner) = arguments::required_manner(&lower)
+        && let Some(constraint) = arguments::manner_on_the_shell(manner)
+    {
+        return finish(constraint);
+    }
+    // "Never mention Claude or AI in commit messages": literals in the texts the agent writes.
+    if cues.forbid.is_some()
+        && cues.ask.is_none()
+        && let Some(ban) = mentions::mention_ban(&lower, !arguments_tool)
+    {
+        return finish(ban);
+    }
+    // "Never open localhost ports other than 5173": every port of the machine but those.
+    if let Some(ports) = local_ports(&lower, &cues) {
+        return finish(ports);
+    }
     // "`kubectl` is read-only for you", "`s3://acme-backups/` is read-only": what the rule names
     // may be read, and not changed.
     let read_only_order = says_read_only(&lower);
@@ -436,7 +474,11 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     } else {
         tool_name.to_lowercase().contains("git")
     };
-    let git_context = tool_git || cues.git_context.is_some();
+    // "Don't push to `main`", "never push to `release/2.4`": pushing to a target is git's.
+    let push_to = tokens
+        .windows(2)
+        .any(|pair| is_word(&pair[0], lexicon::PUSH_WORD) && pair[1].lower == "to");
+    let git_context = tool_git || cues.git_context.is_some() || push_to;
     let mut used = vec![false; tokens.len()];
     let mut phrases = command_phrases(&tokens, git_context, &mut used);
     // "on Fridays", "more than $500", "when the freeze is on": the situation, whose words are
@@ -484,7 +526,17 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     }
 
     let mut entities: Vec<(usize, Matcher)> = Vec::new();
+    // "Never write outside `/srv/out/`": the places named after "outside" are the ones
+    // allowed, and every other place is forbidden.
+    let mut outside: Vec<Matcher> = Vec::new();
     for (index, token) in tokens.iter().enumerate() {
+        if let (false, TokenKind::Entity(MatcherKind::Path, value)) = (used[index], &token.kind)
+            && matches!(cue, Cue::Forbid { .. })
+            && is_after_outside(&tokens, index)
+        {
+            outside.push(Matcher::new(MatcherKind::Path, value.clone()));
+            continue;
+        }
         if let (false, TokenKind::Entity(kind, value)) = (used[index], &token.kind) {
             // "Before running `./deploy.sh`", "never run scripts/seed.sh": a script said
             // after a verb of running is the command it is, not a file to keep away from
@@ -570,9 +622,13 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             }
         }
     }
+    let mut shouting: Option<bool> = None;
     for (index, token) in tokens.iter().enumerate() {
         if used[index] || !matches!(token.kind, TokenKind::Word) {
             continue;
+        }
+        if shouting.is_none() && token.text.chars().all(|ch| ch.is_ascii_uppercase()) {
+            shouting = Some(!text.chars().any(char::is_lowercase));
         }
         let next = tokens.get(index + 1).map(|next| next.lower.as_ref());
         let identifier = token.lower.contains('_')
@@ -601,7 +657,10 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
                 .iter()
                 .any(|phrase| phrase.split_once(' ') == Some((token.lower.as_ref(), next)))
         });
-        let sql_keyword = token.text.len() >= 4
+        // ("NEVER DELETE FILES" shouts: a keyword in a text without a lower-case letter is a
+        // word.)
+        let sql_keyword = shouting.is_none_or(|shouted| !shouted)
+            && token.text.len() >= 4
             && token.text.chars().all(|ch| ch.is_ascii_uppercase())
             && SQL_KEYWORDS.contains(&token.lower.as_ref())
             && !opens_a_phrase;
@@ -652,6 +711,10 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             }
         }
     }
+    if !outside.is_empty() {
+        let at = entities.first().map_or(0, |(offset, _)| *offset);
+        entities.push((at, Matcher::new(MatcherKind::Path, EVERY_PATH)));
+    }
     for (offset, host) in host_names(&tokens, &used) {
         // An id that is a host's name is that host.
         entities.retain(|(_, matcher)| {
@@ -678,17 +741,93 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             entities.push(entity);
         }
     }
+    // "Don't upload anything to paste sites": each paste site by its host.
+    if let Some(at) = PASTE_SITE_WORDS
+        .iter()
+        .filter_map(|words_of| words.find(words_of))
+        .min()
+    {
+        for site in PASTE_SITES {
+            entities.push((at, Matcher::new(MatcherKind::Domain, *site)));
+        }
+    }
+    // "No Slack webhooks": a service by its kind is the hosts it is reached at.
+    for (said, hosts) in NAMED_SERVICES {
+        if let Some(at) = words.find(said) {
+            for host in *hosts {
+                let matcher = if host.contains('/') {
+                    Matcher::new(MatcherKind::Url, format!("https://{host}"))
+                } else {
+                    Matcher::new(MatcherKind::Domain, *host)
+                };
+                if !entities.iter().any(|(_, known)| *known == matcher) {
+                    entities.push((at, matcher));
+                }
+            }
+        }
+    }
+    // "Never fetch URLs that carry credentials", "no signed URLs": what a URL carries.
+    if URL_WORDS.iter().any(|word| words.has_run(word)) {
+        for (said, patterns) in URL_CARRIES {
+            if let Some(at) = words.find(said) {
+                for pattern in *patterns {
+                    let matcher = Matcher::new(MatcherKind::Url, *pattern);
+                    if !entities.iter().any(|(_, known)| *known == matcher) {
+                        entities.push((at, matcher));
+                    }
+                }
+            }
+        }
+    }
+    // An account number is the same account with other separators: `7781-0042` is also
+    // written `7781 0042` and `77810042` (the words' ids got this above; a code span's too).
+    let numbers: Vec<(usize, String)> = entities
+        .iter()
+        .filter(|(_, matcher)| matcher.kind == MatcherKind::Literal)
+        .filter(|(_, matcher)| is_separated_number(&matcher.value))
+        .map(|(offset, matcher)| (*offset, matcher.value.clone()))
+        .collect();
+    for (offset, number) in numbers {
+        for variant in [
+            number.replace(['-', ' ', '.'], ""),
+            number.replace(['-', '.'], " "),
+        ] {
+            let matcher = Matcher::new(MatcherKind::Literal, variant);
+            if !entities.iter().any(|(_, known)| *known == matcher) {
+                entities.push((offset, matcher));
+            }
+        }
+    }
     entities.sort_by_key(|(offset, _)| *offset);
+    if arguments_tool {
+        // (`mcp__git__git_push` pushes with git; `mcp__github__push_files` does not.)
+        let runs_git = action_words(tool_name)
+            .is_some_and(|words| words.first().is_some_and(|first| first == "git"));
+        if !runs_git {
+            arguments_of_the_tool(&tokens, &mut phrases, &mut entities);
+        }
+    }
 
     // "stop using wget, use curl": what follows a positive directive after a clause break is
     // what the user wants instead, not what is forbidden.
     let mut cue = cue;
     if let Cue::Forbid { .. } = cue
         // Each turn has one of these words on its own: without them, no turn to look for.
-        && ["use", "prefer", "try"].iter().any(|word| words.has_run(word))
-        && let Some(cut) = POSITIVE_TURNS
+        && ["use", "prefer", "try"]
             .iter()
-            .filter_map(|turn| lower.find(turn))
+            .chain(TAKING.iter())
+            .any(|word| words.has_run(word))
+        && let Some(cut) = TURNS
+            .iter()
+            .filter_map(|turn| lower.find(turn.as_str()))
+            // A line that opens on "use" turns from the ban on the line before it; under a
+            // list's heading ("Do NOT:" / "- run X" / "- use Y"), it is one more item.
+            .filter(|&at| {
+                lower.as_bytes()[at] != b'\n' || {
+                    let line = lower[..at].rsplit('\n').next().unwrap_or_default();
+                    Cues::of(&WordRuns::new(line)).forbid.is_some()
+                }
+            })
             .min()
         && Cues::of(&WordRuns::new(&lower[..cut])).forbid.is_some()
     {
@@ -704,7 +843,7 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         && lower[..forbid_at]
             .trim_end()
             .ends_with([',', ';', '-', '—', '–'])
-        && (POSITIVE_OPENERS
+        && (TAKING
             .iter()
             .any(|opener| lower.trim_start().starts_with(&format!("{opener} ")))
             || (lower.trim_start().starts_with('`')
@@ -717,9 +856,15 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     }
     // "always use https://staging..., never production": every literal sits in the "always"
     // clause, and the "never" clause names nothing, so the rule is a requirement.
+    // ("`*.p12` must never be read", "should never", "are never to be": the two cues side by
+    // side are one ban.)
     if let (Cue::Forbid { ask_first: false }, Some(require_at), Some(forbid_at)) =
         (cue, cues.require, cues.forbid)
         && require_at < forbid_at
+        && lower[require_at..forbid_at]
+            .split_whitespace()
+            .nth(1)
+            .is_some()
         && entities.iter().all(|(offset, _)| *offset < forbid_at)
         && flags.iter().all(|(offset, _)| *offset < forbid_at)
         && phrases.iter().all(|phrase| phrase.offset < forbid_at)
@@ -761,9 +906,15 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             .with_ask_first(ask_first);
         return finish(piped);
     }
+    // "Never kill node processes (`pkill node`, `killall node`)": every way to kill them.
+    if let Cue::Forbid { ask_first } = cue
+        && let Some(ban) = processes::kill_ban(&lower, &phrases)
+    {
+        return finish(ban.with_ask_first(ask_first));
+    }
     // "Never read `.env*` files except `.env.example`": what follows the exception is
     // excused, not forbidden.
-    let mut except: Vec<Matcher> = Vec::new();
+    let mut except: Vec<Matcher> = outside;
     let except_at = match cue {
         Cue::Forbid { .. } => EXCEPT_CUES.iter().filter_map(|cue| words.find(cue)).min(),
         _ => None,
@@ -978,6 +1129,141 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     let mut when = constraint.when.clone();
     when.extend(conditions);
     finish(constraint.with_when(when))
+}
+
+/// "Never open localhost ports other than 5173", "no local ports except 3000 and 8080": a ban
+/// on every port of the machine itself (`*://localhost:*`) but the ports named after the
+/// exception, which are allowed. `None` unless the rule says "localhost" and "port" and
+/// names a port after an exception.
+fn local_ports(lower: &str, cues: &Cues) -> Option<Constraint> {
+    if cues.forbid.is_none() && cues.ask.is_none() {
+        return None;
+    }
+    if !(lower.contains("localhost") || lower.contains("local port")) || !lower.contains("port") {
+        return None;
+    }
+    let after = ["other than ", "except ", "but "]
+        .iter()
+        .filter_map(|cue| lower.find(cue).map(|at| at + cue.len()))
+        .min()?;
+    let ports: Vec<&str> = lower[after..]
+        .split(|ch: char| !ch.is_ascii_digit())
+        .filter(|number| (2..=5).contains(&number.len()) && number.parse::<u16>().is_ok())
+        .collect();
+    if ports.is_empty() {
+        return None;
+    }
+    let allowed = ports
+        .iter()
+        .map(|port| Matcher::new(MatcherKind::Url, format!("http://localhost:{port}")))
+        .collect();
+    Some(
+        Constraint::forbid(vec![Matcher::new(MatcherKind::Url, "*://localhost:*")])
+            .with_except(allowed)
+            .with_ask_first(cues.ask.is_some()),
+    )
+}
+
+/// The orders about a tool's arguments that stand alone ([`arguments`]): a manner the call
+/// must have, states it must not put things into, something it must not carry.
+fn argument_order(text: &str, lower: &str, cues: &Cues) -> Option<Constraint> {
+    let ask_first = cues.ask.is_some();
+    if cues.forbid.is_none()
+        && cues.ask.is_none()
+        && let Some(key) = arguments::required_manner(lower)
+    {
+        return Some(arguments::manner_constraint(key));
+    }
+    if cues.forbid.is_none() && cues.ask.is_none() {
+        return None;
+    }
+    // "Never DM anyone": a message whose channel is a person.
+    if arguments::says_direct_messages(lower) {
+        return Some(
+            Constraint::forbid(vec![arguments::argument(
+                "channel",
+                crate::matching::DIRECT_MESSAGE,
+            )])
+            .with_ask_first(ask_first),
+        );
+    }
+    let states = arguments::named_states(text);
+    if !states.is_empty() {
+        let matchers = states
+            .iter()
+            .map(|state| arguments::argument("state", state))
+            .collect();
+        return Some(Constraint::forbid(matchers).with_ask_first(ask_first));
+    }
+    arguments::carried_argument(lower).map(|key| {
+        Constraint::forbid(vec![arguments::argument(key, "*")]).with_ask_first(ask_first)
+    })
+}
+
+/// On a tool that takes named arguments: a name before "repo" or "branch" is that argument
+/// ("the `infra` repo" is `repo=infra`, not the word anywhere), and a push to a branch through
+/// it is its `branch` argument (a tool that runs git, `git_branch`, is read as git) ("never push to `main` through
+/// `push_files`").
+fn arguments_of_the_tool(
+    tokens: &[tokens::Token<'_>],
+    phrases: &mut Vec<CommandPhrase>,
+    entities: &mut [(usize, Matcher)],
+) {
+    for (offset, matcher) in entities.iter_mut() {
+        if !matches!(matcher.kind, MatcherKind::Literal | MatcherKind::Path) {
+            continue;
+        }
+        let Some(at) = tokens.iter().position(|token| token.offset == *offset) else {
+            continue;
+        };
+        if let Some(key) = tokens
+            .get(at + 1)
+            .and_then(|next| arguments::argument_noun(&next.lower))
+        {
+            *matcher = arguments::argument(key, &matcher.value.to_lowercase());
+        }
+    }
+    let a_push = matches!(phrases.as_slice(), [phrase] if phrase.words == ["git", "push"] && phrase.adjacent_flags.is_empty() && phrase.loose_flags.is_empty());
+    if a_push {
+        let branches: Vec<usize> = entities
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, matcher))| {
+                // (A tool's name, `mcp__github__push_files`, is the way, not the branch.)
+                matches!(matcher.kind, MatcherKind::Literal | MatcherKind::Path)
+                    && !matcher.value.contains([' ', '@', '#'])
+                    && !matcher.value.contains("__")
+            })
+            .map(|(index, _)| index)
+            .collect();
+        if !branches.is_empty() {
+            for index in branches {
+                let value = entities[index].1.value.to_lowercase();
+                entities[index].1 = arguments::argument("branch", &value);
+            }
+            phrases.clear();
+        }
+    }
+}
+
+/// Whether `value` is a number in groups of digits joined by `-`, `.` or a space (`7781-0042`,
+/// `12 3456 789`), two groups or more, each of two digits or more.
+fn is_separated_number(value: &str) -> bool {
+    let groups: Vec<&str> = value.split(['-', ' ', '.']).collect();
+    groups.len() >= 2
+        && groups
+            .iter()
+            .all(|group| group.len() >= 2 && group.chars().all(|ch| ch.is_ascii_digit()))
+}
+
+/// The path pattern every path matches, forbidden when a rule names only the places allowed
+/// ("never write outside `/srv/out/`").
+const EVERY_PATH: &str = "**";
+
+/// Whether the token at `index` follows "outside" or "outside of".
+fn is_after_outside(tokens: &[tokens::Token<'_>], index: usize) -> bool {
+    let before = |back: usize| index.checked_sub(back).map(|at| tokens[at].lower.as_ref());
+    before(1) == Some("outside") || (before(1) == Some("of") && before(2) == Some("outside"))
 }
 
 /// What a ban on piping into `target` forbids: a shell stands for every shell (`curl ... |
@@ -1261,14 +1547,14 @@ fn access_of(words: &WordRuns<'_>) -> Option<Access> {
     // changing those that exist.
     let creating = has(CREATE_VERBS)
         || (words.has_run("new") && (words.has_run("file") || words.has_run("files")));
-    let changing = WRITE_VERBS
+    let changing = CHANGING
         .iter()
         .filter(|verb| !CREATE_VERBS.contains(verb))
         .any(|verb| words.has_run(verb));
     if creating && !changing {
         return Some(Access::Create);
     }
-    has(WRITE_VERBS).then_some(Access::Write)
+    has(&CHANGING).then_some(Access::Write)
 }
 
 /// Verbs of making something new.
@@ -1360,7 +1646,7 @@ fn access_of_commands(words: &WordRuns<'_>) -> Option<Access> {
         .iter()
         .filter(|verb| !RUNNING_VERBS.contains(verb))
         .any(|verb| words.has_run(verb));
-    (has(WRITE_VERBS) && !reads).then_some(Access::Write)
+    (has(&CHANGING) && !reads).then_some(Access::Write)
 }
 
 /// Verbs that say a command is run, which any ban on a command uses.

@@ -517,6 +517,34 @@ impl Guard {
     /// Checks a proposed call of `tool_name` with `arguments` against the tool's rules and the
     /// rules for every tool.
     pub fn check(&self, tool_name: &str, arguments: &Value) -> Verdict {
+        // Cline's `use_mcp_tool {server_name, tool_name, arguments}` calls an MCP tool for
+        // the model: the rules of every stored MCP tool of that own name hold for it (Cline
+        // names servers its own way, so the server is not compared), as do the gateway's
+        // own, and the firmest answer wins.
+        if let Some((bare, inner)) = proxied_mcp_call(tool_name, arguments) {
+            let mut verdict = self.check_one(tool_name, arguments);
+            // In name order, so that the answer does not hang on the map's.
+            let mut named: Vec<&String> = self
+                .tools
+                .keys()
+                .filter(|tool| mcp_tool_part(tool).as_deref() == Some(bare.as_str()))
+                .collect();
+            named.sort_unstable();
+            for tool in named {
+                if verdict.decision == Decision::Deny {
+                    break;
+                }
+                let direct = self.check_one(tool, &inner);
+                if direct.decision > verdict.decision {
+                    verdict = direct;
+                }
+            }
+            return verdict;
+        }
+        self.check_one(tool_name, arguments)
+    }
+
+    fn check_one(&self, tool_name: &str, arguments: &Value) -> Verdict {
         let verdict = self.check_with(tool_name, arguments, false);
         if verdict.decision == Decision::Deny {
             return verdict;
@@ -729,10 +757,14 @@ impl Guard {
                         None => evaluate(part, &view),
                     };
                     if let Some(hit) = found {
+                        // A required option given another value (`--context prod`) asks, as
+                        // a missing one does; a boolean given its opposite (`-auto-approve`
+                        // where `-auto-approve=false` is required) does what the rule forbids.
+                        let opposite = hit.wrong_value && hit.matcher.value.ends_with("=false");
                         let decision = decide(
                             entry.rule.priority,
                             hit.strength,
-                            part.ask_first && !hit.wrong_value,
+                            part.ask_first && !opposite,
                         );
                         if firmest.as_ref().is_none_or(|(best, _)| decision > *best) {
                             firmest = Some((decision, hit));
@@ -869,6 +901,28 @@ const BORROWED_EDIT: usize = 5;
 
 static EMPTY_INDEX: std::sync::LazyLock<ToolIndex> = std::sync::LazyLock::new(ToolIndex::default);
 
+/// The MCP tool a call of a proxy tool calls, by its own name without its server, and the
+/// arguments it passes on: Cline's `use_mcp_tool {"server_name", "tool_name", "arguments"}`
+/// (the arguments a JSON string, or an object) calls `tool_name` (lower-case, `-` read as
+/// `_`, as servers spell it either way). `None` for any other call.
+pub fn proxied_mcp_call(tool_name: &str, arguments: &Value) -> Option<(String, Value)> {
+    if normalize_tool_name(tool_name) != "use_mcp_tool" {
+        return None;
+    }
+    let tool = arguments.get("tool_name")?.as_str()?.trim();
+    if tool.is_empty() || tool.contains("__") {
+        return None;
+    }
+    let passed = match arguments.get("arguments") {
+        Some(Value::String(text)) => {
+            serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.clone()))
+        }
+        Some(other) => other.clone(),
+        None => Value::Object(serde_json::Map::new()),
+    };
+    Some((tool.to_lowercase().replace('-', "_"), passed))
+}
+
 /// Checks one call against a slice of rules, deriving every constraint. Builds a throwaway
 /// [`Guard`]; keep a guard instead when checking many calls.
 pub fn check_rules(rules: &[ToolMemoryRule], tool_name: &str, arguments: &Value) -> Verdict {
@@ -964,6 +1018,7 @@ fn reason_line(decision: Decision, rule: &ToolMemoryRule, hit: &Hit, tool: &str)
         (_, MatcherKind::Flag) => format!("the flag {value} is forbidden"),
         (_, MatcherKind::Literal) => format!("the text \"{value}\" is forbidden"),
         (_, MatcherKind::Condition) => format!("the situation \"{value}\" is forbidden"),
+        (_, MatcherKind::Argument) => format!("the argument {} is forbidden", hit.found),
         (_, MatcherKind::Person) => {
             format!(
                 "the recipient \"{}\" may be {value} (a name, not an address)",

@@ -30,7 +30,9 @@ pub use crate::corpus::{
 };
 pub use crate::derive::{derive_constraint, derive_from_text};
 pub use crate::error::{Error, Result};
-pub use crate::guard::{Decision, Guard, Verdict, check_rules, tools_sharing_rules};
+pub use crate::guard::{
+    Decision, Guard, Verdict, check_rules, proxied_mcp_call, tools_sharing_rules,
+};
 pub use crate::limits::{
     INVOCATION_OVERHEAD_WORDS, MAX_ARGUMENT_BYTES, MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_VALUES,
     MAX_COMMAND_NESTING, MAX_EVALUATION_WORK, MAX_INVOCATION_WORDS, MAX_WRAPPERS,

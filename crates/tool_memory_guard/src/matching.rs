@@ -11,15 +11,16 @@ mod command;
 pub(crate) use self::command::CommandPattern;
 
 use crate::call::{
-    CallView, HIDDEN_WORD, Invocation, Text, invocation_only_reads, invocation_reads,
+    ArgumentValue, CallView, HIDDEN_WORD, Invocation, Text, invocation_only_reads, invocation_reads,
 };
 use crate::condition::{Condition, Shown};
-use crate::constraint::ANY_HOST;
+use crate::constraint::{ANY_HOST, UrlPart, url_part};
 use crate::limits::Budget;
 use crate::normalize::{
     PathPattern, UrlParts, alnum_runs, bare_host, chunks, command_spellings, find_word, first_run,
     flag_case, flag_meanings, flag_meanings_after, flag_spellings, flags_subcommand, has_aliases,
-    host_in_domain, normalize_domain, normalize_email, normalize_path, normalize_url, sets_flag,
+    host_in_domain, is_ipv4, normalize_domain, normalize_email, normalize_path, normalize_url,
+    sets_flag,
 };
 use crate::{Access, Constraint, Matcher, MatcherKind, Polarity, Strength};
 
@@ -29,6 +30,8 @@ pub(crate) enum Compiled {
     Email(String),
     Domain(String),
     Url(UrlParts),
+    /// A part any URL may carry: a password, a query parameter.
+    UrlPart(UrlPart),
     Path(PathPattern),
     Host(String),
     Command(CommandPattern),
@@ -41,6 +44,11 @@ pub(crate) enum Compiled {
     Literal(String),
     Person(Vec<String>),
     Condition(Condition),
+    /// A named argument and its value (`*`: any non-empty one).
+    Argument {
+        key: String,
+        value: String,
+    },
 }
 
 impl Compiled {
@@ -49,7 +57,10 @@ impl Compiled {
         Some(match matcher.kind {
             MatcherKind::Email => Compiled::Email(normalize_email(value)?),
             MatcherKind::Domain => Compiled::Domain(normalize_domain(value)),
-            MatcherKind::Url => Compiled::Url(normalize_url(value)?),
+            MatcherKind::Url => match url_part(value) {
+                Some(part) => Compiled::UrlPart(part),
+                None => Compiled::Url(normalize_url(value)?),
+            },
             MatcherKind::Path => Compiled::Path(PathPattern::new(value)),
             MatcherKind::Host => Compiled::Host(bare_host(&value.to_lowercase()).to_owned()),
             MatcherKind::Command => Compiled::Command(CommandPattern::parse(value)),
@@ -66,6 +77,13 @@ impl Compiled {
             },
             MatcherKind::Literal => Compiled::Literal(value.to_lowercase()),
             MatcherKind::Condition => Compiled::Condition(Condition::parse(value).ok()?),
+            MatcherKind::Argument => {
+                let (key, wanted) = value.split_once('=')?;
+                Compiled::Argument {
+                    key: key.trim().to_lowercase(),
+                    value: branch_name(wanted.trim()).to_lowercase(),
+                }
+            }
             MatcherKind::Person => Compiled::Person(
                 value
                     .to_lowercase()
@@ -138,8 +156,13 @@ impl Compiled {
                 Some((local, domain)) => runs(&[local, domain]),
                 None => runs(&[value]),
             },
+            // A network (`10.*`) is found in an address's other spellings too
+            // (`167772161`, `0x0a000001`), which share no word with it.
+            Compiled::Host(value) if value.ends_with('*') => None,
             Compiled::Domain(value) | Compiled::Host(value) => runs(&[value]),
             Compiled::Url(url) => runs(&[&url.host, &url.path]),
+            Compiled::UrlPart(UrlPart::Query(name)) => runs(&[name]),
+            Compiled::UrlPart(UrlPart::Credentials | UrlPart::AnyPort(_)) => None,
             Compiled::Path(path) => {
                 // A run that touches a glob character may be part of a longer run in the call
                 // (`id_rsa*` covers `id_rsa2`, `secret?.txt` covers `secret1.txt`), so only the
@@ -174,8 +197,9 @@ impl Compiled {
                 .collect::<Option<Vec<String>>>()
                 .map(KeyGroup::AnyOf),
             Compiled::Literal(literal) => runs(&[literal]),
-            // A condition is on the situation, not a word of the call.
-            Compiled::Condition(_) => None,
+            // A condition is on the situation, not a word of the call; an argument's key is
+            // no word of its texts.
+            Compiled::Condition(_) | Compiled::Argument { .. } => None,
             Compiled::Person(words) => match words.as_slice() {
                 [first, .., last] => {
                     let initial =
@@ -679,6 +703,26 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                     .and_then(|host| found(host, false))
             })
         }
+        Compiled::UrlPart(UrlPart::AnyPort(host)) => scope.plain_texts().find_map(|text| {
+            text.urls()
+                .iter()
+                .find(|url| {
+                    same_host(&url.host, host)
+                        && !scope.except.iter().any(|(_, excused)| match excused {
+                            Compiled::Url(allowed) => {
+                                same_host(&url.host, &allowed.host) && allowed.port == url.port
+                            }
+                            _ => false,
+                        })
+                })
+                .and_then(|url| found(&url.display(), false))
+        }),
+        Compiled::UrlPart(part) => scope.plain_texts().find_map(|text| {
+            chunks(&text.lower)
+                .filter(|chunk| chunk.contains("://"))
+                .find(|url| url_has(url, part))
+                .and_then(|url| found(url, false))
+        }),
         Compiled::Url(url) => scope.path_texts().find_map(|text| {
             text.urls()
                 .iter()
@@ -692,8 +736,16 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 .and_then(|path| found(path, false))
         }),
         Compiled::Host(host) => scope.plain_texts().find_map(|text| {
-            let named = text.hosts().iter().any(|candidate| candidate == host)
-                || chunks(&text.lower).any(|chunk| bare_host(chunk) == host);
+            let named = if let Some(network) = host.strip_suffix('*') {
+                // `10.*`: an address of the network, in any of its spellings.
+                text.hosts()
+                    .iter()
+                    .chain(text.host_names())
+                    .any(|candidate| candidate.starts_with(network) && is_ipv4(candidate))
+            } else {
+                text.hosts().iter().any(|candidate| candidate == host)
+                    || chunks(&text.lower).any(|chunk| bare_host(chunk) == host)
+            };
             named.then(|| Found {
                 value: host.clone(),
                 recipient: text.recipient,
@@ -813,6 +865,44 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
             })
         }
         Compiled::Condition(_) => None,
+        Compiled::Argument { key, value } => {
+            let view = scope.view?;
+            view.arguments().iter().find_map(|(name, given)| {
+                if !argument_key_is(name, key) {
+                    return None;
+                }
+                let matched = match given {
+                    ArgumentValue::Scalar(text) => {
+                        if value == "*" {
+                            !text.is_empty() && text != "false"
+                        } else if value == DIRECT_MESSAGE {
+                            is_direct_target(text)
+                        } else {
+                            branch_name(text).eq_ignore_ascii_case(value)
+                                || branch_name(text).to_lowercase() == *value
+                        }
+                    }
+                    ArgumentValue::List(items) => {
+                        if value == "*" {
+                            items > &0
+                        } else {
+                            false
+                        }
+                    }
+                };
+                matched.then(|| Found {
+                    value: format!(
+                        "{name}={}",
+                        match given {
+                            ArgumentValue::Scalar(text) => text.clone(),
+                            ArgumentValue::List(items) => format!("[{items} items]"),
+                        }
+                    ),
+                    recipient: false,
+                    weak: false,
+                })
+            })
+        }
         Compiled::Person(words) => {
             if skip_person || words.is_empty() {
                 return None;
@@ -1159,3 +1249,95 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
 
 #[cfg(test)]
 mod tests;
+
+/// A branch named as a full ref (`refs/heads/main`) is the branch (`main`); any other value
+/// is itself.
+fn branch_name(value: &str) -> &str {
+    value.strip_prefix("refs/heads/").unwrap_or(value)
+}
+
+/// The value of an `argument` matcher that stands for a direct message's target.
+pub(crate) const DIRECT_MESSAGE: &str = "@direct";
+
+/// Whether a channel argument is a person rather than a channel: a handle (`@dana`), or a
+/// Slack conversation id of a direct message or a user (`D024BE91L`, `U02ABC123`, `W...`:
+/// capitals and digits, with a digit).
+fn is_direct_target(text: &str) -> bool {
+    if let Some(handle) = text.strip_prefix('@') {
+        return handle.chars().next().is_some_and(char::is_alphanumeric);
+    }
+    let mut chars = text.chars();
+    matches!(chars.next(), Some('D' | 'U' | 'W'))
+        && (8..=12).contains(&text.len())
+        && text
+            .chars()
+            .all(|ch| ch.is_ascii_uppercase() || ch.is_ascii_digit())
+        && text.chars().any(|ch| ch.is_ascii_digit())
+}
+
+/// Keys of one kind: an `argument` matcher's key stands for each of its kind's
+/// (`state=done` is also `status`, `transition` and `stateName`).
+const ARGUMENT_KEY_KINDS: &[&[&str]] = &[
+    &["attachment", "attachments", "files_to_attach"],
+    &["branch", "ref", "target_branch"],
+    &[
+        "channel",
+        "channel_id",
+        "channelid",
+        "conversation",
+        "user",
+        "user_id",
+        "userid",
+    ],
+    &["repo", "repository", "repo_name", "repository_name"],
+    &[
+        "state",
+        "status",
+        "transition",
+        "column",
+        "stage",
+        "state_name",
+        "statename",
+    ],
+];
+
+/// Whether a call's argument key `name` (lower-case) is the matcher's `key` or of its kind.
+fn argument_key_is(name: &str, key: &str) -> bool {
+    let name = name.replace('-', "_");
+    if name == key {
+        return true;
+    }
+    ARGUMENT_KEY_KINDS
+        .iter()
+        .any(|kind| kind.contains(&key) && kind.contains(&name.as_str()))
+}
+
+/// Whether a URL (lower-case) carries the part: a password in its user information, or the
+/// query parameter (also percent-encoded in a parameter's value: a redirect's target).
+fn url_has(url: &str, part: &UrlPart) -> bool {
+    match part {
+        UrlPart::Credentials => {
+            let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+            let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+            authority
+                .rsplit_once('@')
+                .is_some_and(|(user, _)| user.contains(':'))
+        }
+        UrlPart::AnyPort(_) => false,
+        UrlPart::Query(name) => {
+            let decoded = crate::normalize::percent_decoded(url);
+            decoded
+                .split(['?', '&'])
+                .skip(1)
+                .any(|pair| pair.split('=').next() == Some(name.as_str()))
+        }
+    }
+}
+
+/// The names of the machine itself: a rule on `localhost` holds for each.
+const LOOPBACK: &[&str] = &["localhost", "127.0.0.1", "0.0.0.0", "[::1]", "::1"];
+
+/// Whether two hosts are one: equal, or both the machine itself.
+fn same_host(host: &str, other: &str) -> bool {
+    host == other || (LOOPBACK.contains(&host) && LOOPBACK.contains(&other))
+}

@@ -290,7 +290,7 @@ pub(crate) fn is_ipv4(text: &str) -> bool {
 pub(crate) fn host_of_chunk(chunk: &str) -> Option<String> {
     let lower = chunk.to_lowercase();
     if lower.contains("://") || lower.starts_with("www.") {
-        return normalize_url(&lower).map(|url| url.host);
+        return normalize_url(&lower).map(|url| dotted_ipv4(&url.host).unwrap_or(url.host));
     }
     if lower.contains('@') {
         return normalize_email(&lower)
@@ -298,6 +298,49 @@ pub(crate) fn host_of_chunk(chunk: &str) -> Option<String> {
     }
     let bare = bare_host(&lower);
     (is_domain_like(bare) || is_ipv4(bare)).then(|| bare.to_owned())
+}
+
+/// An IPv4 address a URL writes as one number (`http://167772161/`, `http://0x0a000001/`) or
+/// with hexadecimal or octal parts (`0x0a.0.0.1`, `012.0.0.1`), which resolvers read as the
+/// address, in dotted decimal form; `None` for any other host (a dotted decimal address is
+/// already in that form).
+pub(crate) fn dotted_ipv4(host: &str) -> Option<String> {
+    let number = |part: &str| -> Option<u64> {
+        if let Some(hex) = part.strip_prefix("0x") {
+            u64::from_str_radix(hex, 16).ok()
+        } else if part.len() > 1 && part.starts_with('0') {
+            u64::from_str_radix(&part[1..], 8).ok()
+        } else if !part.is_empty() && part.bytes().all(|byte| byte.is_ascii_digit()) {
+            part.parse().ok()
+        } else {
+            None
+        }
+    };
+    // `[::ffff:10.0.0.1]`: an IPv4 address mapped into IPv6 is that address.
+    let address = host
+        .strip_prefix("[::ffff:")
+        .and_then(|rest| rest.strip_suffix(']'))
+        .unwrap_or(host);
+    let numbers: Vec<u64> = address.split('.').map(number).collect::<Option<_>>()?;
+    // As `inet_aton` reads them: the last part fills the bytes the others leave (`10.1` is
+    // `10.0.0.1`, `192.168.257` is `192.168.1.1`, `167772161` is `10.0.0.1`).
+    let (last, leading) = numbers.split_last()?;
+    if leading.len() > 3 || leading.iter().any(|part| *part > 255) {
+        return None;
+    }
+    let last_bits = 8 * (4 - leading.len() as u32);
+    if *last >= 1u64 << last_bits {
+        return None;
+    }
+    let value = (leading.iter().fold(0u64, |value, part| (value << 8) | part) << last_bits) | last;
+    let dotted = format!(
+        "{}.{}.{}.{}",
+        value >> 24,
+        (value >> 16) & 255,
+        (value >> 8) & 255,
+        value & 255
+    );
+    (dotted != host).then_some(dotted)
 }
 
 /// Strips a path, a `:port` and a leading `user@` from a host-like chunk (`deploy@db-1:22`).
@@ -744,6 +787,30 @@ pub(crate) fn person_tokens(text: &str) -> Vec<&str> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn an_address_written_as_a_number_is_its_dotted_form() {
+        assert_eq!(dotted_ipv4("167772161").as_deref(), Some("10.0.0.1"));
+        assert_eq!(dotted_ipv4("0x0a000001").as_deref(), Some("10.0.0.1"));
+        assert_eq!(dotted_ipv4("0xc0.0xa8.1.1").as_deref(), Some("192.168.1.1"));
+        assert_eq!(dotted_ipv4("012.0.0.1").as_deref(), Some("10.0.0.1"));
+        assert_eq!(dotted_ipv4("10.0.0.1"), None);
+        assert_eq!(dotted_ipv4("example.com"), None);
+        assert_eq!(dotted_ipv4("99999999999"), None);
+        assert_eq!(dotted_ipv4("10.1").as_deref(), Some("10.0.0.1"));
+        assert_eq!(dotted_ipv4("192.168.257").as_deref(), Some("192.168.1.1"));
+        assert_eq!(
+            dotted_ipv4("[::ffff:10.0.0.1]").as_deref(),
+            Some("10.0.0.1")
+        );
+        assert_eq!(dotted_ipv4("1.2.3.4.5"), None);
+        assert_eq!(dotted_ipv4("10.256.0.1"), None);
+        assert_eq!(
+            host_of_chunk("http://3232235777/admin").as_deref(),
+            Some("192.168.1.1")
+        );
+    }
+
     use super::*;
 
     fn check_email(raw: &str, expected: Option<&str>) {

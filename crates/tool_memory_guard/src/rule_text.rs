@@ -15,16 +15,24 @@ use std::borrow::Cow;
 use tool_memory_core::markdown::{self, LineKind};
 
 /// The clauses of `text` that derivation reads, one a line, without markdown markers and
-/// emphasis; `keep` says whether a clause gives an order. Borrowed when a one-line text has
-/// no markdown and one clause.
-pub(crate) fn ordering_clauses<'a>(text: &'a str, keep: impl Fn(&str) -> bool) -> Cow<'a, str> {
+/// emphasis; `keep` says whether a clause gives an order, `is_program` whether a lower-case
+/// word is a program (derivation's lexicon, given so that this module needs none of it).
+/// Borrowed when a one-line text has no markdown and one clause.
+pub(crate) fn ordering_clauses<'a>(
+    text: &'a str,
+    keep: impl Fn(&str) -> bool,
+    is_program: fn(&str) -> bool,
+) -> Cow<'a, str> {
     let plain_line = !text.contains('\n')
         && !text.contains(['*', '_', '~', '|', '#', ';', '—', '–'])
         && !text.trim_start().starts_with(['-', '+', '>', '•', '`'])
         && !text.contains(", but ")
         && !text.contains(", and ")
         && markdown::sentence_ends(text).len() <= 1
-        && mark_of(text).is_none();
+        && mark_of(text).is_none()
+        && !text
+            .match_indices(", ")
+            .any(|(at, _)| is_permission(&text[..at]));
     if plain_line {
         return Cow::Borrowed(text);
     }
@@ -81,10 +89,17 @@ pub(crate) fn ordering_clauses<'a>(text: &'a str, keep: impl Fn(&str) -> bool) -
             if keep(clause) || (is_item && list_order) {
                 // "Files in `vendor/**` are third-party; never modify them": an order that
                 // points back names what the clause before it names.
-                if let Some(previous) = previous.take()
-                    && refers_back(clause)
-                {
-                    kept.push(previous.to_owned());
+                if let Some(previous) = previous.take() {
+                    if refers_back(clause) {
+                        kept.push(previous.to_owned());
+                    } else if let Some(completed) =
+                        completed_subcommand(previous, clause, is_program)
+                            .or_else(|| flags_of_the_granted(previous, clause))
+                    {
+                        kept.push(completed);
+                        any_kept = true;
+                        continue;
+                    }
                 }
                 kept.push(clause.to_owned());
                 any_kept = true;
@@ -179,6 +194,14 @@ pub(crate) fn refers_back(clause: &str) -> bool {
         "this one",
         "a second one",
         "the same",
+        // "Posting in #team-a is fine; any other channel, ask me first": the others are
+        // those the clause before names.
+        "any other",
+        "all other",
+        "every other",
+        "anything else",
+        "anywhere else",
+        "anyone else",
     ]
     .iter()
     .any(|phrase| lower.contains(phrase))
@@ -194,6 +217,137 @@ pub(crate) fn refers_back(clause: &str) -> bool {
             .iter()
             .any(|pronoun| word.eq_ignore_ascii_case(pronoun))
         })
+}
+
+/// Words that close a permission: "`docker compose down` is fine", "`alembic upgrade` is
+/// allowed", "local (`--local`) is OK".
+pub(crate) const PERMISSIONS: &[&str] =
+    &["acceptable", "allowed", "fine", "ok", "okay", "permitted"];
+
+/// Whether a clause grants what it names ("... is fine"): it ends on a permission after "is"
+/// or "are" and has no ban of its own ("is not allowed").
+pub(crate) fn is_permission(clause: &str) -> bool {
+    let lower = clause.trim_end_matches(['.', ' ', '!']).to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|ch: char| !(ch.is_alphanumeric() || ch == '\''))
+        .filter(|word| !word.is_empty())
+        .collect();
+    match words.as_slice() {
+        [.., copula, last] => {
+            matches!(*copula, "is" | "are" | "totally" | "perfectly")
+                && PERMISSIONS.contains(last)
+                && !words
+                    .iter()
+                    .any(|word| matches!(*word, "not" | "never" | "isn't"))
+        }
+        _ => false,
+    }
+}
+
+/// "`kubectl get` is fine, `delete` is not", "`terraform plan` is fine; `apply` is not": a
+/// ban whose code span is a bare subcommand after a permission of the program's other
+/// subcommand is that program's subcommand. `None` unless the shapes are these.
+fn completed_subcommand(
+    permission: &str,
+    ban: &str,
+    is_program: fn(&str) -> bool,
+) -> Option<String> {
+    if !is_permission(permission) {
+        return None;
+    }
+    let first_span = |text: &str| {
+        let open = text.find('`')?;
+        let close = text[open + 1..].find('`')? + open + 1;
+        Some((open, close))
+    };
+    let (open, close) = first_span(permission)?;
+    let mut granted = permission[open + 1..close].split_whitespace();
+    let program = granted.next()?;
+    granted.next()?;
+    let (open, close) = first_span(ban)?;
+    let banned = ban[open + 1..close].trim();
+    let bare_word = !banned.is_empty()
+        && banned
+            .chars()
+            .all(|ch| ch.is_alphanumeric() || "-_:".contains(ch))
+        && !banned.starts_with('-')
+        && !is_program(&banned.to_lowercase());
+    bare_word.then(|| format!("{}`{program} {banned}`{}", &ban[..open], &ban[close + 1..]))
+}
+
+/// Openings of a clause that grants what it names: "You can run `docker compose up`", "feel
+/// free to tail the logs".
+const GRANTS: &[&str] = &[
+    "feel free to",
+    "go ahead and",
+    "it is fine to",
+    "it's fine to",
+    "you can",
+    "you may",
+];
+
+/// "You can run `docker compose up` and `down`, but never with `-v`": a ban that names only
+/// flags after a grant of commands is those commands with the flags ("never `docker compose
+/// up -v` or `docker compose down -v`"); a bare word after the grant's first command is that
+/// command's last word replaced (`down`: `docker compose down`). `None` unless the shapes are
+/// these.
+fn flags_of_the_granted(grant: &str, ban: &str) -> Option<String> {
+    let lower = grant.trim_start().to_lowercase();
+    if !GRANTS.iter().any(|opening| lower.starts_with(opening)) && !is_permission(grant) {
+        return None;
+    }
+    let spans = |text: &str| -> Vec<(usize, usize)> {
+        let ticks: Vec<usize> = text.match_indices('`').map(|(at, _)| at).collect();
+        ticks
+            .chunks_exact(2)
+            .map(|pair| (pair[0], pair[1]))
+            .collect()
+    };
+    let granted: Vec<&str> = spans(grant)
+        .into_iter()
+        .map(|(open, close)| grant[open + 1..close].trim())
+        .collect();
+    let (first, rest) = granted.split_first()?;
+    let first_words: Vec<&str> = first.split_whitespace().collect();
+    if first_words.len() < 2 || first_words.iter().any(|word| word.starts_with('-')) {
+        return None;
+    }
+    let mut commands = vec![first_words.join(" ")];
+    for word in rest {
+        let bare = !word.contains(char::is_whitespace)
+            && !word.starts_with('-')
+            && word
+                .chars()
+                .all(|ch| ch.is_alphanumeric() || "-_:".contains(ch));
+        if !bare {
+            return None;
+        }
+        let mut completed = first_words[..first_words.len() - 1].to_vec();
+        completed.push(word);
+        commands.push(completed.join(" "));
+    }
+    let banned = spans(ban);
+    if banned.is_empty()
+        || banned
+            .iter()
+            .any(|&(open, close)| !ban[open + 1..close].trim().starts_with('-'))
+    {
+        return None;
+    }
+    let mut rewritten = String::with_capacity(ban.len() * 2);
+    let mut from = 0;
+    for (open, close) in banned {
+        let flag = ban[open + 1..close].trim();
+        rewritten.push_str(&ban[from..open]);
+        let each: Vec<String> = commands
+            .iter()
+            .map(|command| format!("`{command} {flag}`"))
+            .collect();
+        rewritten.push_str(&each.join(" or "));
+        from = close + 1;
+    }
+    rewritten.push_str(&ban[from..]);
+    Some(rewritten)
 }
 
 /// Splits one line into clauses: at sentence ends, dashes used as punctuation (` — `, ` – `,
@@ -233,7 +387,12 @@ fn clauses(line: &str) -> Vec<&str> {
                 ", and wait for ",
             ]
             .iter()
-            .find(|separator| rest.starts_with(**separator));
+            .find(|separator| rest.starts_with(**separator))
+            // "`kubectl get` is fine, `delete` is not": a permission, then the ban it
+            // contrasts with, each a clause.
+            .or_else(|| {
+                (rest.starts_with(", ") && is_permission(&sentence[from..at])).then_some(&", ")
+            });
             match separator {
                 Some(separator) if !markdown::in_spans(&spans, start + at) => {
                     pieces.push(&sentence[from..at]);
@@ -267,7 +426,12 @@ mod tests {
                 .iter()
                 .any(|cue| lower.contains(cue))
         };
-        assert_eq!(ordering_clauses(text, keep), expected, "{text:?}");
+        let is_program = |word: &str| ["git", "kubectl", "terraform", "yarn"].contains(&word);
+        assert_eq!(
+            ordering_clauses(text, keep, is_program),
+            expected,
+            "{text:?}"
+        );
     }
 
     #[test]
@@ -312,6 +476,39 @@ mod tests {
         check(
             "---\ndescription: never mind\n---\n- NEVER run `db:reset`.",
             "NEVER run `db:reset`.",
+        );
+    }
+
+    #[test]
+    fn a_permission_and_the_ban_beside_it_are_two_clauses() {
+        check(
+            "`kubectl get` is fine, never `delete`.",
+            "never `kubectl delete`.",
+        );
+        check(
+            "`terraform plan` is fine; never `apply`.",
+            "never `terraform apply`.",
+        );
+        check(
+            "`npm install --save-dev` is fine, never `npm install -g`.",
+            "never `npm install -g`.",
+        );
+        check(
+            "Posting in #eng is fine; any other channel, never.",
+            "Posting in #eng is fine\nany other channel, never.",
+        );
+        check(
+            "You can run `docker compose up` and `down`, but never with `-v`.",
+            "never with `docker compose up -v` or `docker compose down -v`.",
+        );
+        // No permission: the sentence stays whole.
+        check(
+            "never `git push`, `git tag`.",
+            "never `git push`, `git tag`.",
+        );
+        check(
+            "`deploy` is not fine, never `apply`.",
+            "`deploy` is not fine, never `apply`.",
         );
     }
 

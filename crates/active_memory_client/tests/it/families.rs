@@ -419,3 +419,41 @@ fn families_are_read_by_member_and_by_name() {
     assert_eq!(tool_family(" File_Read "), Some(ToolFamily::FileRead));
     assert_eq!(tool_family("mcp__github__merge_pull_request"), None);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_mcp_tool_s_named_arguments_decide_through_any_way_of_calling_it() -> Result<()> {
+    let client = client();
+    put(
+        &client,
+        "mcp__linear__update_issue",
+        "Never move an issue to Done or Canceled.",
+    )
+    .await?;
+    let proxied = |arguments: &str| json!({"server_name": "linear-server", "tool_name": "update_issue", "arguments": arguments});
+    check(
+        &client,
+        &[
+            (
+                "mcp__linear__update_issue",
+                json!({"id": "ENG-1", "state": "Done"}),
+                Decision::Deny,
+            ),
+            (
+                "MCP:update_issue",
+                json!({"id": "ENG-1", "stateName": "canceled"}),
+                Decision::Deny,
+            ),
+            (
+                "use_mcp_tool",
+                proxied(r#"{"id": "ENG-1", "status": "Done"}"#),
+                Decision::Deny,
+            ),
+            (
+                "use_mcp_tool",
+                proxied(r#"{"id": "ENG-1", "title": "Done-ish cleanup", "state": "Todo"}"#),
+                Decision::Allow,
+            ),
+        ],
+    )
+    .await
+}

@@ -195,18 +195,33 @@ pub(crate) const SHELL_KEYWORDS: &[&str] =
 
 /// Long options that take the next word as their value, for every program (`--namespace
 /// prod`, `--context staging`): the value is no subcommand.
+/// (Also the program options people put before a subcommand: `helm --kube-context x
+/// upgrade`, `npm --prefix web run build`, `yarn --cwd web add`, `pnpm --filter api build`,
+/// `docker compose --file x.yml down`.)
 pub(crate) const VALUE_FLAGS: &[&str] = &[
+    "--chdir",
     "--context",
+    "--cwd",
+    "--directory",
+    "--env-file",
+    "--file",
+    "--filter",
     "--git-dir",
     "--host",
+    "--kube-context",
     "--kubeconfig",
+    "--manifest-path",
     "--namespace",
     "--port",
+    "--prefix",
     "--profile",
     "--project",
+    "--project-directory",
+    "--project-name",
     "--region",
     "--user",
     "--work-tree",
+    "--workspace",
 ];
 
 /// Short options that take the next word as their value, per program (`git -C repo push`,
@@ -215,11 +230,16 @@ pub(crate) const VALUE_FLAGS: &[&str] = &[
 /// namespace to `kubectl` and "no verify" to `git commit`), so only the programs listed read
 /// one as taking a value: reading a value where there is none would drop a subcommand
 /// (`git push -u origin main` is a push to `origin main`).
+/// A key of two words is a program and its subcommand (`docker compose -f x.yml down -v`:
+/// compose's `-f`, where `docker rm -f` is a force).
 pub(crate) const SHORT_VALUE_FLAGS: &[(&str, &[&str])] = &[
+    ("docker compose", &["-f", "-p"]),
+    ("docker-compose", &["-f", "-p"]),
     ("git", &["-c", "-C"]),
     ("head", &["-c", "-n"]),
     ("helm", &["-f", "-n", "-o"]),
     ("kubectl", &["-c", "-f", "-l", "-n", "-o"]),
+    ("make", &["-C", "-f"]),
     ("mysql", &["-D", "-e", "-h", "-P", "-u"]),
     ("psql", &["-c", "-d", "-f", "-h", "-p", "-U"]),
     ("tail", &["-c", "-n"]),

@@ -127,8 +127,17 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
                 pieces.push(Piece::Separator);
             }
             '$' if chars.peek() == Some(&'(') => {
-                chars.next();
                 let at_program = !in_word && at_segment_start(&pieces);
+                // `kill -9 $(pgrep node)`: a short substitution in an argument's place is
+                // also that argument, as written (the enclosing command acts on what it
+                // prints); its commands are read on their own below, as any substitution's.
+                if !at_program && let Some(inner) = short_substitution(&chars) {
+                    word.push_str("$(");
+                    word.push_str(&inner);
+                    word.push(')');
+                    in_word = true;
+                }
+                chars.next();
                 flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
                 pieces.push(Piece::Separator);
                 groups.push(at_program);
@@ -189,6 +198,43 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
     }
     flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
     pieces
+}
+
+/// Longest substitution text copied into the argument it stands for, in bytes: a process
+/// id lookup (`$(pgrep -f 'node server.js')`) is short, and a bound keeps a line of deeply
+/// nested substitutions from being copied once per level.
+const MAX_SUBSTITUTION_BYTES: usize = 256;
+
+/// The text of a `$(...)` substitution whose `$` was just read (`chars` is at its `(`), up to
+/// its matching `)`, quotes and nested groups honoured; `None` when it does not close within
+/// [`MAX_SUBSTITUTION_BYTES`].
+fn short_substitution(chars: &std::iter::Peekable<std::str::Chars<'_>>) -> Option<String> {
+    let mut ahead = chars.clone();
+    ahead.next();
+    let mut inner = String::new();
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    while let Some(ch) = ahead.next() {
+        if inner.len() > MAX_SUBSTITUTION_BYTES {
+            return None;
+        }
+        match (quote, ch) {
+            (Some(open), _) if ch == open => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(ch),
+            (None, '\\') => {
+                inner.push(ch);
+                inner.push(ahead.next()?);
+                continue;
+            }
+            (None, '(') => depth += 1,
+            (None, ')') if depth == 0 => return Some(inner),
+            (None, ')') => depth -= 1,
+            (None, _) => {}
+        }
+        inner.push(ch);
+    }
+    None
 }
 
 /// Whether the next word starts a simple command: nothing yet, or a separator or pipe last.
@@ -618,11 +664,18 @@ fn segment_invocations_within(
 
 /// Whether `program`'s option `word` takes the next word as its value: a long one of
 /// [`VALUE_FLAGS`] for any program, a short one of [`SHORT_VALUE_FLAGS`] for its program.
-fn takes_a_value(program: &str, word: &str) -> bool {
+fn takes_a_value(program: &str, subcommand: Option<&String>, word: &str) -> bool {
     VALUE_FLAGS.contains(&word)
-        || SHORT_VALUE_FLAGS
-            .iter()
-            .any(|(known, flags)| *known == program && flags.contains(&word))
+        || SHORT_VALUE_FLAGS.iter().any(|(known, flags)| {
+            let of_this = match known.split_once(' ') {
+                Some((known_program, known_subcommand)) => {
+                    known_program == program
+                        && subcommand.is_some_and(|subcommand| subcommand == known_subcommand)
+                }
+                None => *known == program,
+            };
+            of_this && flags.contains(&word)
+        })
 }
 
 /// Whether a wrapper's option takes the next word as its value: it is one of `options`, or a
@@ -874,7 +927,7 @@ fn invocation(words: &[String]) -> Invocation {
                     }
                 }
             }
-            skip_value = !word.contains('=') && takes_a_value(&program, word);
+            skip_value = !word.contains('=') && takes_a_value(&program, positional.first(), word);
             let name = flag_meanings(&program, expanded.first().map_or("", String::as_str))
                 .next()
                 .unwrap_or_default()
@@ -906,6 +959,13 @@ fn invocation(words: &[String]) -> Invocation {
                 flags.push(flag.to_owned());
             }
             positional.push(refspec.to_owned());
+            continue;
+        }
+        // `cargo +nightly publish`: a toolchain before the subcommand is no subcommand.
+        if positional.is_empty()
+            && word.starts_with('+')
+            && matches!(program.as_str(), "cargo" | "rustup" | "rustc" | "rustdoc")
+        {
             continue;
         }
         // `npm i` is `npm install`: the subcommand in its full name.

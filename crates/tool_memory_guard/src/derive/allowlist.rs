@@ -15,6 +15,7 @@ use crate::derive::lexicon::{
 };
 use crate::derive::tokens::{Token, TokenKind, tokenize};
 use crate::derive::whole_tool::action_words;
+use crate::rule_text::PERMISSIONS;
 use crate::{Constraint, Matcher, MatcherKind};
 
 /// Where the list of those allowed is, relative to the marker.
@@ -99,6 +100,19 @@ fn marker(
     if !has_verb {
         return None;
     }
+    // "Posting in #team-a is fine; any other channel, ask me first": what the permission
+    // names is the list, when the rule goes on to the others.
+    let others = words
+        .windows(2)
+        .any(|pair| matches!(pair, ["any" | "all" | "every", "other"]))
+        || words.contains(&"else");
+    if others
+        && let Some(at) = words
+            .windows(2)
+            .position(|pair| matches!(pair[0], "is" | "are") && PERMISSIONS.contains(&pair[1]))
+    {
+        return Some((at, Side::Before));
+    }
     for (at, word) in words.iter().enumerate() {
         let everyone =
             EVERYONE_WORDS.contains(word) || (*word == "one" && at > 0 && words[at - 1] == "no");
@@ -112,6 +126,10 @@ fn marker(
                 {
                     return Some((at, Side::Before));
                 }
+                next += 1;
+            }
+            // "anyone from outside acme.io"
+            if words.get(next) == Some(&"from") && words.get(next + 1) == Some(&"outside") {
                 next += 1;
             }
             // "never email anyone, but always cc Tom": after a comma, "but" opens a clause.
@@ -236,6 +254,11 @@ pub(crate) fn host_allowlist(
             TokenKind::Entity(MatcherKind::Url, value) => {
                 allowed.push(Matcher::new(MatcherKind::Url, value.clone()));
             }
+            // `docs.rs`, `crates.io`: a name of dotted words read as a file, where only hosts
+            // are named, is a host.
+            TokenKind::Entity(MatcherKind::Path, value) if is_host_shaped(value) => {
+                allowed.push(Matcher::new(MatcherKind::Domain, value.clone()));
+            }
             TokenKind::Entity(..) => return None,
             _ => {}
         }
@@ -268,3 +291,19 @@ const FETCH_VERBS: &[&str] = &[
 const EVERYWHERE_WORDS: &[&str] = &[
     "anything", "anywhere", "domains", "hosts", "sites", "urls", "websites",
 ];
+
+/// A dotted name of two labels or more, each of letters, digits and hyphens, the last of
+/// letters: `docs.rs`, `pkg.go.dev`.
+fn is_host_shaped(value: &str) -> bool {
+    let labels: Vec<&str> = value.split('.').collect();
+    labels.len() >= 2
+        && labels.iter().all(|label| {
+            !label.is_empty()
+                && label
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '-')
+        })
+        && labels
+            .last()
+            .is_some_and(|last| last.len() >= 2 && last.chars().all(|ch| ch.is_ascii_alphabetic()))
+}

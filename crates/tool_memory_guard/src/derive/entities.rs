@@ -145,6 +145,23 @@ pub(crate) fn command_phrases(
                 loose_flags: Vec::new(),
                 force_words: false,
             });
+            // "Never tag a release": creating a GitHub or GitLab release creates its tag.
+            if subcommand == "tag"
+                && tokens[index + 1..]
+                    .iter()
+                    .take(3)
+                    .any(|next| next.lower.starts_with("release"))
+            {
+                for forge in RELEASE_CREATORS {
+                    phrases.push(CommandPhrase {
+                        offset: token.offset,
+                        words: forge.split(' ').map(str::to_owned).collect(),
+                        adjacent_flags: Vec::new(),
+                        loose_flags: Vec::new(),
+                        force_words: false,
+                    });
+                }
+            }
             index += 1;
             continue;
         }
@@ -159,6 +176,15 @@ pub(crate) fn command_phrases(
         while let Some(candidate) = tokens.get(next) {
             if is_word_in(candidate, known) {
                 words.push(candidate.lower.to_string());
+                used[next] = true;
+                next += 1;
+            } else if let Some(subcommand) = (words.len() == 1)
+                .then(|| noun_form_of(candidate, known))
+                .flatten()
+            {
+                // "no docker pushes", "no npm publishes", "no helm upgrades": the subcommand
+                // said as a noun, not every use of the program.
+                words.push(subcommand.to_owned());
                 used[next] = true;
                 next += 1;
             } else if program == "git" && is_word(candidate, FORCE_PUSH_WORD) {
@@ -195,6 +221,27 @@ pub(crate) fn command_phrases(
     }
     merge_wrappers(tokens, phrases)
 }
+
+/// The subcommand of `known` that a word names as a noun or a gerund: `pushes`, `publishes`,
+/// `upgrades`, `deploying`.
+fn noun_form_of(token: &Token, known: &[&'static str]) -> Option<&'static str> {
+    if !matches!(token.kind, TokenKind::Word)
+        || !(token.lower.ends_with('s') || token.lower.ends_with("ing"))
+    {
+        return None;
+    }
+    known
+        .iter()
+        .find(|subcommand| {
+            subcommand.len() >= 3
+                && token.lower.as_ref() != **subcommand
+                && is_form_of(&token.lower, subcommand)
+        })
+        .copied()
+}
+
+/// Commands that create a release, and with it its tag, on a forge.
+const RELEASE_CREATORS: &[&str] = &["gh release create", "glab release create"];
 
 /// Whether `word` is `verb` or one of its forms: `tag`, `tags`, `tagging`, `tagged`;
 /// `rebase`, `rebases`, `rebasing`, `rebased`.

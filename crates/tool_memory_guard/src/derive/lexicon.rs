@@ -8,6 +8,7 @@ use crate::normalize::{CueSet, WordMap, WordRuns};
 
 mod commands;
 mod conditions;
+mod languages;
 mod people;
 
 pub(crate) use self::commands::*;
@@ -90,13 +91,57 @@ pub(crate) static CUES: LazyLock<CueSet<6>> = LazyLock::new(|| {
         .collect();
     CueSet::new([
         DOUBLE_NEGATIVES,
-        ASK_CUES,
-        FORBID_CUES,
+        &ASKING,
+        &FORBIDDING,
         REQUIRE_CUES,
         &git_context,
         SQL_PHRASES,
     ])
 });
+
+/// A list of English cues with each language's of the same kind after it.
+fn with_languages(
+    english: &[&'static str],
+    of: fn(&languages::Language) -> &'static [&'static str],
+) -> Vec<&'static str> {
+    english
+        .iter()
+        .copied()
+        .chain(
+            languages::LANGUAGES
+                .iter()
+                .flat_map(|language| of(language).iter().copied()),
+        )
+        .collect()
+}
+
+/// [`ASK_CUES`] in every language.
+static ASKING: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| with_languages(ASK_CUES, |language| language.ask));
+/// [`FORBID_CUES`] in every language.
+static FORBIDDING: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| with_languages(FORBID_CUES, |language| language.forbid));
+/// [`POSITIVE_OPENERS`] in every language.
+pub(crate) static TAKING: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| with_languages(POSITIVE_OPENERS, |language| language.take));
+/// [`POSITIVE_TURNS`] and each language's turns to the way to take: ", utilise ", "; usa ".
+pub(crate) static TURNS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    let mut turns: Vec<String> = POSITIVE_TURNS
+        .iter()
+        .map(|turn| (*turn).to_owned())
+        .collect();
+    for language in languages::LANGUAGES {
+        for take in language.take {
+            for opener in [", ", "; ", ". "] {
+                turns.push(format!("{opener}{take} "));
+            }
+        }
+    }
+    turns
+});
+/// [`WRITE_VERBS`] in every language.
+pub(crate) static CHANGING: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| with_languages(WRITE_VERBS, |language| language.change));
 
 /// Where the first word or phrase of each list occurs in a text, as a whole word.
 #[derive(Debug, Clone, Copy)]

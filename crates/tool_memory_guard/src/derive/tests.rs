@@ -620,7 +620,7 @@ fn classes_of_the_fresh_real_text() {
         "bash",
         "Don't ever tag releases by hand.",
         Some(
-            r#"{"except":[{"kind":"command","value":"git tag --list"}],"matchers":[{"kind":"command","value":"git tag"}],"polarity":"forbid"}"#,
+            r#"{"except":[{"kind":"command","value":"git tag --list"}],"matchers":[{"kind":"command","value":"git tag"},{"kind":"command","value":"gh release create"},{"kind":"command","value":"glab release create"}],"polarity":"forbid"}"#,
         ),
     );
     // A download piped into a shell: every way to download, into every shell.
@@ -653,7 +653,7 @@ fn classes_of_the_real_text_corpus() {
         "bash",
         "never pay into acct 7781-0042; it belongs to a vendor we dropped.",
         Some(
-            r#"{"matchers":[{"kind":"literal","value":"7781-0042"},{"kind":"literal","value":"77810042"}],"polarity":"forbid"}"#,
+            r#"{"matchers":[{"kind":"literal","value":"7781-0042"},{"kind":"literal","value":"77810042"},{"kind":"literal","value":"7781 0042"}],"polarity":"forbid"}"#,
         ),
     );
     // "`.pem` files" is an extension; "`.env` files" a dotfile.
@@ -968,6 +968,186 @@ fn creating_files_of_a_kind() {
         "Never modify `.lock` files in `vendor/`.",
         Some(
             r#"{"access":"write","matchers":[{"kind":"path","value":"vendor/**/*.lock"}],"polarity":"forbid"}"#,
+        ),
+    );
+}
+
+#[test]
+fn each_item_of_a_do_not_list_holds_beside_its_reason() {
+    check(
+        "bash",
+        "Do not:\n- run `rm -rf .` or `git clean -fdx` (untracked files include local certs)\n- run `git checkout -- .` or `git restore .` to \"reset\" my work",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"rm . -rf"},{"kind":"command","value":"git clean -fdx"},{"kind":"command","value":"git checkout . --"},{"kind":"command","value":"git restore ."}],"polarity":"forbid"}"#,
+        ),
+    );
+}
+
+#[test]
+fn must_never_is_a_ban() {
+    for text in [
+        "`config/signing.properties` must never be read.",
+        "`config/signing.properties` should never be read.",
+        "`config/signing.properties` may never be read.",
+        "`config/signing.properties` is never to be read.",
+    ] {
+        check(
+            "read",
+            text,
+            Some(
+                r#"{"matchers":[{"kind":"path","value":"config/signing.properties"}],"polarity":"forbid"}"#,
+            ),
+        );
+    }
+}
+
+#[test]
+fn a_permission_beside_a_ban_is_no_ban() {
+    check(
+        "bash",
+        "`docker compose down` is fine; `docker compose down -v` is not.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"docker compose down -v"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "`terraform plan` is fine, `apply` is not.",
+        Some(r#"{"matchers":[{"kind":"command","value":"terraform apply"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "bash",
+        "`alembic upgrade` is allowed; `alembic downgrade` needs my approval.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"alembic downgrade"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "mcp__slack__post_message",
+        "Posting in #team-a is fine; any other channel, ask me first.",
+        Some(
+            r##"{"ask_first":true,"except":[{"kind":"literal","value":"#team-a"}],"matchers":[{"kind":"command","value":"post message"}],"polarity":"forbid"}"##,
+        ),
+    );
+}
+
+#[test]
+fn with_or_without_is_regardless() {
+    check(
+        "bash",
+        "Never run `vercel deploy`, with or without `--prod`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"vercel deploy"}],"polarity":"forbid"}"#),
+    );
+}
+
+#[test]
+fn outside_names_the_places_allowed() {
+    check(
+        "write",
+        "Never write outside `/srv/out/`.",
+        Some(
+            r#"{"access":"write","except":[{"kind":"path","value":"/srv/out/"}],"matchers":[{"kind":"path","value":"**"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "mcp__gcal__create_event",
+        "Never invite anyone from outside acme.io.",
+        Some(
+            r#"{"except":[{"kind":"domain","value":"acme.io"}],"matchers":[{"kind":"command","value":"create event"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "webfetch",
+        "Only fetch from `docs.rs`.",
+        Some(
+            r#"{"except":[{"kind":"domain","value":"docs.rs"}],"matchers":[{"kind":"domain","value":"*"}],"polarity":"forbid"}"#,
+        ),
+    );
+}
+
+#[test]
+fn a_ban_on_what_a_tool_does_said_by_its_verb_or_a_kind_of_it() {
+    for text in ["NEVER DELETE FILES.", "Never remove files."] {
+        check(
+            "delete_file",
+            text,
+            Some(r#"{"matchers":[{"kind":"command","value":"delete file"}],"polarity":"forbid"}"#),
+        );
+    }
+    for text in [
+        "Don't accept or decline invitations.",
+        "Don't accept, decline or delete meetings.",
+    ] {
+        check(
+            "mcp__gcal__respond_to_event",
+            text,
+            Some(
+                r#"{"matchers":[{"kind":"command","value":"respond to event"}],"polarity":"forbid"}"#,
+            ),
+        );
+    }
+    // A keyword in a sentence that is not shouted is still SQL's.
+    check(
+        "mcp__db__query",
+        "Never run DELETE statements.",
+        Some(r#"{"matchers":[{"kind":"literal","value":"delete"}],"polarity":"forbid"}"#),
+    );
+}
+
+#[test]
+fn rules_in_other_languages() {
+    check(
+        "bash",
+        "Niemals `git push --force` ausführen.",
+        Some(r#"{"matchers":[{"kind":"command","value":"git push --force"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "bash",
+        "Vor jedem `terraform apply` bitte bei mir nachfragen.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"terraform apply"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Usa `pnpm`, nunca `npm`.",
+        Some(r#"{"matchers":[{"kind":"command","value":"npm"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "__unscoped__",
+        "Le fichier `config/prod.yml` ne doit pas être modifié.",
+        Some(
+            r#"{"access":"write","matchers":[{"kind":"path","value":"config/prod.yml"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "No ejecutes `docker system prune`.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"docker system prune"}],"polarity":"forbid"}"#,
+        ),
+    );
+}
+
+#[test]
+fn services_and_forges_by_what_they_do() {
+    check(
+        "bash",
+        "No Slack webhooks.",
+        Some(r#"{"matchers":[{"kind":"domain","value":"hooks.slack.com"}],"polarity":"forbid"}"#),
+    );
+    check(
+        "bash",
+        "Never tag a release yourself.",
+        Some(
+            r#"{"except":[{"kind":"command","value":"git tag --list"}],"matchers":[{"kind":"command","value":"git tag"},{"kind":"command","value":"gh release create"},{"kind":"command","value":"glab release create"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "shell",
+        "You can run `docker compose up` and `down`, but never with `-v`.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"docker compose up -v"},{"kind":"command","value":"docker compose down -v"}],"polarity":"forbid"}"#,
         ),
     );
 }

@@ -29,6 +29,31 @@ pub(crate) struct Token<'a> {
     pub(crate) trailing_comma: bool,
 }
 
+/// An IPv4 network written as a prefix (`10.*`, `192.168.*`) or in CIDR form at an octet
+/// boundary (`10.0.0.0/8`, `192.168.0.0/16`), as the prefix form a `host` matcher takes.
+fn ipv4_network(lower: &str) -> Option<String> {
+    let octets = |text: &str| {
+        text.split('.')
+            .all(|part| !part.is_empty() && part.len() <= 3 && part.parse::<u8>().is_ok())
+    };
+    if let Some(prefix) = lower.strip_suffix(".*") {
+        let count = prefix.split('.').count();
+        return ((1..=3).contains(&count) && octets(prefix)).then(|| lower.to_owned());
+    }
+    let (address, bits) = lower.split_once('/')?;
+    if !is_ipv4(address) {
+        return None;
+    }
+    let kept = match bits {
+        "8" => 1,
+        "16" => 2,
+        "24" => 3,
+        _ => return None,
+    };
+    let prefix: Vec<&str> = address.split('.').take(kept).collect();
+    Some(format!("{}.*", prefix.join(".")))
+}
+
 /// Classifies one trimmed, lower-case token; `None` for a plain word.
 pub(crate) fn classify(lower: &str) -> Option<(MatcherKind, String)> {
     // Every shape below needs one of these characters or a leading dash, and most words
@@ -82,12 +107,22 @@ pub(crate) fn classify(lower: &str) -> Option<(MatcherKind, String)> {
         && (second.is_some_and(char::is_alphanumeric)
             || (second == Some('-') && third.is_some_and(char::is_alphabetic)))
     {
-        let name = lower.split('=').next().unwrap_or_default();
+        // `-auto-approve=false`: a boolean turned off keeps its value (the flag alone is
+        // true, the opposite); any other value is the flag's name alone (`-lock=true` is
+        // `-lock`).
+        let (name, value) = lower.split_once('=').unwrap_or((lower, ""));
+        if value == "false" {
+            return Some((MatcherKind::Flag, lower.to_owned()));
+        }
         return Some((MatcherKind::Flag, name.to_owned()));
     }
     let host_part = lower.split(':').next().unwrap_or_default();
     if is_ipv4(host_part) {
         return Some((MatcherKind::Host, host_part.to_owned()));
+    }
+    // `10.*`, `192.168.*`, `10.0.0.0/8`: every address of a network.
+    if let Some(network) = ipv4_network(lower) {
+        return Some((MatcherKind::Host, network));
     }
     // `paypal.me/scammer`: a host followed by a path is a URL without its scheme.
     if let Some((host, _)) = lower.split_once('/')

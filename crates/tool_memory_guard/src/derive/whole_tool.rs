@@ -150,7 +150,7 @@ pub(crate) fn forbids_the_tool(
     lower: &str,
     tool_name: &str,
 ) -> Option<Matcher> {
-    let action = action_words(tool_name)?;
+    let action = action_words(tool_name).or_else(|| own_words(tool_name))?;
     let rule_words: Vec<&str> = lower
         .split(|ch: char| !ch.is_alphanumeric() && ch != '\'')
         .filter(|word| !word.is_empty())
@@ -159,9 +159,21 @@ pub(crate) fn forbids_the_tool(
         return None;
     }
     let every = rule_words.iter().enumerate().any(|(at, word)| {
+        // "accept, decline or delete meetings": the object of a list of verbs follows the last.
+        let after = past_other_verbs(&rule_words[at + 1..]);
+        if after.len() + 1 < rule_words.len() - at
+            && (action
+                .iter()
+                .any(|action_word| is_form_of_action(word, action_word))
+                || kind_of_action(word, &action).is_some())
+            && universal_object(after, &action)
+        {
+            return true;
+        }
         let Some(action_word) = action
             .iter()
             .find(|action_word| is_form_of_action(word, action_word))
+            .or_else(|| kind_of_action(word, &action))
         else {
             return false;
         };
@@ -362,6 +374,58 @@ fn is_form_of_action(word: &str, action_word: &str) -> bool {
                 && rest.starts_with(|ch: char| stem.ends_with(ch)))
     })
 }
+
+/// The words of a built-in tool's name (`delete_file` → delete, file), which [`action_words`]
+/// leaves out since the tool is of a family: a ban on what the tool itself does ("NEVER
+/// DELETE FILES" on `delete_file`) is still about every call of it. `None` for the no-tool
+/// group and a family's own name.
+fn own_words(tool_name: &str) -> Option<Vec<String>> {
+    let tool = tool_name.trim().to_lowercase();
+    let family_named = tool_memory_core::ToolFamily::ALL
+        .iter()
+        .any(|family| family.as_str() == tool);
+    if tool == tool_memory_core::UNSCOPED_TOOL || family_named || !tool.contains('_') {
+        return None;
+    }
+    let action = tool.rsplit("__").next().unwrap_or(&tool);
+    let words: Vec<String> = action
+        .split(|ch: char| !ch.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_owned)
+        .collect();
+    (words.len() >= 2).then_some(words)
+}
+
+/// The words after a verb past the other verbs listed with it: "decline or delete meetings"
+/// → "meetings", "or decline invitations" → "invitations". Unchanged when no list follows.
+fn past_other_verbs<'a, 'b>(after: &'a [&'b str]) -> &'a [&'b str] {
+    let conjunction = |word: &&str| matches!(*word, "or" | "and" | "nor");
+    match after {
+        [first, _, rest @ ..] if conjunction(first) => rest,
+        [_, second, _, rest @ ..] if conjunction(second) => rest,
+        _ => after,
+    }
+}
+
+/// The tool's verb that `word` is a kind of ([`ACTION_KINDS`]): "accept or decline
+/// invitations" on `respond_to_event`, "remove files" on `delete_file`.
+fn kind_of_action<'a>(word: &str, action: &'a [String]) -> Option<&'a String> {
+    action.iter().find(|action_word| {
+        ACTION_KINDS
+            .iter()
+            .find(|(verb, _)| verb == action_word)
+            .is_some_and(|(_, kinds)| kinds.iter().any(|kind| is_form_of_action(word, kind)))
+    })
+}
+
+/// Tools' verbs, each with the verbs that name a kind of it (sorted by the tool's verb).
+const ACTION_KINDS: &[(&str, &[&str])] = &[
+    ("delete", &["erase", "remove", "trash", "wipe"]),
+    ("merge", &["land"]),
+    ("respond", &["accept", "decline", "reject", "rsvp"]),
+    ("send", &["email", "mail"]),
+    ("transition", &["move"]),
+];
 
 /// Whether `word` is the plural of `noun`: `issues`, `refunds`, `policies`.
 fn is_plural_of(word: &str, noun: &str) -> bool {

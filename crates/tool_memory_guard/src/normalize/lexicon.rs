@@ -98,7 +98,11 @@ pub(crate) const FLAG_ALIASES: &[(&str, &str, &str)] = &[
     ("terraform", "--auto-approve", "-auto-approve"),
     ("git", "-d", "--delete"),
     ("helm", "-n", "--namespace"),
+    // helm's name for kubectl's `--context`: "always pass `--context X` to kubectl and helm".
+    ("helm", "--kube-context", "--context"),
     ("kubectl", "-n", "--namespace"),
+    ("npm", "-f", "--force"),
+    ("pg_restore", "-c", "--clean"),
     // Short flags keep their case (`git branch -d` deletes a merged branch, `-D` any branch);
     // where a program reads both cases as one flag, the capital is listed here.
     ("rm", "-R", "-r"),

@@ -452,3 +452,181 @@ fn a_stored_constraint_of_an_older_derivation_is_read_again() -> Result<()> {
     anyhow::ensure!(kept.as_deref() == Some(older), "{kept:?}");
     Ok(())
 }
+
+#[test]
+fn a_gateway_call_of_an_mcp_tool_is_that_tool_call() -> Result<()> {
+    let guard = Guard::from_rules([rule(
+        "r1",
+        "mcp__jira__delete_issue",
+        "Never delete Jira issues.",
+        ToolMemoryPriority::Critical,
+    )]);
+    let call = |tool: &str, arguments: &str| {
+        guard
+            .check(
+                "use_mcp_tool",
+                &json!({"server_name": "atlassian", "tool_name": tool, "arguments": arguments}),
+            )
+            .decision
+    };
+    assert_eq!(
+        call("delete_issue", r#"{"issue_key": "OPS-7"}"#),
+        Decision::Deny
+    );
+    assert_eq!(call("delete-issue", "not json"), Decision::Deny);
+    assert_eq!(
+        call("get_issue", r#"{"issue_key": "OPS-7"}"#),
+        Decision::Allow
+    );
+    Ok(())
+}
+
+#[test]
+fn argument_matchers_compare_the_named_argument() -> Result<()> {
+    let constraint = Constraint::from_json(
+        r#"{"matchers":[{"kind":"argument","value":"state=done"},{"kind":"argument","value":"branch=main"}],"polarity":"forbid"}"#,
+    )?;
+    let guard = Guard::new(vec![(
+        rule("a", "mcp__x__update", "x", ToolMemoryPriority::Critical),
+        Some(constraint),
+    )])?;
+    let decide = |arguments: serde_json::Value| guard.check("mcp__x__update", &arguments).decision;
+    assert_eq!(decide(json!({"status": "Done"})), Decision::Deny);
+    assert_eq!(
+        decide(json!({"issue": {"stateName": "done"}})),
+        Decision::Deny
+    );
+    assert_eq!(decide(json!({"ref": "refs/heads/main"})), Decision::Deny);
+    assert_eq!(
+        decide(json!({"title": "done", "state": "In Progress"})),
+        Decision::Allow
+    );
+    assert_eq!(decide(json!({"branch": "main-nav"})), Decision::Allow);
+
+    for bad in ["state", "=done", "state=", "st ate=x"] {
+        let err = Constraint::from_json(&format!(
+            r#"{{"matchers":[{{"kind":"argument","value":"{bad}"}}],"polarity":"forbid"}}"#
+        ))
+        .unwrap_err();
+        assert_eq!(err.field(), Some("matchers[0].value"), "{bad}");
+    }
+    Ok(())
+}
+
+#[test]
+fn a_direct_message_is_a_person_as_the_channel() -> Result<()> {
+    let guard = Guard::from_rules([rule(
+        "dm",
+        "mcp__slack__post_message",
+        "Never DM anyone.",
+        ToolMemoryPriority::Critical,
+    )]);
+    let decide = |channel: &str| {
+        guard
+            .check(
+                "mcp__slack__post_message",
+                &json!({"channel": channel, "text": "hi"}),
+            )
+            .decision
+    };
+    assert_eq!(decide("D024BE91L"), Decision::Deny);
+    assert_eq!(decide("@dana"), Decision::Deny);
+    assert_eq!(decide("#eng"), Decision::Allow);
+    assert_eq!(decide("C0ABCDEF1"), Decision::Allow);
+    assert_eq!(decide("deploys2024"), Decision::Allow);
+    Ok(())
+}
+
+#[test]
+fn hosts_and_urls_by_network_port_and_what_they_carry() -> Result<()> {
+    let decide = |tool: &str, text: &str, arguments: serde_json::Value| {
+        Guard::from_rules([rule("u", tool, text, ToolMemoryPriority::Critical)])
+            .check(tool, &arguments)
+            .decision
+    };
+    let curl = |command: &str| {
+        decide(
+            "Bash",
+            "Don't curl private addresses (`10.*`, `192.168.0.0/16`).",
+            json!({ "command": command }),
+        )
+    };
+    assert_eq!(curl("curl http://10.2.3.4/health"), Decision::Deny);
+    assert_eq!(curl("curl http://167772161/"), Decision::Deny);
+    assert_eq!(curl("curl http://0xc0a80101/"), Decision::Deny);
+    assert_eq!(curl("curl http://192.168.1.1/"), Decision::Deny);
+    assert_eq!(curl("curl http://100.10.1.1/"), Decision::Allow);
+    assert_eq!(curl("curl https://example.com"), Decision::Allow);
+
+    let fetch =
+        |text: &str, url: &str| decide("WebFetch", text, json!({"url": url, "prompt": "x"}));
+    let ports = "Never open localhost ports other than 5173.";
+    assert_eq!(fetch(ports, "http://localhost:5173/"), Decision::Allow);
+    assert_eq!(fetch(ports, "http://127.0.0.1:9200/"), Decision::Deny);
+    assert_eq!(fetch(ports, "http://localhost:8080/admin"), Decision::Deny);
+    assert_eq!(fetch(ports, "https://example.com:8080/"), Decision::Allow);
+    let carried = "Never fetch URLs that carry credentials or signatures.";
+    assert_eq!(
+        fetch(carried, "https://bob:pw@git.example.com/r"),
+        Decision::Deny
+    );
+    assert_eq!(
+        fetch(carried, "https://b.s3.amazonaws.com/k?X-Amz-Signature=ab"),
+        Decision::Deny
+    );
+    assert_eq!(
+        fetch(carried, "https://bob@git.example.com/r"),
+        Decision::Allow
+    );
+    assert_eq!(
+        fetch(carried, "https://example.com/docs?page=2&design=1"),
+        Decision::Allow
+    );
+    let paste = "Don't upload anything to paste sites.";
+    assert_eq!(
+        decide(
+            "Bash",
+            paste,
+            json!({"command": "curl -d @x https://pastebin.com/api"})
+        ),
+        Decision::Deny
+    );
+    assert_eq!(
+        decide(
+            "Bash",
+            paste,
+            json!({"command": "curl -O https://github.com/a/b.tgz"})
+        ),
+        Decision::Allow
+    );
+    Ok(())
+}
+
+#[test]
+fn outside_a_windows_directory_on_powershell() -> Result<()> {
+    let guard = Guard::from_rules([rule(
+        "ps",
+        "powershell",
+        "Never run `Remove-Item -Recurse -Force` outside `C:\\src\\app`.",
+        ToolMemoryPriority::Critical,
+    )]);
+    let decide = |command: &str| {
+        guard
+            .check("powershell", &json!({ "command": command }))
+            .decision
+    };
+    assert_eq!(
+        decide("Remove-Item -Recurse -Force C:\\src\\app\\dist"),
+        Decision::Allow
+    );
+    assert_eq!(
+        decide("Remove-Item -Recurse -Force C:\\Users\\me\\Documents"),
+        Decision::Deny
+    );
+    assert_eq!(
+        decide("rm -r -fo C:\\src\\app\\..\\secrets"),
+        Decision::Deny
+    );
+    assert_eq!(decide("Get-ChildItem C:\\Windows"), Decision::Allow);
+    Ok(())
+}

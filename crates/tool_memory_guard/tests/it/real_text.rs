@@ -12,18 +12,19 @@ const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/re
 
 // Ratchet floors, at the figures last measured. When the corpus was written: accuracy 0.744,
 // 74 forbidden calls allowed, 13 calls to ask about allowed, 12 harmless calls blocked; with
-// session 28's second round (987 calls, fresh_r2.jsonl added): 0.999, none of each. Raise them
-// as the guard improves, never lower them.
+// session 28's second round (987 calls, fresh_r2.jsonl added): 0.999, none of each; with
+// session 29's third round (1,270 calls, fresh_r3.jsonl added): 0.999 (one miss), none of
+// each. Raise them as the guard improves, never lower them.
 /// Share of calls decided as labelled.
-const MIN_ACCURACY: f64 = 0.998;
+const MIN_ACCURACY: f64 = 0.999;
 /// Forbidden calls allowed: the failure that matters most, so none.
 const MAX_ALLOWED_FORBIDDEN: usize = 0;
 /// Calls to ask about that were allowed.
 const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
 const MAX_BLOCKED_HARMLESS: usize = 0;
-const MIN_RULES: usize = 80;
-const MIN_CALLS: usize = 250;
+const MIN_RULES: usize = 370;
+const MIN_CALLS: usize = 1_250;
 
 fn load() -> Result<Vec<CorpusCase>> {
     crate::corpus::load_dir(CORPUS_DIR)
@@ -142,10 +143,10 @@ fn real_text_of_the_shared_corpus_meets_its_floors() -> Result<()> {
         env!("CARGO_MANIFEST_DIR"),
         "/../../tests/fixtures/real_text/guard"
     );
-    /// Measured at the end of session 28's second guard round (0.906, 17); 0.768 and 60 at
-    /// the session's start, 0.884 and 21 after its first round.
-    const MIN_SHARED_ACCURACY: f64 = 0.90;
-    const MAX_SHARED_ALLOWED_FORBIDDEN: usize = 17;
+    /// Measured at the end of session 29's third guard round (0.917, 13); 0.768 and 60 at
+    /// session 28's start, 0.884 and 21 after its first round, 0.906 and 17 after its second.
+    const MIN_SHARED_ACCURACY: f64 = 0.91;
+    const MAX_SHARED_ALLOWED_FORBIDDEN: usize = 13;
     let cases = crate::corpus::load_dir(SHARED_DIR)?;
     let report = evaluate(&cases);
     let allowed_forbidden = report

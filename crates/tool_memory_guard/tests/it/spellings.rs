@@ -279,9 +279,10 @@ fn a_required_flag_and_its_value() -> Result<()> {
         &[
             ("kubectl --context staging get pods", Allow),
             ("kubectl --context=staging get pods", Allow),
-            // Missing, the call is incomplete: ask. Another value is wrong: deny.
+            // Missing, the call is incomplete: ask. Another value asks too (issue 21's third
+            // round, K10: which value is the user's to say, as for a missing one).
             ("kubectl get pods", Confirm),
-            ("kubectl --context prod get pods", Deny),
+            ("kubectl --context prod get pods", Confirm),
             ("kubectl version --client", Allow),
         ],
     )
@@ -582,6 +583,141 @@ fn a_condition_of_the_ban_leaves_the_rest_alone() -> Result<()> {
             ("psql -h prod-db.internal -c \"SELECT 1\"", Allow),
             ("psql -h localhost -c \"DELETE FROM sessions\"", Allow),
             ("psql -h reproduce.internal -c \"DELETE FROM t\"", Allow),
+        ],
+    )
+}
+
+#[test]
+fn program_options_before_the_subcommand_are_skipped() -> Result<()> {
+    check(
+        "Never run `docker compose down -v`.",
+        &[
+            ("docker compose -f prod.yml down -v", Deny),
+            ("docker compose --file prod.yml -p shop down -v", Deny),
+            ("docker-compose -f prod.yml down -v", Deny),
+            ("docker compose -f prod.yml down", Allow),
+        ],
+    )?;
+    check(
+        "Ask before `helm upgrade`.",
+        &[
+            ("helm --kube-context prod upgrade web ./chart", Confirm),
+            ("helm --kube-context prod list", Allow),
+        ],
+    )?;
+    check(
+        "Never run `npm run deploy`.",
+        &[
+            ("npm --prefix web run deploy", Deny),
+            ("npm --workspace web run deploy", Deny),
+            ("npm --prefix web run build", Allow),
+        ],
+    )?;
+    check(
+        "Never `cargo publish`.",
+        &[
+            ("cargo +nightly publish", Deny),
+            ("cargo +nightly build", Allow),
+        ],
+    )?;
+    check(
+        "Never run `make seed`.",
+        &[
+            ("make -C backend seed", Deny),
+            ("make -C backend test", Allow),
+        ],
+    )
+}
+
+#[test]
+fn a_push_to_a_branch_is_its_refspec_and_nothing_else() -> Result<()> {
+    check(
+        "Don't push to `main`.",
+        &[
+            ("git push origin HEAD:main", Deny),
+            ("git push origin refs/heads/main", Deny),
+            ("git -c core.sshCommand=x push origin main", Deny),
+            ("git pull origin main", Allow),
+            ("git fetch origin main", Allow),
+            ("git checkout main", Allow),
+            ("git push origin feat/login", Allow),
+        ],
+    )
+}
+
+#[test]
+fn a_subcommand_said_as_a_noun_is_that_subcommand() -> Result<()> {
+    check(
+        "No docker pushes.",
+        &[
+            ("docker push ghcr.io/acme/api:1", Deny),
+            ("docker build -t api .", Allow),
+            ("docker pull postgres:16", Allow),
+        ],
+    )
+}
+
+#[test]
+fn flags_by_their_program_s_other_names_and_values() -> Result<()> {
+    check(
+        "Never run `pg_restore --clean`.",
+        &[
+            ("pg_restore -c -d app dump.sql", Deny),
+            ("pg_restore -d app dump.sql", Allow),
+        ],
+    )?;
+    check(
+        "Never run `npm audit fix --force`.",
+        &[("npm audit fix -f", Deny), ("npm audit fix", Allow)],
+    )?;
+    // A wrong value of a required option asks, as a missing one does.
+    check(
+        "Always pass `--context staging` to kubectl and helm.",
+        &[
+            ("helm --kube-context staging upgrade web ./chart", Allow),
+            ("helm --kube-context prod upgrade web ./chart", Confirm),
+            ("kubectl --context prod get pods", Confirm),
+            ("kubectl get pods", Confirm),
+        ],
+    )?;
+    // A boolean required off, given on, is what the rule forbids.
+    check(
+        "Never run `terraform apply` without `-auto-approve=false`.",
+        &[
+            ("terraform apply -auto-approve", Deny),
+            ("terraform apply -auto-approve=false", Allow),
+            ("terraform plan", Allow),
+        ],
+    )
+}
+
+#[test]
+fn killing_processes_by_name_in_any_way() -> Result<()> {
+    check(
+        "Never kill node processes (`pkill node`, `killall node`, `taskkill /IM node.exe /F`).",
+        &[
+            ("pkill -f 'node server.js'", Deny),
+            ("kill -9 $(pgrep node)", Deny),
+            ("kill $(pidof node) 2>/dev/null", Deny),
+            ("Stop-Process -Name node", Deny),
+            ("taskkill /IM node.exe /F", Deny),
+            ("killall node", Deny),
+            ("pkill python", Allow),
+            ("kill -9 4242", Allow),
+            ("node --version", Allow),
+            ("pgrep node", Allow),
+        ],
+    )
+}
+
+#[test]
+fn a_manner_is_the_command_s_flag_on_a_shell() -> Result<()> {
+    check(
+        "Open pull requests as drafts.",
+        &[
+            ("gh pr create --draft --fill", Allow),
+            ("gh pr create --fill", Confirm),
+            ("gh pr list", Allow),
         ],
     )
 }

@@ -36,19 +36,7 @@ pub(crate) const FORBID_CUES: &[&str] = &[
     "hands-off",
     "stay away from",
     "keep away from",
-    // Rules in other languages: "nunca borres...", "niemals pushen", "interdit".
-    "interdit",
-    "interdite",
-    "jamais",
-    "jamas",
-    "jamás",
-    "niemals",
-    "nunca",
-    "prohibido",
-    "prohibida",
-    "proibido",
-    "verboten",
-    "vietato",
+    // (Rules in other languages: `languages.rs`.)
     // "### Hard NOs", "no-go": a list of what is never done.
     "hard no",
     "hard nos",
@@ -126,11 +114,7 @@ pub(crate) const ASK_CUES: &[&str] = &[
     "my go-ahead",
     "my explicit",
     "my ok",
-    // In other languages: "sin preguntar", "sans demander", "ohne zu fragen".
-    "sin preguntar",
-    "sem perguntar",
-    "sans demander",
-    "ohne zu fragen",
+    // (In other languages: `languages.rs`.)
     // "`kubectl delete` needs a yes from me every single time."
     "yes from me",
     "ok from me",
@@ -893,4 +877,110 @@ pub(crate) const POWERSHELL_VERBS: &[&str] = &[
     "wait",
     "watch",
     "write",
+];
+
+/// What people call paste sites, by the words they use for them ("paste sites", "a
+/// pastebin"): a rule that names them names each of [`PASTE_SITES`].
+pub(crate) const PASTE_SITE_WORDS: &[&str] = &[
+    "paste bin",
+    "paste bins",
+    "paste service",
+    "paste services",
+    "paste site",
+    "paste sites",
+    "pastebin",
+    "pastebins",
+];
+
+/// Paste sites and the hosts they serve raw pastes from (sorted).
+pub(crate) const PASTE_SITES: &[&str] = &[
+    "0x0.st",
+    "controlc.com",
+    "dpaste.com",
+    "dpaste.org",
+    "ghostbin.co",
+    "ghostbin.com",
+    "gist.githubusercontent.com",
+    "hastebin.com",
+    "hastebin.skyra.pw",
+    "ix.io",
+    "justpaste.it",
+    "paste.ee",
+    "paste.mozilla.org",
+    "paste.rs",
+    "pastebin.com",
+    "pastebin.pl",
+    "privatebin.net",
+    "rentry.co",
+    "rentry.org",
+    "sprunge.us",
+    "termbin.com",
+];
+
+/// Words for what a URL can carry that a rule forbids ("URLs with credentials", "signed
+/// URLs"), each with the `url` patterns that find it (see the `url` matcher's pattern forms).
+pub(crate) const URL_CARRIES: &[(&str, &[&str])] = &[
+    ("access token", &["*?access_token=*", "*?token=*"]),
+    ("api key", &["*?api_key=*", "*?apikey=*", "*?key=*"]),
+    ("api keys", &["*?api_key=*", "*?apikey=*", "*?key=*"]),
+    ("credentials", &["*://*:*@*"]),
+    ("password", &["*://*:*@*", "*?password=*"]),
+    ("passwords", &["*://*:*@*", "*?password=*"]),
+    (
+        "pre-signed",
+        &[
+            "*?x-amz-signature=*",
+            "*?x-goog-signature=*",
+            "*?sig=*",
+            "*?signature=*",
+        ],
+    ),
+    (
+        "presigned",
+        &[
+            "*?x-amz-signature=*",
+            "*?x-goog-signature=*",
+            "*?sig=*",
+            "*?signature=*",
+        ],
+    ),
+    (
+        "signatures",
+        &[
+            "*?x-amz-signature=*",
+            "*?x-goog-signature=*",
+            "*?sig=*",
+            "*?signature=*",
+        ],
+    ),
+    (
+        "signed",
+        &[
+            "*?x-amz-signature=*",
+            "*?x-goog-signature=*",
+            "*?sig=*",
+            "*?signature=*",
+        ],
+    ),
+    ("tokens", &["*?access_token=*", "*?token=*"]),
+];
+
+/// Words that make a rule about URLs, for [`URL_CARRIES`].
+pub(crate) const URL_WORDS: &[&str] = &["link", "links", "url", "urls"];
+
+/// Services a rule names by their kind ("no Slack webhooks"), each with the hosts (or URLs,
+/// with a `/`) a call reaches them at.
+pub(crate) const NAMED_SERVICES: &[(&str, &[&str])] = &[
+    (
+        "discord webhook",
+        &["discord.com/api/webhooks", "discordapp.com/api/webhooks"],
+    ),
+    (
+        "discord webhooks",
+        &["discord.com/api/webhooks", "discordapp.com/api/webhooks"],
+    ),
+    ("slack webhook", &["hooks.slack.com"]),
+    ("slack webhooks", &["hooks.slack.com"]),
+    ("teams webhook", &["webhook.office.com"]),
+    ("teams webhooks", &["webhook.office.com"]),
 ];
