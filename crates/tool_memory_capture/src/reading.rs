@@ -21,7 +21,7 @@
 use std::ops::Range;
 
 use crate::lexicon::{self, Sets};
-use crate::text::{CODE_WORD, code_spans, is_word_char};
+use crate::text::{CODE_WORD, code_spans_into, is_word_char};
 use crate::tokens::Token;
 
 /// A token of a reading, by its byte range in its line's form.
@@ -361,11 +361,12 @@ impl Readings {
         tokens.clear();
         let line_tokens = &self.tokens[entry.tokens.clone()];
         let first = line_tokens.partition_point(|token| (token.start as usize) < start);
-        for token in &line_tokens[first..] {
+        let last =
+            first + line_tokens[first..].partition_point(|token| (token.end as usize) <= end);
+        // Room for the part's tokens at once: a fresh buffer grows once, not by doubling.
+        tokens.reserve(last - first);
+        for token in &line_tokens[first..last] {
             let (token_start, token_end) = (token.start as usize, token.end as usize);
-            if token_end > end {
-                break;
-            }
             tokens.push(Token {
                 text: &line_form[token_start..token_end],
                 start: token_start - start,
@@ -427,7 +428,11 @@ impl<'r> PlainLine<'r> {
 impl<'a> Reader<'a> {
     /// Reads every line of `message`.
     pub(crate) fn new(message: &'a str) -> Reader<'a> {
-        let lines: Vec<&'a str> = message.lines().collect();
+        // One buffer of each kind for the whole message, each sized once: the line count is
+        // one count of line feeds, and a form is about as long as its line.
+        let mut lines: Vec<&'a str> =
+            Vec::with_capacity(message.bytes().filter(|&byte| byte == b'\n').count() + 1);
+        lines.extend(message.lines());
         let mut plain = Writing {
             forms: Vec::with_capacity(message.len()),
             at: Vec::with_capacity(message.len() + lines.len()),
@@ -437,16 +442,22 @@ impl<'a> Reader<'a> {
         let mut code = Vec::new();
         let mut plain_lines = Vec::with_capacity(lines.len());
         let mut coded_lines = Vec::with_capacity(lines.len());
-        for line in &lines {
+        for (index, line) in lines.iter().enumerate() {
             plain_lines.push(plain.read(line, &[]));
-            let spans = if line.contains('`') {
-                code_spans(line)
-            } else {
-                Vec::new()
-            };
             let first = code.len();
-            let entry = (!spans.is_empty()).then(|| coded.read(line, &spans));
-            code.extend(spans);
+            if line.contains('`') {
+                code_spans_into(line, &mut code);
+            }
+            let entry = (code.len() > first).then(|| {
+                if coded.forms.capacity() == 0 {
+                    // The first line with a code span: room for it and every line after it.
+                    let rest = message.len() - range_in(message, line).start;
+                    coded.forms.reserve(rest + rest / 2);
+                    coded.at.reserve(rest + lines.len() - index);
+                    coded.tokens.reserve(rest / 3 + 1);
+                }
+                coded.read(line, &code[first..])
+            });
             coded_lines.push((first..code.len(), entry));
         }
         Reader {
