@@ -167,16 +167,15 @@ impl Candidates {
         }
         let haystack = Haystack::new(form);
         let hits = self.hits(&haystack);
+        let spans = code_spans(text);
         if let Some(previous) = previous
             && points_back(&haystack)
-            && self
-                .spelled(text, &code_spans(text), whole.then_some(&hits))
-                .is_none()
+            && self.spelled(text, &spans, whole.then_some(&hits)).is_none()
             && let Some(tool) = self.spelled(previous, &code_spans(previous), None)
         {
             return tool;
         }
-        self.evidence(text, &code_spans(text), &haystack, &hits, whole)
+        self.evidence(text, &spans, &haystack, &hits, whole)
             .unwrap_or_else(|| self.fallback())
     }
 

@@ -166,12 +166,15 @@ impl Writing {
                     at[index] = pen.len();
                     pen.write(written, class);
                     index += 1;
+                    // Each byte of the run lands one further in the form.
+                    let mut landed = pen.len();
                     while let Some(&next) = bytes.get(index) {
                         let (written, class) = ASCII[usize::from(next & 0x7f)];
                         if next >= 0x80 || class != Class::Word {
                             break;
                         }
-                        at[index] = pen.len();
+                        at[index] = landed;
+                        landed += 1;
                         pen.forms.push(written);
                         index += 1;
                     }
