@@ -787,10 +787,16 @@ impl Candidate {
         let name_words = words_of_name(&name, &name, false);
         let camel_words = words_of_name(raw.trim(), &name, true);
         let family = family_of(&name);
-        let mut tokens = name_words.clone();
-        for token in &camel_words {
-            if !tokens.contains(token) {
-                tokens.push(token.clone());
+        // The spaced forms are written before the words move into `tokens`: no word is
+        // copied.
+        let several_words = name_words.len() > 1 || camel_words.len() > 1;
+        let spaced = name_words.join(" ");
+        let camel = camel_words.join(" ");
+        let mut tokens = name_words;
+        tokens.reserve(camel_words.len());
+        for token in camel_words {
+            if !tokens.contains(&token) {
+                tokens.push(token);
             }
         }
         // An agent's own interaction tool (asking, planning, to-dos, sub-agents) is named
@@ -803,14 +809,12 @@ impl Candidate {
                     .any(|token| NAME_LISTS.interaction.contains(token)));
         let mut forms = Vec::new();
         if interaction {
-            if name_words.len() > 1 || camel_words.len() > 1 {
+            if several_words {
                 forms.push(name.clone());
             } else {
                 forms.push(format!("{name} tool"));
             }
         } else {
-            let spaced = name_words.join(" ");
-            let camel = camel_words.join(" ");
             // An MCP tool is named by its own part too: `run_query` for `mcp__db__run_query`.
             let tail = name
                 .rsplit_once("__")
