@@ -366,18 +366,17 @@ impl Readings {
         let first = line_tokens.partition_point(|token| (token.start as usize) < start);
         let last =
             first + line_tokens[first..].partition_point(|token| (token.end as usize) <= end);
-        // Room for the part's tokens at once: a fresh buffer grows once, not by doubling.
-        tokens.reserve(last - first);
-        for token in &line_tokens[first..last] {
+        // The part's tokens are written at once: a fresh buffer grows once, not by doubling.
+        tokens.extend(line_tokens[first..last].iter().map(|token| {
             let (token_start, token_end) = (token.start as usize, token.end as usize);
-            tokens.push(Token {
+            Token {
                 text: &line_form[token_start..token_end],
                 start: token_start - start,
                 end: token_end - start,
                 word: token.word,
                 sets: token.sets,
-            });
-        }
+            }
+        }));
         form
     }
 }
