@@ -785,7 +785,13 @@ impl Candidate {
 
     fn new(raw: &str, name: String, names: &mut NameIndex) -> Candidate {
         let name_words = words_of_name(&name, &name, false);
-        let camel_words = words_of_name(raw.trim(), &name, true);
+        // Most names are cut at the same places with or without their capitals: their camel
+        // words are their name words, which add no token and no form.
+        let camel_words = if same_cuts(raw.trim(), &name) {
+            Vec::new()
+        } else {
+            words_of_name(raw.trim(), &name, true)
+        };
         let family = family_of(&name);
         // The spaced forms are written before the words move into `tokens`: no word is
         // copied.
@@ -970,6 +976,26 @@ impl Candidate {
         };
         earliest.filter(|_| alone || accompanied())
     }
+}
+
+/// Whether [`words_of_name`] cuts `raw` (a name as written) in its camel words exactly where
+/// it cuts `name` (its normal form) in its words: both ASCII and as long, a word byte in one
+/// wherever there is one in the other, and no capital after a lower-case letter or a digit.
+fn same_cuts(raw: &str, name: &str) -> bool {
+    let (raw, name) = (raw.as_bytes(), name.as_bytes());
+    if !raw.is_ascii() || !name.is_ascii() || raw.len() != name.len() {
+        return false;
+    }
+    let mut previous_lower = false;
+    for (&byte, &normal) in raw.iter().zip(name) {
+        if byte.is_ascii_alphanumeric() != normal.is_ascii_alphanumeric()
+            || (previous_lower && byte.is_ascii_uppercase())
+        {
+            return false;
+        }
+        previous_lower = byte.is_ascii_lowercase() || byte.is_ascii_digit();
+    }
+    true
 }
 
 /// A name word without its final `e`, as it stands before `-ing` ("merging"), when at least
