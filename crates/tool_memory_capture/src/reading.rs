@@ -364,8 +364,11 @@ impl Readings {
         tokens.clear();
         let line_tokens = &self.tokens[entry.tokens.clone()];
         let first = line_tokens.partition_point(|token| (token.start as usize) < start);
-        let last =
-            first + line_tokens[first..].partition_point(|token| (token.end as usize) <= end);
+        // A token takes a byte at least, so the part's tokens lie within as many tokens as it
+        // has bytes: the search stays among them, not among the million of a long line (whose
+        // far ends would miss the cache).
+        let window = &line_tokens[first..line_tokens.len().min(first + (end - start) + 1)];
+        let last = first + window.partition_point(|token| (token.end as usize) <= end);
         // The part's tokens are written at once: a fresh buffer grows once, not by doubling.
         tokens.extend(line_tokens[first..last].iter().map(|token| {
             let (token_start, token_end) = (token.start as usize, token.end as usize);
