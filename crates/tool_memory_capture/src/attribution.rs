@@ -47,17 +47,17 @@ pub(crate) struct Candidate {
     /// The name words distinctive enough to identify the tool alone (not `send`, `get`, …),
     /// as indices of `tokens`.
     distinctive: Vec<usize>,
-    /// Whether each of `forms` names the tool in prose: not a plain verb (`Read`, `Edit`).
-    naming: Vec<bool>,
     /// The family of the tool in core's table.
     family: Option<ToolFamily>,
     /// Whether the tool serves the shell family: of that family, or named as a shell.
     shell: bool,
-    /// The needle of each of `forms` in the turn's [`NameIndex`], when it names the tool.
+    /// The needle of each of `forms` in the turn's [`NameIndex`], when it names the tool in
+    /// prose: not a plain verb (`Read`, `Edit`).
     form_needles: Vec<Option<u32>>,
-    /// The needle of each of `tokens` (with the alias suffixes).
-    token_needles: Vec<u32>,
-    /// The needle of each of `tokens` without its final `e`, before `-ing` ("merging").
+    /// The needle of the first of `tokens` (with the alias suffixes); the others follow it.
+    first_token_needle: u32,
+    /// The needle of each of `tokens` without its final `e`, before `-ing` ("merging"); empty
+    /// when no token has such a stem.
     stem_needles: Vec<Option<u32>>,
     /// For an MCP tool (`mcp__server__own_words`), the indices in `tokens` of its own words.
     own_words: Option<Vec<usize>>,
@@ -167,16 +167,15 @@ impl Candidates {
         }
         let haystack = Haystack::new(form);
         let hits = self.hits(&haystack);
+        let spans = code_spans(text);
         if let Some(previous) = previous
             && points_back(&haystack)
-            && self
-                .spelled(text, &code_spans(text), whole.then_some(&hits))
-                .is_none()
+            && self.spelled(text, &spans, whole.then_some(&hits)).is_none()
             && let Some(tool) = self.spelled(previous, &code_spans(previous), None)
         {
             return tool;
         }
-        self.evidence(text, &code_spans(text), &haystack, &hits, whole)
+        self.evidence(text, &spans, &haystack, &hits, whole)
             .unwrap_or_else(|| self.fallback())
     }
 
@@ -667,7 +666,7 @@ fn only_by_server(tool: &Candidate, hits: &Hits) -> bool {
         return false;
     };
     !own.iter()
-        .any(|&token| hits.at(tool.token_needles[token]).is_some())
+        .any(|&token| hits.at(tool.token_needle(token)).is_some())
         && tool
             .abbreviation
             .is_none_or(|needle| hits.at(needle).is_none())
@@ -786,12 +785,30 @@ impl Candidate {
 
     fn new(raw: &str, name: String, names: &mut NameIndex) -> Candidate {
         let name_words = words_of_name(&name, &name, false);
-        let camel_words = words_of_name(raw.trim(), &name, true);
+        // Most names are cut at the same places with or without their capitals: their camel
+        // words are their name words, which add no token and no form.
+        let camel_words = if same_cuts(raw.trim(), &name) {
+            Vec::new()
+        } else {
+            words_of_name(raw.trim(), &name, true)
+        };
         let family = family_of(&name);
-        let mut tokens = name_words.clone();
-        for token in &camel_words {
-            if !tokens.contains(token) {
-                tokens.push(token.clone());
+        // The spaced forms are written before the words move into `tokens`: no word is
+        // copied.
+        let several_words = name_words.len() > 1 || camel_words.len() > 1;
+        // A name of one word is its own spaced form (a form already listed is not listed
+        // again), so it is not written out.
+        let spaced_form = |words: &[String]| match words {
+            [word] if *word == name => String::new(),
+            words => words.join(" "),
+        };
+        let spaced = spaced_form(&name_words);
+        let camel = spaced_form(&camel_words);
+        let mut tokens = name_words;
+        tokens.reserve(camel_words.len());
+        for token in camel_words {
+            if !tokens.contains(&token) {
+                tokens.push(token);
             }
         }
         // An agent's own interaction tool (asking, planning, to-dos, sub-agents) is named
@@ -804,14 +821,12 @@ impl Candidate {
                     .any(|token| NAME_LISTS.interaction.contains(token)));
         let mut forms = Vec::new();
         if interaction {
-            if name_words.len() > 1 || camel_words.len() > 1 {
+            if several_words {
                 forms.push(name.clone());
             } else {
                 forms.push(format!("{name} tool"));
             }
         } else {
-            let spaced = name_words.join(" ");
-            let camel = camel_words.join(" ");
             // An MCP tool is named by its own part too: `run_query` for `mcp__db__run_query`.
             let tail = name
                 .rsplit_once("__")
@@ -836,26 +851,28 @@ impl Candidate {
                 !interaction && token.chars().count() >= 3 && !NAME_LISTS.generic.contains(token)
             })
             .collect();
-        let naming: Vec<bool> = forms
-            .iter()
-            .map(|form| !VERB_TOOL_NAMES.contains(&form.as_str()))
-            .collect();
         let form_needles = forms
             .iter()
-            .zip(&naming)
-            .map(|(form, naming)| naming.then(|| names.add(form, NAME_SUFFIXES)))
-            .collect();
-        let token_needles = tokens
-            .iter()
-            .map(|token| names.add(token, ALIAS_SUFFIXES))
-            .collect();
-        let stem_needles = tokens
-            .iter()
-            .map(|token| {
-                let stem = token.strip_suffix('e').filter(|stem| stem.len() >= 3)?;
-                Some(names.add(stem, &["ing"]))
+            .map(|form| {
+                (!VERB_TOOL_NAMES.contains(&form.as_str())).then(|| names.add(form, NAME_SUFFIXES))
             })
             .collect();
+        // The tokens' needles are added one after the other: the first one's id locates all.
+        let mut first_token_needle = u32::MAX;
+        for (index, token) in tokens.iter().enumerate() {
+            let needle = names.add(token, ALIAS_SUFFIXES);
+            if index == 0 {
+                first_token_needle = needle;
+            }
+        }
+        let stem_needles = if tokens.iter().any(|token| stem_of(token).is_some()) {
+            tokens
+                .iter()
+                .map(|token| Some(names.add(stem_of(token)?, &["ing"])))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let own_words = name
             .strip_prefix("mcp__")
             .and_then(|rest| rest.split_once("__"))
@@ -881,11 +898,10 @@ impl Candidate {
             forms,
             tokens,
             distinctive,
-            naming,
             family,
             shell: false,
             form_needles,
-            token_needles,
+            first_token_needle,
             stem_needles,
             own_words,
             groups: 0,
@@ -904,11 +920,22 @@ impl Candidate {
         candidate
     }
 
+    /// The needle of name word `token` (an index of `tokens`).
+    fn token_needle(&self, token: usize) -> u32 {
+        self.first_token_needle
+            .saturating_add(u32::try_from(token).unwrap_or(u32::MAX))
+    }
+
     /// Where name word `token` (an index of `tokens`) first stands in the rule: the word
     /// with a suffix or, only if it stands nowhere, without its final `e` before `-ing`.
     fn name_word_at(&self, token: usize, hits: &Hits) -> Option<usize> {
-        hits.at(self.token_needles[token])
-            .or_else(|| self.stem_needles[token].and_then(|stem| hits.at(stem)))
+        hits.at(self.token_needle(token)).or_else(|| {
+            self.stem_needles
+                .get(token)
+                .copied()
+                .flatten()
+                .and_then(|stem| hits.at(stem))
+        })
     }
 
     /// How many of the tool's name words the edict uses, or says in other words.
@@ -949,6 +976,32 @@ impl Candidate {
         };
         earliest.filter(|_| alone || accompanied())
     }
+}
+
+/// Whether [`words_of_name`] cuts `raw` (a name as written) in its camel words exactly where
+/// it cuts `name` (its normal form) in its words: both ASCII and as long, a word byte in one
+/// wherever there is one in the other, and no capital after a lower-case letter or a digit.
+fn same_cuts(raw: &str, name: &str) -> bool {
+    let (raw, name) = (raw.as_bytes(), name.as_bytes());
+    if !raw.is_ascii() || !name.is_ascii() || raw.len() != name.len() {
+        return false;
+    }
+    let mut previous_lower = false;
+    for (&byte, &normal) in raw.iter().zip(name) {
+        if byte.is_ascii_alphanumeric() != normal.is_ascii_alphanumeric()
+            || (previous_lower && byte.is_ascii_uppercase())
+        {
+            return false;
+        }
+        previous_lower = byte.is_ascii_lowercase() || byte.is_ascii_digit();
+    }
+    true
+}
+
+/// A name word without its final `e`, as it stands before `-ing` ("merging"), when at least
+/// three bytes are left.
+fn stem_of(token: &str) -> Option<&str> {
+    token.strip_suffix('e').filter(|stem| stem.len() >= 3)
 }
 
 /// The needles of the synonyms of `tokens`, the words of a tool's name

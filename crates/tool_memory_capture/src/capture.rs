@@ -73,7 +73,8 @@ pub fn capture_turn_with(
     if config.edicts {
         // Where each identity's rule is, so that a long instruction file with thousands of
         // rules merges its repeats in linear time.
-        let mut seen: HashMap<String, usize> = HashMap::new();
+        // Sized once: an edict adds one identity or more, and growing the table rehashes it.
+        let mut seen: HashMap<String, usize> = HashMap::with_capacity(found.edicts.len());
         for edict in found.edicts {
             if edict.names_a_tool && !candidates.names_in_code(&edict.text) {
                 continue;

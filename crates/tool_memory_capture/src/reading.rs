@@ -21,7 +21,7 @@
 use std::ops::Range;
 
 use crate::lexicon::{self, Sets};
-use crate::text::{CODE_WORD, code_spans, is_word_char};
+use crate::text::{CODE_WORD, code_spans_into, is_word_char};
 use crate::tokens::Token;
 
 /// A token of a reading, by its byte range in its line's form.
@@ -166,12 +166,15 @@ impl Writing {
                     at[index] = pen.len();
                     pen.write(written, class);
                     index += 1;
+                    // Each byte of the run lands one further in the form.
+                    let mut landed = pen.len();
                     while let Some(&next) = bytes.get(index) {
                         let (written, class) = ASCII[usize::from(next & 0x7f)];
                         if next >= 0x80 || class != Class::Word {
                             break;
                         }
-                        at[index] = pen.len();
+                        at[index] = landed;
+                        landed += 1;
                         pen.forms.push(written);
                         index += 1;
                     }
@@ -361,19 +364,22 @@ impl Readings {
         tokens.clear();
         let line_tokens = &self.tokens[entry.tokens.clone()];
         let first = line_tokens.partition_point(|token| (token.start as usize) < start);
-        for token in &line_tokens[first..] {
+        // A token takes a byte at least, so the part's tokens lie within as many tokens as it
+        // has bytes: the search stays among them, not among the million of a long line (whose
+        // far ends would miss the cache).
+        let window = &line_tokens[first..line_tokens.len().min(first + (end - start) + 1)];
+        let last = first + window.partition_point(|token| (token.end as usize) <= end);
+        // The part's tokens are written at once: a fresh buffer grows once, not by doubling.
+        tokens.extend(line_tokens[first..last].iter().map(|token| {
             let (token_start, token_end) = (token.start as usize, token.end as usize);
-            if token_end > end {
-                break;
-            }
-            tokens.push(Token {
+            Token {
                 text: &line_form[token_start..token_end],
                 start: token_start - start,
                 end: token_end - start,
                 word: token.word,
                 sets: token.sets,
-            });
-        }
+            }
+        }));
         form
     }
 }
@@ -427,7 +433,11 @@ impl<'r> PlainLine<'r> {
 impl<'a> Reader<'a> {
     /// Reads every line of `message`.
     pub(crate) fn new(message: &'a str) -> Reader<'a> {
-        let lines: Vec<&'a str> = message.lines().collect();
+        // One buffer of each kind for the whole message, each sized once: the line count is
+        // one count of line feeds, and a form is about as long as its line.
+        let mut lines: Vec<&'a str> =
+            Vec::with_capacity(message.bytes().filter(|&byte| byte == b'\n').count() + 1);
+        lines.extend(message.lines());
         let mut plain = Writing {
             forms: Vec::with_capacity(message.len()),
             at: Vec::with_capacity(message.len() + lines.len()),
@@ -437,16 +447,22 @@ impl<'a> Reader<'a> {
         let mut code = Vec::new();
         let mut plain_lines = Vec::with_capacity(lines.len());
         let mut coded_lines = Vec::with_capacity(lines.len());
-        for line in &lines {
+        for (index, line) in lines.iter().enumerate() {
             plain_lines.push(plain.read(line, &[]));
-            let spans = if line.contains('`') {
-                code_spans(line)
-            } else {
-                Vec::new()
-            };
             let first = code.len();
-            let entry = (!spans.is_empty()).then(|| coded.read(line, &spans));
-            code.extend(spans);
+            if line.contains('`') {
+                code_spans_into(line, &mut code);
+            }
+            let entry = (code.len() > first).then(|| {
+                if coded.forms.capacity() == 0 {
+                    // The first line with a code span: room for it and every line after it.
+                    let rest = message.len() - range_in(message, line).start;
+                    coded.forms.reserve(rest + rest / 2);
+                    coded.at.reserve(rest + lines.len() - index);
+                    coded.tokens.reserve(rest / 3 + 1);
+                }
+                coded.read(line, &code[first..])
+            });
             coded_lines.push((first..code.len(), entry));
         }
         Reader {

@@ -16,6 +16,13 @@ use tool_memory_core::markdown::{self, in_spans};
 /// [`MAX_RUNS_ON_STACK`] is left to core's function, which stays linear however many there
 /// are.
 pub(crate) fn code_spans(text: &str) -> Vec<Range<usize>> {
+    let mut spans = Vec::new();
+    code_spans_into(text, &mut spans);
+    spans
+}
+
+/// [`code_spans`], appended to `spans`: the reader keeps every line's spans in one buffer.
+pub(crate) fn code_spans_into(text: &str, spans: &mut Vec<Range<usize>>) {
     let bytes = text.as_bytes();
     let mut runs = [(0usize, 0usize); MAX_RUNS_ON_STACK];
     let mut count = 0;
@@ -27,13 +34,13 @@ pub(crate) fn code_spans(text: &str) -> Vec<Range<usize>> {
             end += 1;
         }
         if count == MAX_RUNS_ON_STACK {
-            return markdown::code_spans(text);
+            spans.extend(markdown::code_spans(text));
+            return;
         }
         runs[count] = (start, end - start);
         count += 1;
         at = end;
     }
-    let mut spans = Vec::new();
     let mut index = 0;
     while index < count {
         let (start, length) = runs[index];
@@ -45,7 +52,6 @@ pub(crate) fn code_spans(text: &str) -> Vec<Range<usize>> {
             None => index += 1,
         }
     }
-    spans
 }
 
 /// Runs of backticks [`code_spans`] pairs on the stack: a line of instructions holds a few;

@@ -28,6 +28,19 @@ pub(super) struct NameIndex {
     /// The other needles (a mark or a one-char word first), which are looked for byte by
     /// byte.
     scanned: Vec<u32>,
+    /// A bit for each lead of `by_lead`, folded to [`LEAD_BITS`] bits: most words of a rule
+    /// open no needle, and one test of a bit tells so without a search of `by_lead`.
+    leads: [u64; LEAD_BITS / 64],
+}
+
+/// Bits of [`NameIndex::leads`]: a catalogue holds a few dozen leads, so a word's lead that
+/// opens no needle rarely shares a bit with one.
+const LEAD_BITS: usize = 1024;
+
+/// The bit of `lead` in [`NameIndex::leads`]: the first byte whole and the second's low bits.
+fn lead_bit(lead: u16) -> (usize, u64) {
+    let folded = usize::from(lead) % LEAD_BITS;
+    (folded / 64, 1 << (folded % 64))
 }
 
 /// Where each needle of a [`NameIndex`] first stands in one rule.
@@ -74,6 +87,10 @@ impl NameIndex {
     /// Indexes the needles added.
     pub(super) fn build(&mut self) {
         self.by_lead.sort_unstable();
+        for &(lead, _) in &self.by_lead {
+            let (word, bit) = lead_bit(lead);
+            self.leads[word] |= bit;
+        }
     }
 
     /// Where each needle first stands in the rule `haystack` reads.
@@ -86,6 +103,10 @@ impl NameIndex {
             let Some(lead) = lead(word) else {
                 continue;
             };
+            let (bits, bit) = lead_bit(lead);
+            if self.leads[bits] & bit == 0 {
+                continue;
+            }
             let first = self.by_lead.partition_point(|&(key, _)| key < lead);
             for &(key, id) in &self.by_lead[first..] {
                 if key != lead {

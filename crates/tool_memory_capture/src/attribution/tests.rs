@@ -816,8 +816,8 @@ fn the_name_index_finds_what_a_search_per_name_finds() {
             // Each search as it was written before the index.
             let mut named: Option<(usize, Reverse<usize>, &str)> = None;
             for tool in &candidates.tools {
-                for (phrase, naming) in tool.forms.iter().zip(&tool.naming) {
-                    if !naming {
+                for phrase in &tool.forms {
+                    if VERB_TOOL_NAMES.contains(&phrase.as_str()) {
                         continue;
                     }
                     if let Some(at) = haystack.find(phrase, NAME_SUFFIXES) {

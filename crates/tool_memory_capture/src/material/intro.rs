@@ -53,6 +53,13 @@ pub(super) fn introduction(
     preceded: bool,
 ) -> Option<Intro> {
     let line = reader.lines()[index];
+    let reading = reader.plain(index);
+    // Both tests must pass; the cheaper one for the line goes first. A line followed by
+    // others (most lines of a pasted file) is past the first test whatever its colons, so the
+    // bits of its words go first and its colons are looked for only if it may introduce.
+    if followed && !may_introduce(reading) {
+        return None;
+    }
     let colons = introducing_colons(line);
     if colons.is_empty()
         && !followed
@@ -60,8 +67,7 @@ pub(super) fn introduction(
     {
         return None;
     }
-    let reading = reader.plain(index);
-    if !may_introduce(reading) {
+    if !followed && !may_introduce(reading) {
         return None;
     }
     introduction_of(line, reading, colons, followed)
