@@ -165,13 +165,16 @@ async fn sqlites_own_checkpoint_keeps_the_log_short() -> Result<()> {
 
 /// On a current-thread runtime (the hook's) a one-shot call runs on the calling thread and
 /// completes at its first poll: no thread of the blocking pool is started for it. A server's
-/// store hands the same call to that pool, so it is still pending after one poll.
+/// store hands the same call to that pool, so it is still pending after one poll. The pool's
+/// one thread is kept busy meanwhile, so that the server's call cannot finish between its
+/// hand-off and the poll however the machine schedules threads.
 #[test]
 fn calls_complete_on_the_calling_thread() -> Result<()> {
     let (_dir, path, _) = tokio::runtime::Builder::new_current_thread()
         .build()?
         .block_on(file_with_a_rule())?;
     let runtime = tokio::runtime::Builder::new_current_thread()
+        .max_blocking_threads(1)
         .enable_all()
         .build()?;
     let _entered = runtime.enter();
@@ -186,9 +189,13 @@ fn calls_complete_on_the_calling_thread() -> Result<()> {
         "the one-shot call was handed off"
     );
     let server = SqliteRuleStore::open(&path, SqliteOptions::default())?;
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    let busy = runtime.spawn_blocking(move || held.recv());
     assert!(
         !first_poll(&server),
         "the server's call ran on the runtime's only thread"
     );
+    release.send(())?;
+    runtime.block_on(busy)??;
     Ok(())
 }
