@@ -249,7 +249,9 @@ fn clause_intro(reading: PlainLine<'_>, clause: &str, colon: bool) -> Option<Cla
     let sets = all_sets(&words);
     let rules_file = names_rules_file(form);
     let rules_noun = sets.any(RULES_NOUN);
-    let material_noun = sets.any(MATERIAL_NOUN);
+    // A project's markdown file (README.md, CONTRIBUTING.md, SECURITY.md) is a document like
+    // any other; the agents' rules files were taken as such above.
+    let material_noun = sets.any(MATERIAL_NOUN) || form.contains(".md");
     let adopts = contains_phrase(&words, ADOPT_PHRASES)
         || words.iter().enumerate().any(|(index, word)| {
             (word.is(ADOPT_VERB) && (rules_noun || rules_file || pronoun_object(&words, index)))
@@ -290,8 +292,17 @@ fn clause_intro(reading: PlainLine<'_>, clause: &str, colon: bool) -> Option<Cla
     if pointer && contains_phrase(&words, SOURCE_PHRASES) {
         return Some(ClauseIntro::Material);
     }
-    if (rules_noun || rules_file) && !process {
+    // "Here's the contributing guide of a library I want to patch; how do they want patches?",
+    // "Below is the vendor's setup doc, tell me what it installs": a text presented together
+    // with a question or a request about it is handed over, with or without a colon. Its
+    // orders are its author's, to its readers, and a question about a text's rules ("what's
+    // their process?") adopts none of them.
+    let asks = asks_about(clause, &words, process);
+    if (rules_noun || rules_file) && !process && !asks {
         return Some(ClauseIntro::Rules);
+    }
+    if !colon && asks && (material_noun || rules_noun || rules_file) && presents(&words) {
+        return Some(ClauseIntro::Material);
     }
     if colon {
         if FORWARD_PHRASES
@@ -365,7 +376,13 @@ fn presents_material(words: &[Token<'_>], material_noun: bool) -> bool {
     if !material_noun || words.iter().any(|word| word.is(RULES_NOUN)) {
         return false;
     }
-    // A bare noun ("Email:") heads the user's own list as often as it presents a paste.
+    presents(words)
+}
+
+/// Whether a clause opens by presenting a text: a presenter ("here's", "below", "pasting") or
+/// a determiner or possessive before what it names. A bare noun ("Email:") heads the user's
+/// own list as often as it presents a paste.
+fn presents(words: &[Token<'_>]) -> bool {
     let first = words[0];
     first.is(PRESENTER)
         || matches!(
@@ -386,6 +403,16 @@ fn presents_material(words: &[Token<'_>], material_noun: bool) -> bool {
                 | "from"
         )
         || first.text.ends_with("'s")
+}
+
+/// Whether a clause that presents a text also asks something about it: a question ("…; how do
+/// they want patches?"), a process verb ("summarise", "check") or "tell me".
+fn asks_about(clause: &str, words: &[Token<'_>], process: bool) -> bool {
+    process
+        || clause.trim_end().ends_with('?')
+        || words
+            .windows(2)
+            .any(|pair| pair[0].text == "tell" && pair[1].text == "me")
 }
 
 /// "Bob wrote:", "Here's what my manager said:": someone else's words follow. The user's own
