@@ -15,6 +15,7 @@ mod allowlist;
 mod arguments;
 mod conditions;
 mod entities;
+mod fallback;
 mod lexicon;
 mod mentions;
 mod processes;
@@ -27,6 +28,7 @@ use std::borrow::Cow;
 use tool_memory_core::ToolMemoryRule;
 
 use self::entities::{CommandPhrase, command_phrases, handle_name, host_names, person_names};
+pub(crate) use self::fallback::fallback_constraint;
 pub(crate) use self::lexicon::is_program;
 use self::lexicon::word_class;
 use self::lexicon::{

@@ -379,7 +379,7 @@ fn is_form_of_action(word: &str, action_word: &str) -> bool {
 /// leaves out since the tool is of a family: a ban on what the tool itself does ("NEVER
 /// DELETE FILES" on `delete_file`) is still about every call of it. `None` for the no-tool
 /// group and a family's own name.
-fn own_words(tool_name: &str) -> Option<Vec<String>> {
+pub(crate) fn own_words(tool_name: &str) -> Option<Vec<String>> {
     let tool = tool_name.trim().to_lowercase();
     let family_named = tool_memory_core::ToolFamily::ALL
         .iter()

@@ -143,10 +143,11 @@ fn real_text_of_the_shared_corpus_meets_its_floors() -> Result<()> {
         env!("CARGO_MANIFEST_DIR"),
         "/../../tests/fixtures/real_text/guard"
     );
-    /// Measured at the end of session 29's third guard round (0.917, 13); 0.768 and 60 at
-    /// session 28's start, 0.884 and 21 after its first round, 0.906 and 17 after its second.
+    /// Measured at the end of session 29's fourth guard round (0.914, 12: the fail-safe asks
+    /// where it allowed); 0.768 and 60 at session 28's start, 0.884 and 21 after its first
+    /// round, 0.906 and 17 after its second, 0.917 and 13 after session 29's third.
     const MIN_SHARED_ACCURACY: f64 = 0.91;
-    const MAX_SHARED_ALLOWED_FORBIDDEN: usize = 13;
+    const MAX_SHARED_ALLOWED_FORBIDDEN: usize = 12;
     let cases = crate::corpus::load_dir(SHARED_DIR)?;
     let report = evaluate(&cases);
     let allowed_forbidden = report
