@@ -1151,3 +1151,89 @@ fn services_and_forges_by_what_they_do() {
         ),
     );
 }
+
+#[test]
+fn a_list_of_fragments_is_commands_of_the_first_program() {
+    check(
+        "bash",
+        "Never run `php artisan migrate:fresh` or `migrate:reset` on this project.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"php artisan migrate:fresh"},{"kind":"command","value":"php artisan migrate:reset"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Do not `npm publish` or `unpublish` anything from here.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"npm publish"},{"kind":"command","value":"npm unpublish"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Never `git stash drop`, `clear` or `pop`.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"git stash drop"},{"kind":"command","value":"git stash clear"},{"kind":"command","value":"git stash pop"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // A program listed is a command of its own; a word after "to" is what the command is
+    // given, not a list item.
+    check(
+        "bash",
+        "Never `npm publish` or `yarn`.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"npm publish"},{"kind":"command","value":"yarn"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "query",
+        "Never run `DELETE`, `ALTER TABLE` or `TRUNCATE`.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"delete"},{"kind":"literal","value":"alter table"},{"kind":"literal","value":"truncate"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Never `git push` to `main` or `master`.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"main"},{"kind":"literal","value":"master"}],"polarity":"forbid","when":[{"kind":"command","value":"git push"}]}"#,
+        ),
+    );
+}
+
+#[test]
+fn an_action_kept_for_people_bans_the_tool_that_does_it() {
+    let merge = Some(
+        r#"{"matchers":[{"kind":"command","value":"merge pull request"}],"polarity":"forbid"}"#,
+    );
+    check(
+        "mcp__github__merge_pull_request",
+        "`mcp__github__merge_pull_request` is for humans.",
+        merge,
+    );
+    check(
+        "mcp__github__merge_pull_request",
+        "Leave merging to me.",
+        merge,
+    );
+    check(
+        "mcp__github__merge_pull_request",
+        "Leave the merging of PRs to the humans.",
+        merge,
+    );
+    check(
+        "mcp__stripe__send_invoice",
+        "Sending invoices is for people only.",
+        Some(r#"{"matchers":[{"kind":"command","value":"send invoice"}],"polarity":"forbid"}"#),
+    );
+    // What is kept for people is no action of the tool.
+    check(
+        "mcp__github__merge_pull_request",
+        "Pull requests are for humans to review.",
+        None,
+    );
+    check(
+        "mcp__github__merge_pull_request",
+        "Leave the repo alone for now.",
+        None,
+    );
+}

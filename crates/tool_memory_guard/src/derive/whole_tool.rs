@@ -710,3 +710,61 @@ pub(crate) fn only_one_program(lower: &str) -> Option<Constraint> {
         .collect();
     Some(Constraint::forbid(others))
 }
+
+/// Phrases that keep an action for people: "`merge_pull_request` is for humans", "sending
+/// invoices is for people only", "merging is my job". Sorted.
+const FOR_PEOPLE: &[&str] = &[
+    "for humans",
+    "for people",
+    "for the humans",
+    "humans only",
+    "is my job",
+    "my call",
+    "people only",
+    "reserved for me",
+    "reserved for people",
+    "reserved for the team",
+];
+
+/// How many words "leave X to me" may span: the action and its object ("leave the merge
+/// button to me" is seven).
+const LEAVE_WINDOW: usize = 8;
+
+/// Whom "leave X to ..." hands the action to: the user and their people.
+const LEAVE_TO: &[&str] = &["me", "people", "the humans", "the team", "us"];
+
+/// "`mcp__github__merge_pull_request` is for humans", "Sending invoices is for people only",
+/// "Leave merging to me" on the tool that does it: the action is kept for people, so every
+/// call of the tool is forbidden. The rule must name the tool or its verb (the first word of
+/// its action: `merging` for `merge_pull_request`; "pull requests are for humans" names no
+/// action of it).
+pub(crate) fn reserved_for_people(lower: &str, tool_name: &str) -> Option<Matcher> {
+    let action = action_words(tool_name).or_else(|| own_words(tool_name))?;
+    let words = WordRuns::new(lower);
+    let rule_words: Vec<&str> = lower
+        .split(|ch: char| !ch.is_alphanumeric() && ch != '_')
+        .filter(|word| !word.is_empty())
+        .collect();
+    // "leave merging to me", "leave the merge button to the humans": within a few words.
+    let left_to_people = lower.find("leave ").is_some_and(|at| {
+        let after: Vec<&str> = lower[at..]
+            .split(|ch: char| !ch.is_alphanumeric() && ch != '_')
+            .filter(|word| !word.is_empty())
+            .take(LEAVE_WINDOW)
+            .collect();
+        let after = format!(" {} ", after.join(" "));
+        LEAVE_TO
+            .iter()
+            .any(|whom| after.contains(&format!(" to {whom} ")))
+    });
+    if !left_to_people && !FOR_PEOPLE.iter().any(|phrase| words.find(phrase).is_some()) {
+        return None;
+    }
+    let tool = tool_name.trim().to_lowercase();
+    let own = tool.rsplit("__").next().unwrap_or(&tool);
+    let names_the_tool = rule_words.iter().any(|word| *word == tool || *word == own)
+        || rule_words
+            .iter()
+            .any(|word| is_form_of_action(word, &action[0]));
+    names_the_tool.then(|| Matcher::new(MatcherKind::Command, action.join(" ")))
+}
