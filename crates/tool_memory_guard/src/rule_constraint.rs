@@ -382,7 +382,7 @@ mod tests {
     const FINGERPRINTS: &[(u32, u64)] = &[
         (1, 0x0223_ab15_d917_df83),
         (2, 0xf651_faf0_6c4f_c27d),
-        (3, 0x96ed_1fb6_f384_c938),
+        (3, 0xa091_6444_c1ff_6f1b),
     ];
 
     #[test]

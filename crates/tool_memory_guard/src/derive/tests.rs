@@ -1225,6 +1225,11 @@ fn an_action_kept_for_people_bans_the_tool_that_does_it() {
         "Sending invoices is for people only.",
         Some(r#"{"matchers":[{"kind":"command","value":"send invoice"}],"polarity":"forbid"}"#),
     );
+    check(
+        "mcp__stripe__create_payout",
+        "Sending payouts is for humans only.",
+        Some(r#"{"matchers":[{"kind":"command","value":"create payout"}],"polarity":"forbid"}"#),
+    );
     // What is kept for people is no action of the tool.
     check(
         "mcp__github__merge_pull_request",

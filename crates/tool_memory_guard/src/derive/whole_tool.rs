@@ -762,9 +762,19 @@ pub(crate) fn reserved_for_people(lower: &str, tool_name: &str) -> Option<Matche
     }
     let tool = tool_name.trim().to_lowercase();
     let own = tool.rsplit("__").next().unwrap_or(&tool);
+    // The verb in any form ("merging"), or a noun of the tool's ("payouts" on
+    // `create_payout`) unless another action is what people keep ("pull requests are for
+    // humans to review").
+    let another_action = FOR_PEOPLE
+        .iter()
+        .any(|phrase| words.find(&format!("{phrase} to")).is_some());
     let names_the_tool = rule_words.iter().any(|word| *word == tool || *word == own)
-        || rule_words
-            .iter()
-            .any(|word| is_form_of_action(word, &action[0]));
+        || rule_words.iter().any(|word| {
+            is_form_of_action(word, &action[0])
+                || (!another_action
+                    && action[1..]
+                        .iter()
+                        .any(|action_word| is_form_of_action(word, action_word)))
+        });
     names_the_tool.then(|| Matcher::new(MatcherKind::Command, action.join(" ")))
 }
