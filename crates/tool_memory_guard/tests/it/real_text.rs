@@ -6,7 +6,7 @@
 //! `cargo test -p tool_memory_guard --test it -- --nocapture real_text` to see every miss.
 
 use anyhow::{Result, ensure};
-use tool_memory_guard::{CorpusCase, Decision, evaluate};
+use tool_memory_guard::{CorpusCase, CorpusReport, Decision, evaluate};
 
 const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text");
 
@@ -39,6 +39,28 @@ fn at_most(count: usize, ceiling: usize) -> bool {
     count <= ceiling
 }
 
+/// The misses of a report labelled `expected` whose verdict `actual` accepts.
+fn misses(report: &CorpusReport, expected: Decision, actual: fn(Decision) -> bool) -> usize {
+    report
+        .disagreements
+        .iter()
+        .filter(|miss| miss.expected == expected && actual(miss.actual))
+        .count()
+}
+
+/// Prints every miss of a report, one a line.
+fn print_misses(report: &CorpusReport) {
+    for miss in &report.disagreements {
+        println!(
+            "  {}: expected {}, got {} ({})",
+            miss.id,
+            miss.expected.as_str(),
+            miss.actual.as_str(),
+            miss.reason
+        );
+    }
+}
+
 #[test]
 fn real_text_meets_the_floors() -> Result<()> {
     let cases = load()?;
@@ -65,16 +87,11 @@ fn real_text_meets_the_floors() -> Result<()> {
     );
 
     let report = evaluate(&cases);
-    let count = |expected: Decision, actual: fn(Decision) -> bool| {
-        report
-            .disagreements
-            .iter()
-            .filter(|miss| miss.expected == expected && actual(miss.actual))
-            .count()
-    };
-    let allowed_forbidden = count(Decision::Deny, |actual| actual == Decision::Allow);
-    let allowed_confirm = count(Decision::Confirm, |actual| actual == Decision::Allow);
-    let blocked_harmless = count(Decision::Allow, |actual| actual != Decision::Allow);
+    let allowed_forbidden = misses(&report, Decision::Deny, |actual| actual == Decision::Allow);
+    let allowed_confirm = misses(&report, Decision::Confirm, |actual| {
+        actual == Decision::Allow
+    });
+    let blocked_harmless = misses(&report, Decision::Allow, |actual| actual != Decision::Allow);
     println!(
         "guard real text: {} rules, {} calls, accuracy {:.3}, forbidden calls allowed {}, \
          confirm calls allowed {}, harmless calls blocked {}",
@@ -85,15 +102,7 @@ fn real_text_meets_the_floors() -> Result<()> {
         allowed_confirm,
         blocked_harmless
     );
-    for miss in &report.disagreements {
-        println!(
-            "  {}: expected {}, got {} ({})",
-            miss.id,
-            miss.expected.as_str(),
-            miss.actual.as_str(),
-            miss.reason
-        );
-    }
+    print_misses(&report);
     ensure!(
         at_most(allowed_forbidden, MAX_ALLOWED_FORBIDDEN),
         "{allowed_forbidden} forbidden calls were allowed (at most {MAX_ALLOWED_FORBIDDEN})"
@@ -154,26 +163,14 @@ fn real_text_of_the_shared_corpus_meets_its_floors() -> Result<()> {
     const MAX_SHARED_ALLOWED_FORBIDDEN: usize = 12;
     let cases = crate::corpus::load_dir(SHARED_DIR)?;
     let report = evaluate(&cases);
-    let allowed_forbidden = report
-        .disagreements
-        .iter()
-        .filter(|miss| miss.expected == Decision::Deny && miss.actual == Decision::Allow)
-        .count();
+    let allowed_forbidden = misses(&report, Decision::Deny, |actual| actual == Decision::Allow);
     println!(
         "guard real text (shared corpus): {} calls, accuracy {:.3}, forbidden calls allowed {}",
         report.cases,
         report.accuracy(),
         allowed_forbidden
     );
-    for miss in &report.disagreements {
-        println!(
-            "  {}: expected {}, got {} ({})",
-            miss.id,
-            miss.expected.as_str(),
-            miss.actual.as_str(),
-            miss.reason
-        );
-    }
+    print_misses(&report);
     ensure!(
         at_most(allowed_forbidden, MAX_SHARED_ALLOWED_FORBIDDEN),
         "{allowed_forbidden} forbidden calls were allowed (at most {MAX_SHARED_ALLOWED_FORBIDDEN})"
