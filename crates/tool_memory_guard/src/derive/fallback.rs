@@ -12,9 +12,15 @@ use tool_memory_core::{ToolMemoryPriority, ToolMemoryRule};
 use super::lexicon::{AMBIGUOUS_PROGRAM, COMMON_WORD, Cues, PROGRAM};
 use super::tokens::{TokenKind, tokenize};
 use super::whole_tool::{own_words, says_read_only};
-use super::{asks_about_a_rule, spelling};
+use super::{asks_about_a_rule, gives_an_order, is_program, spelling};
 use crate::normalize::WordRuns;
+use crate::rule_text::ordering_clauses;
 use crate::{Access, Constraint, MAX_MATCHERS, Matcher, MatcherKind};
+
+/// The longest text the fallback reads whole: a few sentences, as a rule and its reason are
+/// written (the fourth round's cases are under 100 bytes); past it only the clauses that give
+/// an order are read.
+const MAX_WHOLE_TEXT_BYTES: usize = 400;
 
 /// The shortest id the fallback takes from prose (`OPS-22`, `vm-07`): shorter mixes of
 /// letters and digits (`s3`, `2fa`, `v2`) are words people use about many things.
@@ -52,8 +58,18 @@ pub(crate) fn fallback_from_text(text: &str, tool_name: &str) -> Option<Constrai
     // call of it carries it, as the command the tool is.
     let tool = tool_name.trim().to_lowercase();
     let own_tool = tool.rsplit("__").next().unwrap_or(&tool).to_owned();
+    // A long text (a pasted section of a CLAUDE.md) names many things beside its orders: only
+    // its ordering clauses' literals are read, so that one "never" in it does not make every
+    // path and command it mentions ask. A short one is read whole: "`ledger-prod` belongs to
+    // the SREs. Hands off." names in one sentence what the other orders.
+    let read: Cow<'_, str> = if text.len() <= MAX_WHOLE_TEXT_BYTES {
+        Cow::Borrowed(&text)
+    } else {
+        ordering_clauses(&text, gives_an_order, is_program)
+    };
+    let read_lower = read.to_lowercase();
     let mut matchers: Vec<Matcher> = Vec::new();
-    for token in tokenize(&text, &lower) {
+    for token in tokenize(&read, &read_lower) {
         let names_the_tool = own_tool.contains('_')
             && (token.lower == own_tool.as_str() || token.lower == tool.as_str());
         let matcher = match &token.kind {
@@ -167,6 +183,21 @@ mod tests {
             "`analytics-db` is read-only for you.",
             Some(
                 r#"{"access":"write","ask_first":true,"matchers":[{"kind":"literal","value":"analytics-db"}],"polarity":"forbid"}"#,
+            ),
+        );
+    }
+
+    #[test]
+    fn a_long_text_is_read_in_its_orders_only() {
+        let padding =
+            "The project is a web shop written in TypeScript with a Postgres database. ".repeat(6);
+        check(
+            "bash",
+            &format!(
+                "{padding}Tests live in `tests/` and run with `npm test`. Never touch `db-prod-1`."
+            ),
+            Some(
+                r#"{"ask_first":true,"matchers":[{"kind":"literal","value":"db-prod-1"}],"polarity":"forbid"}"#,
             ),
         );
     }
