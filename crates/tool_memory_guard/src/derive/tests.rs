@@ -1234,3 +1234,9 @@ fn an_action_kept_for_people_bans_the_tool_that_does_it() {
         None,
     );
 }
+
+#[test]
+fn a_negation_after_a_verb_of_contact_is_no_name() {
+    check("make_call", "Never call, not even once.", None);
+    check("bash", "Merging is my call, not yours.", None);
+}
