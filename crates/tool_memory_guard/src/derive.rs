@@ -15,6 +15,7 @@ mod allowlist;
 mod arguments;
 mod conditions;
 mod entities;
+mod fallback;
 mod lexicon;
 mod mentions;
 mod processes;
@@ -27,6 +28,7 @@ use std::borrow::Cow;
 use tool_memory_core::ToolMemoryRule;
 
 use self::entities::{CommandPhrase, command_phrases, handle_name, host_names, person_names};
+pub(crate) use self::fallback::fallback_constraint;
 pub(crate) use self::lexicon::is_program;
 use self::lexicon::word_class;
 use self::lexicon::{
@@ -39,7 +41,7 @@ use self::tokens::{TokenKind, flag_value, is_word, tokenize};
 use self::whole_tool::{
     action_words, does_the_tool, forbids_an_operation, forbids_the_tool, is_the_tool,
     names_an_operation, names_the_tool, only_one_program, operation_on_the_tool,
-    read_only_database, says_only_one, says_read_only, topic_words,
+    read_only_database, reserved_for_people, says_only_one, says_read_only, topic_words,
 };
 use crate::call::is_script;
 use crate::normalize::WordRuns;
@@ -141,6 +143,11 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         // "**Never publish crates.** `cargo publish` and `cargo release` are done by the
         // maintainer.": an order that names nothing checkable, and a clause beside it that
         // names the commands it is about, without a cue of its own.
+        // "`merge_pull_request` is for humans", "Leave merging to me": the tool's action kept
+        // for people, an order without a cue.
+        if let Some(matcher) = reserved_for_people(&original.to_lowercase(), tool_name) {
+            return Some(Constraint::forbid(vec![matcher]));
+        }
         if !original.contains('`') {
             return None;
         }

@@ -13,6 +13,7 @@ use tool_memory_core::{
 };
 
 use crate::call::{CallView, tool_words, visit_words};
+use crate::derive::fallback_constraint;
 use crate::limits::MAX_ARGUMENT_DEPTH;
 use crate::limits::{ArgumentCount, Bound};
 use crate::matching::{CompiledConstraint, Hit, KeyGroup, evaluate};
@@ -253,6 +254,10 @@ struct Entry {
     /// The rule's stored constraint was derived by an older derivation; `constraint` is its
     /// text's as this crate reads it.
     stale: bool,
+    /// `constraint` is `None` and `compiled` is the rule's fail-safe reading
+    /// ([`fallback_constraint`]): it asks about a call that carries what the rule names, and
+    /// the rule still advises otherwise.
+    fallback: bool,
 }
 
 /// The rules of one tool (or of the sentinel), indexed by the words their matchers need.
@@ -297,6 +302,9 @@ impl ToolIndex {
                 hashed.push(Box::default());
                 continue;
             };
+            if self.entries[position].fallback {
+                self.advice.push(index);
+            }
             let Some(key_groups) = group else {
                 self.always.push(index);
                 hashed.push(Box::default());
@@ -445,7 +453,18 @@ impl Guard {
         stored_unreadable: bool,
         stale: bool,
     ) {
-        let compiled = constraint.as_ref().and_then(CompiledConstraint::new);
+        let mut compiled = constraint.as_ref().and_then(CompiledConstraint::new);
+        // A ban or an ask the grammar could not read is asked about where the call carries
+        // what the rule names, rather than allowed (see "Rules the grammar cannot read" in
+        // docs/guard.md). Computed here, not stored: it hangs on the rule's priority, which
+        // changes without its text, and it is no reading of the text to show or import.
+        let mut fallback = false;
+        if constraint.is_none() {
+            compiled = fallback_constraint(&rule)
+                .as_ref()
+                .and_then(CompiledConstraint::new);
+            fallback = compiled.is_some();
+        }
         let tool = normalize_tool_name(&rule.tool_name);
         let index = if tool == UNSCOPED_TOOL {
             &mut self.unscoped
@@ -461,6 +480,7 @@ impl Guard {
             compiled,
             stored_unreadable,
             stale,
+            fallback,
         });
     }
 
@@ -798,7 +818,14 @@ impl Guard {
                 index
                     .advice
                     .iter()
-                    .map(|entry| &index.entries[*entry as usize]),
+                    .map(|entry| &index.entries[*entry as usize])
+                    // A fail-safe reading that asked is the rule deciding, not advising.
+                    .filter(|entry| {
+                        !entry.fallback
+                            || !decided
+                                .iter()
+                                .any(|(_, decided, _)| std::ptr::eq(*decided, *entry))
+                    }),
             );
         }
         let advice: Vec<ToolMemoryRule> =
@@ -819,7 +846,11 @@ impl Guard {
                 .then_with(|| a.1.rule.id.cmp(&b.1.rule.id))
         });
         let (_, top, hit) = &decided[0];
-        let mut reason = reason_line(decision, &top.rule, hit, &tool);
+        let mut reason = if top.fallback {
+            fallback_reason(&top.rule, hit, &tool)
+        } else {
+            reason_line(decision, &top.rule, hit, &tool)
+        };
         if let (Decision::Confirm, Some(bound)) = (decision, bound) {
             reason.push_str("; the call is also too complex to check fully: ");
             reason.push_str(&bound.describe());
@@ -974,6 +1005,34 @@ fn too_complex(tool: &str, bound: Bound, advice: Vec<ToolMemoryRule>) -> Verdict
     }
 }
 
+/// The reason of a fail-safe reading's ask: the rule, what of it the call carries, and that
+/// toolmem could not read it fully.
+fn fallback_reason(rule: &ToolMemoryRule, hit: &Hit, tool: &str) -> String {
+    let owner = if rule.tool_name == UNSCOPED_TOOL {
+        "for every tool".to_owned()
+    } else {
+        format!("on {tool}")
+    };
+    let text: String = rule.rule.chars().take(FALLBACK_QUOTE_CHARS).collect();
+    let ellipsis = if text.len() < rule.rule.len() {
+        "..."
+    } else {
+        ""
+    };
+    format!(
+        "confirm first: a {} rule {owner} that toolmem could not read fully names {} `{}`, which this call carries: \"{}{ellipsis}\" (rule {})",
+        rule.priority,
+        hit.matcher.kind.as_str(),
+        hit.matcher.value,
+        text.split_whitespace().collect::<Vec<_>>().join(" "),
+        rule.id
+    )
+}
+
+/// How much of a rule's text a fail-safe reason quotes: enough to recognise the rule on one
+/// line.
+const FALLBACK_QUOTE_CHARS: usize = 160;
+
 fn reason_line(decision: Decision, rule: &ToolMemoryRule, hit: &Hit, tool: &str) -> String {
     let owner = if rule.tool_name == UNSCOPED_TOOL {
         "for every tool".to_owned()
@@ -1087,6 +1146,44 @@ mod tests {
             }
         }
         assert!(checked >= 700, "only {checked} cases");
+    }
+
+    /// A critical or high rule the grammar cannot read asks about a call carrying what it
+    /// names, with a reason that says so; otherwise it advises. Normal rules only advise.
+    #[test]
+    fn an_unread_ban_asks_where_the_call_carries_its_literal() {
+        let at = tool_memory_core::Timestamp::parse("2026-01-01T00:00:00Z").unwrap();
+        let rule = |priority| ToolMemoryRule {
+            id: "r7".into(),
+            tool_name: "bash".into(),
+            rule: "The `ledger-prod` cluster belongs to the finance SREs. Hands off.".into(),
+            priority,
+            source: tool_memory_core::ToolMemorySource::UserExplicit,
+            tags: vec![],
+            created_at: at,
+            updated_at: at,
+            meta: Default::default(),
+        };
+        let carrying = serde_json::json!({"command": "kubectl --context ledger-prod get pods"});
+        let other = serde_json::json!({"command": "kubectl --context staging get pods"});
+        for priority in [ToolMemoryPriority::Critical, ToolMemoryPriority::High] {
+            let guard = Guard::from_rules([rule(priority)]);
+            assert_eq!(guard.constraints().next().unwrap().1, None, "nothing read");
+            let verdict = guard.check("bash", &carrying);
+            assert_eq!(verdict.decision, Decision::Confirm);
+            assert!(verdict.advice.is_empty(), "{verdict:?}");
+            assert_eq!(
+                verdict.reason,
+                format!(
+                    "confirm first: a {priority} rule on bash that toolmem could not read fully names literal `ledger-prod`, which this call carries: \"The `ledger-prod` cluster belongs to the finance SREs. Hands off.\" (rule r7)"
+                )
+            );
+            let verdict = guard.check("bash", &other);
+            assert_eq!(verdict.decision, Decision::Allow);
+            assert_eq!(verdict.advice.len(), 1, "the rule still advises");
+        }
+        let normal = Guard::from_rules([rule(ToolMemoryPriority::Normal)]);
+        assert_eq!(normal.check("bash", &carrying).decision, Decision::Allow);
     }
 
     #[test]

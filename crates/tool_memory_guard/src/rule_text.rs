@@ -313,7 +313,16 @@ fn flags_of_the_granted(grant: &str, ban: &str) -> Option<String> {
         return None;
     }
     let mut commands = vec![first_words.join(" ")];
+    let program = first_words[..first_words.len() - 1].join(" ");
     for word in rest {
+        // Completed already as a command of the first's program (`derive/spelling.rs`).
+        if word
+            .strip_prefix(program.as_str())
+            .is_some_and(|rest| rest.starts_with(' ') && !rest.trim().contains(' '))
+        {
+            commands.push((*word).to_owned());
+            continue;
+        }
         let bare = !word.contains(char::is_whitespace)
             && !word.starts_with('-')
             && word

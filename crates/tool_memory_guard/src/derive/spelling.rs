@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use super::lexicon::{AMBIGUOUS_PROGRAM, PROGRAM, is_program, word_class};
+use super::lexicon::{AMBIGUOUS_PROGRAM, PROGRAM, SQL_KEYWORDS, is_program, word_class};
 
 /// `text` with its typographic spellings made plain and its asides blanked out (replaced by
 /// spaces, so that what is left keeps its place). Borrowed when there is nothing to do, which
@@ -21,6 +21,10 @@ pub(crate) fn plain_rule_text(text: &str) -> Cow<'_, str> {
         Cow::Borrowed(text)
     };
     let text = match without_regardless(&text) {
+        Some(plain) => Cow::Owned(plain),
+        None => text,
+    };
+    let text = match fragments_completed(&text) {
         Some(plain) => Cow::Owned(plain),
         None => text,
     };
@@ -91,6 +95,79 @@ fn plain_typography(text: &str) -> String {
         at += 1;
     }
     plain
+}
+
+/// What may stand between the items of a list of code spans: "`a` or `b`", "`a`, `b` and
+/// `c`", "`a`/`b`", "`a` nor `b`".
+fn joins_a_list(between: &str) -> bool {
+    between
+        .split(|ch: char| ch.is_whitespace() || ch == ',' || ch == '/')
+        .all(|word| matches!(word.to_lowercase().as_str(), "" | "or" | "and" | "nor"))
+}
+
+/// "Never run `php artisan migrate:fresh` or `migrate:reset`", "`npm publish` or
+/// `unpublish`", "`git stash drop` or `clear`": the later items of a list that are bare words
+/// and no program are the first command's last word replaced, each a command of that program
+/// (`php artisan migrate:reset`, `npm unpublish`, `git stash clear`). Read as written, the
+/// first was a situation and the second a literal looked for in it (or a program of its own),
+/// which allowed both. `None` when no list has that shape.
+fn fragments_completed(text: &str) -> Option<String> {
+    if text.matches('`').count() < 4 {
+        return None;
+    }
+    let ticks: Vec<usize> = text.match_indices('`').map(|(at, _)| at).collect();
+    let spans: Vec<(usize, usize)> = ticks
+        .chunks_exact(2)
+        .map(|pair| (pair[0], pair[1]))
+        .collect();
+    let mut replaced: Vec<(usize, usize, String)> = Vec::new();
+    let mut head: Option<Vec<&str>> = None;
+    let mut previous_end = 0;
+    for &(open, close) in &spans {
+        let inside = text[open + 1..close].trim();
+        let listed = head.is_some() && joins_a_list(&text[previous_end + 1..open]);
+        previous_end = close;
+        let words: Vec<&str> = inside.split_whitespace().collect();
+        let bare = words.len() == 1
+            && !inside.starts_with('-')
+            && inside.len() >= 2
+            && inside
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || "-_:".contains(ch))
+            && !is_program(&inside.to_lowercase())
+            // `TRUNCATE` after `ALTER TABLE`: a statement, not a subcommand.
+            && inside.chars().any(|ch| ch.is_ascii_lowercase());
+        match &head {
+            Some(first) if listed && bare => {
+                let mut completed = first[..first.len() - 1].join(" ");
+                completed.push(' ');
+                completed.push_str(inside);
+                replaced.push((open + 1, close, completed));
+                continue;
+            }
+            Some(_) if listed => continue,
+            _ => {}
+        }
+        // A command of several words, its program first (known or not: `php artisan`,
+        // `./gradlew clean`) and a subcommand last.
+        head = (words.len() >= 2
+            && !words[0].starts_with('-')
+            && !SQL_KEYWORDS.contains(&words[0].to_lowercase().as_str())
+            && !words[words.len() - 1].starts_with('-'))
+        .then_some(words);
+    }
+    if replaced.is_empty() {
+        return None;
+    }
+    let mut plain = String::with_capacity(text.len() + 32 * replaced.len());
+    let mut from = 0;
+    for (start, end, completed) in replaced {
+        plain.push_str(&text[from..start]);
+        plain.push_str(&completed);
+        from = end;
+    }
+    plain.push_str(&text[from..]);
+    Some(plain)
 }
 
 /// Phrases that say the order holds whatever follows them: "never run `vercel deploy`, with

@@ -8,6 +8,13 @@ fn check(tool: &str, text: &str, expected: Option<&str>) {
     assert_eq!(derived.as_deref(), expected, "{tool}: {text}");
 }
 
+/// [`check`] of a text that forbids one literal: the grammar's most common answer.
+fn check_forbids(tool: &str, text: &str, kind: &str, value: &str) {
+    let expected =
+        format!(r#"{{"matchers":[{{"kind":"{kind}","value":"{value}"}}],"polarity":"forbid"}}"#);
+    check(tool, text, Some(&expected));
+}
+
 #[test]
 fn addresses_and_names() {
     check(
@@ -17,11 +24,7 @@ fn addresses_and_names() {
             r#"{"matchers":[{"kind":"person","value":"sarah"},{"kind":"email","value":"sarah@example.com"}],"polarity":"forbid"}"#,
         ),
     );
-    check(
-        "send_email",
-        "never email Sarah",
-        Some(r#"{"matchers":[{"kind":"person","value":"sarah"}],"polarity":"forbid"}"#),
-    );
+    check_forbids("send_email", "never email Sarah", "person", "sarah");
     check(
         "send_email",
         "Don't send anything to Sarah Connor or Tom.",
@@ -36,10 +39,11 @@ fn addresses_and_names() {
             r#"{"ask_first":true,"matchers":[{"kind":"email","value":"legal@acme-corp.co.uk"}],"polarity":"forbid"}"#,
         ),
     );
-    check(
+    check_forbids(
         "send_email",
         "never email anyone @competitor.com",
-        Some(r#"{"matchers":[{"kind":"domain","value":"competitor.com"}],"polarity":"forbid"}"#),
+        "domain",
+        "competitor.com",
     );
     check("send_email", "don't email my landlord, ever", None);
     check(
@@ -51,16 +55,13 @@ fn addresses_and_names() {
 
 #[test]
 fn commands_and_flags() {
-    check(
+    check_forbids(
         "shell",
         "Don't run shell commands with sudo.",
-        Some(r#"{"matchers":[{"kind":"command","value":"sudo"}],"polarity":"forbid"}"#),
+        "command",
+        "sudo",
     );
-    check(
-        "shell",
-        "never rm -rf",
-        Some(r#"{"matchers":[{"kind":"command","value":"rm -rf"}],"polarity":"forbid"}"#),
-    );
+    check_forbids("shell", "never rm -rf", "command", "rm -rf");
     check(
         "bash",
         "Don't ever run git reset --hard without asking me first!",
@@ -68,10 +69,11 @@ fn commands_and_flags() {
             r#"{"ask_first":true,"matchers":[{"kind":"command","value":"git reset --hard"}],"polarity":"forbid"}"#,
         ),
     );
-    check(
+    check_forbids(
         "shell",
         "never run git push with --force",
-        Some(r#"{"matchers":[{"kind":"command","value":"git push --force"}],"polarity":"forbid"}"#),
+        "command",
+        "git push --force",
     );
     check(
         "git_push",
@@ -87,11 +89,7 @@ fn commands_and_flags() {
             r#"{"matchers":[{"kind":"literal","value":"main"},{"kind":"literal","value":"master"}],"polarity":"forbid","when":[{"kind":"command","value":"git push"}]}"#,
         ),
     );
-    check(
-        "shell",
-        "Never use --force",
-        Some(r#"{"matchers":[{"kind":"flag","value":"--force"}],"polarity":"forbid"}"#),
-    );
+    check_forbids("shell", "Never use --force", "flag", "--force");
 }
 
 #[test]
@@ -141,11 +139,7 @@ fn paths_urls_hosts_and_literals() {
             r#"{"access":"write","matchers":[{"kind":"path","value":"/etc"},{"kind":"path","value":"~/.ssh/"}],"polarity":"forbid"}"#,
         ),
     );
-    check(
-        "read_file",
-        "don't read .env files",
-        Some(r#"{"matchers":[{"kind":"path","value":".env"}],"polarity":"forbid"}"#),
-    );
+    check_forbids("read_file", "don't read .env files", "path", ".env");
     check(
         "browser",
         "Never open https://admin.internal.corp/ or anything on facebook.com",
@@ -160,31 +154,26 @@ fn paths_urls_hosts_and_literals() {
             r#"{"matchers":[{"kind":"host","value":"prod-db-1"}],"polarity":"forbid","when":[{"kind":"command","value":"ssh"}]}"#,
         ),
     );
-    check(
+    check_forbids(
         "send_email",
         "Never mention \"Project Falcon\" in emails",
-        Some(r#"{"matchers":[{"kind":"literal","value":"project falcon"}],"polarity":"forbid"}"#),
+        "literal",
+        "project falcon",
     );
-    check(
+    check_forbids(
         "slack_post",
         "don't post in #general",
-        Some(r##"{"matchers":[{"kind":"literal","value":"#general"}],"polarity":"forbid"}"##),
+        "literal",
+        "#general",
     );
-    check(
+    check_forbids(
         "execute_sql",
         "Never run DROP TABLE on anything",
-        Some(r#"{"matchers":[{"kind":"literal","value":"drop table"}],"polarity":"forbid"}"#),
+        "literal",
+        "drop table",
     );
-    check(
-        "shell",
-        "use trash instead of rm",
-        Some(r#"{"matchers":[{"kind":"command","value":"rm"}],"polarity":"forbid"}"#),
-    );
-    check(
-        "shell",
-        "stop using wget, use curl",
-        Some(r#"{"matchers":[{"kind":"command","value":"wget"}],"polarity":"forbid"}"#),
-    );
+    check_forbids("shell", "use trash instead of rm", "command", "rm");
+    check_forbids("shell", "stop using wget, use curl", "command", "wget");
     check(
         "http_request",
         "always send requests to https://staging.api.corp.com, never production",
@@ -199,20 +188,23 @@ fn paths_urls_hosts_and_literals() {
             r#"{"matchers":[{"kind":"url","value":"https://paypal.me/scammer"}],"polarity":"forbid"}"#,
         ),
     );
-    check(
+    check_forbids(
         "shell",
         "Don't ever kill -9 the postgres process",
-        Some(r#"{"matchers":[{"kind":"command","value":"kill -9"}],"polarity":"forbid"}"#),
+        "command",
+        "kill -9",
     );
-    check(
+    check_forbids(
         "send_email",
         "Under no circumstances should you email my ex, Jordan.",
-        Some(r#"{"matchers":[{"kind":"person","value":"jordan"}],"polarity":"forbid"}"#),
+        "person",
+        "jordan",
     );
-    check(
+    check_forbids(
         "shell",
         "never run npm install with sudo",
-        Some(r#"{"matchers":[{"kind":"command","value":"sudo npm install"}],"polarity":"forbid"}"#),
+        "command",
+        "sudo npm install",
     );
     check("browser", "Stop using browser for that.", None);
     check(
@@ -290,11 +282,7 @@ fn exceptions_and_verbs_of_change() {
         ),
     );
     // A verb of reading beside one of change: the ban is about every access.
-    check(
-        "bash",
-        "Never read or write `/etc/**`.",
-        Some(r#"{"matchers":[{"kind":"path","value":"/etc/**"}],"polarity":"forbid"}"#),
-    );
+    check_forbids("bash", "Never read or write `/etc/**`.", "path", "/etc/**");
 }
 
 #[test]
@@ -314,10 +302,11 @@ fn deleting_branches_in_words_is_every_way_git_deletes_one() {
         ),
     );
     // A branch the rule names is that branch, not every deletion.
-    check(
+    check_forbids(
         "git_branch",
         "never delete the release branch",
-        Some(r#"{"matchers":[{"kind":"literal","value":"release"}],"polarity":"forbid"}"#),
+        "literal",
+        "release",
     );
 }
 
@@ -330,17 +319,14 @@ fn handles_in_a_rule_are_the_person_they_spell() {
             r#"{"matchers":[{"kind":"literal","value":"@TomaszWojcik"},{"kind":"person","value":"tomasz wojcik"}],"polarity":"forbid"}"#,
         ),
     );
-    check(
+    check_forbids(
         "send_email",
         "Don't email tomasz.wojcik",
-        Some(r#"{"matchers":[{"kind":"person","value":"tomasz wojcik"}],"polarity":"forbid"}"#),
+        "person",
+        "tomasz wojcik",
     );
     // A group mention or a file is nobody's handle.
-    check(
-        "slack",
-        "Never ping `@everyone`.",
-        Some(r#"{"matchers":[{"kind":"literal","value":"@everyone"}],"polarity":"forbid"}"#),
-    );
+    check_forbids("slack", "Never ping `@everyone`.", "literal", "@everyone");
 }
 
 #[test]
@@ -353,10 +339,11 @@ fn the_safe_spelling_a_rule_points_to_is_excused() {
         ),
     );
     // Another flag is another command, not a refinement of the banned one.
-    check(
+    check_forbids(
         "bash",
         "Never `git push --force`. Use `git push --force-with-lease` if you really must.",
-        Some(r#"{"matchers":[{"kind":"command","value":"git push --force"}],"polarity":"forbid"}"#),
+        "command",
+        "git push --force",
     );
 }
 
@@ -445,28 +432,27 @@ fn sentences_that_give_different_orders_are_parts_of_their_own() {
 
 #[test]
 fn short_flags_keep_their_case() {
-    check(
+    check_forbids(
         "shell",
         "Never run `git branch -D`.",
-        Some(r#"{"matchers":[{"kind":"command","value":"git branch -D"}],"polarity":"forbid"}"#),
+        "command",
+        "git branch -D",
     );
-    check(
+    check_forbids(
         "shell",
         "Never run `git branch -d`.",
-        Some(r#"{"matchers":[{"kind":"command","value":"git branch -d"}],"polarity":"forbid"}"#),
+        "command",
+        "git branch -d",
     );
     // Written in capitals throughout, the case says nothing: the lower-case flag, which a
     // `-D` also sets, is the safe reading.
-    check(
+    check_forbids(
         "shell",
         "NEVER RUN `GIT BRANCH -D`.",
-        Some(r#"{"matchers":[{"kind":"command","value":"git branch -d"}],"polarity":"forbid"}"#),
+        "command",
+        "git branch -d",
     );
-    check(
-        "shell",
-        "Never pass --Force.",
-        Some(r#"{"matchers":[{"kind":"flag","value":"--force"}],"polarity":"forbid"}"#),
-    );
+    check_forbids("shell", "Never pass --Force.", "flag", "--force");
 }
 
 #[test]
@@ -560,10 +546,11 @@ fn conditions_on_the_situation_are_part_of_when() {
             r#"{"matchers":[{"kind":"literal","value":"main"}],"polarity":"forbid","when":[{"kind":"command","value":"git push"}]}"#,
         ),
     );
-    check(
+    check_forbids(
         "bash",
         "Never run sudo until the migration is done.",
-        Some(r#"{"matchers":[{"kind":"command","value":"sudo"}],"polarity":"forbid"}"#),
+        "command",
+        "sudo",
     );
     // A verb too general to name an operation stays advice.
     check("Bash", "Never run migrations during business hours.", None);
@@ -572,10 +559,11 @@ fn conditions_on_the_situation_are_part_of_when() {
 #[test]
 fn classes_of_the_fresh_real_text() {
     // Crosses and checks before list items: a ban and a permission.
-    check(
+    check_forbids(
         "bash",
         "## Git\n- ❌ `git push --force` (any branch)\n- ✅ `git push -u origin <feature-branch>`",
-        Some(r#"{"matchers":[{"kind":"command","value":"git push --force"}],"polarity":"forbid"}"#),
+        "command",
+        "git push --force",
     );
     // A heading of "Hard NOs" over a fence of commands, their comments dropped.
     check(
@@ -610,10 +598,11 @@ fn classes_of_the_fresh_real_text() {
         ),
     );
     // The way to do it named before the ban is no ban.
-    check(
+    check_forbids(
         "bash",
         "Run `npm ci`, never plain `npm install`.",
-        Some(r#"{"matchers":[{"kind":"command","value":"npm install"}],"polarity":"forbid"}"#),
+        "command",
+        "npm install",
     );
     // Git's verb without git; a pipeline written out; a rule quoted to ask about it.
     check(
@@ -665,15 +654,17 @@ fn classes_of_the_real_text_corpus() {
         ),
     );
     // A ban in Japanese; a back-reference by "another one".
-    check(
+    check_forbids(
         "run_shell_command",
         "禁止コマンド: `git push --force`",
-        Some(r#"{"matchers":[{"kind":"command","value":"git push --force"}],"polarity":"forbid"}"#),
+        "command",
+        "git push --force",
     );
-    check(
+    check_forbids(
         "run_command",
         "- `npm run dev` is already running in a terminal; don't start another one.",
-        Some(r#"{"matchers":[{"kind":"command","value":"npm run dev"}],"polarity":"forbid"}"#),
+        "command",
+        "npm run dev",
     );
     // A pipe into a command that is no interpreter.
     check(
@@ -688,10 +679,11 @@ fn classes_of_the_real_text_corpus() {
 #[test]
 fn a_rule_whose_object_is_its_own_tool_holds_for_every_call() {
     // The tool's noun in the plural, after its own verb or a verb of doing, or after "any".
-    check(
+    check_forbids(
         "mcp__jira__delete_issue",
         "Never delete Jira issues.",
-        Some(r#"{"matchers":[{"kind":"command","value":"delete issue"}],"polarity":"forbid"}"#),
+        "command",
+        "delete issue",
     );
     check(
         "mcp__stripe__create_refund",
@@ -700,10 +692,11 @@ fn a_rule_whose_object_is_its_own_tool_holds_for_every_call() {
             r#"{"ask_first":true,"matchers":[{"kind":"command","value":"create refund"}],"polarity":"forbid"}"#,
         ),
     );
-    check(
+    check_forbids(
         "mcp__linear__archive_issue",
         "Archiving issues is my call — never do it.",
-        Some(r#"{"matchers":[{"kind":"command","value":"archive issue"}],"polarity":"forbid"}"#),
+        "command",
+        "archive issue",
     );
     check(
         "mcp__github__merge_pull_request",
@@ -712,10 +705,11 @@ fn a_rule_whose_object_is_its_own_tool_holds_for_every_call() {
             r#"{"matchers":[{"kind":"command","value":"merge pull request"}],"polarity":"forbid"}"#,
         ),
     );
-    check(
+    check_forbids(
         "send_email",
         "Never send email on my behalf.",
-        Some(r#"{"matchers":[{"kind":"command","value":"send email"}],"polarity":"forbid"}"#),
+        "command",
+        "send email",
     );
     // Another operation on the tool's noun is said in the call ({"state": "closed"}).
     check(
@@ -726,10 +720,11 @@ fn a_rule_whose_object_is_its_own_tool_holds_for_every_call() {
         ),
     );
     // The tool named beside another literal is the way, not the ban.
-    check(
+    check_forbids(
         "mcp__slack__post_message",
         "Never post to #general with `mcp__slack__post_message`.",
-        Some(r##"{"matchers":[{"kind":"literal","value":"#general"}],"polarity":"forbid"}"##),
+        "literal",
+        "#general",
     );
     // A ban on what the tool is used for, narrowed to a topic, asks about that topic.
     check(
@@ -751,30 +746,25 @@ fn a_rule_whose_object_is_its_own_tool_holds_for_every_call() {
 
 #[test]
 fn a_choice_forbids_the_way_not_taken() {
-    check(
+    check_forbids(
         "bash",
         "`uv add`, not `pip install`.",
-        Some(r#"{"matchers":[{"kind":"command","value":"pip install"}],"polarity":"forbid"}"#),
+        "command",
+        "pip install",
     );
-    check(
-        "bash",
-        "Prefer `rg` over `grep`.",
-        Some(r#"{"matchers":[{"kind":"command","value":"grep"}],"polarity":"forbid"}"#),
-    );
-    check(
+    check_forbids("bash", "Prefer `rg` over `grep`.", "command", "grep");
+    check_forbids(
         "bash",
         "Run `bun test` rather than `jest`.",
-        Some(r#"{"matchers":[{"kind":"command","value":"jest"}],"polarity":"forbid"}"#),
+        "command",
+        "jest",
     );
-    check(
-        "bash",
-        "We use pnpm rather than yarn.",
-        Some(r#"{"matchers":[{"kind":"command","value":"yarn"}],"polarity":"forbid"}"#),
-    );
-    check(
+    check_forbids("bash", "We use pnpm rather than yarn.", "command", "yarn");
+    check_forbids(
         "bash",
         "Use `pnpm dlx` in place of `npx`.",
-        Some(r#"{"matchers":[{"kind":"command","value":"npx"}],"polarity":"forbid"}"#),
+        "command",
+        "npx",
     );
 }
 
@@ -800,10 +790,11 @@ fn a_ban_that_names_nothing_is_about_the_commands_the_next_clause_names() {
         "**Never guess.** See `make docs` for the details.",
         None,
     );
-    check(
+    check_forbids(
         "bash",
         "**NEVER run yarn** — this repo uses `pnpm install`.",
-        Some(r#"{"matchers":[{"kind":"command","value":"yarn"}],"polarity":"forbid"}"#),
+        "command",
+        "yarn",
     );
 }
 
@@ -853,19 +844,21 @@ fn a_read_only_cli_or_resource_forbids_what_changes_it() {
         ),
     );
     // "Not even read-only" orders no reading.
-    check(
+    check_forbids(
         "execute_command",
         "don't touch `db-prod-2` at all, not even read-only.",
-        Some(r#"{"matchers":[{"kind":"literal","value":"db-prod-2"}],"polarity":"forbid"}"#),
+        "literal",
+        "db-prod-2",
     );
 }
 
 #[test]
 fn globs_of_domains_and_allowlists_of_hosts() {
-    check(
+    check_forbids(
         "webfetch",
         "Fetching from `*.internal.acme.dev` is not allowed.",
-        Some(r#"{"matchers":[{"kind":"domain","value":"internal.acme.dev"}],"polarity":"forbid"}"#),
+        "domain",
+        "internal.acme.dev",
     );
     check(
         "webfetch",
@@ -939,10 +932,11 @@ fn properties_of_a_call_are_flags() {
             r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"--requires-approval"}],"polarity":"require"}"#,
         ),
     );
-    check(
+    check_forbids(
         "run_command",
         "Never run a command with `SafeToAutoRun: true`.",
-        Some(r#"{"matchers":[{"kind":"flag","value":"--safe-to-auto-run"}],"polarity":"forbid"}"#),
+        "flag",
+        "--safe-to-auto-run",
     );
 }
 
@@ -1010,10 +1004,11 @@ fn a_permission_beside_a_ban_is_no_ban() {
             r#"{"matchers":[{"kind":"command","value":"docker compose down -v"}],"polarity":"forbid"}"#,
         ),
     );
-    check(
+    check_forbids(
         "bash",
         "`terraform plan` is fine, `apply` is not.",
-        Some(r#"{"matchers":[{"kind":"command","value":"terraform apply"}],"polarity":"forbid"}"#),
+        "command",
+        "terraform apply",
     );
     check(
         "bash",
@@ -1033,10 +1028,11 @@ fn a_permission_beside_a_ban_is_no_ban() {
 
 #[test]
 fn with_or_without_is_regardless() {
-    check(
+    check_forbids(
         "bash",
         "Never run `vercel deploy`, with or without `--prod`.",
-        Some(r#"{"matchers":[{"kind":"command","value":"vercel deploy"}],"polarity":"forbid"}"#),
+        "command",
+        "vercel deploy",
     );
 }
 
@@ -1087,19 +1083,21 @@ fn a_ban_on_what_a_tool_does_said_by_its_verb_or_a_kind_of_it() {
         );
     }
     // A keyword in a sentence that is not shouted is still SQL's.
-    check(
+    check_forbids(
         "mcp__db__query",
         "Never run DELETE statements.",
-        Some(r#"{"matchers":[{"kind":"literal","value":"delete"}],"polarity":"forbid"}"#),
+        "literal",
+        "delete",
     );
 }
 
 #[test]
 fn rules_in_other_languages() {
-    check(
+    check_forbids(
         "bash",
         "Niemals `git push --force` ausführen.",
-        Some(r#"{"matchers":[{"kind":"command","value":"git push --force"}],"polarity":"forbid"}"#),
+        "command",
+        "git push --force",
     );
     check(
         "bash",
@@ -1108,11 +1106,7 @@ fn rules_in_other_languages() {
             r#"{"ask_first":true,"matchers":[{"kind":"command","value":"terraform apply"}],"polarity":"forbid"}"#,
         ),
     );
-    check(
-        "bash",
-        "Usa `pnpm`, nunca `npm`.",
-        Some(r#"{"matchers":[{"kind":"command","value":"npm"}],"polarity":"forbid"}"#),
-    );
+    check_forbids("bash", "Usa `pnpm`, nunca `npm`.", "command", "npm");
     check(
         "__unscoped__",
         "Le fichier `config/prod.yml` ne doit pas être modifié.",
@@ -1131,11 +1125,7 @@ fn rules_in_other_languages() {
 
 #[test]
 fn services_and_forges_by_what_they_do() {
-    check(
-        "bash",
-        "No Slack webhooks.",
-        Some(r#"{"matchers":[{"kind":"domain","value":"hooks.slack.com"}],"polarity":"forbid"}"#),
-    );
+    check_forbids("bash", "No Slack webhooks.", "domain", "hooks.slack.com");
     check(
         "bash",
         "Never tag a release yourself.",
@@ -1150,4 +1140,103 @@ fn services_and_forges_by_what_they_do() {
             r#"{"matchers":[{"kind":"command","value":"docker compose up -v"},{"kind":"command","value":"docker compose down -v"}],"polarity":"forbid"}"#,
         ),
     );
+}
+
+#[test]
+fn a_list_of_fragments_is_commands_of_the_first_program() {
+    check(
+        "bash",
+        "Never run `php artisan migrate:fresh` or `migrate:reset` on this project.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"php artisan migrate:fresh"},{"kind":"command","value":"php artisan migrate:reset"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Do not `npm publish` or `unpublish` anything from here.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"npm publish"},{"kind":"command","value":"npm unpublish"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Never `git stash drop`, `clear` or `pop`.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"git stash drop"},{"kind":"command","value":"git stash clear"},{"kind":"command","value":"git stash pop"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // A program listed is a command of its own; a word after "to" is what the command is
+    // given, not a list item.
+    check(
+        "bash",
+        "Never `npm publish` or `yarn`.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"npm publish"},{"kind":"command","value":"yarn"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "query",
+        "Never run `DELETE`, `ALTER TABLE` or `TRUNCATE`.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"delete"},{"kind":"literal","value":"alter table"},{"kind":"literal","value":"truncate"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Never `git push` to `main` or `master`.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"main"},{"kind":"literal","value":"master"}],"polarity":"forbid","when":[{"kind":"command","value":"git push"}]}"#,
+        ),
+    );
+}
+
+#[test]
+fn an_action_kept_for_people_bans_the_tool_that_does_it() {
+    let merge = Some(
+        r#"{"matchers":[{"kind":"command","value":"merge pull request"}],"polarity":"forbid"}"#,
+    );
+    check(
+        "mcp__github__merge_pull_request",
+        "`mcp__github__merge_pull_request` is for humans.",
+        merge,
+    );
+    check(
+        "mcp__github__merge_pull_request",
+        "Leave merging to me.",
+        merge,
+    );
+    check(
+        "mcp__github__merge_pull_request",
+        "Leave the merging of PRs to the humans.",
+        merge,
+    );
+    check_forbids(
+        "mcp__stripe__send_invoice",
+        "Sending invoices is for people only.",
+        "command",
+        "send invoice",
+    );
+    check_forbids(
+        "mcp__stripe__create_payout",
+        "Sending payouts is for humans only.",
+        "command",
+        "create payout",
+    );
+    // What is kept for people is no action of the tool.
+    check(
+        "mcp__github__merge_pull_request",
+        "Pull requests are for humans to review.",
+        None,
+    );
+    check(
+        "mcp__github__merge_pull_request",
+        "Leave the repo alone for now.",
+        None,
+    );
+}
+
+#[test]
+fn a_negation_after_a_verb_of_contact_is_no_name() {
+    check("make_call", "Never call, not even once.", None);
+    check("bash", "Merging is my call, not yours.", None);
 }

@@ -379,7 +379,7 @@ fn is_form_of_action(word: &str, action_word: &str) -> bool {
 /// leaves out since the tool is of a family: a ban on what the tool itself does ("NEVER
 /// DELETE FILES" on `delete_file`) is still about every call of it. `None` for the no-tool
 /// group and a family's own name.
-fn own_words(tool_name: &str) -> Option<Vec<String>> {
+pub(crate) fn own_words(tool_name: &str) -> Option<Vec<String>> {
     let tool = tool_name.trim().to_lowercase();
     let family_named = tool_memory_core::ToolFamily::ALL
         .iter()
@@ -709,4 +709,72 @@ pub(crate) fn only_one_program(lower: &str) -> Option<Constraint> {
         .map(|command| Matcher::new(MatcherKind::Command, *command))
         .collect();
     Some(Constraint::forbid(others))
+}
+
+/// Phrases that keep an action for people: "`merge_pull_request` is for humans", "sending
+/// invoices is for people only", "merging is my job". Sorted.
+const FOR_PEOPLE: &[&str] = &[
+    "for humans",
+    "for people",
+    "for the humans",
+    "humans only",
+    "is my job",
+    "my call",
+    "people only",
+    "reserved for me",
+    "reserved for people",
+    "reserved for the team",
+];
+
+/// How many words "leave X to me" may span: the action and its object ("leave the merge
+/// button to me" is seven).
+const LEAVE_WINDOW: usize = 8;
+
+/// Whom "leave X to ..." hands the action to: the user and their people.
+const LEAVE_TO: &[&str] = &["me", "people", "the humans", "the team", "us"];
+
+/// "`mcp__github__merge_pull_request` is for humans", "Sending invoices is for people only",
+/// "Leave merging to me" on the tool that does it: the action is kept for people, so every
+/// call of the tool is forbidden. The rule must name the tool or its verb (the first word of
+/// its action: `merging` for `merge_pull_request`; "pull requests are for humans" names no
+/// action of it).
+pub(crate) fn reserved_for_people(lower: &str, tool_name: &str) -> Option<Matcher> {
+    let action = action_words(tool_name).or_else(|| own_words(tool_name))?;
+    let words = WordRuns::new(lower);
+    let rule_words: Vec<&str> = lower
+        .split(|ch: char| !ch.is_alphanumeric() && ch != '_')
+        .filter(|word| !word.is_empty())
+        .collect();
+    // "leave merging to me", "leave the merge button to the humans": within a few words.
+    let left_to_people = lower.find("leave ").is_some_and(|at| {
+        let after: Vec<&str> = lower[at..]
+            .split(|ch: char| !ch.is_alphanumeric() && ch != '_')
+            .filter(|word| !word.is_empty())
+            .take(LEAVE_WINDOW)
+            .collect();
+        let after = format!(" {} ", after.join(" "));
+        LEAVE_TO
+            .iter()
+            .any(|whom| after.contains(&format!(" to {whom} ")))
+    });
+    if !left_to_people && !FOR_PEOPLE.iter().any(|phrase| words.find(phrase).is_some()) {
+        return None;
+    }
+    let tool = tool_name.trim().to_lowercase();
+    let own = tool.rsplit("__").next().unwrap_or(&tool);
+    // The verb in any form ("merging"), or a noun of the tool's ("payouts" on
+    // `create_payout`) unless another action is what people keep ("pull requests are for
+    // humans to review").
+    let another_action = FOR_PEOPLE
+        .iter()
+        .any(|phrase| words.find(&format!("{phrase} to")).is_some());
+    let names_the_tool = rule_words.iter().any(|word| *word == tool || *word == own)
+        || rule_words.iter().any(|word| {
+            is_form_of_action(word, &action[0])
+                || (!another_action
+                    && action[1..]
+                        .iter()
+                        .any(|action_word| is_form_of_action(word, action_word)))
+        });
+    names_the_tool.then(|| Matcher::new(MatcherKind::Command, action.join(" ")))
 }

@@ -1,27 +1,11 @@
 //! Allowlists of recipients: a call to someone the rule names is allowed, to anyone else
 //! denied, to someone named like them at another address asked about.
 
-use anyhow::{Result, ensure};
-use serde_json::{Value, json};
-use tool_memory_core::ToolMemoryPriority;
-use tool_memory_guard::{Decision, Guard};
+use anyhow::Result;
+use serde_json::json;
+use tool_memory_guard::Decision;
 
-use crate::api::rule;
-
-fn check(tool: &str, text: &str, rows: &[(Value, Decision)]) -> Result<()> {
-    let guard = Guard::from_rules([rule("r", tool, text, ToolMemoryPriority::Critical)]);
-    for (arguments, expected) in rows {
-        let verdict = guard.check(tool, arguments);
-        ensure!(
-            verdict.decision == *expected,
-            "{text:?} on {arguments}: expected {}, got {} ({})",
-            expected.as_str(),
-            verdict.decision.as_str(),
-            verdict.reason
-        );
-    }
-    Ok(())
-}
+use crate::api::check_rows as check;
 
 use Decision::{Allow, Confirm, Deny};
 

@@ -1,7 +1,7 @@
 //! The public entry points and the JSON shapes the facade and RPC rely on.
 
-use anyhow::Result;
-use serde_json::json;
+use anyhow::{Result, ensure};
+use serde_json::{Value, json};
 use tool_memory_core::{
     Timestamp, ToolMemoryPriority, ToolMemoryRule, ToolMemorySource, UNSCOPED_TOOL,
 };
@@ -27,6 +27,24 @@ pub(crate) fn rule(
         updated_at: at,
         meta: Default::default(),
     }
+}
+
+/// Checks each row's arguments against one critical rule on `tool` and fails on the first
+/// verdict other than the row's: the one helper of the data-driven tests (allowlists,
+/// conditions, spellings).
+pub(crate) fn check_rows(tool: &str, text: &str, rows: &[(Value, Decision)]) -> Result<()> {
+    let guard = Guard::from_rules([rule("r", tool, text, ToolMemoryPriority::Critical)]);
+    for (arguments, expected) in rows {
+        let verdict = guard.check(tool, arguments);
+        ensure!(
+            verdict.decision == *expected,
+            "{text:?} on {arguments}: expected {}, got {} ({})",
+            expected.as_str(),
+            verdict.decision.as_str(),
+            verdict.reason
+        );
+    }
+    Ok(())
 }
 
 #[test]

@@ -1,27 +1,11 @@
 //! Conditions on the situation: checked where the call shows them (an event's date, an
 //! amount), asked about where it does not, never silently allowed.
 
-use anyhow::{Result, ensure};
-use serde_json::{Value, json};
-use tool_memory_core::ToolMemoryPriority;
-use tool_memory_guard::{Decision, Guard};
+use anyhow::Result;
+use serde_json::json;
+use tool_memory_guard::Decision;
 
-use crate::api::rule;
-
-fn check(tool: &str, text: &str, rows: &[(Value, Decision)]) -> Result<()> {
-    let guard = Guard::from_rules([rule("r", tool, text, ToolMemoryPriority::Critical)]);
-    for (arguments, expected) in rows {
-        let verdict = guard.check(tool, arguments);
-        ensure!(
-            verdict.decision == *expected,
-            "{text:?} on {arguments}: expected {}, got {} ({})",
-            expected.as_str(),
-            verdict.decision.as_str(),
-            verdict.reason
-        );
-    }
-    Ok(())
-}
+use crate::api::check_rows as check;
 
 use Decision::{Allow, Confirm};
 

@@ -4,26 +4,15 @@
 //! is a rule, a call of Claude Code's `Bash`, and the verdict expected; the spellings are
 //! the ones a person or a prompt-injected agent reaches for.
 
-use anyhow::{Result, ensure};
-use serde_json::json;
-use tool_memory_core::ToolMemoryPriority;
-use tool_memory_guard::{Decision, Guard};
+use anyhow::Result;
+use serde_json::{Value, json};
+use tool_memory_guard::Decision;
 
-use crate::api::rule;
+use crate::api::check_rows;
 
+/// Each command, as Claude Code's `Bash` gives it, against one critical rule.
 fn check(rule_text: &str, rows: &[(&str, Decision)]) -> Result<()> {
-    let guard = Guard::from_rules([rule("r", "Bash", rule_text, ToolMemoryPriority::Critical)]);
-    for (command, expected) in rows {
-        let verdict = guard.check("Bash", &json!({"command": command}));
-        ensure!(
-            verdict.decision == *expected,
-            "{rule_text:?} on {command:?}: expected {}, got {} ({})",
-            expected.as_str(),
-            verdict.decision.as_str(),
-            verdict.reason
-        );
-    }
-    Ok(())
+    check_on("Bash", rule_text, rows)
 }
 
 use Decision::{Allow, Confirm, Deny};
@@ -248,28 +237,16 @@ fn look_alike_characters_are_asked_about() -> Result<()> {
             ("git push origin main # привет", Allow),
         ],
     )?;
-    let guard = Guard::from_rules([rule(
-        "r",
+    check_rows(
         "send_email",
         "Never email sarah@corp.com.",
-        ToolMemoryPriority::Critical,
-    )]);
-    for (to, expected) in [
-        ("sarah@corр.com", Confirm),
-        ("ѕarah@corp.com", Confirm),
-        ("sarah@corp.com", Deny),
-        ("Сергей <sergey@corp.com>", Allow),
-    ] {
-        let verdict = guard.check("send_email", &json!({"to": to}));
-        ensure!(
-            verdict.decision == expected,
-            "{to:?}: expected {}, got {} ({})",
-            expected.as_str(),
-            verdict.decision.as_str(),
-            verdict.reason
-        );
-    }
-    Ok(())
+        &[
+            (json!({"to": "sarah@corр.com"}), Confirm),
+            (json!({"to": "ѕarah@corp.com"}), Confirm),
+            (json!({"to": "sarah@corp.com"}), Deny),
+            (json!({"to": "Сергей <sergey@corp.com>"}), Allow),
+        ],
+    )
 }
 
 #[test]
@@ -381,18 +358,11 @@ fn arguments_that_are_paths_compare_as_paths() -> Result<()> {
 
 /// [`check`] on another shell tool (PowerShell's, whose lines escape with a backtick).
 fn check_on(tool: &str, rule_text: &str, rows: &[(&str, Decision)]) -> Result<()> {
-    let guard = Guard::from_rules([rule("r", tool, rule_text, ToolMemoryPriority::Critical)]);
-    for (command, expected) in rows {
-        let verdict = guard.check(tool, &json!({"command": command}));
-        ensure!(
-            verdict.decision == *expected,
-            "{rule_text:?} on {command:?}: expected {}, got {} ({})",
-            expected.as_str(),
-            verdict.decision.as_str(),
-            verdict.reason
-        );
-    }
-    Ok(())
+    let rows: Vec<(Value, Decision)> = rows
+        .iter()
+        .map(|(command, expected)| (json!({ "command": command }), *expected))
+        .collect();
+    check_rows(tool, rule_text, &rows)
 }
 
 #[test]

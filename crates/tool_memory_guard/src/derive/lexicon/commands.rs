@@ -128,6 +128,17 @@ pub(crate) const ASK_CUES: &[&str] = &[
     "explicit consent",
     "needs approval",
     "need approval",
+    // Consent said as an idiom: "loop me in before you `terraform destroy` anything", "run
+    // it by me first", "clear it with me".
+    "check in with me",
+    "clear it with me",
+    "loop me in",
+    "ping me before",
+    "ping me first",
+    "run it by me",
+    "run it past me",
+    "talk to me before",
+    "talk to me first",
     "requires approval",
     "needs sign-off",
     "requires sign-off",

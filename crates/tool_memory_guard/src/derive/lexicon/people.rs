@@ -132,6 +132,13 @@ pub(crate) const NOT_NAMES: &[&str] = &[
     "don't",
     "do",
     "always",
+    // Negations and their companions, after a verb of contact that was a noun or ended its
+    // clause: "merging is my call, not yours", "never call, not even once".
+    "not",
+    "nor",
+    "even",
+    "unless",
+    "without",
     "please",
     "ever",
     "legal",
