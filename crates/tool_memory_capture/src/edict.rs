@@ -421,7 +421,8 @@ fn is_standing(blanked: &str, tokens: &[Token<'_>], clause: &str, voice: Voice) 
             | Statement::Except
             | Statement::Judged
             | Statement::Shaped
-            | Statement::Declared,
+            | Statement::Declared
+            | Statement::Coded,
         ) => need_of(clause).is_some(),
         None => false,
     }
@@ -1188,8 +1189,12 @@ fn comma_not(tokens: &[Token<'_>], index: usize) -> bool {
 }
 
 /// "No `git stash drop`", "no inline `style` props": "no" before a code span (behind at most
-/// two words) bans it, unless the clause states a fact about it ("no `.env` file was found").
+/// two words) bans it, unless the clause states a fact about it ("no `.env` file was found")
+/// or "no" opens an idiom ("no need for `find`", "no problem with `npm`").
 fn no_code(tokens: &[Token<'_>], index: usize) -> bool {
+    if word_at(tokens, index).is_some_and(|word| standing::lexicon::NO_NOT_RULES.contains(&word)) {
+        return false;
+    }
     let names_code = (index..index + 3).any(|at| word_at(tokens, at) == Some(CODE_WORD))
         && (index..index + 3)
             .take_while(|at| word_at(tokens, *at) != Some(CODE_WORD))

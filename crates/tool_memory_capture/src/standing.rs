@@ -11,8 +11,9 @@
 pub(crate) mod lexicon;
 
 use self::lexicon::{
-    BANS, BY_HAND, COLON_BANS, DECLARED_NOT_VERBS, DECLARED_SETTINGS, EVENTS, GATE_PHRASES, GATES,
-    JUDGEMENTS, NO_NOT_RULES, ONLY_MEANS, RECURRING_VERBS, STATES, UNWANTED,
+    BANS, BY_HAND, CODE_POLICIES, COLON_BANS, DECLARED_NOT_VERBS, DECLARED_SETTINGS, EVENTS,
+    GATE_PHRASES, GATES, JUDGEMENTS, NO_NOT_RULES, ONLY_MEANS, POLICY_SCOPES, POLICY_VERBS_IN_S,
+    RECURRING_VERBS, SPAN_QUALIFIERS, STATES, UNWANTED,
 };
 use crate::lexicon::{
     COPULA, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, NO_CODE_FACT, PERMITTING_WORD,
@@ -51,6 +52,12 @@ pub(crate) enum Statement {
     /// migrations", "The one thing I don't want is edits to `schema.prisma`"). About a tool
     /// only: "you never listen" is a complaint.
     Declared,
+    /// A policy about a thing named in code, marker or not: a code span that opens the line
+    /// or a part of it, and a policy word that governs it, right after it or as the line's
+    /// predicate after a colon, a dash or an arrow ("`rsync` only to `backup-01`", "`kubectl
+    /// drain` — never", "`git rebase -i` on shared branches — no", "`make test` ok, `make
+    /// deploy` never", "`helm rollback` -> ask me").
+    Coded,
 }
 
 /// The markerless statement `form` (a [`grammar_form`](crate::text::grammar_form)) makes, if
@@ -75,10 +82,15 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
             return None;
         }
     }
+    if is_coded_policy(tokens) {
+        return Some(Statement::Coded);
+    }
     if is_ban(tokens) {
         return Some(Statement::Ban);
     }
-    if is_only(tokens) {
+    // "`tsc --noEmit`: type-checks only": what a command does, in which `only` modifies the
+    // description, is no choice.
+    if is_only(tokens) && !describes_code(tokens) {
         return Some(Statement::Only);
     }
     if is_must(tokens) {
@@ -102,6 +114,111 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
         return Some(Statement::Shaped);
     }
     None
+}
+
+/// Whether `token` separates a code span from the line's predicate: a colon, a dash, an arrow,
+/// a table bar or a question mark ("`docker system prune`? not here").
+fn is_separator(token: &Token<'_>) -> bool {
+    matches!(
+        token.punct(),
+        Some(':' | '—' | '–' | '-' | '>' | '→' | '|' | '=' | '?')
+    )
+}
+
+/// How many tokens a list of code spans that is one subject may take ("`a`, `b` and `c`" is
+/// six): the walk over a list starts at each span of it, so the bound keeps a line of
+/// thousands of spans linear.
+const MAX_SPAN_LIST: usize = 12;
+
+/// [`Statement::Coded`]: some code span that opens the clause or a part of it (after `,`, `;`,
+/// `:`, `(`) is governed by a policy. A clause holds no code span far more often than one, so
+/// the search for a span is the whole cost of most clauses.
+fn is_coded_policy(tokens: &[Token<'_>]) -> bool {
+    (0..tokens.len()).any(|start| {
+        tokens[start].text == CODE_WORD
+            && (start == 0 || matches!(tokens[start - 1].punct(), Some(',' | ';' | ':' | '(')))
+            && governed_span(tokens, start)
+    })
+}
+
+/// Whether the code spans from `start` on are governed by a policy: right after them
+/// (separators allowed between), or after a qualifier that opens with a preposition and a
+/// separator ("`psql` against prod | read-only").
+fn governed_span(tokens: &[Token<'_>], start: usize) -> bool {
+    // A list of spans is one subject: "`db:drop`, `db:reset` never".
+    let mut at = start + 1;
+    while at < start + MAX_SPAN_LIST
+        && tokens.get(at).is_some_and(|token| {
+            token.text == CODE_WORD
+                || matches!(token.text, "and" | "or")
+                || token.punct() == Some(',')
+        })
+    {
+        at += 1;
+    }
+    let skip = |mut at: usize| {
+        while tokens.get(at).is_some_and(is_separator) {
+            at += 1;
+        }
+        at
+    };
+    if policy_at(tokens, skip(at)) {
+        return true;
+    }
+    // A qualifier of at most five words, then a separator and the predicate.
+    if !word_at(tokens, at).is_some_and(|word| SPAN_QUALIFIERS.contains(&word)) {
+        return false;
+    }
+    let Some(separator) = (at + 1..tokens.len().min(at + 7))
+        .find(|&index| is_separator(&tokens[index]) && tokens[index].punct() != Some('-'))
+        .or_else(|| {
+            (at + 1..tokens.len().min(at + 7)).find(|&index| {
+                tokens[index].punct() == Some('-') && tokens[index - 1].end < tokens[index].start
+            })
+        })
+    else {
+        return false;
+    };
+    tokens[at..separator]
+        .iter()
+        .all(|token| token.word && token.text != CODE_WORD)
+        && policy_at(tokens, skip(separator))
+}
+
+/// Whether a policy of [`CODE_POLICIES`] stands at `index` as a predicate: nothing after it
+/// but punctuation, or a word of [`POLICY_SCOPES`] (for `only`, `not` and `no`, which also
+/// modify descriptions, right after it; for the others, also a comma's aside).
+fn policy_at(tokens: &[Token<'_>], index: usize) -> bool {
+    CODE_POLICIES.iter().any(|policy| {
+        if !matches_at(tokens, index, policy) {
+            return false;
+        }
+        let after = index + policy.len();
+        match tokens.get(after) {
+            None => true,
+            Some(next) if !next.word => true,
+            Some(next) => POLICY_SCOPES.contains(&next.text),
+        }
+    })
+}
+
+/// Whether the clause describes a code span: it opens with one and, perhaps after a
+/// separator, a verb in the third person that is no policy ("`npm ci` installs …", "`docker
+/// compose up` — brings up postgres only").
+fn describes_code(tokens: &[Token<'_>]) -> bool {
+    if word_at(tokens, 0) != Some(CODE_WORD) {
+        return false;
+    }
+    let mut at = 1;
+    while tokens.get(at).is_some_and(is_separator) {
+        at += 1;
+    }
+    word_at(tokens, at).is_some_and(|verb| {
+        verb.len() > 3
+            && verb.ends_with('s')
+            && !verb.ends_with("ss")
+            && !POLICY_VERBS_IN_S.contains(&verb)
+    })
 }
 
 /// ", never by hand", "not manually" after a comma: how a thing is not to be changed.
@@ -267,8 +384,10 @@ fn is_except(tokens: &[Token<'_>]) -> bool {
             || (matches_at(tokens, index, &["but", "not"]) && index > permit + 2)
             // A contrast: "`vercel` is fine for previews; `vercel --prod` is not", "Reading
             // the logs is OK, restarting the pods is not": a later part with a copula and
-            // "not" and nothing after.
+            // "not" and nothing after; not a lead-in of a list ("Some commands are fine, some
+            // are not:"), whose items say which.
             || (is_at(tokens, index, COPULA)
+                && tokens.last().and_then(Token::punct) != Some(':')
                 && word_at(tokens, index + 1) == Some("not")
                 && !tokens[index + 2..].iter().any(|token| token.word)
                 && tokens[permit + 2..index]
@@ -448,6 +567,50 @@ mod tests {
             read("Tests must pass before you open a PR."),
             Some(Statement::Must)
         );
+    }
+
+    #[test]
+    fn policies_about_what_a_line_names_in_code() {
+        for text in [
+            "`rsync` only to `backup-01`",
+            "`pip install` only inside the venv",
+            "`kubectl drain` — never, on any cluster",
+            "`git gc --prune=now`: never.",
+            "`terraform import` no",
+            "`git rebase -i` on shared branches — no.",
+            "`psql` against prod: read-only",
+            "`helm rollback` -> ask me",
+            "`gh release create` with my approval",
+            "`migrations/`: frozen",
+            "`prod.tfstate` immutable",
+            "`package-lock.json` — never by hand",
+            "`curl | sh` tabu",
+            "`git push --force` verboten",
+            "`rm -rf` interdit",
+            "`make test` ok, `make deploy` never.",
+            "`db:drop`, `db:reset` never",
+            "`git tag` — not without asking me",
+        ] {
+            assert_eq!(read(text), Some(Statement::Coded), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_policy_word_in_a_description_of_code_is_no_rule() {
+        for text in [
+            "`npm ci` installs only what the lockfile names",
+            "`make` with no target prints the help",
+            "`tsc --noEmit`: type-checks only, no output files",
+            "`docker compose up` — brings up postgres only",
+            "`logs/` — immutable audit trail written by the daemon",
+            "`cron` never runs on weekends",
+            "`git push` only pushes the current branch here",
+            "`scripts/release.sh` asks me for the version number",
+            "`kubectl get pods` lists pods; no changes are made",
+            "`make` not found on the runner",
+        ] {
+            assert_eq!(read(text), None, "{text}");
+        }
     }
 
     #[test]

@@ -81,6 +81,9 @@ pub(crate) const POLICY_CELLS: &[&str] = &[
     "do not",
     "don't",
     "forbidden",
+    "frozen",
+    "immutable",
+    "interdit",
     "mandatory",
     "must",
     "needs approval",
@@ -93,9 +96,15 @@ pub(crate) const POLICY_CELLS: &[&str] = &[
     "only after",
     "only with",
     "prohibited",
+    "read only",
+    "read-only",
+    "readonly",
     "requires approval",
     "requires my",
+    "tabu",
+    "verboten",
     "with approval",
+    "with my approval",
 ];
 
 /// Keywords that make a short heading a list of bans: "Banned commands", "Prohibited
