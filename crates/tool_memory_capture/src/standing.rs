@@ -11,9 +11,10 @@
 pub(crate) mod lexicon;
 
 use self::lexicon::{
-    BANS, BY_HAND, CODE_POLICIES, COLON_BANS, DECLARED_NOT_VERBS, DECLARED_SETTINGS, EVENTS,
-    GATE_PHRASES, GATES, JUDGEMENTS, NO_NOT_RULES, ONLY_MEANS, POLICY_SCOPES, POLICY_VERBS_IN_S,
-    RECURRING_VERBS, SPAN_QUALIFIERS, STATES, UNWANTED,
+    BANS, BY_HAND, CODE_POLICIES, COLON_BANS, CONSEQUENCE_REFUSALS, DECLARED_NOT_VERBS,
+    DECLARED_SETTINGS, EVENTS, GATE_PHRASES, GATES, JUDGEMENTS, NO_NOT_RULES, ONLY_MEANS,
+    POLICY_SCOPES, POLICY_VERBS_IN_S, RECURRING_VERBS, SCOPE_OPENERS, SPAN_QUALIFIERS, STATES,
+    UNWANTED,
 };
 use crate::lexicon::{
     COPULA, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, NO_CODE_FACT, PERMITTING_WORD,
@@ -54,7 +55,9 @@ pub(crate) enum Statement {
     Declared,
     /// A policy about a thing named in code, marker or not: a code span that opens the line
     /// or a part of it, and a policy word that governs it, right after it or as the line's
-    /// predicate after a colon, a dash or an arrow ("`rsync` only to `backup-01`", "`kubectl
+    /// predicate after a colon, a dash or an arrow (also a ban stated by its consequence:
+    /// "Running `make reset-db` wipes the staging data, so don't", "`docker compose down -v`
+    /// deletes the volumes — avoid it") ("`rsync` only to `backup-01`", "`kubectl
     /// drain` — never", "`git rebase -i` on shared branches — no", "`make test` ok, `make
     /// deploy` never", "`helm rollback` -> ask me").
     Coded,
@@ -82,7 +85,7 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
             return None;
         }
     }
-    if is_coded_policy(tokens) {
+    if is_coded_policy(tokens) || consequence_ban(tokens) {
         return Some(Statement::Coded);
     }
     if is_ban(tokens) {
@@ -208,6 +211,33 @@ fn policy_at(tokens: &[Token<'_>], index: usize) -> bool {
     })
 }
 
+/// A ban stated by its consequence: a clause that names a thing in code, says what it does,
+/// and ends in a bare refusal after a comma, a semicolon or a dash ("…, so don't", "…; please
+/// don't", "… — avoid it"): the refusal points back at what the clause named.
+fn consequence_ban(tokens: &[Token<'_>]) -> bool {
+    let words = tokens.iter().filter(|token| token.word).count();
+    let Some(last) = tokens.iter().rposition(|token| token.word) else {
+        return false;
+    };
+    let refusal = CONSEQUENCE_REFUSALS.iter().find(|refusal| {
+        last + 1 >= refusal.len() && matches_at(tokens, last + 1 - refusal.len(), refusal)
+    });
+    let Some(refusal) = refusal else {
+        return false;
+    };
+    let mut at = last + 1 - refusal.len();
+    while matches!(
+        word_at(tokens, at.wrapping_sub(1)),
+        Some("so" | "please" | "just")
+    ) {
+        at -= 1;
+    }
+    words > refusal.len() + 2
+        && at > 0
+        && matches!(tokens[at - 1].punct(), Some(',' | ';' | '—' | '–' | '-'))
+        && tokens[..at].iter().any(|token| token.text == CODE_WORD)
+}
+
 /// Whether the clause describes a code span: it opens with one and, perhaps after a
 /// separator, a verb in the third person that is no policy ("`npm ci` installs …", "`docker
 /// compose up` — brings up postgres only").
@@ -242,6 +272,21 @@ fn is_shaped(tokens: &[Token<'_>]) -> bool {
     let Some(first) = tokens.iter().position(|token| token.word) else {
         return false;
     };
+    if let Some(scoped) = after_scope(tokens, first) {
+        // "On weekends no deploys", "After 20:00 nothing that writes to the warehouse": a
+        // time or a condition before a ban keeps it standing, scope and all.
+        return match (word_at(tokens, scoped), word_at(tokens, scoped + 1)) {
+            (Some("no"), Some(next)) => {
+                !NO_NOT_RULES.contains(&next) && !matches!(next, "one" | "longer")
+            }
+            (Some("nothing"), Some("that" | "which")) => {
+                word_at(tokens, scoped + 2).is_some_and(|verb| {
+                    verb.ends_with('s') && !POLICY_VERBS_IN_S.contains(&verb) && verb != "was"
+                })
+            }
+            _ => false,
+        };
+    }
     let word = |offset: usize| word_at(tokens, first + offset);
     match word(0) {
         // "No class components", not "No idea why", "No tests were run".
@@ -285,6 +330,35 @@ fn is_shaped(tokens: &[Token<'_>]) -> bool {
         }
         _ => false,
     }
+}
+
+/// Where the words after a scope that opens the clause start: a preposition of time or
+/// condition and at most five tokens, perhaps a comma ("On weekends", "After 20:00",
+/// "During the release freeze,"). `None` when the clause opens otherwise.
+fn after_scope(tokens: &[Token<'_>], first: usize) -> Option<usize> {
+    if !word_at(tokens, first).is_some_and(|word| SCOPE_OPENERS.contains(&word)) {
+        return None;
+    }
+    // "After 20:00": a time's colon is part of the scope; any other mark ends the search.
+    let time_mark = |at: usize| {
+        tokens[at].punct() == Some(':')
+            && tokens[at - 1].end == tokens[at].start
+            && tokens[at - 1]
+                .text
+                .bytes()
+                .all(|byte| byte.is_ascii_digit())
+    };
+    let end = tokens.len().min(first + 8);
+    for (at, token) in tokens.iter().enumerate().take(end).skip(first + 2) {
+        match token.punct() {
+            Some(',') => return Some(at + 1),
+            Some(_) if time_mark(at) => {}
+            Some(_) => return None,
+            None if matches!(token.text, "no" | "nothing") => return Some(at),
+            None => {}
+        }
+    }
+    None
 }
 
 /// A list of code spans that is the whole subject of what follows it: "`terraform fmt` and
@@ -598,6 +672,33 @@ mod tests {
             "`git tag` — not without asking me",
         ] {
             assert_eq!(read(text), Some(Statement::Coded), "{text}");
+        }
+    }
+
+    #[test]
+    fn bans_stated_by_consequence_or_under_a_scope() {
+        for text in [
+            "Running `make reset-db` wipes the staging data, so don't.",
+            "If you run `redis-cli FLUSHALL` the cache is rebuilt for hours; please don't.",
+            "`docker compose down -v` deletes the volumes — avoid it.",
+        ] {
+            assert_eq!(read(text), Some(Statement::Coded), "{text}");
+        }
+        for text in [
+            "On weekends no deploys.",
+            "After 20:00 nothing that writes to the warehouse.",
+        ] {
+            assert_eq!(read(text), Some(Statement::Shaped), "{text}");
+        }
+        for text in [
+            "Running `make test` takes about ten minutes, so be patient.",
+            "`make clean` deletes the build folder, which is expected.",
+            "On weekends nobody is on call.",
+            "On weekends no one is on call.",
+            "During the release freeze we merged nothing.",
+            "After lunch no idea what happened.",
+        ] {
+            assert_eq!(read(text), None, "{text}");
         }
     }
 

@@ -346,3 +346,20 @@ pub(crate) const SPAN_QUALIFIERS: &[&str] = &[
 /// Third-person verbs ending in `s` that state a policy about the code span before them rather
 /// than describe what it does ("`bq rm` needs my OK", "`vendor/` stays frozen").
 pub(crate) const POLICY_VERBS_IN_S: &[&str] = &["is", "needs", "remains", "requires", "stays"];
+
+/// Bare refusals that end a ban stated by its consequence ("…, so don't", "… — avoid it").
+pub(crate) const CONSEQUENCE_REFUSALS: &[&[&str]] = &[
+    &["avoid", "it"],
+    &["avoid", "that"],
+    &["do", "not"],
+    &["don't"],
+    &["don't", "do", "it"],
+    &["don't", "run", "it"],
+    &["never"],
+];
+
+/// Prepositions of time or condition that may open a ban's scope ("During the release freeze,
+/// do not merge anything", "On weekends no deploys").
+pub(crate) const SCOPE_OPENERS: &[&str] = &[
+    "after", "before", "between", "during", "on", "outside", "until", "while",
+];
