@@ -12,9 +12,9 @@ pub(crate) mod lexicon;
 
 use self::lexicon::{
     BANS, BY_HAND, CODE_POLICIES, COLON_BANS, CONSEQUENCE_REFUSALS, DECLARED_NOT_VERBS,
-    DECLARED_SETTINGS, EVENTS, GATE_PHRASES, GATES, JUDGEMENTS, NO_NOT_RULES, ONLY_MEANS,
-    POLICY_SCOPES, POLICY_VERBS_IN_S, RECURRING_VERBS, SCOPE_OPENERS, SPAN_QUALIFIERS, STATES,
-    UNWANTED,
+    DECLARED_SETTINGS, EVENTS, GATE_PHRASES, GATES, JUDGEMENTS, NEGATION_SCOPES, NO_NOT_RULES,
+    ONLY_MEANS, POLICY_SCOPES, POLICY_VERBS_IN_S, RECURRING_VERBS, SCOPE_OPENERS, SPAN_QUALIFIERS,
+    STATES, UNWANTED,
 };
 use crate::lexicon::{
     COPULA, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, NO_CODE_FACT, PERMITTING_WORD,
@@ -206,6 +206,11 @@ fn policy_at(tokens: &[Token<'_>], index: usize) -> bool {
         match tokens.get(after) {
             None => true,
             Some(next) if !next.word => true,
+            // "`.env` not in git", "`rg` not on PATH" state where a thing is; "not here",
+            // "not without asking me" govern it.
+            Some(next) if matches!(policy, [only] if matches!(*only, "not" | "no")) => {
+                NEGATION_SCOPES.contains(&next.text)
+            }
             Some(next) => POLICY_SCOPES.contains(&next.text),
         }
     })
@@ -715,6 +720,10 @@ mod tests {
             "`scripts/release.sh` asks me for the version number",
             "`kubectl get pods` lists pods; no changes are made",
             "`make` not found on the runner",
+            "`node_modules/` not in git",
+            "`rg` not on PATH, use grep",
+            "`make lint` — no output means it passed",
+            "`git status`: not much to see",
         ] {
             assert_eq!(read(text), None, "{text}");
         }

@@ -336,6 +336,13 @@ pub(crate) const POLICY_SCOPES: &[&str] = &[
     "without",
 ];
 
+/// The narrower scopes after a bare `not` or `no` about a code span ("not here", "no, not
+/// without asking me"): "not in git", "not on PATH" say where a thing is, not a policy.
+pub(crate) const NEGATION_SCOPES: &[&str] = &[
+    "again", "anywhere", "before", "ever", "except", "here", "outside", "there", "unless", "until",
+    "without",
+];
+
 /// Prepositions that open the qualifier of a code span before the line's predicate: "`git
 /// rebase -i` on shared branches — no", "`psql` against prod | read-only".
 pub(crate) const SPAN_QUALIFIERS: &[&str] = &[
