@@ -220,10 +220,14 @@ fn policy_at(tokens: &[Token<'_>], index: usize) -> bool {
 /// and ends in a bare refusal after a comma, a semicolon or a dash ("…, so don't", "…; please
 /// don't", "… — avoid it"): the refusal points back at what the clause named.
 fn consequence_ban(tokens: &[Token<'_>]) -> bool {
-    let words = tokens.iter().filter(|token| token.word).count();
     let Some(last) = tokens.iter().rposition(|token| token.word) else {
         return false;
     };
+    // Most clauses end in no refusal's last word: the gate before any phrase is read.
+    if !matches!(tokens[last].text, "don't" | "not" | "it" | "that" | "never") {
+        return false;
+    }
+    let words = tokens.iter().filter(|token| token.word).count();
     let refusal = CONSEQUENCE_REFUSALS.iter().find(|refusal| {
         last + 1 >= refusal.len() && matches_at(tokens, last + 1 - refusal.len(), refusal)
     });
