@@ -208,8 +208,13 @@ fn policy_at(tokens: &[Token<'_>], index: usize) -> bool {
             Some(next) if !next.word => true,
             // "`.env` not in git", "`rg` not on PATH" state where a thing is; "not here",
             // "not without asking me" govern it.
+            // "`foo.py` not here anymore" reports a change, not a policy.
             Some(next) if matches!(policy, [only] if matches!(*only, "not" | "no")) => {
                 NEGATION_SCOPES.contains(&next.text)
+                    && !matches!(
+                        word_at(tokens, after + 1),
+                        Some("anymore" | "any" | "since")
+                    )
             }
             Some(next) => POLICY_SCOPES.contains(&next.text),
         }
@@ -728,6 +733,7 @@ mod tests {
             "`rg` not on PATH, use grep",
             "`make lint` — no output means it passed",
             "`git status`: not much to see",
+            "`foo.py` not here anymore, it moved to `bar/`",
         ] {
             assert_eq!(read(text), None, "{text}");
         }
