@@ -165,6 +165,15 @@ impl Candidates {
                 return tool;
             }
         }
+        // "Don't post in #general": a `#name` outside code is a chat channel, which the alias
+        // table knows as a chat (not "channel", a name word of the tools that read one).
+        let channel_form;
+        let form = if names_a_channel(text) && !form.contains("chat") {
+            channel_form = format!("{form} chat");
+            channel_form.as_str()
+        } else {
+            form
+        };
         let haystack = Haystack::new(form);
         let hits = self.hits(&haystack);
         let spans = code_spans(text);
@@ -728,6 +737,30 @@ fn sends_mail(form: &Haystack<'_>) -> bool {
 }
 
 /// The code spans of `text` (all its spans are `spans`) that hold a command line.
+/// Whether `text` names a chat channel as `#name` (a letter after the `#`, at a word's start,
+/// outside code): not a heading's marks, an issue number (`#123`) or a colour.
+fn names_a_channel(text: &str) -> bool {
+    let mut in_code = false;
+    let mut before = ' ';
+    for (at, ch) in text.char_indices() {
+        if ch == '`' {
+            in_code = !in_code;
+        } else if ch == '#'
+            && !in_code
+            && before.is_whitespace()
+            && text[at + 1..]
+                .chars()
+                .next()
+                .is_some_and(|next| next.is_ascii_lowercase())
+            && at > 0
+        {
+            return true;
+        }
+        before = ch;
+    }
+    false
+}
+
 fn commands_of(text: &str, spans: &[Range<usize>]) -> Vec<Range<usize>> {
     spans
         .iter()

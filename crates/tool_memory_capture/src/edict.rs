@@ -23,7 +23,7 @@ use self::lexicon::{
     APPROVAL_HEADINGS, BAN_HEADING_WORDS, CODE_STYLE_WORDS, DONT_IDIOMS, FOREIGN_ASK_FIRST,
     FOREIGN_NEVER, FOREIGN_NOT, FOREIGN_USE, FORWARD_PHRASES, LEAD_IN_FRAMES, LEAD_INS,
     META_OPENINGS, MULTI_FILLERS, ONE_OFFS, PERMISSION_OPENERS, POLICY_CELLS, POLITE_REQUESTS,
-    REQUIREMENT_HEADINGS, SETTING_NOUNS, TOOL_SETTING_VERBS,
+    REPLY_BANS, REPLY_VERBS, REQUIREMENT_HEADINGS, SETTING_NOUNS, TOOL_SETTING_VERBS,
 };
 use crate::lexicon::{
     AFTER_POINTER_WORD, AGENT_NAME, AGENT_NOUN, ALWAYS_NOT_ORDER, BASE_VERB_IN_ED, BE_IDIOM,
@@ -303,7 +303,7 @@ impl<'a> EdictReader<'a> {
         // write:" before an example shows what not to write, and holds no rule of its own.
         let introduces_example =
             clause.trim_end().ends_with(':') && clause.split_whitespace().nth(3).is_none();
-        if !order || introduces_example || is_one_off(tokens) {
+        if !order || introduces_example || is_one_off(tokens) || is_reply_style(tokens) {
             self.previous = Some(clause);
             self.previous_was_order = false;
             return;
@@ -421,7 +421,8 @@ fn is_standing(blanked: &str, tokens: &[Token<'_>], clause: &str, voice: Voice) 
             | Statement::Except
             | Statement::Judged
             | Statement::Shaped
-            | Statement::Declared,
+            | Statement::Declared
+            | Statement::Coded,
         ) => need_of(clause).is_some(),
         None => false,
     }
@@ -731,9 +732,14 @@ fn is_one_off(tokens: &[Token<'_>]) -> bool {
     if !tokens.iter().any(|token| token.is(ONE_OFF_OPENER)) {
         return false;
     }
-    let mut words = tokens.iter().filter(|token| token.word);
-    // "Don't push yet": "yet" closes a short order; "… that hasn't passed CI yet" is a
-    // condition of a rule.
+    // "Don't push yet", "Don't change anything yet, just tell me what you think": "yet"
+    // closes a short order (its first part, up to a comma or a semicolon); "… that hasn't
+    // passed CI yet" is a condition of a rule.
+    let part = tokens
+        .iter()
+        .position(|token| matches!(token.punct(), Some(',' | ';' | '—')))
+        .map_or(tokens, |end| &tokens[..end]);
+    let mut words = part.iter().filter(|token| token.word);
     let closing_yet = words
         .clone()
         .next_back()
@@ -748,6 +754,18 @@ fn is_one_off(tokens: &[Token<'_>]) -> bool {
                     .any(|phrase| matches_at(tokens, index, phrase))
         });
     one_off && !tokens.iter().any(|token| token.is(LASTING)) && !forward_phrase_len_anywhere(tokens)
+}
+
+/// Whether the clause is about the agent's reply, not a tool: it opens with a verb of the
+/// reply and bans a way of writing it ("Summarise results over 100 rows, don't paste
+/// them", "Explain the diff, don't dump it"). An output style is no tool rule.
+fn is_reply_style(tokens: &[Token<'_>]) -> bool {
+    word_at(tokens, 0).is_some_and(|word| REPLY_VERBS.contains(&word))
+        && !tokens.iter().any(|token| token.text == CODE_WORD)
+        && (1..tokens.len()).any(|index| {
+            matches!(word_at(tokens, index), Some("don't" | "never" | "not"))
+                && word_at(tokens, index + 1).is_some_and(|verb| REPLY_BANS.contains(&verb))
+        })
 }
 
 /// Whether a phrase of [`FORWARD_PHRASES`] ("from now on", "going forward") stands anywhere.
@@ -1188,8 +1206,12 @@ fn comma_not(tokens: &[Token<'_>], index: usize) -> bool {
 }
 
 /// "No `git stash drop`", "no inline `style` props": "no" before a code span (behind at most
-/// two words) bans it, unless the clause states a fact about it ("no `.env` file was found").
+/// two words) bans it, unless the clause states a fact about it ("no `.env` file was found")
+/// or "no" opens an idiom ("no need for `find`", "no problem with `npm`").
 fn no_code(tokens: &[Token<'_>], index: usize) -> bool {
+    if word_at(tokens, index).is_some_and(|word| standing::lexicon::NO_NOT_RULES.contains(&word)) {
+        return false;
+    }
     let names_code = (index..index + 3).any(|at| word_at(tokens, at) == Some(CODE_WORD))
         && (index..index + 3)
             .take_while(|at| word_at(tokens, *at) != Some(CODE_WORD))

@@ -11,8 +11,10 @@
 pub(crate) mod lexicon;
 
 use self::lexicon::{
-    BANS, BY_HAND, COLON_BANS, DECLARED_NOT_VERBS, DECLARED_SETTINGS, EVENTS, GATE_PHRASES, GATES,
-    JUDGEMENTS, NO_NOT_RULES, ONLY_MEANS, RECURRING_VERBS, STATES, UNWANTED,
+    BANS, BY_HAND, CODE_POLICIES, COLON_BANS, CONSEQUENCE_REFUSALS, DECLARED_NOT_VERBS,
+    DECLARED_SETTINGS, EVENTS, GATE_PHRASES, GATES, JUDGEMENTS, NEGATION_SCOPES, NO_NOT_RULES,
+    ONLY_MEANS, POLICY_SCOPES, POLICY_VERBS_IN_S, RECURRING_VERBS, SCOPE_OPENERS, SPAN_QUALIFIERS,
+    STATES, UNWANTED,
 };
 use crate::lexicon::{
     COPULA, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, NO_CODE_FACT, PERMITTING_WORD,
@@ -51,6 +53,14 @@ pub(crate) enum Statement {
     /// migrations", "The one thing I don't want is edits to `schema.prisma`"). About a tool
     /// only: "you never listen" is a complaint.
     Declared,
+    /// A policy about a thing named in code, marker or not: a code span that opens the line
+    /// or a part of it, and a policy word that governs it, right after it or as the line's
+    /// predicate after a colon, a dash or an arrow (also a ban stated by its consequence:
+    /// "Running `make reset-db` wipes the staging data, so don't", "`docker compose down -v`
+    /// deletes the volumes — avoid it") ("`rsync` only to `backup-01`", "`kubectl
+    /// drain` — never", "`git rebase -i` on shared branches — no", "`make test` ok, `make
+    /// deploy` never", "`helm rollback` -> ask me").
+    Coded,
 }
 
 /// The markerless statement `form` (a [`grammar_form`](crate::text::grammar_form)) makes, if
@@ -75,10 +85,15 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
             return None;
         }
     }
+    if is_coded_policy(tokens) || consequence_ban(tokens) {
+        return Some(Statement::Coded);
+    }
     if is_ban(tokens) {
         return Some(Statement::Ban);
     }
-    if is_only(tokens) {
+    // "`tsc --noEmit`: type-checks only": what a command does, in which `only` modifies the
+    // description, is no choice.
+    if is_only(tokens) && !describes_code(tokens) {
         return Some(Statement::Only);
     }
     if is_must(tokens) {
@@ -104,6 +119,158 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
     None
 }
 
+/// Whether `token` separates a code span from the line's predicate: a colon, a dash, an arrow,
+/// a table bar or a question mark ("`docker system prune`? not here").
+fn is_separator(token: &Token<'_>) -> bool {
+    matches!(
+        token.punct(),
+        Some(':' | '—' | '–' | '-' | '>' | '→' | '|' | '=' | '?')
+    )
+}
+
+/// How many tokens a list of code spans that is one subject may take ("`a`, `b` and `c`" is
+/// six): the walk over a list starts at each span of it, so the bound keeps a line of
+/// thousands of spans linear.
+const MAX_SPAN_LIST: usize = 12;
+
+/// [`Statement::Coded`]: some code span that opens the clause or a part of it (after `,`, `;`,
+/// `:`, `(`) is governed by a policy. A clause holds no code span far more often than one, so
+/// the search for a span is the whole cost of most clauses.
+fn is_coded_policy(tokens: &[Token<'_>]) -> bool {
+    (0..tokens.len()).any(|start| {
+        tokens[start].text == CODE_WORD
+            && (start == 0 || matches!(tokens[start - 1].punct(), Some(',' | ';' | ':' | '(')))
+            && governed_span(tokens, start)
+    })
+}
+
+/// Whether the code spans from `start` on are governed by a policy: right after them
+/// (separators allowed between), or after a qualifier that opens with a preposition and a
+/// separator ("`psql` against prod | read-only").
+fn governed_span(tokens: &[Token<'_>], start: usize) -> bool {
+    // A list of spans is one subject: "`db:drop`, `db:reset` never".
+    let mut at = start + 1;
+    while at < start + MAX_SPAN_LIST
+        && tokens.get(at).is_some_and(|token| {
+            token.text == CODE_WORD
+                || matches!(token.text, "and" | "or")
+                || token.punct() == Some(',')
+        })
+    {
+        at += 1;
+    }
+    let skip = |mut at: usize| {
+        while tokens.get(at).is_some_and(is_separator) {
+            at += 1;
+        }
+        at
+    };
+    if policy_at(tokens, skip(at)) {
+        return true;
+    }
+    // A qualifier of at most five words, then a separator and the predicate.
+    if !word_at(tokens, at).is_some_and(|word| SPAN_QUALIFIERS.contains(&word)) {
+        return false;
+    }
+    let Some(separator) = (at + 1..tokens.len().min(at + 7))
+        .find(|&index| is_separator(&tokens[index]) && tokens[index].punct() != Some('-'))
+        .or_else(|| {
+            (at + 1..tokens.len().min(at + 7)).find(|&index| {
+                tokens[index].punct() == Some('-') && tokens[index - 1].end < tokens[index].start
+            })
+        })
+    else {
+        return false;
+    };
+    tokens[at..separator]
+        .iter()
+        .all(|token| token.word && token.text != CODE_WORD)
+        && policy_at(tokens, skip(separator))
+}
+
+/// Whether a policy of [`CODE_POLICIES`] stands at `index` as a predicate: nothing after it
+/// but punctuation, or a word of [`POLICY_SCOPES`] (for `only`, `not` and `no`, which also
+/// modify descriptions, right after it; for the others, also a comma's aside).
+fn policy_at(tokens: &[Token<'_>], index: usize) -> bool {
+    let Some(first) = word_at(tokens, index) else {
+        return false;
+    };
+    // The first word is compared before the phrase is walked: most spans are followed by a
+    // word that opens no policy, and a phrase walk for each of the list cost 28,000
+    // instructions a turn on the bench's instruction file.
+    CODE_POLICIES.iter().any(|policy| {
+        if policy[0] != first || !matches_at(tokens, index + 1, &policy[1..]) {
+            return false;
+        }
+        let after = index + policy.len();
+        match tokens.get(after) {
+            None => true,
+            Some(next) if !next.word => true,
+            // "`.env` not in git", "`rg` not on PATH" state where a thing is; "not here",
+            // "not without asking me" govern it.
+            // "`foo.py` not here anymore" reports a change, not a policy.
+            Some(next) if matches!(policy, [only] if matches!(*only, "not" | "no")) => {
+                NEGATION_SCOPES.contains(&next.text)
+                    && !matches!(
+                        word_at(tokens, after + 1),
+                        Some("anymore" | "any" | "since")
+                    )
+            }
+            Some(next) => POLICY_SCOPES.contains(&next.text),
+        }
+    })
+}
+
+/// A ban stated by its consequence: a clause that names a thing in code, says what it does,
+/// and ends in a bare refusal after a comma, a semicolon or a dash ("…, so don't", "…; please
+/// don't", "… — avoid it"): the refusal points back at what the clause named.
+fn consequence_ban(tokens: &[Token<'_>]) -> bool {
+    let Some(last) = tokens.iter().rposition(|token| token.word) else {
+        return false;
+    };
+    // Most clauses end in no refusal's last word: the gate before any phrase is read.
+    if !matches!(tokens[last].text, "don't" | "not" | "it" | "that" | "never") {
+        return false;
+    }
+    let words = tokens.iter().filter(|token| token.word).count();
+    let refusal = CONSEQUENCE_REFUSALS.iter().find(|refusal| {
+        last + 1 >= refusal.len() && matches_at(tokens, last + 1 - refusal.len(), refusal)
+    });
+    let Some(refusal) = refusal else {
+        return false;
+    };
+    let mut at = last + 1 - refusal.len();
+    while matches!(
+        word_at(tokens, at.wrapping_sub(1)),
+        Some("so" | "please" | "just")
+    ) {
+        at -= 1;
+    }
+    words > refusal.len() + 2
+        && at > 0
+        && matches!(tokens[at - 1].punct(), Some(',' | ';' | '—' | '–' | '-'))
+        && tokens[..at].iter().any(|token| token.text == CODE_WORD)
+}
+
+/// Whether the clause describes a code span: it opens with one and, perhaps after a
+/// separator, a verb in the third person that is no policy ("`npm ci` installs …", "`docker
+/// compose up` — brings up postgres only").
+fn describes_code(tokens: &[Token<'_>]) -> bool {
+    if word_at(tokens, 0) != Some(CODE_WORD) {
+        return false;
+    }
+    let mut at = 1;
+    while tokens.get(at).is_some_and(is_separator) {
+        at += 1;
+    }
+    word_at(tokens, at).is_some_and(|verb| {
+        verb.len() > 3
+            && verb.ends_with('s')
+            && !verb.ends_with("ss")
+            && !POLICY_VERBS_IN_S.contains(&verb)
+    })
+}
+
 /// ", never by hand", "not manually" after a comma: how a thing is not to be changed.
 fn by_hand(tokens: &[Token<'_>]) -> bool {
     (1..tokens.len()).any(|index| {
@@ -119,6 +286,21 @@ fn is_shaped(tokens: &[Token<'_>]) -> bool {
     let Some(first) = tokens.iter().position(|token| token.word) else {
         return false;
     };
+    if let Some(scoped) = after_scope(tokens, first) {
+        // "On weekends no deploys", "After 20:00 nothing that writes to the warehouse": a
+        // time or a condition before a ban keeps it standing, scope and all.
+        return match (word_at(tokens, scoped), word_at(tokens, scoped + 1)) {
+            (Some("no"), Some(next)) => {
+                !NO_NOT_RULES.contains(&next) && !matches!(next, "one" | "longer")
+            }
+            (Some("nothing"), Some("that" | "which")) => {
+                word_at(tokens, scoped + 2).is_some_and(|verb| {
+                    verb.ends_with('s') && !POLICY_VERBS_IN_S.contains(&verb) && verb != "was"
+                })
+            }
+            _ => false,
+        };
+    }
     let word = |offset: usize| word_at(tokens, first + offset);
     match word(0) {
         // "No class components", not "No idea why", "No tests were run".
@@ -162,6 +344,35 @@ fn is_shaped(tokens: &[Token<'_>]) -> bool {
         }
         _ => false,
     }
+}
+
+/// Where the words after a scope that opens the clause start: a preposition of time or
+/// condition and at most five tokens, perhaps a comma ("On weekends", "After 20:00",
+/// "During the release freeze,"). `None` when the clause opens otherwise.
+fn after_scope(tokens: &[Token<'_>], first: usize) -> Option<usize> {
+    if !word_at(tokens, first).is_some_and(|word| SCOPE_OPENERS.contains(&word)) {
+        return None;
+    }
+    // "After 20:00": a time's colon is part of the scope; any other mark ends the search.
+    let time_mark = |at: usize| {
+        tokens[at].punct() == Some(':')
+            && tokens[at - 1].end == tokens[at].start
+            && tokens[at - 1]
+                .text
+                .bytes()
+                .all(|byte| byte.is_ascii_digit())
+    };
+    let end = tokens.len().min(first + 8);
+    for (at, token) in tokens.iter().enumerate().take(end).skip(first + 2) {
+        match token.punct() {
+            Some(',') => return Some(at + 1),
+            Some(_) if time_mark(at) => {}
+            Some(_) => return None,
+            None if matches!(token.text, "no" | "nothing") => return Some(at),
+            None => {}
+        }
+    }
+    None
 }
 
 /// A list of code spans that is the whole subject of what follows it: "`terraform fmt` and
@@ -267,8 +478,10 @@ fn is_except(tokens: &[Token<'_>]) -> bool {
             || (matches_at(tokens, index, &["but", "not"]) && index > permit + 2)
             // A contrast: "`vercel` is fine for previews; `vercel --prod` is not", "Reading
             // the logs is OK, restarting the pods is not": a later part with a copula and
-            // "not" and nothing after.
+            // "not" and nothing after; not a lead-in of a list ("Some commands are fine, some
+            // are not:"), whose items say which.
             || (is_at(tokens, index, COPULA)
+                && tokens.last().and_then(Token::punct) != Some(':')
                 && word_at(tokens, index + 1) == Some("not")
                 && !tokens[index + 2..].iter().any(|token| token.word)
                 && tokens[permit + 2..index]
@@ -448,6 +661,82 @@ mod tests {
             read("Tests must pass before you open a PR."),
             Some(Statement::Must)
         );
+    }
+
+    #[test]
+    fn policies_about_what_a_line_names_in_code() {
+        for text in [
+            "`rsync` only to `backup-01`",
+            "`pip install` only inside the venv",
+            "`kubectl drain` — never, on any cluster",
+            "`git gc --prune=now`: never.",
+            "`terraform import` no",
+            "`git rebase -i` on shared branches — no.",
+            "`psql` against prod: read-only",
+            "`helm rollback` -> ask me",
+            "`gh release create` with my approval",
+            "`migrations/`: frozen",
+            "`prod.tfstate` immutable",
+            "`package-lock.json` — never by hand",
+            "`curl | sh` tabu",
+            "`git push --force` verboten",
+            "`rm -rf` interdit",
+            "`make test` ok, `make deploy` never.",
+            "`db:drop`, `db:reset` never",
+            "`git tag` — not without asking me",
+        ] {
+            assert_eq!(read(text), Some(Statement::Coded), "{text}");
+        }
+    }
+
+    #[test]
+    fn bans_stated_by_consequence_or_under_a_scope() {
+        for text in [
+            "Running `make reset-db` wipes the staging data, so don't.",
+            "If you run `redis-cli FLUSHALL` the cache is rebuilt for hours; please don't.",
+            "`docker compose down -v` deletes the volumes — avoid it.",
+        ] {
+            assert_eq!(read(text), Some(Statement::Coded), "{text}");
+        }
+        for text in [
+            "On weekends no deploys.",
+            "After 20:00 nothing that writes to the warehouse.",
+        ] {
+            assert_eq!(read(text), Some(Statement::Shaped), "{text}");
+        }
+        for text in [
+            "Running `make test` takes about ten minutes, so be patient.",
+            "`make clean` deletes the build folder, which is expected.",
+            "On weekends nobody is on call.",
+            "On weekends no one is on call.",
+            "During the release freeze we merged nothing.",
+            "After lunch no idea what happened.",
+        ] {
+            assert_eq!(read(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_policy_word_in_a_description_of_code_is_no_rule() {
+        for text in [
+            "`npm ci` installs only what the lockfile names",
+            "`make` with no target prints the help",
+            "`tsc --noEmit`: type-checks only, no output files",
+            "`docker compose up` — brings up postgres only",
+            "`logs/` — immutable audit trail written by the daemon",
+            "`cron` never runs on weekends",
+            "`git push` only pushes the current branch here",
+            "`scripts/release.sh` asks me for the version number",
+            "`kubectl get pods` lists pods; no changes are made",
+            "`make` not found on the runner",
+            "`node_modules/` not in git",
+            "`rg` not on PATH, use grep",
+            "`make lint` — no output means it passed",
+            "`git status`: not much to see",
+            "`foo.py` not here anymore, it moved to `bar/`",
+        ] {
+            assert_eq!(read(text), None, "{text}");
+        }
     }
 
     #[test]

@@ -716,7 +716,14 @@ pub(super) const NAME_WORD_SYNONYMS: &[(&str, NameWordKind, &[&str])] = &[
     (
         "update",
         NameWordKind::Action,
-        &["reassign", "relabel", "reprioritise", "reprioritize"],
+        &[
+            "postpone",
+            "reassign",
+            "relabel",
+            "reprioritise",
+            "reprioritize",
+            "reschedule",
+        ],
     ),
     (
         "worklog",

@@ -1027,3 +1027,18 @@ fn families_are_cores() {
         assert_eq!(family_of(name), ToolFamily::of(name), "{name:?}");
     }
 }
+
+#[test]
+fn a_hash_name_outside_code_is_a_chat_channel() {
+    for text in ["Don't post in #general.", "never ping #ops-alerts at night"] {
+        assert!(names_a_channel(text), "{text}");
+    }
+    for text in [
+        "# Rules",
+        "Fix #123 first.",
+        "Never change `#main` in the CSS.",
+        "Use color#fff.",
+    ] {
+        assert!(!names_a_channel(text), "{text}");
+    }
+}

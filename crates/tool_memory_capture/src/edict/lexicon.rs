@@ -81,6 +81,9 @@ pub(crate) const POLICY_CELLS: &[&str] = &[
     "do not",
     "don't",
     "forbidden",
+    "frozen",
+    "immutable",
+    "interdit",
     "mandatory",
     "must",
     "needs approval",
@@ -93,9 +96,15 @@ pub(crate) const POLICY_CELLS: &[&str] = &[
     "only after",
     "only with",
     "prohibited",
+    "read only",
+    "read-only",
+    "readonly",
     "requires approval",
     "requires my",
+    "tabu",
+    "verboten",
     "with approval",
+    "with my approval",
 ];
 
 /// Keywords that make a short heading a list of bans: "Banned commands", "Prohibited
@@ -839,3 +848,15 @@ pub(crate) const META_OPENINGS: &[&[&str]] = &[
     &["when", "a", "hook"],
     &["when", "a", "rule"],
 ];
+
+/// Verbs that open an order about the agent's reply ("Summarise results over 100 rows, …").
+pub(crate) const REPLY_VERBS: &[&str] = &[
+    "describe",
+    "explain",
+    "paraphrase",
+    "summarise",
+    "summarize",
+];
+
+/// Ways of writing a reply that such an order bans ("…, don't paste them", "don't dump it").
+pub(crate) const REPLY_BANS: &[&str] = &["dump", "include", "list", "paste", "quote", "repeat"];

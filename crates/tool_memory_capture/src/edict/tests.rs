@@ -537,6 +537,9 @@ fn requests_for_this_turn_are_not_rules() {
         "Don't push yet.",
         "Right now, don't touch the migrations; I'm rebasing.",
         "Don't deploy today, the freeze is on.",
+        "Don't change anything yet, just tell me what you think.",
+        "Summarise results over 100 rows, don't paste them.",
+        "Explain the diff, don't dump it.",
     ] {
         check(request, &[]);
     }
@@ -544,6 +547,8 @@ fn requests_for_this_turn_are_not_rules() {
         "Going forward, never push without running the tests.",
         "Never merge anything that hasn't passed CI yet.",
         "Don't ever deploy on Fridays, not even this time.",
+        "Don't merge a branch that has no review yet, ever.",
+        "During the release freeze, do not merge anything.",
     ] {
         check(rule, &[rule]);
     }

@@ -279,3 +279,94 @@ pub(crate) const EVENTS: &[&str] = &[
     "build", "change", "commit", "deploy", "edit", "merge", "pr", "push", "release", "run",
     "session", "task", "time",
 ];
+
+/// Policies that govern a code span standing right before them, or as the predicate of a line
+/// that opens with one ("`kubectl drain` — never", "`migrations/`: frozen", "`rm -rf`
+/// interdit", "`helm rollback` -> ask me"): bans, choices and consent phrases in any of the
+/// few languages instruction files mix in. A policy word must end its part of the line or
+/// stand before a word of [`POLICY_SCOPES`]; one before a noun modifies a description ("`logs/`
+/// — immutable audit trail"). "`x` needs my OK" is a gate of [`GATES`] already.
+pub(crate) const CODE_POLICIES: &[&[&str]] = &[
+    &["ask", "me"],
+    &["ask", "first"],
+    &["banned"],
+    &["check", "with", "me"],
+    &["confirm", "first"],
+    &["don't"],
+    &["forbidden"],
+    &["frozen"],
+    &["hands", "off"],
+    &["immutable"],
+    &["interdit"],
+    &["interdite"],
+    &["interdits"],
+    &["never"],
+    &["no"],
+    &["no-go"],
+    &["nope"],
+    &["not"],
+    &["not", "allowed"],
+    &["off", "limits"],
+    &["off-limits"],
+    &["only"],
+    &["prohibido"],
+    &["prohibited"],
+    &["read", "only"],
+    &["read-only"],
+    &["readonly"],
+    &["tabu"],
+    &["taboo"],
+    &["untouchable"],
+    &["verboten"],
+    &["with", "my", "approval"],
+    &["with", "my", "consent"],
+    &["with", "my", "ok"],
+    &["with", "my", "okay"],
+    &["with", "my", "permission"],
+    &["with", "my", "sign-off"],
+];
+
+/// Words that may follow a policy about a code span and keep it the line's predicate: a scope
+/// ("only to `backup-01`", "never on any cluster", "not here", "never by hand"), not the
+/// object or verb of a description ("only pushes the branch", "no output files").
+pub(crate) const POLICY_SCOPES: &[&str] = &[
+    "after", "again", "against", "anywhere", "as", "at", "before", "by", "during", "ever",
+    "except", "first", "for", "from", "here", "in", "inside", "on", "once", "outside", "there",
+    "through", "to", "under", "unless", "until", "using", "via", "when", "with", "within",
+    "without",
+];
+
+/// The narrower scopes after a bare `not` or `no` about a code span ("not here", "no, not
+/// without asking me"): "not in git", "not on PATH" say where a thing is, not a policy.
+pub(crate) const NEGATION_SCOPES: &[&str] = &[
+    "again", "anywhere", "before", "ever", "except", "here", "outside", "there", "unless", "until",
+    "without",
+];
+
+/// Prepositions that open the qualifier of a code span before the line's predicate: "`git
+/// rebase -i` on shared branches — no", "`psql` against prod | read-only".
+pub(crate) const SPAN_QUALIFIERS: &[&str] = &[
+    "against", "at", "for", "from", "in", "inside", "into", "on", "outside", "over", "to", "under",
+    "via", "with", "within",
+];
+
+/// Third-person verbs ending in `s` that state a policy about the code span before them rather
+/// than describe what it does ("`bq rm` needs my OK", "`vendor/` stays frozen").
+pub(crate) const POLICY_VERBS_IN_S: &[&str] = &["is", "needs", "remains", "requires", "stays"];
+
+/// Bare refusals that end a ban stated by its consequence ("…, so don't", "… — avoid it").
+pub(crate) const CONSEQUENCE_REFUSALS: &[&[&str]] = &[
+    &["avoid", "it"],
+    &["avoid", "that"],
+    &["do", "not"],
+    &["don't"],
+    &["don't", "do", "it"],
+    &["don't", "run", "it"],
+    &["never"],
+];
+
+/// Prepositions of time or condition that may open a ban's scope ("During the release freeze,
+/// do not merge anything", "On weekends no deploys").
+pub(crate) const SCOPE_OPENERS: &[&str] = &[
+    "after", "before", "between", "during", "on", "outside", "until", "while",
+];

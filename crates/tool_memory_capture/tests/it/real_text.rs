@@ -29,9 +29,15 @@ const MIN_ATTRIBUTION: f64 = 0.98;
 /// 0.976, recall 0.645, attribution 0.452; after round 3: precision 0.984, recall 0.984,
 /// attribution 0.935.
 const FRESH_PREFIX: &str = "session29_";
-const MIN_FRESH_PRECISION: f64 = 0.98;
-const MIN_FRESH_RECALL: f64 = 0.98;
-const MIN_FRESH_ATTRIBUTION: f64 = 0.93;
+/// Each fresh file is tallied apart with floors of its own (precision, recall, attribution):
+/// `session29_round4.jsonl` holds round 4's R1 cases (lines that carry a policy about what
+/// they name in code, and lines of the same shape that describe), first run: see
+/// docs/capture.md.
+const FRESH_FLOORS: &[(&str, [f64; 3])] = &[
+    ("session29_classes", [0.98, 0.98, 0.95]),
+    ("session29_round4", [0.99, 0.96, 0.93]),
+    ("session29_round4_more", [0.99, 0.94, 0.94]),
+];
 /// Labelled sentences (rules plus non-rules) the corpus must hold.
 const MIN_SENTENCES: usize = 300;
 
@@ -44,9 +50,9 @@ struct Case {
     message: String,
     rules: Vec<Label>,
     not_rules: Vec<String>,
-    /// Whether the case is from the fresh set (set by `load`, not read from the file).
+    /// The fresh file the case is from, if any (set by `load`, not read from the file).
     #[serde(skip)]
-    fresh: bool,
+    fresh: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -59,14 +65,15 @@ fn load() -> Result<Vec<Case>> {
     let mut cases = Vec::new();
     for (path, text) in crate::corpus::jsonl_files(CORPUS_DIR)? {
         let fresh = path
-            .file_name()
+            .file_stem()
             .and_then(|name| name.to_str())
-            .is_some_and(|name| name.starts_with(FRESH_PREFIX));
+            .filter(|name| name.starts_with(FRESH_PREFIX))
+            .map(str::to_owned);
         let mut read: Vec<Case> = parse_json_lines(&text, |line, source| {
             anyhow::Error::new(source).context(format!("{}:{line}", path.display()))
         })?;
         for case in &mut read {
-            case.fresh = fresh;
+            case.fresh.clone_from(&fresh);
         }
         cases.extend(read);
     }
@@ -222,19 +229,19 @@ fn real_text_meets_the_ratchet_floors() -> Result<()> {
     );
 
     let mut total = Tally::default();
-    let mut fresh = Tally::default();
+    let mut fresh: BTreeMap<&str, Tally> = BTreeMap::new();
     let mut by_shape: BTreeMap<&str, Tally> = BTreeMap::new();
     let mut misses = Vec::new();
     for case in &cases {
         let tally = score(case, &mut misses);
-        if case.fresh {
-            fresh.add(&tally);
+        if let Some(file) = &case.fresh {
+            fresh.entry(file.as_str()).or_default().add(&tally);
             continue;
         }
         total.add(&tally);
         by_shape.entry(case.shape.as_str()).or_default().add(&tally);
     }
-    let fresh_cases = cases.iter().filter(|case| case.fresh).count();
+    let fresh_cases = cases.iter().filter(|case| case.fresh.is_some()).count();
     println!(
         "real-text capture: {} cases, {sentences} labelled sentences, {} rules; precision {:.3}, recall {:.3}, attribution {:.3}",
         cases.len() - fresh_cases,
@@ -252,25 +259,36 @@ fn real_text_meets_the_ratchet_floors() -> Result<()> {
             tally.attribution()
         );
     }
-    println!(
-        "  fresh ({FRESH_PREFIX}*): {fresh_cases} cases, {} rules, precision {:.3}, recall {:.3}, attribution {:.3}",
-        fresh.expected,
-        fresh.precision(),
-        fresh.recall(),
-        fresh.attribution()
-    );
+    for (file, tally) in &fresh {
+        println!(
+            "  fresh ({file}): {} rules, {} captured, precision {:.3}, recall {:.3}, attribution {:.3}",
+            tally.expected,
+            tally.captured,
+            tally.precision(),
+            tally.recall(),
+            tally.attribution()
+        );
+    }
     for miss in &misses {
         println!("  {miss}");
     }
-    ensure!(
-        fresh.precision() >= MIN_FRESH_PRECISION
-            && fresh.recall() >= MIN_FRESH_RECALL
-            && fresh.attribution() >= MIN_FRESH_ATTRIBUTION,
-        "the fresh set is under its floors: precision {:.3}, recall {:.3}, attribution {:.3}",
-        fresh.precision(),
-        fresh.recall(),
-        fresh.attribution()
-    );
+    for (file, tally) in &fresh {
+        let floors = FRESH_FLOORS
+            .iter()
+            .find(|(name, _)| name == file)
+            .map(|(_, floors)| *floors);
+        ensure!(floors.is_some(), "the fresh file {file} has no floors");
+        let [precision, recall, attribution] = floors.unwrap_or_default();
+        ensure!(
+            tally.precision() >= precision
+                && tally.recall() >= recall
+                && tally.attribution() >= attribution,
+            "the fresh set {file} is under its floors: precision {:.3}, recall {:.3}, attribution {:.3}",
+            tally.precision(),
+            tally.recall(),
+            tally.attribution()
+        );
+    }
     ensure!(
         total.precision() >= MIN_PRECISION,
         "precision {:.3} < {MIN_PRECISION}",
