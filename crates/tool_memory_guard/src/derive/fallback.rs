@@ -144,6 +144,25 @@ fn bare_item_ban(text: &str, tool_name: &str) -> Option<Constraint> {
     ask.validate().is_ok().then_some(ask)
 }
 
+/// The kind of condition a word named alone is: a verb or a subcommand (`describe`, `list`),
+/// one of which the call must run (1), or a name (`payroll-prod`, `lab`), which it must carry
+/// (5).
+fn word_kind(word: &str) -> u8 {
+    if SUBCOMMAND_VERBS.contains(&word) {
+        1
+    } else {
+        5
+    }
+}
+
+/// The verbs CLIs name their subcommands with, read or change (`list`, `describe`, `plan`):
+/// an "only" rule that names some of them lets its program run those alone.
+const SUBCOMMAND_VERBS: &[&str] = &[
+    "apply", "create", "delete", "deploy", "describe", "destroy", "diff", "get", "history",
+    "inspect", "list", "logs", "ls", "plan", "read", "show", "status", "test", "top", "update",
+    "validate", "view",
+];
+
 /// Whether a word can name a program: lower-case letters, digits, `-`, `_` and `.`, opening
 /// on a letter (`helmfile`, `ansible-playbook`, `az`), not a statement in capitals.
 fn is_command_name(word: &str) -> bool {
@@ -234,11 +253,8 @@ fn only_the_program(text: &str) -> Option<Constraint> {
                 if command.contains(' ') || is_program(program) {
                     (0, Matcher::new(MatcherKind::Command, command.clone()))
                 } else {
-                    // A subcommand or a statement named alone (`describe`, `list`).
-                    (
-                        1,
-                        Matcher::new(MatcherKind::Literal, command.to_lowercase()),
-                    )
+                    let word = command.to_lowercase();
+                    (word_kind(&word), Matcher::new(MatcherKind::Literal, word))
                 }
             }
             TokenKind::Word
@@ -263,7 +279,7 @@ fn only_the_program(text: &str) -> Option<Constraint> {
                 (4, Matcher::new(*kind, value.clone()))
             }
             TokenKind::Entity(kind @ MatcherKind::Literal, value) => {
-                (5, Matcher::new(*kind, value.clone()))
+                (word_kind(value), Matcher::new(*kind, value.clone()))
             }
             TokenKind::Word if is_id(token.text) => (
                 5,
@@ -461,6 +477,62 @@ mod tests {
                 r#"{"ask_first":true,"matchers":[{"kind":"command","value":"google web search"}],"polarity":"forbid"}"#,
             ),
         );
+    }
+
+    #[test]
+    fn a_bare_item_is_a_ban_of_its_command() {
+        let ban = |text: &str| super::bare_item_ban(text, "bash").map(|c| c.to_json());
+        assert_eq!(
+            ban("- `git reset --hard` (any form)").as_deref(),
+            Some(
+                r#"{"matchers":[{"kind":"command","value":"git reset --hard"}],"polarity":"forbid"}"#
+            )
+        );
+        assert_eq!(
+            ban("* `docker system prune`, including `-a`").as_deref(),
+            Some(
+                r#"{"matchers":[{"kind":"command","value":"docker system prune"}],"polarity":"forbid"}"#
+            )
+        );
+        // A permission in an aside: the command is asked about.
+        assert_eq!(
+            ban("- `terraform destroy` (you may read the plan)").as_deref(),
+            Some(
+                r#"{"ask_first":true,"matchers":[{"kind":"command","value":"terraform destroy"}],"polarity":"forbid"}"#
+            )
+        );
+        // A grant, an allowlist, an order the grammar reads, prose: no bare item.
+        assert_eq!(ban("- `terraform plan` is fine"), None);
+        assert_eq!(ban("`scp` only to `backup.lan`"), None);
+        assert_eq!(ban("- never `git clean -x`"), None);
+        assert_eq!(ban("Tests live in `tests/`."), None);
+    }
+
+    #[test]
+    fn an_only_rule_about_a_program_excepts_its_conditions() {
+        let only = |text: &str| super::only_the_program(text).map(|c| c.to_json());
+        assert_eq!(
+            only("Run `helmfile` only with `--interactive`.").as_deref(),
+            Some(
+                r#"{"ask_first":true,"except":[{"kind":"flag","value":"--interactive"}],"matchers":[{"kind":"command","value":"helmfile"}],"polarity":"forbid"}"#
+            )
+        );
+        let az = only(
+            "Only `az` commands that read (`show`, `list`) against subscription `payroll-prod`.",
+        )
+        .expect("a reading");
+        assert!(
+            az.contains(
+                r#""except":[{"kind":"literal","value":"show"},{"kind":"literal","value":"list"}]"#
+            ),
+            "{az}"
+        );
+        assert!(az.contains(r#""also":[{"#), "{az}");
+        let scp = only("`scp` only to `backup.lan`").expect("a reading");
+        assert!(scp.contains(r#""kind":"domain","value":"*""#), "{scp}");
+        // No program, or nothing but the program: no reading here.
+        assert_eq!(only("Only deploy to `staging`."), None);
+        assert_eq!(only("We only use `pnpm`."), None);
     }
 
     #[test]
