@@ -278,6 +278,18 @@ fn only_the_program(text: &str) -> Option<Constraint> {
             TokenKind::Entity(kind @ MatcherKind::Flag, value) => {
                 (4, Matcher::new(*kind, value.clone()))
             }
+            // "`sftp` only to ...": a word in code before "only" is the program it is about,
+            // known or not.
+            TokenKind::Entity(MatcherKind::Literal, value)
+                if subject.is_none()
+                    && is_command_name(value)
+                    && lower
+                        .get(token.offset..)
+                        .is_some_and(|rest| rest.contains(" only ")) =>
+            {
+                subject = Some(value.clone());
+                continue;
+            }
             TokenKind::Entity(kind @ MatcherKind::Literal, value) => {
                 (word_kind(value), Matcher::new(*kind, value.clone()))
             }
