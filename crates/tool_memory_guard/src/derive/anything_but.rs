@@ -42,7 +42,8 @@ const HTTP_CLIENTS: &[&str] = &["curl", "http", "https", "httpie", "wget", "xh"]
 /// before a code span, or what it allows is neither statements on a database tool, methods
 /// of an HTTP client nor subcommands of a program.
 pub(crate) fn anything_but(text: &str, tool_name: &str) -> Option<Constraint> {
-    let lower = text.to_lowercase();
+    // ASCII lower-casing keeps the text's offsets, which the spans are compared with.
+    let lower = text.to_ascii_lowercase();
     let at = ALLOWING_PHRASES
         .iter()
         .filter_map(|phrase| lower.find(phrase))
@@ -138,7 +139,8 @@ pub(crate) fn anything_but(text: &str, tool_name: &str) -> Option<Constraint> {
 /// "Polarity" in docs/guard.md). Read as written, the flag refined the plain command into a
 /// ban of the one allowed spelling.
 pub(crate) fn only_with_flag(text: &str) -> Option<Constraint> {
-    let lower = text.to_lowercase();
+    // ASCII lower-casing keeps the offsets the text is cut at.
+    let lower = text.to_ascii_lowercase();
     let at = lower.find(" only with `")?;
     let program = text[..at].rsplit('`').nth(1)?.trim().to_lowercase();
     let flag = text[at + " only with `".len()..].split('`').next()?.trim();
@@ -208,6 +210,9 @@ mod tests {
             )
         );
         assert!(super::only_with_flag("Run tests only with `pytest`.").is_none());
+        // Text whose lower case is longer than it (`İ`) is cut where it was found.
+        let reading = super::only_with_flag("İİİ `helm` ONLY WITH `--atomic`").map(|c| c.to_json());
+        assert!(reading.is_some_and(|json| json.contains("--atomic")));
     }
 
     #[test]

@@ -548,6 +548,28 @@ mod tests {
     }
 
     #[test]
+    fn odd_text_reads_without_panicking() {
+        for text in [
+            "",
+            "`",
+            "- ``",
+            "- `",
+            "1.",
+            "12) `x",
+            "İİİ `ßcp` ONLY to `bäckup.lan`",
+            "- `ǅ` (any form) İ including",
+            "`a` only `b` only `c` only",
+            "- piping `` into ``",
+            "nothing but `` with ``",
+            "\u{200b}- `rm` anywhere anywhere anywhere",
+        ] {
+            let _ = super::bare_item_ban(text, "bash");
+            let _ = super::only_the_program(text);
+            let _ = crate::derive::derive_from_text(text, "run_query");
+        }
+    }
+
+    #[test]
     fn read_only_asks_about_writes() {
         check(
             "bash",
