@@ -66,6 +66,34 @@ const PERMISSION_WORDS: &[&str] = &[
     "safe",
 ];
 
+/// Verbs right after an opening command that describe it rather than list it: being,
+/// having, and what a command does.
+const DESCRIBING: &[&str] = &[
+    "are",
+    "builds",
+    "contains",
+    "creates",
+    "does",
+    "generates",
+    "goes",
+    "handles",
+    "has",
+    "have",
+    "holds",
+    "is",
+    "lives",
+    "means",
+    "needs",
+    "returns",
+    "runs",
+    "starts",
+    "uses",
+    "was",
+    "were",
+    "works",
+    "writes",
+];
+
 /// Phrases that say a ban holds for every spelling of its command ("`git clean -x` (any
 /// form)"): the ban of the command already does, so they are dropped before it is read.
 const EVERY_SPELLING: &[&str] = &[
@@ -110,6 +138,21 @@ fn bare_item_ban(text: &str, tool_name: &str) -> Option<Constraint> {
         || cues.forbid.is_some()
         || cues.require.is_some()
         || cues.double_negative.is_some()
+    {
+        return None;
+    }
+    // "`make test` runs the suite", "`pnpm` is our package manager": a description of the
+    // command, stored as critical or not, is no item of a list of what is never done.
+    if opens_on_span
+        && item
+            .splitn(3, '`')
+            .nth(2)
+            .and_then(|rest| rest.split_whitespace().next())
+            .map(|word| {
+                word.trim_matches(|ch: char| !ch.is_alphanumeric())
+                    .to_lowercase()
+            })
+            .is_some_and(|word| DESCRIBING.contains(&word.as_str()))
     {
         return None;
     }
@@ -518,6 +561,8 @@ mod tests {
         assert_eq!(ban("`scp` only to `backup.lan`"), None);
         assert_eq!(ban("- never `git clean -x`"), None);
         assert_eq!(ban("Tests live in `tests/`."), None);
+        assert_eq!(ban("`make test` runs the whole suite"), None);
+        assert_eq!(ban("`pnpm` is our package manager"), None);
     }
 
     #[test]
