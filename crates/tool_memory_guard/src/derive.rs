@@ -12,6 +12,7 @@
 //! The word lists are data in `lexicon`.
 
 mod allowlist;
+mod anything_but;
 mod arguments;
 mod conditions;
 mod entities;
@@ -134,6 +135,11 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     };
     if asks_about_a_rule(&original) {
         return None;
+    }
+    if let Some(allowlist) = anything_but::anything_but(&original, tool_name)
+        .or_else(|| anything_but::only_with_flag(&original))
+    {
+        return Some(allowlist);
     }
     let text = ordering_clauses(&original, gives_an_order, is_program);
     if let Some(parts) = sentence_parts(&original, &text, tool_name) {

@@ -459,11 +459,13 @@ impl Guard {
         // docs/guard.md). Computed here, not stored: it hangs on the rule's priority, which
         // changes without its text, and it is no reading of the text to show or import.
         let mut fallback = false;
-        if constraint.is_none() {
-            compiled = fallback_constraint(&rule)
-                .as_ref()
-                .and_then(CompiledConstraint::new);
-            fallback = compiled.is_some();
+        if constraint.is_none()
+            && let Some((reading, guess)) = fallback_constraint(&rule)
+        {
+            compiled = CompiledConstraint::new(&reading);
+            // A bare item read as the ban it is decides like any rule; a guess only asks,
+            // with a reason that says so.
+            fallback = guess && compiled.is_some();
         }
         let tool = normalize_tool_name(&rule.tool_name);
         let index = if tool == UNSCOPED_TOOL {

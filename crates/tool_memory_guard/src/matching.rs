@@ -573,6 +573,15 @@ impl<'a> Scope<'a> {
                 .texts
                 .iter()
                 .any(|text| find_word(&text.lower, literal).is_some()),
+            // "`ansible-playbook` only with `--check`": the flag the program is allowed with.
+            Compiled::Flag(flag) => invocation.flags.iter().any(|given| given == flag),
+            // "`scp` only to `backup.lan`", "`gsutil` only against `gs://scratch`": an
+            // argument that reaches the place the program is allowed to.
+            Compiled::Host(_) | Compiled::Domain(_) | Compiled::Url(_) => invocation
+                .positional
+                .iter()
+                .chain(invocation.values.iter().map(|(_, value)| value))
+                .any(|word| reaches(&word.to_lowercase(), compiled)),
             _ => false,
         })
     }
@@ -633,6 +642,29 @@ impl<'a> Scope<'a> {
         let only_recipients = self.has_recipients;
         self.plain_texts()
             .filter(move |text| !only_recipients || text.recipient)
+    }
+}
+
+/// Whether a command's argument (lower-case) names the place an exception allows: a host or a
+/// domain's host in `user@host:path`, `scheme://host/...` or alone, or a URL it starts with.
+fn reaches(word: &str, compiled: &Compiled) -> bool {
+    let after_scheme = word.split_once("://").map_or(word, |(_, rest)| rest);
+    let after_user = after_scheme
+        .rsplit_once('@')
+        .map_or(after_scheme, |(_, rest)| rest);
+    let host = after_user.split([':', '/']).next().unwrap_or_default();
+    match compiled {
+        Compiled::Host(allowed) => host == allowed.as_str(),
+        Compiled::Domain(domain) => host_in_domain(host, domain),
+        Compiled::Url(url) => {
+            let rest = &after_user[host.len()..];
+            word.contains("://")
+                && host == url.host.as_str()
+                && rest
+                    .strip_prefix(url.path.as_str())
+                    .is_some_and(|tail| tail.is_empty() || tail.starts_with(['/', '?', '#']))
+        }
+        _ => false,
     }
 }
 

@@ -294,7 +294,14 @@ pub(crate) fn host_of_chunk(chunk: &str) -> Option<String> {
     }
     if lower.contains('@') {
         return normalize_email(&lower)
-            .map(|email| email.rsplit('@').next().unwrap_or_default().to_owned());
+            .map(|email| email.rsplit('@').next().unwrap_or_default().to_owned())
+            .or_else(|| {
+                // `deploy@web-3.example.com:/srv/`: the host of a copy's or a login's target
+                // (`scp`, `rsync`, `ssh`), which is no address.
+                let (_, target) = lower.rsplit_once('@')?;
+                let (host, _) = target.split_once(':')?;
+                (is_domain_like(host) || is_ipv4(host)).then(|| host.to_owned())
+            });
     }
     let bare = bare_host(&lower);
     (is_domain_like(bare) || is_ipv4(bare)).then(|| bare.to_owned())

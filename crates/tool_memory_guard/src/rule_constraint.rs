@@ -21,7 +21,7 @@ use crate::{Constraint, Error};
 /// derived again from the rule's text when the rule is enforced, so a user who upgrades
 /// toolmem gets the new reading of the rules they already have. A constraint a caller gave
 /// carries none and is kept as given.
-pub const DERIVATION: u32 = 3;
+pub const DERIVATION: u32 = 4;
 
 /// Gives a put the constraint it stores:
 ///
@@ -383,6 +383,7 @@ mod tests {
         (1, 0x0223_ab15_d917_df83),
         (2, 0xf651_faf0_6c4f_c27d),
         (3, 0xa091_6444_c1ff_6f1b),
+        (4, 0x7cb0_bd67_831e_35e0),
     ];
 
     #[test]

@@ -13,6 +13,7 @@ use super::lexicon::{AMBIGUOUS_PROGRAM, COMMON_WORD, Cues, PROGRAM};
 use super::tokens::{TokenKind, tokenize};
 use super::whole_tool::{own_words, says_read_only};
 use super::{asks_about_a_rule, gives_an_order, is_program, spelling};
+use crate::constraint::ANY_HOST;
 use crate::normalize::WordRuns;
 use crate::rule_text::ordering_clauses;
 use crate::{Access, Constraint, MAX_MATCHERS, Matcher, MatcherKind};
@@ -29,11 +30,368 @@ const MIN_ID_CHARS: usize = 5;
 /// The fallback constraint of a rule whose text derives none (see the module's doc), or
 /// `None` when the rule is of normal priority, gives no order of a ban or an ask, or names
 /// nothing a call could carry: it then stays advice.
-pub(crate) fn fallback_constraint(rule: &ToolMemoryRule) -> Option<Constraint> {
+///
+/// The flag that comes with it says whether the reading is a guess that only asks (`true`),
+/// or a reading of a shape the stored text's derivation leaves out because it hangs on the
+/// priority (a bare list item read as the ban it is, [`bare_item_ban`]; an "only" rule about a
+/// program, [`only_the_program`]), which decides like any rule.
+pub(crate) fn fallback_constraint(rule: &ToolMemoryRule) -> Option<(Constraint, bool)> {
     if rule.priority == ToolMemoryPriority::Normal {
         return None;
     }
-    fallback_from_text(&rule.rule, &rule.tool_name)
+    if let Some(ban) = bare_item_ban(&rule.rule, &rule.tool_name) {
+        return Some((ban, false));
+    }
+    if let Some(allowlist) = only_the_program(&rule.rule) {
+        return Some((allowlist, false));
+    }
+    fallback_from_text(&rule.rule, &rule.tool_name).map(|constraint| (constraint, true))
+}
+
+/// Words that grant rather than forbid: an item with one ("`terraform plan` is fine") is no
+/// ban. Sorted.
+const PERMISSION_WORDS: &[&str] = &[
+    "allowed",
+    "can",
+    "encouraged",
+    "fine",
+    "free",
+    "may",
+    "ok",
+    "okay",
+    "permitted",
+    "prefer",
+    "preferred",
+    "recommended",
+    "safe",
+];
+
+/// Verbs right after an opening command that describe it rather than list it: being,
+/// having, and what a command does.
+const DESCRIBING: &[&str] = &[
+    "are",
+    "builds",
+    "contains",
+    "creates",
+    "does",
+    "generates",
+    "goes",
+    "handles",
+    "has",
+    "have",
+    "holds",
+    "is",
+    "lives",
+    "means",
+    "needs",
+    "returns",
+    "runs",
+    "starts",
+    "uses",
+    "was",
+    "were",
+    "works",
+    "writes",
+];
+
+/// Phrases that say a ban holds for every spelling of its command ("`git clean -x` (any
+/// form)"): the ban of the command already does, so they are dropped before it is read.
+const EVERY_SPELLING: &[&str] = &[
+    "(any form)",
+    "(any variant)",
+    "(in any form)",
+    "in any form",
+    "in any shape or form",
+    "in any variant",
+    "any form",
+    "anywhere",
+];
+
+/// A list item saved on its own, without its list's "Never:" (issue 21, fifth round): "-
+/// `git clean -x` (any form)", "- `terraform state rm` on shared state", "- piping `wget`
+/// output into `sh`". A critical or high rule that opens with a command in a code span (or
+/// with a gerund before one) and carries no cue and no permission word was stored by a user as
+/// something not to do, so it reads as "Never ...". When that reading derives nothing, the
+/// opening command is asked about.
+fn bare_item_ban(text: &str, tool_name: &str) -> Option<Constraint> {
+    let item = strip_item_marker(text.trim());
+    let first = item.split_whitespace().next()?;
+    let opens_on_span = first.starts_with('`');
+    let opens_on_gerund = first.len() > 4
+        && first.ends_with("ing")
+        && first.chars().all(|ch| ch.is_ascii_alphabetic())
+        && item.contains('`');
+    if !opens_on_span && !opens_on_gerund {
+        return None;
+    }
+    // One item, not a paragraph: a sentence after it makes it prose the fail-safe reads.
+    if item.lines().count() > 1 || item.trim_end_matches(['.', '!']).contains(". ") {
+        return None;
+    }
+    let lower = item.to_lowercase();
+    let cues = Cues::of(&WordRuns::new(&lower));
+    // "`scp` only to `backup.lan`" names what is allowed ([`only_the_program`]).
+    if lower
+        .split(|ch: char| !ch.is_alphanumeric())
+        .any(|word| word == "only")
+        || cues.ask.is_some()
+        || cues.forbid.is_some()
+        || cues.require.is_some()
+        || cues.double_negative.is_some()
+    {
+        return None;
+    }
+    // "`make test` runs the suite", "`pnpm` is our package manager": a description of the
+    // command, stored as critical or not, is no item of a list of what is never done.
+    if opens_on_span
+        && item
+            .splitn(3, '`')
+            .nth(2)
+            .and_then(|rest| rest.split_whitespace().next())
+            .map(|word| {
+                word.trim_matches(|ch: char| !ch.is_alphanumeric())
+                    .to_lowercase()
+            })
+            .is_some_and(|word| DESCRIBING.contains(&word.as_str()))
+    {
+        return None;
+    }
+    let grants = |text: &str| {
+        text.split(|ch: char| !ch.is_alphanumeric())
+            .any(|word| PERMISSION_WORDS.binary_search(&word).is_ok())
+    };
+    if grants(&without_spans_and_asides(&lower)) {
+        return None;
+    }
+    // A permission in an aside ("- `terraform destroy` (you may read the plan)") qualifies the
+    // ban in words the grammar may not read: the item does not read cleanly, so its command
+    // is asked about rather than denied.
+    let clean = !grants(&without_spans(&lower));
+    let mut body = item.to_owned();
+    for phrase in EVERY_SPELLING {
+        if let Some(at) = body.to_lowercase().find(phrase) {
+            body.replace_range(at..at + phrase.len(), "");
+        }
+    }
+    // "including `-a`": a spelling of the command the ban already covers.
+    if let Some(at) = body.to_lowercase().find("including ") {
+        body.truncate(at);
+    }
+    let body = body.trim().trim_end_matches([',', ';', ':', '.', ' ']);
+    if clean && let Some(ban) = super::derive_from_text(&format!("Never {body}."), tool_name) {
+        return Some(ban);
+    }
+    let span = item.split('`').nth(1)?.trim();
+    let ask =
+        Constraint::forbid(vec![Matcher::new(MatcherKind::Command, span)]).with_ask_first(true);
+    ask.validate().is_ok().then_some(ask)
+}
+
+/// The kind of condition a word named alone is: a verb or a subcommand (`describe`, `list`),
+/// one of which the call must run (1), or a name (`payroll-prod`, `lab`), which it must carry
+/// (5).
+fn word_kind(word: &str) -> u8 {
+    if SUBCOMMAND_VERBS.contains(&word) {
+        1
+    } else {
+        5
+    }
+}
+
+/// The verbs CLIs name their subcommands with, read or change (`list`, `describe`, `plan`):
+/// an "only" rule that names some of them lets its program run those alone.
+const SUBCOMMAND_VERBS: &[&str] = &[
+    "apply", "create", "delete", "deploy", "describe", "destroy", "diff", "get", "history",
+    "inspect", "list", "logs", "ls", "plan", "read", "show", "status", "test", "top", "update",
+    "validate", "view",
+];
+
+/// Whether a word can name a program: lower-case letters, digits, `-`, `_` and `.`, opening
+/// on a letter (`helmfile`, `ansible-playbook`, `az`), not a statement in capitals.
+fn is_command_name(word: &str) -> bool {
+    word.starts_with(|ch: char| ch.is_ascii_lowercase())
+        && word
+            .chars()
+            .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || "-_.".contains(ch))
+}
+
+/// The text with its code spans blanked.
+fn without_spans(lower: &str) -> String {
+    lower
+        .split('`')
+        .enumerate()
+        .map(|(index, piece)| if index % 2 == 0 { piece } else { " " })
+        .collect()
+}
+
+/// A text without its leading list marker (`-`, `*`, `+`, `•`, `1.`, `2)`).
+fn strip_item_marker(text: &str) -> &str {
+    for marker in ["- ", "* ", "+ ", "• "] {
+        if let Some(rest) = text.strip_prefix(marker) {
+            return rest.trim_start();
+        }
+    }
+    let digits = text.find(|ch: char| !ch.is_ascii_digit()).unwrap_or(0);
+    if digits > 0
+        && let Some(rest) = text[digits..]
+            .strip_prefix(". ")
+            .or_else(|| text[digits..].strip_prefix(") "))
+    {
+        return rest.trim_start();
+    }
+    text
+}
+
+/// The text with its code spans and parentheses blanked: the words said about the command,
+/// not in it or beside it.
+fn without_spans_and_asides(lower: &str) -> String {
+    let mut out = String::with_capacity(lower.len());
+    let (mut in_span, mut depth) = (false, 0_u32);
+    for ch in lower.chars() {
+        match ch {
+            '`' => in_span = !in_span,
+            '(' if !in_span => depth += 1,
+            ')' if !in_span => depth = depth.saturating_sub(1),
+            _ if in_span || depth > 0 => {}
+            _ => {
+                out.push(ch);
+                continue;
+            }
+        }
+        out.push(' ');
+    }
+    out
+}
+
+/// "`ansible-playbook` only with `--check`", "`scp` only to `backup.lan`", "Only `gcloud`
+/// commands that read (`describe`, `list`) against project `ledger-prod`" (issue 21, fifth
+/// round): an "only" rule whose subject is a program, and whose other literals are the
+/// conditions a call of it must meet. A call of the program that meets none of one kind of
+/// them (a subcommand named, a destination, a flag, an id) is asked about; one that meets
+/// them is allowed. Round 4 left "only" rules out of the fail-safe because their literals are
+/// what is allowed; here they are, and the program is what the rule is about.
+fn only_the_program(text: &str) -> Option<Constraint> {
+    let text = text.replace('’', "'");
+    let lower = text.to_lowercase();
+    if text.len() > MAX_WHOLE_TEXT_BYTES
+        || !lower
+            .split(|ch: char| !ch.is_alphanumeric())
+            .any(|word| word == "only")
+    {
+        return None;
+    }
+    let mut subject: Option<String> = None;
+    // The conditions by kind: one of each kind must be met.
+    let mut kinds: Vec<(u8, Vec<Matcher>)> = Vec::new();
+    for token in tokenize(&text, &lower) {
+        let (kind, matcher) = match &token.kind {
+            TokenKind::QuotedCommand(command) => {
+                let program = command.split_whitespace().next().unwrap_or_default();
+                // The first command in code is the subject, known program or not
+                // (`helmfile`); later ones are conditions.
+                if subject.is_none() && is_command_name(program) {
+                    subject = Some(command.clone());
+                    continue;
+                }
+                if command.contains(' ') || is_program(program) {
+                    (0, Matcher::new(MatcherKind::Command, command.clone()))
+                } else {
+                    let word = command.to_lowercase();
+                    (word_kind(&word), Matcher::new(MatcherKind::Literal, word))
+                }
+            }
+            TokenKind::Word
+                if subject.is_none()
+                    && token.class & PROGRAM != 0
+                    && token.class & (AMBIGUOUS_PROGRAM | COMMON_WORD) == 0 =>
+            {
+                subject = Some(token.lower.clone().into_owned());
+                continue;
+            }
+            TokenKind::Entity(
+                kind @ (MatcherKind::Email
+                | MatcherKind::Domain
+                | MatcherKind::Url
+                | MatcherKind::Host),
+                value,
+            ) => (2, Matcher::new(*kind, value.clone())),
+            TokenKind::Entity(kind @ MatcherKind::Path, value) => {
+                (3, Matcher::new(*kind, value.clone()))
+            }
+            TokenKind::Entity(kind @ MatcherKind::Flag, value) => {
+                (4, Matcher::new(*kind, value.clone()))
+            }
+            // "`sftp` only to ...": a word in code before "only" is the program it is about,
+            // known or not.
+            TokenKind::Entity(MatcherKind::Literal, value)
+                if subject.is_none()
+                    && is_command_name(value)
+                    && lower
+                        .get(token.offset..)
+                        .is_some_and(|rest| rest.contains(" only ")) =>
+            {
+                subject = Some(value.clone());
+                continue;
+            }
+            TokenKind::Entity(kind @ MatcherKind::Literal, value) => {
+                (word_kind(value), Matcher::new(*kind, value.clone()))
+            }
+            TokenKind::Word if is_id(token.text) => (
+                5,
+                Matcher::new(MatcherKind::Literal, token.lower.clone().into_owned()),
+            ),
+            _ => continue,
+        };
+        if Constraint::forbid(vec![matcher.clone()])
+            .validate()
+            .is_err()
+        {
+            continue;
+        }
+        match kinds.iter_mut().find(|(known, _)| *known == kind) {
+            Some((_, matchers)) if !matchers.contains(&matcher) => matchers.push(matcher),
+            Some(_) => {}
+            None => kinds.push((kind, vec![matcher])),
+        }
+    }
+    let subject = subject?;
+    let program = || vec![Matcher::new(MatcherKind::Command, subject.clone())];
+    let mut parts: Vec<Constraint> = Vec::new();
+    for (kind, except) in kinds {
+        if kind == 2 {
+            // Places: a call of the program that reaches another place is denied, as an
+            // allowlist of hosts is ("`scp` only to `backup.lan`"); one that names no place
+            // is asked about below.
+            let places: Vec<Matcher> = except
+                .iter()
+                .filter_map(|matcher| match matcher.kind {
+                    MatcherKind::Url | MatcherKind::Domain => Some(matcher.clone()),
+                    MatcherKind::Host
+                        if !matcher.value.starts_with(|ch: char| ch.is_ascii_digit()) =>
+                    {
+                        Some(Matcher::new(MatcherKind::Domain, matcher.value.clone()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            if places.len() == except.len() {
+                parts.push(
+                    Constraint::forbid(vec![Matcher::new(MatcherKind::Domain, ANY_HOST)])
+                        .with_when(program())
+                        .with_except(places),
+                );
+            }
+        }
+        parts.push(
+            Constraint::forbid(program())
+                .with_except(except)
+                .with_ask_first(true),
+        );
+    }
+    let mut parts = parts.into_iter();
+    let first = parts.next()?;
+    let constraint = first.with_also(parts.collect());
+    constraint.validate().is_ok().then_some(constraint)
 }
 
 /// [`fallback_constraint`] on the text and tool name alone, whatever the priority.
@@ -174,6 +532,86 @@ mod tests {
                 r#"{"ask_first":true,"matchers":[{"kind":"command","value":"google web search"}],"polarity":"forbid"}"#,
             ),
         );
+    }
+
+    #[test]
+    fn a_bare_item_is_a_ban_of_its_command() {
+        let ban = |text: &str| super::bare_item_ban(text, "bash").map(|c| c.to_json());
+        assert_eq!(
+            ban("- `git reset --hard` (any form)").as_deref(),
+            Some(
+                r#"{"matchers":[{"kind":"command","value":"git reset --hard"}],"polarity":"forbid"}"#
+            )
+        );
+        assert_eq!(
+            ban("* `docker system prune`, including `-a`").as_deref(),
+            Some(
+                r#"{"matchers":[{"kind":"command","value":"docker system prune"}],"polarity":"forbid"}"#
+            )
+        );
+        // A permission in an aside: the command is asked about.
+        assert_eq!(
+            ban("- `terraform destroy` (you may read the plan)").as_deref(),
+            Some(
+                r#"{"ask_first":true,"matchers":[{"kind":"command","value":"terraform destroy"}],"polarity":"forbid"}"#
+            )
+        );
+        // A grant, an allowlist, an order the grammar reads, prose: no bare item.
+        assert_eq!(ban("- `terraform plan` is fine"), None);
+        assert_eq!(ban("`scp` only to `backup.lan`"), None);
+        assert_eq!(ban("- never `git clean -x`"), None);
+        assert_eq!(ban("Tests live in `tests/`."), None);
+        assert_eq!(ban("`make test` runs the whole suite"), None);
+        assert_eq!(ban("`pnpm` is our package manager"), None);
+    }
+
+    #[test]
+    fn an_only_rule_about_a_program_excepts_its_conditions() {
+        let only = |text: &str| super::only_the_program(text).map(|c| c.to_json());
+        assert_eq!(
+            only("Run `helmfile` only with `--interactive`.").as_deref(),
+            Some(
+                r#"{"ask_first":true,"except":[{"kind":"flag","value":"--interactive"}],"matchers":[{"kind":"command","value":"helmfile"}],"polarity":"forbid"}"#
+            )
+        );
+        let az = only(
+            "Only `az` commands that read (`show`, `list`) against subscription `payroll-prod`.",
+        )
+        .expect("a reading");
+        assert!(
+            az.contains(
+                r#""except":[{"kind":"literal","value":"show"},{"kind":"literal","value":"list"}]"#
+            ),
+            "{az}"
+        );
+        assert!(az.contains(r#""also":[{"#), "{az}");
+        let scp = only("`scp` only to `backup.lan`").expect("a reading");
+        assert!(scp.contains(r#""kind":"domain","value":"*""#), "{scp}");
+        // No program, or nothing but the program: no reading here.
+        assert_eq!(only("Only deploy to `staging`."), None);
+        assert_eq!(only("We only use `pnpm`."), None);
+    }
+
+    #[test]
+    fn odd_text_reads_without_panicking() {
+        for text in [
+            "",
+            "`",
+            "- ``",
+            "- `",
+            "1.",
+            "12) `x",
+            "İİİ `ßcp` ONLY to `bäckup.lan`",
+            "- `ǅ` (any form) İ including",
+            "`a` only `b` only `c` only",
+            "- piping `` into ``",
+            "nothing but `` with ``",
+            "\u{200b}- `rm` anywhere anywhere anywhere",
+        ] {
+            let _ = super::bare_item_ban(text, "bash");
+            let _ = super::only_the_program(text);
+            let _ = crate::derive::derive_from_text(text, "run_query");
+        }
     }
 
     #[test]

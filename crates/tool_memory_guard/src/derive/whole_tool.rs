@@ -440,10 +440,13 @@ fn is_plural_of(word: &str, noun: &str) -> bool {
 /// plural within three words ("delete Jira issues", "merge pull requests"), or the tool's own
 /// noun right after it ("send email"). A possessive ends the object ("my landlord's").
 fn universal_object(after: &[&str], action: &[String]) -> bool {
-    if after
-        .first()
-        .is_some_and(|next| action.iter().any(|word| word.len() >= 4 && word == next))
-    {
+    // The tool's own object, or its mass noun ("mail" for `delete_email`: "No deleting mail,
+    // ever").
+    if after.first().is_some_and(|next| {
+        action.iter().any(|word| {
+            word.len() >= 4 && (word == next || (next.len() >= 4 && word.ends_with(next)))
+        })
+    }) {
         return true;
     }
     for word in after.iter().take(3) {

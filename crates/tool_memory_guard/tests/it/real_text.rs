@@ -18,7 +18,9 @@ const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/re
 // accuracy floor went from 0.999 to 0.996 then, and only because the corpus grew by cases
 // written to be unread: `r4-s1-handsoff-1`, `r4-s1-mine-1` and `r4x-s1-hr-1` are bans the
 // grammar does not read, whose fail-safe answer is to ask (see docs/guard.md), where their
-// truth is deny. Raise them as the guard improves, never lower them.
+// truth is deny. With its fifth round (1,403 calls, fresh_r5 and fresh_r5x added): 0.996 (five misses:
+// the four before and `r5-f1-pulumi-1`, a flag required by "only with" that asks where the label
+// says deny), none of each. Raise them as the guard improves, never lower them.
 /// Share of calls decided as labelled.
 const MIN_ACCURACY: f64 = 0.996;
 /// Forbidden calls allowed: the failure that matters most, so none.
@@ -27,8 +29,8 @@ const MAX_ALLOWED_FORBIDDEN: usize = 0;
 const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
 const MAX_BLOCKED_HARMLESS: usize = 0;
-const MIN_RULES: usize = 395;
-const MIN_CALLS: usize = 1_310;
+const MIN_RULES: usize = 448;
+const MIN_CALLS: usize = 1_403;
 
 fn load() -> Result<Vec<CorpusCase>> {
     crate::corpus::load_dir(CORPUS_DIR)

@@ -42,6 +42,10 @@ pub(crate) const FORBID_CUES: &[&str] = &[
     "hard nos",
     "no-go",
     "no-gos",
+    // "`sudo` is a no-no", "`eval` is taboo": the same in other words.
+    "no-no",
+    "no-nos",
+    "taboo",
 ];
 pub(crate) const REQUIRE_CUES: &[&str] = &[
     "always",

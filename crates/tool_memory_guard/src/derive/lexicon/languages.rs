@@ -21,8 +21,11 @@ pub(crate) const GERMAN: Language = Language {
         "darf nicht",
         "dürfen nicht",
         "keinesfalls",
+        "nicht erlaubt",
         "nie",
         "niemals",
+        "tabu",
+        "untersagt",
         "verboten",
     ],
     ask: &[
@@ -46,14 +49,18 @@ pub(crate) const GERMAN: Language = Language {
 
 pub(crate) const FRENCH: Language = Language {
     forbid: &[
+        "défendu",
         "interdit",
         "interdite",
+        "interdites",
+        "interdits",
         "jamais",
         "n'utilise pas",
         "ne doit pas",
         "ne doivent pas",
         "ne lance pas",
         "ne pas",
+        "proscrit",
     ],
     ask: &[
         "demande-moi",
@@ -73,21 +80,38 @@ pub(crate) const FRENCH: Language = Language {
 };
 
 pub(crate) const SPANISH: Language = Language {
-    forbid: &["jamas", "jamás", "nunca", "prohibida", "prohibido"],
+    forbid: &[
+        "jamas",
+        "jamás",
+        "no está permitido",
+        "nunca",
+        "prohibida",
+        "prohibidas",
+        "prohibido",
+        "prohibidos",
+        "tabú",
+    ],
     ask: &["consúltame", "pregúntame", "sin preguntar"],
     take: &["usa", "utiliza"],
     change: &["editar", "modifica", "modificar", "modifiques"],
 };
 
 pub(crate) const PORTUGUESE: Language = Language {
-    forbid: &["proibido"],
+    forbid: &["nunca", "proibida", "proibidas", "proibido", "proibidos"],
     ask: &["me pergunte", "sem perguntar"],
     take: &[],
     change: &[],
 };
 
 pub(crate) const ITALIAN: Language = Language {
-    forbid: &["vietato"],
+    forbid: &[
+        "non usare",
+        "tabù",
+        "vietata",
+        "vietate",
+        "vietati",
+        "vietato",
+    ],
     ask: &[],
     take: &[],
     change: &[],
