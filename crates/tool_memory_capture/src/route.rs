@@ -97,7 +97,10 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
                 }
                 // "the `payments` namespace", "the `main` branch": a name of a thing behind
                 // the shell, not a file.
-                if matches!(need, Need::Edit { .. }) && names_a_shell_thing(code, &text[span.end..])
+                if matches!(need, Need::Edit { .. })
+                    && (names_a_shell_thing(code, &text[span.end..])
+                        || used_as_program(code, text, span.end, &spans[span_index..])
+                        || is_subcommand(code, text, &spans[..span_index - 1]))
                 {
                     return Some((Need::Shell, span.start));
                 }
@@ -346,6 +349,107 @@ fn names_a_shell_thing(code: &str, after: &str) -> bool {
             let lower = word.to_ascii_lowercase();
             // "the `analytics` conda env": a program's thing.
             NAMED_SHELL_THINGS.contains(&lower.as_str()) || is_span_program(&lower)
+        })
+}
+
+/// Whether a one-word code span the program table does not know (`pgbadger`, `grpcurl`)
+/// is a program by what follows it (`after` is the span's end, `spans` the code spans after
+/// it): a flag span ("`vegeta` `-rate`"), "with" or "without" a flag, "against" or "at" a
+/// target ("`ghz` at `api.prod`"), "on" a code span or a machine ("`tfsec` only on the
+/// `infra/` folder", "never on the cluster"). A span with a path separator or a file's
+/// extension stays a path, and a word of code stays code.
+fn used_as_program(code: &str, text: &str, after: usize, spans: &[Range<usize>]) -> bool {
+    let code = code.trim();
+    if code.is_empty()
+        || !code
+            .bytes()
+            .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || b"-_".contains(&byte))
+        || !code.as_bytes()[0].is_ascii_lowercase()
+        || CODE_KEYWORDS.contains(&code)
+    {
+        return false;
+    }
+    let rest = &text[after..];
+    // The next code span, when it comes before any other word but a preposition.
+    let next_span = spans.first().map(|span| span.start.saturating_sub(after));
+    let mut words = rest
+        .split(|ch: char| !is_word_char(ch) && ch != '-' && ch != '`')
+        .filter(|word| !word.is_empty());
+    let mut first = words.next().unwrap_or_default();
+    // "`spark-shell` only with …", "never on …": the adverb qualifies what follows.
+    let mut skipped = 0;
+    if ["only", "never", "not", "always", "just"]
+        .iter()
+        .any(|adverb| first.eq_ignore_ascii_case(adverb))
+    {
+        skipped = rest.find(first).map_or(0, |at| at + first.len());
+        first = words.next().unwrap_or_default();
+    }
+    let span_follows = |slack: usize| {
+        next_span.is_some_and(|gap| {
+            gap >= skipped && text[after + skipped..after + gap].trim().len() <= slack
+        })
+    };
+    let flag_next = || {
+        spans
+            .first()
+            .is_some_and(|span| code_span_text(text, span).trim_start().starts_with('-'))
+    };
+    // "`vegeta` `-rate 100`".
+    if span_follows(0) && flag_next() {
+        return true;
+    }
+    match first.to_ascii_lowercase().as_str() {
+        "with" | "without" => span_follows(first.len() + 1) && flag_next(),
+        "against" => true,
+        // "at `api.prod`", not "at the top of the file".
+        "at" => span_follows(first.len() + 1),
+        "on" => {
+            let target = words.next().unwrap_or_default().to_ascii_lowercase();
+            let target = if matches!(target.as_str(), "the" | "a" | "any" | "our") {
+                words.next().unwrap_or_default().to_ascii_lowercase()
+            } else {
+                target
+            };
+            target.starts_with('`')
+                || span_follows(first.len() + 5)
+                || NAMED_SHELL_THINGS.contains(&target.as_str())
+                || MACHINES.contains(&target.as_str())
+        }
+        _ => false,
+    }
+}
+
+/// Where a program runs: "never on the cluster".
+const MACHINES: &[&str] = &[
+    "cluster",
+    "server",
+    "servers",
+    "prod",
+    "production",
+    "staging",
+    "host",
+    "hosts",
+    "box",
+    "node",
+    "nodes",
+    "broker",
+    "vm",
+    "vms",
+];
+
+/// Whether a one-word code span is a subcommand of a program span earlier in the sentence
+/// (`spans` are the code spans before it): "`kubectl` is fine with `get` and `describe`;
+/// never `delete`".
+fn is_subcommand(code: &str, text: &str, spans: &[Range<usize>]) -> bool {
+    let code = code.trim();
+    !code.is_empty()
+        && code
+            .bytes()
+            .all(|byte| byte.is_ascii_lowercase() || byte == b'-')
+        && spans.iter().any(|span| {
+            let program = code_span_text(text, span).trim();
+            !program.contains(char::is_whitespace) && is_span_program(program)
         })
 }
 
@@ -784,6 +888,31 @@ mod tests {
             "Package management is bun only.",
         ] {
             assert_eq!(need_of(rule), Some(Need::Shell), "{rule}");
+        }
+    }
+
+    #[test]
+    fn unknown_programs_by_their_surroundings() {
+        for shell in [
+            "`pgbadger` only with `--incremental`.",
+            "Never call `vegeta` without `-rate` set.",
+            "Don't use `grpcurl` against the payments service.",
+            "Never point `ghz` at `api.prod.internal`.",
+            "`tfsec` only on the `infra/` folder please.",
+            "`spark-shell` never on the cluster.",
+            "`kubectl` `get` is fine, `delete` never.",
+        ] {
+            assert_eq!(need_of(shell), Some(Need::Shell), "{shell}");
+        }
+        // A path, a file or code keeps the edit tool, whatever follows it.
+        for edit in [
+            "`config/prod.yaml` only with `--reviewed` in the commit.",
+            "`schema.prisma` against the old one: never.",
+            "`migrations` only with my approval.",
+            "`unsafe` only with a `// SAFETY:` comment.",
+            "`payments` at the top of the file, never below.",
+        ] {
+            assert_ne!(need_of(edit), Some(Need::Shell), "{edit}");
         }
     }
 
