@@ -97,6 +97,17 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
                 }
                 // "the `payments` namespace", "the `main` branch": a name of a thing behind
                 // the shell, not a file.
+                // "`config/keys.json` holds secrets; don't open it": a verb that shows a
+                // file, before any verb of change, reads it.
+                if need
+                    == (Need::Edit {
+                        create: false,
+                        delete: false,
+                    })
+                    && shown_later(&text[span.end..])
+                {
+                    return Some((Need::Read, span.start));
+                }
                 if matches!(need, Need::Edit { .. })
                     && (names_a_shell_thing(code, &text[span.end..])
                         || used_as_program(code, text, span.end, &spans[span_index..])
@@ -139,9 +150,7 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
             .unwrap_or(word);
         // "Never open `src/keys/`", "don't open any `.pem` files": opening a file reads it
         // (opening a PR or a port does not).
-        if word.eq_ignore_ascii_case("open")
-            && opens_a_file(&text[end..], &spans[span_index..], end)
-        {
+        if is_display_verb(word) && opens_a_file(&text[end..], &spans[span_index..], end) {
             return Some((Need::Read, start));
         }
         // "Never log request bodies": what the code writes to its log (not "log into").
@@ -350,6 +359,87 @@ fn names_a_shell_thing(code: &str, after: &str) -> bool {
             // "the `analytics` conda env": a program's thing.
             NAMED_SHELL_THINGS.contains(&lower.as_str()) || is_span_program(&lower)
         })
+}
+
+/// Verbs that show a file's content rather than change it ("open", "print", "cat"); a file
+/// after one (or a pronoun for a file before it) is read.
+const DISPLAY_VERBS: &[&str] = &[
+    "open",
+    "opens",
+    "opening",
+    "read",
+    "reads",
+    "reading",
+    "view",
+    "viewing",
+    "print",
+    "printing",
+    "cat",
+    "display",
+    "displaying",
+    "show",
+    "showing",
+    "dump",
+    "dumping",
+];
+
+fn is_display_verb(word: &str) -> bool {
+    DISPLAY_VERBS
+        .iter()
+        .any(|verb| word.eq_ignore_ascii_case(verb))
+}
+
+/// Whether the words after a file's code span (`after`) show it before they name any other
+/// need: "… hold secrets; don't open them", "… is private — never print it", "…: never view or
+/// dump it". A verb of change first ("never edit it, read the docs") keeps the edit tool, and
+/// the look stops at a code span that is not a file too.
+fn shown_later(after: &str) -> bool {
+    let mut rest = after;
+    while let Some(start) = rest.find(|ch: char| is_word_char(ch) || ch == '`') {
+        rest = &rest[start..];
+        if let Some(code) = rest.strip_prefix('`') {
+            // "`config/keys.json` and `*.p12` hold secrets": another file of the list.
+            let Some(close) = code.find('`') else {
+                return false;
+            };
+            if !matches!(span_need(&code[..close]), Some(Need::Edit { .. })) {
+                return false;
+            }
+            rest = &code[close + 1..];
+            continue;
+        }
+        let end = rest
+            .find(|ch: char| !is_word_char(ch) && ch != '-')
+            .unwrap_or(rest.len());
+        let word = &rest[..end];
+        rest = &rest[end..];
+        if is_display_verb(word) {
+            let next = rest
+                .split(|ch: char| !is_word_char(ch))
+                .find(|word| !word.is_empty())
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            // "print it", "open them", "show its contents", "view or dump it".
+            return matches!(
+                next.as_str(),
+                "it" | "them"
+                    | "its"
+                    | "their"
+                    | "or"
+                    | "and"
+                    | "this"
+                    | "that"
+                    | "these"
+                    | "those"
+                    | "the"
+                    | "any"
+            );
+        }
+        if word_need(word, rest).is_some() {
+            return false;
+        }
+    }
+    false
 }
 
 /// Whether a one-word code span the program table does not know (`pgbadger`, `grpcurl`)
@@ -889,6 +979,32 @@ mod tests {
         ] {
             assert_eq!(need_of(rule), Some(Need::Shell), "{rule}");
         }
+    }
+
+    #[test]
+    fn verbs_that_show_a_file_read_it() {
+        for read in [
+            "`config/keys.json` and `*.p12` hold secrets; don't open them.",
+            "`.env.staging` is private — never print it.",
+            "Don't cat `id_rsa` or show its contents.",
+            "`secrets.enc.yaml`: never view or dump it.",
+            "Never display `credentials.toml`.",
+        ] {
+            assert_eq!(need_of(read), Some(Need::Read), "{read}");
+        }
+        // A verb of change first keeps the edit tool; a command span ends the look.
+        for not_read in [
+            "`schema.prisma` is generated: never edit it, read the docs instead.",
+            "`migrations/*.sql` are frozen, never modify them.",
+            "`Cargo.lock` is checked in, `cargo tree` shows it.",
+            "Never print secrets in `app.log`.",
+        ] {
+            assert_ne!(need_of(not_read), Some(Need::Read), "{not_read}");
+        }
+        assert!(matches!(
+            need_of("Never regenerate `package-lock.json`."),
+            Some(Need::Edit { create: true, .. })
+        ));
     }
 
     #[test]
