@@ -80,6 +80,9 @@ struct Synonym {
     action: bool,
     /// It names the tool only beside another word of it: one word, not a phrase.
     needs_company: bool,
+    /// An earlier, more specific name word also claims it ("move" says `transition` before
+    /// `update`): the tool of this one takes the rule only when no tool of that one does.
+    fallback: bool,
 }
 
 /// The tools an edict can land on: the turn's tools in call order, then the catalogue.
@@ -599,21 +602,21 @@ impl Candidates {
     /// `slack_read_channel`), then call order.
     fn by_name_word(&self, form: &Haystack<'_>, hits: &Hits) -> Option<NameWordHit<'_>> {
         let sending = self.senders && sends_mail(form);
-        let mut best: Option<(usize, Reverse<usize>, bool, &Candidate, bool)> = None;
+        let mut best: Option<(usize, Reverse<usize>, bool, bool, &Candidate, bool)> = None;
         for tool in &self.tools {
             let earliest = tool
                 .distinctive
                 .iter()
                 .filter_map(|&token| {
                     tool.name_word_at(token, hits)
-                        .map(|at| (at, tool.verb() == Some(tool.tokens[token].as_str())))
+                        .map(|at| (at, tool.verb() == Some(tool.tokens[token].as_str()), false))
                 })
                 .min();
             let earliest = match tool.synonym_at(hits) {
-                Some(synonym) if earliest.is_none_or(|(at, _)| synonym.0 < at) => Some(synonym),
+                Some(synonym) if earliest.is_none_or(|(at, _, _)| synonym.0 < at) => Some(synonym),
                 _ => earliest,
             };
-            let Some((position, verb)) = earliest else {
+            let Some((position, verb, fallback)) = earliest else {
                 continue;
             };
             // On a tie, a tool that sends: "never email Sarah" is about sending mail, not
@@ -621,13 +624,16 @@ impl Candidates {
             let key = (
                 position,
                 Reverse(tool.words_in(hits)),
+                fallback,
                 !(sending && tool.sends),
             );
-            if best.is_none_or(|(at, score, sends, _, _)| key < (at, score, sends)) {
-                best = Some((key.0, key.1, key.2, tool, verb));
+            if best
+                .is_none_or(|(at, score, fallback, sends, _, _)| key < (at, score, fallback, sends))
+            {
+                best = Some((key.0, key.1, key.2, key.3, tool, verb));
             }
         }
-        best.map(|(position, Reverse(words), _, tool, verb)| NameWordHit {
+        best.map(|(position, Reverse(words), _, _, tool, verb)| NameWordHit {
             tool,
             position,
             words,
@@ -987,11 +993,11 @@ impl Candidate {
     /// says the tool's action. One word needs company (another synonym or a word of the
     /// tool's name): "move an issue", "reassign tickets", not "move the files" or "the ticket
     /// number"; a phrase ("log work") names the tool alone.
-    fn synonym_at(&self, hits: &Hits) -> Option<(usize, bool)> {
+    fn synonym_at(&self, hits: &Hits) -> Option<(usize, bool, bool)> {
         if self.synonyms.is_empty() {
             return None;
         }
-        let mut earliest: Option<(usize, bool)> = None;
+        let mut earliest: Option<(usize, bool, bool)> = None;
         let mut said = 0;
         let mut alone = false;
         for &(needle, synonym) in &self.synonyms {
@@ -1000,8 +1006,8 @@ impl Candidate {
             };
             said += 1;
             alone = alone || !synonym.needs_company;
-            if earliest.is_none_or(|(best, _)| at < best) {
-                earliest = Some((at, synonym.action));
+            if earliest.is_none_or(|(best, _, _)| at < best) {
+                earliest = Some((at, synonym.action, synonym.fallback));
             }
         }
         let accompanied = || {
@@ -1050,6 +1056,10 @@ fn synonyms_of(tokens: &[String], names: &mut NameIndex) -> Vec<(u32, Synonym)> 
             let synonym = Synonym {
                 action,
                 needs_company: !phrase.contains(' '),
+                fallback: NAME_WORD_SYNONYMS
+                    .iter()
+                    .take_while(|(earlier, _, _)| *earlier != word)
+                    .any(|(_, _, earlier)| earlier.contains(phrase)),
             };
             synonyms.push((names.add(phrase, ALIAS_SUFFIXES), synonym));
         }
