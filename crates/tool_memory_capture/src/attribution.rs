@@ -73,6 +73,11 @@ pub(crate) struct Candidate {
     synonyms: Vec<(u32, Synonym)>,
 }
 
+/// How a tool found by a name word ranks (lower first): where the word stands, how many of the
+/// tool's words the rule uses (more first), whether the word is a fallback synonym, whether
+/// the tool does not send what the rule sends.
+type NameWordKey = (usize, Reverse<usize>, bool, bool);
+
 /// What a synonym of a name word says of the tool ([`NAME_WORD_SYNONYMS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Synonym {
@@ -602,7 +607,7 @@ impl Candidates {
     /// `slack_read_channel`), then call order.
     fn by_name_word(&self, form: &Haystack<'_>, hits: &Hits) -> Option<NameWordHit<'_>> {
         let sending = self.senders && sends_mail(form);
-        let mut best: Option<(usize, Reverse<usize>, bool, bool, &Candidate, bool)> = None;
+        let mut best: Option<(NameWordKey, &Candidate, bool)> = None;
         for tool in &self.tools {
             let earliest = tool
                 .distinctive
@@ -627,18 +632,18 @@ impl Candidates {
                 fallback,
                 !(sending && tool.sends),
             );
-            if best
-                .is_none_or(|(at, score, fallback, sends, _, _)| key < (at, score, fallback, sends))
-            {
-                best = Some((key.0, key.1, key.2, key.3, tool, verb));
+            if best.is_none_or(|(best_key, _, _)| key < best_key) {
+                best = Some((key, tool, verb));
             }
         }
-        best.map(|(position, Reverse(words), _, _, tool, verb)| NameWordHit {
-            tool,
-            position,
-            words,
-            verb,
-        })
+        best.map(
+            |((position, Reverse(words), _, _), tool, verb)| NameWordHit {
+                tool,
+                position,
+                words,
+                verb,
+            },
+        )
     }
 
     /// The alias group mentioned first that resolves to an existing tool: product and

@@ -833,7 +833,7 @@ fn the_name_index_finds_what_a_search_per_name_finds() {
                 named.map(|(_, _, name)| name),
                 "{form:?}"
             );
-            let mut by_word: Option<(usize, Reverse<usize>, bool, bool, &str, bool)> = None;
+            let mut by_word: Option<(NameWordKey, &str, bool)> = None;
             for tool in &candidates.tools {
                 // An agent's own tool of a family or of interaction is found by its family
                 // or its exact name, not by what users call an app's action.
@@ -930,10 +930,8 @@ fn the_name_index_finds_what_a_search_per_name_finds() {
                 if let Some((at, verb, fallback)) = earliest {
                     let sender = candidates.senders && sends_mail(&haystack) && tool.sends;
                     let key = (at, Reverse(words_in), fallback, !sender);
-                    if by_word.is_none_or(|(best, score, fallback, not_sender, _, _)| {
-                        key < (best, score, fallback, not_sender)
-                    }) {
-                        by_word = Some((key.0, key.1, key.2, key.3, &tool.name, verb));
+                    if by_word.is_none_or(|(best, _, _)| key < best) {
+                        by_word = Some((key, &tool.name, verb));
                     }
                 }
             }
@@ -945,7 +943,7 @@ fn the_name_index_finds_what_a_search_per_name_finds() {
                     hit.verb,
                 )
             });
-            let expected = by_word.map(|(at, words, _, _, name, verb)| (at, words, name, verb));
+            let expected = by_word.map(|((at, words, _, _), name, verb)| (at, words, name, verb));
             assert_eq!(found, expected, "{form:?}");
             compared += 1;
         }
