@@ -827,6 +827,11 @@ fn span_need(code: &str) -> Option<Need> {
     {
         return Some(Need::Shell);
     }
+    // `smtp.internal`, `db.svc.cluster.local`, `10.0.3.7`: a machine of a private network,
+    // which the shell reaches (a public domain may be a page to fetch, so it is left alone).
+    if is_private_host(code) {
+        return Some(Need::Shell);
+    }
     // `token=`, `?sig=`, `&api_key=`: a parameter of a link, which a fetch sends.
     if !code.contains(' ')
         && (code.starts_with(['?', '&'])
@@ -841,6 +846,39 @@ fn span_need(code: &str) -> Option<Need> {
     Some(Need::Edit {
         create: false,
         delete: false,
+    })
+}
+
+/// Whether a code span is the name of a machine on a private network: dotted labels of
+/// lower-case letters, digits and `-` whose last label is a private network's (`internal`,
+/// `lan`, `corp`, `intranet`, and `local` after a domain), or an IPv4 address (`10.0.3.7`, `127.0.0.1:8080`).
+fn is_private_host(code: &str) -> bool {
+    const PRIVATE_SUFFIXES: &[&str] = &["internal", "local", "lan", "corp", "intranet"];
+    let host = code.split_once(':').map_or(code, |(host, port)| {
+        if port.bytes().all(|byte| byte.is_ascii_digit()) {
+            host
+        } else {
+            ""
+        }
+    });
+    let labels: Vec<&str> = host.split('.').collect();
+    if labels.len() < 2
+        || labels.iter().any(|label| {
+            label.is_empty()
+                || !label
+                    .bytes()
+                    .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-')
+        })
+    {
+        return false;
+    }
+    let ipv4 = labels.len() == 4
+        && labels
+            .iter()
+            .all(|label| label.len() <= 3 && label.bytes().all(|byte| byte.is_ascii_digit()));
+    // `settings.local`, `compose.local` are files; a host under `.local` has a domain too.
+    ipv4 || labels.last().is_some_and(|last| {
+        PRIVATE_SUFFIXES.contains(last) && (*last != "local" || labels.len() >= 3)
     })
 }
 
@@ -978,6 +1016,25 @@ mod tests {
             "Package management is bun only.",
         ] {
             assert_eq!(need_of(rule), Some(Need::Shell), "{rule}");
+        }
+    }
+
+    #[test]
+    fn machines_of_a_private_network_are_the_shells() {
+        for shell in [
+            "Never send anything to `smtp.internal` with `swaks`.",
+            "`db.svc.cluster.local` is off limits.",
+            "Never touch `10.0.3.7`.",
+            "`127.0.0.1:8080` only.",
+        ] {
+            assert_eq!(need_of(shell), Some(Need::Shell), "{shell}");
+        }
+        for not_shell in [
+            "Never touch `config.local.yaml`.",
+            "`1.2.3` is the last release tag in `CHANGELOG.md`.",
+            "Never edit `settings.local`.",
+        ] {
+            assert_ne!(need_of(not_shell), Some(Need::Shell), "{not_shell}");
         }
     }
 
