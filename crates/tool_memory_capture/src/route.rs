@@ -861,25 +861,26 @@ fn is_private_host(code: &str) -> bool {
             ""
         }
     });
-    let labels: Vec<&str> = host.split('.').collect();
-    if labels.len() < 2
-        || labels.iter().any(|label| {
-            label.is_empty()
-                || !label
-                    .bytes()
-                    .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-')
-        })
-    {
+    // Counted without collecting the labels: most spans are not hosts.
+    let mut count = 0;
+    let mut digits = true;
+    for label in host.split('.') {
+        count += 1;
+        if label.is_empty()
+            || !label
+                .bytes()
+                .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-')
+        {
+            return false;
+        }
+        digits = digits && label.len() <= 3 && label.bytes().all(|byte| byte.is_ascii_digit());
+    }
+    if count < 2 {
         return false;
     }
-    let ipv4 = labels.len() == 4
-        && labels
-            .iter()
-            .all(|label| label.len() <= 3 && label.bytes().all(|byte| byte.is_ascii_digit()));
+    let last = host.rsplit('.').next().unwrap_or_default();
     // `settings.local`, `compose.local` are files; a host under `.local` has a domain too.
-    ipv4 || labels.last().is_some_and(|last| {
-        PRIVATE_SUFFIXES.contains(last) && (*last != "local" || labels.len() >= 3)
-    })
+    (digits && count == 4) || (PRIVATE_SUFFIXES.contains(&last) && (last != "local" || count >= 3))
 }
 
 /// Whether `word` has the shape of a PowerShell cmdlet: a capitalised verb, a hyphen and a
