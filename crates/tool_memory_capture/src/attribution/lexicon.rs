@@ -722,11 +722,8 @@ pub(super) const NAME_WORD_SYNONYMS: &[(&str, NameWordKind, &[&str])] = &[
         ],
     ),
     ("issue", NameWordKind::Thing, &["bug", "ticket"]),
-    (
-        "message",
-        NameWordKind::Thing,
-        &["e-mail", "email", "mail", "reply", "thread"],
-    ),
+    // Not "mail": a chat server's `post_message` must not take a rule about e-mail.
+    ("message", NameWordKind::Thing, &["reply", "thread"]),
     (
         "respond",
         NameWordKind::Action,

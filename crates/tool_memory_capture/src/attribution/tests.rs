@@ -1120,3 +1120,24 @@ fn an_mcp_action_is_picked_by_its_verb() {
         "mcp__jira__update_issue",
     );
 }
+
+#[test]
+fn mail_words_do_not_send_a_rule_to_a_chat_server() {
+    let both = [
+        "mcp__slack__post_message",
+        "mcp__gmail__send_email",
+        "mcp__gmail__delete_email",
+    ];
+    check(
+        "never trash mail from the bank",
+        &[],
+        &both,
+        "mcp__gmail__delete_email",
+    );
+    check(
+        "never forward emails from legal",
+        &[],
+        &both,
+        "mcp__gmail__send_email",
+    );
+}
