@@ -168,6 +168,11 @@ impl Candidates {
             let clause_form = match_form(clause);
             let haystack = Haystack::new(&clause_form);
             let spans = code_spans(clause);
+            // "`kubectl` is fine with `get` and `describe`; never `delete`": a ban that names
+            // only a bare word in code bans a subcommand of the program the permission ran.
+            if let Some(tool) = self.subcommand_of(&text[..at], clause, &spans) {
+                return tool;
+            }
             let hits = self.hits(&haystack);
             if let Some(tool) = self.evidence(clause, &spans, &haystack, &hits, true) {
                 return tool;
@@ -241,6 +246,29 @@ impl Candidates {
             }
         }
         (first_tool, tools)
+    }
+
+    /// The tool of the program `before` (the part before a ban's clause) runs, when the ban's
+    /// `clause` names in code only bare words (`delete`, `apply`: lower-case letters and `-`)
+    /// and `before` names a command in code.
+    fn subcommand_of(&self, before: &str, clause: &str, spans: &[Range<usize>]) -> Option<String> {
+        let bare = !spans.is_empty()
+            && spans.iter().all(|span| {
+                let code = code_span_text(clause, span).trim();
+                !code.is_empty()
+                    && code
+                        .bytes()
+                        .all(|byte| byte.is_ascii_lowercase() || byte == b'-')
+            });
+        if !bare || matches!(need_at_with(clause, spans), Some((Need::Shell, _))) {
+            return None;
+        }
+        let before_spans = code_spans(before);
+        before_spans
+            .iter()
+            .any(|span| is_command(code_span_text(before, span)))
+            .then(|| self.clause_tool(before))
+            .flatten()
     }
 
     /// The tool a part of a rule gives evidence of, if any.

@@ -1141,3 +1141,21 @@ fn mail_words_do_not_send_a_rule_to_a_chat_server() {
         "mcp__gmail__send_email",
     );
 }
+
+#[test]
+fn a_bare_word_banned_after_a_program_is_its_subcommand() {
+    let claude = ["Bash", "Read", "Edit", "Write"];
+    check_rule(
+        "`kubectl` is fine with `get` and `describe`; never `delete`.",
+        None,
+        &claude,
+        "bash",
+    );
+    // A ban on a file after a command stays the file's.
+    check_rule(
+        "You may run `make test`, but never edit `Cargo.lock`.",
+        None,
+        &claude,
+        "edit",
+    );
+}
