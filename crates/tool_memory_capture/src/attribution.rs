@@ -73,6 +73,11 @@ pub(crate) struct Candidate {
     synonyms: Vec<(u32, Synonym)>,
 }
 
+/// How a tool found by a name word ranks (lower first): where the word stands, how many of the
+/// tool's words the rule uses (more first), whether the word is a fallback synonym, whether
+/// the tool does not send what the rule sends.
+type NameWordKey = (usize, Reverse<usize>, bool, bool);
+
 /// What a synonym of a name word says of the tool ([`NAME_WORD_SYNONYMS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Synonym {
@@ -80,6 +85,9 @@ struct Synonym {
     action: bool,
     /// It names the tool only beside another word of it: one word, not a phrase.
     needs_company: bool,
+    /// An earlier, more specific name word also claims it ("move" says `transition` before
+    /// `update`): the tool of this one takes the rule only when no tool of that one does.
+    fallback: bool,
 }
 
 /// The tools an edict can land on: the turn's tools in call order, then the catalogue.
@@ -160,6 +168,11 @@ impl Candidates {
             let clause_form = match_form(clause);
             let haystack = Haystack::new(&clause_form);
             let spans = code_spans(clause);
+            // "`kubectl` is fine with `get` and `describe`; never `delete`": a ban that names
+            // only a bare word in code bans a subcommand of the program the permission ran.
+            if let Some(tool) = self.subcommand_of(&text[..at], clause, &spans) {
+                return tool;
+            }
             let hits = self.hits(&haystack);
             if let Some(tool) = self.evidence(clause, &spans, &haystack, &hits, true) {
                 return tool;
@@ -233,6 +246,29 @@ impl Candidates {
             }
         }
         (first_tool, tools)
+    }
+
+    /// The tool of the program `before` (the part before a ban's clause) runs, when the ban's
+    /// `clause` names in code only bare words (`delete`, `apply`: lower-case letters and `-`)
+    /// and `before` names a command in code.
+    fn subcommand_of(&self, before: &str, clause: &str, spans: &[Range<usize>]) -> Option<String> {
+        let bare = !spans.is_empty()
+            && spans.iter().all(|span| {
+                let code = code_span_text(clause, span).trim();
+                !code.is_empty()
+                    && code
+                        .bytes()
+                        .all(|byte| byte.is_ascii_lowercase() || byte == b'-')
+            });
+        if !bare || matches!(need_at_with(clause, spans), Some((Need::Shell, _))) {
+            return None;
+        }
+        let before_spans = code_spans(before);
+        before_spans
+            .iter()
+            .any(|span| is_command(code_span_text(before, span)))
+            .then(|| self.clause_tool(before))
+            .flatten()
     }
 
     /// The tool a part of a rule gives evidence of, if any.
@@ -599,21 +635,21 @@ impl Candidates {
     /// `slack_read_channel`), then call order.
     fn by_name_word(&self, form: &Haystack<'_>, hits: &Hits) -> Option<NameWordHit<'_>> {
         let sending = self.senders && sends_mail(form);
-        let mut best: Option<(usize, Reverse<usize>, bool, &Candidate, bool)> = None;
+        let mut best: Option<(NameWordKey, &Candidate, bool)> = None;
         for tool in &self.tools {
             let earliest = tool
                 .distinctive
                 .iter()
                 .filter_map(|&token| {
                     tool.name_word_at(token, hits)
-                        .map(|at| (at, tool.verb() == Some(tool.tokens[token].as_str())))
+                        .map(|at| (at, tool.verb() == Some(tool.tokens[token].as_str()), false))
                 })
                 .min();
             let earliest = match tool.synonym_at(hits) {
-                Some(synonym) if earliest.is_none_or(|(at, _)| synonym.0 < at) => Some(synonym),
+                Some(synonym) if earliest.is_none_or(|(at, _, _)| synonym.0 < at) => Some(synonym),
                 _ => earliest,
             };
-            let Some((position, verb)) = earliest else {
+            let Some((position, verb, fallback)) = earliest else {
                 continue;
             };
             // On a tie, a tool that sends: "never email Sarah" is about sending mail, not
@@ -621,18 +657,21 @@ impl Candidates {
             let key = (
                 position,
                 Reverse(tool.words_in(hits)),
+                fallback,
                 !(sending && tool.sends),
             );
-            if best.is_none_or(|(at, score, sends, _, _)| key < (at, score, sends)) {
-                best = Some((key.0, key.1, key.2, tool, verb));
+            if best.is_none_or(|(best_key, _, _)| key < best_key) {
+                best = Some((key, tool, verb));
             }
         }
-        best.map(|(position, Reverse(words), _, tool, verb)| NameWordHit {
-            tool,
-            position,
-            words,
-            verb,
-        })
+        best.map(
+            |((position, Reverse(words), _, _), tool, verb)| NameWordHit {
+                tool,
+                position,
+                words,
+                verb,
+            },
+        )
     }
 
     /// The alias group mentioned first that resolves to an existing tool: product and
@@ -987,11 +1026,11 @@ impl Candidate {
     /// says the tool's action. One word needs company (another synonym or a word of the
     /// tool's name): "move an issue", "reassign tickets", not "move the files" or "the ticket
     /// number"; a phrase ("log work") names the tool alone.
-    fn synonym_at(&self, hits: &Hits) -> Option<(usize, bool)> {
+    fn synonym_at(&self, hits: &Hits) -> Option<(usize, bool, bool)> {
         if self.synonyms.is_empty() {
             return None;
         }
-        let mut earliest: Option<(usize, bool)> = None;
+        let mut earliest: Option<(usize, bool, bool)> = None;
         let mut said = 0;
         let mut alone = false;
         for &(needle, synonym) in &self.synonyms {
@@ -1000,8 +1039,8 @@ impl Candidate {
             };
             said += 1;
             alone = alone || !synonym.needs_company;
-            if earliest.is_none_or(|(best, _)| at < best) {
-                earliest = Some((at, synonym.action));
+            if earliest.is_none_or(|(best, _, _)| at < best) {
+                earliest = Some((at, synonym.action, synonym.fallback));
             }
         }
         let accompanied = || {
@@ -1050,6 +1089,10 @@ fn synonyms_of(tokens: &[String], names: &mut NameIndex) -> Vec<(u32, Synonym)> 
             let synonym = Synonym {
                 action,
                 needs_company: !phrase.contains(' '),
+                fallback: NAME_WORD_SYNONYMS
+                    .iter()
+                    .take_while(|(earlier, _, _)| *earlier != word)
+                    .any(|(_, _, earlier)| earlier.contains(phrase)),
             };
             synonyms.push((names.add(phrase, ALIAS_SUFFIXES), synonym));
         }

@@ -97,7 +97,21 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
                 }
                 // "the `payments` namespace", "the `main` branch": a name of a thing behind
                 // the shell, not a file.
-                if matches!(need, Need::Edit { .. }) && names_a_shell_thing(code, &text[span.end..])
+                // "`config/keys.json` holds secrets; don't open it": a verb that shows a
+                // file, before any verb of change, reads it.
+                if need
+                    == (Need::Edit {
+                        create: false,
+                        delete: false,
+                    })
+                    && shown_later(&text[span.end..])
+                {
+                    return Some((Need::Read, span.start));
+                }
+                if matches!(need, Need::Edit { .. })
+                    && (names_a_shell_thing(code, &text[span.end..])
+                        || used_as_program(code, text, span.end, &spans[span_index..])
+                        || is_subcommand(code, text, &spans[..span_index - 1]))
                 {
                     return Some((Need::Shell, span.start));
                 }
@@ -136,9 +150,7 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
             .unwrap_or(word);
         // "Never open `src/keys/`", "don't open any `.pem` files": opening a file reads it
         // (opening a PR or a port does not).
-        if word.eq_ignore_ascii_case("open")
-            && opens_a_file(&text[end..], &spans[span_index..], end)
-        {
+        if is_display_verb(word) && opens_a_file(&text[end..], &spans[span_index..], end) {
             return Some((Need::Read, start));
         }
         // "Never log request bodies": what the code writes to its log (not "log into").
@@ -346,6 +358,188 @@ fn names_a_shell_thing(code: &str, after: &str) -> bool {
             let lower = word.to_ascii_lowercase();
             // "the `analytics` conda env": a program's thing.
             NAMED_SHELL_THINGS.contains(&lower.as_str()) || is_span_program(&lower)
+        })
+}
+
+/// Verbs that show a file's content rather than change it ("open", "print", "cat"); a file
+/// after one (or a pronoun for a file before it) is read.
+const DISPLAY_VERBS: &[&str] = &[
+    "open",
+    "opens",
+    "opening",
+    "read",
+    "reads",
+    "reading",
+    "view",
+    "viewing",
+    "print",
+    "printing",
+    "cat",
+    "display",
+    "displaying",
+    "show",
+    "showing",
+    "dump",
+    "dumping",
+];
+
+fn is_display_verb(word: &str) -> bool {
+    DISPLAY_VERBS
+        .iter()
+        .any(|verb| word.eq_ignore_ascii_case(verb))
+}
+
+/// Whether the words after a file's code span (`after`) show it before they name any other
+/// need: "… hold secrets; don't open them", "… is private — never print it", "…: never view or
+/// dump it". A verb of change first ("never edit it, read the docs") keeps the edit tool, and
+/// the look stops at a code span that is not a file too.
+fn shown_later(after: &str) -> bool {
+    let mut rest = after;
+    while let Some(start) = rest.find(|ch: char| is_word_char(ch) || ch == '`') {
+        rest = &rest[start..];
+        if let Some(code) = rest.strip_prefix('`') {
+            // "`config/keys.json` and `*.p12` hold secrets": another file of the list.
+            let Some(close) = code.find('`') else {
+                return false;
+            };
+            if !matches!(span_need(&code[..close]), Some(Need::Edit { .. })) {
+                return false;
+            }
+            rest = &code[close + 1..];
+            continue;
+        }
+        let end = rest
+            .find(|ch: char| !is_word_char(ch) && ch != '-')
+            .unwrap_or(rest.len());
+        let word = &rest[..end];
+        rest = &rest[end..];
+        if is_display_verb(word) {
+            let next = rest
+                .split(|ch: char| !is_word_char(ch))
+                .find(|word| !word.is_empty())
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            // "print it", "open them", "show its contents", "view or dump it".
+            return matches!(
+                next.as_str(),
+                "it" | "them"
+                    | "its"
+                    | "their"
+                    | "or"
+                    | "and"
+                    | "this"
+                    | "that"
+                    | "these"
+                    | "those"
+                    | "the"
+                    | "any"
+            );
+        }
+        if word_need(word, rest).is_some() {
+            return false;
+        }
+    }
+    false
+}
+
+/// Whether a one-word code span the program table does not know (`pgbadger`, `grpcurl`)
+/// is a program by what follows it (`after` is the span's end, `spans` the code spans after
+/// it): a flag span ("`vegeta` `-rate`"), "with" or "without" a flag, "against" or "at" a
+/// target ("`ghz` at `api.prod`"), "on" a code span or a machine ("`tfsec` only on the
+/// `infra/` folder", "never on the cluster"). A span with a path separator or a file's
+/// extension stays a path, and a word of code stays code.
+fn used_as_program(code: &str, text: &str, after: usize, spans: &[Range<usize>]) -> bool {
+    let code = code.trim();
+    if code.is_empty()
+        || !code
+            .bytes()
+            .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || b"-_".contains(&byte))
+        || !code.as_bytes()[0].is_ascii_lowercase()
+        || CODE_KEYWORDS.contains(&code)
+    {
+        return false;
+    }
+    let rest = &text[after..];
+    // The next code span, when it comes before any other word but a preposition.
+    let next_span = spans.first().map(|span| span.start.saturating_sub(after));
+    let mut words = rest
+        .split(|ch: char| !is_word_char(ch) && ch != '-' && ch != '`')
+        .filter(|word| !word.is_empty());
+    let mut first = words.next().unwrap_or_default();
+    // "`spark-shell` only with …", "never on …": the adverb qualifies what follows.
+    let mut skipped = 0;
+    if ["only", "never", "not", "always", "just"]
+        .iter()
+        .any(|adverb| first.eq_ignore_ascii_case(adverb))
+    {
+        skipped = rest.find(first).map_or(0, |at| at + first.len());
+        first = words.next().unwrap_or_default();
+    }
+    let span_follows = |slack: usize| {
+        next_span.is_some_and(|gap| {
+            gap >= skipped && text[after + skipped..after + gap].trim().len() <= slack
+        })
+    };
+    let flag_next = || {
+        spans
+            .first()
+            .is_some_and(|span| code_span_text(text, span).trim_start().starts_with('-'))
+    };
+    // "`vegeta` `-rate 100`".
+    if span_follows(0) && flag_next() {
+        return true;
+    }
+    match first.to_ascii_lowercase().as_str() {
+        "with" | "without" => span_follows(first.len() + 1) && flag_next(),
+        "against" => true,
+        // "at `api.prod`", not "at the top of the file".
+        "at" => span_follows(first.len() + 1),
+        "on" => {
+            let target = words.next().unwrap_or_default().to_ascii_lowercase();
+            let target = if matches!(target.as_str(), "the" | "a" | "any" | "our") {
+                words.next().unwrap_or_default().to_ascii_lowercase()
+            } else {
+                target
+            };
+            target.starts_with('`')
+                || span_follows(first.len() + 5)
+                || NAMED_SHELL_THINGS.contains(&target.as_str())
+                || MACHINES.contains(&target.as_str())
+        }
+        _ => false,
+    }
+}
+
+/// Where a program runs: "never on the cluster".
+const MACHINES: &[&str] = &[
+    "cluster",
+    "server",
+    "servers",
+    "prod",
+    "production",
+    "staging",
+    "host",
+    "hosts",
+    "box",
+    "node",
+    "nodes",
+    "broker",
+    "vm",
+    "vms",
+];
+
+/// Whether a one-word code span is a subcommand of a program span earlier in the sentence
+/// (`spans` are the code spans before it): "`kubectl` is fine with `get` and `describe`;
+/// never `delete`".
+fn is_subcommand(code: &str, text: &str, spans: &[Range<usize>]) -> bool {
+    let code = code.trim();
+    !code.is_empty()
+        && code
+            .bytes()
+            .all(|byte| byte.is_ascii_lowercase() || byte == b'-')
+        && spans.iter().any(|span| {
+            let program = code_span_text(text, span).trim();
+            !program.contains(char::is_whitespace) && is_span_program(program)
         })
 }
 
@@ -633,6 +827,11 @@ fn span_need(code: &str) -> Option<Need> {
     {
         return Some(Need::Shell);
     }
+    // `smtp.internal`, `db.svc.cluster.local`, `10.0.3.7`: a machine of a private network,
+    // which the shell reaches (a public domain may be a page to fetch, so it is left alone).
+    if is_private_host(code) {
+        return Some(Need::Shell);
+    }
     // `token=`, `?sig=`, `&api_key=`: a parameter of a link, which a fetch sends.
     if !code.contains(' ')
         && (code.starts_with(['?', '&'])
@@ -648,6 +847,40 @@ fn span_need(code: &str) -> Option<Need> {
         create: false,
         delete: false,
     })
+}
+
+/// Whether a code span is the name of a machine on a private network: dotted labels of
+/// lower-case letters, digits and `-` whose last label is a private network's (`internal`,
+/// `lan`, `corp`, `intranet`, and `local` after a domain), or an IPv4 address (`10.0.3.7`, `127.0.0.1:8080`).
+fn is_private_host(code: &str) -> bool {
+    const PRIVATE_SUFFIXES: &[&str] = &["internal", "local", "lan", "corp", "intranet"];
+    let host = code.split_once(':').map_or(code, |(host, port)| {
+        if port.bytes().all(|byte| byte.is_ascii_digit()) {
+            host
+        } else {
+            ""
+        }
+    });
+    // Counted without collecting the labels: most spans are not hosts.
+    let mut count = 0;
+    let mut digits = true;
+    for label in host.split('.') {
+        count += 1;
+        if label.is_empty()
+            || !label
+                .bytes()
+                .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-')
+        {
+            return false;
+        }
+        digits = digits && label.len() <= 3 && label.bytes().all(|byte| byte.is_ascii_digit());
+    }
+    if count < 2 {
+        return false;
+    }
+    let last = host.rsplit('.').next().unwrap_or_default();
+    // `settings.local`, `compose.local` are files; a host under `.local` has a domain too.
+    (digits && count == 4) || (PRIVATE_SUFFIXES.contains(&last) && (last != "local" || count >= 3))
 }
 
 /// Whether `word` has the shape of a PowerShell cmdlet: a capitalised verb, a hyphen and a
@@ -784,6 +1017,76 @@ mod tests {
             "Package management is bun only.",
         ] {
             assert_eq!(need_of(rule), Some(Need::Shell), "{rule}");
+        }
+    }
+
+    #[test]
+    fn machines_of_a_private_network_are_the_shells() {
+        for shell in [
+            "Never send anything to `smtp.internal` with `swaks`.",
+            "`db.svc.cluster.local` is off limits.",
+            "Never touch `10.0.3.7`.",
+            "`127.0.0.1:8080` only.",
+        ] {
+            assert_eq!(need_of(shell), Some(Need::Shell), "{shell}");
+        }
+        for not_shell in [
+            "Never touch `config.local.yaml`.",
+            "`1.2.3` is the last release tag in `CHANGELOG.md`.",
+            "Never edit `settings.local`.",
+        ] {
+            assert_ne!(need_of(not_shell), Some(Need::Shell), "{not_shell}");
+        }
+    }
+
+    #[test]
+    fn verbs_that_show_a_file_read_it() {
+        for read in [
+            "`config/keys.json` and `*.p12` hold secrets; don't open them.",
+            "`.env.staging` is private — never print it.",
+            "Don't cat `id_rsa` or show its contents.",
+            "`secrets.enc.yaml`: never view or dump it.",
+            "Never display `credentials.toml`.",
+        ] {
+            assert_eq!(need_of(read), Some(Need::Read), "{read}");
+        }
+        // A verb of change first keeps the edit tool; a command span ends the look.
+        for not_read in [
+            "`schema.prisma` is generated: never edit it, read the docs instead.",
+            "`migrations/*.sql` are frozen, never modify them.",
+            "`Cargo.lock` is checked in, `cargo tree` shows it.",
+            "Never print secrets in `app.log`.",
+        ] {
+            assert_ne!(need_of(not_read), Some(Need::Read), "{not_read}");
+        }
+        assert!(matches!(
+            need_of("Never regenerate `package-lock.json`."),
+            Some(Need::Edit { create: true, .. })
+        ));
+    }
+
+    #[test]
+    fn unknown_programs_by_their_surroundings() {
+        for shell in [
+            "`pgbadger` only with `--incremental`.",
+            "Never call `vegeta` without `-rate` set.",
+            "Don't use `grpcurl` against the payments service.",
+            "Never point `ghz` at `api.prod.internal`.",
+            "`tfsec` only on the `infra/` folder please.",
+            "`spark-shell` never on the cluster.",
+            "`kubectl` `get` is fine, `delete` never.",
+        ] {
+            assert_eq!(need_of(shell), Some(Need::Shell), "{shell}");
+        }
+        // A path, a file or code keeps the edit tool, whatever follows it.
+        for edit in [
+            "`config/prod.yaml` only with `--reviewed` in the commit.",
+            "`schema.prisma` against the old one: never.",
+            "`migrations` only with my approval.",
+            "`unsafe` only with a `// SAFETY:` comment.",
+            "`payments` at the top of the file, never below.",
+        ] {
+            assert_ne!(need_of(edit), Some(Need::Shell), "{edit}");
         }
     }
 

@@ -694,15 +694,36 @@ pub(super) const POINTING_BACK: &[&str] = &[
 /// word, whether it is the tool's action (a verb) or its thing (a noun), and the words or
 /// phrases users say for it. One word counts only beside another word of the same tool's
 /// name or another synonym ("move an issue", "reassign tickets", not "move the files" or
-/// "the ticket number"); a phrase of several words counts alone. Sorted by name word.
+/// "the ticket number"); a phrase of several words counts alone. Sorted by name word; a word
+/// listed under two name words says the earlier one first ("move": `transition`, then
+/// `update` when the catalogue has no transition tool).
 pub(super) const NAME_WORD_SYNONYMS: &[(&str, NameWordKind, &[&str])] = &[
     ("assign", NameWordKind::Action, &["reassign", "unassign"]),
     (
+        "delete",
+        NameWordKind::Action,
+        &["cancel", "discard", "purge", "trash", "wipe"],
+    ),
+    (
+        "email",
+        NameWordKind::Thing,
+        &["e-mail", "mail", "message", "reply", "thread"],
+    ),
+    (
         "event",
         NameWordKind::Thing,
-        &["invitation", "invite", "meeting"],
+        &[
+            "1:1",
+            "appointment",
+            "invitation",
+            "invite",
+            "meeting",
+            "standup",
+        ],
     ),
     ("issue", NameWordKind::Thing, &["bug", "ticket"]),
+    // Not "mail": a chat server's `post_message` must not take a rule about e-mail.
+    ("message", NameWordKind::Thing, &["reply", "thread"]),
     (
         "respond",
         NameWordKind::Action,
@@ -717,14 +738,17 @@ pub(super) const NAME_WORD_SYNONYMS: &[(&str, NameWordKind, &[&str])] = &[
         "update",
         NameWordKind::Action,
         &[
+            "move",
             "postpone",
             "reassign",
             "relabel",
             "reprioritise",
             "reprioritize",
             "reschedule",
+            "shift",
         ],
     ),
+    ("send", NameWordKind::Action, &["forward", "reply"]),
     (
         "worklog",
         NameWordKind::Thing,

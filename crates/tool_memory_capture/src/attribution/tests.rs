@@ -833,8 +833,17 @@ fn the_name_index_finds_what_a_search_per_name_finds() {
                 named.map(|(_, _, name)| name),
                 "{form:?}"
             );
-            let mut by_word: Option<(usize, Reverse<usize>, bool, &str, bool)> = None;
+            let mut by_word: Option<(NameWordKey, &str, bool)> = None;
             for tool in &candidates.tools {
+                // An agent's own tool of a family or of interaction is found by its family
+                // or its exact name, not by what users call an app's action.
+                let gets_synonyms = tool.family.is_none()
+                    && (tool.name.starts_with("mcp__")
+                        || !(INTERACTION_NAMES.contains(&tool.name.as_str())
+                            || tool
+                                .tokens
+                                .iter()
+                                .any(|token| NAME_LISTS.interaction.contains(token))));
                 let words_in = tool
                     .tokens
                     .iter()
@@ -842,6 +851,7 @@ fn the_name_index_finds_what_a_search_per_name_finds() {
                     .count()
                     + super::lexicon::NAME_WORD_SYNONYMS
                         .iter()
+                        .filter(|_| gets_synonyms)
                         .filter(|(word, _, _)| tool.tokens.iter().any(|token| token == word))
                         .flat_map(|(_, _, phrases)| phrases.iter())
                         .filter(|phrase| haystack.find(phrase, ALIAS_SUFFIXES).is_some())
@@ -877,21 +887,29 @@ fn the_name_index_finds_what_a_search_per_name_finds() {
                     })
                     .min();
                 // What users say for the tool's name words, searched one by one.
-                let said: Vec<(usize, bool, bool)> = super::lexicon::NAME_WORD_SYNONYMS
+                // A phrase an earlier name word of the table also lists is a fallback.
+                let said: Vec<(usize, bool, bool, bool)> = super::lexicon::NAME_WORD_SYNONYMS
                     .iter()
-                    .filter(|(word, _, _)| tool.tokens.iter().any(|token| token == word))
-                    .flat_map(|(_, kind, phrases)| phrases.iter().map(move |phrase| (kind, phrase)))
-                    .filter_map(|(kind, phrase)| {
+                    .enumerate()
+                    .filter(|_| gets_synonyms)
+                    .filter(|(_, (word, _, _))| tool.tokens.iter().any(|token| token == word))
+                    .flat_map(|(index, (_, kind, phrases))| {
+                        phrases.iter().map(move |phrase| (index, kind, phrase))
+                    })
+                    .filter_map(|(index, kind, phrase)| {
                         haystack.find(phrase, ALIAS_SUFFIXES).map(|at| {
                             (
                                 at,
                                 *kind == super::lexicon::NameWordKind::Action,
                                 phrase.contains(' '),
+                                super::lexicon::NAME_WORD_SYNONYMS[..index]
+                                    .iter()
+                                    .any(|(_, _, earlier)| earlier.contains(phrase)),
                             )
                         })
                     })
                     .collect();
-                let accompanied = said.iter().any(|(_, _, phrase)| *phrase)
+                let accompanied = said.iter().any(|(_, _, phrase, _)| *phrase)
                     || said.len() > 1
                     || tool
                         .tokens
@@ -899,20 +917,21 @@ fn the_name_index_finds_what_a_search_per_name_finds() {
                         .any(|token| haystack.find_name_word(token).is_some());
                 let synonym = said
                     .iter()
-                    .map(|&(at, action, _)| (at, action))
-                    .min_by_key(|&(at, _)| at)
+                    .map(|&(at, action, _, fallback)| (at, action, fallback))
+                    .min_by_key(|&(at, _, _)| at)
                     .filter(|_| accompanied);
+                let earliest = earliest.map(|(at, verb)| (at, verb, false));
                 let earliest = match synonym {
-                    Some(synonym) if earliest.is_none_or(|(at, _)| synonym.0 < at) => Some(synonym),
+                    Some(synonym) if earliest.is_none_or(|(at, _, _)| synonym.0 < at) => {
+                        Some(synonym)
+                    }
                     _ => earliest,
                 };
-                if let Some((at, verb)) = earliest {
+                if let Some((at, verb, fallback)) = earliest {
                     let sender = candidates.senders && sends_mail(&haystack) && tool.sends;
-                    let key = (at, Reverse(words_in), !sender);
-                    if by_word.is_none_or(|(best, score, not_sender, _, _)| {
-                        key < (best, score, not_sender)
-                    }) {
-                        by_word = Some((key.0, key.1, key.2, &tool.name, verb));
+                    let key = (at, Reverse(words_in), fallback, !sender);
+                    if by_word.is_none_or(|(best, _, _)| key < best) {
+                        by_word = Some((key, &tool.name, verb));
                     }
                 }
             }
@@ -924,7 +943,7 @@ fn the_name_index_finds_what_a_search_per_name_finds() {
                     hit.verb,
                 )
             });
-            let expected = by_word.map(|(at, words, _, name, verb)| (at, words, name, verb));
+            let expected = by_word.map(|((at, words, _, _), name, verb)| (at, words, name, verb));
             assert_eq!(found, expected, "{form:?}");
             compared += 1;
         }
@@ -1041,4 +1060,102 @@ fn a_hash_name_outside_code_is_a_chat_channel() {
     ] {
         assert!(!names_a_channel(text), "{text}");
     }
+}
+
+#[test]
+fn an_mcp_action_is_picked_by_its_verb() {
+    let mail = [
+        "mcp__gmail__send_email",
+        "mcp__gmail__read_email",
+        "mcp__gmail__delete_email",
+    ];
+    check(
+        "never forward emails from legal",
+        &[],
+        &mail,
+        "mcp__gmail__send_email",
+    );
+    check(
+        "never trash messages from the bank",
+        &[],
+        &mail,
+        "mcp__gmail__delete_email",
+    );
+    let calendar = [
+        "mcp__calendar__list_events",
+        "mcp__calendar__create_event",
+        "mcp__calendar__update_event",
+        "mcp__calendar__delete_event",
+    ];
+    check(
+        "never move my friday meetings",
+        &[],
+        &calendar,
+        "mcp__calendar__update_event",
+    );
+    check(
+        "don't shift the standup",
+        &[],
+        &calendar,
+        "mcp__calendar__update_event",
+    );
+    check(
+        "never cancel a meeting",
+        &[],
+        &calendar,
+        "mcp__calendar__delete_event",
+    );
+    // "move" is a transition first, an update when the server has no transition tool.
+    let jira = ["mcp__jira__update_issue", "mcp__jira__transition_issue"];
+    check(
+        "never move an issue to done",
+        &[],
+        &jira,
+        "mcp__jira__transition_issue",
+    );
+    check(
+        "never move an issue to done",
+        &[],
+        &jira[..1],
+        "mcp__jira__update_issue",
+    );
+}
+
+#[test]
+fn mail_words_do_not_send_a_rule_to_a_chat_server() {
+    let both = [
+        "mcp__slack__post_message",
+        "mcp__gmail__send_email",
+        "mcp__gmail__delete_email",
+    ];
+    check(
+        "never trash mail from the bank",
+        &[],
+        &both,
+        "mcp__gmail__delete_email",
+    );
+    check(
+        "never forward emails from legal",
+        &[],
+        &both,
+        "mcp__gmail__send_email",
+    );
+}
+
+#[test]
+fn a_bare_word_banned_after_a_program_is_its_subcommand() {
+    let claude = ["Bash", "Read", "Edit", "Write"];
+    check_rule(
+        "`kubectl` is fine with `get` and `describe`; never `delete`.",
+        None,
+        &claude,
+        "bash",
+    );
+    // A ban on a file after a command stays the file's.
+    check_rule(
+        "You may run `make test`, but never edit `Cargo.lock`.",
+        None,
+        &claude,
+        "edit",
+    );
 }

@@ -298,6 +298,7 @@ pub(crate) const CREATE_VERBS: &[&str] = &[
     "create",
     "write",
     "generate",
+    "regenerate",
     "scaffold",
     "overwrite",
     "rewrite",
