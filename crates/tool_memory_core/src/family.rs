@@ -104,7 +104,16 @@ impl ToolFamily {
 /// in one agent about an MCP tool holds for the same tool called from another. `None` for a
 /// name that names no server: an agent's own tool, or Cursor's bare `MCP:tool`.
 pub fn mcp_key(tool_name: &str) -> Option<String> {
-    let name = tool_name.trim().to_lowercase().replace('-', "_");
+    let trimmed = tool_name.trim();
+    // Most calls are of an agent's own tool: no work beyond a look at the bytes for them.
+    let gemini = trimmed
+        .get(..3)
+        .is_some_and(|mcp| mcp.eq_ignore_ascii_case("mcp"))
+        && matches!(trimmed.as_bytes().get(3), Some(b'_' | b'-'));
+    if !gemini && !trimmed.contains("__") {
+        return None;
+    }
+    let name = trimmed.to_lowercase().replace('-', "_");
     let flat = if let Some((server, tool)) = name.rsplit_once("__") {
         let server = server.strip_prefix("mcp__").unwrap_or(server);
         if server.is_empty() || tool.is_empty() {
