@@ -14,7 +14,7 @@
 use std::borrow::Cow;
 
 use serde_json::Value;
-use tool_memory_core::{ToolFamily, mcp_tool_part, normalize_tool_name};
+use tool_memory_core::{ToolFamily, mcp_key, mcp_tool_part, normalize_tool_name};
 use tool_memory_guard::tools_sharing_rules;
 
 /// The family of a tool: by a member's name (`Bash`, `run_shell_command`) or by the family's
@@ -89,9 +89,18 @@ pub(crate) fn proxied_mcp_call(tool_name: &str, arguments: &Value) -> Option<(St
 }
 
 /// Whether a stored tool is an MCP server's tool of the own name `bare`
-/// (`mcp__linear__delete_issue` for `delete_issue`).
+/// (`mcp__linear__delete_issue` for `delete_issue`). Gemini CLI's `mcp_server_tool` does not
+/// say where the server's name ends, so any tail of it after a `_` may be the own name: a tool
+/// of another server whose name ends in the same words is taken too, which can only make a
+/// check stricter.
 pub(crate) fn is_mcp_tool_named(tool: &str, bare: &str) -> bool {
-    mcp_tool_part(tool).as_deref() == Some(bare)
+    if tool.contains("__") {
+        return mcp_tool_part(tool).as_deref() == Some(bare);
+    }
+    mcp_key(tool).is_some_and(|key| {
+        key.strip_suffix(bare)
+            .is_some_and(|server| server.ends_with('_'))
+    })
 }
 
 /// `tools` with every family member of each added (normalised, each once, in first-seen

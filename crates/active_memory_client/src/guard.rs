@@ -297,17 +297,7 @@ impl McpName {
     fn is(&self, stored: &str) -> bool {
         match self {
             McpName::Keyed(key) => mcp_key(stored).as_deref() == Some(key.as_str()),
-            // Gemini CLI's `mcp_server_tool` does not say where the server's name ends, so
-            // each tail of it may be the tool's own name; a tool of another server whose name
-            // ends in the same words is checked too, which can only make the answer stricter.
-            McpName::Bare(bare) => {
-                crate::family::is_mcp_tool_named(stored, bare)
-                    || (!stored.contains("__")
-                        && mcp_key(stored).is_some_and(|key| {
-                            key.strip_suffix(bare.as_str())
-                                .is_some_and(|server| server.ends_with('_'))
-                        }))
-            }
+            McpName::Bare(bare) => crate::family::is_mcp_tool_named(stored, bare),
         }
     }
 }
