@@ -87,15 +87,50 @@ impl ToolFamily {
     /// server's name ends is not written: the longest tail after the server's first word that
     /// is a member's name decides (`mcp_filesystem_write_file` → `write_file`,
     /// `mcp_desktop_commander_start_process` → `start_process`).
+    ///
+    /// An MCP tool that runs commands under a name of its own is the shell's too: a name whose
+    /// words (server and tool) hold both a shell's word and a verb of running
+    /// (`mcp__shell__exec`, `mcp__terminal__run`, `mcp__tools__execute_shell`,
+    /// `mcp_bash_run_script`). A model must not step around "never run `terraform destroy`"
+    /// through a shell server that no agent ships with.
     pub fn of_call(tool_name: &str) -> Option<ToolFamily> {
-        ToolFamily::of(tool_name)
-            .or_else(|| mcp_tool_part(tool_name).as_deref().and_then(ToolFamily::of))
+        if let Some(family) = ToolFamily::of(tool_name) {
+            return Some(family);
+        }
+        let key = mcp_key(tool_name)?;
+        mcp_tool_part(tool_name)
+            .as_deref()
+            .and_then(ToolFamily::of)
             .or_else(|| {
-                let key = mcp_key(tool_name)?;
                 key.match_indices('_')
                     .find_map(|(at, _)| ToolFamily::of(&key[at + 1..]))
             })
+            .or_else(|| runs_commands(&key).then_some(ToolFamily::Shell))
     }
+}
+
+/// Words that name a command shell in an MCP server's or tool's name.
+const SHELL_WORDS: &[&str] = &[
+    "bash",
+    "cmd",
+    "command",
+    "commands",
+    "powershell",
+    "pwsh",
+    "sh",
+    "shell",
+    "terminal",
+    "zsh",
+];
+
+/// Verbs of running something in an MCP tool's name.
+const RUN_WORDS: &[&str] = &["exec", "execute", "run", "spawn", "start"];
+
+/// Whether an MCP tool's key (see [`mcp_key`]) names a tool that runs commands: a shell's
+/// word and a verb of running among its words.
+fn runs_commands(key: &str) -> bool {
+    let words = || key.split('_').filter(|word| !word.is_empty());
+    words().any(|word| SHELL_WORDS.contains(&word)) && words().any(|word| RUN_WORDS.contains(&word))
 }
 
 /// The MCP tool a name calls, whatever the agent's spelling, as one key: `mcp__server__tool`
@@ -344,6 +379,15 @@ mod tests {
                 "mcp_desktop-commander_start_process",
                 Some(ToolFamily::Shell),
             ),
+            ("mcp__shell__exec", Some(ToolFamily::Shell)),
+            ("mcp__terminal__run", Some(ToolFamily::Shell)),
+            ("mcp__tools__execute_shell", Some(ToolFamily::Shell)),
+            ("mcp_bash_run_script", Some(ToolFamily::Shell)),
+            ("mcp__ssh__exec", None),
+            ("mcp__github__run_workflow", None),
+            ("mcp__db__execute_sql", None),
+            ("mcp__shell__get_history", None),
+            ("shell_exec", None),
             ("mcp_github_merge_pull_request", None),
             ("mcp_write_file", None),
             ("Bash", Some(ToolFamily::Shell)),

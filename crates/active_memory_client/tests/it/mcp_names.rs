@@ -100,3 +100,25 @@ async fn a_gemini_mcp_call_of_a_file_server_is_a_file_edit() -> Result<()> {
     }
     Ok(())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shell_server_of_no_agent_is_held_to_the_shell_rules() -> Result<()> {
+    let client = client();
+    put(&client, "Bash", "Never run `terraform destroy`.").await?;
+    let destroy = json!({"command": "terraform destroy -auto-approve"});
+    let plan = json!({"command": "terraform plan"});
+    for (tool, arguments, expected) in [
+        ("mcp__shell__exec", &destroy, Decision::Deny),
+        ("mcp_terminal_run", &destroy, Decision::Deny),
+        ("mcp__tools__execute_shell", &destroy, Decision::Deny),
+        ("mcp__shell__exec", &plan, Decision::Allow),
+        // A server that runs commands elsewhere, or a tool that runs no command line, is not
+        // this machine's shell: its own rules only.
+        ("mcp__ssh__exec", &destroy, Decision::Allow),
+        ("mcp__github__run_workflow", &destroy, Decision::Allow),
+    ] {
+        let verdict = client.check(tool, arguments).await?;
+        assert_eq!(verdict.decision, expected, "{tool}: {}", verdict.reason);
+    }
+    Ok(())
+}
