@@ -17,6 +17,7 @@ mod arguments;
 mod conditions;
 mod entities;
 mod fallback;
+mod kinds;
 mod lexicon;
 mod mentions;
 mod processes;
@@ -30,6 +31,7 @@ use tool_memory_core::ToolMemoryRule;
 
 use self::entities::{CommandPhrase, command_phrases, handle_name, host_names, person_names};
 pub(crate) use self::fallback::fallback_constraint;
+pub(crate) use self::kinds::kind_readings;
 pub(crate) use self::lexicon::is_program;
 use self::lexicon::word_class;
 use self::lexicon::{

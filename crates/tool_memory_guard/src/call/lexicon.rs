@@ -233,6 +233,7 @@ pub(crate) const VALUE_FLAGS: &[&str] = &[
 /// A key of two words is a program and its subcommand (`docker compose -f x.yml down -v`:
 /// compose's `-f`, where `docker rm -f` is a force).
 pub(crate) const SHORT_VALUE_FLAGS: &[(&str, &[&str])] = &[
+    ("celery", &["-A", "-b", "-Q"]),
     ("docker compose", &["-f", "-p"]),
     ("docker-compose", &["-f", "-p"]),
     ("git", &["-c", "-C"]),
@@ -242,6 +243,7 @@ pub(crate) const SHORT_VALUE_FLAGS: &[(&str, &[&str])] = &[
     ("make", &["-C", "-f"]),
     ("mysql", &["-D", "-e", "-h", "-P", "-u"]),
     ("psql", &["-c", "-d", "-f", "-h", "-p", "-U"]),
+    ("redis-cli", &["-a", "-h", "-n", "-p", "-u"]),
     ("tail", &["-c", "-n"]),
 ];
 

@@ -9,6 +9,9 @@ use crate::normalize::{
     powershell_parameter, powershell_parameter_name, program_name, sets_flag, takes_tasks,
 };
 
+/// The word of a command pattern that any positional argument matches (`npm install *`).
+pub(crate) const ANY_ARGUMENT: &str = "*";
+
 /// A command prefix: program, subcommands, and the flags it must carry.
 #[derive(Debug, Clone)]
 pub(crate) struct CommandPattern {
@@ -199,7 +202,10 @@ impl CommandPattern {
 /// named one's namespace (`drizzle-kit push:pg` is a `push`, `artisan migrate:fresh` a
 /// `migrate`; not for git, whose `main:prod` is a refspec).
 fn same_argument(program: &str, seen: &str, named: &str) -> bool {
-    seen == named
+    // `npm install *`: a command that takes some argument there (a package to add), whatever
+    // it is; bare `npm install` adds nothing.
+    named == ANY_ARGUMENT
+        || seen == named
         || (named.contains(['/', '.', '~'])
             && seen.contains(['/', '.', '~'])
             && normalize_path(seen) == normalize_path(named))
