@@ -15,7 +15,8 @@ mod text;
 pub(crate) use self::access::{invocation_only_reads, invocation_reads};
 pub(crate) use self::lexicon::SQL_WRITE_STATEMENTS;
 use self::lexicon::{
-    AMOUNT_KEYS, COMMAND_KEYS, DIRECTORY_KEYS, MINOR_UNIT_WORDS, RECIPIENT_KEYS, VALUE_FLAGS,
+    AMOUNT_KEYS, COMMAND_KEYS, DIRECTORY_KEYS, MINOR_UNIT_WORDS, PATH_KEYS, RECIPIENT_KEYS,
+    VALUE_FLAGS,
 };
 pub(crate) use self::paths::PathUses;
 use self::paths::{changed_directory, path_uses, resolve};
@@ -451,6 +452,19 @@ impl CallView {
                             .any(|known| known.eq_ignore_ascii_case(key))
                     {
                         self.cwd = Some(directory.clone());
+                    }
+                    // A bare name under a path key is a path (`{"path": "customer-data"}`),
+                    // which the text's own reading takes only with a `/` or a `.`.
+                    if let Value::String(name) = item
+                        && !name.contains(['/', '\\', '.', '~'])
+                        && !name.trim().is_empty()
+                        && !name.contains(char::is_whitespace)
+                        && PATH_KEYS
+                            .iter()
+                            .any(|known| known.eq_ignore_ascii_case(key))
+                    {
+                        self.texts
+                            .push(Text::of(&format!("./{name}"), false, false));
                     }
                     let start = self.texts.len();
                     let amount = amount.or_else(|| self.amount_unit(key));

@@ -486,6 +486,31 @@ pub(crate) const DIRECTORY_KEYS: &[&str] = &[
     "workingdirectory",
 ];
 
+/// Keys whose string value is a path as a whole, even a bare name without `/` or `.` (`{"path":
+/// "customer-data"}` is the directory a search tool reads: Claude Code `Grep`'s `path`, Gemini
+/// CLI's `dir_path`, Cline `search_files`' `path`). Compared case-blind.
+pub(crate) const PATH_KEYS: &[&str] = &[
+    "absolute_path",
+    "cwd",
+    "dir",
+    "dir_path",
+    "directory",
+    "directorypath",
+    "dirpath",
+    "file_path",
+    "filepath",
+    "folder",
+    "path",
+    "relative_path",
+    "search_path",
+    "target_directory",
+    "targetfile",
+    "workdir",
+    "working_dir",
+    "working_directory",
+    "workingdirectory",
+];
+
 /// SQL statements that change data or schema: what a read-only database rule ("read-only",
 /// "SELECT statements only") forbids.
 pub(crate) const SQL_WRITE_STATEMENTS: &[&str] = &[
