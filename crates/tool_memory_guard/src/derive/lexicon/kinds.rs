@@ -345,3 +345,40 @@ pub(crate) const BANNING_WORDS: &[&str] = &[
 
 /// Words just before an operation that ask about it ("ask before restarting").
 pub(crate) const ASKING_WORDS: &[&str] = &["before"];
+
+/// Phrases that give a ban on package managers its purpose ("never use npm or yarn for
+/// installing packages"): the ban is then of their install subcommands alone.
+pub(crate) const INSTALL_PURPOSES: &[&str] = &[
+    "for adding",
+    "for installing",
+    "for installs",
+    "for package installation",
+    "for package installs",
+    "to add dependencies",
+    "to add packages",
+    "to install",
+];
+
+/// The subcommands that install or add packages, by package manager.
+pub(crate) const INSTALL_SUBCOMMANDS: &[(&str, &[&str])] = &[
+    ("bun", &["add", "i", "install"]),
+    ("bundle", &["add", "install"]),
+    ("cargo", &["add", "install"]),
+    ("composer", &["install", "require"]),
+    ("conda", &["install"]),
+    ("gem", &["install"]),
+    ("npm", &["add", "ci", "i", "install"]),
+    ("pip", &["install"]),
+    ("pip3", &["install"]),
+    ("pipenv", &["install"]),
+    ("pnpm", &["add", "i", "install"]),
+    ("poetry", &["add", "install"]),
+    ("uv", &["add", "pip install", "sync"]),
+    ("yarn", &["add", "install"]),
+];
+
+/// Words between an issue or pull request number and its repository ("#311 on acme/api").
+pub(crate) const REPOSITORY_PREPOSITIONS: &[&str] = &["at", "in", "of", "on"];
+
+/// Words between a required clause and the table it binds ("without a `LIMIT` on `events`").
+pub(crate) const TABLE_PREPOSITIONS: &[&str] = &["against", "for", "from", "in", "on", "to"];
