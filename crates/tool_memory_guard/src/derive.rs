@@ -127,6 +127,9 @@ fn gives_an_order(clause: &str) -> bool {
 /// [`derive_constraint`] for a rule not built yet: its text and (normalised) tool name are all
 /// derivation reads.
 pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
+    if let Some(mixed) = narrowing::mixed_orders(text, |part| derive_reading(part, tool_name)) {
+        return Some(mixed);
+    }
     let constraint = derive_reading(text, tool_name)?;
     let narrowed = narrowing::narrowed(constraint.clone(), &text.to_lowercase());
     Some(if narrowed.validate().is_ok() {

@@ -413,6 +413,9 @@ struct Scope<'a> {
     bool_flags: &'a [String],
     /// The whole call, when the scope is the whole call (tool-as-command checks need it).
     view: Option<&'a CallView>,
+    /// The call whose named arguments an `argument` matcher looks at: the whole call's, also
+    /// for an invocation (`requires_approval` beside a `git` command).
+    arguments_of: Option<&'a CallView>,
     has_recipients: bool,
     /// What looking at every text of the scope costs.
     text_weight: usize,
@@ -438,6 +441,7 @@ impl<'a> Scope<'a> {
             invocations: Invocations::Call(view),
             bool_flags: &view.bool_flags,
             view: Some(view),
+            arguments_of: Some(view),
             has_recipients: view.has_recipients,
             text_weight: view.text_weight,
             budget: &view.budget,
@@ -459,6 +463,7 @@ impl<'a> Scope<'a> {
             invocations: Invocations::One(invocation),
             bool_flags: &[],
             view: None,
+            arguments_of: None,
             has_recipients: false,
             text_weight: invocation.weight(),
             budget,
@@ -1022,7 +1027,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
         }
         Compiled::Condition(_) => None,
         Compiled::Argument { key, value } => {
-            let view = scope.view?;
+            let view = scope.arguments_of?;
             view.arguments().iter().find_map(|(name, given)| {
                 if !argument_key_is(name, key) {
                     return None;
@@ -1261,6 +1266,7 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                     write_only,
                     create_only,
                     weak,
+                    arguments_of: Some(view),
                     ..Scope::invocation(invocation, &rest[..piped], &view.budget)
                 };
                 if scope.excused_invocation(invocation) {

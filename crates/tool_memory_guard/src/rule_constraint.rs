@@ -386,7 +386,7 @@ mod tests {
         (2, 0xf651_faf0_6c4f_c27d),
         (3, 0xa091_6444_c1ff_6f1b),
         (4, 0x7cb0_bd67_831e_35e0),
-        (5, 0x1ba7_4508_1289_eb6b),
+        (5, 0xce0e_bc72_daf8_7d60),
     ];
 
     #[test]

@@ -46,6 +46,9 @@ pub(crate) fn kind_readings(text: &str, derived: Option<&Constraint>) -> Vec<Con
     if let Some(readers) = other_secret_readers(text, &lower, &words) {
         readings.extend(readers);
     }
+    if let Some(required) = required_argument(text, &words) {
+        readings.push(required);
+    }
     operations_on_objects(&words, &mut readings);
     readings.retain(|reading| reading.validate().is_ok());
     readings
@@ -194,6 +197,52 @@ fn other_secret_readers(text: &str, lower: &str, words: &[&str]) -> Option<Vec<C
         ]));
     }
     Some(readings)
+}
+
+/// "Use `execute_command` with `requires_approval: true` for every git command that writes":
+/// the named argument with its value, required of each invocation of the program (of those
+/// that write, when the rule says so). A call without it, or with another value, asks: the
+/// call is incomplete rather than forbidden.
+fn required_argument(text: &str, words: &[&str]) -> Option<Constraint> {
+    let setting = text.split('`').skip(1).step_by(2).find_map(|span| {
+        let (key, value) = span.split_once(": ").or_else(|| span.split_once('='))?;
+        let (key, value) = (key.trim(), value.trim());
+        let is_key = key.starts_with(|ch: char| ch.is_ascii_alphabetic())
+            && key
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+        let is_value = !value.is_empty()
+            && value
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || "-_.".contains(ch));
+        (is_key && is_value).then(|| format!("{key}={value}"))
+    })?;
+    // "for every `git` command", "for each kubectl command that changes the cluster".
+    let at = words
+        .windows(2)
+        .position(|pair| pair[0] == "for" && matches!(pair[1], "every" | "each" | "all" | "any"))?;
+    let program = words
+        .get(at + 2..at + 4)?
+        .iter()
+        .zip(words.get(at + 3..at + 5)?)
+        .find(|(_, next)| matches!(**next, "command" | "commands" | "call" | "calls"))
+        .map(|(program, _)| program.trim_matches('`'))?;
+    if !super::is_program(program) {
+        return None;
+    }
+    let writes = words[at..].iter().any(|word| {
+        EDIT_VERBS.contains(word)
+            || matches!(
+                *word,
+                "writes" | "changes" | "modifies" | "mutates" | "deletes" | "pushes"
+            )
+    });
+    Some(
+        Constraint::require(vec![Matcher::new(MatcherKind::Argument, setting)])
+            .with_when(vec![Matcher::new(MatcherKind::Command, program)])
+            .with_access(writes.then_some(Access::Write))
+            .with_ask_first(true),
+    )
 }
 
 /// "Don't restart the workers", "never flush the cache", "never scale down the ingest
@@ -400,5 +449,26 @@ mod tests {
         // An operation with no object, or not banned, is read by derivation or not at all.
         assert!(readings("bash", "Don't restart anything.").is_empty());
         assert!(readings("bash", "You may restart the workers.").is_empty());
+    }
+}
+
+#[cfg(test)]
+mod argument_tests {
+    use super::kind_readings;
+
+    #[test]
+    fn a_required_argument_of_a_program_s_commands_asks() {
+        let text = "- Use `execute_command` with `requires_approval: true` for every git command that writes.";
+        let readings: Vec<String> = kind_readings(text, None)
+            .iter()
+            .map(crate::Constraint::to_json)
+            .collect();
+        assert_eq!(
+            readings,
+            [
+                r#"{"access":"write","ask_first":true,"matchers":[{"kind":"argument","value":"requires_approval=true"}],"polarity":"require","when":[{"kind":"command","value":"git"}]}"#
+            ]
+        );
+        assert!(kind_readings("Set `timeout: 30` when you can.", None).is_empty());
     }
 }

@@ -7,14 +7,118 @@
 use super::lexicon::{
     INSTALL_PURPOSES, INSTALL_SUBCOMMANDS, REPOSITORY_PREPOSITIONS, TABLE_PREPOSITIONS,
 };
-use crate::{Constraint, Matcher, MatcherKind, Polarity};
+use crate::call::is_script;
+use crate::{Constraint, MAX_ALSO, Matcher, MatcherKind, Polarity};
 
 /// The constraint narrowed by what the lower-case text `lower` says it is about.
 pub(super) fn narrowed(mut constraint: Constraint, lower: &str) -> Constraint {
+    to_script(&mut constraint);
     to_repository(&mut constraint, lower);
     to_purpose(&mut constraint, lower);
     to_table(&mut constraint, lower);
     constraint
+}
+
+/// Where a sentence turns from one order to the other ("Always pass `--check` to ..., and
+/// never pass `--force`"): the text from the second order's cue on.
+const TURNS_TO_A_BAN: &[&str] = &[
+    ", and do not ",
+    ", and don't ",
+    ", and never ",
+    ", but never ",
+    "; do not ",
+    "; don't ",
+    "; never ",
+    " and never ",
+];
+
+/// A sentence of two orders of opposite polarity, each read on its own (`read`, narrowed) and
+/// joined as the parts of one constraint: "Always pass `--dry-run` to `./bin/tf-*` and never
+/// pass `--yes`" requires the flag of the scripts and forbids the other there. A ban of flags
+/// alone is about the subject of the order before it. `None` when the text has no such turn,
+/// or either half reads nothing, or both say the same.
+pub(super) fn mixed_orders(
+    text: &str,
+    read: impl Fn(&str) -> Option<Constraint>,
+) -> Option<Constraint> {
+    let lower = text.to_lowercase();
+    let (at, turn) = TURNS_TO_A_BAN
+        .iter()
+        .filter_map(|turn| lower.find(turn).map(|at| (at, *turn)))
+        .min()?;
+    // The second order from its cue word on (the leading ", and " or "; " dropped).
+    let cue = turn.trim_start_matches([',', ';']).trim_start();
+    let cue = cue
+        .strip_prefix("and ")
+        .or_else(|| cue.strip_prefix("but "))
+        .unwrap_or(cue);
+    let (first_text, second_text) = (&text[..at], &text[at + turn.len() - cue.len()..]);
+    let first = narrowed(read(first_text)?, &first_text.to_lowercase());
+    let mut second = narrowed(read(second_text)?, &second_text.to_lowercase());
+    if first.polarity == second.polarity {
+        return None;
+    }
+    let commands: Vec<Matcher> = first
+        .when
+        .iter()
+        .filter(|matcher| matcher.kind == MatcherKind::Command)
+        .cloned()
+        .collect();
+    if second.when.is_empty()
+        && !commands.is_empty()
+        && second
+            .matchers
+            .iter()
+            .all(|matcher| matcher.kind == MatcherKind::Flag)
+    {
+        second.when = commands;
+    }
+    let mut also = first.also.clone();
+    also.extend(std::mem::take(&mut second.also));
+    also.insert(first.also.len(), second);
+    also.truncate(MAX_ALSO);
+    let joined = first.with_also(also);
+    joined.validate().is_ok().then_some(joined)
+}
+
+/// "Always pass `--dry-run` to `./bin/tf-*`": a required flag of the scripts a path names is
+/// required of each invocation of them (`./bin/tf-apply`), not a path every call must name;
+/// one without it asks.
+fn to_script(constraint: &mut Constraint) {
+    each_part(constraint, |part| {
+        if part.polarity != Polarity::Require {
+            return false;
+        }
+        let paths: Vec<&Matcher> = part
+            .matchers
+            .iter()
+            .filter(|matcher| matcher.kind == MatcherKind::Path)
+            .collect();
+        let [script] = paths.as_slice() else {
+            return false;
+        };
+        let name = script.value.rsplit('/').next().unwrap_or_default();
+        let runs = script.value.starts_with("./")
+            || script.value.contains("bin/")
+            || script.value.contains("scripts/")
+            || (is_script(name) && !name.ends_with(".md"));
+        let flags = part
+            .matchers
+            .iter()
+            .filter(|matcher| matcher.kind == MatcherKind::Flag)
+            .count();
+        if !runs || flags + 1 != part.matchers.len() || name.is_empty() {
+            return false;
+        }
+        let script = Matcher::new(MatcherKind::Command, script.value.clone());
+        part.matchers
+            .retain(|matcher| matcher.kind == MatcherKind::Flag);
+        part.when = vec![script];
+        // Without the flag the call is incomplete, which the user is asked about (as a flag
+        // required with a value is).
+        part.ask_first = true;
+        false
+    });
 }
 
 /// The words of a text, punctuation and code marks trimmed.
@@ -198,5 +302,29 @@ mod tests {
             limit,
             r#"{"matchers":[{"kind":"literal","value":"limit"}],"polarity":"require","when":[{"kind":"literal","value":"events"}]}"#
         );
+    }
+}
+
+#[cfg(test)]
+mod turn_tests {
+    use crate::derive_from_text;
+
+    #[test]
+    fn two_orders_of_one_sentence_are_two_parts_about_one_subject() {
+        let both = derive_from_text(
+            "Always pass `--dry-run` to the scripts in `./bin/tf-*` and never pass `--yes`.",
+            "bash",
+        )
+        .expect("a reading")
+        .to_json();
+        assert_eq!(
+            both,
+            r#"{"also":[{"matchers":[{"kind":"flag","value":"--yes"}],"polarity":"forbid","when":[{"kind":"command","value":"./bin/tf-*"}]}],"ask_first":true,"matchers":[{"kind":"flag","value":"--dry-run"}],"polarity":"require","when":[{"kind":"command","value":"./bin/tf-*"}]}"#
+        );
+        // Two bans are one order, read as before.
+        let bans = derive_from_text("Never pass `--yes`, and never pass `--force`.", "bash")
+            .expect("a reading")
+            .to_json();
+        assert!(!bans.contains("also"), "{bans}");
     }
 }

@@ -4,9 +4,10 @@
 use crate::call::{CallView, HIDDEN_PROGRAM, Invocation, runner_prefix};
 use crate::normalize::{
     PsParameter, canonical_flag, canonical_subcommand, canonical_words, chunks,
-    cmdlet_parameters_of, equivalent_program, expand_flag, flag_meanings, flag_meanings_after,
-    flags_subcommand, is_long_powershell_word, normalize_path, powershell_cmdlet,
-    powershell_parameter, powershell_parameter_name, program_name, sets_flag, takes_tasks,
+    cmdlet_parameters_of, component_matches, equivalent_program, expand_flag, flag_meanings,
+    flag_meanings_after, flags_subcommand, is_long_powershell_word, normalize_path,
+    powershell_cmdlet, powershell_parameter, powershell_parameter_name, program_name, sets_flag,
+    takes_tasks,
 };
 
 /// The word of a command pattern that any positional argument matches (`npm install *`).
@@ -125,7 +126,8 @@ impl CommandPattern {
                     .zip(subcommands)
                     .all(|(a, b)| same_argument(program, a, b))
         };
-        *program == invocation.program
+        (*program == invocation.program
+            || (program.contains('*') && component_matches(program, &invocation.program)))
             && named
             && self
                 .flags
