@@ -31,7 +31,7 @@ use std::borrow::Cow;
 use tool_memory_core::ToolMemoryRule;
 
 use self::entities::{CommandPhrase, command_phrases, handle_name, host_names, person_names};
-pub(crate) use self::fallback::fallback_constraint;
+pub(crate) use self::fallback::{fallback_constraint, unread_clauses};
 pub(crate) use self::kinds::kind_readings;
 pub(crate) use self::lexicon::is_program;
 use self::lexicon::word_class;

@@ -13,7 +13,7 @@ use tool_memory_core::{
 };
 
 use crate::call::{CallView, tool_words, visit_words};
-use crate::derive::{fallback_constraint, kind_readings};
+use crate::derive::{fallback_constraint, kind_readings, unread_clauses};
 use crate::limits::MAX_ARGUMENT_DEPTH;
 use crate::limits::{ArgumentCount, Bound};
 use crate::matching::{CompiledConstraint, Hit, KeyGroup, evaluate};
@@ -474,7 +474,11 @@ impl Guard {
         // the workers"), read beside the text's constraint, as the fail-safe is: at build,
         // for the priorities that decide (see "Things named by kind" in docs/guard.md).
         if rule.priority != ToolMemoryPriority::Normal {
-            let kinds = kind_readings(&rule.rule, constraint.as_ref());
+            let mut kinds = kind_readings(&rule.rule, constraint.as_ref());
+            // The clauses a derived constraint leaves unread ask about what they name.
+            if constraint.is_some() {
+                kinds.extend(unread_clauses(&rule.rule, &rule.tool_name));
+            }
             if !kinds.is_empty() {
                 reading = with_readings(reading.or_else(|| constraint.clone()), kinds);
                 fallback = false;
