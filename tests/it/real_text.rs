@@ -33,6 +33,11 @@ const MAX_CAPTURE_FALSE_POSITIVES: usize = 0;
 const MIN_GUARD_ACCURACY: f64 = 0.98;
 const MAX_FORBIDDEN_ALLOWED: usize = 0;
 
+/// A count within its ceiling. (A function, so that a ceiling of zero reads like the others.)
+fn at_most(count: usize, ceiling: usize) -> bool {
+    count <= ceiling
+}
+
 fn corpus_dir(part: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/real_text")
@@ -266,7 +271,7 @@ async fn guard_on_the_shared_real_text_corpus() -> Result<()> {
     if floors {
         ensure!(accuracy >= MIN_GUARD_ACCURACY, "accuracy {accuracy:.3}");
         ensure!(
-            tally.forbidden_allowed <= MAX_FORBIDDEN_ALLOWED,
+            at_most(tally.forbidden_allowed, MAX_FORBIDDEN_ALLOWED),
             "{} forbidden calls allowed",
             tally.forbidden_allowed
         );
