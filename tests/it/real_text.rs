@@ -23,7 +23,7 @@ use serde_json::Value;
 /// guard accuracy 0.768 with 60 forbidden calls allowed (0.884 and 21 after session 28's guard
 /// round, the same as the guard crate's own reading of these cases: the facade loses nothing;
 /// 0.906 and 17 after its second guard round; 0.917 and 13 after session 29's third; 0.914 and
-/// 12 after its fourth, whose fail-safe asks where it cannot read a ban; 0.981 and 0 after
+/// 12 after its fourth, whose fail-safe asks where it cannot read a ban; 0.983 and 0 after
 /// session 30's sixth round).
 /// Capture after session 28's round 2: recall 0.869, attribution 0.783, no non-rule; after
 /// session 29's capture round 3: recall 0.879, attribution 0.796, no non-rule.

@@ -1068,22 +1068,43 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
             if skip_person || words.is_empty() {
                 return None;
             }
-            scope.address_texts().find_map(|text| {
-                let tokens: Vec<&str> = text
-                    .person_tokens()
-                    .iter()
-                    .map(|&(start, end)| &text.lower[start..end])
-                    .collect();
-                // A recipient that is only the given name of a longer one (`@marcus` for
-                // "Marcus Lindqvist") may be that person: a name match, which only asks.
-                let given_name_only =
-                    words.len() >= 2 && tokens.len() == 1 && tokens[0] == words[0];
-                (names_person(&tokens, words) || given_name_only).then(|| Found {
-                    value: text.lower.trim().chars().take(80).collect(),
-                    recipient: text.recipient,
-                    weak: false,
+            scope
+                .address_texts()
+                .find_map(|text| {
+                    let tokens: Vec<&str> = text
+                        .person_tokens()
+                        .iter()
+                        .map(|&(start, end)| &text.lower[start..end])
+                        .collect();
+                    // A recipient that is only the given name of a longer one (`@marcus` for
+                    // "Marcus Lindqvist") may be that person: a name match, which only asks.
+                    let given_name_only =
+                        words.len() >= 2 && tokens.len() == 1 && tokens[0] == words[0];
+                    (names_person(&tokens, words) || given_name_only).then(|| Found {
+                        value: text.lower.trim().chars().take(80).collect(),
+                        recipient: text.recipient,
+                        weak: false,
+                    })
                 })
-            })
+                .or_else(|| {
+                    // "@Marco the migration is done" posted to a channel: a mention notifies the
+                    // person as a message to them would. Which Marco is not certain: it asks.
+                    scope
+                        .plain_texts()
+                        .filter(|text| !text.recipient)
+                        .find_map(|text| {
+                            handles(&text.lower)
+                                .find(|handle| {
+                                    let tokens: Vec<&str> = alnum_runs(&handle[1..]).collect();
+                                    names_person(&tokens, words)
+                                })
+                                .map(|handle| Found {
+                                    value: handle.to_owned(),
+                                    recipient: false,
+                                    weak: true,
+                                })
+                        })
+                })
         }
     }
 }

@@ -523,3 +523,22 @@ fn a_bare_name_under_a_path_key_is_a_path() {
         false,
     );
 }
+
+#[test]
+fn a_mention_in_a_post_reaches_the_person_weakly() {
+    let constraint = Constraint::forbid(vec![Matcher::new(MatcherKind::Person, "marco")]);
+    let compiled = CompiledConstraint::new(&constraint).expect("compiles");
+    let post = |text: &str| {
+        let view = CallView::new(
+            "mcp__slack__slack_post_message",
+            &json!({"channel_id": "C04ENGPLAT", "text": text}),
+        );
+        evaluate(&compiled, &view).map(|hit| (hit.strength, hit.found))
+    };
+    assert_eq!(
+        post("@Marco the migration is done"),
+        Some((Strength::Weak, "@marco".to_owned()))
+    );
+    assert_eq!(post("@dana the migration is done"), None);
+    assert_eq!(post("Marco said the migration is done"), None);
+}
