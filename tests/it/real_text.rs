@@ -23,14 +23,20 @@ use serde_json::Value;
 /// guard accuracy 0.768 with 60 forbidden calls allowed (0.884 and 21 after session 28's guard
 /// round, the same as the guard crate's own reading of these cases: the facade loses nothing;
 /// 0.906 and 17 after its second guard round; 0.917 and 13 after session 29's third; 0.914 and
-/// 12 after its fourth, whose fail-safe asks where it cannot read a ban).
+/// 12 after its fourth, whose fail-safe asks where it cannot read a ban; 0.983 and 0 after
+/// session 30's sixth round).
 /// Capture after session 28's round 2: recall 0.869, attribution 0.783, no non-rule; after
 /// session 29's capture round 3: recall 0.879, attribution 0.796, no non-rule.
 const MIN_CAPTURE_RECALL: f64 = 0.875;
 const MIN_CAPTURE_ATTRIBUTION: f64 = 0.79;
 const MAX_CAPTURE_FALSE_POSITIVES: usize = 0;
-const MIN_GUARD_ACCURACY: f64 = 0.91;
-const MAX_FORBIDDEN_ALLOWED: usize = 12;
+const MIN_GUARD_ACCURACY: f64 = 0.98;
+const MAX_FORBIDDEN_ALLOWED: usize = 0;
+
+/// A count within its ceiling. (A function, so that a ceiling of zero reads like the others.)
+fn at_most(count: usize, ceiling: usize) -> bool {
+    count <= ceiling
+}
 
 fn corpus_dir(part: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -265,7 +271,7 @@ async fn guard_on_the_shared_real_text_corpus() -> Result<()> {
     if floors {
         ensure!(accuracy >= MIN_GUARD_ACCURACY, "accuracy {accuracy:.3}");
         ensure!(
-            tally.forbidden_allowed <= MAX_FORBIDDEN_ALLOWED,
+            at_most(tally.forbidden_allowed, MAX_FORBIDDEN_ALLOWED),
             "{} forbidden calls allowed",
             tally.forbidden_allowed
         );

@@ -251,7 +251,8 @@ const FILE_EDIT: &[&str] = &[
 
 /// Tools that read, list or search files: Claude Code `Read`, `Glob`, `Grep`, `LS`, and the
 /// older `NotebookRead`; Gemini CLI
-/// `read_file`, `read_many_files`, `glob`, `grep_search`, `list_directory`; Cursor `read_file`,
+/// `read_file`, `read_many_files`, `glob`, `grep_search` (`search_file_content` in its current
+/// releases), `list_directory`; Cursor `read_file`,
 /// `list_dir`, `grep_search`, `grep`, `file_search`, `glob_file_search`, `codebase_search`;
 /// Cline `read_file`, `search_files`, `list_files`; Windsurf `view_file`, `grep_search`,
 /// `find_by_name`, `list_dir`, `codebase_search`; VS Code's agent `semantic_search`; the MCP
@@ -277,6 +278,7 @@ const FILE_READ: &[&str] = &[
     "read_many_files",
     "read_multiple_files",
     "read_text_file",
+    "search_file_content",
     "search_files",
     "semantic_search",
     "view_file",

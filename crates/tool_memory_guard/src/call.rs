@@ -15,7 +15,8 @@ mod text;
 pub(crate) use self::access::{invocation_only_reads, invocation_reads};
 pub(crate) use self::lexicon::SQL_WRITE_STATEMENTS;
 use self::lexicon::{
-    AMOUNT_KEYS, COMMAND_KEYS, DIRECTORY_KEYS, MINOR_UNIT_WORDS, RECIPIENT_KEYS, VALUE_FLAGS,
+    AMOUNT_KEYS, COMMAND_KEYS, DIRECTORY_KEYS, MINOR_UNIT_WORDS, PATH_KEYS, RECIPIENT_KEYS,
+    SQL_READ_STATEMENTS, VALUE_FLAGS,
 };
 pub(crate) use self::paths::PathUses;
 use self::paths::{changed_directory, path_uses, resolve};
@@ -321,8 +322,21 @@ impl CallView {
     /// Whether the call only reads ([`access::only_reads`]).
     pub(crate) fn read_only(&self) -> bool {
         *self.read_only.get_or_init(|| {
+            // A `mailto:` link, or a URL whose query carries an address (a form submitted by
+            // a GET), sends to someone, whatever the tool fetching it otherwise does.
+            if self.family == Some(ToolFamily::WebFetch)
+                && self.texts.iter().any(|text| {
+                    text.lower.contains("mailto:")
+                        || text.lower.split_once('?').is_some_and(|(_, query)| {
+                            query.contains(['@']) || query.contains("%40")
+                        })
+                })
+            {
+                return false;
+            }
             if self.family != Some(ToolFamily::Shell) {
-                return access::only_reads(self.family, &self.tool_words, &[]);
+                return self.sql_only_reads()
+                    || access::only_reads(self.family, &self.tool_words, &[]);
             }
             // The command line the call runs, not the words that describe it ("Show the hosts
             // file" is no program) or the directory it runs in. Read within the same bounds as
@@ -331,6 +345,29 @@ impl CallView {
                 access::only_reads(self.family, &self.tool_words, invocations)
             })
         })
+    }
+
+    /// Whether a database tool's call (`{"sql": "SELECT ..."}` to an MCP server's `query`)
+    /// runs statements that only read: its SQL arguments (`sql`, `query`, `statement`) are
+    /// statements, and every one reads. A search query (`from:x`) is no statement.
+    fn sql_only_reads(&self) -> bool {
+        let mut statements = self
+            .arguments
+            .iter()
+            .filter(|(key, _)| matches!(key.as_str(), "sql" | "query" | "statement"))
+            .filter_map(|(_, value)| match value {
+                ArgumentValue::Scalar(text) => Some(text.as_str()),
+                ArgumentValue::List(_) => None,
+            })
+            .peekable();
+        statements.peek().is_some()
+            && statements.all(|sql| {
+                let first = sql.split_whitespace().next().unwrap_or_default();
+                SQL_READ_STATEMENTS
+                    .iter()
+                    .any(|statement| first.eq_ignore_ascii_case(statement))
+                    && access::statements_only_read(sql)
+            })
     }
 
     /// What looking at every invocation costs.
@@ -451,6 +488,19 @@ impl CallView {
                             .any(|known| known.eq_ignore_ascii_case(key))
                     {
                         self.cwd = Some(directory.clone());
+                    }
+                    // A bare name under a path key is a path (`{"path": "customer-data"}`),
+                    // which the text's own reading takes only with a `/` or a `.`.
+                    if let Value::String(name) = item
+                        && !name.contains(['/', '\\', '.', '~'])
+                        && !name.trim().is_empty()
+                        && !name.contains(char::is_whitespace)
+                        && PATH_KEYS
+                            .iter()
+                            .any(|known| known.eq_ignore_ascii_case(key))
+                    {
+                        self.texts
+                            .push(Text::of(&format!("./{name}"), false, false));
                     }
                     let start = self.texts.len();
                     let amount = amount.or_else(|| self.amount_unit(key));

@@ -8,6 +8,10 @@ use serde::{Deserialize, Serialize};
 use crate::Error;
 use crate::normalize::{PathPattern, normalize_domain, normalize_email, normalize_url};
 
+/// The `literal` that any chat handle matches (`@dana`, never the `@` of an address):
+/// "never @-mention people in commit messages".
+pub(crate) const ANY_HANDLE: &str = "@*";
+
 /// The value of a `domain` matcher that stands for every host: an allowlist of hosts forbids
 /// a call that reaches any host but those its `except` names.
 pub(crate) const ANY_HOST: &str = "*";

@@ -17,8 +17,10 @@ mod arguments;
 mod conditions;
 mod entities;
 mod fallback;
+mod kinds;
 mod lexicon;
 mod mentions;
+mod narrowing;
 mod processes;
 mod spelling;
 mod tokens;
@@ -29,7 +31,8 @@ use std::borrow::Cow;
 use tool_memory_core::ToolMemoryRule;
 
 use self::entities::{CommandPhrase, command_phrases, handle_name, host_names, person_names};
-pub(crate) use self::fallback::fallback_constraint;
+pub(crate) use self::fallback::{fallback_constraint, unread_clauses};
+pub(crate) use self::kinds::kind_readings;
 pub(crate) use self::lexicon::is_program;
 use self::lexicon::word_class;
 use self::lexicon::{
@@ -124,6 +127,20 @@ fn gives_an_order(clause: &str) -> bool {
 /// [`derive_constraint`] for a rule not built yet: its text and (normalised) tool name are all
 /// derivation reads.
 pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
+    if let Some(mixed) = narrowing::mixed_orders(text, |part| derive_reading(part, tool_name)) {
+        return Some(mixed);
+    }
+    let constraint = derive_reading(text, tool_name)?;
+    let narrowed = narrowing::narrowed(constraint.clone(), &text.to_lowercase());
+    Some(if narrowed.validate().is_ok() {
+        narrowed
+    } else {
+        constraint
+    })
+}
+
+/// What [`derive_from_text`] reads before the reading is narrowed.
+fn derive_reading(text: &str, tool_name: &str) -> Option<Constraint> {
     let text = if text.contains('’') {
         Cow::Owned(text.replace('’', "'"))
     } else {
@@ -1055,6 +1072,22 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             }
         }
         Cue::Forbid { .. } if on_places => access_of(&words),
+        // "Don't delete the `pr-1879-preview` environment", "don't contact x@y.z in any way":
+        // a ban on one operation on a thing named (an id, a name, an address) leaves reading
+        // it alone (describing the environment, searching mail from the address).
+        // (Not a statement named as a literal, `DELETE`, which is the operation itself, nor a
+        // clause required "without" which the statements that lack it are forbidden.)
+        Cue::Forbid { .. }
+            if phrases.is_empty()
+                && flags.is_empty()
+                && !entities.is_empty()
+                && !lower.contains("without ")
+                && entities.iter().all(|(_, matcher)| {
+                    !matcher.value.contains(' ') && !SQL_KEYWORDS.contains(&matcher.value.as_str())
+                }) =>
+        {
+            named_access(&words, &entities)
+        }
         // "Ask before any `gcloud` command that creates, updates or deletes something": the
         // commands that change things, not those that read.
         // (A command with its subcommand, `kubectl delete`, says what it does already.)
@@ -1569,6 +1602,55 @@ fn access_of(words: &WordRuns<'_>) -> Option<Access> {
     }
     has(&CHANGING).then_some(Access::Write)
 }
+
+/// The access a ban on things named by an id, a name or an address is about: changing them
+/// when the only verbs are of change ("delete", "drop", "close"), sending to them when they
+/// are addresses or people and the verbs are of contact ("contact", "email", "invite").
+fn named_access(words: &WordRuns<'_>, entities: &[(usize, Matcher)]) -> Option<Access> {
+    let has = |list: &[&str]| list.iter().any(|verb| words.has_run(verb));
+    if has(ANY_ACCESS_VERBS) {
+        return None;
+    }
+    let named = entities
+        .iter()
+        .all(|(_, matcher)| matches!(matcher.kind, MatcherKind::Literal | MatcherKind::Host));
+    let people = entities.iter().all(|(_, matcher)| {
+        matches!(
+            matcher.kind,
+            MatcherKind::Email | MatcherKind::Person | MatcherKind::Domain
+        )
+    });
+    let changes = has(&CHANGING) || has(DESTROYING_VERBS);
+    ((named && changes) || (people && has(CONTACT_VERBS))).then_some(Access::Write)
+}
+
+/// Verbs of ending or destroying a thing named: with [`CHANGING`], what makes a ban on a named
+/// thing a ban on changing it.
+const DESTROYING_VERBS: &[&str] = &[
+    "close",
+    "closing",
+    "destroy",
+    "destroying",
+    "drop",
+    "dropping",
+    "merge",
+    "merging",
+    "purge",
+    "purging",
+    "terminate",
+    "terminating",
+    "truncate",
+    "truncating",
+    "wipe",
+    "wiping",
+];
+
+/// Verbs of contacting someone as such ("don't contact x@y.z in any way", "never reach out
+/// to ..."): a ban said with them is about what reaches the person (sending, inviting,
+/// posting), not about reading or searching what is about them. (A ban said with one way,
+/// "never email Sarah", keeps its every access: that reading is stored widely and asks no
+/// change here.)
+const CONTACT_VERBS: &[&str] = &["contact", "contacting", "reach", "reaching"];
 
 /// Verbs of making something new.
 const CREATE_VERBS: &[&str] = &["create", "created", "creates", "creating"];

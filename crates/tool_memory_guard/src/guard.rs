@@ -13,13 +13,15 @@ use tool_memory_core::{
 };
 
 use crate::call::{CallView, tool_words, visit_words};
-use crate::derive::fallback_constraint;
+use crate::derive::{fallback_constraint, kind_readings, unread_clauses};
 use crate::limits::MAX_ARGUMENT_DEPTH;
 use crate::limits::{ArgumentCount, Bound};
 use crate::matching::{CompiledConstraint, Hit, KeyGroup, evaluate};
 use crate::normalize::{folded, versionless};
 use crate::rule_constraint::enforced;
-use crate::{Access, Constraint, Error, MatcherKind, Polarity, Strength, derive_constraint};
+use crate::{
+    Access, Constraint, Error, MAX_ALSO, MatcherKind, Polarity, Strength, derive_constraint,
+};
 
 /// Where a tool's rules are filed: a tool of a family (core's one table for every agent) files
 /// them under the family, so a rule said about Claude Code's `Bash` holds for Codex's `shell`,
@@ -459,13 +461,32 @@ impl Guard {
         // docs/guard.md). Computed here, not stored: it hangs on the rule's priority, which
         // changes without its text, and it is no reading of the text to show or import.
         let mut fallback = false;
+        let mut reading: Option<Constraint> = None;
         if constraint.is_none()
-            && let Some((reading, guess)) = fallback_constraint(&rule)
+            && let Some((fail_safe, guess)) = fallback_constraint(&rule)
         {
-            compiled = CompiledConstraint::new(&reading);
+            reading = Some(fail_safe);
             // A bare item read as the ban it is decides like any rule; a guess only asks,
             // with a reason that says so.
-            fallback = guess && compiled.is_some();
+            fallback = guess;
+        }
+        // What the rule names by kind or by an operation on an object ("CI files", "restart
+        // the workers"), read beside the text's constraint, as the fail-safe is: at build,
+        // for the priorities that decide (see "Things named by kind" in docs/guard.md).
+        if rule.priority != ToolMemoryPriority::Normal {
+            let mut kinds = kind_readings(&rule.rule, constraint.as_ref());
+            // The clauses a derived constraint leaves unread ask about what they name.
+            if constraint.is_some() {
+                kinds.extend(unread_clauses(&rule.rule, &rule.tool_name));
+            }
+            if !kinds.is_empty() {
+                reading = with_readings(reading.or_else(|| constraint.clone()), kinds);
+                fallback = false;
+            }
+        }
+        if let Some(reading) = reading {
+            compiled = CompiledConstraint::new(&reading);
+            fallback = fallback && compiled.is_some();
         }
         let tool = normalize_tool_name(&rule.tool_name);
         let index = if tool == UNSCOPED_TOOL {
@@ -954,6 +975,19 @@ pub fn proxied_mcp_call(tool_name: &str, arguments: &Value) -> Option<(String, V
         None => Value::Object(serde_json::Map::new()),
     };
     Some((tool.to_lowercase().replace('-', "_"), passed))
+}
+
+/// `base` with `readings` as further parts (as many as [`MAX_ALSO`] allows), or the readings
+/// alone when there is no base.
+fn with_readings(base: Option<Constraint>, readings: Vec<Constraint>) -> Option<Constraint> {
+    let mut readings = readings.into_iter();
+    let mut base = match base {
+        Some(base) => base,
+        None => readings.next()?,
+    };
+    let room = MAX_ALSO.saturating_sub(base.also.len());
+    base.also.extend(readings.take(room));
+    Some(base)
 }
 
 /// Checks one call against a slice of rules, deriving every constraint. Builds a throwaway

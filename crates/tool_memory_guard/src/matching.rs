@@ -14,7 +14,7 @@ use crate::call::{
     ArgumentValue, CallView, HIDDEN_WORD, Invocation, Text, invocation_only_reads, invocation_reads,
 };
 use crate::condition::{Condition, Shown};
-use crate::constraint::{ANY_HOST, UrlPart, url_part};
+use crate::constraint::{ANY_HANDLE, ANY_HOST, UrlPart, url_part};
 use crate::limits::Budget;
 use crate::normalize::{
     PathPattern, UrlParts, alnum_runs, bare_host, chunks, command_spellings, find_word, first_run,
@@ -413,6 +413,9 @@ struct Scope<'a> {
     bool_flags: &'a [String],
     /// The whole call, when the scope is the whole call (tool-as-command checks need it).
     view: Option<&'a CallView>,
+    /// The call whose named arguments an `argument` matcher looks at: the whole call's, also
+    /// for an invocation (`requires_approval` beside a `git` command).
+    arguments_of: Option<&'a CallView>,
     has_recipients: bool,
     /// What looking at every text of the scope costs.
     text_weight: usize,
@@ -438,6 +441,7 @@ impl<'a> Scope<'a> {
             invocations: Invocations::Call(view),
             bool_flags: &view.bool_flags,
             view: Some(view),
+            arguments_of: Some(view),
             has_recipients: view.has_recipients,
             text_weight: view.text_weight,
             budget: &view.budget,
@@ -459,6 +463,7 @@ impl<'a> Scope<'a> {
             invocations: Invocations::One(invocation),
             bool_flags: &[],
             view: None,
+            arguments_of: None,
             has_recipients: false,
             text_weight: invocation.weight(),
             budget,
@@ -693,6 +698,100 @@ fn found(value: &str, recipient: bool) -> Option<Found> {
     })
 }
 
+/// Flags whose value is the body of what a command writes, beside its title or message.
+const BODY_FLAGS: &[&str] = &["--body", "--body-file", "--description", "-b"];
+
+/// Handles of bots, which a mention of people does not mean (`@copilot review`). Sorted.
+const BOT_HANDLES: &[&str] = &[
+    "claude",
+    "codecov",
+    "coderabbitai",
+    "copilot",
+    "dependabot",
+    "gemini-code-assist",
+    "github-actions",
+    "mergify",
+    "renovate",
+    "sonarcloud",
+];
+
+/// The chat handles of a text (`@dana` in "thanks @dana"): an `@` that opens a word, so never
+/// an address's (`ops@acme.io`).
+fn handles(lower: &str) -> impl Iterator<Item = &str> {
+    lower.match_indices('@').filter_map(|(at, _)| {
+        let opens = lower[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|ch| !(ch.is_alphanumeric() || "._-+@".contains(ch)));
+        let name_len = lower[at + 1..]
+            .find(|ch: char| !(ch.is_alphanumeric() || "_-.".contains(ch)))
+            .unwrap_or(lower.len() - at - 1);
+        let name = lower[at + 1..at + 1 + name_len].trim_end_matches(['.', '-']);
+        (opens && name.starts_with(|ch: char| ch.is_alphanumeric()))
+            .then(|| &lower[at..at + 1 + name.len()])
+    })
+}
+
+/// Programs that search text for a pattern, their first argument (`git grep`: its second).
+const SEARCH_PROGRAMS: &[&str] = &[
+    "ack",
+    "ag",
+    "egrep",
+    "fgrep",
+    "findstr",
+    "git",
+    "grep",
+    "rg",
+    "select-string",
+    "zgrep",
+];
+
+/// Flags whose value is a search pattern (`grep -e restart`, `git log --grep restart`).
+const PATTERN_FLAGS: &[&str] = &["--grep", "--regexp", "-e"];
+
+/// Whether every invocation that carries `literal` carries it only as the pattern a search
+/// program looks for (and at least one does): the literal is then text the call searches, not
+/// something it does.
+fn only_searched_for(literal: &str, invocations: &[Invocation]) -> bool {
+    let mut searched = false;
+    for invocation in invocations {
+        let has = |word: &str| find_word(&word.to_lowercase(), literal).is_some();
+        let pattern_at = match invocation.program.as_str() {
+            "git"
+                if invocation
+                    .positional
+                    .first()
+                    .is_some_and(|sub| sub == "grep") =>
+            {
+                Some(1)
+            }
+            "git" => None,
+            program if SEARCH_PROGRAMS.contains(&program) => Some(0),
+            _ => None,
+        };
+        let in_pattern_flag = invocation
+            .values
+            .iter()
+            .any(|(flag, value)| PATTERN_FLAGS.contains(&flag.as_str()) && has(value));
+        if pattern_at.is_none() && !in_pattern_flag {
+            if invocation.texts.iter().any(|text| has(&text.lower)) {
+                return false;
+            }
+            continue;
+        }
+        for (at, word) in invocation.positional.iter().enumerate() {
+            if has(word) {
+                if Some(at) != pattern_at || in_pattern_flag {
+                    return false;
+                }
+                searched = true;
+            }
+        }
+        searched |= in_pattern_flag;
+    }
+    searched
+}
+
 /// Looks for a matcher's literal in a scope, through each text's normal forms (computed once
 /// per text and check, so many rules cost comparisons rather than normalisations).
 fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Found> {
@@ -858,6 +957,28 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 weak: false,
             })
         }
+        Compiled::Literal(any) if any == ANY_HANDLE => {
+            // A handle in a body (`gh pr create --body 'cc @team'`) is not in the title or the
+            // message the rule names.
+            let in_bodies: Vec<&str> = scope
+                .invocations
+                .get()
+                .iter()
+                .flat_map(|invocation| &invocation.values)
+                .filter(|(flag, _)| BODY_FLAGS.contains(&flag.as_str()))
+                .map(|(_, value)| value.as_str())
+                .collect();
+            scope.plain_texts().find_map(|text| {
+                handles(&text.lower)
+                    .find(|handle| {
+                        !BOT_HANDLES.contains(&&handle[1..])
+                            && !in_bodies
+                                .iter()
+                                .any(|body| handles(body).any(|seen| seen == *handle))
+                    })
+                    .and_then(|handle| found(handle, false))
+            })
+        }
         Compiled::Literal(literal) => {
             let sigil_free = literal
                 .strip_prefix(['#', '@'])
@@ -886,6 +1007,14 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 } else {
                     find_word(&text.lower, literal).is_some()
                 };
+                // `... | grep -i restart` under "don't restart anything": the word is what a
+                // search looks for, text rather than an action.
+                let direct = direct
+                    && !(scope.view.is_some_and(CallView::is_shell)
+                        && only_searched_for(literal, scope.invocations.get())
+                        && SEARCH_PROGRAMS
+                            .iter()
+                            .any(|program| find_word(&text.lower, program).is_some()));
                 let by_name = text.recipient
                     && sigil_free
                         .is_some_and(|name| chunks(&text.lower).any(|chunk| chunk == name));
@@ -898,7 +1027,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
         }
         Compiled::Condition(_) => None,
         Compiled::Argument { key, value } => {
-            let view = scope.view?;
+            let view = scope.arguments_of?;
             view.arguments().iter().find_map(|(name, given)| {
                 if !argument_key_is(name, key) {
                     return None;
@@ -939,22 +1068,43 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
             if skip_person || words.is_empty() {
                 return None;
             }
-            scope.address_texts().find_map(|text| {
-                let tokens: Vec<&str> = text
-                    .person_tokens()
-                    .iter()
-                    .map(|&(start, end)| &text.lower[start..end])
-                    .collect();
-                // A recipient that is only the given name of a longer one (`@marcus` for
-                // "Marcus Lindqvist") may be that person: a name match, which only asks.
-                let given_name_only =
-                    words.len() >= 2 && tokens.len() == 1 && tokens[0] == words[0];
-                (names_person(&tokens, words) || given_name_only).then(|| Found {
-                    value: text.lower.trim().chars().take(80).collect(),
-                    recipient: text.recipient,
-                    weak: false,
+            scope
+                .address_texts()
+                .find_map(|text| {
+                    let tokens: Vec<&str> = text
+                        .person_tokens()
+                        .iter()
+                        .map(|&(start, end)| &text.lower[start..end])
+                        .collect();
+                    // A recipient that is only the given name of a longer one (`@marcus` for
+                    // "Marcus Lindqvist") may be that person: a name match, which only asks.
+                    let given_name_only =
+                        words.len() >= 2 && tokens.len() == 1 && tokens[0] == words[0];
+                    (names_person(&tokens, words) || given_name_only).then(|| Found {
+                        value: text.lower.trim().chars().take(80).collect(),
+                        recipient: text.recipient,
+                        weak: false,
+                    })
                 })
-            })
+                .or_else(|| {
+                    // "@Marco the migration is done" posted to a channel: a mention notifies the
+                    // person as a message to them would. Which Marco is not certain: it asks.
+                    scope
+                        .plain_texts()
+                        .filter(|text| !text.recipient)
+                        .find_map(|text| {
+                            handles(&text.lower)
+                                .find(|handle| {
+                                    let tokens: Vec<&str> = alnum_runs(&handle[1..]).collect();
+                                    names_person(&tokens, words)
+                                })
+                                .map(|handle| Found {
+                                    value: handle.to_owned(),
+                                    recipient: false,
+                                    weak: true,
+                                })
+                        })
+                })
         }
     }
 }
@@ -1137,6 +1287,7 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                     write_only,
                     create_only,
                     weak,
+                    arguments_of: Some(view),
                     ..Scope::invocation(invocation, &rest[..piped], &view.budget)
                 };
                 if scope.excused_invocation(invocation) {

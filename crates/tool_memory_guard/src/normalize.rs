@@ -18,7 +18,7 @@ use self::lexicon::{
     SUBCOMMAND_ALIASES, SUBCOMMAND_FLAG_ALIASES, TLDS, VERSIONED_PROGRAMS,
 };
 pub(crate) use self::lookalike::folded;
-pub(crate) use self::paths::{PathPattern, normalize_path, path_candidates};
+pub(crate) use self::paths::{PathPattern, component_matches, normalize_path, path_candidates};
 pub(crate) use self::words::{CueSet, WordMap, WordRuns, WordSet, find_word};
 
 /// Characters that end a chunk of free text. Quotes, brackets and list separators surround

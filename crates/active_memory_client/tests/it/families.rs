@@ -457,3 +457,47 @@ async fn an_mcp_tool_s_named_arguments_decide_through_any_way_of_calling_it() ->
     )
     .await
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ban_on_reading_a_directory_holds_for_every_agents_search_tools() -> Result<()> {
+    let client = client();
+    put(&client, "Read", "Never read anything under `payroll/`.").await?;
+    check(
+        &client,
+        &[
+            // Claude Code, Cline, Gemini CLI, Cursor: the directory searched, whatever the
+            // argument that names it is called.
+            (
+                "Grep",
+                json!({"pattern": "salary", "path": "payroll"}),
+                Decision::Deny,
+            ),
+            (
+                "Glob",
+                json!({"pattern": "payroll/**/*.csv"}),
+                Decision::Deny,
+            ),
+            (
+                "search_files",
+                json!({"path": "payroll", "regex": "iban"}),
+                Decision::Deny,
+            ),
+            (
+                "search_file_content",
+                json!({"pattern": "iban", "dir_path": "payroll"}),
+                Decision::Deny,
+            ),
+            (
+                "grep_search",
+                json!({"query": "payroll", "include_pattern": "src/**"}),
+                Decision::Allow,
+            ),
+            (
+                "Grep",
+                json!({"pattern": "salary", "path": "src"}),
+                Decision::Allow,
+            ),
+        ],
+    )
+    .await
+}

@@ -78,7 +78,11 @@ pub(crate) fn invocation_only_reads(invocation: &Invocation) -> bool {
         let reads = first_words().any(|word| {
             verbs.contains(&word.as_str()) || prefixes.iter().any(|prefix| word.starts_with(prefix))
         });
-        let changes = first_words().any(|word| WRITE_TOOL_WORDS.contains(&word.as_str()));
+        // `gcloud run services describe`: Cloud Run's group, not a verb of change.
+        let changes = first_words().any(|word| {
+            WRITE_TOOL_WORDS.contains(&word.as_str())
+                && !VERB_LIKE_GROUPS.contains(&(invocation.program.as_str(), word.as_str()))
+        });
         return reads && !changes && !redirects_output(&invocation.positional);
     }
     let Some((_, subcommands, writing_flags)) = READ_ONLY_COMMANDS
@@ -124,6 +128,10 @@ fn redirects_output(words: &[String]) -> bool {
 /// How many of a CLI's first words may name its verb (`gcloud compute instances list`: the
 /// third; `gcloud config get-value`: the second).
 const READ_VERB_DEPTH: usize = 4;
+
+/// Command groups of a CLI named like a verb of change (`gcloud run` is Cloud Run, `gcloud
+/// deploy` Cloud Deploy): a verb of reading after them reads.
+const VERB_LIKE_GROUPS: &[(&str, &str)] = &[("gcloud", "deploy"), ("gcloud", "run")];
 
 /// Whether SQL statements only read: each statement (after `;`) starts with a statement that
 /// reads (`SELECT`, `WITH`, `SHOW`, `EXPLAIN`, or a psql meta-command such as `\\dt`), and no

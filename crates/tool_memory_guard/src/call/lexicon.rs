@@ -233,6 +233,7 @@ pub(crate) const VALUE_FLAGS: &[&str] = &[
 /// A key of two words is a program and its subcommand (`docker compose -f x.yml down -v`:
 /// compose's `-f`, where `docker rm -f` is a force).
 pub(crate) const SHORT_VALUE_FLAGS: &[(&str, &[&str])] = &[
+    ("celery", &["-A", "-b", "-Q"]),
     ("docker compose", &["-f", "-p"]),
     ("docker-compose", &["-f", "-p"]),
     ("git", &["-c", "-C"]),
@@ -242,6 +243,7 @@ pub(crate) const SHORT_VALUE_FLAGS: &[(&str, &[&str])] = &[
     ("make", &["-C", "-f"]),
     ("mysql", &["-D", "-e", "-h", "-P", "-u"]),
     ("psql", &["-c", "-d", "-f", "-h", "-p", "-U"]),
+    ("redis-cli", &["-a", "-h", "-n", "-p", "-u"]),
     ("tail", &["-c", "-n"]),
 ];
 
@@ -478,6 +480,31 @@ pub(crate) const DIRECTORY_KEYS: &[&str] = &[
     "cwd",
     "dir_path",
     "directory",
+    "workdir",
+    "working_dir",
+    "working_directory",
+    "workingdirectory",
+];
+
+/// Keys whose string value is a path as a whole, even a bare name without `/` or `.` (`{"path":
+/// "customer-data"}` is the directory a search tool reads: Claude Code `Grep`'s `path`, Gemini
+/// CLI's `dir_path`, Cline `search_files`' `path`). Compared case-blind.
+pub(crate) const PATH_KEYS: &[&str] = &[
+    "absolute_path",
+    "cwd",
+    "dir",
+    "dir_path",
+    "directory",
+    "directorypath",
+    "dirpath",
+    "file_path",
+    "filepath",
+    "folder",
+    "path",
+    "relative_path",
+    "search_path",
+    "target_directory",
+    "targetfile",
     "workdir",
     "working_dir",
     "working_directory",

@@ -409,7 +409,8 @@ pub(crate) fn fallback_from_text(text: &str, tool_name: &str) -> Option<Constrai
     let read_only = says_read_only(&lower);
     // "Only X" names what is allowed: a call carrying X is the harmless one, so the literals of
     // an allowlist without a ban or an ask of its own say nothing the fallback could use.
-    if cues.ask.is_none() && cues.forbid.is_none() && !read_only {
+    let gated = GATES.iter().any(|gate| lower.contains(gate));
+    if cues.ask.is_none() && cues.forbid.is_none() && !read_only && !gated {
         return None;
     }
     // The rule's own tool named in its text ("Don't use `google_web_search` for ..."): every
@@ -469,6 +470,17 @@ pub(crate) fn fallback_from_text(text: &str, tool_name: &str) -> Option<Constrai
             break;
         }
     }
+    // Things named by kind ("source files only after you've shown me the plan").
+    for (kind, paths) in KIND_PATHS {
+        if lower.contains(kind) {
+            for path in *paths {
+                let matcher = Matcher::new(MatcherKind::Path, *path);
+                if !matchers.contains(&matcher) && matchers.len() < MAX_MATCHERS {
+                    matchers.push(matcher);
+                }
+            }
+        }
+    }
     if matchers.is_empty() {
         return None;
     }
@@ -478,6 +490,57 @@ pub(crate) fn fallback_from_text(text: &str, tool_name: &str) -> Option<Constrai
             .with_ask_first(true)
             .with_access(access),
     )
+}
+
+/// Phrases that make a permission wait for the user ("only after I've signed off", "not
+/// until you've shown me the plan"): an ask in other words.
+const GATES: &[&str] = &[
+    "not before i",
+    "not before you",
+    "not until",
+    "only after",
+    "only once i",
+    "only once you",
+    "only when i",
+    "only with my",
+];
+
+/// Things a rule names by kind, with the paths a call of them carries.
+const KIND_PATHS: &[(&str, &[&str])] = &[
+    ("database migrations", &["migrations/"]),
+    ("source code", &["lib/", "src/"]),
+    ("source files", &["lib/", "src/"]),
+];
+
+/// Where a rule's text turns from one clause to the next: "You may edit tests freely; source
+/// files only after the plan, and never `src/crypto/`".
+const CLAUSE_TURNS: &[&str] = &[", and ", ", but ", "; ", ". ", " but "];
+
+/// The clauses of a critical or high rule that its derived constraint leaves unread (issue
+/// 21, sixth round): each clause that derives nothing alone but gives an order (a ban, an ask,
+/// a permission that waits: "only after") and names something a call can carry is asked
+/// about, beside what the rule derives. "You may edit tests and docs freely; source files only
+/// after you've shown me the plan, and never the files under `src/crypto/`" derives the ban of
+/// `src/crypto/`; an edit of `src/api/routes.ts` asks. Computed at build, as the fail-safe.
+pub(crate) fn unread_clauses(text: &str, tool_name: &str) -> Vec<Constraint> {
+    if text.len() > MAX_WHOLE_TEXT_BYTES {
+        return Vec::new();
+    }
+    let mut clauses: Vec<&str> = vec![text];
+    for turn in CLAUSE_TURNS {
+        clauses = clauses
+            .into_iter()
+            .flat_map(|clause| clause.split(turn))
+            .collect();
+    }
+    if clauses.len() < 2 {
+        return Vec::new();
+    }
+    clauses
+        .into_iter()
+        .filter(|clause| super::derive_from_text(clause, tool_name).is_none())
+        .filter_map(|clause| fallback_from_text(clause, tool_name))
+        .collect()
 }
 
 /// Whether a word of prose is an id: letters and digits mixed, joined by `-`, `_` or `.`
@@ -612,6 +675,33 @@ mod tests {
             let _ = super::only_the_program(text);
             let _ = crate::derive::derive_from_text(text, "run_query");
         }
+    }
+
+    #[test]
+    fn a_clause_the_derived_reading_leaves_asks_about_what_it_names() {
+        let unread = |text: &str| {
+            super::unread_clauses(text, "edit")
+                .iter()
+                .map(crate::Constraint::to_json)
+                .collect::<Vec<_>>()
+        };
+        let source = unread(
+            "You may edit tests and docs freely; source files only after you've shown me the \
+             plan, and never the files under `src/crypto/`.",
+        );
+        assert_eq!(source.len(), 1, "{source:?}");
+        assert!(source[0].contains(r#""ask_first":true"#) && source[0].contains(r#""src/""#));
+        let migrations = unread(
+            "Run the linters whenever you like; touch `migrations/` only after I've signed off, \
+             and never edit anything in `vendor/`.",
+        );
+        assert!(
+            migrations[0].contains(r#""value":"migrations/""#),
+            "{migrations:?}"
+        );
+        // One clause, or clauses that each read or name nothing: nothing unread.
+        assert!(unread("Never edit `vendor/`.").is_empty());
+        assert!(unread("Never edit `vendor/`; it is generated.").is_empty());
     }
 
     #[test]

@@ -8,11 +8,13 @@ use crate::normalize::{CueSet, WordMap, WordRuns};
 
 mod commands;
 mod conditions;
+mod kinds;
 mod languages;
 mod people;
 
 pub(crate) use self::commands::*;
 pub(crate) use self::conditions::*;
+pub(crate) use self::kinds::*;
 pub(crate) use self::people::*;
 
 /// Which of the word lists above a lower-case word is on, one bit per list (see

@@ -4,10 +4,27 @@
 //! commit message), or on a tool that writes it itself (an MCP tool that opens a pull
 //! request), the call.
 
+use crate::constraint::ANY_HANDLE;
 use crate::{Constraint, Matcher, MatcherKind};
 
 /// Verbs of mentioning.
 const MENTION_VERBS: &[&str] = &["include", "mention", "name", "reference"];
+
+/// Who "@-mention people" means: anyone at all, by handle.
+const ANYONE: &[&str] = &[
+    "anybody",
+    "anyone",
+    "colleagues",
+    "coworkers",
+    "folks",
+    "maintainers",
+    "others",
+    "people",
+    "reviewers",
+    "someone",
+    "teammates",
+    "users",
+];
 
 /// Texts the agent writes, by what people call them, with the commands that write them on a
 /// shell.
@@ -57,10 +74,33 @@ pub(crate) fn mention_ban(lower: &str, shell: bool) -> Option<Constraint> {
         .filter(|part| {
             !part.is_empty()
                 && part.split_whitespace().count() <= 3
-                && !matches!(*part, "anything" | "anyone" | "it" | "them")
+                && (!matches!(*part, "anything" | "anyone" | "it" | "them")
+                    || lower[..verb_at].ends_with('-'))
         })
         .map(|part| Matcher::new(MatcherKind::Literal, part))
         .collect();
+    // "Never @-mention people in commit messages": a mention by handle, of anyone (any
+    // `@handle`, [`ANY_HANDLE`]), or of the named ones (`@dana`).
+    let by_handle = ["@-", "@", "at-"]
+        .iter()
+        .any(|sigil| lower[..verb_at].ends_with(sigil));
+    let mentioned: Vec<Matcher> = if by_handle {
+        let mut handles: Vec<Matcher> = Vec::new();
+        for matcher in mentioned {
+            let value = if ANYONE.contains(&matcher.value.as_str()) {
+                ANY_HANDLE.to_owned()
+            } else {
+                format!("@{}", matcher.value.trim_start_matches('@'))
+            };
+            let handle = Matcher::new(MatcherKind::Literal, value);
+            if !handles.contains(&handle) {
+                handles.push(handle);
+            }
+        }
+        handles
+    } else {
+        mentioned
+    };
     if mentioned.is_empty() {
         return None;
     }
@@ -103,6 +143,15 @@ mod tests {
             r#"{"matchers":[{"kind":"literal","value":"claude"},{"kind":"literal","value":"claude code"},{"kind":"literal","value":"ai"}],"polarity":"forbid","when":[{"kind":"command","value":"git commit"}]}"#
         );
         assert!(mention_ban("never mention the outage in the standup", true).is_none());
+        // By handle: anyone's, or the one named.
+        let anyone = mention_ban("never @-mention people in commit messages.", true)
+            .expect("a ban")
+            .to_json();
+        assert!(anyone.contains(r#""value":"@*""#), "{anyone}");
+        let dana = mention_ban("don't @-mention dana in pr titles", true)
+            .expect("a ban")
+            .to_json();
+        assert!(dana.contains(r#""value":"@dana""#), "{dana}");
         assert!(mention_ban("never commit to main", true).is_none());
     }
 }

@@ -301,12 +301,21 @@ fn deleting_branches_in_words_is_every_way_git_deletes_one() {
             r#"{"matchers":[{"kind":"command","value":"git branch --delete"}],"polarity":"forbid"}"#,
         ),
     );
-    // A branch the rule names is that branch, not every deletion.
-    check_forbids(
+    // A branch the rule names is that branch, not every deletion; and deleting it, not
+    // listing it (a ban on one change of a thing named: `access: write`).
+    check(
         "git_branch",
         "never delete the release branch",
-        "literal",
-        "release",
+        Some(
+            r#"{"access":"write","matchers":[{"kind":"literal","value":"release"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "send_email",
+        "Don't contact sarah@example.com in any way.",
+        Some(
+            r#"{"access":"write","matchers":[{"kind":"email","value":"sarah@example.com"}],"polarity":"forbid"}"#,
+        ),
     );
 }
 

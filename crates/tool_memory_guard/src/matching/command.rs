@@ -4,10 +4,14 @@
 use crate::call::{CallView, HIDDEN_PROGRAM, Invocation, runner_prefix};
 use crate::normalize::{
     PsParameter, canonical_flag, canonical_subcommand, canonical_words, chunks,
-    cmdlet_parameters_of, equivalent_program, expand_flag, flag_meanings, flag_meanings_after,
-    flags_subcommand, is_long_powershell_word, normalize_path, powershell_cmdlet,
-    powershell_parameter, powershell_parameter_name, program_name, sets_flag, takes_tasks,
+    cmdlet_parameters_of, component_matches, equivalent_program, expand_flag, flag_meanings,
+    flag_meanings_after, flags_subcommand, is_long_powershell_word, normalize_path,
+    powershell_cmdlet, powershell_parameter, powershell_parameter_name, program_name, sets_flag,
+    takes_tasks,
 };
+
+/// The word of a command pattern that any positional argument matches (`npm install *`).
+pub(crate) const ANY_ARGUMENT: &str = "*";
 
 /// A command prefix: program, subcommands, and the flags it must carry.
 #[derive(Debug, Clone)]
@@ -122,7 +126,8 @@ impl CommandPattern {
                     .zip(subcommands)
                     .all(|(a, b)| same_argument(program, a, b))
         };
-        *program == invocation.program
+        (*program == invocation.program
+            || (program.contains('*') && component_matches(program, &invocation.program)))
             && named
             && self
                 .flags
@@ -199,7 +204,10 @@ impl CommandPattern {
 /// named one's namespace (`drizzle-kit push:pg` is a `push`, `artisan migrate:fresh` a
 /// `migrate`; not for git, whose `main:prod` is a refspec).
 fn same_argument(program: &str, seen: &str, named: &str) -> bool {
-    seen == named
+    // `npm install *`: a command that takes some argument there (a package to add), whatever
+    // it is; bare `npm install` adds nothing.
+    named == ANY_ARGUMENT
+        || seen == named
         || (named.contains(['/', '.', '~'])
             && seen.contains(['/', '.', '~'])
             && normalize_path(seen) == normalize_path(named))

@@ -463,3 +463,82 @@ fn requirement_checks_each_invocation_of_the_when_command() {
         json!({"subcommand": "plan", "dry_run": true})
     ));
 }
+
+#[test]
+fn a_word_searched_for_is_text_not_an_action() {
+    let restart = |command: &str, expected: bool| {
+        check(
+            MatcherKind::Literal,
+            "restart",
+            "bash",
+            json!({ "command": command }),
+            expected,
+        );
+    };
+    restart("kubectl logs deploy/api | grep -i restart", false);
+    restart("rg -n restart docs/", false);
+    restart("git grep restart", false);
+    // Where it is a path, or beside an invocation that does it, it is found.
+    restart("grep -rn foo restart/", true);
+    restart("kubectl rollout restart deploy/api; grep restart x", true);
+}
+
+#[test]
+fn any_handle_is_a_mention_not_an_address() {
+    let handle = |command: &str, expected: bool| {
+        check(
+            MatcherKind::Literal,
+            "@*",
+            "bash",
+            json!({ "command": command }),
+            expected,
+        );
+    };
+    handle("git commit -m 'Fix race (thanks @dana)'", true);
+    handle(
+        "git commit -m 'Mail alerts to oncall@globex.example'",
+        false,
+    );
+    handle("git commit -m '@copilot review: bump'", false);
+    handle(
+        "gh pr create --title 'Bump deps' --body 'cc @platform-team'",
+        false,
+    );
+}
+
+#[test]
+fn a_bare_name_under_a_path_key_is_a_path() {
+    check(
+        MatcherKind::Path,
+        "customer-data/",
+        "search_files",
+        json!({"path": "customer-data", "regex": "iban"}),
+        true,
+    );
+    check(
+        MatcherKind::Path,
+        "customer-data/",
+        "search_files",
+        json!({"path": "src", "regex": "customer-data"}),
+        false,
+    );
+}
+
+#[test]
+fn a_mention_in_a_post_reaches_the_person_weakly() {
+    let constraint = Constraint::forbid(vec![Matcher::new(MatcherKind::Person, "marco")]);
+    let compiled = CompiledConstraint::new(&constraint).expect("compiles");
+    let post = |text: &str| {
+        let view = CallView::new(
+            "mcp__slack__slack_post_message",
+            &json!({"channel_id": "C04ENGPLAT", "text": text}),
+        );
+        evaluate(&compiled, &view).map(|hit| (hit.strength, hit.found))
+    };
+    assert_eq!(
+        post("@Marco the migration is done"),
+        Some((Strength::Weak, "@marco".to_owned()))
+    );
+    assert_eq!(post("@dana the migration is done"), None);
+    assert_eq!(post("Marco said the migration is done"), None);
+}

@@ -153,7 +153,7 @@ impl PathPattern {
 /// Whether one path component matches a component pattern with `*` (any run of characters)
 /// and `?` (one character). The classic two-pointer match: linear but for backtracking to
 /// the last star, so at worst the product of the two lengths.
-fn component_matches(pattern: &str, text: &str) -> bool {
+pub(crate) fn component_matches(pattern: &str, text: &str) -> bool {
     if !pattern.contains(['*', '?']) {
         return pattern == text;
     }

@@ -20,7 +20,9 @@ const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/re
 // grammar does not read, whose fail-safe answer is to ask (see docs/guard.md), where their
 // truth is deny. With its fifth round (1,403 calls, fresh_r5 and fresh_r5x added): 0.996 (five misses:
 // the four before and `r5-f1-pulumi-1`, a flag required by "only with" that asks where the label
-// says deny), none of each. Raise them as the guard improves, never lower them.
+// says deny), none of each. With its sixth round (session 30, 1,453 calls, fresh_r6 added,
+// whose first run missed 26 of its 51; 1,455 with two written after a fix): 0.9966 (the same five misses, all asks where the
+// label says deny), none of each. Raise them as the guard improves, never lower them.
 /// Share of calls decided as labelled.
 const MIN_ACCURACY: f64 = 0.996;
 /// Forbidden calls allowed: the failure that matters most, so none.
@@ -29,8 +31,8 @@ const MAX_ALLOWED_FORBIDDEN: usize = 0;
 const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
 const MAX_BLOCKED_HARMLESS: usize = 0;
-const MIN_RULES: usize = 448;
-const MIN_CALLS: usize = 1_403;
+const MIN_RULES: usize = 467;
+const MIN_CALLS: usize = 1_455;
 
 fn load() -> Result<Vec<CorpusCase>> {
     crate::corpus::load_dir(CORPUS_DIR)
@@ -160,9 +162,10 @@ fn real_text_of_the_shared_corpus_meets_its_floors() -> Result<()> {
     );
     /// Measured at the end of session 29's fourth guard round (0.914, 12: the fail-safe asks
     /// where it allowed); 0.768 and 60 at session 28's start, 0.884 and 21 after its first
-    /// round, 0.906 and 17 after its second, 0.917 and 13 after session 29's third.
-    const MIN_SHARED_ACCURACY: f64 = 0.91;
-    const MAX_SHARED_ALLOWED_FORBIDDEN: usize = 12;
+    /// round, 0.906 and 17 after its second, 0.917 and 13 after session 29's third; 0.983
+    /// and 0 after session 30's sixth round.
+    const MIN_SHARED_ACCURACY: f64 = 0.98;
+    const MAX_SHARED_ALLOWED_FORBIDDEN: usize = 0;
     let cases = crate::corpus::load_dir(SHARED_DIR)?;
     let report = evaluate(&cases);
     let allowed_forbidden = misses(&report, Decision::Deny, |actual| actual == Decision::Allow);

@@ -1,0 +1,474 @@
+//! Readings of what a critical or high rule names by kind or by an operation on an object,
+//! which the literal grammar leaves out (issue 21, sixth round): "CI files" are the CI systems'
+//! configuration files, a lockfile named in a ban is also rewritten by its package manager's
+//! commands, "secrets go through `op read`, nowhere else" forbids the other secret stores'
+//! readers, "adding a dependency" is every package manager's add command, and "don't restart
+//! the workers" forbids the restart commands whose target carries the object's word. Each
+//! reading is a constraint added beside what the text derives, at guard build (as the
+//! fail-safe is), so it decides like any rule. The word lists are data in
+//! `lexicon/kinds.rs`.
+
+use super::lexicon::{
+    ADDING, ASKING_WORDS, BANNING_WORDS, CI_NOUNS, CI_PATHS, CLEARED_BY_NATURE, Cues,
+    DEPENDENCY_ADDERS, DEPENDENCY_NOUNS, EDIT_VERBS, INSTALLS_A_LIST, LOCKFILE_WRITERS, NO_OBJECT,
+    OBJECT_FILLERS, ONLY_WAY, OPERATION_VERBS, OPERATIONS, PIPELINE_QUALIFIERS, SECRET_NOUNS,
+    SECRET_OUTPUTS, SECRET_READERS,
+};
+use crate::normalize::WordRuns;
+use crate::{Access, Constraint, Matcher, MatcherKind, Polarity};
+
+/// The longest text read for kinds: a rule and its reason. A pasted section names kinds in
+/// passing ("the CI pipeline runs the tests") that are no object of its orders.
+const MAX_TEXT_BYTES: usize = 400;
+
+/// The constraints a rule states by kind or by an operation on an object, beside `derived`
+/// (what its text derives, whose parts a lockfile reading extends). Empty for most rules.
+pub(crate) fn kind_readings(text: &str, derived: Option<&Constraint>) -> Vec<Constraint> {
+    let mut readings = Vec::new();
+    if let Some(derived) = derived {
+        lockfile_writers(derived, &mut readings);
+    }
+    if text.len() > MAX_TEXT_BYTES {
+        return readings;
+    }
+    let lower = text.replace('’', "'").to_lowercase();
+    let cues = Cues::of(&WordRuns::new(&lower));
+    let words = words_of(&lower);
+    if cues.forbid.is_some() || cues.ask.is_some() {
+        let ask_first = cues.ask.is_some();
+        if let Some(ci) = ci_files(&words, ask_first) {
+            readings.push(ci);
+        }
+        if let Some(adding) = adding_dependencies(&lower, &words, ask_first) {
+            readings.push(adding);
+        }
+    }
+    if let Some(readers) = other_secret_readers(text, &lower, &words) {
+        readings.extend(readers);
+    }
+    if let Some(required) = required_argument(text, &words) {
+        readings.push(required);
+    }
+    operations_on_objects(&words, &mut readings);
+    readings.retain(|reading| reading.validate().is_ok());
+    readings
+}
+
+/// The words of a lower-case text, without their punctuation and markup; a word that ended a
+/// clause (`,`, `;`, `.`) is followed by an empty word, so that a window of words does not
+/// cross clauses.
+fn words_of(lower: &str) -> Vec<&str> {
+    let mut words = Vec::new();
+    for raw in lower.split_whitespace() {
+        let word = raw.trim_matches(|ch: char| !(ch.is_alphanumeric() || "'-_@.".contains(ch)));
+        let word = word.trim_end_matches('.');
+        if !word.is_empty() {
+            words.push(word);
+        }
+        if raw.ends_with([',', ';', '.', ':', '—', '!', '?']) {
+            words.push("");
+        }
+    }
+    words
+}
+
+/// "Stop editing CI files", "don't modify our CI pipelines without asking": the CI systems'
+/// configuration files (`CI_PATHS`), written only when the rule speaks of changing them.
+fn ci_files(words: &[&str], ask_first: bool) -> Option<Constraint> {
+    let names_ci = words.windows(2).any(|pair| {
+        (pair[0] == "ci" && CI_NOUNS.contains(&pair[1]))
+            || (matches!(pair[1], "pipeline" | "pipelines" | "workflows")
+                && PIPELINE_QUALIFIERS.contains(&pair[0]))
+    });
+    if !names_ci {
+        return None;
+    }
+    let writes = words.iter().any(|word| EDIT_VERBS.contains(word));
+    let matchers = CI_PATHS
+        .iter()
+        .map(|path| Matcher::new(MatcherKind::Path, *path))
+        .collect();
+    Some(
+        Constraint::forbid(matchers)
+            .with_access(writes.then_some(Access::Write))
+            .with_ask_first(ask_first),
+    )
+}
+
+/// A lockfile forbidden by a part of the derived constraint is forbidden to the commands that
+/// rewrite it, with that part's answer.
+fn lockfile_writers(derived: &Constraint, readings: &mut Vec<Constraint>) {
+    for part in derived.parts() {
+        if part.polarity != Polarity::Forbid || !part.when.is_empty() {
+            continue;
+        }
+        for matcher in &part.matchers {
+            if matcher.kind != MatcherKind::Path {
+                continue;
+            }
+            let name = matcher.value.rsplit('/').next().unwrap_or_default();
+            let Some((_, writers)) = LOCKFILE_WRITERS
+                .iter()
+                .find(|(lockfile, _)| lockfile.eq_ignore_ascii_case(name))
+            else {
+                continue;
+            };
+            let commands = writers
+                .iter()
+                .map(|command| Matcher::new(MatcherKind::Command, *command))
+                .collect();
+            readings.push(Constraint::forbid(commands).with_ask_first(part.ask_first));
+        }
+    }
+}
+
+/// "Ask before adding a dependency to `package.json`", "never pull in new crates": the add
+/// commands of the package managers (of the manifest's ecosystem when the rule names one).
+fn adding_dependencies(lower: &str, words: &[&str], ask_first: bool) -> Option<Constraint> {
+    let noun = words
+        .iter()
+        .position(|word| DEPENDENCY_NOUNS.contains(word))?;
+    // The adding verb before its noun, in the same clause: "adding a dependency", "new
+    // packages", not "packages are installed with pnpm; add tests".
+    let before = &words[noun.saturating_sub(4)..noun];
+    let clause = before
+        .iter()
+        .rposition(|word| word.is_empty())
+        .map_or(before, |end| &before[end + 1..]);
+    let adds = clause.iter().enumerate().any(|(at, word)| {
+        ADDING.contains(word)
+            || clause
+                .get(at + 1)
+                .is_some_and(|next| ADDING.contains(&format!("{word} {next}").as_str()))
+    });
+    if !adds {
+        return None;
+    }
+    let named: Vec<&(&str, &[&str])> = DEPENDENCY_ADDERS
+        .iter()
+        .filter(|(manifest, _)| lower.contains(&manifest.to_lowercase()))
+        .collect();
+    let ecosystems: Vec<&(&str, &[&str])> = if named.is_empty() {
+        DEPENDENCY_ADDERS.iter().collect()
+    } else {
+        named
+    };
+    let matchers = ecosystems
+        .iter()
+        .flat_map(|(_, commands)| commands.iter())
+        .map(|command| Matcher::new(MatcherKind::Command, *command))
+        .collect();
+    let except = INSTALLS_A_LIST
+        .iter()
+        .map(|flag| Matcher::new(MatcherKind::Flag, *flag))
+        .collect();
+    Some(
+        Constraint::forbid(matchers)
+            .with_except(except)
+            .with_ask_first(ask_first),
+    )
+}
+
+/// "Secrets go through `op read`, nowhere else": the other stores' secret readers are
+/// forbidden (`kubectl get secret` when it prints the values).
+fn other_secret_readers(text: &str, lower: &str, words: &[&str]) -> Option<Vec<Constraint>> {
+    if !words.iter().any(|word| SECRET_NOUNS.contains(word))
+        || !ONLY_WAY.iter().any(|phrase| lower.contains(phrase))
+    {
+        return None;
+    }
+    // The way named: the first command in code.
+    let named = text.split('`').nth(1)?.trim().to_lowercase();
+    let program = named.split_whitespace().next()?;
+    let readers: Vec<Matcher> = SECRET_READERS
+        .iter()
+        .filter(|reader| reader.split_whitespace().next() != Some(program))
+        .map(|reader| Matcher::new(MatcherKind::Command, *reader))
+        .collect();
+    let mut readings = vec![Constraint::forbid(readers)];
+    if program != "kubectl" {
+        let outputs = SECRET_OUTPUTS
+            .iter()
+            .map(|flag| Matcher::new(MatcherKind::Flag, *flag))
+            .collect();
+        readings.push(Constraint::forbid(outputs).with_when(vec![
+            Matcher::new(MatcherKind::Command, "kubectl get secret"),
+            Matcher::new(MatcherKind::Command, "kubectl get secrets"),
+        ]));
+    }
+    Some(readings)
+}
+
+/// "Use `execute_command` with `requires_approval: true` for every git command that writes":
+/// the named argument with its value, required of each invocation of the program (of those
+/// that write, when the rule says so). A call without it, or with another value, asks: the
+/// call is incomplete rather than forbidden.
+fn required_argument(text: &str, words: &[&str]) -> Option<Constraint> {
+    let setting = text.split('`').skip(1).step_by(2).find_map(|span| {
+        let (key, value) = span.split_once(": ").or_else(|| span.split_once('='))?;
+        let (key, value) = (key.trim(), value.trim());
+        let is_key = key.starts_with(|ch: char| ch.is_ascii_alphabetic())
+            && key
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+        let is_value = !value.is_empty()
+            && value
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || "-_.".contains(ch));
+        (is_key && is_value).then(|| format!("{key}={value}"))
+    })?;
+    // "for every `git` command", "for each kubectl command that changes the cluster".
+    let at = words
+        .windows(2)
+        .position(|pair| pair[0] == "for" && matches!(pair[1], "every" | "each" | "all" | "any"))?;
+    let program = words
+        .get(at + 2..at + 4)?
+        .iter()
+        .zip(words.get(at + 3..at + 5)?)
+        .find(|(_, next)| matches!(**next, "command" | "commands" | "call" | "calls"))
+        .map(|(program, _)| program.trim_matches('`'))?;
+    if !super::is_program(program) {
+        return None;
+    }
+    let writes = words[at..].iter().any(|word| {
+        EDIT_VERBS.contains(word)
+            || matches!(
+                *word,
+                "writes" | "changes" | "modifies" | "mutates" | "deletes" | "pushes"
+            )
+    });
+    Some(
+        Constraint::require(vec![Matcher::new(MatcherKind::Argument, setting)])
+            .with_when(vec![Matcher::new(MatcherKind::Command, program)])
+            .with_access(writes.then_some(Access::Write))
+            .with_ask_first(true),
+    )
+}
+
+/// "Don't restart the workers", "never flush the cache", "never scale down the ingest
+/// deployment": the operation's commands, when their invocation carries the object's word;
+/// and, for a queue or a cache, the commands that clear one by nature.
+fn operations_on_objects(words: &[&str], readings: &mut Vec<Constraint>) {
+    for (at, word) in words.iter().enumerate() {
+        let Some((_, operation)) = OPERATION_VERBS.iter().find(|(verb, _)| verb == word) else {
+            continue;
+        };
+        // The ban just before the verb, in its clause: "never restart", "don't ever flush".
+        let before = &words[at.saturating_sub(3)..at];
+        let before = before
+            .iter()
+            .rposition(|word| word.is_empty())
+            .map_or(before, |end| &before[end + 1..]);
+        let ask_first = before.iter().any(|word| ASKING_WORDS.contains(word));
+        if !ask_first && !before.iter().any(|word| BANNING_WORDS.contains(word)) {
+            continue;
+        }
+        let mut rest = words[at + 1..].iter().take_while(|word| !word.is_empty());
+        let scales_down = *operation == "scale";
+        if scales_down {
+            let next = rest.next().copied();
+            if next != Some("down") {
+                continue;
+            }
+        }
+        if *operation == "stop" && words.get(at + 1) == Some(&"down") {
+            // "shut down the workers"
+            rest.next();
+        }
+        let object: Vec<&str> = rest
+            .take(3)
+            .copied()
+            .filter(|word| !OBJECT_FILLERS.contains(word))
+            .take(2)
+            .collect();
+        if object.is_empty() || object.iter().any(|word| NO_OBJECT.contains(word)) {
+            continue;
+        }
+        let mut literals: Vec<Matcher> = Vec::new();
+        for word in &object {
+            if word.len() < 3
+                || !word
+                    .chars()
+                    .all(|ch| ch.is_alphanumeric() || "-_".contains(ch))
+            {
+                continue;
+            }
+            let singular = word.strip_suffix('s').filter(|stem| stem.len() >= 3);
+            for form in [Some(*word), singular].into_iter().flatten() {
+                let matcher = Matcher::new(MatcherKind::Literal, form);
+                if !literals.contains(&matcher) {
+                    literals.push(matcher);
+                }
+            }
+        }
+        if literals.is_empty() {
+            continue;
+        }
+        if scales_down {
+            readings.push(
+                Constraint::forbid(literals)
+                    .with_when(vec![
+                        Matcher::new(MatcherKind::Command, "kubectl scale"),
+                        Matcher::new(MatcherKind::Flag, "--replicas=0"),
+                    ])
+                    .with_ask_first(ask_first),
+            );
+            continue;
+        }
+        let Some((_, commands)) = OPERATIONS.iter().find(|(name, _)| name == operation) else {
+            continue;
+        };
+        if *operation == "clear"
+            && let Some((_, by_nature)) = CLEARED_BY_NATURE
+                .iter()
+                .find(|(kind, _)| literals.iter().any(|literal| literal.value == *kind))
+        {
+            readings.push(
+                Constraint::forbid(
+                    by_nature
+                        .iter()
+                        .map(|command| Matcher::new(MatcherKind::Command, *command))
+                        .collect(),
+                )
+                .with_ask_first(ask_first),
+            );
+        }
+        readings.push(
+            Constraint::forbid(literals)
+                .with_when(
+                    commands
+                        .iter()
+                        .map(|command| Matcher::new(MatcherKind::Command, *command))
+                        .collect(),
+                )
+                .with_ask_first(ask_first),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kind_readings;
+    use crate::derive_from_text;
+
+    /// The readings of `text` on `tool` beside what it derives, in JSON form.
+    fn readings(tool: &str, text: &str) -> Vec<String> {
+        let derived = derive_from_text(text, tool);
+        kind_readings(text, derived.as_ref())
+            .iter()
+            .map(crate::Constraint::to_json)
+            .collect()
+    }
+
+    #[test]
+    fn ci_files_are_the_ci_systems_configuration() {
+        let ci = readings(
+            "edit",
+            "Please stop editing CI files, I review those by hand.",
+        );
+        assert_eq!(ci.len(), 1, "{ci:?}");
+        assert!(ci[0].contains(r#""access":"write""#), "{ci:?}");
+        assert!(ci[0].contains(".github/workflows/") && ci[0].contains("Jenkinsfile"));
+        let asks = readings("edit", "Don't modify our build pipelines without asking.");
+        assert!(asks[0].contains(r#""ask_first":true"#), "{asks:?}");
+        // A data pipeline is code, and CI reading a file is no order about CI files.
+        assert!(readings("edit", "Never touch the data pipelines module.").is_empty());
+        assert!(
+            readings("bash", "Don't touch `poetry.lock` — CI still reads it.")
+                .iter()
+                .all(|reading| !reading.contains("workflows"))
+        );
+    }
+
+    #[test]
+    fn a_banned_lockfile_bans_its_rewriters() {
+        let lock = readings(
+            "bash",
+            "Leave `Cargo.lock` alone, the release tooling pins it.",
+        );
+        assert_eq!(
+            lock,
+            [
+                r#"{"matchers":[{"kind":"command","value":"cargo generate-lockfile"},{"kind":"command","value":"cargo update"}],"polarity":"forbid"}"#
+            ]
+        );
+    }
+
+    #[test]
+    fn one_way_for_secrets_forbids_the_other_stores() {
+        let secrets = readings(
+            "bash",
+            "Secrets go through `op read` (1Password CLI), nowhere else.",
+        );
+        assert_eq!(secrets.len(), 2, "{secrets:?}");
+        assert!(secrets[0].contains("vault kv get") && !secrets[0].contains("op read"));
+        assert!(secrets[1].contains("kubectl get secret"));
+        // Without "only"/"nowhere else" it is no rule about the way.
+        assert!(readings("bash", "Never print secrets from `vault kv get`.").is_empty());
+    }
+
+    #[test]
+    fn adding_a_dependency_is_every_add_command() {
+        let node = readings(
+            "bash",
+            "- Ask before adding a dependency to `package.json`.",
+        );
+        let node = node.last().expect("a reading");
+        assert!(
+            node.contains("pnpm add *") && !node.contains("cargo add"),
+            "{node}"
+        );
+        assert!(node.contains(r#""ask_first":true"#), "{node}");
+        let any = readings(
+            "bash",
+            "Check with me before you pull in any new dependency.",
+        );
+        assert!(
+            any[0].contains("cargo add *") && any[0].contains("go get *"),
+            "{any:?}"
+        );
+        // Installing is not adding: "never use npm for installing packages" is about npm.
+        assert!(readings("bash", "Never use npm or yarn for installing packages.").is_empty());
+    }
+
+    #[test]
+    fn an_operation_on_a_named_object_is_its_commands_on_it() {
+        let ops = readings(
+            "bash",
+            "Feel free to tail the worker logs, but don't restart the workers and don't clear the queue.",
+        );
+        assert_eq!(ops.len(), 3, "{ops:?}");
+        assert!(ops[0].contains(
+            r#"{"kind":"literal","value":"workers"},{"kind":"literal","value":"worker"}"#
+        ));
+        assert!(ops[0].contains("systemctl restart"));
+        assert!(ops[1].contains("celery purge"), "{ops:?}");
+        assert!(ops[2].contains("redis-cli del") && ops[2].contains(r#""value":"queue""#));
+        let scale = readings("bash", "Never scale down the ingest deployment.");
+        assert!(scale[0].contains("--replicas=0") && scale[0].contains(r#""value":"ingest""#));
+        // An operation with no object, or not banned, is read by derivation or not at all.
+        assert!(readings("bash", "Don't restart anything.").is_empty());
+        assert!(readings("bash", "You may restart the workers.").is_empty());
+    }
+}
+
+#[cfg(test)]
+mod argument_tests {
+    use super::kind_readings;
+
+    #[test]
+    fn a_required_argument_of_a_program_s_commands_asks() {
+        let text = "- Use `execute_command` with `requires_approval: true` for every git command that writes.";
+        let readings: Vec<String> = kind_readings(text, None)
+            .iter()
+            .map(crate::Constraint::to_json)
+            .collect();
+        assert_eq!(
+            readings,
+            [
+                r#"{"access":"write","ask_first":true,"matchers":[{"kind":"argument","value":"requires_approval=true"}],"polarity":"require","when":[{"kind":"command","value":"git"}]}"#
+            ]
+        );
+        assert!(kind_readings("Set `timeout: 30` when you can.", None).is_empty());
+    }
+}
