@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use tool_memory_core::{Timestamp, ToolMemoryPriority, ToolMemorySource};
 
-use crate::attribution::Candidates;
+use crate::attribution::{Candidates, Context};
 use crate::failure::observe_calls;
 use crate::grammar;
 use crate::identity::{edict_identity_key, edict_identity_key_of_form};
@@ -79,11 +79,21 @@ pub fn capture_turn_with(
             if edict.names_a_tool && !candidates.names_in_code(&edict.text) {
                 continue;
             }
+            let lines = reader.lines();
+            let line = lines.get(edict.line).copied().unwrap_or_default();
+            // The rule's text is a slice of its line unless it joins a lead-in to an item.
+            let at = (edict.text.as_ptr() as usize).wrapping_sub(line.as_ptr() as usize);
+            let context = Context {
+                lines,
+                line: edict.line,
+                before: line.get(..at).unwrap_or_default(),
+            };
             let (first_tool, more_tools) = candidates.attribute_rule_tools(
                 &edict.text,
                 &edict.form,
                 edict.whole,
                 edict.previous,
+                &context,
             );
             // A rule about several tools is proposed once for each, with the whole sentence
             // as its text: the text of each holds the clause that concerns it.
@@ -260,6 +270,43 @@ mod tests {
             "Set `requires_approval: true` on every `execute_command` that installs packages.";
         check(rule, &["execute_command"], &[("execute_command", rule)]);
         check(rule, &["bash"], &[]);
+    }
+
+    #[test]
+    fn a_rule_that_names_no_tool_takes_the_tool_of_what_it_sits_under() {
+        // After a list of commands, through a blank line.
+        check(
+            "1. `npm run lint`\n2. `npm test`\n\nDon't skip one because it is slow.",
+            &["send_email", "bash"],
+            &[("bash", "Don't skip one because it is slow.")],
+        );
+        // The sentence before it on its line.
+        check(
+            "Run `make deploy` only from CI. Never do it from a laptop either.",
+            &["send_email", "bash"],
+            &[
+                ("bash", "Run `make deploy` only from CI."),
+                ("bash", "Never do it from a laptop either."),
+            ],
+        );
+        // A heading, past the sibling items of its list; a rule's own words still win.
+        check(
+            "### Docker\n\n- Never email the vendor about outages.\n- Never prune volumes without asking.",
+            &["bash", "send_email"],
+            &[
+                ("send_email", "Never email the vendor about outages."),
+                ("bash", "Never prune volumes without asking."),
+            ],
+        );
+        // A sibling item is no context: the fallback, not the item before's tool.
+        check(
+            "1. Never email Sarah.\n2. Don't touch the vendored code.",
+            &["bash", "send_email"],
+            &[
+                ("send_email", "Never email Sarah."),
+                ("bash", "Don't touch the vendored code."),
+            ],
+        );
     }
 
     #[test]

@@ -58,6 +58,9 @@ pub(crate) struct Edict<'a> {
     /// The sentence before it in the message, which a rule can point back to ("Use
     /// `run_query` for reads. Never send `INSERT` through it.").
     pub(crate) previous: Option<&'a str>,
+    /// The index of its line among the message's lines: a rule that names no tool takes the
+    /// tool of what it sits under ([`crate::attribution::Context`]).
+    pub(crate) line: usize,
     /// Whether the edict stands only if a code span of it spells a tool of the catalogue
     /// (an order about a tool's own arguments, [`is_tool_setting`]).
     pub(crate) names_a_tool: bool,
@@ -160,6 +163,7 @@ impl<'a> EdictReader<'a> {
                             form,
                             voice: span.voice,
                             previous: self.previous,
+                            line: span.line,
                             names_a_tool: false,
                         });
                         self.previous = Some(item);
@@ -181,6 +185,7 @@ impl<'a> EdictReader<'a> {
                 form: match_form(row),
                 voice: span.voice,
                 previous: self.previous,
+                line: span.line,
                 names_a_tool: false,
             });
             self.previous = Some(row);
@@ -205,6 +210,7 @@ impl<'a> EdictReader<'a> {
                     form: match_form(text),
                     voice: span.voice,
                     previous: self.previous,
+                    line: span.line,
                     names_a_tool: false,
                 });
                 self.previous = Some(item);
@@ -293,6 +299,7 @@ impl<'a> EdictReader<'a> {
                 form: form.to_owned(),
                 voice: span.voice,
                 previous: self.previous,
+                line: span.line,
                 names_a_tool: true,
             });
             self.previous = Some(clause);
@@ -362,6 +369,7 @@ impl<'a> EdictReader<'a> {
             form,
             voice,
             previous: before,
+            line: span.line,
             names_a_tool: false,
         });
     }
