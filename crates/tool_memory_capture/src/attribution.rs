@@ -227,7 +227,22 @@ impl Candidates {
         {
             return Some(tool);
         }
-        self.evidence(text, &spans, &haystack, &hits, whole)
+        let tool = self.evidence(text, &spans, &haystack, &hits, whole)?;
+        // "`psql` is connected to the dev database. Never run `DROP` …": SQL that the sentence
+        // before runs through a program of the shell is the shell's, not the database tool's.
+        if let Some(previous) = previous
+            && spans.iter().any(|span| is_sql(code_span_text(text, span)))
+            && self
+                .tools
+                .iter()
+                .any(|candidate| candidate.name == tool && candidate.claimed(DATABASE_GROUP))
+            && code_spans(previous)
+                .iter()
+                .any(|span| is_command(code_span_text(previous, span)))
+        {
+            return self.by_need(Need::Shell, text, &spans).or(Some(tool));
+        }
+        Some(tool)
     }
 
     /// The tool of what a rule that names none sits under ("1. `npm run lint` 2. `npm
@@ -485,9 +500,17 @@ impl Candidates {
         let need = need_at_with(text, spans);
         // SQL in a code span (`DELETE`, `DROP TABLE`) goes to the agent's database tool when
         // it has one, and to the shell (`psql`) otherwise.
+        // "Never run `DELETE`, `UPDATE` or `TRUNCATE`": the statements decide after a verb of
+        // the shell too, unless another span is a command line (`psql -c`).
         if let Some((Need::Shell, at)) = need
-            && let Some(span) = spans.iter().find(|span| span.start == at)
-            && is_sql(code_span_text(text, span))
+            && let Some(first) = spans.iter().position(|span| span.start >= at)
+            && spans[first..]
+                .iter()
+                .any(|span| is_sql(code_span_text(text, span)))
+            && spans[first..].iter().all(|span| {
+                let code = code_span_text(text, span);
+                is_sql(code) || !is_command(code)
+            })
             && let Some(tool) = self.tools.iter().find(|tool| tool.claimed(DATABASE_GROUP))
         {
             return Some(tool.name.clone());
