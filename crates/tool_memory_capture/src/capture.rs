@@ -310,6 +310,33 @@ mod tests {
     }
 
     #[test]
+    fn a_fragment_after_a_ban_extends_it() {
+        check(
+            "Never run migrations by hand. Rollbacks too.",
+            &["send_email", "bash"],
+            &[
+                ("bash", "Never run migrations by hand."),
+                ("bash", "Rollbacks too."),
+            ],
+        );
+        check(
+            "Never call `gcloud` directly. Not `aws` either.",
+            &["send_email", "bash"],
+            &[
+                ("bash", "Never call `gcloud` directly."),
+                ("bash", "Not `aws` either."),
+            ],
+        );
+        // Answers and sentences after no ban are no rules.
+        check(
+            "Never run migrations by hand. Not sure why, though. Me too.",
+            &["bash"],
+            &[("bash", "Never run migrations by hand.")],
+        );
+        check("Rollbacks too.", &["bash"], &[]);
+    }
+
+    #[test]
     fn config_switches_parts_off() {
         let mut record = turn("Never email Sarah.", &["send_email"]);
         record

@@ -288,6 +288,10 @@ impl<'a> EdictReader<'a> {
                 is_order(&blanked, &tokens) || is_standing(&blanked, &tokens, clause, span.voice)
             }
         };
+        // "Never run migrations by hand. Rollbacks too.", "Never call `gcloud`. Not `gsutil`
+        // either.": a fragment that extends the ban just read is a ban of its own.
+        let order = order
+            || (self.previous_was_order && span.voice == Voice::Own && is_continuation(tokens));
         // "Set `requires_approval: true` on every `execute_command` …": an order about a
         // tool's own arguments, which stands only if the code span names a tool of the
         // catalogue (capture checks that).
@@ -378,6 +382,43 @@ impl<'a> EdictReader<'a> {
     pub(crate) fn finish(self) -> Vec<Edict<'a>> {
         self.edicts
     }
+}
+
+/// Words a fragment that extends the ban before it holds at most ("The ingest workers
+/// neither", "Not `aws` CLI calls either").
+const MAX_CONTINUATION_WORDS: usize = 6;
+
+/// Whether a clause is a fragment that extends the order before it: no verb of its own,
+/// opened by `not` / `nor` / `neither` ("Not `gsutil` either", "Nor the staging bucket") or
+/// closed by `too` / `either` / `neither` ("Rollbacks too"). "Not sure", "Not yet", "Me too"
+/// and a question answer rather than extend.
+fn is_continuation(tokens: &[Token<'_>]) -> bool {
+    const NOT_EXTENDING: &[&str] = &[
+        "again", "always", "bad", "exactly", "good", "great", "me", "much", "now", "quite",
+        "really", "same", "sure", "that", "thanks", "this", "today", "yet", "you",
+    ];
+    if tokens
+        .last()
+        .is_some_and(|token| token.punct() == Some('?'))
+    {
+        return false;
+    }
+    let words: Vec<&str> = tokens
+        .iter()
+        .filter(|token| token.word)
+        .map(|token| token.text)
+        .collect();
+    let (Some(&first), Some(&last)) = (words.first(), words.last()) else {
+        return false;
+    };
+    if words.len() < 2 || words.len() > MAX_CONTINUATION_WORDS {
+        return false;
+    }
+    let opened = matches!(first, "not" | "nor" | "neither") && !NOT_EXTENDING.contains(&words[1]);
+    let closed = matches!(last, "too" | "either" | "neither")
+        && !NOT_EXTENDING.contains(&first)
+        && !tokens.first().is_some_and(|token| token.is(SUBJECT));
+    opened || closed
 }
 
 /// Whether the object of an order points back ("don't edit it", "never do that again",

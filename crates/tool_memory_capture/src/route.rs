@@ -108,6 +108,13 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
                 {
                     return Some((Need::Read, span.start));
                 }
+                // "Reindexing goes through `scripts/reindex.sh`": a script as the means runs.
+                if matches!(need, Need::Edit { .. })
+                    && is_script(code.trim())
+                    && is_means(&text[..span.start])
+                {
+                    return Some((Need::Shell, span.start));
+                }
                 if matches!(need, Need::Edit { .. })
                     && (names_a_shell_thing(code, &text[span.end..])
                         || used_as_program(code, text, span.end, &spans[span_index..])
@@ -642,10 +649,22 @@ fn is_drive_path(word: &str) -> bool {
 
 /// Whether a code span is the path of a script a shell runs: `./fix-perms.sh`, `setup.ps1`.
 fn is_script(code: &str) -> bool {
+    // `bin/purge-cdn`, `scripts/reindex`: a file of a folder of executables, extension or not.
+    let in_bin = [
+        "bin/",
+        "./bin/",
+        "scripts/",
+        "./scripts/",
+        "script/",
+        "./script/",
+    ]
+    .iter()
+    .any(|folder| code.starts_with(folder) && code.len() > folder.len() && !code.ends_with('/'));
     !code.contains(' ')
-        && SCRIPT_EXTENSIONS
-            .iter()
-            .any(|extension| code.to_ascii_lowercase().ends_with(extension))
+        && (in_bin
+            || SCRIPT_EXTENSIONS
+                .iter()
+                .any(|extension| code.to_ascii_lowercase().ends_with(extension)))
 }
 
 /// Whether the prose before a code span makes it the means of an action ("with", "via").

@@ -343,6 +343,11 @@ pub(crate) const EDIT_NOUNS: &[&str] = &[
     "comments",
     "snapshots",
     "types",
+    // What styles a page is written in its files: "CSS: Tailwind only".
+    "css",
+    "styling",
+    "stylesheet",
+    "stylesheets",
 ];
 
 /// Reading files.
