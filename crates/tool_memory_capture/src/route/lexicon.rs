@@ -158,6 +158,8 @@ pub(crate) const SHELL_VERBS: &[&str] = &[
     "rollback",
     "release",
     "ship",
+    // Files leave the machine through `curl`, `scp` or a cloud CLI.
+    "upload",
 ];
 
 /// Things that live behind a shell.
