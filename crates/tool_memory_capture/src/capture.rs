@@ -88,9 +88,17 @@ pub fn capture_turn_with(
                 line: edict.line,
                 before: line.get(..at).unwrap_or_default(),
             };
+            let about_form;
+            let (about, about_form) = match &edict.about {
+                Some(about) => {
+                    about_form = crate::text::match_form(about);
+                    (about.as_str(), about_form.as_str())
+                }
+                None => (edict.text.as_ref(), edict.form.as_str()),
+            };
             let (first_tool, more_tools) = candidates.attribute_rule_tools(
-                &edict.text,
-                &edict.form,
+                about,
+                about_form,
                 edict.whole,
                 edict.previous,
                 &context,
@@ -334,6 +342,19 @@ mod tests {
             &[("bash", "Never run migrations by hand.")],
         );
         check("Rollbacks too.", &["bash"], &[]);
+    }
+
+    #[test]
+    fn structured_rule_files_ban_their_reject_patterns() {
+        let file = "<rule>\nname: guard\nfilters:\n  - type: file_change\n    pattern: \"*.lock\"\nactions:\n  - type: reject\n    conditions:\n      - pattern: \"git push --force\"\n    message: \"Never force-push to shared branches.\"\n  - type: suggest\n    message: \"Prefer small commits.\"\n</rule>";
+        check(
+            file,
+            &["send_email", "bash"],
+            &[
+                ("bash", "pattern: \"git push --force\""),
+                ("bash", "Never force-push to shared branches."),
+            ],
+        );
     }
 
     #[test]

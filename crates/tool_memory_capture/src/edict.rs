@@ -61,6 +61,10 @@ pub(crate) struct Edict<'a> {
     /// The index of its line among the message's lines: a rule that names no tool takes the
     /// tool of what it sits under ([`crate::attribution::Context`]).
     pub(crate) line: usize,
+    /// What to attribute the rule by when its text does not say it as a sentence: a banned
+    /// command of a structured rule file (`pattern: "rm -rf /"`) is attributed as "Never run
+    /// `rm -rf /`.".
+    pub(crate) about: Option<String>,
     /// Whether the edict stands only if a code span of it spells a tool of the catalogue
     /// (an order about a tool's own arguments, [`is_tool_setting`]).
     pub(crate) names_a_tool: bool,
@@ -85,6 +89,9 @@ pub(crate) struct EdictReader<'a> {
     lead_needs_tool: bool,
     /// The last clause read, which a rule can point back to.
     previous: Option<&'a str>,
+    /// Whether the lines being read are the conditions of a reject action of a structured
+    /// rule file (`- type: reject` … `- pattern: "rm -rf /"`).
+    rejecting: bool,
     /// Whether that clause was an order itself: then a rule after it that points back
     /// ("… Stop using the browser for that.") does not take it in.
     previous_was_order: bool,
@@ -119,6 +126,32 @@ impl<'a> EdictReader<'a> {
         {
             self.lead = None;
             return false;
+        }
+        // Cursor's `<rule>` blocks and YAML-ish rule files: a `pattern:` under a reject action
+        // is a banned command.
+        if let Some((key, value)) = yaml_entry(span.text) {
+            match key {
+                "type" | "action" => self.rejecting = REJECT_ACTIONS.contains(&value),
+                "pattern" | "command" if self.rejecting && !value.is_empty() => {
+                    let text = strip_bullet(span.text).trim();
+                    let cut = truncate_chars(text, MAX_EDICT_CHARS);
+                    self.edicts.push(Edict {
+                        whole: cut.len() == text.len(),
+                        text: Cow::Borrowed(cut),
+                        form: match_form(text),
+                        voice: span.voice,
+                        previous: self.previous,
+                        line: span.line,
+                        about: Some(format!("Never run `{value}`.")),
+                        names_a_tool: false,
+                    });
+                    return false;
+                }
+                "filters" | "actions" | "name" => self.rejecting = false,
+                _ => {}
+            }
+        } else if span.text.trim_start().starts_with("</rule") {
+            self.rejecting = false;
         }
         let line_form = reader.plain(span.line).form();
         if let Some((lead_in, needs_tool)) = lead_in(span.text, line_form) {
@@ -164,6 +197,7 @@ impl<'a> EdictReader<'a> {
                             voice: span.voice,
                             previous: self.previous,
                             line: span.line,
+                            about: None,
                             names_a_tool: false,
                         });
                         self.previous = Some(item);
@@ -186,6 +220,7 @@ impl<'a> EdictReader<'a> {
                 voice: span.voice,
                 previous: self.previous,
                 line: span.line,
+                about: None,
                 names_a_tool: false,
             });
             self.previous = Some(row);
@@ -211,6 +246,7 @@ impl<'a> EdictReader<'a> {
                     voice: span.voice,
                     previous: self.previous,
                     line: span.line,
+                    about: None,
                     names_a_tool: false,
                 });
                 self.previous = Some(item);
@@ -304,6 +340,7 @@ impl<'a> EdictReader<'a> {
                 voice: span.voice,
                 previous: self.previous,
                 line: span.line,
+                about: None,
                 names_a_tool: true,
             });
             self.previous = Some(clause);
@@ -374,6 +411,7 @@ impl<'a> EdictReader<'a> {
             voice,
             previous: before,
             line: span.line,
+            about: None,
             names_a_tool: false,
         });
     }
@@ -419,6 +457,37 @@ fn is_continuation(tokens: &[Token<'_>]) -> bool {
         && !NOT_EXTENDING.contains(&first)
         && !tokens.first().is_some_and(|token| token.is(SUBJECT));
     opened || closed
+}
+
+/// The actions of a structured rule file that refuse what their conditions match.
+const REJECT_ACTIONS: &[&str] = &["block", "deny", "forbid", "reject"];
+
+/// A line of a YAML-ish rule file as its key and its value, unquoted (`- pattern: "rm -rf /"`
+/// is `pattern` and `rm -rf /`): a key of lower-case letters and `_`, a colon and a space.
+pub(crate) fn yaml_entry(line: &str) -> Option<(&str, &str)> {
+    let entry = line.trim_start();
+    let entry = entry.strip_prefix("- ").unwrap_or(entry);
+    let (key, value) = entry.split_once(':')?;
+    if key.is_empty()
+        || key.len() > 16
+        || !key
+            .bytes()
+            .all(|byte| byte.is_ascii_lowercase() || byte == b'_')
+        || !(value.is_empty() || value.starts_with(' '))
+    {
+        return None;
+    }
+    let value = value.trim();
+    let unquoted = value
+        .strip_prefix('"')
+        .and_then(|value| value.strip_suffix('"'))
+        .or_else(|| {
+            value
+                .strip_prefix('\'')
+                .and_then(|value| value.strip_suffix('\''))
+        })
+        .unwrap_or(value);
+    Some((key, unquoted))
 }
 
 /// Whether the object of an order points back ("don't edit it", "never do that again",

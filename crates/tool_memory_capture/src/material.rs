@@ -389,6 +389,22 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
             }
         }
     }
+    // `message: "Never run rm -rf /."` in a structured rule file: the message is read as a
+    // sentence, not as a quotation.
+    for span in &mut spans {
+        if span.voice == Voice::Own
+            && span.text.contains("message:")
+            && let Some(("message", value)) = crate::edict::yaml_entry(span.text)
+            && !value.is_empty()
+        {
+            // Only a quoted value: its closing quote follows it.
+            let at = value.as_ptr() as usize - span.text.as_ptr() as usize;
+            let end = at + value.len();
+            if matches!(span.text.as_bytes().get(end), Some(b'"' | b'\'')) {
+                span.text = &span.text[at..end];
+            }
+        }
+    }
     if let Some(from) = adopted_from {
         revisited += spans.len() - from;
         adopt(&mut spans[from..]);
