@@ -342,6 +342,37 @@ mod tests {
             &[("bash", "Never run migrations by hand.")],
         );
         check("Rollbacks too.", &["bash"], &[]);
+        check(
+            "Never deploy by hand. Rollbacks too — use the CI job.",
+            &["send_email", "bash"],
+            &[
+                ("bash", "Never deploy by hand."),
+                ("bash", "Rollbacks too — use the CI job."),
+            ],
+        );
+    }
+
+    #[test]
+    fn a_statement_that_points_back_takes_the_tool_of_what_it_points_at() {
+        check(
+            "1. `npm run lint`\n2. `npm test`\n\nAll three must pass.",
+            &["send_email", "bash"],
+            &[("bash", "All three must pass.")],
+        );
+        check(
+            "`legacy/` is frozen. Bugs there get a ticket, not a patch.",
+            &["bash", "edit_file"],
+            &[
+                ("edit_file", "`legacy/` is frozen."),
+                ("edit_file", "Bugs there get a ticket, not a patch."),
+            ],
+        );
+        // Without a clause about a tool before it, a requirement is a description.
+        check(
+            "The reviewers are busy. All three must pass.",
+            &["bash"],
+            &[],
+        );
     }
 
     #[test]

@@ -316,12 +316,23 @@ impl<'a> EdictReader<'a> {
         tokens: &[Token<'_>],
         found: Option<&Found>,
     ) {
+        // "`legacy/` is frozen. Bugs there get a ticket, not a patch.", "1. `npm run lint` 2.
+        // `npm test`\n\nAll three must pass.": a statement that points back at what the
+        // clause before named is about that clause's tool.
+        let about = if points_back_to(tokens) {
+            self.previous.filter(|previous| need_of(previous).is_some())
+        } else {
+            None
+        };
         let order = match found {
-            None => is_order(grammar, tokens) || is_standing(grammar, tokens, clause, span.voice),
+            None => {
+                is_order(grammar, tokens) || is_standing(grammar, tokens, clause, span.voice, about)
+            }
             Some(found) => {
                 let blanked = revocation::blanked(grammar, found);
                 let tokens = tokenize(&blanked);
-                is_order(&blanked, &tokens) || is_standing(&blanked, &tokens, clause, span.voice)
+                is_order(&blanked, &tokens)
+                    || is_standing(&blanked, &tokens, clause, span.voice, about)
             }
         };
         // "Never run migrations by hand. Rollbacks too.", "Never call `gcloud`. Not `gsutil`
@@ -441,8 +452,10 @@ fn is_continuation(tokens: &[Token<'_>]) -> bool {
     {
         return false;
     }
+    // The fragment ends at a dash or a semicolon: "Rollbacks too — use the Rollback job".
     let words: Vec<&str> = tokens
         .iter()
+        .take_while(|token| !matches!(token.punct(), Some('—' | '–' | ';' | ':')))
         .filter(|token| token.word)
         .map(|token| token.text)
         .collect();
@@ -524,9 +537,32 @@ fn joined<'a>(line: &'a str, before: &str, clause: &str) -> Option<&'a str> {
 const QUOTES_NOT_CODE: [char; 9] = ['"', '\'', '‘', '’', '“', '”', '„', '«', '»'];
 
 /// A markerless standing rule ([`standing::statement_of`]) in the user's own words; a choice
-/// or a requirement only when the sentence is about a tool. `blanked` is the clause's grammar
+/// or a requirement only when the sentence is about a tool, or points back at a clause that is
+/// (`about`). `blanked` is the clause's grammar
 /// form without its revocation, and `tokens` its tokens.
-fn is_standing(blanked: &str, tokens: &[Token<'_>], clause: &str, voice: Voice) -> bool {
+/// Whether a clause points back at what came before with its subject or a place ("All three
+/// must pass", "Both need my OK", "Bugs there get a ticket"): a pointer among its first four
+/// words.
+fn points_back_to(tokens: &[Token<'_>]) -> bool {
+    const COUNTED: &[&str] = &["all", "both", "each", "either", "neither"];
+    tokens
+        .iter()
+        .filter(|token| token.word)
+        .take(4)
+        .enumerate()
+        .any(|(index, token)| {
+            matches!(token.text, "there" | "these" | "those" | "them" | "they")
+                || (index == 0 && COUNTED.contains(&token.text))
+        })
+}
+
+fn is_standing(
+    blanked: &str,
+    tokens: &[Token<'_>],
+    clause: &str,
+    voice: Voice,
+    about: Option<&str>,
+) -> bool {
     if voice != Voice::Own {
         return false;
     }
@@ -541,7 +577,7 @@ fn is_standing(blanked: &str, tokens: &[Token<'_>], clause: &str, voice: Voice) 
             | Statement::Shaped
             | Statement::Declared
             | Statement::Coded,
-        ) => need_of(clause).is_some(),
+        ) => need_of(clause).is_some() || about.is_some(),
         None => false,
     }
 }
