@@ -49,6 +49,9 @@ pub(crate) struct Context<'a> {
     pub(crate) line: usize,
     /// The text of that line before the rule.
     pub(crate) before: &'a str,
+    /// The line of the rule captured last, and the tool it went to: a line that holds a rule
+    /// is read as that rule was, with no second attribution.
+    pub(crate) last_rule: Option<(usize, &'a str)>,
 }
 
 /// A tool the edict may be attributed to.
@@ -231,11 +234,11 @@ impl Candidates {
         // "`psql` is connected to the dev database. Never run `DROP` …": SQL that the sentence
         // before runs through a program of the shell is the shell's, not the database tool's.
         if let Some(previous) = previous
-            && spans.iter().any(|span| is_sql(code_span_text(text, span)))
             && self
                 .tools
                 .iter()
-                .any(|candidate| candidate.name == tool && candidate.claimed(DATABASE_GROUP))
+                .any(|candidate| candidate.claimed(DATABASE_GROUP) && candidate.name == tool)
+            && spans.iter().any(|span| is_sql(code_span_text(text, span)))
             && code_spans(previous)
                 .iter()
                 .any(|span| is_command(code_span_text(previous, span)))
@@ -251,8 +254,14 @@ impl Candidates {
     /// before it, nearest first (for a list item, past its siblings), up to its section's
     /// heading, whose tool comes last. A thematic break ends the section too.
     fn context_tool(&self, context: &Context<'_>) -> Option<String> {
+        let ruled = |line: usize| {
+            context
+                .last_rule
+                .filter(|&(ruled, _)| ruled == line)
+                .map(|(_, tool)| tool.to_owned())
+        };
         if context.before.chars().any(char::is_alphanumeric)
-            && let Some(tool) = self.clause_tool(context.before)
+            && let Some(tool) = ruled(context.line).or_else(|| self.clause_tool(context.before))
         {
             return Some(tool);
         }
@@ -269,7 +278,7 @@ impl Candidates {
             _ => None,
         };
         let first = lines.len().saturating_sub(MAX_CONTEXT_LINES);
-        for line in lines[first..].iter().rev() {
+        for (index, line) in lines.iter().enumerate().skip(first).rev() {
             let read = markdown::line(line);
             match read.kind {
                 LineKind::Blank | LineKind::Fence => {}
@@ -277,13 +286,22 @@ impl Candidates {
                 LineKind::Rule if !line.trim_start().starts_with('|') => return None,
                 LineKind::Heading(_) => return self.clause_tool(read.content),
                 _ => {
-                    if let Some(tool) = self.clause_tool(line) {
+                    if let Some(tool) = ruled(index).or_else(|| self.line_tool(line)) {
                         return Some(tool);
                     }
                 }
             }
         }
         None
+    }
+
+    /// The tool of the family a line of context is about ([`need_at_with`]): cheaper than
+    /// [`clause_tool`](Self::clause_tool), which also reads names and aliases, since a rule
+    /// with no evidence of its own may look back over several lines.
+    fn line_tool(&self, line: &str) -> Option<String> {
+        let spans = code_spans(line);
+        let (need, _) = need_at_with(line, &spans)?;
+        self.by_need(need, line, &spans)
     }
 
     /// Every tool the rule is about: the first, as [`attribute_rule`](Self::attribute_rule)

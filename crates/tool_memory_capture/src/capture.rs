@@ -75,6 +75,9 @@ pub fn capture_turn_with(
         // rules merges its repeats in linear time.
         // Sized once: an edict adds one identity or more, and growing the table rehashes it.
         let mut seen: HashMap<String, usize> = HashMap::with_capacity(found.edicts.len());
+        // The line of the last rule proposed and its index in `output.rules`, for the context
+        // of a rule that names no tool.
+        let mut last_rule: Option<(usize, usize)> = None;
         for edict in found.edicts {
             if edict.names_a_tool && !candidates.names_in_code(&edict.text) {
                 continue;
@@ -87,6 +90,9 @@ pub fn capture_turn_with(
                 lines,
                 line: edict.line,
                 before: line.get(..at).unwrap_or_default(),
+                last_rule: last_rule.and_then(|(line, index): (usize, usize)| {
+                    Some((line, output.rules.get(index)?.tool_name.as_str()))
+                }),
             };
             let about_form;
             let (about, about_form) = match &edict.about {
@@ -105,6 +111,7 @@ pub fn capture_turn_with(
             );
             // A rule about several tools is proposed once for each, with the whole sentence
             // as its text: the text of each holds the clause that concerns it.
+            let first_index = output.rules.len();
             for tool_name in std::iter::once(first_tool).chain(more_tools) {
                 let identity_key = if edict.whole {
                     edict_identity_key_of_form(&tool_name, &edict.form)
@@ -144,6 +151,9 @@ pub fn capture_turn_with(
                     identity_key,
                     trust,
                 });
+            }
+            if output.rules.len() > first_index {
+                last_rule = Some((edict.line, first_index));
             }
         }
     }

@@ -129,7 +129,13 @@ impl<'a> EdictReader<'a> {
         }
         // Cursor's `<rule>` blocks and YAML-ish rule files: a `pattern:` under a reject action
         // is a banned command.
-        if let Some((key, value)) = yaml_entry(span.text) {
+        let head = span.text.trim_start_matches([' ', '\t']);
+        // Most lines open with a capital, a bullet or a mark: one byte rules them out.
+        let entry = match head.as_bytes().first() {
+            Some(b'a'..=b'z' | b'-') => yaml_entry(head),
+            _ => None,
+        };
+        if let Some((key, value)) = entry {
             match key {
                 "type" | "action" => self.rejecting = REJECT_ACTIONS.contains(&value),
                 "pattern" | "command" if self.rejecting && !value.is_empty() => {
@@ -150,7 +156,7 @@ impl<'a> EdictReader<'a> {
                 "filters" | "actions" | "name" => self.rejecting = false,
                 _ => {}
             }
-        } else if span.text.trim_start().starts_with("</rule") {
+        } else if head.starts_with("</rule") {
             self.rejecting = false;
         }
         let line_form = reader.plain(span.line).form();
@@ -319,20 +325,21 @@ impl<'a> EdictReader<'a> {
         // "`legacy/` is frozen. Bugs there get a ticket, not a patch.", "1. `npm run lint` 2.
         // `npm test`\n\nAll three must pass.": a statement that points back at what the
         // clause before named is about that clause's tool.
-        let about = if points_back_to(tokens) {
-            self.previous.filter(|previous| need_of(previous).is_some())
-        } else {
-            None
+        // Read only when a statement needs a tool and names none: `need_of` walks the clause.
+        let previous = self.previous;
+        let about = || {
+            points_back_to(tokens) && previous.is_some_and(|previous| need_of(previous).is_some())
         };
         let order = match found {
             None => {
-                is_order(grammar, tokens) || is_standing(grammar, tokens, clause, span.voice, about)
+                is_order(grammar, tokens)
+                    || is_standing(grammar, tokens, clause, span.voice, &about)
             }
             Some(found) => {
                 let blanked = revocation::blanked(grammar, found);
                 let tokens = tokenize(&blanked);
                 is_order(&blanked, &tokens)
-                    || is_standing(&blanked, &tokens, clause, span.voice, about)
+                    || is_standing(&blanked, &tokens, clause, span.voice, &about)
             }
         };
         // "Never run migrations by hand. Rollbacks too.", "Never call `gcloud`. Not `gsutil`
@@ -453,22 +460,27 @@ fn is_continuation(tokens: &[Token<'_>]) -> bool {
         return false;
     }
     // The fragment ends at a dash or a semicolon: "Rollbacks too — use the Rollback job".
-    let words: Vec<&str> = tokens
+    let mut words = tokens
         .iter()
         .take_while(|token| !matches!(token.punct(), Some('—' | '–' | ';' | ':')))
-        .filter(|token| token.word)
-        .map(|token| token.text)
-        .collect();
-    let (Some(&first), Some(&last)) = (words.first(), words.last()) else {
+        .filter(|token| token.word);
+    let (Some(first), Some(second)) = (words.next(), words.next()) else {
         return false;
     };
-    if words.len() < 2 || words.len() > MAX_CONTINUATION_WORDS {
-        return false;
+    let mut count = 2;
+    let mut last = second;
+    for word in words {
+        count += 1;
+        if count > MAX_CONTINUATION_WORDS {
+            return false;
+        }
+        last = word;
     }
-    let opened = matches!(first, "not" | "nor" | "neither") && !NOT_EXTENDING.contains(&words[1]);
-    let closed = matches!(last, "too" | "either" | "neither")
-        && !NOT_EXTENDING.contains(&first)
-        && !tokens.first().is_some_and(|token| token.is(SUBJECT));
+    let opened =
+        matches!(first.text, "not" | "nor" | "neither") && !NOT_EXTENDING.contains(&second.text);
+    let closed = matches!(last.text, "too" | "either" | "neither")
+        && !NOT_EXTENDING.contains(&first.text)
+        && !first.is(SUBJECT);
     opened || closed
 }
 
@@ -478,16 +490,19 @@ const REJECT_ACTIONS: &[&str] = &["block", "deny", "forbid", "reject"];
 /// A line of a YAML-ish rule file as its key and its value, unquoted (`- pattern: "rm -rf /"`
 /// is `pattern` and `rm -rf /`): a key of lower-case letters and `_`, a colon and a space.
 pub(crate) fn yaml_entry(line: &str) -> Option<(&str, &str)> {
-    let entry = line.trim_start();
+    let entry = line.trim_start_matches([' ', '\t']);
     let entry = entry.strip_prefix("- ").unwrap_or(entry);
-    let (key, value) = entry.split_once(':')?;
-    if key.is_empty()
-        || key.len() > 16
-        || !key
-            .bytes()
-            .all(|byte| byte.is_ascii_lowercase() || byte == b'_')
-        || !(value.is_empty() || value.starts_with(' '))
-    {
+    // The key is read byte by byte up to its colon: most lines stop at their first byte.
+    let bytes = entry.as_bytes();
+    let key_len = bytes
+        .iter()
+        .take(MAX_YAML_KEY + 1)
+        .position(|&byte| !(byte.is_ascii_lowercase() || byte == b'_'))?;
+    if key_len == 0 || bytes[key_len] != b':' {
+        return None;
+    }
+    let (key, value) = (&entry[..key_len], &entry[key_len + 1..]);
+    if !(value.is_empty() || value.starts_with(' ')) {
         return None;
     }
     let value = value.trim();
@@ -502,6 +517,9 @@ pub(crate) fn yaml_entry(line: &str) -> Option<(&str, &str)> {
         .unwrap_or(value);
     Some((key, unquoted))
 }
+
+/// The longest key [`yaml_entry`] reads (`description`, `conditions`).
+const MAX_YAML_KEY: usize = 16;
 
 /// Whether the object of an order points back ("don't edit it", "never do that again",
 /// "never edit them without asking", "never touch anything in there"): a pronoun at the end
@@ -561,7 +579,7 @@ fn is_standing(
     tokens: &[Token<'_>],
     clause: &str,
     voice: Voice,
-    about: Option<&str>,
+    about: &dyn Fn() -> bool,
 ) -> bool {
     if voice != Voice::Own {
         return false;
@@ -577,7 +595,7 @@ fn is_standing(
             | Statement::Shaped
             | Statement::Declared
             | Statement::Coded,
-        ) => need_of(clause).is_some() || about.is_some(),
+        ) => need_of(clause).is_some() || about(),
         None => false,
     }
 }

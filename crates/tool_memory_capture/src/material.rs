@@ -393,7 +393,7 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
     // sentence, not as a quotation.
     for span in &mut spans {
         if span.voice == Voice::Own
-            && span.text.contains("message:")
+            && is_message_entry(span.text)
             && let Some(("message", value)) = crate::edict::yaml_entry(span.text)
             && !value.is_empty()
         {
@@ -415,6 +415,16 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
         }
     }
     (spans, revisited)
+}
+
+/// Whether a line is a `message:` entry of a YAML-ish rule file, by its first bytes.
+fn is_message_entry(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while matches!(bytes.get(at), Some(b' ' | b'\t' | b'-')) {
+        at += 1;
+    }
+    bytes[at..].starts_with(b"message:")
 }
 
 /// Makes material the user adopted their own: its orders become their rules, but nothing in

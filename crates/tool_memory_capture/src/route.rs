@@ -241,9 +241,11 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
 /// Whether a word of prose says moving or copying something.
 fn is_move_verb(word: &str) -> bool {
     const MOVE_VERBS: &[&str] = &["move", "moving", "copy", "copying", "mv", "cp"];
-    MOVE_VERBS
-        .iter()
-        .any(|verb| word.eq_ignore_ascii_case(verb))
+    // Most words open with another letter: one byte decides.
+    matches!(word.as_bytes().first(), Some(b'm' | b'M' | b'c' | b'C'))
+        && MOVE_VERBS
+            .iter()
+            .any(|verb| word.eq_ignore_ascii_case(verb))
 }
 
 /// Whether what follows a verb of moving (`after` it) moves files: a file noun or a pointer

@@ -178,7 +178,11 @@ fn is_routed(tokens: &[Token<'_>]) -> bool {
     let Some(verb) = tokens
         .iter()
         .take(MAX_TOPIC_WORDS + 1)
-        .position(|token| ROUTE_VERBS.contains(&token.text))
+        // A route's verb opens with `b`, `g` or `s`: one byte rules out most words.
+        .position(|token| {
+            matches!(token.text.as_bytes().first(), Some(b'b' | b'g' | b's'))
+                && ROUTE_VERBS.contains(&token.text)
+        })
     else {
         return false;
     };

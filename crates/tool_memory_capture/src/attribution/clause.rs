@@ -120,29 +120,35 @@ pub(super) fn deciding_clause(text: &str) -> Option<usize> {
 /// changes = a PR to `infra-live`" is about the pull request, "Schema changes ship with the
 /// migration runner" about running it, not about changing.
 fn routed(text: &str) -> Option<usize> {
+    // The route's verb stays in the clause: "goes through `bin/purge`" runs a script.
     const ROUTES: &[&str] = &[
-        " = ",
-        " go through ",
-        " goes through ",
-        " go via ",
-        " goes via ",
-        " go out with ",
-        " goes out with ",
-        " ship with ",
-        " ships with ",
+        "go through ",
+        "goes through ",
+        "go via ",
+        "goes via ",
+        "go out with ",
+        "goes out with ",
+        "ship with ",
+        "ships with ",
     ];
-    // Most rules hold no route: its words' letters are looked for first.
-    if !text.contains(" = ") && !text.contains(" go") && !text.contains(" ship") {
-        return None;
+    let equals = text.find(" = ").map(|at| at + 3);
+    // Most rules hold no route's verb: a search for its letters comes first.
+    if !text.contains(" go") && !text.contains(" ship") {
+        return equals;
     }
-    ROUTES
-        .iter()
-        // The route's verb stays in the clause: "goes through `bin/purge`" runs a script.
-        .filter_map(|route| {
-            let keep = if *route == " = " { route.len() } else { 1 };
-            text.find(route).map(|at| at + keep)
-        })
-        .min()
+    // One look at each space before a `g` or an `s`: most rules hold no route.
+    let bytes = text.as_bytes();
+    let verb = (1..bytes.len())
+        .filter(|&at| bytes[at - 1] == b' ' && matches!(bytes[at], b'g' | b's'))
+        .find(|&at| {
+            ROUTES
+                .iter()
+                .any(|route| bytes[at..].starts_with(route.as_bytes()))
+        });
+    match (equals, verb) {
+        (Some(equals), Some(verb)) => Some(equals.min(verb)),
+        (equals, verb) => equals.or(verb),
+    }
 }
 
 /// The byte offset in `text` of the last part of a contrast, which ends in a copula and
