@@ -394,7 +394,7 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
     for span in &mut spans {
         if span.voice == Voice::Own
             && is_message_entry(span.text)
-            && let Some(("message", value)) = crate::edict::yaml_entry(span.text)
+            && let Some(("message", value)) = crate::text::yaml_entry(span.text)
             && !value.is_empty()
         {
             // Only a quoted value: its closing quote follows it.
