@@ -19,7 +19,7 @@ use std::sync::LazyLock;
 
 use tool_memory_core::{ToolFamily, UNSCOPED_TOOL, split_words, validate_tool_name};
 
-use tool_memory_core::markdown::code_span_text;
+use tool_memory_core::markdown::{self, LineKind, code_span_text};
 
 #[cfg(test)]
 use self::alias::find_word;
@@ -34,6 +34,25 @@ use crate::TurnRecord;
 use crate::hash::{FxHashMap, WordMap};
 use crate::route::{Need, VERB_TOOL_NAMES, is_command, is_sql, is_windows_command, need_at_with};
 use crate::text::{code_spans, match_form};
+
+/// Lines of a message read before a rule's for its context ([`Candidates::context_tool`]):
+/// an instruction file's section of rules rarely runs longer, and a rule further down is no
+/// longer read as pointing back.
+const MAX_CONTEXT_LINES: usize = 12;
+
+/// Where a rule sits in its message, for a rule that names no tool of its own.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Context<'a> {
+    /// The message's lines.
+    pub(crate) lines: &'a [&'a str],
+    /// The index of the rule's line.
+    pub(crate) line: usize,
+    /// The text of that line before the rule.
+    pub(crate) before: &'a str,
+    /// The line of the rule captured last, and the tool it went to: a line that holds a rule
+    /// is read as that rule was, with no second attribution.
+    pub(crate) last_rule: Option<(usize, &'a str)>,
+}
 
 /// A tool the edict may be attributed to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -156,6 +175,7 @@ impl Candidates {
     /// always run `y`"), the clause of the order decides ([`deciding_clause`]). A rule that points back with "it"
     /// ("Never send `INSERT` through it") is about the tool `previous` (the sentence before)
     /// names, when it names none itself.
+    #[cfg(test)]
     pub(crate) fn attribute_rule(
         &self,
         text: &str,
@@ -163,6 +183,19 @@ impl Candidates {
         whole: bool,
         previous: Option<&str>,
     ) -> String {
+        self.rule_evidence(text, form, whole, previous)
+            .unwrap_or_else(|| self.fallback())
+    }
+
+    /// The tool the rule's own words (or the sentence its "it" points back to) give evidence
+    /// of, as [`attribute_rule`](Self::attribute_rule) finds it, without the fallback.
+    fn rule_evidence(
+        &self,
+        text: &str,
+        form: &str,
+        whole: bool,
+        previous: Option<&str>,
+    ) -> Option<String> {
         if let Some(at) = deciding_clause(text) {
             let clause = &text[at..];
             let clause_form = match_form(clause);
@@ -171,11 +204,11 @@ impl Candidates {
             // "`kubectl` is fine with `get` and `describe`; never `delete`": a ban that names
             // only a bare word in code bans a subcommand of the program the permission ran.
             if let Some(tool) = self.subcommand_of(&text[..at], clause, &spans) {
-                return tool;
+                return Some(tool);
             }
             let hits = self.hits(&haystack);
             if let Some(tool) = self.evidence(clause, &spans, &haystack, &hits, true) {
-                return tool;
+                return Some(tool);
             }
         }
         // "Don't post in #general": a `#name` outside code is a chat channel, which the alias
@@ -195,10 +228,80 @@ impl Candidates {
             && self.spelled(text, &spans, whole.then_some(&hits)).is_none()
             && let Some(tool) = self.spelled(previous, &code_spans(previous), None)
         {
-            return tool;
+            return Some(tool);
         }
-        self.evidence(text, &spans, &haystack, &hits, whole)
-            .unwrap_or_else(|| self.fallback())
+        let tool = self.evidence(text, &spans, &haystack, &hits, whole)?;
+        // "`psql` is connected to the dev database. Never run `DROP` …": SQL that the sentence
+        // before runs through a program of the shell is the shell's, not the database tool's.
+        if let Some(previous) = previous
+            && self
+                .tools
+                .iter()
+                .any(|candidate| candidate.claimed(DATABASE_GROUP) && candidate.name == tool)
+            && spans.iter().any(|span| is_sql(code_span_text(text, span)))
+            && code_spans(previous)
+                .iter()
+                .any(|span| is_command(code_span_text(previous, span)))
+        {
+            return self.by_need(Need::Shell, text, &spans).or(Some(tool));
+        }
+        Some(tool)
+    }
+
+    /// The tool of what a rule that names none sits under ("1. `npm run lint` 2. `npm
+    /// test`\n\nAll three must pass." → the shell; "## Database\n- Ask before any schema
+    /// change." → the database tool): the sentences before it on its line, then the lines
+    /// before it, nearest first (for a list item, past its siblings), up to its section's
+    /// heading, whose tool comes last. A thematic break ends the section too.
+    fn context_tool(&self, context: &Context<'_>) -> Option<String> {
+        let ruled = |line: usize| {
+            context
+                .last_rule
+                .filter(|&(ruled, _)| ruled == line)
+                .map(|(_, tool)| tool.to_owned())
+        };
+        if context.before.chars().any(char::is_alphanumeric)
+            && let Some(tool) = ruled(context.line).or_else(|| self.clause_tool(context.before))
+        {
+            return Some(tool);
+        }
+        let lines = context.lines.get(..context.line)?;
+        // An item of a list is a rule of its own beside its siblings ("1. Never rebase shared
+        // branches. 2. Don't touch the vendored code."): it sits under the list's lead-in or
+        // parent item, not under the item before it.
+        let item = match context
+            .lines
+            .get(context.line)
+            .map(|line| markdown::line(line).kind)
+        {
+            Some(LineKind::Bullet(indent)) => Some(indent),
+            _ => None,
+        };
+        let first = lines.len().saturating_sub(MAX_CONTEXT_LINES);
+        for (index, line) in lines.iter().enumerate().skip(first).rev() {
+            let read = markdown::line(line);
+            match read.kind {
+                LineKind::Blank | LineKind::Fence => {}
+                LineKind::Bullet(indent) if item.is_some_and(|item| indent >= item) => {}
+                LineKind::Rule if !line.trim_start().starts_with('|') => return None,
+                LineKind::Heading(_) => return self.clause_tool(read.content),
+                _ => {
+                    if let Some(tool) = ruled(index).or_else(|| self.line_tool(line)) {
+                        return Some(tool);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The tool of the family a line of context is about ([`need_at_with`]): cheaper than
+    /// [`clause_tool`](Self::clause_tool), which also reads names and aliases, since a rule
+    /// with no evidence of its own may look back over several lines.
+    fn line_tool(&self, line: &str) -> Option<String> {
+        let spans = code_spans(line);
+        let (need, _) = need_at_with(line, &spans)?;
+        self.by_need(need, line, &spans)
     }
 
     /// Every tool the rule is about: the first, as [`attribute_rule`](Self::attribute_rule)
@@ -212,7 +315,14 @@ impl Candidates {
         form: &str,
         whole: bool,
         previous: Option<&str>,
+        context: &Context<'_>,
     ) -> (String, Vec<String>) {
+        // A rule that names no tool takes the tool of what it sits under.
+        let attribute = || {
+            self.rule_evidence(text, form, whole, previous)
+                .or_else(|| self.context_tool(context))
+                .unwrap_or_else(|| self.fallback())
+        };
         // A later order needs a marker after the sentence's first word: most rules hold one
         // marker, at their start, and are not read again.
         let later_marker = whole && later_marker(form);
@@ -223,10 +333,8 @@ impl Candidates {
         };
         let mut tools = Vec::new();
         let first_tool = match clauses.first() {
-            None => self.attribute_rule(text, form, whole, previous),
-            Some(&first) => self
-                .clause_tool(&text[..first])
-                .unwrap_or_else(|| self.attribute_rule(text, form, whole, previous)),
+            None => attribute(),
+            Some(&first) => self.clause_tool(&text[..first]).unwrap_or_else(attribute),
         };
         for (index, &start) in clauses.iter().enumerate() {
             let end = clauses.get(index + 1).copied().unwrap_or(text.len());
@@ -410,9 +518,17 @@ impl Candidates {
         let need = need_at_with(text, spans);
         // SQL in a code span (`DELETE`, `DROP TABLE`) goes to the agent's database tool when
         // it has one, and to the shell (`psql`) otherwise.
+        // "Never run `DELETE`, `UPDATE` or `TRUNCATE`": the statements decide after a verb of
+        // the shell too, unless another span is a command line (`psql -c`).
         if let Some((Need::Shell, at)) = need
-            && let Some(span) = spans.iter().find(|span| span.start == at)
-            && is_sql(code_span_text(text, span))
+            && let Some(first) = spans.iter().position(|span| span.start >= at)
+            && spans[first..]
+                .iter()
+                .any(|span| is_sql(code_span_text(text, span)))
+            && spans[first..].iter().all(|span| {
+                let code = code_span_text(text, span);
+                is_sql(code) || !is_command(code)
+            })
             && let Some(tool) = self.tools.iter().find(|tool| tool.claimed(DATABASE_GROUP))
         {
             return Some(tool.name.clone());

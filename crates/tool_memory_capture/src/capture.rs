@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use tool_memory_core::{Timestamp, ToolMemoryPriority, ToolMemorySource};
 
-use crate::attribution::Candidates;
+use crate::attribution::{Candidates, Context};
 use crate::failure::observe_calls;
 use crate::grammar;
 use crate::identity::{edict_identity_key, edict_identity_key_of_form};
@@ -75,18 +75,43 @@ pub fn capture_turn_with(
         // rules merges its repeats in linear time.
         // Sized once: an edict adds one identity or more, and growing the table rehashes it.
         let mut seen: HashMap<String, usize> = HashMap::with_capacity(found.edicts.len());
+        // The line of the last rule proposed and its index in `output.rules`, for the context
+        // of a rule that names no tool.
+        let mut last_rule: Option<(usize, usize)> = None;
         for edict in found.edicts {
             if edict.names_a_tool && !candidates.names_in_code(&edict.text) {
                 continue;
             }
+            let lines = reader.lines();
+            let line = lines.get(edict.line).copied().unwrap_or_default();
+            // The rule's text is a slice of its line unless it joins a lead-in to an item.
+            let at = (edict.text.as_ptr() as usize).wrapping_sub(line.as_ptr() as usize);
+            let context = Context {
+                lines,
+                line: edict.line,
+                before: line.get(..at).unwrap_or_default(),
+                last_rule: last_rule.and_then(|(line, index): (usize, usize)| {
+                    Some((line, output.rules.get(index)?.tool_name.as_str()))
+                }),
+            };
+            let about_form;
+            let (about, about_form) = match &edict.about {
+                Some(about) => {
+                    about_form = crate::text::match_form(about);
+                    (about.as_str(), about_form.as_str())
+                }
+                None => (edict.text.as_ref(), edict.form.as_str()),
+            };
             let (first_tool, more_tools) = candidates.attribute_rule_tools(
-                &edict.text,
-                &edict.form,
+                about,
+                about_form,
                 edict.whole,
                 edict.previous,
+                &context,
             );
             // A rule about several tools is proposed once for each, with the whole sentence
             // as its text: the text of each holds the clause that concerns it.
+            let first_index = output.rules.len();
             for tool_name in std::iter::once(first_tool).chain(more_tools) {
                 let identity_key = if edict.whole {
                     edict_identity_key_of_form(&tool_name, &edict.form)
@@ -126,6 +151,9 @@ pub fn capture_turn_with(
                     identity_key,
                     trust,
                 });
+            }
+            if output.rules.len() > first_index {
+                last_rule = Some((edict.line, first_index));
             }
         }
     }
@@ -260,6 +288,114 @@ mod tests {
             "Set `requires_approval: true` on every `execute_command` that installs packages.";
         check(rule, &["execute_command"], &[("execute_command", rule)]);
         check(rule, &["bash"], &[]);
+    }
+
+    #[test]
+    fn a_rule_that_names_no_tool_takes_the_tool_of_what_it_sits_under() {
+        // After a list of commands, through a blank line.
+        check(
+            "1. `npm run lint`\n2. `npm test`\n\nDon't skip one because it is slow.",
+            &["send_email", "bash"],
+            &[("bash", "Don't skip one because it is slow.")],
+        );
+        // The sentence before it on its line.
+        check(
+            "Run `make deploy` only from CI. Never do it from a laptop either.",
+            &["send_email", "bash"],
+            &[
+                ("bash", "Run `make deploy` only from CI."),
+                ("bash", "Never do it from a laptop either."),
+            ],
+        );
+        // A heading, past the sibling items of its list; a rule's own words still win.
+        check(
+            "### Docker\n\n- Never email the vendor about outages.\n- Never prune volumes without asking.",
+            &["bash", "send_email"],
+            &[
+                ("send_email", "Never email the vendor about outages."),
+                ("bash", "Never prune volumes without asking."),
+            ],
+        );
+        // A sibling item is no context: the fallback, not the item before's tool.
+        check(
+            "1. Never email Sarah.\n2. Don't touch the vendored code.",
+            &["bash", "send_email"],
+            &[
+                ("send_email", "Never email Sarah."),
+                ("bash", "Don't touch the vendored code."),
+            ],
+        );
+    }
+
+    #[test]
+    fn a_fragment_after_a_ban_extends_it() {
+        check(
+            "Never run migrations by hand. Rollbacks too.",
+            &["send_email", "bash"],
+            &[
+                ("bash", "Never run migrations by hand."),
+                ("bash", "Rollbacks too."),
+            ],
+        );
+        check(
+            "Never call `gcloud` directly. Not `aws` either.",
+            &["send_email", "bash"],
+            &[
+                ("bash", "Never call `gcloud` directly."),
+                ("bash", "Not `aws` either."),
+            ],
+        );
+        // Answers and sentences after no ban are no rules.
+        check(
+            "Never run migrations by hand. Not sure why, though. Me too.",
+            &["bash"],
+            &[("bash", "Never run migrations by hand.")],
+        );
+        check("Rollbacks too.", &["bash"], &[]);
+        check(
+            "Never deploy by hand. Rollbacks too — use the CI job.",
+            &["send_email", "bash"],
+            &[
+                ("bash", "Never deploy by hand."),
+                ("bash", "Rollbacks too — use the CI job."),
+            ],
+        );
+    }
+
+    #[test]
+    fn a_statement_that_points_back_takes_the_tool_of_what_it_points_at() {
+        check(
+            "1. `npm run lint`\n2. `npm test`\n\nAll three must pass.",
+            &["send_email", "bash"],
+            &[("bash", "All three must pass.")],
+        );
+        check(
+            "`legacy/` is frozen. Bugs there get a ticket, not a patch.",
+            &["bash", "edit_file"],
+            &[
+                ("edit_file", "`legacy/` is frozen."),
+                ("edit_file", "Bugs there get a ticket, not a patch."),
+            ],
+        );
+        // Without a clause about a tool before it, a requirement is a description.
+        check(
+            "The reviewers are busy. All three must pass.",
+            &["bash"],
+            &[],
+        );
+    }
+
+    #[test]
+    fn structured_rule_files_ban_their_reject_patterns() {
+        let file = "<rule>\nname: guard\nfilters:\n  - type: file_change\n    pattern: \"*.lock\"\nactions:\n  - type: reject\n    conditions:\n      - pattern: \"git push --force\"\n    message: \"Never force-push to shared branches.\"\n  - type: suggest\n    message: \"Prefer small commits.\"\n</rule>";
+        check(
+            file,
+            &["send_email", "bash"],
+            &[
+                ("bash", "pattern: \"git push --force\""),
+                ("bash", "Never force-push to shared branches."),
+            ],
+        );
     }
 
     #[test]

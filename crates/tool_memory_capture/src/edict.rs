@@ -39,6 +39,7 @@ use crate::route::need_of;
 use crate::standing::{self, Statement};
 use crate::text::{
     self, CODE_WORD, Sign, grammar_form, match_form, sign_of, strip_bullet, truncate_chars,
+    yaml_entry,
 };
 use crate::tokens::{self, Token, is_at, matches_at, tokenize, word_at};
 
@@ -58,6 +59,13 @@ pub(crate) struct Edict<'a> {
     /// The sentence before it in the message, which a rule can point back to ("Use
     /// `run_query` for reads. Never send `INSERT` through it.").
     pub(crate) previous: Option<&'a str>,
+    /// The index of its line among the message's lines: a rule that names no tool takes the
+    /// tool of what it sits under ([`crate::attribution::Context`]).
+    pub(crate) line: usize,
+    /// What to attribute the rule by when its text does not say it as a sentence: a banned
+    /// command of a structured rule file (`pattern: "rm -rf /"`) is attributed as "Never run
+    /// `rm -rf /`.".
+    pub(crate) about: Option<String>,
     /// Whether the edict stands only if a code span of it spells a tool of the catalogue
     /// (an order about a tool's own arguments, [`is_tool_setting`]).
     pub(crate) names_a_tool: bool,
@@ -82,6 +90,9 @@ pub(crate) struct EdictReader<'a> {
     lead_needs_tool: bool,
     /// The last clause read, which a rule can point back to.
     previous: Option<&'a str>,
+    /// Whether the lines being read are the conditions of a reject action of a structured
+    /// rule file (`- type: reject` … `- pattern: "rm -rf /"`).
+    rejecting: bool,
     /// Whether that clause was an order itself: then a rule after it that points back
     /// ("… Stop using the browser for that.") does not take it in.
     previous_was_order: bool,
@@ -116,6 +127,38 @@ impl<'a> EdictReader<'a> {
         {
             self.lead = None;
             return false;
+        }
+        // Cursor's `<rule>` blocks and YAML-ish rule files: a `pattern:` under a reject action
+        // is a banned command.
+        let head = span.text.trim_start_matches([' ', '\t']);
+        // Most lines open with a capital, a bullet or a mark: one byte rules them out.
+        let entry = match head.as_bytes().first() {
+            Some(b'a'..=b'z' | b'-') => yaml_entry(head),
+            _ => None,
+        };
+        if let Some((key, value)) = entry {
+            match key {
+                "type" | "action" => self.rejecting = REJECT_ACTIONS.contains(&value),
+                "pattern" | "command" if self.rejecting && !value.is_empty() => {
+                    let text = strip_bullet(span.text).trim();
+                    let cut = truncate_chars(text, MAX_EDICT_CHARS);
+                    self.edicts.push(Edict {
+                        whole: cut.len() == text.len(),
+                        text: Cow::Borrowed(cut),
+                        form: match_form(text),
+                        voice: span.voice,
+                        previous: self.previous,
+                        line: span.line,
+                        about: Some(format!("Never run `{value}`.")),
+                        names_a_tool: false,
+                    });
+                    return false;
+                }
+                "filters" | "actions" | "name" => self.rejecting = false,
+                _ => {}
+            }
+        } else if head.starts_with("</rule") {
+            self.rejecting = false;
         }
         let line_form = reader.plain(span.line).form();
         if let Some((lead_in, needs_tool)) = lead_in(span.text, line_form) {
@@ -160,6 +203,8 @@ impl<'a> EdictReader<'a> {
                             form,
                             voice: span.voice,
                             previous: self.previous,
+                            line: span.line,
+                            about: None,
                             names_a_tool: false,
                         });
                         self.previous = Some(item);
@@ -181,6 +226,8 @@ impl<'a> EdictReader<'a> {
                 form: match_form(row),
                 voice: span.voice,
                 previous: self.previous,
+                line: span.line,
+                about: None,
                 names_a_tool: false,
             });
             self.previous = Some(row);
@@ -205,6 +252,8 @@ impl<'a> EdictReader<'a> {
                     form: match_form(text),
                     voice: span.voice,
                     previous: self.previous,
+                    line: span.line,
+                    about: None,
                     names_a_tool: false,
                 });
                 self.previous = Some(item);
@@ -274,14 +323,30 @@ impl<'a> EdictReader<'a> {
         tokens: &[Token<'_>],
         found: Option<&Found>,
     ) {
+        // "`legacy/` is frozen. Bugs there get a ticket, not a patch.", "1. `npm run lint` 2.
+        // `npm test`\n\nAll three must pass.": a statement that points back at what the
+        // clause before named is about that clause's tool.
+        // Read only when a statement needs a tool and names none: `need_of` walks the clause.
+        let previous = self.previous;
+        let about = || {
+            points_back_to(tokens) && previous.is_some_and(|previous| need_of(previous).is_some())
+        };
         let order = match found {
-            None => is_order(grammar, tokens) || is_standing(grammar, tokens, clause, span.voice),
+            None => {
+                is_order(grammar, tokens)
+                    || is_standing(grammar, tokens, clause, span.voice, &about)
+            }
             Some(found) => {
                 let blanked = revocation::blanked(grammar, found);
                 let tokens = tokenize(&blanked);
-                is_order(&blanked, &tokens) || is_standing(&blanked, &tokens, clause, span.voice)
+                is_order(&blanked, &tokens)
+                    || is_standing(&blanked, &tokens, clause, span.voice, &about)
             }
         };
+        // "Never run migrations by hand. Rollbacks too.", "Never call `gcloud`. Not `gsutil`
+        // either.": a fragment that extends the ban just read is a ban of its own.
+        let order = order
+            || (self.previous_was_order && span.voice == Voice::Own && is_continuation(tokens));
         // "Set `requires_approval: true` on every `execute_command` …": an order about a
         // tool's own arguments, which stands only if the code span names a tool of the
         // catalogue (capture checks that).
@@ -293,6 +358,8 @@ impl<'a> EdictReader<'a> {
                 form: form.to_owned(),
                 voice: span.voice,
                 previous: self.previous,
+                line: span.line,
+                about: None,
                 names_a_tool: true,
             });
             self.previous = Some(clause);
@@ -362,6 +429,8 @@ impl<'a> EdictReader<'a> {
             form,
             voice,
             previous: before,
+            line: span.line,
+            about: None,
             names_a_tool: false,
         });
     }
@@ -371,6 +440,53 @@ impl<'a> EdictReader<'a> {
         self.edicts
     }
 }
+
+/// Words a fragment that extends the ban before it holds at most ("The ingest workers
+/// neither", "Not `aws` CLI calls either").
+const MAX_CONTINUATION_WORDS: usize = 6;
+
+/// Whether a clause is a fragment that extends the order before it: no verb of its own,
+/// opened by `not` / `nor` / `neither` ("Not `gsutil` either", "Nor the staging bucket") or
+/// closed by `too` / `either` / `neither` ("Rollbacks too"). "Not sure", "Not yet", "Me too"
+/// and a question answer rather than extend.
+fn is_continuation(tokens: &[Token<'_>]) -> bool {
+    const NOT_EXTENDING: &[&str] = &[
+        "again", "always", "bad", "exactly", "good", "great", "me", "much", "now", "quite",
+        "really", "same", "sure", "that", "thanks", "this", "today", "yet", "you",
+    ];
+    if tokens
+        .last()
+        .is_some_and(|token| token.punct() == Some('?'))
+    {
+        return false;
+    }
+    // The fragment ends at a dash or a semicolon: "Rollbacks too — use the Rollback job".
+    let mut words = tokens
+        .iter()
+        .take_while(|token| !matches!(token.punct(), Some('—' | '–' | ';' | ':')))
+        .filter(|token| token.word);
+    let (Some(first), Some(second)) = (words.next(), words.next()) else {
+        return false;
+    };
+    let mut count = 2;
+    let mut last = second;
+    for word in words {
+        count += 1;
+        if count > MAX_CONTINUATION_WORDS {
+            return false;
+        }
+        last = word;
+    }
+    let opened =
+        matches!(first.text, "not" | "nor" | "neither") && !NOT_EXTENDING.contains(&second.text);
+    let closed = matches!(last.text, "too" | "either" | "neither")
+        && !NOT_EXTENDING.contains(&first.text)
+        && !first.is(SUBJECT);
+    opened || closed
+}
+
+/// The actions of a structured rule file that refuse what their conditions match.
+const REJECT_ACTIONS: &[&str] = &["block", "deny", "forbid", "reject"];
 
 /// Whether the object of an order points back ("don't edit it", "never do that again",
 /// "never edit them without asking", "never touch anything in there"): a pronoun at the end
@@ -406,9 +522,32 @@ fn joined<'a>(line: &'a str, before: &str, clause: &str) -> Option<&'a str> {
 const QUOTES_NOT_CODE: [char; 9] = ['"', '\'', '‘', '’', '“', '”', '„', '«', '»'];
 
 /// A markerless standing rule ([`standing::statement_of`]) in the user's own words; a choice
-/// or a requirement only when the sentence is about a tool. `blanked` is the clause's grammar
+/// or a requirement only when the sentence is about a tool, or points back at a clause that is
+/// (`about`). `blanked` is the clause's grammar
 /// form without its revocation, and `tokens` its tokens.
-fn is_standing(blanked: &str, tokens: &[Token<'_>], clause: &str, voice: Voice) -> bool {
+/// Whether a clause points back at what came before with its subject or a place ("All three
+/// must pass", "Both need my OK", "Bugs there get a ticket"): a pointer among its first four
+/// words.
+fn points_back_to(tokens: &[Token<'_>]) -> bool {
+    const COUNTED: &[&str] = &["all", "both", "each", "either", "neither"];
+    tokens
+        .iter()
+        .filter(|token| token.word)
+        .take(4)
+        .enumerate()
+        .any(|(index, token)| {
+            matches!(token.text, "there" | "these" | "those" | "them" | "they")
+                || (index == 0 && COUNTED.contains(&token.text))
+        })
+}
+
+fn is_standing(
+    blanked: &str,
+    tokens: &[Token<'_>],
+    clause: &str,
+    voice: Voice,
+    about: &dyn Fn() -> bool,
+) -> bool {
     if voice != Voice::Own {
         return false;
     }
@@ -423,7 +562,7 @@ fn is_standing(blanked: &str, tokens: &[Token<'_>], clause: &str, voice: Voice) 
             | Statement::Shaped
             | Statement::Declared
             | Statement::Coded,
-        ) => need_of(clause).is_some(),
+        ) => need_of(clause).is_some() || about(),
         None => false,
     }
 }

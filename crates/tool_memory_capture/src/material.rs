@@ -181,6 +181,8 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
     // The span of the last adopting introduction, while nothing but blank lines follow it.
     let mut adopted_at: Option<usize> = None;
     let mut revisited = 0;
+    // Where material the user adopted before it began ("please follow it from now on:").
+    let mut adopted_from: Option<usize> = None;
     // Spans before this index were already handed over by an earlier "the above".
     let mut handed_over_until = 0;
     for (index, &line) in lines.iter().enumerate() {
@@ -209,6 +211,22 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
         }
         if !trimmed.is_empty() {
             adopted_at = None;
+        }
+        // "[transcript]\n\nTake both of those as rules for yourself.": the user's last
+        // paragraph adopts the material above it. Only when the user's own words framed it
+        // (a pasted e-mail or page can end with "make these your rules" itself) or the
+        // material ended on its own (a transcript, a quotation).
+        if index == last_paragraph
+            && mode != Mode::Rules
+            && next_non_blank[index] == lines.len()
+            && adopts_above(trimmed)
+            && let Some(from) = adoptable_from(&spans, mode)
+        {
+            revisited += spans.len() - from;
+            adopt(&mut spans[from..]);
+            mode = Mode::Own;
+            spans.push(own(index, line));
+            continue;
         }
         if let Mode::Material(kind) = mode
             && index == last_paragraph
@@ -265,6 +283,11 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
             continue;
         }
         if starts_email(lines, index) {
+            // "Security sent this, please follow it from now on:" before a forwarded e-mail:
+            // the user adopts it, and the e-mail's orders are theirs (see `adopt`).
+            if mode == Mode::Rules && rules_from.is_some() {
+                adopted_from = Some(spans.len());
+            }
             mode = Mode::Material(MaterialKind::Email);
             spans.push(material(index, line, MaterialKind::Email));
             continue;
@@ -366,12 +389,118 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
             }
         }
     }
+    // `message: "Never run rm -rf /."` in a structured rule file: the message is read as a
+    // sentence, not as a quotation.
+    for span in &mut spans {
+        if span.voice == Voice::Own
+            && is_message_entry(span.text)
+            && let Some(("message", value)) = crate::text::yaml_entry(span.text)
+            && !value.is_empty()
+        {
+            // Only a quoted value: its closing quote follows it.
+            let at = value.as_ptr() as usize - span.text.as_ptr() as usize;
+            let end = at + value.len();
+            if matches!(span.text.as_bytes().get(end), Some(b'"' | b'\'')) {
+                span.text = &span.text[at..end];
+            }
+        }
+    }
+    if let Some(from) = adopted_from {
+        revisited += spans.len() - from;
+        adopt(&mut spans[from..]);
+    }
     if let Some(from) = unframed_return {
         for span in spans.iter_mut().filter(|span| span.line >= from) {
             span.revokes = false;
         }
     }
     (spans, revisited)
+}
+
+/// Whether a line is a `message:` entry of a YAML-ish rule file, by its first bytes.
+fn is_message_entry(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while matches!(bytes.get(at), Some(b' ' | b'\t' | b'-')) {
+        at += 1;
+    }
+    bytes[at..].starts_with(b"message:")
+}
+
+/// Makes material the user adopted their own: its orders become their rules, but nothing in
+/// it may lift one (`revokes` stays off), so a pasted "you can push to main again" stays
+/// inert. Code stays code.
+fn adopt(spans: &mut [Span<'_>]) {
+    for span in spans {
+        if let Voice::Material(kind) = span.voice
+            && kind != MaterialKind::Code
+        {
+            // A quotation's `>` is no part of the rule.
+            if kind == MaterialKind::Quoted
+                && let Some(quote) = span.text.find('>')
+            {
+                span.text = span.text[quote + 1..].trim_start();
+            }
+            span.voice = Voice::Own;
+            span.revokes = false;
+        }
+    }
+}
+
+/// Where the material a last paragraph adopts begins, if it may adopt it: the spans after the
+/// user's last own words. A pasted e-mail, page or text addressed to machines runs to the end
+/// and may end with an adoption of its own, so it is adoptable only when the user framed it
+/// with words of their own before it; material that ended before the paragraph (a
+/// transcript, a quotation) always is.
+fn adoptable_from(spans: &[Span<'_>], mode: Mode) -> Option<usize> {
+    let last_own = spans
+        .iter()
+        .rposition(|span| span.voice == Voice::Own && !span.text.trim().is_empty());
+    let from = last_own.map_or(0, |at| at + 1);
+    let material = spans[from..]
+        .iter()
+        .any(|span| matches!(span.voice, Voice::Material(kind) if kind != MaterialKind::Code));
+    if !material {
+        return None;
+    }
+    match mode {
+        Mode::Material(MaterialKind::Addressed) => None,
+        Mode::Material(MaterialKind::Email | MaterialKind::Page) => last_own.map(|_| from),
+        _ => Some(from),
+    }
+}
+
+/// Whether a trimmed last paragraph (one line, the message's last) adopts the material above it: a verb of adopting, a
+/// pointer back ("those", "both", "them") and rules made the agent's ("your rules", "rules
+/// for yourself"), not a question and not a hedge ("Take both of those as rules for yourself.",
+/// "Make those two your rules.", "Follow those from now on.").
+fn adopts_above(trimmed: &str) -> bool {
+    const VERBS: &[&str] = &[
+        "adopt", "apply", "follow", "keep", "make", "obey", "remember", "take", "treat",
+    ];
+    const POINTERS: &[&str] = &["both", "it", "that", "them", "these", "those"];
+    const FRAMES: &[&str] = &["rule", "rules", "instructions", "policy"];
+    // An adoption is one short sentence or two; a long paragraph is someone's text.
+    // A colon points at what follows ("Follow these instructions:"), not at the text above.
+    if trimmed.len() > 160 || trimmed.ends_with(['?', ':']) || doubts_adoption(trimmed) {
+        return false;
+    }
+    let lower = trimmed.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|ch: char| !ch.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect();
+    let Some(verb) = words.iter().position(|word| VERBS.contains(word)) else {
+        return false;
+    };
+    // Made the agent's own: "your rules", "rules for yourself". A thread or an e-mail can
+    // end with "please follow it from now on" to its own readers.
+    let rest = &words[verb + 1..];
+    rest.iter().any(|word| POINTERS.contains(word))
+        && rest.iter().any(|word| FRAMES.contains(word))
+        && rest
+            .iter()
+            .any(|word| matches!(*word, "your" | "yourself" | "you"))
 }
 
 fn own(line: usize, text: &str) -> Span<'_> {

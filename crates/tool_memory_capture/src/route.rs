@@ -108,6 +108,13 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
                 {
                     return Some((Need::Read, span.start));
                 }
+                // "Reindexing goes through `scripts/reindex.sh`": a script as the means runs.
+                if matches!(need, Need::Edit { .. })
+                    && is_script(code.trim())
+                    && is_means(&text[..span.start])
+                {
+                    return Some((Need::Shell, span.start));
+                }
                 if matches!(need, Need::Edit { .. })
                     && (names_a_shell_thing(code, &text[span.end..])
                         || used_as_program(code, text, span.end, &spans[span_index..])
@@ -152,6 +159,11 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
         // (opening a PR or a port does not).
         if is_display_verb(word) && opens_a_file(&text[end..], &spans[span_index..], end) {
             return Some((Need::Read, start));
+        }
+        // "Move it to `./_attic/`", "never copy whole files between environments": moving
+        // and copying files is the shell's (`mv`, `cp`), as no edit tool does it.
+        if is_move_verb(word) && moves_files(&text[end..]) {
+            return Some((Need::Shell, start));
         }
         // "Never log request bodies": what the code writes to its log (not "log into").
         if word.eq_ignore_ascii_case("log") {
@@ -224,6 +236,48 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
         at = end;
     }
     None
+}
+
+/// Whether a word of prose says moving or copying something.
+fn is_move_verb(word: &str) -> bool {
+    const MOVE_VERBS: &[&str] = &["move", "moving", "copy", "copying", "mv", "cp"];
+    // Most words open with another letter: one byte decides.
+    matches!(word.as_bytes().first(), Some(b'm' | b'M' | b'c' | b'C'))
+        && MOVE_VERBS
+            .iter()
+            .any(|verb| word.eq_ignore_ascii_case(verb))
+}
+
+/// Whether what follows a verb of moving (`after` it) moves files: a file noun or a pointer
+/// among its next four words, or a directory in code after `to` or `into` ("move it to
+/// `./_attic/`"). "Move the helper into `utils.ts`" moves code, an edit.
+fn moves_files(after: &str) -> bool {
+    const MOVED: &[&str] = &[
+        "file",
+        "files",
+        "folder",
+        "folders",
+        "directory",
+        "directories",
+        "dir",
+        "dirs",
+    ];
+    let prose = after.split('`').next().unwrap_or_default();
+    let mut words = prose
+        .split(|ch: char| !is_word_char(ch))
+        .filter(|word| !word.is_empty())
+        .take(4);
+    if words.any(|word| MOVED.iter().any(|noun| word.eq_ignore_ascii_case(noun))) {
+        return true;
+    }
+    let Some((before, rest)) = after.split_once('`') else {
+        return false;
+    };
+    let place = rest.split('`').next().unwrap_or_default().trim();
+    let last = before.split_whitespace().next_back().unwrap_or_default();
+    before.split_whitespace().count() <= 4
+        && matches!(last, "to" | "into")
+        && place.ends_with(['/', '\\'])
 }
 
 /// Whether the words right after an "in" (`after` it) name a place in the code: "in unit
@@ -597,10 +651,22 @@ fn is_drive_path(word: &str) -> bool {
 
 /// Whether a code span is the path of a script a shell runs: `./fix-perms.sh`, `setup.ps1`.
 fn is_script(code: &str) -> bool {
+    // `bin/purge-cdn`, `scripts/reindex`: a file of a folder of executables, extension or not.
+    let in_bin = [
+        "bin/",
+        "./bin/",
+        "scripts/",
+        "./scripts/",
+        "script/",
+        "./script/",
+    ]
+    .iter()
+    .any(|folder| code.starts_with(folder) && code.len() > folder.len() && !code.ends_with('/'));
     !code.contains(' ')
-        && SCRIPT_EXTENSIONS
-            .iter()
-            .any(|extension| code.to_ascii_lowercase().ends_with(extension))
+        && (in_bin
+            || SCRIPT_EXTENSIONS
+                .iter()
+                .any(|extension| code.to_ascii_lowercase().ends_with(extension)))
 }
 
 /// Whether the prose before a code span makes it the means of an action ("with", "via").
@@ -635,8 +701,17 @@ fn after_determiner(before: &str) -> bool {
 /// Whether the few words after an edit verb name a thing behind the shell ("delete remote
 /// branches", "deleting a branch") before any thing in a file.
 fn shell_object(after: &str) -> bool {
-    // Only prose counts: a code span after the verb is a path or a snippet to edit.
-    let prose = after.split('`').next().unwrap_or_default();
+    // Only prose counts: a code span after the verb is a path or a snippet to edit, unless it
+    // names a thing behind the shell ("touch the `payments` namespace", "touch `db-prod-2`").
+    let (prose, rest) = after.split_once('`').unwrap_or((after, ""));
+    if let Some((code, after_code)) = rest.split_once('`')
+        && prose.split_whitespace().count() <= 2
+        && (names_a_shell_thing(code, after_code)
+            || is_resource_id(code.trim())
+            || is_private_host(code.trim()))
+    {
+        return true;
+    }
     for word in prose
         .split(|ch: char| !is_word_char(ch) && ch != '-')
         .filter(|word| !word.is_empty())
@@ -827,6 +902,14 @@ fn span_need(code: &str) -> Option<Need> {
     {
         return Some(Need::Shell);
     }
+    // `Co-Authored-By:`, `Signed-off-by`: a commit trailer, which `git commit` writes.
+    if is_trailer(code) {
+        return Some(Need::Shell);
+    }
+    // `db-prod-2`, `cache-node-7`: a machine or a resource by its numbered name.
+    if is_resource_id(code) {
+        return Some(Need::Shell);
+    }
     // `smtp.internal`, `db.svc.cluster.local`, `10.0.3.7`: a machine of a private network,
     // which the shell reaches (a public domain may be a page to fetch, so it is left alone).
     if is_private_host(code) {
@@ -847,6 +930,39 @@ fn span_need(code: &str) -> Option<Need> {
         create: false,
         delete: false,
     })
+}
+
+/// Whether a code span is a git commit trailer's key: words joined by `-` whose last is
+/// `by` (`Co-Authored-By`, `Signed-off-by`, `Reviewed-by:`).
+fn is_trailer(code: &str) -> bool {
+    let key = code.strip_suffix(':').unwrap_or(code);
+    key.len() > 3
+        && key
+            .get(key.len() - 3..)
+            .is_some_and(|end| end.eq_ignore_ascii_case("-by"))
+        && key
+            .bytes()
+            .all(|byte| byte.is_ascii_alphabetic() || byte == b'-')
+}
+
+/// Whether a code span names a machine or a cloud resource by a numbered name: lower-case
+/// words joined by `-` whose last part is a number (`db-prod-2`, `cache-node-7`, `web-01`).
+/// A file has an extension or a path separator, an identifier of code an `_` or a capital.
+fn is_resource_id(code: &str) -> bool {
+    let Some((name, number)) = code.rsplit_once('-') else {
+        return false;
+    };
+    !name.is_empty()
+        && name
+            .bytes()
+            .next()
+            .is_some_and(|byte| byte.is_ascii_lowercase())
+        && name
+            .bytes()
+            .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-')
+        && !number.is_empty()
+        && number.len() <= 4
+        && number.bytes().all(|byte| byte.is_ascii_digit())
 }
 
 /// Whether a code span is the name of a machine on a private network: dotted labels of
@@ -1136,6 +1252,46 @@ mod tests {
             need_of("**NEVER drop, truncate or reset a database.**"),
             Some(Need::Shell)
         );
+    }
+
+    #[test]
+    fn the_kind_of_thing_named_decides_the_family() {
+        // Commit trailers are written by `git commit`.
+        assert_eq!(need_of("No `Co-Authored-By` trailers."), Some(Need::Shell));
+        assert_eq!(need_of("No `Signed-off-by:` lines."), Some(Need::Shell));
+        // A machine or a resource by its numbered name; a thing behind the shell after an
+        // edit verb.
+        assert_eq!(
+            need_of("Don't touch `db-prod-2` at all."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("Never touch the `payments` namespace."),
+            Some(Need::Shell)
+        );
+        assert_eq!(need_of("Never disable the firewall."), Some(Need::Shell));
+        assert_eq!(need_of("Don't touch `config-v2.yaml`."), Some(EDIT));
+        // Touching and disabling what the code does is an edit.
+        assert_eq!(need_of("I don't want you to touch billing."), Some(EDIT));
+        assert_eq!(need_of("Don't disable security features."), Some(EDIT));
+        assert_eq!(need_of("Don't mock the database in tests."), Some(EDIT));
+        // Moving and copying files is the shell's; moving code is an edit.
+        assert_eq!(
+            need_of("Move it to `./_attic/` instead."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("Never copy whole files between environments."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("Never move the helper into `utils.ts`."),
+            Some(EDIT)
+        );
+        assert!(is_resource_id("cache-node-7"));
+        assert!(!is_resource_id("v2"));
+        assert!(!is_resource_id("snake_case-1"));
+        assert!(!is_resource_id("Node-1"));
     }
 
     #[test]

@@ -113,10 +113,127 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
     if is_judged(tokens) {
         return Some(Statement::Judged);
     }
-    if is_shaped(tokens) || by_hand(tokens) {
+    if is_shaped(tokens) || by_hand(tokens) || is_topic_policy(tokens) || is_routed(tokens) {
         return Some(Statement::Shaped);
     }
+    if on_request(tokens) {
+        return Some(Statement::Gate);
+    }
     None
+}
+
+/// Words a topic of [`is_topic_policy`] or a subject of [`is_routed`] may hold at most: a
+/// noun phrase ("Production database", "Infra changes"), not a sentence.
+const MAX_TOPIC_WORDS: usize = 4;
+
+/// A policy about a topic named in prose before a colon, a dash or `=`: "Production database:
+/// hands off", "CSS: Tailwind only", "The billing cluster — read-only", "Infra changes = a PR
+/// to `infra-live`". The predicate is a policy of [`CODE_POLICIES`] ([`policy_at`]), a choice
+/// of at most three words that ends in `only`, or after `=` an article and what it stands
+/// for. "Styling: we moved from Sass last year" states a fact.
+fn is_topic_policy(tokens: &[Token<'_>]) -> bool {
+    let Some(separator) = tokens
+        .iter()
+        .take(MAX_TOPIC_WORDS + 1)
+        .position(|token| matches!(token.punct(), Some(':' | '—' | '–' | '=')))
+    else {
+        return false;
+    };
+    if separator == 0
+        || !tokens[..separator]
+            .iter()
+            .all(|token| token.word && token.text != CODE_WORD && !token.is(FIRST_PERSON_WORD))
+    {
+        return false;
+    }
+    let at = separator + 1;
+    if policy_at(tokens, at) {
+        return true;
+    }
+    if tokens[separator].punct() == Some('=') {
+        return matches!(word_at(tokens, at), Some("a" | "an"));
+    }
+    // "Tailwind only", "vendored deps only": the choice ends the clause.
+    let words: Vec<&str> = tokens[at..]
+        .iter()
+        .take_while(|token| token.word)
+        .map(|token| token.text)
+        .collect();
+    (2..=4).contains(&words.len())
+        && words.last() == Some(&"only")
+        && tokens[at + words.len()..].iter().all(|token| !token.word)
+}
+
+/// A thing's route stated as policy, about a tool: "Reindexing goes through
+/// `scripts/reindex.sh`", "Migrations go out with the release pipeline", "Ports 5432 and 6379
+/// belong to the docker stack", "Bugs there get a ticket, not a patch". The subject is a short
+/// noun phrase, not a pronoun ("it goes through the proxy" describes).
+fn is_routed(tokens: &[Token<'_>]) -> bool {
+    let Some(first) = tokens.first() else {
+        return false;
+    };
+    if !first.word || first.is(FIRST_PERSON_WORD) {
+        return false;
+    }
+    let Some(verb) = tokens
+        .iter()
+        .take(MAX_TOPIC_WORDS + 1)
+        // A route's verb opens with `b`, `g` or `s`: one byte rules out most words.
+        .position(|token| {
+            matches!(token.text.as_bytes().first(), Some(b'b' | b'g' | b's'))
+                && ROUTE_VERBS.contains(&token.text)
+        })
+    else {
+        return false;
+    };
+    if verb == 0 || !tokens[..verb].iter().all(|token| token.word) {
+        return false;
+    }
+    let next = word_at(tokens, verb + 1);
+    match tokens[verb].text {
+        "go" | "goes" => {
+            matches!(next, Some("through" | "via"))
+                || (next == Some("out")
+                    && matches!(word_at(tokens, verb + 2), Some("with" | "through" | "via")))
+        }
+        "ship" | "ships" => matches!(next, Some("with" | "through" | "via")),
+        // "Ports 5432 and 6379 belong to the docker stack" reserves them for a tool;
+        // "`pricing/` belongs to Dana's team" says who owns a thing.
+        "belong" | "belongs" => {
+            next == Some("to")
+                && tokens[verb + 2..].iter().any(|token| {
+                    token.text == CODE_WORD || crate::route::need_of(token.text).is_some()
+                })
+        }
+        // "X get(s) Y, not Z": a contrast says the choice.
+        _ => (verb + 2..tokens.len())
+            .any(|at| tokens[at].punct() == Some(',') && word_at(tokens, at + 1) == Some("not")),
+    }
+}
+
+/// The verbs of [`is_routed`].
+const ROUTE_VERBS: &[&str] = &[
+    "belong", "belongs", "get", "gets", "go", "goes", "ship", "ships",
+];
+
+/// An action kept for the user's request: "Run tests only when requested", "Write access to
+/// `infra/` only on request", "only if I ask".
+fn on_request(tokens: &[Token<'_>]) -> bool {
+    (0..tokens.len()).any(|at| {
+        word_at(tokens, at) == Some("only")
+            && match word_at(tokens, at + 1) {
+                Some("on") => matches!(word_at(tokens, at + 2), Some("request" | "demand")),
+                Some("when" | "if" | "once") => match word_at(tokens, at + 2) {
+                    Some("asked" | "requested" | "told" | "instructed") => true,
+                    Some("i") => matches!(
+                        word_at(tokens, at + 3),
+                        Some("ask" | "say" | "request" | "tell")
+                    ),
+                    _ => false,
+                },
+                _ => false,
+            }
+    })
 }
 
 /// Whether `token` separates a code span from the line's predicate: a colon, a dash, an arrow,
@@ -612,6 +729,35 @@ mod tests {
 
     fn read(text: &str) -> Option<Statement> {
         statement(&grammar_form(text))
+    }
+
+    #[test]
+    fn topics_routes_and_requests_as_policy() {
+        for rule in [
+            "Production database: hands off.",
+            "CSS: Tailwind only.",
+            "The billing cluster — read-only.",
+            "Infra changes = a PR to `infra-live`.",
+            "Reindexing goes through `scripts/reindex.sh`",
+            "Migrations go out with the release pipeline, full stop.",
+            "Ports 5432 and 6379 belong to the docker stack",
+            "Bugs there get a ticket, not a patch.",
+            "Run tests only when requested.",
+            "Write access to `infra/` only on request.",
+        ] {
+            assert!(read(rule).is_some(), "{rule}");
+        }
+        for fact in [
+            "Styling: we moved from Sass to CSS modules last year.",
+            "Status: all green on main.",
+            "It goes through the proxy.",
+            "`pricing/` belongs to Dana's team.",
+            "Logs go to `/var/log/app`.",
+            "Tests only run when the label is set.",
+            "We get a lot of tickets.",
+        ] {
+            assert_eq!(read(fact), None, "{fact}");
+        }
     }
 
     #[test]

@@ -462,6 +462,40 @@ pub(crate) const SPEECH_VERBS: &[&str] = &[
     "stated",
 ];
 
+/// A line of a YAML-ish rule file as its key and its value, unquoted (`- pattern: "rm -rf /"`
+/// is `pattern` and `rm -rf /`): a key of lower-case letters and `_`, a colon and a space.
+pub(crate) fn yaml_entry(line: &str) -> Option<(&str, &str)> {
+    let entry = line.trim_start_matches([' ', '\t']);
+    let entry = entry.strip_prefix("- ").unwrap_or(entry);
+    // The key is read byte by byte up to its colon: most lines stop at their first byte.
+    let bytes = entry.as_bytes();
+    let key_len = bytes
+        .iter()
+        .take(MAX_YAML_KEY + 1)
+        .position(|&byte| !(byte.is_ascii_lowercase() || byte == b'_'))?;
+    if key_len == 0 || bytes[key_len] != b':' {
+        return None;
+    }
+    let (key, value) = (&entry[..key_len], &entry[key_len + 1..]);
+    if !(value.is_empty() || value.starts_with(' ')) {
+        return None;
+    }
+    let value = value.trim();
+    let unquoted = value
+        .strip_prefix('"')
+        .and_then(|value| value.strip_suffix('"'))
+        .or_else(|| {
+            value
+                .strip_prefix('\'')
+                .and_then(|value| value.strip_suffix('\''))
+        })
+        .unwrap_or(value);
+    Some((key, unquoted))
+}
+
+/// The longest key [`yaml_entry`] reads (`description`, `conditions`).
+const MAX_YAML_KEY: usize = 16;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -90,6 +90,9 @@ pub(super) fn deciding_clause(text: &str) -> Option<usize> {
     if let Some(at) = contrasted(text) {
         return Some(at);
     }
+    if let Some(at) = routed(text) {
+        return Some(at);
+    }
     let (ban_turn, statement_turn) = turns(text);
     if ban_turn && let Some(at) = permission_then_ban(text) {
         return Some(at);
@@ -110,6 +113,41 @@ pub(super) fn deciding_clause(text: &str) -> Option<usize> {
         ban_after_statement(text)
     } else {
         None
+    }
+}
+
+/// The byte offset in `text` of the route a thing is to take, which names the tool: "Infra
+/// changes = a PR to `infra-live`" is about the pull request, "Schema changes ship with the
+/// migration runner" about running it, not about changing.
+fn routed(text: &str) -> Option<usize> {
+    // The route's verb stays in the clause: "goes through `bin/purge`" runs a script.
+    const ROUTES: &[&str] = &[
+        "go through ",
+        "goes through ",
+        "go via ",
+        "goes via ",
+        "go out with ",
+        "goes out with ",
+        "ship with ",
+        "ships with ",
+    ];
+    let equals = text.find(" = ").map(|at| at + 3);
+    // Most rules hold no route's verb: a search for its letters comes first.
+    if !text.contains(" go") && !text.contains(" ship") {
+        return equals;
+    }
+    // One look at each space before a `g` or an `s`: most rules hold no route.
+    let bytes = text.as_bytes();
+    let verb = (1..bytes.len())
+        .filter(|&at| bytes[at - 1] == b' ' && matches!(bytes[at], b'g' | b's'))
+        .find(|&at| {
+            ROUTES
+                .iter()
+                .any(|route| bytes[at..].starts_with(route.as_bytes()))
+        });
+    match (equals, verb) {
+        (Some(equals), Some(verb)) => Some(equals.min(verb)),
+        (equals, verb) => equals.or(verb),
     }
 }
 

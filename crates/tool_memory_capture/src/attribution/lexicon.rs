@@ -675,7 +675,8 @@ pub(super) const MODAL_BANS: &[&str] = &[
 /// after it does not decide alone.
 pub(super) const ORDER_WORDS: &[&str] = &[
     "always", "ask", "avoid", "can", "don't", "dont", "don’t", "may", "must", "never", "no", "not",
-    "only", "please", "should",
+    "only", "please", "should", // "Be sure to …", "make sure you …".
+    "sure",
 ];
 
 /// Words that open a condition before the order: "When you change X, always run Y".

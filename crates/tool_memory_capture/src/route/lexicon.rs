@@ -158,6 +158,8 @@ pub(crate) const SHELL_VERBS: &[&str] = &[
     "rollback",
     "release",
     "ship",
+    // Files leave the machine through `curl`, `scp` or a cloud CLI.
+    "upload",
 ];
 
 /// Things that live behind a shell.
@@ -179,6 +181,9 @@ pub(crate) const SHELL_NOUNS: &[&str] = &[
     "branches",
     "history",
     "hooks",
+    // Commit trailers (`Co-Authored-By`, `Signed-off-by`) are written by `git commit`.
+    "trailer",
+    "trailers",
     "migration",
     "migrations",
     // With no database tool, a database is dropped or reset through the shell.
@@ -227,6 +232,24 @@ pub(crate) const SHELL_OBJECTS: &[&str] = &[
     "cluster",
     "namespace",
     "remote",
+    // Machines and what runs on them: "touch the staging host", "disable the firewall". Not
+    // a database or a service, which code mocks and calls ("don't mock the database").
+    "firewall",
+    "daemon",
+    "host",
+    "hosts",
+    "instance",
+    "instances",
+    "machine",
+    "machines",
+    "node",
+    "nodes",
+    "vm",
+    "vms",
+    "volume",
+    "volumes",
+    "bucket",
+    "buckets",
 ];
 
 /// Things a name in a code span can stand before that live behind the shell: "the
@@ -291,6 +314,10 @@ pub(crate) const EDIT_VERBS: &[&str] = &[
     "edit", "modify", "change", "add", "delete", "remove", "rename", "refactor", "reformat",
     "hardcode", "patch", "mock", "bump", "replace", "prefer", "import", "catch", "comment",
     "inline", "insert", "include", "expose", "embed",
+    // "Don't touch billing", "never disable security features": what the code does; a thing
+    // behind the shell as the object ("touch the staging db", "disable the firewall") makes
+    // them the shell's.
+    "touch", "disable", "reflow",
 ];
 
 /// Making new files: these go to a write tool when the agent has one apart from its edit tool.
@@ -318,6 +345,11 @@ pub(crate) const EDIT_NOUNS: &[&str] = &[
     "comments",
     "snapshots",
     "types",
+    // What styles a page is written in its files: "CSS: Tailwind only".
+    "css",
+    "styling",
+    "stylesheet",
+    "stylesheets",
 ];
 
 /// Reading files.
