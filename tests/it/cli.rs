@@ -380,3 +380,51 @@ fn tools_counts_rules_by_priority_and_state() -> Result<()> {
     );
     Ok(())
 }
+
+/// `toolmem export | head -1`, `toolmem check ... | head -0`: a reader that goes away before
+/// the output is written ends the command quietly, with a shell's status for a program SIGPIPE
+/// killed: no panic and no backtrace on stderr, and never 0 (a `check` whose deny was not
+/// delivered must not read as "allow").
+#[test]
+fn a_reader_that_goes_away_ends_the_command_quietly() -> Result<()> {
+    use std::process::{Command, Stdio};
+
+    let dir = tempfile::tempdir()?;
+    let db = dir.path().join("rules.sqlite3");
+    let (code, _, _) = cli(
+        &db,
+        &[
+            "rule",
+            "add",
+            "bash",
+            "Never run `terraform destroy`.",
+            "--priority",
+            "critical",
+        ],
+        "",
+    )?;
+    assert_eq!(code, 0);
+    for args in [
+        &["export"][..],
+        &["rule", "list", "bash"],
+        &["check", "bash", r#"{"command": "terraform destroy"}"#],
+    ] {
+        // The read end is closed before the child starts, so its first write fails with a
+        // broken pipe every time, whatever the scheduling.
+        let (reader, writer) = std::io::pipe()?;
+        drop(reader);
+        let output = Command::new(crate::support::TOOLMEM)
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .env("RUST_BACKTRACE", "1")
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()?;
+        let stderr = String::from_utf8(output.stderr)?;
+        assert_eq!(output.status.code(), Some(141), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+    Ok(())
+}

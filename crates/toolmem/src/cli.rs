@@ -15,6 +15,7 @@ use clap::{Parser, Subcommand};
 use memory_rpc::{RpcHandler, RpcLimits};
 
 use crate::db_path::{Database, Footprint, PostgresSettings};
+use crate::output::{out, outln};
 use crate::{hook, install, limits, mcp, output, serve};
 
 /// Durable, tool-scoped rules for LLM agents.
@@ -410,7 +411,7 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
                 output::print_json(&prompt)?;
             } else {
                 // Exactly the bytes the model sees, final newline included.
-                print!("{}", prompt.rendered);
+                out!("{}", prompt.rendered)?;
                 if !prompt.left_out.is_empty() || prompt.critical_over_budget {
                     eprintln!(
                         "note: {} rule(s) left out of the block; critical rules over budget: {}",
@@ -425,12 +426,12 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
             if json {
                 output::print_json(&report)?;
             } else {
-                println!(
+                outln!(
                     "created {}, refreshed {}, changed {}",
                     report.created.len(),
                     report.refreshed.len(),
                     report.changed.len()
-                );
+                )?;
                 let touched: Vec<ToolMemoryRule> =
                     [report.created, report.refreshed, report.changed].concat();
                 output::rules(&touched, false)?;
@@ -463,7 +464,7 @@ pub(crate) async fn run(args: Args) -> Result<ExitCode> {
         }
         Command::Export => {
             for rule in client.export().await? {
-                println!("{}", rule.to_compact_json());
+                outln!("{}", rule.to_compact_json())?;
             }
         }
         Command::Doctor | Command::Hook { .. } | Command::Install(_) | Command::Uninstall(_) => {
@@ -541,26 +542,31 @@ fn install_command(
         )?
     };
     for (path, change) in changes {
-        show_change(&path, &change, remove, args.dry_run);
+        show_change(&path, &change, remove, args.dry_run)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// What install or uninstall did to one file, or would do on a dry run.
-fn show_change(path: &std::path::Path, change: &install::Change, remove: bool, dry_run: bool) {
+fn show_change(
+    path: &std::path::Path,
+    change: &install::Change,
+    remove: bool,
+    dry_run: bool,
+) -> Result<()> {
     let shown = output::terminal_safe(&path.display().to_string()).into_owned();
     if !change.changed() {
-        println!("{shown}: already up to date, nothing changed");
+        outln!("{shown}: already up to date, nothing changed")?;
     } else if dry_run {
-        println!("--- {shown}\n+++ {shown} (after)");
+        outln!("--- {shown}\n+++ {shown} (after)")?;
         let diff = install::diff(
             change.before.as_deref().unwrap_or_default(),
             change.after.as_deref().unwrap_or_default(),
         );
         for line in diff.lines() {
-            println!("{}", output::terminal_safe(line));
+            outln!("{}", output::terminal_safe(line))?;
         }
-        println!("(dry run: nothing written)");
+        outln!("(dry run: nothing written)")?;
     } else {
         let backup = match change.before {
             Some(_) => format!(
@@ -574,8 +580,9 @@ fn show_change(path: &std::path::Path, change: &install::Change, remove: bool, d
         } else {
             "installed toolmem's entries in"
         };
-        println!("{verb} {shown}{backup}");
+        outln!("{verb} {shown}{backup}")?;
     }
+    Ok(())
 }
 
 async fn rule(client: &ActiveMemoryClient, command: RuleCommand, json: bool) -> Result<ExitCode> {
@@ -645,13 +652,13 @@ async fn rule(client: &ActiveMemoryClient, command: RuleCommand, json: bool) -> 
         RuleCommand::Rm { tool, id } => {
             let existed = client.delete(&tool, &id, &Origin::Cli).await?;
             if json {
-                println!("{existed}");
+                outln!("{existed}")?;
             } else if existed {
-                println!(
+                outln!(
                     "deleted {} from {}",
                     output::terminal_safe(&id),
                     output::terminal_safe(&tool)
-                );
+                )?;
             } else {
                 eprintln!(
                     "no rule {} on tool {}",

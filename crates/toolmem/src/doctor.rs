@@ -17,7 +17,7 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 
 use crate::db_path::{Database, PostgresSettings};
-use crate::output::{self, terminal_safe};
+use crate::output::{self, out, terminal_safe};
 
 /// The exit code when the database has a problem: distinct from 1, which says that doctor
 /// could not look at it.
@@ -38,7 +38,7 @@ pub(crate) async fn run(db: &Database, json: bool, postgres: PostgresSettings) -
     if json {
         output::print_json(&report)?;
     } else {
-        print!("{}", report.text());
+        out!("{}", report.text())?;
     }
     Ok(if inspection.is_healthy() {
         ExitCode::SUCCESS

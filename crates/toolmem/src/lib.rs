@@ -60,6 +60,10 @@ pub fn main() -> ExitCode {
     runtime.block_on(async { process_limits::survive_file_size_limit() });
     match runtime.block_on(cli::run(args)) {
         Ok(code) => code,
+        // The reader of stdout went away (`toolmem export | head -1`): nothing is left to say
+        // to anyone, so end quietly, as a program killed by SIGPIPE does (128 + 13). Never 0:
+        // a `check` whose verdict was not delivered must not read as "allow".
+        Err(err) if err.is::<output::ReaderGone>() => ExitCode::from(BROKEN_PIPE_EXIT),
         Err(err) => {
             // The error may quote what a rule's writer put in it.
             eprintln!("error: {}", output::terminal_safe(&error_chain(&err)));
@@ -67,6 +71,10 @@ pub fn main() -> ExitCode {
         }
     }
 }
+
+/// The exit status of a command whose output's reader went away: what a shell reports for a
+/// program SIGPIPE killed.
+const BROKEN_PIPE_EXIT: u8 = 141;
 
 /// The error and its causes on one line, like anyhow's `{:#}`, but without a cause that the
 /// message before it already ends with: the storage errors include their cause in their own

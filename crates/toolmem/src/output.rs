@@ -16,6 +16,48 @@ use anyhow::Result;
 use comfy_table::{ContentArrangement, Table, presets::UTF8_BORDERS_ONLY};
 use serde::Serialize;
 
+/// `println!` for the command line's output, as a `Result` for `?`: a reader that goes away
+/// early (`toolmem export | head -1`) ends the command quietly with [`ReaderGone`] where
+/// `println!` would panic with a backtrace.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        $crate::output::written(writeln!(std::io::stdout().lock(), $($arg)*))
+    }};
+}
+
+/// `print!` as [`outln!`] is `println!`.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        $crate::output::written(write!(std::io::stdout().lock(), $($arg)*))
+    }};
+}
+
+pub(crate) use {out, outln};
+
+/// Stdout's reader went away before the command's output was written: a pipe into `head`, a
+/// closed terminal. Only a write to stdout makes it, so a broken pipe anywhere else (a
+/// database connection) is still reported as the error it is.
+#[derive(Debug)]
+pub(crate) struct ReaderGone;
+
+impl std::fmt::Display for ReaderGone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("stdout was closed before the output was written")
+    }
+}
+
+impl std::error::Error for ReaderGone {}
+
+/// The result of a write to stdout, with a broken pipe as [`ReaderGone`].
+pub(crate) fn written(result: std::io::Result<()>) -> Result<()> {
+    match result {
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Err(ReaderGone.into()),
+        other => Ok(other?),
+    }
+}
+
 /// Rules of one tool, counted by priority and state (the store's grouped count,
 /// `ToolCounts`, with the tool's family).
 #[derive(Debug, Serialize)]
@@ -92,7 +134,7 @@ fn needs_escape(ch: char) -> bool {
 /// leaves C1 controls (a CSI among them) and the rest as they are. The value the JSON stands
 /// for is exactly the same.
 pub(crate) fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
-    println!("{}", json_safe(&serde_json::to_string_pretty(value)?));
+    outln!("{}", json_safe(&serde_json::to_string_pretty(value)?))?;
     Ok(())
 }
 
@@ -134,7 +176,7 @@ pub(crate) fn tools(rows: &[ToolCount], json: bool) -> Result<()> {
         return print_json(rows);
     }
     if rows.is_empty() {
-        println!("no rules yet");
+        outln!("no rules yet")?;
         return Ok(());
     }
     let mut out = table(&[
@@ -152,7 +194,7 @@ pub(crate) fn tools(rows: &[ToolCount], json: bool) -> Result<()> {
             row.total.to_string(),
         ]);
     }
-    println!("{out}");
+    outln!("{out}")?;
     Ok(())
 }
 
@@ -161,7 +203,7 @@ pub(crate) fn rules(rules: &[ToolMemoryRule], json: bool) -> Result<()> {
         return print_json(rules);
     }
     if rules.is_empty() {
-        println!("no rules");
+        outln!("no rules")?;
         return Ok(());
     }
     let mut out = table(&["tool", "id", "priority", "source", "rule", "updated"]);
@@ -181,7 +223,7 @@ pub(crate) fn rules(rules: &[ToolMemoryRule], json: bool) -> Result<()> {
             rule.updated_at.to_string(),
         ]);
     }
-    println!("{out}");
+    outln!("{out}")?;
     Ok(())
 }
 
@@ -199,7 +241,7 @@ pub(crate) fn history(entries: &[HistoryEntry], json: bool) -> Result<()> {
         return print_json(entries);
     }
     if entries.is_empty() {
-        println!("no history");
+        outln!("no history")?;
         return Ok(());
     }
     let mut out = table(&["seq", "at", "action", "rule", "by", "text"]);
@@ -244,7 +286,7 @@ pub(crate) fn history(entries: &[HistoryEntry], json: bool) -> Result<()> {
             cell(&text),
         ]);
     }
-    println!("{out}");
+    outln!("{out}")?;
     Ok(())
 }
 
@@ -252,21 +294,21 @@ pub(crate) fn verdict(verdict: &Verdict, json: bool) -> Result<()> {
     if json {
         return print_json(verdict);
     }
-    println!(
+    outln!(
         "{}: {}",
         verdict.decision.as_str(),
         terminal_safe(&verdict.reason)
-    );
+    )?;
     for rule in &verdict.rules {
-        println!(
+        outln!(
             "  rule {} [{}] {}",
             terminal_safe(&rule.id),
             rule.priority,
             terminal_safe(&rule.rule)
-        );
+        )?;
     }
     for rule in &verdict.advice {
-        println!("  advice [{}] {}", rule.priority, terminal_safe(&rule.rule));
+        outln!("  advice [{}] {}", rule.priority, terminal_safe(&rule.rule))?;
     }
     Ok(())
 }
@@ -298,7 +340,7 @@ pub(crate) fn import(report: &ImportReport, json: bool) -> Result<()> {
             ImportOutcome::Created | ImportOutcome::Updated
         ) && line.changes.is_empty();
         if !plain {
-            println!("{text}");
+            outln!("{text}")?;
         }
     }
     let verb = if report.written {
@@ -308,7 +350,7 @@ pub(crate) fn import(report: &ImportReport, json: bool) -> Result<()> {
     } else {
         "dry run, would import"
     };
-    println!(
+    outln!(
         "{verb} {} new and {} updated rule(s); {} unchanged, {} refused, {} skipped, {} invalid",
         report.created,
         report.updated,
@@ -316,7 +358,7 @@ pub(crate) fn import(report: &ImportReport, json: bool) -> Result<()> {
         report.refused,
         report.skipped,
         report.invalid
-    );
+    )?;
     Ok(())
 }
 
