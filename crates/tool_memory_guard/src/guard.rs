@@ -1159,13 +1159,16 @@ mod tests {
         let dirs = [
             concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/guard"),
             concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text"),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text/open"),
         ];
         dirs.iter()
             .flat_map(|dir| std::fs::read_dir(dir).expect("corpus directory"))
-            .map(|entry| {
-                let path = entry.expect("directory entry").path();
-                std::fs::read_to_string(&path).expect("readable corpus file")
+            .map(|entry| entry.expect("directory entry").path())
+            .filter(|path| {
+                path.extension()
+                    .is_some_and(|extension| extension == "jsonl")
             })
+            .map(|path| std::fs::read_to_string(&path).expect("readable corpus file"))
             .collect()
     }
 

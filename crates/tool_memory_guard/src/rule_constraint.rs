@@ -386,7 +386,7 @@ mod tests {
         (2, 0xf651_faf0_6c4f_c27d),
         (3, 0xa091_6444_c1ff_6f1b),
         (4, 0x7cb0_bd67_831e_35e0),
-        (5, 0x2db2_923e_29c4_819d),
+        (5, 0xfcd7_1f7c_d6c4_4bf0),
     ];
 
     #[test]

@@ -199,7 +199,10 @@ pub(crate) const SHELL_KEYWORDS: &[&str] =
 /// upgrade`, `npm --prefix web run build`, `yarn --cwd web add`, `pnpm --filter api build`,
 /// `docker compose --file x.yml down`.)
 pub(crate) const VALUE_FLAGS: &[&str] = &[
+    "--bootstrap-server",
     "--chdir",
+    "--cluster",
+    "--clusters",
     "--context",
     "--cwd",
     "--directory",
@@ -219,6 +222,8 @@ pub(crate) const VALUE_FLAGS: &[&str] = &[
     "--project-directory",
     "--project-name",
     "--region",
+    "--settings",
+    "--subscription",
     "--user",
     "--work-tree",
     "--workspace",
@@ -233,7 +238,10 @@ pub(crate) const VALUE_FLAGS: &[&str] = &[
 /// A key of two words is a program and its subcommand (`docker compose -f x.yml down -v`:
 /// compose's `-f`, where `docker rm -f` is a force).
 pub(crate) const SHORT_VALUE_FLAGS: &[(&str, &[&str])] = &[
+    ("arduino-cli", &["-b", "-p"]),
     ("celery", &["-A", "-b", "-Q"]),
+    ("conda", &["-c", "-n", "-p"]),
+    ("dbt", &["-s", "-t"]),
     ("docker compose", &["-f", "-p"]),
     ("docker-compose", &["-f", "-p"]),
     ("git", &["-c", "-C"]),
