@@ -387,7 +387,7 @@ mod tests {
         (3, 0xa091_6444_c1ff_6f1b),
         (4, 0x7cb0_bd67_831e_35e0),
         (5, 0xfcd7_1f7c_d6c4_4bf0),
-        (6, 0x2f8c_8d9e_c22b_3fc5),
+        (6, 0xfbd7_8c90_2441_8ae8),
     ];
 
     #[test]

@@ -58,6 +58,9 @@ pub(crate) const REQUIRE_CUES: &[&str] = &[
     "each time",
     "need to",
     "needs to",
+    // "Every `az` command needs `--subscription dev`": a requirement, where "needs my OK" is
+    // consent (read first).
+    "needs",
     "has to",
     "have to",
     "required",
