@@ -839,6 +839,28 @@ mod tests {
     }
 
     #[test]
+    fn an_environment_variable_gives_the_option_it_stands_for() {
+        let values = |line: &str| {
+            let mut out = Vec::new();
+            parse_command_line(&line.to_lowercase(), 0, &mut out, &Budget::default());
+            out.into_iter()
+                .flat_map(|inv| inv.values)
+                .collect::<Vec<_>>()
+        };
+        let pair = |flag: &str, value: &str| (flag.to_owned(), value.to_owned());
+        assert_eq!(
+            values("AWS_PROFILE=sandbox aws s3 ls"),
+            [pair("--profile", "sandbox")]
+        );
+        assert_eq!(
+            values("GOFLAGS=-mod=vendor go build ./..."),
+            [pair("-mod", "vendor")]
+        );
+        // Another program's variable gives nothing.
+        assert_eq!(values("AWS_PROFILE=sandbox gcloud info"), []);
+    }
+
+    #[test]
     fn finds_programs_behind_wrappers_separators_and_quotes() {
         check_programs("sudo rm -rf /tmp/x", &["sudo", "rm"]);
         check_programs("FOO=1 /usr/bin/git push", &["git"]);

@@ -653,3 +653,23 @@ pub(crate) const CREATING_COMMANDS: &[&str] = &[
     "set-content",
     "touch",
 ];
+
+/// Environment variables that give a program's option, per program: `AWS_PROFILE=sandbox aws
+/// ...` is `aws --profile sandbox ...`. A variable whose value is options (`GOFLAGS=-mod=vendor
+/// go build`) is listed with an empty option: its words are read as the command's own.
+pub(crate) const ENVIRONMENT_OPTIONS: &[(&str, &str, &str)] = &[
+    ("aws", "AWS_DEFAULT_REGION", "--region"),
+    ("aws", "AWS_PROFILE", "--profile"),
+    ("aws", "AWS_REGION", "--region"),
+    ("az", "AZURE_SUBSCRIPTION_ID", "--subscription"),
+    ("dbt", "DBT_TARGET", "--target"),
+    ("gcloud", "CLOUDSDK_COMPUTE_REGION", "--region"),
+    ("gcloud", "CLOUDSDK_COMPUTE_ZONE", "--zone"),
+    ("gcloud", "CLOUDSDK_CORE_ACCOUNT", "--account"),
+    ("gcloud", "CLOUDSDK_CORE_PROJECT", "--project"),
+    ("go", "GOFLAGS", ""),
+    ("helm", "HELM_KUBECONTEXT", "--context"),
+    ("helm", "HELM_NAMESPACE", "--namespace"),
+    ("kubectl", "KUBECONFIG", "--kubeconfig"),
+    ("pytest", "PYTEST_ADDOPTS", ""),
+];

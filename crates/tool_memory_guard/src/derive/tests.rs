@@ -94,6 +94,21 @@ fn commands_and_flags() {
 
 #[test]
 fn requirements() {
+    // A program the grammar does not know, named by its calls; "needs" as a requirement.
+    check(
+        "Bash",
+        "`Rscript` calls must use `--vanilla`.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"--vanilla"}],"polarity":"require","when":[{"kind":"command","value":"rscript"}]}"#,
+        ),
+    );
+    check(
+        "Bash",
+        "Every `az` command needs `--subscription dev`.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"--subscription=dev"}],"polarity":"require","when":[{"kind":"command","value":"az"}]}"#,
+        ),
+    );
     check(
         "shell",
         "always pass --dry-run to terraform",
