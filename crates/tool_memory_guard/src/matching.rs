@@ -107,6 +107,7 @@ impl Compiled {
                     .iter()
                     .enumerate()
                     .filter(|(at, word)| *at != 1 || !has_aliases(&spelling[0], word))
+                    .filter(|(at, word)| *at == 0 || !word.contains('*'))
                     .flat_map(|(_, word)| {
                         alnum_runs(word).map(str::to_lowercase).collect::<Vec<_>>()
                     })
@@ -125,6 +126,7 @@ impl Compiled {
                     .words
                     .iter()
                     .skip(1)
+                    .filter(|word| !word.contains('*'))
                     .flat_map(|word| alnum_runs(word).map(str::to_lowercase).collect::<Vec<_>>()),
             );
             groups.push(KeyGroup::AllOf(words));
@@ -177,12 +179,14 @@ impl Compiled {
             }
             // A subcommand with short names (`npm install`, `npm i`) is no key: the call may
             // spell it either way.
+            // A task pattern (`gradle deploy*`) is no key either: the call's task is longer.
             Compiled::Command(command) => runs(
                 &command
                     .words
                     .iter()
                     .enumerate()
                     .filter(|(at, word)| *at != 1 || !has_aliases(&command.words[0], word))
+                    .filter(|(at, word)| *at == 0 || !word.contains('*'))
                     .map(|(_, word)| word.as_str())
                     .collect::<Vec<_>>(),
             ),

@@ -213,6 +213,8 @@ fn same_argument(program: &str, seen: &str, named: &str) -> bool {
     // it is; bare `npm install` adds nothing.
     named == ANY_ARGUMENT
         || seen == named
+        // "any `publish*` task": a task pattern covers the tasks it spells.
+        || (named.contains('*') && !seen.starts_with('-') && component_matches(named, seen))
         || (named.contains(['/', '.', '~'])
             && seen.contains(['/', '.', '~'])
             && normalize_path(seen) == normalize_path(named))
