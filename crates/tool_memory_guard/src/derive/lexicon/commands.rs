@@ -34,6 +34,8 @@ pub(crate) const FORBID_CUES: &[&str] = &[
     // "Hands off instance `i-0a1...`", "stay away from prod": bans, however idiomatic.
     "hands off",
     "hands-off",
+    // "Leave the notebooks under `nb/archive/` untouched".
+    "untouched",
     "stay away from",
     "keep away from",
     // (Rules in other languages: `languages.rs`.)
@@ -1001,4 +1003,21 @@ pub(crate) const NAMED_SERVICES: &[(&str, &[&str])] = &[
     ("slack webhooks", &["hooks.slack.com"]),
     ("teams webhook", &["webhook.office.com"]),
     ("teams webhooks", &["webhook.office.com"]),
+];
+
+/// Participles before "by" that make the command after them what makes an object ("generated
+/// by `make gen`", "updated only by `bun install`"), not what the order is about.
+pub(crate) const MAKER_PARTICIPLES: &[&str] = &[
+    "built",
+    "compiled",
+    "created",
+    "generated",
+    "maintained",
+    "managed",
+    "owned",
+    "produced",
+    "regenerated",
+    "rendered",
+    "updated",
+    "written",
 ];
