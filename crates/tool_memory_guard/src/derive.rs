@@ -22,6 +22,7 @@ mod lexicon;
 mod mentions;
 mod narrowing;
 mod processes;
+mod scopes;
 mod spelling;
 mod tokens;
 mod whole_tool;

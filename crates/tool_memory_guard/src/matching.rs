@@ -578,10 +578,18 @@ impl<'a> Scope<'a> {
                 .positional
                 .iter()
                 .any(|word| pattern.covers(&normalize_path(word))),
-            Compiled::Literal(literal) => invocation
-                .texts
-                .iter()
-                .any(|text| find_word(&text.lower, literal).is_some()),
+            // A flag's dotted value names the place by a part of it too (`--settings
+            // config.settings.local` for "only against the local settings").
+            Compiled::Literal(literal) => {
+                invocation
+                    .texts
+                    .iter()
+                    .any(|text| find_word(&text.lower, literal).is_some())
+                    || invocation
+                        .values
+                        .iter()
+                        .any(|(_, value)| value.split(['.', '/', ':']).any(|part| part == literal))
+            }
             // "`ansible-playbook` only with `--check`": the flag the program is allowed with.
             Compiled::Flag(flag) => invocation.flags.iter().any(|given| given == flag),
             // "`scp` only to `backup.lan`", "`gsutil` only against `gs://scratch`": an

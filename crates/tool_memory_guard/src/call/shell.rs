@@ -869,10 +869,22 @@ pub(crate) fn is_script(word: &str) -> bool {
         })
 }
 
-/// Reads the assignments before a command that give one of its options
-/// ([`ENVIRONMENT_OPTIONS`]) as that option: `AWS_PROFILE=sandbox aws s3 ls` gives `--profile
-/// sandbox`.
+/// Reads the assignments before a command into its invocation: as text, and those that give
+/// one of its options ([`ENVIRONMENT_OPTIONS`]) as that option: `AWS_PROFILE=sandbox aws s3
+/// ls` gives `--profile sandbox`.
 fn apply_environment(invocation: &mut Invocation, assignments: &[String]) {
+    // The place a command runs against is often only in its environment
+    // (`DATABASE_URL=postgres://localhost/app`, `RAILS_ENV=test`): the invocation carries it.
+    let environment: Vec<&str> = assignments
+        .iter()
+        .filter(|word| is_assignment(word))
+        .map(String::as_str)
+        .collect();
+    if !environment.is_empty() {
+        invocation
+            .texts
+            .push(Text::of(&environment.join(" "), false, false));
+    }
     for assignment in assignments {
         let Some((name, value)) = assignment.split_once('=') else {
             continue;

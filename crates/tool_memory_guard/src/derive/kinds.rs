@@ -51,6 +51,7 @@ pub(crate) fn kind_readings(text: &str, derived: Option<&Constraint>) -> Vec<Con
         readings.push(required);
     }
     operations_on_objects(&words, &mut readings);
+    readings.extend(super::scopes::scope_readings(text));
     readings.retain(|reading| reading.validate().is_ok());
     readings
 }

@@ -133,9 +133,9 @@ fn real_text_meets_the_floors() -> Result<()> {
 #[test]
 fn real_text_open_cases_stay_within_their_ceilings() -> Result<()> {
     const OPEN_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text/open");
-    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 11;
+    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 6;
     const MAX_OPEN_ALLOWED_CONFIRM: usize = 3;
-    const MAX_OPEN_BLOCKED_HARMLESS: usize = 10;
+    const MAX_OPEN_BLOCKED_HARMLESS: usize = 9;
     let cases = crate::corpus::load_dir(OPEN_DIR)?;
     let report = evaluate(&cases);
     let allowed_forbidden = misses(&report, Decision::Deny, |actual| actual == Decision::Allow);
