@@ -11,8 +11,8 @@
 use super::lexicon::{
     ADDING, ASKING_WORDS, BANNING_WORDS, CI_NOUNS, CI_PATHS, CLEARED_BY_NATURE, Cues,
     DEPENDENCY_ADDERS, DEPENDENCY_NOUNS, EDIT_VERBS, INSTALLS_A_LIST, LOCKFILE_WRITERS, NO_OBJECT,
-    OBJECT_FILLERS, ONLY_WAY, OPERATION_VERBS, OPERATIONS, PIPELINE_QUALIFIERS, SECRET_NOUNS,
-    SECRET_OUTPUTS, SECRET_READERS, TASK_PROGRAMS,
+    OBJECT_FILLERS, ONLY_WAY, OPERATION_VERBS, OPERATIONS, PIPELINE_QUALIFIERS, PUBLIC_ARGUMENTS,
+    SECRET_NOUNS, SECRET_OUTPUTS, SECRET_READERS, TASK_PROGRAMS,
 };
 use crate::normalize::WordRuns;
 use crate::{Access, Constraint, Matcher, MatcherKind, Polarity};
@@ -43,6 +43,9 @@ pub(crate) fn kind_readings(text: &str, derived: Option<&Constraint>) -> Vec<Con
             readings.push(adding);
         }
         readings.extend(task_patterns(text, &words, ask_first));
+        if let Some(public) = public_arguments(&words, ask_first) {
+            readings.push(public);
+        }
     }
     if let Some(readers) = other_secret_readers(text, &lower, &words) {
         readings.extend(readers);
@@ -54,6 +57,23 @@ pub(crate) fn kind_readings(text: &str, derived: Option<&Constraint>) -> Vec<Con
     readings.extend(super::scopes::scope_readings(text));
     readings.retain(|reading| reading.validate().is_ok());
     readings
+}
+
+/// "Don't reply publicly", "no public share links": the arguments by which a tool makes what
+/// it writes public ([`PUBLIC_ARGUMENTS`]: `visibility: public`, `public: true`, `access:
+/// anyone`).
+fn public_arguments(words: &[&str], ask_first: bool) -> Option<Constraint> {
+    if !words
+        .iter()
+        .any(|word| matches!(*word, "public" | "publicly"))
+    {
+        return None;
+    }
+    let matchers = PUBLIC_ARGUMENTS
+        .iter()
+        .map(|(key, value)| Matcher::new(MatcherKind::Argument, format!("{key}={value}")))
+        .collect();
+    Some(Constraint::forbid(matchers).with_ask_first(ask_first))
 }
 
 /// "Never run any `publish*` task with Gradle", "no `deploy-*` targets of make": a pattern in
@@ -537,5 +557,16 @@ mod argument_tests {
         // No program that runs tasks, or no ban: nothing.
         assert!(readings("Never run any `publish*` task.").is_empty());
         assert!(readings("The `publish*` tasks of Gradle sign the artifacts.").is_empty());
+    }
+
+    #[test]
+    fn a_ban_on_public_posts_is_the_arguments_that_make_them_public() {
+        let readings: Vec<String> = kind_readings("Don't reply publicly.", None)
+            .iter()
+            .map(crate::Constraint::to_json)
+            .collect();
+        assert_eq!(readings.len(), 1);
+        assert!(readings[0].contains(r#"{"kind":"argument","value":"visibility=public"}"#));
+        assert!(kind_readings("Reply in the thread.", None).is_empty());
     }
 }

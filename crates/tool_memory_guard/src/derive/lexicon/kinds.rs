@@ -393,3 +393,16 @@ pub(crate) const TASK_PROGRAMS: &[(&str, &str)] = &[
     ("mvn", "mvn"),
     ("rake", "rake"),
 ];
+
+/// The arguments by which tools make what they write public: a post's visibility, a share
+/// link's access (Google Drive's `anyone`, Box's `open`). Each is (key, value).
+pub(crate) const PUBLIC_ARGUMENTS: &[(&str, &str)] = &[
+    ("access", "anyone"),
+    ("access", "open"),
+    ("access", "public"),
+    ("audience", "public"),
+    ("is_public", "true"),
+    ("privacy", "public"),
+    ("public", "true"),
+    ("visibility", "public"),
+];
