@@ -109,6 +109,18 @@ fn the_command_that_makes_an_object_is_no_part_of_the_order() {
 }
 
 #[test]
+fn a_gerund_of_git_s_that_opens_the_rule_is_its_subject() {
+    check(
+        "Bash",
+        "Rebasing always needs my explicit go-ahead.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"git rebase"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check("Bash", "Pushing images to the registry is fine.", None);
+}
+
+#[test]
 fn requirements() {
     // A program the grammar does not know, named by its calls; "needs" as a requirement.
     check(
@@ -1278,5 +1290,11 @@ fn an_action_kept_for_people_bans_the_tool_that_does_it() {
 #[test]
 fn a_negation_after_a_verb_of_contact_is_no_name() {
     check("make_call", "Never call, not even once.", None);
-    check("bash", "Merging is my call, not yours.", None);
+    // No person "yours"; the gerund subject is git's verb (session 30's seventh round, H3),
+    // which the user keeps to themselves.
+    check(
+        "bash",
+        "Merging is my call, not yours.",
+        Some(r#"{"matchers":[{"kind":"command","value":"git merge"}],"polarity":"forbid"}"#),
+    );
 }

@@ -1021,3 +1021,22 @@ pub(crate) const MAKER_PARTICIPLES: &[&str] = &[
     "updated",
     "written",
 ];
+
+/// Gerunds of git's verbs that, opening a rule, are its subject ("Rebasing always needs my
+/// go-ahead" is about `git rebase`), each with its subcommand. Only verbs no other common tool
+/// says bare ("pushing" an image is docker's, but a rule that opens on "Pushing" alone is
+/// git's).
+pub(crate) const GIT_GERUND_SUBJECTS: &[(&str, &str)] = &[
+    ("cherry-picking", "cherry-pick"),
+    ("force-pushing", "push"),
+    ("merging", "merge"),
+    ("pushing", "push"),
+    ("rebasing", "rebase"),
+    ("tagging", "tag"),
+];
+
+/// Words after a gerund subject that make it one ("Pushing always needs ...", "Rebasing
+/// requires ..."): what follows a subject, not an object ("Pushing images to ...").
+pub(crate) const GERUND_SUBJECT_FOLLOWERS: &[&str] = &[
+    "always", "is", "must", "needs", "never", "only", "requires", "should",
+];
