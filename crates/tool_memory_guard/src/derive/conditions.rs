@@ -270,6 +270,15 @@ fn state(words: &[Word], at: usize) -> Option<(usize, Option<Matcher>)> {
     {
         return None;
     }
+    // "If a task seems to require `x`": what the work needs is what the call carries, no
+    // situation beside it.
+    if words[at + 1..]
+        .iter()
+        .take(6)
+        .any(|word| matches!(word.text, "require" | "requires" | "need" | "needs"))
+    {
+        return None;
+    }
     // To the end of the clause: the next word that opens another (or the text's end).
     let end = words[at + 1..]
         .iter()
@@ -312,6 +321,8 @@ mod tests {
         );
         check("never run `x` during a task.", &["(holds now)"]);
         check("never run `x` during a deploy", &["during a deploy"]);
+        // What the work needs is the rule's object, no situation.
+        check("if a task seems to require `x`, stop and ask", &[]);
         check(
             "never run `x` if a deploy is running",
             &["if a deploy is running"],

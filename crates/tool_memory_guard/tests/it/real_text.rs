@@ -22,8 +22,8 @@ const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/re
 // the four before and `r5-f1-pulumi-1`, a flag required by "only with" that asks where the label
 // says deny), none of each. With its sixth round (session 30, 1,453 calls, fresh_r6 added,
 // whose first run missed 26 of its 51; 1,455 with two written after a fix): 0.9966 (the same five misses, all asks where the
-// label says deny), none of each. With its seventh round (1,546 calls, fresh_r7 added, whose
-// first run missed 48 of its 106; its 15 still missed are under `open/`, with ceilings of their
+// label says deny), none of each. With its seventh round (1,547 calls, fresh_r7 added, whose
+// first run missed 48 of its 106; its 14 still missed are under `open/`, with ceilings of their
 // own): 0.997, none of each. Raise them as the guard improves, never lower them.
 /// Share of calls decided as labelled.
 const MIN_ACCURACY: f64 = 0.996;
@@ -136,7 +136,7 @@ fn real_text_meets_the_floors() -> Result<()> {
 fn real_text_open_cases_stay_within_their_ceilings() -> Result<()> {
     const OPEN_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text/open");
     const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 4;
-    const MAX_OPEN_ALLOWED_CONFIRM: usize = 2;
+    const MAX_OPEN_ALLOWED_CONFIRM: usize = 1;
     const MAX_OPEN_BLOCKED_HARMLESS: usize = 9;
     let cases = crate::corpus::load_dir(OPEN_DIR)?;
     let report = evaluate(&cases);

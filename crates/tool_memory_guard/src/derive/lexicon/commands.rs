@@ -97,6 +97,8 @@ pub(crate) const ASK_CUES: &[&str] = &[
     "unless i",
     "ask me",
     "ask first",
+    // "If a task seems to require `x`, stop and ask".
+    "stop and ask",
     "ask before",
     "asking first",
     "asking me",
