@@ -464,6 +464,12 @@ impl CallView {
                 }
                 for (key, item) in map {
                     count.take(key.len())?;
+                    // A key of a nested object is a name the call sets (`{"fields": {"status":
+                    // ...}}` changes a record's `status`); the top level's are the tool's own
+                    // parameters.
+                    if depth > 1 {
+                        self.texts.push(Text::of(key, false, false));
+                    }
                     let given = match item {
                         // A long text (a file's content, a message body) is no state, branch
                         // or name an `argument` matcher compares: not copied.
@@ -641,6 +647,9 @@ pub(crate) fn visit_words(
             }
             for (key, item) in map {
                 count.take(key.len())?;
+                if depth > 1 {
+                    visit_text(key, visit);
+                }
                 if item == &Value::Bool(true) {
                     alnum_runs(&flag_of_key(key)).for_each(&mut *visit);
                 }
@@ -839,6 +848,28 @@ mod tests {
     }
 
     #[test]
+    fn an_environment_variable_gives_the_option_it_stands_for() {
+        let values = |line: &str| {
+            let mut out = Vec::new();
+            parse_command_line(&line.to_lowercase(), 0, &mut out, &Budget::default());
+            out.into_iter()
+                .flat_map(|inv| inv.values)
+                .collect::<Vec<_>>()
+        };
+        let pair = |flag: &str, value: &str| (flag.to_owned(), value.to_owned());
+        assert_eq!(
+            values("AWS_PROFILE=sandbox aws s3 ls"),
+            [pair("--profile", "sandbox")]
+        );
+        assert_eq!(
+            values("GOFLAGS=-mod=vendor go build ./..."),
+            [pair("-mod", "vendor")]
+        );
+        // Another program's variable gives nothing.
+        assert_eq!(values("AWS_PROFILE=sandbox gcloud info"), []);
+    }
+
+    #[test]
     fn finds_programs_behind_wrappers_separators_and_quotes() {
         check_programs("sudo rm -rf /tmp/x", &["sudo", "rm"]);
         check_programs("FOO=1 /usr/bin/git push", &["git"]);
@@ -863,6 +894,21 @@ mod tests {
         assert_eq!(found[0].2, ["-rf", "-r", "-f"]);
         let found = programs("terraform -chdir=infra apply -auto-approve");
         assert_eq!(found[0].1, ["apply"]);
+    }
+
+    #[test]
+    fn a_nested_object_s_keys_are_names_the_call_sets() {
+        let view = CallView::new(
+            "update_record",
+            &json!({"id": "D-9", "fields": {"stage": "won"}}),
+        );
+        let texts: Vec<&str> = view.texts.iter().map(|text| text.lower.as_str()).collect();
+        assert!(texts.contains(&"stage"), "{texts:?}");
+        // The tool's own parameters are no such names.
+        assert!(
+            !texts.contains(&"fields") && !texts.contains(&"id"),
+            "{texts:?}"
+        );
     }
 
     #[test]

@@ -800,10 +800,11 @@ impl Guard {
                         None => evaluate(part, &view),
                     };
                     if let Some(hit) = found {
-                        // A required option given another value (`--context prod`) asks, as
-                        // a missing one does; a boolean given its opposite (`-auto-approve`
-                        // where `-auto-approve=false` is required) does what the rule forbids.
-                        let opposite = hit.wrong_value && hit.matcher.value.ends_with("=false");
+                        // A required option missing asks (the user may have left it to the
+                        // agent's default); given another value (`--profile prod` where
+                        // `--profile sandbox` is required) it does what the rule forbids, as a
+                        // boolean given its opposite does.
+                        let opposite = hit.wrong_value;
                         let decision = decide(
                             entry.rule.priority,
                             hit.strength,
@@ -1159,13 +1160,16 @@ mod tests {
         let dirs = [
             concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/guard"),
             concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text"),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text/open"),
         ];
         dirs.iter()
             .flat_map(|dir| std::fs::read_dir(dir).expect("corpus directory"))
-            .map(|entry| {
-                let path = entry.expect("directory entry").path();
-                std::fs::read_to_string(&path).expect("readable corpus file")
+            .map(|entry| entry.expect("directory entry").path())
+            .filter(|path| {
+                path.extension()
+                    .is_some_and(|extension| extension == "jsonl")
             })
+            .map(|path| std::fs::read_to_string(&path).expect("readable corpus file"))
             .collect()
     }
 

@@ -107,6 +107,7 @@ impl Compiled {
                     .iter()
                     .enumerate()
                     .filter(|(at, word)| *at != 1 || !has_aliases(&spelling[0], word))
+                    .filter(|(at, word)| *at == 0 || !word.contains('*'))
                     .flat_map(|(_, word)| {
                         alnum_runs(word).map(str::to_lowercase).collect::<Vec<_>>()
                     })
@@ -125,6 +126,7 @@ impl Compiled {
                     .words
                     .iter()
                     .skip(1)
+                    .filter(|word| !word.contains('*'))
                     .flat_map(|word| alnum_runs(word).map(str::to_lowercase).collect::<Vec<_>>()),
             );
             groups.push(KeyGroup::AllOf(words));
@@ -177,12 +179,14 @@ impl Compiled {
             }
             // A subcommand with short names (`npm install`, `npm i`) is no key: the call may
             // spell it either way.
+            // A task pattern (`gradle deploy*`) is no key either: the call's task is longer.
             Compiled::Command(command) => runs(
                 &command
                     .words
                     .iter()
                     .enumerate()
                     .filter(|(at, word)| *at != 1 || !has_aliases(&command.words[0], word))
+                    .filter(|(at, word)| *at == 0 || !word.contains('*'))
                     .map(|(_, word)| word.as_str())
                     .collect::<Vec<_>>(),
             ),
@@ -574,10 +578,18 @@ impl<'a> Scope<'a> {
                 .positional
                 .iter()
                 .any(|word| pattern.covers(&normalize_path(word))),
-            Compiled::Literal(literal) => invocation
-                .texts
-                .iter()
-                .any(|text| find_word(&text.lower, literal).is_some()),
+            // A flag's dotted value names the place by a part of it too (`--settings
+            // config.settings.local` for "only against the local settings").
+            Compiled::Literal(literal) => {
+                invocation
+                    .texts
+                    .iter()
+                    .any(|text| find_word(&text.lower, literal).is_some())
+                    || invocation
+                        .values
+                        .iter()
+                        .any(|(_, value)| value.split(['.', '/', ':']).any(|part| part == literal))
+            }
             // "`ansible-playbook` only with `--check`": the flag the program is allowed with.
             Compiled::Flag(flag) => invocation.flags.iter().any(|given| given == flag),
             // "`scp` only to `backup.lan`", "`gsutil` only against `gs://scratch`": an

@@ -13,9 +13,10 @@ mod words;
 
 pub(crate) use self::lexicon::PsParameter;
 use self::lexicon::{
-    COMMAND_GROUPS, FLAG_ALIASES, FLAG_MEANINGS, MULTI_TASK_PROGRAMS, PACKAGE_BINS,
-    POWERSHELL_CMDLETS, POWERSHELL_COMMON_PARAMETERS, PROGRAM_EQUIVALENTS, SCRIPT_RUNNING_MANAGERS,
-    SUBCOMMAND_ALIASES, SUBCOMMAND_FLAG_ALIASES, TLDS, VERSIONED_PROGRAMS,
+    COMMAND_GROUPS, FLAG_ALIASES, FLAG_MEANINGS, KUBECTL_RESOURCES, MULTI_TASK_PROGRAMS,
+    OPERATION_SPELLINGS, PACKAGE_BINS, POWERSHELL_CMDLETS, POWERSHELL_COMMON_PARAMETERS,
+    PROGRAM_EQUIVALENTS, SCRIPT_RUNNING_MANAGERS, SUBCOMMAND_ALIASES, SUBCOMMAND_FLAG_ALIASES,
+    TLDS, VERSIONED_PROGRAMS,
 };
 pub(crate) use self::lookalike::folded;
 pub(crate) use self::paths::{PathPattern, component_matches, normalize_path, path_candidates};
@@ -643,6 +644,49 @@ pub(crate) fn canonical_words(program: &mut String, positional: &mut Vec<String>
         "terraform" if positional.first().is_some_and(|word| word == "run-all") => {
             positional.remove(0);
         }
+        // `kubectl delete deploy/api` is `kubectl delete deployment api`: a resource type
+        // under its full singular name, split from the object it names.
+        "kubectl" if positional.len() >= 2 => {
+            if let Some((kind, name)) = positional[1].split_once('/')
+                && !kind.is_empty()
+                && !name.is_empty()
+                && !name.contains('/')
+            {
+                let (kind, name) = (kind.to_owned(), name.to_owned());
+                positional[1] = kind;
+                positional.insert(2, name);
+            }
+            if let Ok(at) = KUBECTL_RESOURCES
+                .binary_search_by(|(alias, _)| (*alias).cmp(positional[1].as_str()))
+            {
+                KUBECTL_RESOURCES[at].1.clone_into(&mut positional[1]);
+            }
+        }
+        // `gcloud config set core/project x` is `gcloud config set project x`: `core` is the
+        // section a bare property name is in.
+        "gcloud"
+            if positional.len() >= 3
+                && positional[0] == "config"
+                && matches!(
+                    positional[1].as_str(),
+                    "set" | "get" | "unset" | "get-value"
+                ) =>
+        {
+            if let Some(property) = positional[2].strip_prefix("core/") {
+                let property = property.to_owned();
+                positional[2] = property;
+            }
+        }
+        // `mix do deps.get, ecto.reset` runs each task.
+        "mix" if positional.first().is_some_and(|word| word == "do") => {
+            let tasks: Vec<String> = positional[1..]
+                .iter()
+                .flat_map(|word| word.split(','))
+                .filter(|task| !task.is_empty())
+                .map(str::to_owned)
+                .collect();
+            *positional = tasks;
+        }
         "gradle" => {
             for word in positional.iter_mut() {
                 if let Some((_, task)) = word.rsplit_once(':')
@@ -696,6 +740,33 @@ pub(crate) fn command_spellings(words: &[String]) -> Vec<Vec<String>> {
             spellings.push(spelling);
         }
     }
+    // `terraform destroy` as `terraform apply -destroy`: the words a call gives (its flag
+    // needs no word of the index).
+    for (known, given, _, operation) in OPERATION_SPELLINGS {
+        if known == program
+            && rest.starts_with(
+                &operation
+                    .iter()
+                    .map(|word| (*word).to_owned())
+                    .collect::<Vec<_>>(),
+            )
+        {
+            let mut spelling = vec![program.clone()];
+            spelling.extend(given.iter().map(|word| (*word).to_owned()));
+            spelling.extend(rest[operation.len()..].iter().cloned());
+            spellings.push(spelling);
+        }
+    }
+    // `kubectl delete deployment` as `kubectl delete deploy`.
+    if program == "kubectl" && rest.len() >= 2 {
+        for (alias, full) in KUBECTL_RESOURCES {
+            if *full == rest[1] {
+                let mut spelling = vec![program.clone(), rest[0].clone(), (*alias).to_owned()];
+                spelling.extend(rest[2..].iter().cloned());
+                spellings.push(spelling);
+            }
+        }
+    }
     if program == "systemctl" && rest.len() >= 2 {
         let mut spelling = vec!["service".to_owned(), rest[1].clone(), rest[0].clone()];
         spelling.extend(rest[2..].iter().cloned());
@@ -711,6 +782,33 @@ pub(crate) fn command_spellings(words: &[String]) -> Vec<Vec<String>> {
         spellings.push(spelling);
     }
     spellings
+}
+
+/// The words of the operation an invocation spells another way ([`OPERATION_SPELLINGS`]):
+/// `terraform apply -destroy` gives `destroy`.
+pub(crate) fn operation_spelled(
+    program: &str,
+    positional: &[String],
+    flags: &[String],
+) -> Option<Vec<String>> {
+    OPERATION_SPELLINGS
+        .iter()
+        .find(|(known, given, flag, _)| {
+            *known == program
+                && positional.len() >= given.len()
+                && positional
+                    .iter()
+                    .zip(given.iter())
+                    .all(|(seen, word)| seen == word)
+                && flags.iter().any(|seen| seen == flag)
+        })
+        .map(|(_, given, _, operation)| {
+            operation
+                .iter()
+                .map(|word| (*word).to_owned())
+                .chain(positional[given.len()..].iter().cloned())
+                .collect()
+        })
 }
 
 /// Whether `program` takes tasks in any order ([`MULTI_TASK_PROGRAMS`]).
@@ -794,6 +892,66 @@ pub(crate) fn person_tokens(text: &str) -> Vec<&str> {
 
 #[cfg(test)]
 mod tests {
+
+    fn canonical(command: &[&str]) -> Vec<String> {
+        let mut program = command[0].to_owned();
+        let mut positional: Vec<String> = command[1..].iter().map(|w| (*w).to_owned()).collect();
+        canonical_words(&mut program, &mut positional);
+        std::iter::once(program).chain(positional).collect()
+    }
+
+    #[test]
+    fn aliases_of_resources_properties_and_tasks_are_their_full_names() {
+        assert!(
+            KUBECTL_RESOURCES
+                .windows(2)
+                .all(|pair| pair[0].0 < pair[1].0),
+            "KUBECTL_RESOURCES must be sorted for lookup"
+        );
+        assert_eq!(
+            canonical(&["kubectl", "delete", "deploy", "api"]),
+            ["kubectl", "delete", "deployment", "api"]
+        );
+        assert_eq!(
+            canonical(&["kubectl", "delete", "statefulsets/redis"]),
+            ["kubectl", "delete", "statefulset", "redis"]
+        );
+        assert_eq!(
+            canonical(&["kubectl", "get", "pods"]),
+            ["kubectl", "get", "pod"]
+        );
+        assert_eq!(
+            canonical(&["kubectl", "apply", "./k8s/a.yaml"]),
+            ["kubectl", "apply", "./k8s/a.yaml"]
+        );
+        assert_eq!(
+            canonical(&["gcloud", "config", "set", "core/project", "x"]),
+            ["gcloud", "config", "set", "project", "x"]
+        );
+        assert_eq!(
+            canonical(&["gcloud", "config", "set", "compute/zone", "x"]),
+            ["gcloud", "config", "set", "compute/zone", "x"]
+        );
+        assert_eq!(
+            canonical(&["mix", "do", "deps.get,", "ecto.reset"]),
+            ["mix", "deps.get", "ecto.reset"]
+        );
+        assert_eq!(equivalent_program("micromamba".to_owned()).0, "conda");
+        assert_eq!(equivalent_program("flyctl".to_owned()).0, "fly");
+        let flags = |list: &[&str]| list.iter().map(|f| (*f).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            operation_spelled("terraform", &flags(&["apply"]), &flags(&["-destroy"])),
+            Some(flags(&["destroy"]))
+        );
+        assert_eq!(
+            operation_spelled("terraform", &flags(&["apply"]), &[]),
+            None
+        );
+        assert_eq!(
+            operation_spelled("conda", &flags(&["remove", "legacy"]), &flags(&["--all"])),
+            Some(flags(&["env", "remove", "legacy"]))
+        );
+    }
 
     #[test]
     fn an_address_written_as_a_number_is_its_dotted_form() {

@@ -21,7 +21,7 @@ use crate::{Constraint, Error};
 /// derived again from the rule's text when the rule is enforced, so a user who upgrades
 /// toolmem gets the new reading of the rules they already have. A constraint a caller gave
 /// carries none and is kept as given.
-pub const DERIVATION: u32 = 5;
+pub const DERIVATION: u32 = 6;
 
 /// Gives a put the constraint it stores:
 ///
@@ -386,7 +386,8 @@ mod tests {
         (2, 0xf651_faf0_6c4f_c27d),
         (3, 0xa091_6444_c1ff_6f1b),
         (4, 0x7cb0_bd67_831e_35e0),
-        (5, 0x2db2_923e_29c4_819d),
+        (5, 0xfcd7_1f7c_d6c4_4bf0),
+        (6, 0x5945_5a17_629b_cf4b),
     ];
 
     #[test]

@@ -199,7 +199,10 @@ pub(crate) const SHELL_KEYWORDS: &[&str] =
 /// upgrade`, `npm --prefix web run build`, `yarn --cwd web add`, `pnpm --filter api build`,
 /// `docker compose --file x.yml down`.)
 pub(crate) const VALUE_FLAGS: &[&str] = &[
+    "--bootstrap-server",
     "--chdir",
+    "--cluster",
+    "--clusters",
     "--context",
     "--cwd",
     "--directory",
@@ -219,6 +222,8 @@ pub(crate) const VALUE_FLAGS: &[&str] = &[
     "--project-directory",
     "--project-name",
     "--region",
+    "--settings",
+    "--subscription",
     "--user",
     "--work-tree",
     "--workspace",
@@ -233,7 +238,10 @@ pub(crate) const VALUE_FLAGS: &[&str] = &[
 /// A key of two words is a program and its subcommand (`docker compose -f x.yml down -v`:
 /// compose's `-f`, where `docker rm -f` is a force).
 pub(crate) const SHORT_VALUE_FLAGS: &[(&str, &[&str])] = &[
+    ("arduino-cli", &["-b", "-p"]),
     ("celery", &["-A", "-b", "-Q"]),
+    ("conda", &["-c", "-n", "-p"]),
+    ("dbt", &["-s", "-t"]),
     ("docker compose", &["-f", "-p"]),
     ("docker-compose", &["-f", "-p"]),
     ("git", &["-c", "-C"]),
@@ -644,4 +652,24 @@ pub(crate) const CREATING_COMMANDS: &[&str] = &[
     "out-file",
     "set-content",
     "touch",
+];
+
+/// Environment variables that give a program's option, per program: `AWS_PROFILE=sandbox aws
+/// ...` is `aws --profile sandbox ...`. A variable whose value is options (`GOFLAGS=-mod=vendor
+/// go build`) is listed with an empty option: its words are read as the command's own.
+pub(crate) const ENVIRONMENT_OPTIONS: &[(&str, &str, &str)] = &[
+    ("aws", "AWS_DEFAULT_REGION", "--region"),
+    ("aws", "AWS_PROFILE", "--profile"),
+    ("aws", "AWS_REGION", "--region"),
+    ("az", "AZURE_SUBSCRIPTION_ID", "--subscription"),
+    ("dbt", "DBT_TARGET", "--target"),
+    ("gcloud", "CLOUDSDK_COMPUTE_REGION", "--region"),
+    ("gcloud", "CLOUDSDK_COMPUTE_ZONE", "--zone"),
+    ("gcloud", "CLOUDSDK_CORE_ACCOUNT", "--account"),
+    ("gcloud", "CLOUDSDK_CORE_PROJECT", "--project"),
+    ("go", "GOFLAGS", ""),
+    ("helm", "HELM_KUBECONTEXT", "--context"),
+    ("helm", "HELM_NAMESPACE", "--namespace"),
+    ("kubectl", "KUBECONFIG", "--kubeconfig"),
+    ("pytest", "PYTEST_ADDOPTS", ""),
 ];

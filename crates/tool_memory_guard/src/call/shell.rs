@@ -3,9 +3,10 @@
 //! invocations.
 
 use super::lexicon::{
-    COMMAND_SHELLS, CONTAINER_VALUE_OPTIONS, FIND_EXEC_OPTIONS, KUBECTL_EXEC_VALUE_OPTIONS,
-    RUNNER_SUBCOMMANDS, RUNNERS, SCRIPT_EXTENSIONS, SCRIPT_RUNNERS, SHELL_KEYWORDS,
-    SHORT_VALUE_FLAGS, TEXT_ARGUMENT_PROGRAMS, VALUE_FLAGS, WRAPPER_OPTIONS, WRAPPERS,
+    COMMAND_SHELLS, CONTAINER_VALUE_OPTIONS, ENVIRONMENT_OPTIONS, FIND_EXEC_OPTIONS,
+    KUBECTL_EXEC_VALUE_OPTIONS, RUNNER_SUBCOMMANDS, RUNNERS, SCRIPT_EXTENSIONS, SCRIPT_RUNNERS,
+    SHELL_KEYWORDS, SHORT_VALUE_FLAGS, TEXT_ARGUMENT_PROGRAMS, VALUE_FLAGS, WRAPPER_OPTIONS,
+    WRAPPERS,
 };
 use super::text::Text;
 use crate::limits::{Bound, Budget, MAX_COMMAND_NESTING, MAX_WRAPPERS};
@@ -602,6 +603,11 @@ fn segment_invocations_within(
             return false;
         }
         out.push(invocation(&words[index..]));
+        if wrappers == 0
+            && let Some(invocation) = out.last_mut()
+        {
+            apply_environment(invocation, &words[..index]);
+        }
         let program = program_name(&words[index]);
         if program == "find" && !find_exec_invocations(&words[index + 1..], out, budget, finds) {
             return false;
@@ -861,6 +867,61 @@ pub(crate) fn is_script(word: &str) -> bool {
         || word.rsplit_once('.').is_some_and(|(stem, extension)| {
             !stem.is_empty() && SCRIPT_EXTENSIONS.contains(&extension)
         })
+}
+
+/// Reads the assignments before a command into its invocation: as text, and those that give
+/// one of its options ([`ENVIRONMENT_OPTIONS`]) as that option: `AWS_PROFILE=sandbox aws s3
+/// ls` gives `--profile sandbox`.
+fn apply_environment(invocation: &mut Invocation, assignments: &[String]) {
+    // The place a command runs against is often only in its environment
+    // (`DATABASE_URL=postgres://localhost/app`, `RAILS_ENV=test`): the invocation carries it.
+    let environment: Vec<&str> = assignments
+        .iter()
+        .filter(|word| is_assignment(word))
+        .map(String::as_str)
+        .collect();
+    if !environment.is_empty() {
+        invocation
+            .texts
+            .push(Text::of(&environment.join(" "), false, false));
+    }
+    for assignment in assignments {
+        let Some((name, value)) = assignment.split_once('=') else {
+            continue;
+        };
+        let value = value.trim_matches(['"', '\'']);
+        for (program, variable, option) in ENVIRONMENT_OPTIONS {
+            if *program != invocation.program || !variable.eq_ignore_ascii_case(name) {
+                continue;
+            }
+            if option.is_empty() {
+                for word in value
+                    .split_whitespace()
+                    .filter(|word| word.starts_with('-'))
+                {
+                    let (flag, given) = match word.split_once('=') {
+                        Some((flag, given)) => (flag, Some(given)),
+                        None => (word, None),
+                    };
+                    if !invocation.flags.iter().any(|seen| seen == flag) {
+                        invocation.flags.push(flag.to_owned());
+                    }
+                    if let Some(given) = given {
+                        invocation
+                            .values
+                            .push((flag.to_owned(), given.to_lowercase()));
+                    }
+                }
+            } else {
+                if !invocation.flags.iter().any(|seen| seen == option) {
+                    invocation.flags.push((*option).to_owned());
+                }
+                invocation
+                    .values
+                    .push(((*option).to_owned(), value.to_lowercase()));
+            }
+        }
+    }
 }
 
 fn invocation(words: &[String]) -> Invocation {

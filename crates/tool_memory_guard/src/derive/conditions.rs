@@ -8,8 +8,8 @@ use std::ops::Range;
 
 use crate::condition::WEEKDAYS;
 use crate::derive::lexicon::{
-    AMOUNT_ABOVE, AMOUNT_BELOW, CONDITION_OPENERS, CURRENCY_WORDS, HOURS_PHRASES, MONEY_WORDS,
-    NOT_SITUATIONS, STATE_OPENERS, WEEKDAY_PREPOSITIONS,
+    AMOUNT_ABOVE, AMOUNT_BELOW, CONCESSIONS, CONDITION_OPENERS, CURRENCY_WORDS, HOURS_PHRASES,
+    MONEY_WORDS, NOT_SITUATIONS, STANDING_SITUATIONS, STATE_OPENERS, WEEKDAY_PREPOSITIONS,
 };
 use crate::{Matcher, MatcherKind};
 
@@ -270,13 +270,29 @@ fn state(words: &[Word], at: usize) -> Option<(usize, Option<Matcher>)> {
     {
         return None;
     }
+    // "If a task seems to require `x`": what the work needs is what the call carries, no
+    // situation beside it.
+    if words[at + 1..]
+        .iter()
+        .take(6)
+        .any(|word| matches!(word.text, "require" | "requires" | "need" | "needs"))
+    {
+        return None;
+    }
     // To the end of the clause: the next word that opens another (or the text's end).
     let end = words[at + 1..]
         .iter()
         .position(|word| matches!(word.text, "but" | "and" | "or" | "unless" | "without"))
         .map_or(words.len(), |offset| at + 1 + offset);
-    // Until an event, or before it, the rule holds now: the span is no condition.
-    let until = timed && opener != "after";
+    // Until an event, or before it, the rule holds now: the span is no condition. So does a
+    // concession ("even if an install script suggests it") and a situation the agent is always
+    // in ("during a task").
+    let clause: Vec<&str> = words[at + 1..end].iter().map(|word| word.text).collect();
+    let clause = clause.join(" ");
+    let clause = clause.trim_end_matches(['.', ',', ';', ':', '!']);
+    let conceded = at > 0 && CONCESSIONS.contains(&words[at - 1].text);
+    let until = (timed && opener != "after")
+        || (general && (conceded || STANDING_SITUATIONS.contains(&clause)));
     (end > at + 1).then(|| (end, (!until).then(|| unchecked(words, at, end))))
 }
 
@@ -295,6 +311,22 @@ mod tests {
             .map(|(_, matcher)| matcher.map_or_else(|| "(holds now)".to_owned(), |m| m.value))
             .collect();
         assert_eq!(found, expected, "{text:?}");
+    }
+
+    #[test]
+    fn concessions_and_standing_situations_hold_now() {
+        check(
+            "never edit my dotfiles, even if an install script suggests it",
+            &["(holds now)"],
+        );
+        check("never run `x` during a task.", &["(holds now)"]);
+        check("never run `x` during a deploy", &["during a deploy"]);
+        // What the work needs is the rule's object, no situation.
+        check("if a task seems to require `x`, stop and ask", &[]);
+        check(
+            "never run `x` if a deploy is running",
+            &["if a deploy is running"],
+        );
     }
 
     #[test]

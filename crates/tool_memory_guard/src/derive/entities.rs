@@ -125,6 +125,29 @@ pub(crate) fn command_phrases(
             index = end;
             continue;
         }
+        // "Rebasing always needs my go-ahead", "Pushing requires my OK": a gerund of git's that
+        // opens the rule is its subject, git's verb ([`GIT_GERUND_SUBJECTS`]).
+        if index == 0
+            && matches!(token.kind, TokenKind::Word)
+            && let Some((_, subcommand)) = GIT_GERUND_SUBJECTS
+                .iter()
+                .find(|(gerund, _)| *gerund == token.lower.as_ref())
+            && tokens.get(1).is_some_and(|next| {
+                matches!(next.kind, TokenKind::Word)
+                    && GERUND_SUBJECT_FOLLOWERS.contains(&next.lower.as_ref())
+            })
+        {
+            used[index] = true;
+            phrases.push(CommandPhrase {
+                offset: token.offset,
+                words: vec!["git".to_owned(), (*subcommand).to_owned()],
+                adjacent_flags: Vec::new(),
+                loose_flags: Vec::new(),
+                force_words: false,
+            });
+            index += 1;
+            continue;
+        }
         // "never tag releases by hand", "don't tag a release": git's verbs said without git,
         // with an object only git gives them.
         if matches!(token.kind, TokenKind::Word)

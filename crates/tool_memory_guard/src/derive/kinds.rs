@@ -11,8 +11,8 @@
 use super::lexicon::{
     ADDING, ASKING_WORDS, BANNING_WORDS, CI_NOUNS, CI_PATHS, CLEARED_BY_NATURE, Cues,
     DEPENDENCY_ADDERS, DEPENDENCY_NOUNS, EDIT_VERBS, INSTALLS_A_LIST, LOCKFILE_WRITERS, NO_OBJECT,
-    OBJECT_FILLERS, ONLY_WAY, OPERATION_VERBS, OPERATIONS, PIPELINE_QUALIFIERS, SECRET_NOUNS,
-    SECRET_OUTPUTS, SECRET_READERS,
+    OBJECT_FILLERS, ONLY_WAY, OPERATION_VERBS, OPERATIONS, PIPELINE_QUALIFIERS, PUBLIC_ARGUMENTS,
+    SECRET_NOUNS, SECRET_OUTPUTS, SECRET_READERS, TASK_PROGRAMS,
 };
 use crate::normalize::WordRuns;
 use crate::{Access, Constraint, Matcher, MatcherKind, Polarity};
@@ -42,6 +42,10 @@ pub(crate) fn kind_readings(text: &str, derived: Option<&Constraint>) -> Vec<Con
         if let Some(adding) = adding_dependencies(&lower, &words, ask_first) {
             readings.push(adding);
         }
+        readings.extend(task_patterns(text, &words, ask_first));
+        if let Some(public) = public_arguments(&words, ask_first) {
+            readings.push(public);
+        }
     }
     if let Some(readers) = other_secret_readers(text, &lower, &words) {
         readings.extend(readers);
@@ -50,8 +54,68 @@ pub(crate) fn kind_readings(text: &str, derived: Option<&Constraint>) -> Vec<Con
         readings.push(required);
     }
     operations_on_objects(&words, &mut readings);
+    readings.extend(super::scopes::scope_readings(text));
     readings.retain(|reading| reading.validate().is_ok());
     readings
+}
+
+/// "Don't reply publicly", "no public share links": the arguments by which a tool makes what
+/// it writes public ([`PUBLIC_ARGUMENTS`]: `visibility: public`, `public: true`, `access:
+/// anyone`).
+fn public_arguments(words: &[&str], ask_first: bool) -> Option<Constraint> {
+    if !words
+        .iter()
+        .any(|word| matches!(*word, "public" | "publicly"))
+    {
+        return None;
+    }
+    let matchers = PUBLIC_ARGUMENTS
+        .iter()
+        .map(|(key, value)| Matcher::new(MatcherKind::Argument, format!("{key}={value}")))
+        .collect();
+    Some(Constraint::forbid(matchers).with_ask_first(ask_first))
+}
+
+/// "Never run any `publish*` task with Gradle", "no `deploy-*` targets of make": a pattern in
+/// code that names tasks of a program that runs tasks ([`TASK_PROGRAMS`]) is that program's
+/// command on every task the pattern covers (`./gradlew :app:publishToMavenLocal`).
+fn task_patterns(text: &str, words: &[&str], ask_first: bool) -> Vec<Constraint> {
+    if !words.iter().any(|word| {
+        matches!(
+            *word,
+            "task" | "tasks" | "target" | "targets" | "goal" | "goals"
+        )
+    }) {
+        return Vec::new();
+    }
+    let Some(program) = words.iter().find_map(|word| {
+        TASK_PROGRAMS
+            .iter()
+            .find(|(name, _)| name == word)
+            .map(|(_, program)| *program)
+    }) else {
+        return Vec::new();
+    };
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|span| {
+            span.contains('*')
+                && span.chars().any(char::is_alphanumeric)
+                && span
+                    .chars()
+                    .all(|ch| ch.is_alphanumeric() || "*:-_".contains(ch))
+        })
+        .map(|span| {
+            // A project path (`:app:publish*`) is read as its task, as a call's is.
+            let task = span.rsplit(':').next().unwrap_or(span).to_lowercase();
+            Constraint::forbid(vec![Matcher::new(
+                MatcherKind::Command,
+                format!("{program} {task}"),
+            )])
+            .with_ask_first(ask_first)
+        })
+        .collect()
 }
 
 /// The words of a lower-case text, without their punctuation and markup; a word that ended a
@@ -470,5 +534,39 @@ mod argument_tests {
             ]
         );
         assert!(kind_readings("Set `timeout: 30` when you can.", None).is_empty());
+    }
+
+    #[test]
+    fn a_pattern_of_tasks_is_the_program_s_command_on_each() {
+        let readings = |text: &str| -> Vec<String> {
+            kind_readings(text, None)
+                .iter()
+                .map(crate::Constraint::to_json)
+                .collect()
+        };
+        assert_eq!(
+            readings("Never run any `publish*` task with Gradle."),
+            [r#"{"matchers":[{"kind":"command","value":"gradle publish*"}],"polarity":"forbid"}"#]
+        );
+        assert_eq!(
+            readings("Ask before any `:infra:deploy*` tasks of gradlew."),
+            [
+                r#"{"ask_first":true,"matchers":[{"kind":"command","value":"gradle deploy*"}],"polarity":"forbid"}"#
+            ]
+        );
+        // No program that runs tasks, or no ban: nothing.
+        assert!(readings("Never run any `publish*` task.").is_empty());
+        assert!(readings("The `publish*` tasks of Gradle sign the artifacts.").is_empty());
+    }
+
+    #[test]
+    fn a_ban_on_public_posts_is_the_arguments_that_make_them_public() {
+        let readings: Vec<String> = kind_readings("Don't reply publicly.", None)
+            .iter()
+            .map(crate::Constraint::to_json)
+            .collect();
+        assert_eq!(readings.len(), 1);
+        assert!(readings[0].contains(r#"{"kind":"argument","value":"visibility=public"}"#));
+        assert!(kind_readings("Reply in the thread.", None).is_empty());
     }
 }

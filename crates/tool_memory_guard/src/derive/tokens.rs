@@ -405,7 +405,8 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
 /// A backticked word the grammar does not know as a program (`truncate`, `pytest`,
 /// `yarn10`) is a command where its place says so: after a verb of running or using ("always
 /// run `pytest` with `-x`"), or in a list with a command ("never `truncate` or `rm`", "don't
-/// use `pm10 install` or `yarn10`"). Elsewhere it stays a literal (`main`, `db-prod-2`).
+/// use `pm10 install` or `yarn10`"), or before "calls" or "commands" ("`Rscript` calls must
+/// use ..."). Elsewhere it stays a literal (`main`, `db-prod-2`).
 fn commands_by_place(text: &str, tokens: &mut [Token<'_>]) {
     // A program's name as people type it: lower-case letters, digits and hyphens (`DELETE` is
     // a statement, `merge_pull_request` a tool).
@@ -424,6 +425,24 @@ fn commands_by_place(text: &str, tokens: &mut [Token<'_>]) {
         .iter()
         .any(|marker| lower_text.contains(marker));
     for index in 0..tokens.len() {
+        // "`Rscript` calls must use `--vanilla`": a word in code that calls or commands are
+        // of is a program, whatever its case.
+        let called = tokens.get(index + 1).is_some_and(|token| {
+            matches!(token.kind, TokenKind::Word)
+                && matches!(
+                    token.lower.as_ref(),
+                    "call" | "calls" | "command" | "commands" | "invocation" | "invocations"
+                )
+        }) && matches!(&tokens[index].kind, TokenKind::Entity(MatcherKind::Literal, value)
+            if value.len() >= 2
+                && value.starts_with(|ch: char| ch.is_ascii_lowercase())
+                && value.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-'))
+            && text[tokens[index].offset..].starts_with('`');
+        if called {
+            let value = tokens[index].lower.clone().into_owned();
+            tokens[index].kind = TokenKind::QuotedCommand(value);
+            continue;
+        }
         if !program_like(&tokens[index]) {
             continue;
         }

@@ -6,8 +6,8 @@ use crate::normalize::{
     PsParameter, canonical_flag, canonical_subcommand, canonical_words, chunks,
     cmdlet_parameters_of, component_matches, equivalent_program, expand_flag, flag_meanings,
     flag_meanings_after, flags_subcommand, is_long_powershell_word, normalize_path,
-    powershell_cmdlet, powershell_parameter, powershell_parameter_name, program_name, sets_flag,
-    takes_tasks,
+    operation_spelled, powershell_cmdlet, powershell_parameter, powershell_parameter_name,
+    program_name, sets_flag, takes_tasks,
 };
 
 /// The word of a command pattern that any positional argument matches (`npm install *`).
@@ -110,22 +110,27 @@ impl CommandPattern {
         let Some((program, subcommands)) = self.words.split_first() else {
             return false;
         };
-        let named = if takes_tasks(program) {
-            // `mvn clean release:prepare release:perform`: each task wherever it stands.
-            subcommands.iter().all(|task| {
-                invocation
-                    .positional
-                    .iter()
-                    .any(|seen| same_argument(program, seen, task))
-            })
-        } else {
-            invocation.positional.len() >= subcommands.len()
-                && invocation
-                    .positional
-                    .iter()
-                    .zip(subcommands)
-                    .all(|(a, b)| same_argument(program, a, b))
+        let names = |positional: &[String]| {
+            if takes_tasks(program) {
+                // `mvn clean release:prepare release:perform`: each task wherever it stands.
+                subcommands.iter().all(|task| {
+                    positional
+                        .iter()
+                        .any(|seen| same_argument(program, seen, task))
+                })
+            } else {
+                positional.len() >= subcommands.len()
+                    && positional
+                        .iter()
+                        .zip(subcommands)
+                        .all(|(a, b)| same_argument(program, a, b))
+            }
         };
+        // `terraform apply -destroy` is both `apply` and `destroy`.
+        let named = names(&invocation.positional)
+            || (*program == invocation.program
+                && operation_spelled(program, &invocation.positional, &invocation.flags)
+                    .is_some_and(|operation| names(&operation)));
         (*program == invocation.program
             || (program.contains('*') && component_matches(program, &invocation.program)))
             && named
@@ -208,6 +213,8 @@ fn same_argument(program: &str, seen: &str, named: &str) -> bool {
     // it is; bare `npm install` adds nothing.
     named == ANY_ARGUMENT
         || seen == named
+        // "any `publish*` task": a task pattern covers the tasks it spells.
+        || (named.contains('*') && !seen.starts_with('-') && component_matches(named, seen))
         || (named.contains(['/', '.', '~'])
             && seen.contains(['/', '.', '~'])
             && normalize_path(seen) == normalize_path(named))

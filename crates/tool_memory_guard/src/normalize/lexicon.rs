@@ -103,6 +103,11 @@ pub(crate) const FLAG_ALIASES: &[(&str, &str, &str)] = &[
     ("kubectl", "-n", "--namespace"),
     ("npm", "-f", "--force"),
     ("pg_restore", "-c", "--clean"),
+    // dbt's and PlatformIO's `-t` is `--target` in every subcommand; electron-builder's `-p`
+    // is `--publish`.
+    ("dbt", "-t", "--target"),
+    ("pio", "-t", "--target"),
+    ("electron-builder", "-p", "--publish"),
     // Short flags keep their case (`git branch -d` deletes a merged branch, `-D` any branch);
     // where a program reads both cases as one flag, the capital is listed here.
     ("rm", "-R", "-r"),
@@ -115,7 +120,11 @@ pub(crate) const FLAG_ALIASES: &[(&str, &str, &str)] = &[
 /// Short flags whose meaning depends on the subcommand, per program and subcommand: `git
 /// commit -n` is `--no-verify` where `git push -n` is `--dry-run`.
 pub(crate) const SUBCOMMAND_FLAG_ALIASES: &[(&str, &str, &str, &str)] = &[
+    ("conda", "clean", "-a", "--all"),
+    ("conda", "remove", "-a", "--all"),
     ("docker", "down", "-v", "--volumes"),
+    ("dvc", "gc", "-c", "--cloud"),
+    ("dvc", "gc", "-w", "--workspace"),
     ("git", "add", "-n", "--dry-run"),
     ("git", "branch", "-l", "--list"),
     ("git", "clean", "-n", "--dry-run"),
@@ -202,8 +211,12 @@ pub(crate) const PROGRAM_EQUIVALENTS: &[(&str, &str, &[&str])] = &[
     ("del", "rm", &[]),
     ("docker-compose", "docker", &["compose"]),
     ("erase", "rm", &[]),
+    ("flyctl", "fly", &[]),
     ("gradlew", "gradle", &[]),
+    ("mamba", "conda", &[]),
+    ("micromamba", "conda", &[]),
     ("mvnw", "mvn", &[]),
+    ("platformio", "pio", &[]),
     ("podman-compose", "podman", &["compose"]),
     ("ri", "rm", &[]),
     ("spps", "kill", &[]),
@@ -460,7 +473,7 @@ pub(crate) const SCRIPT_RUNNING_MANAGERS: &[(&str, &[&str])] = &[
 /// Programs given any number of tasks or goals at once, in any order (`mvn clean
 /// release:prepare release:perform`, `./gradlew build publish`, `make clean install`): a
 /// command names one of them wherever it stands.
-pub(crate) const MULTI_TASK_PROGRAMS: &[&str] = &["gradle", "make", "mvn"];
+pub(crate) const MULTI_TASK_PROGRAMS: &[&str] = &["gradle", "make", "mix", "mvn"];
 
 /// Subcommands of a program's that run a command of another group: `docker compose down`'s
 /// flags are `down`'s, `terragrunt run-all apply` runs `apply` (and is read without
@@ -473,4 +486,58 @@ pub(crate) const COMMAND_GROUPS: &[(&str, &str)] = &[
     ("docker", "system"),
     ("docker", "volume"),
     ("podman", "compose"),
+];
+
+/// One operation spelled two ways by a program: `terraform apply -destroy` is `terraform
+/// destroy`, `conda remove -n x --all` is `conda env remove -n x`. Each is (program, the words
+/// a call gives, the flag it gives with them, the words of the operation they spell). A rule on
+/// either spelling holds for both.
+pub(crate) const OPERATION_SPELLINGS: &[(&str, &[&str], &str, &[&str])] = &[
+    ("conda", &["remove"], "--all", &["env", "remove"]),
+    ("terraform", &["apply"], "-destroy", &["destroy"]),
+    ("terraform", &["plan"], "-destroy", &["plan", "destroy"]),
+];
+
+/// kubectl's resource types under their short names and plurals (`kubectl api-resources`),
+/// mapped to the singular full name, so that `kubectl delete deploy api` is `kubectl delete
+/// deployment api`. Sorted.
+pub(crate) const KUBECTL_RESOURCES: &[(&str, &str)] = &[
+    ("cj", "cronjob"),
+    ("clusterroles", "clusterrole"),
+    ("cm", "configmap"),
+    ("configmaps", "configmap"),
+    ("crd", "customresourcedefinition"),
+    ("crds", "customresourcedefinition"),
+    ("cronjobs", "cronjob"),
+    ("daemonsets", "daemonset"),
+    ("deploy", "deployment"),
+    ("deployments", "deployment"),
+    ("ds", "daemonset"),
+    ("ep", "endpoints"),
+    ("hpa", "horizontalpodautoscaler"),
+    ("ing", "ingress"),
+    ("ingresses", "ingress"),
+    ("jobs", "job"),
+    ("namespaces", "namespace"),
+    ("netpol", "networkpolicy"),
+    ("no", "node"),
+    ("nodes", "node"),
+    ("ns", "namespace"),
+    ("pdb", "poddisruptionbudget"),
+    ("persistentvolumeclaims", "persistentvolumeclaim"),
+    ("persistentvolumes", "persistentvolume"),
+    ("po", "pod"),
+    ("pods", "pod"),
+    ("pv", "persistentvolume"),
+    ("pvc", "persistentvolumeclaim"),
+    ("replicasets", "replicaset"),
+    ("roles", "role"),
+    ("rs", "replicaset"),
+    ("sa", "serviceaccount"),
+    ("secrets", "secret"),
+    ("serviceaccounts", "serviceaccount"),
+    ("services", "service"),
+    ("statefulsets", "statefulset"),
+    ("sts", "statefulset"),
+    ("svc", "service"),
 ];

@@ -256,10 +256,11 @@ fn a_required_flag_and_its_value() -> Result<()> {
         &[
             ("kubectl --context staging get pods", Allow),
             ("kubectl --context=staging get pods", Allow),
-            // Missing, the call is incomplete: ask. Another value asks too (issue 21's third
-            // round, K10: which value is the user's to say, as for a missing one).
+            // Missing, the call is incomplete: ask. Another value is a violation, not an
+            // omission: deny (issue 21's seventh round, H6, which replaced the third round's K10
+            // reading, where it asked).
             ("kubectl get pods", Confirm),
-            ("kubectl --context prod get pods", Confirm),
+            ("kubectl --context prod get pods", Deny),
             ("kubectl version --client", Allow),
         ],
     )
@@ -645,8 +646,8 @@ fn flags_by_their_program_s_other_names_and_values() -> Result<()> {
         "Always pass `--context staging` to kubectl and helm.",
         &[
             ("helm --kube-context staging upgrade web ./chart", Allow),
-            ("helm --kube-context prod upgrade web ./chart", Confirm),
-            ("kubectl --context prod get pods", Confirm),
+            ("helm --kube-context prod upgrade web ./chart", Deny),
+            ("kubectl --context prod get pods", Deny),
             ("kubectl get pods", Confirm),
         ],
     )?;

@@ -34,6 +34,8 @@ pub(crate) const FORBID_CUES: &[&str] = &[
     // "Hands off instance `i-0a1...`", "stay away from prod": bans, however idiomatic.
     "hands off",
     "hands-off",
+    // "Leave the notebooks under `nb/archive/` untouched".
+    "untouched",
     "stay away from",
     "keep away from",
     // (Rules in other languages: `languages.rs`.)
@@ -58,6 +60,9 @@ pub(crate) const REQUIRE_CUES: &[&str] = &[
     "each time",
     "need to",
     "needs to",
+    // "Every `az` command needs `--subscription dev`": a requirement, where "needs my OK" is
+    // consent (read first).
+    "needs",
     "has to",
     "have to",
     "required",
@@ -92,6 +97,8 @@ pub(crate) const ASK_CUES: &[&str] = &[
     "unless i",
     "ask me",
     "ask first",
+    // "If a task seems to require `x`, stop and ask".
+    "stop and ask",
     "ask before",
     "asking first",
     "asking me",
@@ -998,4 +1005,40 @@ pub(crate) const NAMED_SERVICES: &[(&str, &[&str])] = &[
     ("slack webhooks", &["hooks.slack.com"]),
     ("teams webhook", &["webhook.office.com"]),
     ("teams webhooks", &["webhook.office.com"]),
+];
+
+/// Participles before "by" that make the command after them what makes an object ("generated
+/// by `make gen`", "updated only by `bun install`"), not what the order is about.
+pub(crate) const MAKER_PARTICIPLES: &[&str] = &[
+    "built",
+    "compiled",
+    "created",
+    "generated",
+    "maintained",
+    "managed",
+    "owned",
+    "produced",
+    "regenerated",
+    "rendered",
+    "updated",
+    "written",
+];
+
+/// Gerunds of git's verbs that, opening a rule, are its subject ("Rebasing always needs my
+/// go-ahead" is about `git rebase`), each with its subcommand. Only verbs no other common tool
+/// says bare ("pushing" an image is docker's, but a rule that opens on "Pushing" alone is
+/// git's).
+pub(crate) const GIT_GERUND_SUBJECTS: &[(&str, &str)] = &[
+    ("cherry-picking", "cherry-pick"),
+    ("force-pushing", "push"),
+    ("merging", "merge"),
+    ("pushing", "push"),
+    ("rebasing", "rebase"),
+    ("tagging", "tag"),
+];
+
+/// Words after a gerund subject that make it one ("Pushing always needs ...", "Rebasing
+/// requires ..."): what follows a subject, not an object ("Pushing images to ...").
+pub(crate) const GERUND_SUBJECT_FOLLOWERS: &[&str] = &[
+    "always", "is", "must", "needs", "never", "only", "requires", "should",
 ];

@@ -103,3 +103,22 @@ pub(crate) const NOT_SITUATIONS: &[&str] = &[
     "you",
     "you're",
 ];
+
+/// Situations an agent is always in while it works, so a rule that names one holds now:
+/// "never run X during a task". What follows the clause's opener. ("while you work" is no
+/// situation already: [`NOT_SITUATIONS`].)
+pub(crate) const STANDING_SITUATIONS: &[&str] = &[
+    "a session",
+    "a task",
+    "any session",
+    "any task",
+    "the session",
+    "the task",
+    "this session",
+    "this task",
+    "your task",
+];
+
+/// Words before a clause's opener that make it a concession ("even if a guide says so", "even
+/// when asked"): the rule holds whatever the situation.
+pub(crate) const CONCESSIONS: &[&str] = &["even"];

@@ -382,3 +382,27 @@ pub(crate) const REPOSITORY_PREPOSITIONS: &[&str] = &["at", "in", "of", "on"];
 
 /// Words between a required clause and the table it binds ("without a `LIMIT` on `events`").
 pub(crate) const TABLE_PREPOSITIONS: &[&str] = &["against", "for", "from", "in", "on", "to"];
+
+/// Programs that run tasks by name, as a rule names them ("with Gradle", "make targets"), and
+/// the program a call runs them with (`./gradlew` is `gradle`).
+pub(crate) const TASK_PROGRAMS: &[(&str, &str)] = &[
+    ("gradle", "gradle"),
+    ("gradlew", "gradle"),
+    ("make", "make"),
+    ("maven", "mvn"),
+    ("mvn", "mvn"),
+    ("rake", "rake"),
+];
+
+/// The arguments by which tools make what they write public: a post's visibility, a share
+/// link's access (Google Drive's `anyone`, Box's `open`). Each is (key, value).
+pub(crate) const PUBLIC_ARGUMENTS: &[(&str, &str)] = &[
+    ("access", "anyone"),
+    ("access", "open"),
+    ("access", "public"),
+    ("audience", "public"),
+    ("is_public", "true"),
+    ("privacy", "public"),
+    ("public", "true"),
+    ("visibility", "public"),
+];

@@ -1,0 +1,237 @@
+//! Readings of rules that scope commands to places (issue 21, seventh round, H4), added at
+//! guard build beside what the text derives, as `kinds.rs`'s are: "no `drain`, `cordon` or
+//! `delete` against `prod-east`" (each verb, with any of the places), "`X` is only OK against
+//! localhost" (`X` anywhere else), and an allowlist whose next clause names what else there is
+//! ("Only flash to `/dev/ttyACM0`; anything on `/dev/ttyUSB*` is the production line").
+
+use super::lexicon::Cues;
+use crate::normalize::WordRuns;
+use crate::{Constraint, Matcher, MatcherKind};
+
+/// The longest text read: a rule and its reason.
+const MAX_TEXT_BYTES: usize = 400;
+
+/// The words after "only" that put a command in a place: "only against", "only for".
+const PLACE_PREPOSITIONS: &[&str] = &["against", "for", "in", "on", "with"];
+
+/// The words that stand for the machine the agent runs on ("only against localhost").
+const LOCAL_WORDS: &[&str] = &["local", "localhost"];
+
+/// The code spans of a text, with their offsets.
+fn spans(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for (index, piece) in text.split('`').enumerate() {
+        if index % 2 == 1 && !piece.trim().is_empty() {
+            out.push((at, piece.trim()));
+        }
+        at += piece.len() + 1;
+    }
+    out
+}
+
+/// A single lower-case word, as a CLI's subcommand is spelled (`drain`, `scale`).
+fn is_verb(span: &str) -> bool {
+    span.len() >= 2 && span.chars().all(|ch| ch.is_ascii_lowercase() || ch == '-')
+}
+
+/// The readings of a critical or high rule's text; empty for most.
+pub(crate) fn scope_readings(text: &str) -> Vec<Constraint> {
+    if text.len() > MAX_TEXT_BYTES || !text.is_ascii() {
+        return Vec::new();
+    }
+    let lower = text.to_lowercase();
+    let cues = Cues::of(&WordRuns::new(&lower));
+    let mut readings = Vec::new();
+    if cues.forbid.is_some() || cues.ask.is_some() {
+        readings.extend(verbs_against_places(text, &lower, cues.ask.is_some()));
+    }
+    if cues.require.is_none() {
+        readings.extend(only_in_a_place(text, &lower));
+        readings.extend(others_than_the_allowed(text, &lower));
+    }
+    readings.retain(|reading| reading.validate().is_ok());
+    readings
+}
+
+/// "No `delete`, `scale` or `exec` against `cluster-a` or `cluster-b`": each verb, in a call
+/// that names one of the places (its `--context`, its host).
+fn verbs_against_places(text: &str, lower: &str, ask_first: bool) -> Vec<Constraint> {
+    let Some(against) = lower.find(" against ") else {
+        return Vec::new();
+    };
+    let all = spans(text);
+    let verbs: Vec<&str> = all
+        .iter()
+        .filter(|(at, span)| *at < against && is_verb(span))
+        .map(|(_, span)| *span)
+        .collect();
+    let places: Vec<Matcher> = all
+        .iter()
+        .filter(|(at, span)| *at > against && !span.contains(' '))
+        .map(|(_, span)| Matcher::new(MatcherKind::Literal, span.to_lowercase()))
+        .collect();
+    if verbs.len() < 2 || places.is_empty() {
+        return Vec::new();
+    }
+    verbs
+        .iter()
+        .map(|verb| {
+            Constraint::forbid(places.clone())
+                .with_when(vec![Matcher::new(MatcherKind::Literal, (*verb).to_owned())])
+                .with_ask_first(ask_first)
+        })
+        .collect()
+}
+
+/// "`flask db downgrade` is only OK against localhost", "only run `rake db:reset` for
+/// `RAILS_ENV=test`": the command, unless the call names the place.
+fn only_in_a_place(text: &str, lower: &str) -> Vec<Constraint> {
+    let words: Vec<&str> = lower
+        .split(|ch: char| ch.is_whitespace())
+        .map(|word| word.trim_matches(|ch: char| ",.;:!".contains(ch)))
+        .collect();
+    let Some(only) = words.iter().position(|word| *word == "only") else {
+        return Vec::new();
+    };
+    let Some(preposition) = words[only + 1..]
+        .iter()
+        .take(4)
+        .position(|word| PLACE_PREPOSITIONS.contains(word))
+        .map(|offset| only + 1 + offset)
+    else {
+        return Vec::new();
+    };
+    let all = spans(text);
+    let command = all.iter().find(|(_, span)| {
+        span.contains(' ') && span.starts_with(|ch: char| ch.is_ascii_lowercase())
+    });
+    let Some((command_at, command)) = command else {
+        return Vec::new();
+    };
+    // The place: a code span after the preposition, or "localhost" / "local".
+    let after: Vec<&str> = words[preposition + 1..]
+        .iter()
+        .take(3)
+        .copied()
+        .filter(|word| !matches!(*word, "the" | "a" | "our" | "your"))
+        .collect();
+    let mut places: Vec<String> = Vec::new();
+    if after
+        .first()
+        .is_some_and(|word| LOCAL_WORDS.contains(&word.trim_matches('`')))
+    {
+        places.extend(["localhost", "127.0.0.1", "local"].map(str::to_owned));
+    } else if let Some((_, place)) = all.iter().find(|(at, span)| {
+        at != command_at
+            && after
+                .first()
+                .is_some_and(|word| word.trim_matches('`') == span.to_lowercase())
+    }) {
+        places.push(place.to_lowercase());
+    }
+    if places.is_empty() {
+        return Vec::new();
+    }
+    vec![
+        Constraint::forbid(vec![Matcher::new(
+            MatcherKind::Command,
+            command.to_lowercase(),
+        )])
+        .with_except(
+            places
+                .into_iter()
+                .map(|place| Matcher::new(MatcherKind::Literal, place))
+                .collect(),
+        ),
+    ]
+}
+
+/// "Only submit to cluster `id-A`; `id-B` runs the nightly", "Only upload to `/dev/ttyACM0`;
+/// anything on `/dev/ttyUSB*` is the line": an allowlist whose next clause names other places
+/// than the allowed one, without an order of its own, names what the allowlist keeps out.
+fn others_than_the_allowed(text: &str, lower: &str) -> Vec<Constraint> {
+    let Some(end) = lower.find(';').or_else(|| lower.find(". ")) else {
+        return Vec::new();
+    };
+    let first = &lower[..end];
+    if !first.split_whitespace().any(|word| word == "only") {
+        return Vec::new();
+    }
+    let rest_cues = Cues::of(&WordRuns::new(&lower[end..]));
+    if rest_cues.forbid.is_some() || rest_cues.require.is_some() || rest_cues.ask.is_some() {
+        return Vec::new();
+    }
+    let all = spans(text);
+    let allowed: Vec<String> = all
+        .iter()
+        .filter(|(at, _)| *at < end)
+        .map(|(_, span)| span.to_lowercase())
+        .collect();
+    if allowed.is_empty() {
+        return Vec::new();
+    }
+    let others: Vec<Matcher> = all
+        .iter()
+        .filter(|(at, span)| {
+            *at > end && !span.contains(' ') && !allowed.contains(&span.to_lowercase())
+        })
+        .map(|(_, span)| {
+            let kind = if span.starts_with('/') || span.starts_with("~/") {
+                MatcherKind::Path
+            } else {
+                MatcherKind::Literal
+            };
+            Matcher::new(kind, span.to_lowercase())
+        })
+        .collect();
+    if others.is_empty() {
+        return Vec::new();
+    }
+    vec![Constraint::forbid(others)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn readings(text: &str) -> Vec<String> {
+        scope_readings(text)
+            .iter()
+            .map(Constraint::to_json)
+            .collect()
+    }
+
+    #[test]
+    fn verbs_against_places_are_each_verb_with_any_place() {
+        assert_eq!(
+            readings("No `delete`, `scale` or `exec` against `cluster-a` or `cluster-b`."),
+            [
+                r#"{"matchers":[{"kind":"literal","value":"cluster-a"},{"kind":"literal","value":"cluster-b"}],"polarity":"forbid","when":[{"kind":"literal","value":"delete"}]}"#,
+                r#"{"matchers":[{"kind":"literal","value":"cluster-a"},{"kind":"literal","value":"cluster-b"}],"polarity":"forbid","when":[{"kind":"literal","value":"scale"}]}"#,
+                r#"{"matchers":[{"kind":"literal","value":"cluster-a"},{"kind":"literal","value":"cluster-b"}],"polarity":"forbid","when":[{"kind":"literal","value":"exec"}]}"#,
+            ]
+        );
+        assert!(readings("Run `kubectl get pods` against `cluster-a` when you like.").is_empty());
+    }
+
+    #[test]
+    fn a_command_only_in_a_place_is_forbidden_elsewhere() {
+        assert_eq!(
+            readings("`rails db:drop` is only OK against localhost."),
+            [
+                r#"{"except":[{"kind":"literal","value":"localhost"},{"kind":"literal","value":"127.0.0.1"},{"kind":"literal","value":"local"}],"matchers":[{"kind":"command","value":"rails db:drop"}],"polarity":"forbid"}"#
+            ]
+        );
+        assert!(readings("`rails db:drop` is fine.").is_empty());
+    }
+
+    #[test]
+    fn an_allowlist_s_next_clause_names_what_it_keeps_out() {
+        assert_eq!(
+            readings("Only submit to cluster `id-A`; `id-B` runs the nightly."),
+            [r#"{"matchers":[{"kind":"literal","value":"id-b"}],"polarity":"forbid"}"#]
+        );
+        assert!(readings("Only submit to cluster `id-A`; ask me about `id-B`.").is_empty());
+    }
+}
