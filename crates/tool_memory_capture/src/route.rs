@@ -68,6 +68,173 @@ pub(crate) fn need_at(text: &str) -> Option<(Need, usize)> {
 
 /// [`need_at`] of `text` whose code spans are `spans`.
 pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
+    let found = first_need(text, spans);
+    // "For the cache in `compose.yaml`, `docker compose down -v` is banned", "touching the
+    // truststore: no `keytool` commands": a code span holding a command line makes the rule
+    // the shell's, whatever file it also names; only a verb of editing whose object is a file
+    // keeps it an edit ("never edit `Makefile`, run `make fmt`").
+    if let Some((Need::Edit { .. }, _)) = found
+        && let Some(at) = command_span(text, spans)
+        && !edits_a_file(text, spans)
+        && !changed_through(text, spans, at)
+    {
+        return Some((Need::Shell, at));
+    }
+    found
+}
+
+/// The start of the first code span of `text` that holds a command line: one that opens with
+/// a program (a known one, a script, a bare word followed by a subcommand, a flag or a file),
+/// a flag, or a span called a command or a CLI ("`keytool` commands", "the `stripe` CLI").
+fn command_span(text: &str, spans: &[Range<usize>]) -> Option<usize> {
+    spans.iter().find_map(|span| {
+        let code = code_span_text(text, span).trim();
+        let mut words = code.split_whitespace();
+        let first = words.next()?;
+        let program = first.rsplit('/').next().unwrap_or(first);
+        let bare = |word: &str| {
+            !word.is_empty()
+                && word.bytes().all(|byte| {
+                    byte.is_ascii_lowercase() || byte.is_ascii_digit() || b"-_".contains(&byte)
+                })
+        };
+        let argument = words.next().is_some_and(|next| {
+            next.starts_with('-')
+                || bare(&next.replace(':', ""))
+                || next.contains(['.', '/']) && !next.ends_with('.')
+        });
+        let called = {
+            let next = text[span.end..]
+                .trim_start()
+                .split(|ch: char| !is_word_char(ch))
+                .next()
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            matches!(
+                next.as_str(),
+                "command" | "commands" | "cli" | "invocation" | "invocations" | "calls"
+            )
+        };
+        let command = first.starts_with("--")
+            || is_span_program(program)
+            || program.ends_with(".sh")
+            || bare(first) && !CODE_KEYWORDS.contains(&first) && (argument || called)
+            || called && !first.contains(['/', '.']);
+        command.then_some(span.start)
+    })
+}
+
+/// Whether a verb of editing in `text` has a file for its object: a file's code span, a
+/// pronoun or a noun of files after it ("edit `Makefile`", "never change it", "modify the
+/// files").
+fn edits_a_file(text: &str, spans: &[Range<usize>]) -> bool {
+    // "`go.sum` changes only through `go mod tidy`, never by hand": what is done by hand to a
+    // file is an edit.
+    if contains_ignore_ascii_case(text, "by hand") || contains_ignore_ascii_case(text, "manually") {
+        return true;
+    }
+    let mut at = 0;
+    let mut span_index = 0;
+    while at < text.len() {
+        if let Some(span) = spans.get(span_index)
+            && at >= span.start
+        {
+            at = at.max(span.end);
+            span_index += 1;
+            continue;
+        }
+        let rest = &text[at..];
+        let Some(start) = rest.find(|ch: char| is_word_char(ch) || ch == '`') else {
+            return false;
+        };
+        let start = at + start;
+        if spans
+            .get(span_index)
+            .is_some_and(|span| span.start == start)
+        {
+            at = start;
+            continue;
+        }
+        let end = text[start..]
+            .find(|ch: char| !is_word_char(ch))
+            .map_or(text.len(), |end| start + end);
+        let word = &text[start..end];
+        at = end.max(start + 1);
+        let lower = word.to_ascii_lowercase();
+        if !matches!(word_need(word, &text[end..]), Some(Need::Edit { .. }))
+            || EDIT_NOUNS.contains(&lower.as_str())
+        {
+            continue;
+        }
+        let mut object = text[end..].trim_start();
+        for determiner in [
+            "the ", "a ", "an ", "any ", "our ", "my ", "your ", "this ", "these ",
+        ] {
+            if object.len() >= determiner.len()
+                && object[..determiner.len()].eq_ignore_ascii_case(determiner)
+            {
+                object = object[determiner.len()..].trim_start();
+                break;
+            }
+        }
+        if let Some(code) = object.strip_prefix('`') {
+            let code = code.split('`').next().unwrap_or_default();
+            if matches!(span_need(code), Some(Need::Edit { .. })) {
+                return true;
+            }
+            continue;
+        }
+        let next = object
+            .split(|ch: char| !is_word_char(ch))
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        if matches!(next.as_str(), "it" | "them" | "those" | "that" | "code")
+            || EDIT_NOUNS.contains(&next.as_str())
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether the file that opens `text` is its subject and the command (its span at `command`)
+/// only the means of changing it: "`go.sum` changes only as a side effect of `go mod tidy`",
+/// "`schema.rs` is written by `diesel migration run`".
+fn changed_through(text: &str, spans: &[Range<usize>], command: usize) -> bool {
+    let Some(first) = spans.first() else {
+        return false;
+    };
+    let opens = text[..first.start]
+        .trim()
+        .chars()
+        .all(|ch| matches!(ch, '-' | '*' | '+' | '>' | '#'));
+    let before = text[..command].trim_end();
+    let means = before
+        .rsplit(|ch: char| !is_word_char(ch))
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    opens
+        && first.start < command
+        && matches!(
+            span_need(code_span_text(text, first)),
+            Some(Need::Edit { .. })
+        )
+        && matches!(
+            means.as_str(),
+            "of" | "by" | "through" | "via" | "with" | "using" | "from"
+        )
+}
+
+fn contains_ignore_ascii_case(text: &str, needle: &str) -> bool {
+    text.as_bytes()
+        .windows(needle.len())
+        .any(|window| window.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+/// The earliest evidence of [`need_at_with`], before a command line's code span is weighed.
+fn first_need(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
     let mut span_index = 0;
     let bytes = text.as_bytes();
     // The char at a byte offset, without decoding an ASCII byte.
@@ -1318,6 +1485,30 @@ mod tests {
         assert!(is_cmdlet("Remove-Item"));
         assert!(!is_cmdlet("force-push"));
         assert!(!is_cmdlet("Co-Authored-By"));
+    }
+
+    #[test]
+    fn a_code_span_holding_a_command_line_is_the_shells() {
+        for rule in [
+            "For the cache in `compose.yaml`, `docker compose down -v` is banned.",
+            "`ansible-playbook deploy.yml` without `--limit` is not allowed.",
+            "No `consul kv put` under `config/`.",
+            "Touching the truststore: no `keytool` commands at all.",
+            "No `FLUSHALL` through `redis-cli`.",
+            "The `stripe` CLI must not be used for refunds.",
+            "`vault` commands must always name the namespace.",
+        ] {
+            assert_eq!(need_of(rule), Some(Need::Shell), "{rule}");
+        }
+        // A verb of editing with a file for its object, a file changed by hand or only
+        // through a command: still an edit.
+        for rule in [
+            "Never edit `config.yml`; run `make fmt` instead.",
+            "`go.sum` changes only as a side effect of `go mod tidy`, never by hand.",
+            "`go.sum` changes only as a side effect of `go mod tidy`",
+        ] {
+            assert!(matches!(need_of(rule), Some(Need::Edit { .. })), "{rule}");
+        }
     }
 
     #[test]
