@@ -284,6 +284,7 @@ fn first_need(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
                 }
                 if matches!(need, Need::Edit { .. })
                     && (names_a_shell_thing(code, &text[span.end..])
+                        || named_as_run(&text[..span.start])
                         || used_as_program(code, text, span.end, &spans[span_index..])
                         || is_subcommand(code, text, &spans[..span_index - 1]))
                 {
@@ -582,6 +583,26 @@ fn names_a_shell_thing(code: &str, after: &str) -> bool {
         })
 }
 
+/// Whether the words before a code span (`before`) name it as something a shell runs: "jobs
+/// like `seed:demo`", "the `deploy` target", "tasks such as `db:reset`".
+fn named_as_run(before: &str) -> bool {
+    let mut words = before
+        .rsplit(|ch: char| !is_word_char(ch))
+        .filter(|word| !word.is_empty())
+        .map(str::to_ascii_lowercase);
+    let mut word = words.next().unwrap_or_default();
+    if matches!(word.as_str(), "like" | "as" | "the") {
+        word = words.next().unwrap_or_default();
+        if word == "such" {
+            word = words.next().unwrap_or_default();
+        }
+    }
+    matches!(
+        word.as_str(),
+        "job" | "jobs" | "task" | "tasks" | "target" | "targets" | "recipe" | "recipes"
+    )
+}
+
 /// Verbs that show a file's content rather than change it ("open", "print", "cat"); a file
 /// after one (or a pronoun for a file before it) is read.
 const DISPLAY_VERBS: &[&str] = &[
@@ -711,6 +732,18 @@ fn used_as_program(code: &str, text: &str, after: usize, spans: &[Range<usize>])
         return true;
     }
     match first.to_ascii_lowercase().as_str() {
+        // "`nmap` scans", "`pg_restore` runs": what a program does when run.
+        "scans" | "runs" | "jobs" | "invocations" => true,
+        // "`pg_restore` is limited to the DBA", "`nmap` is only for the security team": who
+        // may run it.
+        "is" | "are" => {
+            let next = words.next().unwrap_or_default().to_ascii_lowercase();
+            let after = words.next().unwrap_or_default().to_ascii_lowercase();
+            matches!(
+                (next.as_str(), after.as_str()),
+                ("limited" | "restricted", "to") | ("only" | "not", "for")
+            )
+        }
         "with" | "without" => span_follows(first.len() + 1) && flag_next(),
         "against" => true,
         // "at `api.prod`", not "at the top of the file".

@@ -85,7 +85,7 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
             return None;
         }
     }
-    if is_coded_policy(tokens) || consequence_ban(tokens) {
+    if is_coded_policy(tokens) || consequence_ban(tokens) || span_subject_policy(tokens) {
         return Some(Statement::Coded);
     }
     if is_ban(tokens) {
@@ -116,10 +116,158 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
     if is_shaped(tokens) || by_hand(tokens) || is_topic_policy(tokens) || is_routed(tokens) {
         return Some(Statement::Shaped);
     }
-    if on_request(tokens) {
+    if on_request(tokens) || stops_to_ask(tokens) {
         return Some(Statement::Gate);
     }
     None
+}
+
+/// "If a task seems to require `prod`, stop and ask", "… — stop and check with me": the
+/// action is kept for the user's word, as a gate is.
+fn stops_to_ask(tokens: &[Token<'_>]) -> bool {
+    (0..tokens.len()).any(|index| {
+        tokens[index].text == "stop"
+            && word_at(tokens, index + 1) == Some("and")
+            && matches!(
+                word_at(tokens, index + 2),
+                Some("ask" | "check" | "confirm" | "wait")
+            )
+    })
+}
+
+/// Words a subject of [`span_subject_policy`] may hold before its verb: "Golden files in
+/// `golden/`", "Jobs like `a`, `b`", "Every `az` command".
+const MAX_SPAN_SUBJECT: usize = 8;
+
+/// A policy stated about a subject that names a thing in code, with no marker: the predicate
+/// keeps it for someone or somewhere ("`X` is only allowed from CI", "`X` is not for agents",
+/// "`X` commands are for the security team only", "`X` runs only against the local
+/// database", "`X` is limited to the on-call engineer", "`X` is not something you run"),
+/// bans it in the passive ("Golden files in `golden/` are never regenerated", "… are
+/// immutable once merged"), requires an argument ("Every `az` command needs `--subscription
+/// dev`"), or a last clause refuses it (", never from here", ", no edits"). Also "no more
+/// `X`" and "nothing to `X`". A description of the same subject ("`X` is our build tool",
+/// "`X` runs the tests") has none of these predicates.
+fn span_subject_policy(tokens: &[Token<'_>]) -> bool {
+    let words: Vec<(usize, &str)> = tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, token)| token.word)
+        .map(|(index, token)| (index, token.text))
+        .collect();
+    let word = |at: usize| words.get(at).map_or("", |(_, text)| *text);
+    // "no more `pip install --user`", "(Still) nothing to `main` (though)".
+    let lead = usize::from(matches!(word(0), "still" | "and" | "but" | "so"));
+    // "Nothing in `dist/` is hand-written" describes: the span must end the clause.
+    let ends_after = |at: usize| {
+        words[at.min(words.len())..]
+            .iter()
+            .all(|(_, text)| matches!(*text, "though" | "either" | "yet" | "please" | "ever"))
+    };
+    if word(lead) == "no" && word(lead + 1) == "more" && word(lead + 2) == CODE_WORD
+        || word(lead) == "nothing"
+            && matches!(word(lead + 1), "to" | "on" | "in" | "into" | "from")
+            && word(lead + 2) == CODE_WORD
+            && ends_after(lead + 3)
+    {
+        return true;
+    }
+    // The subject: words up to a verb, one of them a code span.
+    let Some(verb) = words
+        .iter()
+        .take(MAX_SPAN_SUBJECT + 1)
+        .position(|(_, text)| {
+            matches!(
+                *text,
+                "is" | "are"
+                    | "runs"
+                    | "run"
+                    | "belong"
+                    | "belongs"
+                    | "needs"
+                    | "need"
+                    | "requires"
+                    | "require"
+                    | "stays"
+                    | "remain"
+                    | "remains"
+            )
+        })
+    else {
+        return false;
+    };
+    if verb == 0 || !words[..verb].iter().any(|(_, text)| *text == CODE_WORD) {
+        return false;
+    }
+    // The subject is a noun phrase: no clause mark inside it.
+    if tokens[..words[verb].0]
+        .iter()
+        .any(|token| matches!(token.punct(), Some('.' | ';' | ':' | '?' | '!')))
+    {
+        return false;
+    }
+    let mut at = verb + 1;
+    while matches!(word(at), "always" | "strictly" | "also" | "currently") {
+        at += 1;
+    }
+    let last = words.last().map_or("", |(_, text)| *text);
+    let passive_ban = |word: &str| {
+        word.len() > 4 && word.ends_with("ed")
+            || matches!(
+                word,
+                "run" | "done" | "written" | "rewritten" | "made" | "redone"
+            )
+    };
+    let predicate = match word(verb) {
+        "is" | "are" | "stays" | "remain" | "remains" => match (word(at), word(at + 1)) {
+            ("only", next) => {
+                matches!(next, "allowed" | "permitted" | "for" | "to" | "against")
+                    || ONLY_MEANS.contains(&next)
+            }
+            ("not", "for" | "something" | "allowed" | "permitted") => true,
+            ("limited" | "restricted", "to") => true,
+            ("never", next) => passive_ban(next),
+            ("immutable" | "frozen" | "untouchable", _) => true,
+            ("for", _) => last == "only",
+            _ => false,
+        },
+        "runs" | "run" => {
+            word(at) == "only" && (ONLY_MEANS.contains(&word(at + 1)) || word(at + 1) == "against")
+        }
+        "needs" | "need" | "requires" | "require" => {
+            words[..verb]
+                .iter()
+                .any(|(_, text)| matches!(*text, "every" | "each" | "all"))
+                && word(at) == CODE_WORD
+        }
+        _ => false,
+    };
+    predicate || refused_at_the_end(tokens, words[verb].0)
+}
+
+/// Whether the last clause of `tokens` (after a comma past `from`) refuses what the sentence
+/// is about: ", never from here", ", never by hand", ", no edits".
+fn refused_at_the_end(tokens: &[Token<'_>], from: usize) -> bool {
+    let Some(comma) = tokens[from..]
+        .iter()
+        .rposition(|token| token.punct() == Some(','))
+    else {
+        return false;
+    };
+    let rest: Vec<&str> = tokens[from + comma + 1..]
+        .iter()
+        .filter(|token| token.word)
+        .map(|token| token.text)
+        .collect();
+    match rest.as_slice() {
+        ["never"] | ["no"] => true,
+        ["never", scope, ..] => POLICY_SCOPES.contains(scope) && rest.len() <= 4,
+        ["no", object] => matches!(
+            *object,
+            "edits" | "changes" | "writes" | "exceptions" | "touching" | "modifications"
+        ),
+        _ => false,
+    }
 }
 
 /// Words a topic of [`is_topic_policy`] or a subject of [`is_routed`] may hold at most: a
@@ -729,6 +877,41 @@ mod tests {
 
     fn read(text: &str) -> Option<Statement> {
         statement(&grammar_form(text))
+    }
+
+    #[test]
+    fn policies_about_a_code_span_subject() {
+        for rule in [
+            "`helm upgrade` is only allowed from CI.",
+            "`docker push` is not for agents.",
+            "`terraform apply` is done by the pipeline on merge, never from here.",
+            "Tasks like `db:seed`, `db:reset` are only for `RAILS_ENV=test`.",
+            "`flyway migrate` runs only against the local database.",
+            "`kubectl drain` is limited to the on-call engineer.",
+            "`aws iam` commands are for the security team only.",
+            "`git push --force` is not something you run.",
+            "Every `az` command needs `--subscription dev`.",
+            "Golden files in `golden/` are never regenerated by the agent.",
+            "Migration files in `db/migrations/` are immutable once merged.",
+            "`a.json` and `b.json` belong to the platform team, no edits.",
+            "no more `pip install --user`.",
+            "Still nothing to `main` though.",
+            "If a task seems to require `prod`, stop and ask.",
+            "Pushing always needs my explicit go-ahead.",
+        ] {
+            assert!(read(rule).is_some(), "{rule}");
+        }
+        for fact in [
+            "`just` is our build tool.",
+            "`tox` runs the tests.",
+            "`ruff` is the linter we use.",
+            "`deploy.yml` is the pipeline definition.",
+            "`make` is only needed once.",
+            "Nothing in `dist/` is hand-written.",
+            "`pnpm` runs the workspace scripts, including the tests.",
+        ] {
+            assert_eq!(read(fact), None, "{fact}");
+        }
     }
 
     #[test]
