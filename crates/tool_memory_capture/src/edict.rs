@@ -1145,7 +1145,11 @@ fn ends_clause(token: &Token<'_>) -> bool {
 fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
     // Nearly every word opens no marker: one bit says so before the cases are tried.
     if !is_at(tokens, index, MARKER_OPENER) {
-        return false;
+        // French elides the negation onto the verb: "N'exécute jamais …", "n'utilise pas …".
+        return tokens.get(index).is_some_and(|token| {
+            token.word && token.text.len() > 2 && token.text.starts_with("n'")
+        }) && (index + 1..index + 4)
+            .any(|at| matches!(word_at(tokens, at), Some("jamais" | "pas")));
     }
     let word = |offset: usize| word_at(tokens, index + offset);
     match word(0) {

@@ -149,6 +149,14 @@ const MAX_SPAN_SUBJECT: usize = 8;
 /// `X`" and "nothing to `X`". A description of the same subject ("`X` is our build tool",
 /// "`X` runs the tests") has none of these predicates.
 fn span_subject_policy(tokens: &[Token<'_>]) -> bool {
+    // Most clauses hold no code span near their start: one look, no allocation.
+    if !tokens
+        .iter()
+        .take(2 * MAX_SPAN_SUBJECT + 4)
+        .any(|token| token.text == CODE_WORD)
+    {
+        return false;
+    }
     let words: Vec<(usize, &str)> = tokens
         .iter()
         .enumerate()
@@ -191,6 +199,8 @@ fn span_subject_policy(tokens: &[Token<'_>]) -> bool {
                     | "stays"
                     | "remain"
                     | "remains"
+                    | "wird"
+                    | "werden"
             )
         })
     else {
@@ -231,6 +241,8 @@ fn span_subject_policy(tokens: &[Token<'_>]) -> bool {
             ("for", _) => last == "only",
             _ => false,
         },
+        // "`vendor/` wird nie direkt bearbeitet": the German passive ban.
+        "wird" | "werden" => matches!(word(at), "nie" | "niemals"),
         "runs" | "run" => {
             word(at) == "only" && (ONLY_MEANS.contains(&word(at + 1)) || word(at + 1) == "against")
         }
