@@ -1186,7 +1186,9 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
         Some("you") => you_tail(tokens, index + 1),
         // "The AI should never run `terraform destroy`", "Claude must not push", "agents may
         // not edit the lockfile": an order to the agent in the third person.
-        _ if let Some(len) = agent_subject_len(tokens, index) => you_tail(tokens, index + len),
+        _ if let Some(len) = agent_subject_len(tokens, index) => {
+            you_tail(tokens, index + len) || agent_never(tokens, index + len)
+        }
         Some("you're") => {
             matches!(word(1), Some("never" | "not"))
                 && word(2) == Some("to")
@@ -1479,6 +1481,19 @@ fn agent_subject_len(tokens: &[Token<'_>], index: usize) -> Option<usize> {
     let named =
         is_at(tokens, noun, AGENT_NOUN) || (skip_article == 0 && is_at(tokens, noun, AGENT_NAME));
     named.then_some(skip_article + 1)
+}
+
+/// "The agent never calls `refund_payment`", "Claude never runs `make deploy`": a policy about
+/// the agent in the present tense, about a thing named in code (without one, "the agent
+/// never listens" is a complaint).
+fn agent_never(tokens: &[Token<'_>], index: usize) -> bool {
+    word_at(tokens, index) == Some("never")
+        && word_at(tokens, index + 1)
+            .is_some_and(|verb| verb.len() > 3 && verb.ends_with('s') && !verb.ends_with("ss"))
+        && tokens[index + 2..]
+            .iter()
+            .take_while(|token| !ends_clause(token))
+            .any(|token| token.text == CODE_WORD)
 }
 
 fn you_tail(tokens: &[Token<'_>], index: usize) -> bool {
