@@ -1146,10 +1146,11 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
     // Nearly every word opens no marker: one bit says so before the cases are tried.
     if !is_at(tokens, index, MARKER_OPENER) {
         // French elides the negation onto the verb: "N'exécute jamais …", "n'utilise pas …".
-        return tokens.get(index).is_some_and(|token| {
-            token.word && token.text.len() > 2 && token.text.starts_with("n'")
-        }) && (index + 1..index + 4)
-            .any(|at| matches!(word_at(tokens, at), Some("jamais" | "pas")));
+        return tokens
+            .get(index)
+            .is_some_and(|token| token.text.as_bytes().starts_with(b"n'") && token.word)
+            && (index + 1..index + 4)
+                .any(|at| matches!(word_at(tokens, at), Some("jamais" | "pas")));
     }
     let word = |offset: usize| word_at(tokens, index + offset);
     match word(0) {
@@ -1372,9 +1373,11 @@ fn no_code(tokens: &[Token<'_>], index: usize) -> bool {
 
 /// "From now on", "going forward" and friends open a standing order.
 fn forward_phrase_len(tokens: &[Token<'_>], index: usize) -> Option<usize> {
+    // One comparison of the first word before the phrases are walked: most words open none.
+    let first = word_at(tokens, index)?;
     FORWARD_PHRASES
         .iter()
-        .find(|phrase| matches_at(tokens, index, phrase))
+        .find(|phrase| phrase[0] == first && matches_at(tokens, index + 1, &phrase[1..]))
         .map(|phrase| phrase.len())
 }
 

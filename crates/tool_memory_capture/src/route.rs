@@ -100,26 +100,33 @@ fn command_span(text: &str, spans: &[Range<usize>]) -> Option<usize> {
         };
         let argument = words.next().is_some_and(|next| {
             next.starts_with('-')
-                || bare(&next.replace(':', ""))
+                || next.bytes().all(|byte| {
+                    byte.is_ascii_lowercase() || byte.is_ascii_digit() || b"-_:".contains(&byte)
+                })
                 || next.contains(['.', '/']) && !next.ends_with('.')
         });
-        let called = {
+        let called = || {
             let next = text[span.end..]
                 .trim_start()
                 .split(|ch: char| !is_word_char(ch))
                 .next()
-                .unwrap_or_default()
-                .to_ascii_lowercase();
-            matches!(
-                next.as_str(),
-                "command" | "commands" | "cli" | "invocation" | "invocations" | "calls"
-            )
+                .unwrap_or_default();
+            [
+                "command",
+                "commands",
+                "cli",
+                "invocation",
+                "invocations",
+                "calls",
+            ]
+            .iter()
+            .any(|word| next.eq_ignore_ascii_case(word))
         };
         let command = first.starts_with("--")
-            || is_span_program(program)
             || program.ends_with(".sh")
-            || bare(first) && !CODE_KEYWORDS.contains(&first) && (argument || called)
-            || called && !first.contains(['/', '.']);
+            || is_span_program(program)
+            || bare(first) && !CODE_KEYWORDS.contains(&first) && (argument || called())
+            || !first.contains(['/', '.']) && called();
         command.then_some(span.start)
     })
 }
@@ -160,9 +167,10 @@ fn edits_a_file(text: &str, spans: &[Range<usize>]) -> bool {
             .map_or(text.len(), |end| start + end);
         let word = &text[start..end];
         at = end.max(start + 1);
-        let lower = word.to_ascii_lowercase();
         if !matches!(word_need(word, &text[end..]), Some(Need::Edit { .. }))
-            || EDIT_NOUNS.contains(&lower.as_str())
+            || EDIT_NOUNS
+                .iter()
+                .any(|noun| word.eq_ignore_ascii_case(noun))
         {
             continue;
         }
@@ -586,20 +594,23 @@ fn names_a_shell_thing(code: &str, after: &str) -> bool {
 /// Whether the words before a code span (`before`) name it as something a shell runs: "jobs
 /// like `seed:demo`", "the `deploy` target", "tasks such as `db:reset`".
 fn named_as_run(before: &str) -> bool {
+    // The last word before the span, on the stack: most spans follow a verb or nothing.
     let mut words = before
         .rsplit(|ch: char| !is_word_char(ch))
-        .filter(|word| !word.is_empty())
-        .map(str::to_ascii_lowercase);
+        .filter(|word| !word.is_empty());
+    let is = |word: &str, list: &[&str]| list.iter().any(|item| word.eq_ignore_ascii_case(item));
     let mut word = words.next().unwrap_or_default();
-    if matches!(word.as_str(), "like" | "as" | "the") {
+    if is(word, &["like", "as", "the"]) {
         word = words.next().unwrap_or_default();
-        if word == "such" {
+        if word.eq_ignore_ascii_case("such") {
             word = words.next().unwrap_or_default();
         }
     }
-    matches!(
-        word.as_str(),
-        "job" | "jobs" | "task" | "tasks" | "target" | "targets" | "recipe" | "recipes"
+    is(
+        word,
+        &[
+            "job", "jobs", "task", "tasks", "target", "targets", "recipe", "recipes",
+        ],
     )
 }
 
@@ -737,12 +748,12 @@ fn used_as_program(code: &str, text: &str, after: usize, spans: &[Range<usize>])
         // "`pg_restore` is limited to the DBA", "`nmap` is only for the security team": who
         // may run it.
         "is" | "are" => {
-            let next = words.next().unwrap_or_default().to_ascii_lowercase();
-            let after = words.next().unwrap_or_default().to_ascii_lowercase();
-            matches!(
-                (next.as_str(), after.as_str()),
-                ("limited" | "restricted", "to") | ("only" | "not", "for")
-            )
+            let next = words.next().unwrap_or_default();
+            let after = words.next().unwrap_or_default();
+            let is =
+                |word: &str, list: &[&str]| list.iter().any(|item| word.eq_ignore_ascii_case(item));
+            is(next, &["limited", "restricted"]) && after.eq_ignore_ascii_case("to")
+                || is(next, &["only", "not"]) && after.eq_ignore_ascii_case("for")
         }
         "with" | "without" => span_follows(first.len() + 1) && flag_next(),
         "against" => true,

@@ -139,6 +139,31 @@ fn stops_to_ask(tokens: &[Token<'_>]) -> bool {
 /// `golden/`", "Jobs like `a`, `b`", "Every `az` command".
 const MAX_SPAN_SUBJECT: usize = 8;
 
+/// Whether `word` is a verb after the subject of [`span_subject_policy`] (a `match`, which
+/// compiles to a switch on the length: this runs for every word of a clause's subject).
+fn is_subject_policy_verb(word: &str) -> bool {
+    matches!(
+        word,
+        "is" | "are"
+            | "runs"
+            | "run"
+            | "belong"
+            | "belongs"
+            | "needs"
+            | "need"
+            | "requires"
+            | "require"
+            | "stays"
+            | "remain"
+            | "remains"
+            | "wird"
+            | "werden"
+    )
+}
+
+/// Words a sentence of [`span_subject_policy`] may hold at most.
+const MAX_POLICY_WORDS: usize = 24;
+
 /// A policy stated about a subject that names a thing in code, with no marker: the predicate
 /// keeps it for someone or somewhere ("`X` is only allowed from CI", "`X` is not for agents",
 /// "`X` commands are for the security team only", "`X` runs only against the local
@@ -149,20 +174,30 @@ const MAX_SPAN_SUBJECT: usize = 8;
 /// `X`" and "nothing to `X`". A description of the same subject ("`X` is our build tool",
 /// "`X` runs the tests") has none of these predicates.
 fn span_subject_policy(tokens: &[Token<'_>]) -> bool {
-    // Most clauses hold no code span near their start: one look, no allocation.
-    if !tokens
-        .iter()
-        .take(2 * MAX_SPAN_SUBJECT + 4)
-        .any(|token| token.text == CODE_WORD)
-    {
+    // Most clauses hold no code span in a subject before a verb of policy, nor open with
+    // "no more" or "nothing": one look at the first words, before anything is collected.
+    // A subject names its thing in code among its first tokens ("`X` is …", "Jobs like `a`",
+    // "Golden files in `golden/`"); "no more `X`" and "nothing to `X`" open with their word.
+    let opening = tokens.iter().find(|token| token.word).is_some_and(|token| {
+        matches!(
+            token.text,
+            "no" | "nothing" | "still" | "and" | "but" | "so"
+        )
+    });
+    if !opening && !tokens.iter().take(6).any(|token| token.text == CODE_WORD) {
         return false;
     }
-    let words: Vec<(usize, &str)> = tokens
-        .iter()
-        .enumerate()
-        .filter(|(_, token)| token.word)
-        .map(|(index, token)| (index, token.text))
-        .collect();
+    // The words with their token indices, on the stack: these policies are short sentences.
+    let mut buffer = [(0usize, ""); MAX_POLICY_WORDS];
+    let mut count = 0;
+    for (index, token) in tokens.iter().enumerate().filter(|(_, token)| token.word) {
+        if count == MAX_POLICY_WORDS {
+            return false;
+        }
+        buffer[count] = (index, token.text);
+        count += 1;
+    }
+    let words = &buffer[..count];
     let word = |at: usize| words.get(at).map_or("", |(_, text)| *text);
     // "no more `pip install --user`", "(Still) nothing to `main` (though)".
     let lead = usize::from(matches!(word(0), "still" | "and" | "but" | "so"));
@@ -184,25 +219,7 @@ fn span_subject_policy(tokens: &[Token<'_>]) -> bool {
     let Some(verb) = words
         .iter()
         .take(MAX_SPAN_SUBJECT + 1)
-        .position(|(_, text)| {
-            matches!(
-                *text,
-                "is" | "are"
-                    | "runs"
-                    | "run"
-                    | "belong"
-                    | "belongs"
-                    | "needs"
-                    | "need"
-                    | "requires"
-                    | "require"
-                    | "stays"
-                    | "remain"
-                    | "remains"
-                    | "wird"
-                    | "werden"
-            )
-        })
+        .position(|(_, text)| is_subject_policy_verb(text))
     else {
         return false;
     };
@@ -266,18 +283,22 @@ fn refused_at_the_end(tokens: &[Token<'_>], from: usize) -> bool {
     else {
         return false;
     };
-    let rest: Vec<&str> = tokens[from + comma + 1..]
+    let mut rest = tokens[from + comma + 1..]
         .iter()
         .filter(|token| token.word)
-        .map(|token| token.text)
-        .collect();
-    match rest.as_slice() {
-        ["never"] | ["no"] => true,
-        ["never", scope, ..] => POLICY_SCOPES.contains(scope) && rest.len() <= 4,
-        ["no", object] => matches!(
-            *object,
-            "edits" | "changes" | "writes" | "exceptions" | "touching" | "modifications"
-        ),
+        .map(|token| token.text);
+    let (first, second) = (rest.next(), rest.next());
+    let more = rest.count();
+    match (first, second) {
+        (Some("never" | "no"), None) => true,
+        (Some("never"), Some(scope)) => POLICY_SCOPES.contains(&scope) && more <= 2,
+        (Some("no"), Some(object)) => {
+            more == 0
+                && matches!(
+                    object,
+                    "edits" | "changes" | "writes" | "exceptions" | "touching" | "modifications"
+                )
+        }
         _ => false,
     }
 }
