@@ -73,10 +73,10 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
     // truststore: no `keytool` commands": a code span holding a command line makes the rule
     // the shell's, whatever file it also names; only a verb of editing whose object is a file
     // keeps it an edit ("never edit `Makefile`, run `make fmt`").
-    if let Some((Need::Edit { .. }, _)) = found
-        && let Some(at) = command_span(text, spans)
-        && !edits_a_file(text, spans)
+    if let Some((Need::Edit { .. }, evidence)) = found
+        && let Some(at) = command_span(text, spans, evidence)
         && !changed_through(text, spans, at)
+        && !edits_a_file(text, spans)
     {
         return Some((Need::Shell, at));
     }
@@ -86,7 +86,11 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
 /// The start of the first code span of `text` that holds a command line: one that opens with
 /// a program (a known one, a script, a bare word followed by a subcommand, a flag or a file),
 /// a flag, or a span called a command or a CLI ("`keytool` commands", "the `stripe` CLI").
-fn command_span(text: &str, spans: &[Range<usize>]) -> Option<usize> {
+///
+/// No span stands before the edit's evidence at `evidence` (it would have been the evidence),
+/// and a span there read as a file, so only its name or what it is called can make it a
+/// command.
+fn command_span(text: &str, spans: &[Range<usize>], evidence: usize) -> Option<usize> {
     spans.iter().find_map(|span| {
         let code = code_span_text(text, span).trim();
         let mut words = code.split_whitespace();
@@ -124,7 +128,7 @@ fn command_span(text: &str, spans: &[Range<usize>]) -> Option<usize> {
         };
         let command = first.starts_with("--")
             || program.ends_with(".sh")
-            || is_span_program(program)
+            || span.start != evidence && is_span_program(program)
             || bare(first) && !CODE_KEYWORDS.contains(&first) && (argument || called())
             || !first.contains(['/', '.']) && called();
         command.then_some(span.start)
@@ -135,11 +139,6 @@ fn command_span(text: &str, spans: &[Range<usize>]) -> Option<usize> {
 /// pronoun or a noun of files after it ("edit `Makefile`", "never change it", "modify the
 /// files").
 fn edits_a_file(text: &str, spans: &[Range<usize>]) -> bool {
-    // "`go.sum` changes only through `go mod tidy`, never by hand": what is done by hand to a
-    // file is an edit.
-    if contains_ignore_ascii_case(text, "by hand") || contains_ignore_ascii_case(text, "manually") {
-        return true;
-    }
     let mut at = 0;
     let mut span_index = 0;
     while at < text.len() {
@@ -167,6 +166,17 @@ fn edits_a_file(text: &str, spans: &[Range<usize>]) -> bool {
             .map_or(text.len(), |end| start + end);
         let word = &text[start..end];
         at = end.max(start + 1);
+        // "`go.sum` changes only through `go mod tidy`, never by hand": what is done by hand
+        // to a file is an edit.
+        if word.eq_ignore_ascii_case("manually")
+            || word.eq_ignore_ascii_case("by")
+                && text[end..]
+                    .trim_start()
+                    .get(..4)
+                    .is_some_and(|next| next.eq_ignore_ascii_case("hand"))
+        {
+            return true;
+        }
         if !matches!(word_need(word, &text[end..]), Some(Need::Edit { .. }))
             || EDIT_NOUNS
                 .iter()
@@ -233,12 +243,6 @@ fn changed_through(text: &str, spans: &[Range<usize>], command: usize) -> bool {
             means.as_str(),
             "of" | "by" | "through" | "via" | "with" | "using" | "from"
         )
-}
-
-fn contains_ignore_ascii_case(text: &str, needle: &str) -> bool {
-    text.as_bytes()
-        .windows(needle.len())
-        .any(|window| window.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
 /// The earliest evidence of [`need_at_with`], before a command line's code span is weighed.
