@@ -293,11 +293,7 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
             if kind == MaterialKind::Addressed {
                 mode = Mode::Material(kind);
             }
-            if trimmed.starts_with('>') {
-                spans.push(quoted(index, line, kind));
-            } else {
-                spans.push(material(index, line, kind));
-            }
+            spans.push(material(index, line, kind));
             continue;
         }
         if starts_email(lines, index) {
@@ -324,7 +320,7 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
         }
         if !rules {
             if trimmed.starts_with('>') {
-                spans.push(quoted(index, line, MaterialKind::Quoted));
+                spans.push(material(index, line, MaterialKind::Quoted));
                 continue;
             }
             if is_addressed(line) {
@@ -370,7 +366,9 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
                     let earlier = &mut spans[at - 1];
                     match earlier.voice {
                         Voice::Material(MaterialKind::Quoted) => {
-                            *earlier = own(earlier.line, earlier.text);
+                            let text = earlier.text;
+                            let quote = text.find('>').map_or(0, |quote| quote + 1);
+                            *earlier = own(earlier.line, text[quote..].trim_start());
                         }
                         Voice::Material(MaterialKind::HandedOver) => earlier.voice = Voice::Own,
                         _ => break,
@@ -458,7 +456,12 @@ fn adopt(spans: &mut [Span<'_>]) {
         if let Voice::Material(kind) = span.voice
             && kind != MaterialKind::Code
         {
-            // A quotation's `>` marks were left out when it was read (`quoted`).
+            // A quotation's `>` is no part of the rule.
+            if kind == MaterialKind::Quoted
+                && let Some(quote) = span.text.find('>')
+            {
+                span.text = span.text[quote + 1..].trim_start();
+            }
             span.voice = Voice::Own;
             span.revokes = false;
         }
@@ -592,16 +595,6 @@ fn doubts_adoption(trimmed: &str) -> bool {
 /// Whether a trimmed line delimits a block of material: a `>` line or a fence.
 fn is_delimiter(trimmed: &str) -> bool {
     trimmed.starts_with('>') || fence_marker(trimmed).is_some()
-}
-
-/// A `>` line's material: its words, without the quotation's `>` marks, so that an order in
-/// it reads as one (to be proposed, or adopted later) and a rule made of it holds no `>`.
-fn quoted(line: usize, text: &str, kind: MaterialKind) -> Span<'_> {
-    material(
-        line,
-        text.trim_start().trim_start_matches(['>', ' ', '\t']),
-        kind,
-    )
 }
 
 fn material(line: usize, text: &str, kind: MaterialKind) -> Span<'_> {

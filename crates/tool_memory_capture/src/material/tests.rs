@@ -73,8 +73,8 @@ fn delimited_material_ends_with_its_block() {
         "Here is the email I got:\n> Do not reply.\n> Ever.\nNever email Bob.",
         &[
             ("Here is the email I got:", None),
-            ("Do not reply.", Some(HandedOver)),
-            ("Ever.", Some(HandedOver)),
+            ("> Do not reply.", Some(HandedOver)),
+            ("> Ever.", Some(HandedOver)),
             ("Never email Bob.", None),
         ],
     );
@@ -83,7 +83,7 @@ fn delimited_material_ends_with_its_block() {
         &[
             ("Here is the announcement:", None),
             ("", Some(HandedOver)),
-            ("Restart it whenever.", Some(HandedOver)),
+            ("> Restart it whenever.", Some(HandedOver)),
             ("", None),
             ("We changed that. Never restart it.", None),
         ],
@@ -104,7 +104,7 @@ fn delimited_material_ends_with_its_block() {
         &[
             ("Here is the email I got:", None),
             ("Do not reply.", Some(HandedOver)),
-            ("Ever.", Some(HandedOver)),
+            ("> Ever.", Some(HandedOver)),
             ("Never email Bob.", Some(HandedOver)),
         ],
     );
@@ -118,7 +118,7 @@ fn delimited_material_ends_with_its_block() {
             ("hi", Some(Code)),
             ("```", Some(Code)),
             ("You can deploy again.", Some(HandedOver)),
-            ("bye", Some(HandedOver)),
+            ("> bye", Some(HandedOver)),
             ("Never email Bob.", None),
         ],
     );
@@ -140,7 +140,7 @@ fn delimited_material_ends_with_its_block() {
         "Bob's reply:\n> Sure.\nFrom: bob@example.com\nSubject: deploys\nYou can deploy again.",
         &[
             ("Bob's reply:", None),
-            ("Sure.", Some(HandedOver)),
+            ("> Sure.", Some(HandedOver)),
             ("From: bob@example.com", Some(Email)),
             ("Subject: deploys", Some(Email)),
             ("You can deploy again.", Some(Email)),
