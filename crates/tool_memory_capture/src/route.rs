@@ -129,7 +129,7 @@ fn command_span(text: &str, spans: &[Range<usize>], evidence: usize) -> Option<u
         let command = first.starts_with("--")
             || program.ends_with(".sh")
             || span.start != evidence && is_span_program(program)
-            || bare(first) && !CODE_KEYWORDS.contains(&first) && (argument || called())
+            || bare(first) && (argument || called()) && !CODE_KEYWORDS.contains(&first)
             || !first.contains(['/', '.']) && called();
         command.then_some(span.start)
     })

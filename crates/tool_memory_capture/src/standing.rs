@@ -125,13 +125,24 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
 /// "If a task seems to require `prod`, stop and ask", "… — stop and check with me": the
 /// action is kept for the user's word, as a gate is.
 fn stops_to_ask(tokens: &[Token<'_>]) -> bool {
-    (0..tokens.len()).any(|index| {
-        tokens[index].text == "stop"
-            && word_at(tokens, index + 1) == Some("and")
-            && matches!(
-                word_at(tokens, index + 2),
-                Some("ask" | "check" | "confirm" | "wait")
-            )
+    // It ends the clause ("…, stop and ask.", "…, stop and check with me."): only the last
+    // words are read.
+    let mut last = [""; 5];
+    let mut count = 0;
+    for token in tokens
+        .iter()
+        .rev()
+        .filter(|token| token.word)
+        .take(last.len())
+    {
+        last[count] = token.text;
+        count += 1;
+    }
+    let last = &last[..count];
+    (2..count).any(|at| {
+        last[at] == "stop"
+            && last[at - 1] == "and"
+            && matches!(last[at - 2], "ask" | "check" | "confirm" | "wait")
     })
 }
 
