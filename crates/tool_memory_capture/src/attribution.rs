@@ -169,7 +169,7 @@ impl Candidates {
 
     /// The tool for the edict `text` (as written) whose match form is `form`: a tool it names,
     /// then one whose distinctive name word it uses, then the catalogue's tool of the family
-    /// the rule is about ([`need_of`](crate::route::need_of): `git` and `npm` go to the shell, `edit` to the edit
+    /// the rule is about ([`need_at_with`](crate::route::need_at_with): `git` and `npm` go to the shell, `edit` to the edit
     /// tool), then the alias table, then the fallback.
     ///
     /// In a sentence that grants one thing and bans another ("You may read the logs, but never

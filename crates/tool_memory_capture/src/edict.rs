@@ -35,7 +35,7 @@ use crate::material::{MaterialKind, Span, Voice, quotations, unquoted_form};
 use crate::output::MAX_EDICT_CHARS;
 use crate::reading::{GrammarPart, Reader};
 use crate::revocation::{self, Found, blank_revocation};
-use crate::route::need_of;
+use crate::route::has_need;
 use crate::standing::{self, Statement};
 use crate::text::{
     self, CODE_WORD, Sign, grammar_form, match_form, sign_of, strip_bullet, truncate_chars,
@@ -189,7 +189,7 @@ impl<'a> EdictReader<'a> {
                     // A list of requirements ("## Before you commit") holds only items about
                     // a tool: "Node 20 is installed" is a fact.
                     let has_words = item.chars().any(char::is_alphanumeric)
-                        && (!self.lead_needs_tool || need_of(item).is_some());
+                        && (!self.lead_needs_tool || has_need(item));
                     let plain_item = |grammar: &str, tokens: &[Token<'_>]| {
                         !is_own_read(grammar, tokens) && !is_question(grammar)
                     };
@@ -241,7 +241,7 @@ impl<'a> EdictReader<'a> {
                 !is_own_read(grammar, tokens) && !is_question(grammar)
             };
             if item.chars().any(char::is_alphanumeric)
-                && need_of(item).is_some()
+                && has_need(item)
                 && with_grammar(reader, span.line, item, plain_item)
             {
                 let text = span.text[at..].trim_end();
@@ -326,11 +326,9 @@ impl<'a> EdictReader<'a> {
         // "`legacy/` is frozen. Bugs there get a ticket, not a patch.", "1. `npm run lint` 2.
         // `npm test`\n\nAll three must pass.": a statement that points back at what the
         // clause before named is about that clause's tool.
-        // Read only when a statement needs a tool and names none: `need_of` walks the clause.
+        // Read only when a statement needs a tool and names none: `has_need` walks the clause.
         let previous = self.previous;
-        let about = || {
-            points_back_to(tokens) && previous.is_some_and(|previous| need_of(previous).is_some())
-        };
+        let about = || points_back_to(tokens) && previous.is_some_and(has_need);
         let order = match found {
             None => {
                 is_order(grammar, tokens)
@@ -414,7 +412,7 @@ impl<'a> EdictReader<'a> {
                     && points_back(tokens)
                     && !is_question(before)
                     && before.split_whitespace().nth(2).is_some()
-                    && need_of(before).is_some()
+                    && has_need(before)
             })
             .and_then(|before| joined(span.text, before, clause));
         self.previous_was_order = true;
@@ -562,7 +560,7 @@ fn is_standing(
             | Statement::Shaped
             | Statement::Declared
             | Statement::Coded,
-        ) => need_of(clause).is_some() || about(),
+        ) => has_need(clause) || about(),
         None => false,
     }
 }
@@ -675,7 +673,7 @@ fn policy_row(line: &str) -> Option<&str> {
     let inner = row.trim_matches('|');
     let mut cells = inner.split('|').map(str::trim);
     let subject = cells.next()?;
-    if !subject.chars().any(char::is_alphanumeric) || need_of(subject).is_none() {
+    if !subject.chars().any(char::is_alphanumeric) || !has_need(subject) {
         return None;
     }
     // A cell that is an order of its own ("| Git | Never force-push. |") is read as one.

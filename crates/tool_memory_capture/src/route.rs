@@ -57,8 +57,16 @@ impl Need {
 
 /// The earliest evidence in `text` (the rule as written, markdown and all) of the family of
 /// tool it is about, if any.
+#[cfg(test)]
 pub(crate) fn need_of(text: &str) -> Option<Need> {
     need_at(text).map(|(need, _)| need)
+}
+
+/// Whether `text` gives any evidence of a family of tool ([`need_of`] is some): the grammars
+/// ask only this, which the weighing of a command line's span after an edit
+/// ([`need_at_with`]) never changes, so it is left out.
+pub(crate) fn has_need(text: &str) -> bool {
+    first_need(text, &code_spans(text)).is_some()
 }
 
 /// [`need_of`], and the byte offset in `text` of the evidence.

@@ -4,7 +4,7 @@
 //! things are to be done, not orders, so the edict grammar (which opens on a marker) does not
 //! see them. Capture reads them from the user's own text only, and (for the shapes a
 //! description could also take) only when the sentence is about a tool: a program, a command,
-//! a path or a family word ([`crate::route::need_of`]).
+//! a path or a family word ([`crate::route::has_need`]).
 //!
 //! The grammar reads [`crate::text::grammar_form`], where each code span is one word.
 
@@ -393,9 +393,9 @@ fn is_routed(tokens: &[Token<'_>]) -> bool {
         // "`pricing/` belongs to Dana's team" says who owns a thing.
         "belong" | "belongs" => {
             next == Some("to")
-                && tokens[verb + 2..].iter().any(|token| {
-                    token.text == CODE_WORD || crate::route::need_of(token.text).is_some()
-                })
+                && tokens[verb + 2..]
+                    .iter()
+                    .any(|token| token.text == CODE_WORD || crate::route::has_need(token.text))
         }
         // "X get(s) Y, not Z": a contrast says the choice.
         _ => (verb + 2..tokens.len())
