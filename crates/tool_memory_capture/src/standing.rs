@@ -195,7 +195,14 @@ fn span_subject_policy(tokens: &[Token<'_>]) -> bool {
             "no" | "nothing" | "still" | "and" | "but" | "so"
         )
     });
-    if !opening && !tokens.iter().take(6).any(|token| token.text == CODE_WORD) {
+    if !opening
+        && (!tokens.iter().take(6).any(|token| token.text == CODE_WORD)
+            || !tokens
+                .iter()
+                .filter(|token| token.word)
+                .take(MAX_SPAN_SUBJECT + 1)
+                .any(|token| is_subject_policy_verb(token.text)))
+    {
         return false;
     }
     // The words with their token indices, on the stack: these policies are short sentences.
