@@ -116,6 +116,8 @@ pub(crate) struct Candidates {
     first_ran: Option<String>,
     /// The index in `tools` of an MCP gateway (Cline's `use_mcp_tool`) when the agent has one.
     gateway: Option<usize>,
+    /// Whether some tool is an MCP server's (`mcp__server__tool`).
+    mcp_tools: bool,
     /// How many tools serve the shell family.
     shells: usize,
     /// Whether some tool sends ([`Candidate::sends`]): only then is a rule read for a verb
@@ -153,6 +155,7 @@ impl Candidates {
             .tools
             .iter()
             .position(|tool| MCP_GATEWAYS.contains(&tool.name.as_str()));
+        candidates.mcp_tools = candidates.tools.iter().any(|tool| tool.own_words.is_some());
         candidates.first_ran = called.filter_map(|raw| validate_tool_name(raw).ok()).next();
         candidates
     }
@@ -166,7 +169,7 @@ impl Candidates {
 
     /// The tool for the edict `text` (as written) whose match form is `form`: a tool it names,
     /// then one whose distinctive name word it uses, then the catalogue's tool of the family
-    /// the rule is about ([`need_of`](crate::route::need_of): `git` and `npm` go to the shell, `edit` to the edit
+    /// the rule is about ([`need_at_with`](crate::route::need_at_with): `git` and `npm` go to the shell, `edit` to the edit
     /// tool), then the alias table, then the fallback.
     ///
     /// In a sentence that grants one thing and bans another ("You may read the logs, but never
@@ -204,6 +207,11 @@ impl Candidates {
             // "`kubectl` is fine with `get` and `describe`; never `delete`": a ban that names
             // only a bare word in code bans a subcommand of the program the permission ran.
             if let Some(tool) = self.subcommand_of(&text[..at], clause, &spans) {
+                return Some(tool);
+            }
+            if self.mcp_tools
+                && let Some(tool) = self.by_action(&haystack, &Haystack::new(form))
+            {
                 return Some(tool);
             }
             let hits = self.hits(&haystack);
@@ -515,6 +523,11 @@ impl Candidates {
         if let Some(tool) = self.spelled(text, spans, whole.then_some(hits)) {
             return Some(tool);
         }
+        if self.mcp_tools
+            && let Some(tool) = self.by_action(haystack, haystack)
+        {
+            return Some(tool);
+        }
         let need = need_at_with(text, spans);
         // SQL in a code span (`DELETE`, `DROP TABLE`) goes to the agent's database tool when
         // it has one, and to the shell (`psql`) otherwise.
@@ -619,8 +632,12 @@ impl Candidates {
         // Cline calls every MCP tool through `use_mcp_tool`: a rule about an MCP server ("the
         // Supabase MCP server", "the calendar server") or one of its tools by name
         // (`apply_migration`) is that tool's.
+        // With the gateway as the agent's only door to mail, calendars and tickets, a rule
+        // about one of those that no family claims ("Never email customers on a Sunday") is
+        // the gateway's too.
         if let Some(gateway) = self.gateway
-            && about_mcp(text, spans, haystack)
+            && (about_mcp(text, spans, haystack)
+                || need.is_none() && haystack.words().any(|word| SERVICE_WORDS.contains(&word)))
         {
             return Some(self.tools[gateway].name.clone());
         }
@@ -714,6 +731,65 @@ impl Candidates {
                 self.by_alias(&haystack, &hits)
                     .map(|tool| tool.name.clone())
             })
+    }
+
+    /// The MCP tool that does what the rule forbids or gates, among the tools of the server
+    /// it names ("Zendesk tickets: never set one to `closed`" → its update tool) or else of
+    /// the tools whose object it names ("moving an issue to Done" → the issue's transition
+    /// tool): the first whose verb does the rule's action. "Read-only" forbids every write, so
+    /// it goes to the server's update, create or delete tool, not its query tool.
+    /// `haystack` holds the action (the clause of the order) and `whole` the words that name
+    /// the server or the object (the whole rule: "Zendesk tickets: never set one to …").
+    fn by_action(&self, haystack: &Haystack<'_>, whole: &Haystack<'_>) -> Option<String> {
+        let words: Vec<&str> = haystack.words().collect();
+        let action = words.iter().enumerate().find_map(|(index, word)| {
+            if *word == "read" && words.get(index + 1) == Some(&"only") {
+                return Some(WRITE_VERBS);
+            }
+            ACTIONS
+                .iter()
+                .find(|(verbs, _)| verbs.contains(word))
+                .map(|(_, tool_verbs)| *tool_verbs)
+        })?;
+        let mcp = || {
+            self.tools.iter().filter_map(|tool| {
+                let (server, _) = tool.name.strip_prefix("mcp__")?.split_once("__")?;
+                Some((server, tool, tool.own_words.as_deref()?))
+            })
+        };
+        let words: Vec<&str> = whole.words().collect();
+        let singular = |word: &str| word.strip_suffix('s').unwrap_or(word).to_owned();
+        let named: Vec<&Candidate> = mcp()
+            .filter(|(server, _, _)| {
+                server
+                    .split(['-', '_'])
+                    .any(|part| part.len() > 2 && words.contains(&part))
+            })
+            .map(|(_, tool, _)| tool)
+            .collect();
+        let pool: Vec<&Candidate> = if named.is_empty() {
+            mcp()
+                .filter(|(_, tool, own)| {
+                    own.iter().skip(1).any(|&at| {
+                        let noun = singular(&tool.tokens[at]);
+                        words.iter().any(|word| singular(word) == noun)
+                    })
+                })
+                .map(|(_, tool, _)| tool)
+                .collect()
+        } else {
+            named
+        };
+        action.iter().find_map(|verb| {
+            pool.iter()
+                .find(|tool| {
+                    tool.own_words
+                        .as_deref()
+                        .and_then(|own| own.first())
+                        .is_some_and(|&at| tool.tokens[at] == *verb)
+                })
+                .map(|tool| tool.name.clone())
+        })
     }
 
     /// The tool of a sentence that names none: the first tool that ran, else `__unscoped__`
@@ -868,6 +944,100 @@ fn about_mcp(text: &str, spans: &[Range<usize>], form: &Haystack<'_>) -> bool {
                 .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'_')
     })
 }
+
+/// Words of the things only an MCP server reaches (mail, calendars, tickets, contacts), for
+/// an agent whose MCP door is a gateway (`use_mcp_tool`).
+const SERVICE_WORDS: &[&str] = &[
+    "calendar",
+    "calendars",
+    "contact",
+    "contacts",
+    "email",
+    "emails",
+    "event",
+    "events",
+    "inbox",
+    "invite",
+    "invites",
+    "invitation",
+    "invitations",
+    "mail",
+    "meeting",
+    "meetings",
+    "ticket",
+    "tickets",
+];
+
+/// The verbs of an MCP tool's name that write, in the order a rule that forbids writing
+/// takes them.
+const WRITE_VERBS: &[&str] = &["update", "edit", "create", "delete"];
+
+/// The verbs of a rule's action ([`Candidates::by_action`]) and the verbs of an MCP tool's
+/// name that do it, in order of preference.
+const ACTIONS: &[(&[&str], &[&str])] = &[
+    (
+        &["move", "moving", "moved", "transition", "transitioning"],
+        &["transition", "move", "update"],
+    ),
+    (
+        &[
+            "set",
+            "setting",
+            "change",
+            "changing",
+            "update",
+            "updating",
+            "edit",
+            "editing",
+            "modify",
+            "modifying",
+            "close",
+            "closing",
+            "reopen",
+            "reopening",
+            "mark",
+            "marking",
+            "assign",
+            "assigning",
+            "reassign",
+            "resolve",
+            "resolving",
+            "rename",
+            "escalate",
+        ],
+        &[
+            "update", "edit", "set", "modify", "patch", "close", "assign",
+        ],
+    ),
+    (
+        &[
+            "create",
+            "creating",
+            "book",
+            "booking",
+            "schedule",
+            "scheduling",
+            "file",
+            "filing",
+        ],
+        &["create", "add", "book", "schedule", "new", "insert"],
+    ),
+    (
+        &[
+            "delete",
+            "deleting",
+            "remove",
+            "removing",
+            "cancel",
+            "cancelling",
+            "canceling",
+            "archive",
+            "archiving",
+            "purge",
+        ],
+        &["delete", "remove", "cancel", "archive"],
+    ),
+];
 
 /// Whether the rule (its match form, read) sends mail: "cc", "bcc", "reply", "forward" or
 /// "send", or "email" / "mail" as a verb, right after a marker ("never email Sarah", not

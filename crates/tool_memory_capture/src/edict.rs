@@ -35,7 +35,7 @@ use crate::material::{MaterialKind, Span, Voice, quotations, unquoted_form};
 use crate::output::MAX_EDICT_CHARS;
 use crate::reading::{GrammarPart, Reader};
 use crate::revocation::{self, Found, blank_revocation};
-use crate::route::need_of;
+use crate::route::has_need;
 use crate::standing::{self, Statement};
 use crate::text::{
     self, CODE_WORD, Sign, grammar_form, match_form, sign_of, strip_bullet, truncate_chars,
@@ -189,7 +189,7 @@ impl<'a> EdictReader<'a> {
                     // A list of requirements ("## Before you commit") holds only items about
                     // a tool: "Node 20 is installed" is a fact.
                     let has_words = item.chars().any(char::is_alphanumeric)
-                        && (!self.lead_needs_tool || need_of(item).is_some());
+                        && (!self.lead_needs_tool || has_need(item));
                     let plain_item = |grammar: &str, tokens: &[Token<'_>]| {
                         !is_own_read(grammar, tokens) && !is_question(grammar)
                     };
@@ -241,7 +241,7 @@ impl<'a> EdictReader<'a> {
                 !is_own_read(grammar, tokens) && !is_question(grammar)
             };
             if item.chars().any(char::is_alphanumeric)
-                && need_of(item).is_some()
+                && has_need(item)
                 && with_grammar(reader, span.line, item, plain_item)
             {
                 let text = span.text[at..].trim_end();
@@ -326,11 +326,9 @@ impl<'a> EdictReader<'a> {
         // "`legacy/` is frozen. Bugs there get a ticket, not a patch.", "1. `npm run lint` 2.
         // `npm test`\n\nAll three must pass.": a statement that points back at what the
         // clause before named is about that clause's tool.
-        // Read only when a statement needs a tool and names none: `need_of` walks the clause.
+        // Read only when a statement needs a tool and names none: `has_need` walks the clause.
         let previous = self.previous;
-        let about = || {
-            points_back_to(tokens) && previous.is_some_and(|previous| need_of(previous).is_some())
-        };
+        let about = || points_back_to(tokens) && previous.is_some_and(has_need);
         let order = match found {
             None => {
                 is_order(grammar, tokens)
@@ -414,7 +412,7 @@ impl<'a> EdictReader<'a> {
                     && points_back(tokens)
                     && !is_question(before)
                     && before.split_whitespace().nth(2).is_some()
-                    && need_of(before).is_some()
+                    && has_need(before)
             })
             .and_then(|before| joined(span.text, before, clause));
         self.previous_was_order = true;
@@ -562,7 +560,7 @@ fn is_standing(
             | Statement::Shaped
             | Statement::Declared
             | Statement::Coded,
-        ) => need_of(clause).is_some() || about(),
+        ) => has_need(clause) || about(),
         None => false,
     }
 }
@@ -675,7 +673,7 @@ fn policy_row(line: &str) -> Option<&str> {
     let inner = row.trim_matches('|');
     let mut cells = inner.split('|').map(str::trim);
     let subject = cells.next()?;
-    if !subject.chars().any(char::is_alphanumeric) || need_of(subject).is_none() {
+    if !subject.chars().any(char::is_alphanumeric) || !has_need(subject) {
         return None;
     }
     // A cell that is an order of its own ("| Git | Never force-push. |") is read as one.
@@ -1145,7 +1143,12 @@ fn ends_clause(token: &Token<'_>) -> bool {
 fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
     // Nearly every word opens no marker: one bit says so before the cases are tried.
     if !is_at(tokens, index, MARKER_OPENER) {
-        return false;
+        // French elides the negation onto the verb: "N'exécute jamais …", "n'utilise pas …".
+        return tokens
+            .get(index)
+            .is_some_and(|token| token.text.as_bytes().starts_with(b"n'") && token.word)
+            && (index + 1..index + 4)
+                .any(|at| matches!(word_at(tokens, at), Some("jamais" | "pas")));
     }
     let word = |offset: usize| word_at(tokens, index + offset);
     match word(0) {
@@ -1182,7 +1185,9 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
         Some("you") => you_tail(tokens, index + 1),
         // "The AI should never run `terraform destroy`", "Claude must not push", "agents may
         // not edit the lockfile": an order to the agent in the third person.
-        _ if let Some(len) = agent_subject_len(tokens, index) => you_tail(tokens, index + len),
+        _ if let Some(len) = agent_subject_len(tokens, index) => {
+            you_tail(tokens, index + len) || agent_never(tokens, index + len)
+        }
         Some("you're") => {
             matches!(word(1), Some("never" | "not"))
                 && word(2) == Some("to")
@@ -1366,9 +1371,11 @@ fn no_code(tokens: &[Token<'_>], index: usize) -> bool {
 
 /// "From now on", "going forward" and friends open a standing order.
 fn forward_phrase_len(tokens: &[Token<'_>], index: usize) -> Option<usize> {
+    // One comparison of the first word before the phrases are walked: most words open none.
+    let first = word_at(tokens, index)?;
     FORWARD_PHRASES
         .iter()
-        .find(|phrase| matches_at(tokens, index, phrase))
+        .find(|phrase| phrase[0] == first && matches_at(tokens, index + 1, &phrase[1..]))
         .map(|phrase| phrase.len())
 }
 
@@ -1475,6 +1482,19 @@ fn agent_subject_len(tokens: &[Token<'_>], index: usize) -> Option<usize> {
     let named =
         is_at(tokens, noun, AGENT_NOUN) || (skip_article == 0 && is_at(tokens, noun, AGENT_NAME));
     named.then_some(skip_article + 1)
+}
+
+/// "The agent never calls `refund_payment`", "Claude never runs `make deploy`": a policy about
+/// the agent in the present tense, about a thing named in code (without one, "the agent
+/// never listens" is a complaint).
+fn agent_never(tokens: &[Token<'_>], index: usize) -> bool {
+    word_at(tokens, index) == Some("never")
+        && word_at(tokens, index + 1)
+            .is_some_and(|verb| verb.len() > 3 && verb.ends_with('s') && !verb.ends_with("ss"))
+        && tokens[index + 2..]
+            .iter()
+            .take_while(|token| !ends_clause(token))
+            .any(|token| token.text == CODE_WORD)
 }
 
 fn you_tail(tokens: &[Token<'_>], index: usize) -> bool {

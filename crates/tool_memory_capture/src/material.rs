@@ -129,9 +129,12 @@ enum Mode {
 ///      whose labels are not headings, with their continuation lines
 ///      ([`MaterialKind::Transcript`]);
 ///   5. after an introduction that hands material over (a request to process it, a question
-///      about it, or a presentation before a colon), **to the end**, past any fenced or
-///      quoted block in it (where such a block ends is up to the pasted text); before a
-///      request about "the above", every earlier own line ([`MaterialKind::HandedOver`]).
+///      about it, or a presentation before a colon): when a delimited block (a run of `>`
+///      lines, a fence) opens it, **to the message's last `>` or fence line** (so a pasted
+///      text cannot close its block early), and the paragraphs after it are the user's own
+///      again (an e-mail or a transcript there is material by its own rule); otherwise **to
+///      the end**; before a request about "the above", every earlier own line
+///      ([`MaterialKind::HandedOver`]).
 /// - An introduction that adopts what follows as the user's rules (an adopting verb with a
 ///   rules noun, a rules file or a pronoun; a rules noun before a colon) keeps the following
 ///   lines own even when they look like material (rule 1's `>` lines, 3 and 4), until a new
@@ -185,8 +188,19 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
     let mut adopted_from: Option<usize> = None;
     // Spans before this index were already handed over by an earlier "the above".
     let mut handed_over_until = 0;
+    // After an introduction that hands over a delimited block: the material's last line (the
+    // message's last `>` or fence line, so that a pasted text cannot close its block early and
+    // pass what follows for the user's own).
+    let mut material_until: Option<usize> = None;
     for (index, &line) in lines.iter().enumerate() {
         let trimmed = line.trim();
+        if let Some(until) = material_until
+            && index > until
+        {
+            // Past the block (and an unclosed fence keeps `in_fence`, so code to the end).
+            material_until = None;
+            mode = Mode::Own;
+        }
         if let Some(marker) = fence_marker(trimmed) {
             // A fence that also closes on the same line (```rm -rf /```) is a one-line block.
             if !trimmed[3..].contains(marker) {
@@ -382,10 +396,17 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
             }
             Some(Intro::Block) => {
                 spans.push(own(index, line));
-                // To the end, even past a fenced or quoted block: the pasted text decides
-                // where such a block ends, so ending the material there would let text
-                // pasted after it pass for the user's own.
+                // A delimited block (a run of `>` lines, a fence) that opens the material is
+                // all of it: its delimiters say where it ends, and the paragraphs after it
+                // are the user's own again ("Here's the old runbook:\n\n> …\n\nWe changed
+                // that. Never …"). Plain pasted lines have no end but the message's.
                 mode = Mode::Material(MaterialKind::HandedOver);
+                if lines
+                    .get(next_non_blank[index])
+                    .is_some_and(|first| is_delimiter(first.trim()))
+                {
+                    material_until = lines.iter().rposition(|line| is_delimiter(line.trim()));
+                }
             }
         }
     }
@@ -569,6 +590,11 @@ fn doubts_adoption(trimmed: &str) -> bool {
         Regex::new(&format!(r"(?i)\b(?:{})\b", hedges.join("|"))).expect("the hedges compile")
     });
     HEDGES.is_match(trimmed)
+}
+
+/// Whether a trimmed line delimits a block of material: a `>` line or a fence.
+fn is_delimiter(trimmed: &str) -> bool {
+    trimmed.starts_with('>') || fence_marker(trimmed).is_some()
 }
 
 fn material(line: usize, text: &str, kind: MaterialKind) -> Span<'_> {

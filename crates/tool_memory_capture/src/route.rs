@@ -57,8 +57,16 @@ impl Need {
 
 /// The earliest evidence in `text` (the rule as written, markdown and all) of the family of
 /// tool it is about, if any.
+#[cfg(test)]
 pub(crate) fn need_of(text: &str) -> Option<Need> {
     need_at(text).map(|(need, _)| need)
+}
+
+/// Whether `text` gives any evidence of a family of tool ([`need_of`] is some): the grammars
+/// ask only this, which the weighing of a command line's span after an edit
+/// ([`need_at_with`]) never changes, so it is left out.
+pub(crate) fn has_need(text: &str) -> bool {
+    first_need(text, &code_spans(text)).is_some()
 }
 
 /// [`need_of`], and the byte offset in `text` of the evidence.
@@ -68,6 +76,185 @@ pub(crate) fn need_at(text: &str) -> Option<(Need, usize)> {
 
 /// [`need_at`] of `text` whose code spans are `spans`.
 pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
+    let found = first_need(text, spans);
+    // "For the cache in `compose.yaml`, `docker compose down -v` is banned", "touching the
+    // truststore: no `keytool` commands": a code span holding a command line makes the rule
+    // the shell's, whatever file it also names; only a verb of editing whose object is a file
+    // keeps it an edit ("never edit `Makefile`, run `make fmt`").
+    if let Some((Need::Edit { .. }, evidence)) = found
+        && let Some(at) = command_span(text, spans, evidence)
+        && !changed_through(text, spans, at)
+        && !edits_a_file(text, spans)
+    {
+        return Some((Need::Shell, at));
+    }
+    found
+}
+
+/// The start of the first code span of `text` that holds a command line: one that opens with
+/// a program (a known one, a script, a bare word followed by a subcommand, a flag or a file),
+/// a flag, or a span called a command or a CLI ("`keytool` commands", "the `stripe` CLI").
+///
+/// No span stands before the edit's evidence at `evidence` (it would have been the evidence),
+/// and a span there read as a file, so only its name or what it is called can make it a
+/// command.
+fn command_span(text: &str, spans: &[Range<usize>], evidence: usize) -> Option<usize> {
+    spans.iter().find_map(|span| {
+        let code = code_span_text(text, span).trim();
+        let mut words = code.split_whitespace();
+        let first = words.next()?;
+        let program = first.rsplit('/').next().unwrap_or(first);
+        let bare = |word: &str| {
+            !word.is_empty()
+                && word.bytes().all(|byte| {
+                    byte.is_ascii_lowercase() || byte.is_ascii_digit() || b"-_".contains(&byte)
+                })
+        };
+        let argument = words.next().is_some_and(|next| {
+            next.starts_with('-')
+                || next.bytes().all(|byte| {
+                    byte.is_ascii_lowercase() || byte.is_ascii_digit() || b"-_:".contains(&byte)
+                })
+                || next.contains(['.', '/']) && !next.ends_with('.')
+        });
+        let called = || {
+            let next = text[span.end..]
+                .trim_start()
+                .split(|ch: char| !is_word_char(ch))
+                .next()
+                .unwrap_or_default();
+            [
+                "command",
+                "commands",
+                "cli",
+                "invocation",
+                "invocations",
+                "calls",
+            ]
+            .iter()
+            .any(|word| next.eq_ignore_ascii_case(word))
+        };
+        let command = first.starts_with("--")
+            || program.ends_with(".sh")
+            || span.start != evidence && is_span_program(program)
+            || bare(first) && (argument || called()) && !CODE_KEYWORDS.contains(&first)
+            || !first.contains(['/', '.']) && called();
+        command.then_some(span.start)
+    })
+}
+
+/// Whether a verb of editing in `text` has a file for its object: a file's code span, a
+/// pronoun or a noun of files after it ("edit `Makefile`", "never change it", "modify the
+/// files").
+fn edits_a_file(text: &str, spans: &[Range<usize>]) -> bool {
+    let mut at = 0;
+    let mut span_index = 0;
+    while at < text.len() {
+        if let Some(span) = spans.get(span_index)
+            && at >= span.start
+        {
+            at = at.max(span.end);
+            span_index += 1;
+            continue;
+        }
+        let rest = &text[at..];
+        let Some(start) = rest.find(|ch: char| is_word_char(ch) || ch == '`') else {
+            return false;
+        };
+        let start = at + start;
+        if spans
+            .get(span_index)
+            .is_some_and(|span| span.start == start)
+        {
+            at = start;
+            continue;
+        }
+        let end = text[start..]
+            .find(|ch: char| !is_word_char(ch))
+            .map_or(text.len(), |end| start + end);
+        let word = &text[start..end];
+        at = end.max(start + 1);
+        // "`go.sum` changes only through `go mod tidy`, never by hand": what is done by hand
+        // to a file is an edit.
+        if word.eq_ignore_ascii_case("manually")
+            || word.eq_ignore_ascii_case("by")
+                && text[end..]
+                    .trim_start()
+                    .get(..4)
+                    .is_some_and(|next| next.eq_ignore_ascii_case("hand"))
+        {
+            return true;
+        }
+        if !matches!(word_need(word, &text[end..]), Some(Need::Edit { .. }))
+            || EDIT_NOUNS
+                .iter()
+                .any(|noun| word.eq_ignore_ascii_case(noun))
+        {
+            continue;
+        }
+        let mut object = text[end..].trim_start();
+        for determiner in [
+            "the ", "a ", "an ", "any ", "our ", "my ", "your ", "this ", "these ",
+        ] {
+            if object.len() >= determiner.len()
+                && object[..determiner.len()].eq_ignore_ascii_case(determiner)
+            {
+                object = object[determiner.len()..].trim_start();
+                break;
+            }
+        }
+        if let Some(code) = object.strip_prefix('`') {
+            let code = code.split('`').next().unwrap_or_default();
+            if matches!(span_need(code), Some(Need::Edit { .. })) {
+                return true;
+            }
+            continue;
+        }
+        let next = object
+            .split(|ch: char| !is_word_char(ch))
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        if matches!(next.as_str(), "it" | "them" | "those" | "that" | "code")
+            || EDIT_NOUNS.contains(&next.as_str())
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether the file that opens `text` is its subject and the command (its span at `command`)
+/// only the means of changing it: "`go.sum` changes only as a side effect of `go mod tidy`",
+/// "`schema.rs` is written by `diesel migration run`".
+fn changed_through(text: &str, spans: &[Range<usize>], command: usize) -> bool {
+    let Some(first) = spans.first() else {
+        return false;
+    };
+    let opens = text[..first.start]
+        .trim()
+        .chars()
+        .all(|ch| matches!(ch, '-' | '*' | '+' | '>' | '#'));
+    let before = text[..command].trim_end();
+    let means = before
+        .rsplit(|ch: char| !is_word_char(ch))
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    opens
+        && first.start < command
+        && matches!(
+            span_need(code_span_text(text, first)),
+            Some(Need::Edit { .. })
+        )
+        && matches!(
+            means.as_str(),
+            "of" | "by" | "through" | "via" | "with" | "using" | "from"
+        )
+}
+
+/// The earliest evidence of [`need_at_with`], before a command line's code span is weighed.
+fn first_need(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
     let mut span_index = 0;
     let bytes = text.as_bytes();
     // The char at a byte offset, without decoding an ASCII byte.
@@ -117,6 +304,7 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
                 }
                 if matches!(need, Need::Edit { .. })
                     && (names_a_shell_thing(code, &text[span.end..])
+                        || named_as_run(&text[..span.start])
                         || used_as_program(code, text, span.end, &spans[span_index..])
                         || is_subcommand(code, text, &spans[..span_index - 1]))
                 {
@@ -415,6 +603,29 @@ fn names_a_shell_thing(code: &str, after: &str) -> bool {
         })
 }
 
+/// Whether the words before a code span (`before`) name it as something a shell runs: "jobs
+/// like `seed:demo`", "the `deploy` target", "tasks such as `db:reset`".
+fn named_as_run(before: &str) -> bool {
+    // The last word before the span, on the stack: most spans follow a verb or nothing.
+    let mut words = before
+        .rsplit(|ch: char| !is_word_char(ch))
+        .filter(|word| !word.is_empty());
+    let is = |word: &str, list: &[&str]| list.iter().any(|item| word.eq_ignore_ascii_case(item));
+    let mut word = words.next().unwrap_or_default();
+    if is(word, &["like", "as", "the"]) {
+        word = words.next().unwrap_or_default();
+        if word.eq_ignore_ascii_case("such") {
+            word = words.next().unwrap_or_default();
+        }
+    }
+    is(
+        word,
+        &[
+            "job", "jobs", "task", "tasks", "target", "targets", "recipe", "recipes",
+        ],
+    )
+}
+
 /// Verbs that show a file's content rather than change it ("open", "print", "cat"); a file
 /// after one (or a pronoun for a file before it) is read.
 const DISPLAY_VERBS: &[&str] = &[
@@ -544,6 +755,18 @@ fn used_as_program(code: &str, text: &str, after: usize, spans: &[Range<usize>])
         return true;
     }
     match first.to_ascii_lowercase().as_str() {
+        // "`nmap` scans", "`pg_restore` runs": what a program does when run.
+        "scans" | "runs" | "jobs" | "invocations" => true,
+        // "`pg_restore` is limited to the DBA", "`nmap` is only for the security team": who
+        // may run it.
+        "is" | "are" => {
+            let next = words.next().unwrap_or_default();
+            let after = words.next().unwrap_or_default();
+            let is =
+                |word: &str, list: &[&str]| list.iter().any(|item| word.eq_ignore_ascii_case(item));
+            is(next, &["limited", "restricted"]) && after.eq_ignore_ascii_case("to")
+                || is(next, &["only", "not"]) && after.eq_ignore_ascii_case("for")
+        }
         "with" | "without" => span_follows(first.len() + 1) && flag_next(),
         "against" => true,
         // "at `api.prod`", not "at the top of the file".
@@ -1318,6 +1541,30 @@ mod tests {
         assert!(is_cmdlet("Remove-Item"));
         assert!(!is_cmdlet("force-push"));
         assert!(!is_cmdlet("Co-Authored-By"));
+    }
+
+    #[test]
+    fn a_code_span_holding_a_command_line_is_the_shells() {
+        for rule in [
+            "For the cache in `compose.yaml`, `docker compose down -v` is banned.",
+            "`ansible-playbook deploy.yml` without `--limit` is not allowed.",
+            "No `consul kv put` under `config/`.",
+            "Touching the truststore: no `keytool` commands at all.",
+            "No `FLUSHALL` through `redis-cli`.",
+            "The `stripe` CLI must not be used for refunds.",
+            "`vault` commands must always name the namespace.",
+        ] {
+            assert_eq!(need_of(rule), Some(Need::Shell), "{rule}");
+        }
+        // A verb of editing with a file for its object, a file changed by hand or only
+        // through a command: still an edit.
+        for rule in [
+            "Never edit `config.yml`; run `make fmt` instead.",
+            "`go.sum` changes only as a side effect of `go mod tidy`, never by hand.",
+            "`go.sum` changes only as a side effect of `go mod tidy`",
+        ] {
+            assert!(matches!(need_of(rule), Some(Need::Edit { .. })), "{rule}");
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! things are to be done, not orders, so the edict grammar (which opens on a marker) does not
 //! see them. Capture reads them from the user's own text only, and (for the shapes a
 //! description could also take) only when the sentence is about a tool: a program, a command,
-//! a path or a family word ([`crate::route::need_of`]).
+//! a path or a family word ([`crate::route::has_need`]).
 //!
 //! The grammar reads [`crate::text::grammar_form`], where each code span is one word.
 
@@ -85,7 +85,7 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
             return None;
         }
     }
-    if is_coded_policy(tokens) || consequence_ban(tokens) {
+    if is_coded_policy(tokens) || consequence_ban(tokens) || span_subject_policy(tokens) {
         return Some(Statement::Coded);
     }
     if is_ban(tokens) {
@@ -116,10 +116,209 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
     if is_shaped(tokens) || by_hand(tokens) || is_topic_policy(tokens) || is_routed(tokens) {
         return Some(Statement::Shaped);
     }
-    if on_request(tokens) {
+    if on_request(tokens) || stops_to_ask(tokens) {
         return Some(Statement::Gate);
     }
     None
+}
+
+/// "If a task seems to require `prod`, stop and ask", "… — stop and check with me": the
+/// action is kept for the user's word, as a gate is.
+fn stops_to_ask(tokens: &[Token<'_>]) -> bool {
+    // It ends the clause ("…, stop and ask.", "…, stop and check with me."): only the last
+    // words are read.
+    let mut last = [""; 5];
+    let mut count = 0;
+    for token in tokens
+        .iter()
+        .rev()
+        .filter(|token| token.word)
+        .take(last.len())
+    {
+        last[count] = token.text;
+        count += 1;
+    }
+    let last = &last[..count];
+    (2..count).any(|at| {
+        last[at] == "stop"
+            && last[at - 1] == "and"
+            && matches!(last[at - 2], "ask" | "check" | "confirm" | "wait")
+    })
+}
+
+/// Words a subject of [`span_subject_policy`] may hold before its verb: "Golden files in
+/// `golden/`", "Jobs like `a`, `b`", "Every `az` command".
+const MAX_SPAN_SUBJECT: usize = 8;
+
+/// Whether `word` is a verb after the subject of [`span_subject_policy`] (a `match`, which
+/// compiles to a switch on the length: this runs for every word of a clause's subject).
+fn is_subject_policy_verb(word: &str) -> bool {
+    matches!(
+        word,
+        "is" | "are"
+            | "runs"
+            | "run"
+            | "belong"
+            | "belongs"
+            | "needs"
+            | "need"
+            | "requires"
+            | "require"
+            | "stays"
+            | "remain"
+            | "remains"
+            | "wird"
+            | "werden"
+    )
+}
+
+/// Words a sentence of [`span_subject_policy`] may hold at most.
+const MAX_POLICY_WORDS: usize = 24;
+
+/// A policy stated about a subject that names a thing in code, with no marker: the predicate
+/// keeps it for someone or somewhere ("`X` is only allowed from CI", "`X` is not for agents",
+/// "`X` commands are for the security team only", "`X` runs only against the local
+/// database", "`X` is limited to the on-call engineer", "`X` is not something you run"),
+/// bans it in the passive ("Golden files in `golden/` are never regenerated", "… are
+/// immutable once merged"), requires an argument ("Every `az` command needs `--subscription
+/// dev`"), or a last clause refuses it (", never from here", ", no edits"). Also "no more
+/// `X`" and "nothing to `X`". A description of the same subject ("`X` is our build tool",
+/// "`X` runs the tests") has none of these predicates.
+fn span_subject_policy(tokens: &[Token<'_>]) -> bool {
+    // Most clauses hold no code span in a subject before a verb of policy, nor open with
+    // "no more" or "nothing": one look at the first words, before anything is collected.
+    // A subject names its thing in code among its first tokens ("`X` is …", "Jobs like `a`",
+    // "Golden files in `golden/`"); "no more `X`" and "nothing to `X`" open with their word.
+    let opening = tokens.iter().find(|token| token.word).is_some_and(|token| {
+        matches!(
+            token.text,
+            "no" | "nothing" | "still" | "and" | "but" | "so"
+        )
+    });
+    if !opening
+        && (!tokens.iter().take(6).any(|token| token.text == CODE_WORD)
+            || !tokens
+                .iter()
+                .filter(|token| token.word)
+                .take(MAX_SPAN_SUBJECT + 1)
+                .any(|token| is_subject_policy_verb(token.text)))
+    {
+        return false;
+    }
+    // The words with their token indices, on the stack: these policies are short sentences.
+    let mut buffer = [(0usize, ""); MAX_POLICY_WORDS];
+    let mut count = 0;
+    for (index, token) in tokens.iter().enumerate().filter(|(_, token)| token.word) {
+        if count == MAX_POLICY_WORDS {
+            return false;
+        }
+        buffer[count] = (index, token.text);
+        count += 1;
+    }
+    let words = &buffer[..count];
+    let word = |at: usize| words.get(at).map_or("", |(_, text)| *text);
+    // "no more `pip install --user`", "(Still) nothing to `main` (though)".
+    let lead = usize::from(matches!(word(0), "still" | "and" | "but" | "so"));
+    // "Nothing in `dist/` is hand-written" describes: the span must end the clause.
+    let ends_after = |at: usize| {
+        words[at.min(words.len())..]
+            .iter()
+            .all(|(_, text)| matches!(*text, "though" | "either" | "yet" | "please" | "ever"))
+    };
+    if word(lead) == "no" && word(lead + 1) == "more" && word(lead + 2) == CODE_WORD
+        || word(lead) == "nothing"
+            && matches!(word(lead + 1), "to" | "on" | "in" | "into" | "from")
+            && word(lead + 2) == CODE_WORD
+            && ends_after(lead + 3)
+    {
+        return true;
+    }
+    // The subject: words up to a verb, one of them a code span.
+    let Some(verb) = words
+        .iter()
+        .take(MAX_SPAN_SUBJECT + 1)
+        .position(|(_, text)| is_subject_policy_verb(text))
+    else {
+        return false;
+    };
+    if verb == 0 || !words[..verb].iter().any(|(_, text)| *text == CODE_WORD) {
+        return false;
+    }
+    // The subject is a noun phrase: no clause mark inside it.
+    if tokens[..words[verb].0]
+        .iter()
+        .any(|token| matches!(token.punct(), Some('.' | ';' | ':' | '?' | '!')))
+    {
+        return false;
+    }
+    let mut at = verb + 1;
+    while matches!(word(at), "always" | "strictly" | "also" | "currently") {
+        at += 1;
+    }
+    let last = words.last().map_or("", |(_, text)| *text);
+    let passive_ban = |word: &str| {
+        word.len() > 4 && word.ends_with("ed")
+            || matches!(
+                word,
+                "run" | "done" | "written" | "rewritten" | "made" | "redone"
+            )
+    };
+    let predicate = match word(verb) {
+        "is" | "are" | "stays" | "remain" | "remains" => match (word(at), word(at + 1)) {
+            ("only", next) => {
+                matches!(next, "allowed" | "permitted" | "for" | "to" | "against")
+                    || ONLY_MEANS.contains(&next)
+            }
+            ("not", "for" | "something" | "allowed" | "permitted") => true,
+            ("limited" | "restricted", "to") => true,
+            ("never", next) => passive_ban(next),
+            ("immutable" | "frozen" | "untouchable", _) => true,
+            ("for", _) => last == "only",
+            _ => false,
+        },
+        // "`vendor/` wird nie direkt bearbeitet": the German passive ban.
+        "wird" | "werden" => matches!(word(at), "nie" | "niemals"),
+        "runs" | "run" => {
+            word(at) == "only" && (ONLY_MEANS.contains(&word(at + 1)) || word(at + 1) == "against")
+        }
+        "needs" | "need" | "requires" | "require" => {
+            words[..verb]
+                .iter()
+                .any(|(_, text)| matches!(*text, "every" | "each" | "all"))
+                && word(at) == CODE_WORD
+        }
+        _ => false,
+    };
+    predicate || refused_at_the_end(tokens, words[verb].0)
+}
+
+/// Whether the last clause of `tokens` (after a comma past `from`) refuses what the sentence
+/// is about: ", never from here", ", never by hand", ", no edits".
+fn refused_at_the_end(tokens: &[Token<'_>], from: usize) -> bool {
+    let Some(comma) = tokens[from..]
+        .iter()
+        .rposition(|token| token.punct() == Some(','))
+    else {
+        return false;
+    };
+    let mut rest = tokens[from + comma + 1..]
+        .iter()
+        .filter(|token| token.word)
+        .map(|token| token.text);
+    let (first, second) = (rest.next(), rest.next());
+    let more = rest.count();
+    match (first, second) {
+        (Some("never" | "no"), None) => true,
+        (Some("never"), Some(scope)) => POLICY_SCOPES.contains(&scope) && more <= 2,
+        (Some("no"), Some(object)) => {
+            more == 0
+                && matches!(
+                    object,
+                    "edits" | "changes" | "writes" | "exceptions" | "touching" | "modifications"
+                )
+        }
+        _ => false,
+    }
 }
 
 /// Words a topic of [`is_topic_policy`] or a subject of [`is_routed`] may hold at most: a
@@ -201,9 +400,9 @@ fn is_routed(tokens: &[Token<'_>]) -> bool {
         // "`pricing/` belongs to Dana's team" says who owns a thing.
         "belong" | "belongs" => {
             next == Some("to")
-                && tokens[verb + 2..].iter().any(|token| {
-                    token.text == CODE_WORD || crate::route::need_of(token.text).is_some()
-                })
+                && tokens[verb + 2..]
+                    .iter()
+                    .any(|token| token.text == CODE_WORD || crate::route::has_need(token.text))
         }
         // "X get(s) Y, not Z": a contrast says the choice.
         _ => (verb + 2..tokens.len())
@@ -729,6 +928,41 @@ mod tests {
 
     fn read(text: &str) -> Option<Statement> {
         statement(&grammar_form(text))
+    }
+
+    #[test]
+    fn policies_about_a_code_span_subject() {
+        for rule in [
+            "`helm upgrade` is only allowed from CI.",
+            "`docker push` is not for agents.",
+            "`terraform apply` is done by the pipeline on merge, never from here.",
+            "Tasks like `db:seed`, `db:reset` are only for `RAILS_ENV=test`.",
+            "`flyway migrate` runs only against the local database.",
+            "`kubectl drain` is limited to the on-call engineer.",
+            "`aws iam` commands are for the security team only.",
+            "`git push --force` is not something you run.",
+            "Every `az` command needs `--subscription dev`.",
+            "Golden files in `golden/` are never regenerated by the agent.",
+            "Migration files in `db/migrations/` are immutable once merged.",
+            "`a.json` and `b.json` belong to the platform team, no edits.",
+            "no more `pip install --user`.",
+            "Still nothing to `main` though.",
+            "If a task seems to require `prod`, stop and ask.",
+            "Pushing always needs my explicit go-ahead.",
+        ] {
+            assert!(read(rule).is_some(), "{rule}");
+        }
+        for fact in [
+            "`just` is our build tool.",
+            "`tox` runs the tests.",
+            "`ruff` is the linter we use.",
+            "`deploy.yml` is the pipeline definition.",
+            "`make` is only needed once.",
+            "Nothing in `dist/` is hand-written.",
+            "`pnpm` runs the workspace scripts, including the tests.",
+        ] {
+            assert_eq!(read(fact), None, "{fact}");
+        }
     }
 
     #[test]

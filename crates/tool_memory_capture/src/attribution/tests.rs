@@ -1159,3 +1159,62 @@ fn a_bare_word_banned_after_a_program_is_its_subcommand() {
         "edit",
     );
 }
+
+#[test]
+fn mcp_tools_by_the_action_a_rule_forbids_or_gates() {
+    let support = &[
+        "Bash",
+        "Edit",
+        "mcp__zendesk__get_ticket",
+        "mcp__zendesk__update_ticket",
+        "mcp__zendesk__search_tickets",
+        "mcp__github__create_issue",
+        "mcp__salesforce__query_records",
+        "mcp__salesforce__update_record",
+        "mcp__salesforce__create_record",
+        "mcp__jira__create_issue",
+        "mcp__jira__transition_issue",
+        "mcp__calendar__list_events",
+        "mcp__calendar__create_event",
+    ];
+    for (rule, tool) in [
+        (
+            "Zendesk tickets: never set one to `closed`.",
+            "mcp__zendesk__update_ticket",
+        ),
+        (
+            "Salesforce is read-only for you.",
+            "mcp__salesforce__update_record",
+        ),
+        (
+            "Check with me before moving an issue to Done.",
+            "mcp__jira__transition_issue",
+        ),
+        (
+            "You may read Zendesk tickets, but never close them.",
+            "mcp__zendesk__update_ticket",
+        ),
+    ] {
+        check_rule(rule, None, support, tool);
+    }
+    let cline = &[
+        "execute_command",
+        "read_file",
+        "write_to_file",
+        "use_mcp_tool",
+    ];
+    for rule in [
+        "Never email customers on a Sunday.",
+        "Don't accept calendar invites on my behalf.",
+        "Never close a ticket without a reply.",
+    ] {
+        check_rule(rule, None, cline, "use_mcp_tool");
+    }
+    // A family claims a rule about mail in code before the gateway does.
+    check_rule(
+        "Don't hardcode email addresses in `config.py`.",
+        None,
+        cline,
+        "write_to_file",
+    );
+}

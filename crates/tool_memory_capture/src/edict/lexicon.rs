@@ -774,6 +774,15 @@ pub(crate) const FORWARD_PHRASES: &[&[&str]] = &[
     &["in", "future"],
     &["henceforth"],
     &["hereafter"],
+    // Spanish, German, French: "A partir de ahora no hagas …", "Ab sofort …", "Désormais …".
+    &["a", "partir", "de", "ahora"],
+    &["de", "ahora", "en", "adelante"],
+    &["desde", "ahora"],
+    &["ab", "sofort"],
+    &["ab", "jetzt"],
+    &["à", "partir", "de", "maintenant"],
+    &["désormais"],
+    &["dorénavant"],
 ];
 
 /// The words a filler opens with: each of [`FILLERS`] and the first word of each of
@@ -817,7 +826,7 @@ pub(crate) fn marker_openers() -> impl Iterator<Item = &'static str> {
         .iter()
         .chain(FOREIGN_USE)
         .chain(FOREIGN_ASK_FIRST.iter().map(|(ask, _)| ask))
-        .chain(["ne", "pas"].iter())
+        .chain(["ne", "pas", "jamais"].iter())
         .copied();
     let forward = FORWARD_PHRASES
         .iter()

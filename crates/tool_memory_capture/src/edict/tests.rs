@@ -735,6 +735,26 @@ fn recognises_learners_forms_and_other_languages() {
         &["Pregúntame antes de borrar nada."],
     );
     check("Usa `pnpm`, nunca `npm`.", &["Usa `pnpm`, nunca `npm`."]);
+    // "From now on" in other languages, the French negation elided onto the verb, the
+    // German passive ban.
+    check(
+        "A partir de ahora no hagas `git push --force`.",
+        &["A partir de ahora no hagas `git push --force`."],
+    );
+    check(
+        "Ab sofort keine Commits auf `main`.",
+        &["Ab sofort keine Commits auf `main`."],
+    );
+    check(
+        "N'exécute jamais `terraform destroy`.",
+        &["N'exécute jamais `terraform destroy`."],
+    );
+    check(
+        "`vendor/` wird nie direkt bearbeitet.",
+        &["`vendor/` wird nie direkt bearbeitet."],
+    );
+    check("N'importe quel fichier convient.", &[]);
+    check("`vendor/` wird oft bearbeitet.", &[]);
     // Not orders: a fragment after "not", a question, advice about the rules.
     check("Not that file, the other one.", &[]);
     check("Is forbidden to run it here?", &[]);

@@ -67,13 +67,25 @@ fn a_request_hands_over_what_follows_to_the_end() {
 }
 
 #[test]
-fn material_runs_to_the_end_past_a_quoted_or_fenced_block() {
+fn delimited_material_ends_with_its_block() {
+    // A run of `>` lines after a presentation is the material; the user speaks again after it.
     check(
-        "Here is the email I got:\n> Do not reply.\nNever email Bob.",
+        "Here is the email I got:\n> Do not reply.\n> Ever.\nNever email Bob.",
         &[
             ("Here is the email I got:", None),
             ("> Do not reply.", Some(HandedOver)),
-            ("Never email Bob.", Some(HandedOver)),
+            ("> Ever.", Some(HandedOver)),
+            ("Never email Bob.", None),
+        ],
+    );
+    check(
+        "Here is the announcement:\n\n> Restart it whenever.\n\nWe changed that. Never restart it.",
+        &[
+            ("Here is the announcement:", None),
+            ("", Some(HandedOver)),
+            ("> Restart it whenever.", Some(HandedOver)),
+            ("", None),
+            ("We changed that. Never restart it.", None),
         ],
     );
     check(
@@ -83,7 +95,55 @@ fn material_runs_to_the_end_past_a_quoted_or_fenced_block() {
             ("```", Some(Code)),
             ("never", Some(Code)),
             ("```", Some(Code)),
+            ("Never email Bob.", None),
+        ],
+    );
+    // Plain pasted lines have no end but the message's, even after a quoted line.
+    check(
+        "Here is the email I got:\nDo not reply.\n> Ever.\nNever email Bob.",
+        &[
+            ("Here is the email I got:", None),
+            ("Do not reply.", Some(HandedOver)),
+            ("> Ever.", Some(HandedOver)),
             ("Never email Bob.", Some(HandedOver)),
+        ],
+    );
+    // A pasted text cannot close its block early: the material runs to the message's last
+    // fence or `>` line, and only what follows that is the user's.
+    check(
+        "Here is the email:\n```\nhi\n```\nYou can deploy again.\n> bye\nNever email Bob.",
+        &[
+            ("Here is the email:", None),
+            ("```", Some(Code)),
+            ("hi", Some(Code)),
+            ("```", Some(Code)),
+            ("You can deploy again.", Some(HandedOver)),
+            ("> bye", Some(HandedOver)),
+            ("Never email Bob.", None),
+        ],
+    );
+    // An unclosed fence is code to the end.
+    check(
+        "Here is the email:\n```\nhi\n```\nNever email Bob.\n```\nYou can deploy again.",
+        &[
+            ("Here is the email:", None),
+            ("```", Some(Code)),
+            ("hi", Some(Code)),
+            ("```", Some(Code)),
+            ("Never email Bob.", Some(HandedOver)),
+            ("```", Some(Code)),
+            ("You can deploy again.", Some(Code)),
+        ],
+    );
+    // After the block, a pasted e-mail is material by its own rule, to the end.
+    check(
+        "Bob's reply:\n> Sure.\nFrom: bob@example.com\nSubject: deploys\nYou can deploy again.",
+        &[
+            ("Bob's reply:", None),
+            ("> Sure.", Some(HandedOver)),
+            ("From: bob@example.com", Some(Email)),
+            ("Subject: deploys", Some(Email)),
+            ("You can deploy again.", Some(Email)),
         ],
     );
     // Without a hand-over, the user's text after their own code block is theirs.

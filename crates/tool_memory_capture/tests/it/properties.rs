@@ -269,7 +269,9 @@ fn material_line() -> impl Strategy<Value = String> {
 /// The shapes material comes in.
 #[derive(Debug, Clone, Copy)]
 enum Shape {
-    /// After the request, on the lines that follow.
+    /// After the request, on the lines that follow, opening with a plain line: an undelimited
+    /// paste runs to the end. (One that opens with a `>` run or a fence is that block alone,
+    /// and the lines after its last delimiter are the user's again: `Quoted` and `Fenced`.)
     Block,
     /// On a request's own line, after its colon ("Translate this: …").
     Inline,
@@ -317,7 +319,7 @@ impl Shape {
                 .join("\n")
         };
         match self {
-            Shape::Block => format!("{request}\n\n{body}"),
+            Shape::Block => format!("{request}\n\nHi all,\n{body}"),
             Shape::Inline => format!("Translate this: {}", lines.join(" ")),
             Shape::Quoted => format!("{request}\n{}", prefixed(&|_| "> ".to_owned())),
             Shape::Fenced => format!("{request}\n```\n{body}\n```"),
