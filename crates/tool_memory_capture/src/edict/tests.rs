@@ -453,6 +453,10 @@ fn predicative_and_declared_bans_about_a_tool() {
     for rule in [
         "`crontab -r` is never OK.",
         "Merging to `main` is never acceptable without a review.",
+        // Adverbs between the copula and the judgement, a trailer after it, "not OK".
+        "Force pushes to `main` are still never OK though.",
+        "Deleting remote branches is also not okay.",
+        "Pushing to `release/*` is obviously not an option.",
         "Deploying to prod needs approval.",
         "`kubectl delete` only with my explicit approval.",
         "In this project you don't run any `docker` command at all.",
@@ -469,6 +473,9 @@ fn predicative_and_declared_bans_about_a_tool() {
     for remark in [
         "The build is never green on Mondays, weirdly.",
         "The build is never fine on Mondays.",
+        "The build is still not OK.",
+        "That's not OK.",
+        "Your answer is really not okay.",
         "You don't need to run the linter, CI does it.",
         "You don't have to ask for small refactors.",
         "You never know with flaky tests.",

@@ -102,9 +102,22 @@ pub(crate) const COPULAS: &[&str] = &[
     "is", "are", "stays", "stay", "remains", "remain", "being", "darf", "dürfen", "doit", "doivent",
 ];
 
-/// Adverbs that may stand between the copula and the ban ("is strictly off limits").
-pub(crate) const INTENSIFIERS: &[&str] =
-    &["strictly", "absolutely", "completely", "totally", "always"];
+/// Adverbs that may stand between the copula and the ban ("is strictly off limits", "are
+/// still never OK", "is obviously not an option").
+pub(crate) const INTENSIFIERS: &[&str] = &[
+    "strictly",
+    "absolutely",
+    "completely",
+    "totally",
+    "always",
+    "still",
+    "also",
+    "definitely",
+    "certainly",
+    "obviously",
+    "really",
+    "simply",
+];
 
 pub(crate) const GATES: &[&[&str]] = &[
     &["is", "reserved", "for"],
@@ -150,6 +163,8 @@ pub(crate) const JUDGEMENTS: &[&[&str]] = &[
     &["never", "fine"],
     &["never", "an", "option"],
     &["not", "acceptable"],
+    &["not", "ok"],
+    &["not", "okay"],
     &["not", "an", "option"],
     &["unacceptable"],
 ];
