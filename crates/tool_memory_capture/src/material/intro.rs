@@ -8,8 +8,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::lexicon::{
-    ADOPT_PHRASES, ADOPT_VERBS, FORWARD_PHRASES, OPINION_PHRASES, REQUEST_LEADS, RULES_FILES,
-    SOURCE_PHRASES, STANDING_PHRASES, has,
+    ADOPT_PHRASES, ADOPT_VERBS, FORWARD_PHRASES, OPINION_PHRASES, OTHERS_POSSESSIVES,
+    OWN_POSSESSORS, REQUEST_LEADS, RULES_FILES, SOURCE_PHRASES, STANDING_PHRASES, has,
 };
 use crate::lexicon::{
     ADOPT_VERB, ADOPT_VERB_WITH_RULES, AFTER_POINTER, FORWARD_POINTER, INTRO_TRIGGER,
@@ -254,8 +254,11 @@ fn clause_intro(reading: PlainLine<'_>, clause: &str, colon: bool) -> Option<Cla
     let material_noun = sets.any(MATERIAL_NOUN) || form.contains(".md");
     let adopts = contains_phrase(&words, ADOPT_PHRASES)
         || words.iter().enumerate().any(|(index, word)| {
-            (word.is(ADOPT_VERB) && (rules_noun || rules_file || pronoun_object(&words, index)))
-                || (word.is(ADOPT_VERB_WITH_RULES) && (rules_noun || rules_file))
+            let adopting = (word.is(ADOPT_VERB)
+                && (rules_noun || rules_file || pronoun_object(&words, index)))
+                || (word.is(ADOPT_VERB_WITH_RULES) && (rules_noun || rules_file));
+            // "I'm not adopting it", "don't follow these": refusing is no adoption.
+            adopting && !negated(&words, index)
         });
     if adopts {
         // "Follow the instructions in this email:" acts on the e-mail once; the instructions
@@ -299,7 +302,13 @@ fn clause_intro(reading: PlainLine<'_>, clause: &str, colon: bool) -> Option<Cla
     // their process?") adopts none of them.
     let asks = asks_about(clause, &words, process);
     if (rules_noun || rules_file) && !process && !asks {
-        return Some(ClauseIntro::Rules);
+        // "My teammate's CLAUDE.md:", "their AGENTS.md:": someone else's rules, shown, not
+        // taken; the user adopts them only with a verb ("Bob's CLAUDE.md, follow it:").
+        return Some(if someone_elses(&words) {
+            ClauseIntro::Material
+        } else {
+            ClauseIntro::Rules
+        });
     }
     if !colon && asks && (material_noun || rules_noun || rules_file) && presents(&words) {
         return Some(ClauseIntro::Material);
@@ -316,6 +325,28 @@ fn clause_intro(reading: PlainLine<'_>, clause: &str, colon: bool) -> Option<Cla
         }
     }
     None
+}
+
+/// Whether the verb at `index` is refused: "not", "never" or a negated auxiliary within the
+/// two words before it ("I'm not adopting it", "don't follow these", "won't ever obey").
+fn negated(words: &[Token<'_>], index: usize) -> bool {
+    words[index.saturating_sub(2)..index]
+        .iter()
+        .any(|word| matches!(word.text, "not" | "never" | "no") || word.text.ends_with("n't"))
+}
+
+/// Whether the clause names rules of someone other than the user: a possessive pronoun of
+/// another person ("his", "their") or an owner in `'s` that is not the project, the team or a
+/// contraction ("my teammate's", "bob's", "a vendor's").
+fn someone_elses(words: &[Token<'_>]) -> bool {
+    words.iter().any(|word| {
+        OTHERS_POSSESSIVES.contains(&word.text)
+            || word
+                .text
+                .strip_suffix("'s")
+                .or_else(|| word.text.strip_suffix("’s"))
+                .is_some_and(|owner| !owner.is_empty() && !OWN_POSSESSORS.contains(&owner))
+    })
 }
 
 /// Whether the adopting verb at `index` takes a pronoun for what follows: "follow it:",

@@ -79,6 +79,55 @@ pub(crate) const ADOPT_VERBS: &[&str] = &[
     "respect",
 ];
 
+/// Words that make a possessive someone else's, not the user's: "his CLAUDE.md", "their
+/// AGENTS.md". A possessive in `'s` is someone else's unless its owner is one of
+/// [`OWN_POSSESSORS`] ("my teammate's CLAUDE.md" is the teammate's).
+pub(crate) const OTHERS_POSSESSIVES: &[&str] = &["his", "her", "their"];
+
+/// Owners in `'s` that keep a rules file the user's: the project's, the team's, the agent's
+/// ("Cline's rules" are the user's rules for Cline), and the contractions that are no
+/// possessive at all ("here's", "it's", "let's").
+pub(crate) const OWN_POSSESSORS: &[&str] = &[
+    "agent",
+    "ai",
+    "aider",
+    "app",
+    "assistant",
+    "bot",
+    "claude",
+    "cline",
+    "codebase",
+    "codex",
+    "company",
+    "copilot",
+    "cursor",
+    "gemini",
+    "he",
+    "here",
+    "it",
+    "let",
+    "model",
+    "monorepo",
+    "org",
+    "organisation",
+    "organization",
+    "our",
+    "project",
+    "repo",
+    "repository",
+    "roo",
+    "service",
+    "she",
+    "team",
+    "that",
+    "there",
+    "what",
+    "where",
+    "who",
+    "windsurf",
+    "workspace",
+];
+
 /// Verbs that adopt instructions only when a rules noun says so: "add these to your rules",
 /// "save these instructions", "use these rules".
 pub(crate) const ADOPT_VERBS_WITH_RULES: &[&str] =

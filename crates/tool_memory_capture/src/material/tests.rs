@@ -575,3 +575,43 @@ fn material_the_user_adopts_is_theirs_but_lifts_nothing() {
     );
     assert!(!asked[0].1, "{asked:?}");
 }
+
+#[test]
+fn someone_elses_rules_file_or_a_refusal_is_no_adoption() {
+    // Someone else's file, shown: material, as any presented text.
+    check(
+        "My teammate's CLAUDE.md:\n- Never run yarn.",
+        &[
+            ("My teammate's CLAUDE.md:", None),
+            ("- Never run yarn.", Some(HandedOver)),
+        ],
+    );
+    check(
+        "Their AGENTS.md:\n- Never run yarn.",
+        &[
+            ("Their AGENTS.md:", None),
+            ("- Never run yarn.", Some(HandedOver)),
+        ],
+    );
+    // A refusal of the verb that would adopt.
+    check(
+        "Here is the vendor's rules file, I'm not adopting it:\n- Never run yarn.",
+        &[
+            (
+                "Here is the vendor's rules file, I'm not adopting it:",
+                None,
+            ),
+            ("- Never run yarn.", Some(HandedOver)),
+        ],
+    );
+    // The user's own file, the project's, and someone else's the user adopts stay theirs.
+    for message in [
+        "Here's my CLAUDE.md:\n- Never run yarn.",
+        "Here's the repo's AGENTS.md:\n- Never run yarn.",
+        "Bob's CLAUDE.md, follow it from now on:\n- Never run yarn.",
+        "Cline's rules:\n- Never run yarn.",
+    ] {
+        let (intro, rule) = message.split_once('\n').unwrap_or_default();
+        check(message, &[(intro, None), (rule, None)]);
+    }
+}
