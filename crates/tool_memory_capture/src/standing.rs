@@ -13,8 +13,8 @@ pub(crate) mod lexicon;
 use self::lexicon::{
     BANS, BY_HAND, CODE_POLICIES, COLON_BANS, CONSEQUENCE_REFUSALS, DECLARED_NOT_VERBS,
     DECLARED_SETTINGS, EVENTS, GATE_PHRASES, GATES, JUDGEMENTS, NEGATION_SCOPES, NO_NOT_RULES,
-    ONLY_MEANS, POLICY_SCOPES, POLICY_VERBS_IN_S, RECURRING_VERBS, SCOPE_OPENERS, SPAN_QUALIFIERS,
-    STATES, UNWANTED,
+    ONLY_MEANS, POLICY_SCOPES, POLICY_VERBS_IN_S, RECURRING_VERBS, SCOPE_OPENERS, SHAPE_LEADS,
+    SPAN_QUALIFIERS, STATES, UNWANTED,
 };
 use crate::lexicon::{
     COPULA, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, NO_CODE_FACT, PERMITTING_WORD,
@@ -617,6 +617,15 @@ fn is_shaped(tokens: &[Token<'_>]) -> bool {
             _ => false,
         };
     }
+    // "Also no deploys on Fridays", "Still no deletes": a word that joins the ban to what came
+    // before it.
+    let first = if word_at(tokens, first).is_some_and(|lead| SHAPE_LEADS.contains(&lead))
+        && matches!(word_at(tokens, first + 1), Some("no" | "nobody"))
+    {
+        first + 1
+    } else {
+        first
+    };
     let word = |offset: usize| word_at(tokens, first + offset);
     match word(0) {
         // "No class components", not "No idea why", "No tests were run".

@@ -242,6 +242,7 @@ pub(crate) const POLITE_REQUESTS: &[&str] = &["could you ", "can you ", "would y
 
 pub(crate) const FILLERS: &[&str] = &[
     "please",
+    "still",
     "pls",
     "plz",
     "kindly",

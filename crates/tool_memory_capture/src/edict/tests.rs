@@ -668,11 +668,18 @@ fn short_shapes_about_a_tool_are_rules() {
         "Run `npm run check` after every change.",
         "Sign off every commit (`git commit -s`).",
         "Read every file in `docs/adr/` at the start of each task.",
+        // A word that joins the ban to what came before, at the start.
+        "Also no deploys on Fridays.",
+        "Still no deletes, obviously.",
+        "Still don't run the migrations.",
     ] {
         check(rule, &[rule]);
     }
     for remark in [
         "No idea why the build is slow.",
+        "And no, I didn't push.",
+        "So no idea why it fails.",
+        "Still no luck with the build.",
         "No tests were run last night.",
         "No worries.",
         "Nobody knows why the cache is slow.",

@@ -144,6 +144,10 @@ pub(crate) const BY_HAND: &[&[&str]] = &[
     &["not", "manually"],
 ];
 
+/// Words that join a short ban to what came before it: "Also no deploys on Fridays", "Still
+/// no deletes, obviously".
+pub(crate) const SHAPE_LEADS: &[&str] = &["again", "also", "and", "but", "plus", "so", "still"];
+
 /// Judgements after a copula that ban what the subject names: "is never OK".
 pub(crate) const JUDGEMENTS: &[&[&str]] = &[
     // Passive bans: "`CHANGELOG.md` is never edited by hand", "`legacy/` is frozen".
