@@ -32,7 +32,7 @@ use std::borrow::Cow;
 use tool_memory_core::ToolMemoryRule;
 
 use self::entities::{CommandPhrase, command_phrases, handle_name, host_names, person_names};
-pub(crate) use self::fallback::{fallback_constraint, unread_clauses};
+pub(crate) use self::fallback::{carried_spans, fallback_constraint, unread_clauses};
 pub(crate) use self::kinds::kind_readings;
 pub(crate) use self::lexicon::is_program;
 use self::lexicon::word_class;

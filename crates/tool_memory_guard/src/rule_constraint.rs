@@ -387,7 +387,7 @@ mod tests {
         (3, 0xa091_6444_c1ff_6f1b),
         (4, 0x7cb0_bd67_831e_35e0),
         (5, 0xfcd7_1f7c_d6c4_4bf0),
-        (6, 0x5945_5a17_629b_cf4b),
+        (6, 0x0ead_ab2e_1b91_809f),
     ];
 
     #[test]
