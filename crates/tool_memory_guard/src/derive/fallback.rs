@@ -585,6 +585,10 @@ const EMPHASIS_WORDS: &[&str] = &["even with", "even if", "not even", "regardles
 /// the span's program are the fail-safe's too, and literals after an exception word in the
 /// clause ("unless it is a `--dry-run`") are its exceptions. `None` when no span is left.
 pub(crate) fn carried_spans(text: &str, derived: &Constraint) -> Option<Constraint> {
+    // No code span and no quote: nothing to read, and most rules stop here.
+    if !text.contains(['`', '"', '\'', '’']) {
+        return None;
+    }
     let text = text.replace('’', "'");
     if asks_about_a_rule(&text) {
         return None;
