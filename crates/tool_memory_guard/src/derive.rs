@@ -1101,7 +1101,12 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             if !phrases.is_empty()
                 && phrases
                     .iter()
-                    .all(|phrase| phrase.words.len() == 1 && phrase.adjacent_flags.is_empty()) =>
+                    // An option given a value (`redis-cli -h prod`) says where the command
+                    // runs, not what it does.
+                    .all(|phrase| {
+                        phrase.words.len() == 1
+                            && phrase.adjacent_flags.iter().all(|flag| flag.contains(' '))
+                    }) =>
         {
             access_of_commands(&words)
         }

@@ -389,6 +389,15 @@ pub(crate) const READ_ONLY_COMMANDS: &[(&str, &[&str], &[&str])] = &[
     ),
     ("docker", &["ps", "images", "logs", "inspect"], &[]),
     ("helm", &["list", "ls", "status", "get", "history"], &[]),
+    (
+        "redis-cli",
+        &[
+            "get", "mget", "ttl", "pttl", "keys", "scan", "exists", "type", "strlen", "hget",
+            "hgetall", "hkeys", "hlen", "lrange", "llen", "smembers", "scard", "zrange", "zcard",
+            "info", "ping", "dbsize",
+        ],
+        &[],
+    ),
     ("aws", &["s3 ls"], &[]),
     ("gsutil", &["ls", "cat"], &[]),
 ];

@@ -670,7 +670,7 @@ fn segment_invocations_within(
 
 /// Whether `program`'s option `word` takes the next word as its value: a long one of
 /// [`VALUE_FLAGS`] for any program, a short one of [`SHORT_VALUE_FLAGS`] for its program.
-fn takes_a_value(program: &str, subcommand: Option<&String>, word: &str) -> bool {
+pub(crate) fn takes_a_value(program: &str, subcommand: Option<&String>, word: &str) -> bool {
     VALUE_FLAGS.contains(&word)
         || SHORT_VALUE_FLAGS.iter().any(|(known, flags)| {
             let of_this = match known.split_once(' ') {

@@ -111,3 +111,26 @@ fn normal_rules_stay_advice() -> Result<()> {
         &[("pulumi destroy --stack acme/prod --yes", Allow)],
     )
 }
+
+#[test]
+fn an_option_given_a_value_in_a_span_binds_calls_with_that_value() -> Result<()> {
+    check(
+        "Never run `kubectl -n prod delete`.",
+        &[
+            ("kubectl -n prod delete pod api-1", Deny),
+            ("kubectl delete pod api-1 -n prod", Deny),
+            ("kubectl delete pod api-1 -n dev", Allow),
+            ("kubectl get pods -n prod", Allow),
+        ],
+    )?;
+    // The option says where the command runs; "for writes" what it must not do there.
+    check(
+        "`redis-cli -h prod-cache` must not be used for writes; `GET`/`TTL` only.",
+        &[
+            ("redis-cli -h prod-cache SET feature:x 1", Deny),
+            ("redis-cli -h prod-cache DEL feature:x", Deny),
+            ("redis-cli -h prod-cache GET feature:x", Allow),
+            ("redis-cli -h staging-cache SET feature:x 1", Allow),
+        ],
+    )
+}
