@@ -24,7 +24,10 @@ const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/re
 // whose first run missed 26 of its 51; 1,455 with two written after a fix): 0.9966 (the same five misses, all asks where the
 // label says deny), none of each. With its seventh round (1,547 calls, fresh_r7 added, whose
 // first run missed 48 of its 106; its 14 still missed are under `open/`, with ceilings of their
-// own): 0.997, none of each. Raise them as the guard improves, never lower them.
+// own): 0.997, none of each. With its eighth round (1,605 calls, fresh_r8 added, whose first
+// run missed 10 of its 66; its 7 still missed are under `open/`): 0.996 (the five asks-for-deny
+// and two more of the span fail-safe, `r8-pub-2` and `r8-pulumi-1`), none of each. Raise them
+// as the guard improves, never lower them.
 /// Share of calls decided as labelled.
 const MIN_ACCURACY: f64 = 0.996;
 /// Forbidden calls allowed: the failure that matters most, so none.
