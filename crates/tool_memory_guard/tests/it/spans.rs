@@ -134,3 +134,18 @@ fn an_option_given_a_value_in_a_span_binds_calls_with_that_value() -> Result<()>
         ],
     )
 }
+
+#[test]
+fn runners_that_put_secrets_around_a_program_run_it() -> Result<()> {
+    check(
+        "Never `flyctl apps destroy` anything.",
+        &[
+            ("direnv exec . flyctl apps destroy my-app --yes", Deny),
+            ("op run --env-file=.env -- flyctl apps destroy my-app", Deny),
+            ("aws-vault exec prod -- flyctl apps destroy my-app", Deny),
+            ("doppler run -- flyctl apps destroy my-app", Deny),
+            ("op run -- flyctl apps list", Allow),
+            ("direnv exec . flyctl apps list", Allow),
+        ],
+    )
+}
