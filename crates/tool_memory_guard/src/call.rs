@@ -22,6 +22,7 @@ pub(crate) use self::paths::PathUses;
 use self::paths::{changed_directory, path_uses, resolve};
 pub(crate) use self::shell::{
     HIDDEN_PROGRAM, Invocation, is_script, parse_command_line, runner_prefix, shell_words,
+    takes_a_value as option_takes_a_value,
 };
 pub(crate) use self::text::Text;
 

@@ -32,7 +32,7 @@ use std::borrow::Cow;
 use tool_memory_core::ToolMemoryRule;
 
 use self::entities::{CommandPhrase, command_phrases, handle_name, host_names, person_names};
-pub(crate) use self::fallback::{fallback_constraint, unread_clauses};
+pub(crate) use self::fallback::{carried_spans, fallback_constraint, unread_clauses};
 pub(crate) use self::kinds::kind_readings;
 pub(crate) use self::lexicon::is_program;
 use self::lexicon::word_class;
@@ -1101,7 +1101,12 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             if !phrases.is_empty()
                 && phrases
                     .iter()
-                    .all(|phrase| phrase.words.len() == 1 && phrase.adjacent_flags.is_empty()) =>
+                    // An option given a value (`redis-cli -h prod`) says where the command
+                    // runs, not what it does.
+                    .all(|phrase| {
+                        phrase.words.len() == 1
+                            && phrase.adjacent_flags.iter().all(|flag| flag.contains(' '))
+                    }) =>
         {
             access_of_commands(&words)
         }

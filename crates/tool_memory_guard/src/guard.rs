@@ -13,7 +13,7 @@ use tool_memory_core::{
 };
 
 use crate::call::{CallView, tool_words, visit_words};
-use crate::derive::{fallback_constraint, kind_readings, unread_clauses};
+use crate::derive::{carried_spans, fallback_constraint, kind_readings, unread_clauses};
 use crate::limits::MAX_ARGUMENT_DEPTH;
 use crate::limits::{ArgumentCount, Bound};
 use crate::matching::{CompiledConstraint, Hit, KeyGroup, evaluate};
@@ -260,6 +260,9 @@ struct Entry {
     /// ([`fallback_constraint`]): it asks about a call that carries what the rule names, and
     /// the rule still advises otherwise.
     fallback: bool,
+    /// The position, among `compiled`'s parts, of the span fail-safe
+    /// ([`carried_spans`]): a call it alone asks about gets the fail-safe's reason.
+    span_part: Option<usize>,
 }
 
 /// The rules of one tool (or of the sentinel), indexed by the words their matchers need.
@@ -461,6 +464,7 @@ impl Guard {
         // docs/guard.md). Computed here, not stored: it hangs on the rule's priority, which
         // changes without its text, and it is no reading of the text to show or import.
         let mut fallback = false;
+        let mut span_part: Option<usize> = None;
         let mut reading: Option<Constraint> = None;
         if constraint.is_none()
             && let Some((fail_safe, guess)) = fallback_constraint(&rule)
@@ -483,12 +487,28 @@ impl Guard {
                 reading = with_readings(reading.or_else(|| constraint.clone()), kinds);
                 fallback = false;
             }
+            // A code span of a ban or an ask that a call carries, where the derived reading
+            // does not fire, asks (see "Spans a call carries" in docs/guard.md).
+            if let Some(derived) = &constraint
+                && let Some(spans) = carried_spans(&rule.rule, derived)
+            {
+                let base = reading.clone().unwrap_or_else(|| derived.clone());
+                let position = base.also.len() + 1;
+                if base.also.len() < MAX_ALSO
+                    && let Some(with_spans) = with_readings(Some(base), vec![spans])
+                    && CompiledConstraint::new(&with_spans).is_some()
+                {
+                    span_part = Some(position);
+                    reading = Some(with_spans);
+                }
+            }
         }
         if let Some(reading) = reading {
             compiled = CompiledConstraint::new(&reading);
             fallback = fallback && compiled.is_some();
         }
         let tool = normalize_tool_name(&rule.tool_name);
+        let span_part = span_part.filter(|_| compiled.is_some());
         let index = if tool == UNSCOPED_TOOL {
             &mut self.unscoped
         } else {
@@ -504,6 +524,7 @@ impl Guard {
             stored_unreadable,
             stale,
             fallback,
+            span_part,
         });
     }
 
@@ -742,7 +763,7 @@ impl Guard {
         });
         candidates.dedup();
 
-        let mut decided: Vec<(Decision, &Entry, Hit)> = Vec::new();
+        let mut decided: Vec<(Decision, &Entry, Hit, bool)> = Vec::new();
         let mut advice: Vec<&Entry> = Vec::new();
         if !candidates.is_empty() {
             let view = CallView::of_tool(tool_words, family, program.as_deref(), arguments);
@@ -792,8 +813,8 @@ impl Guard {
                 };
                 // The rule's answer is the firmest of its parts' ("Never `git branch -D`. Ask
                 // before deleting branches.": a `-D` denies, a `-d` asks).
-                let mut firmest: Option<(Decision, Hit)> = None;
-                for part in compiled.parts() {
+                let mut firmest: Option<(Decision, Hit, bool)> = None;
+                for (position, part) in compiled.parts().enumerate() {
                     let found = match borrowed_view {
                         Some(paths) if part.is_path_ban() => evaluate(part, paths),
                         Some(_) => None,
@@ -810,8 +831,9 @@ impl Guard {
                             hit.strength,
                             part.ask_first && !opposite,
                         );
-                        if firmest.as_ref().is_none_or(|(best, _)| decision > *best) {
-                            firmest = Some((decision, hit));
+                        if firmest.as_ref().is_none_or(|(best, ..)| decision > *best) {
+                            let spanned = entry.span_part == Some(position);
+                            firmest = Some((decision, hit, spanned));
                         }
                         if decision == Decision::Deny {
                             break;
@@ -819,8 +841,8 @@ impl Guard {
                     }
                 }
                 match firmest {
-                    Some((Decision::Allow, _)) => advice.push(entry),
-                    Some((decision, hit)) => decided.push((decision, entry, hit)),
+                    Some((Decision::Allow, ..)) => advice.push(entry),
+                    Some((decision, hit, spanned)) => decided.push((decision, entry, hit, spanned)),
                     None => {}
                 }
             }
@@ -830,7 +852,7 @@ impl Guard {
         if bound.is_some() {
             // A requirement missing from the part that was read may sit in the part that was
             // not: it asks, never denies.
-            for (decision, _, hit) in &mut decided {
+            for (decision, _, hit, _) in &mut decided {
                 if hit.polarity == Polarity::Require {
                     *decision = (*decision).min(Decision::Confirm);
                 }
@@ -848,7 +870,7 @@ impl Guard {
                         !entry.fallback
                             || !decided
                                 .iter()
-                                .any(|(_, decided, _)| std::ptr::eq(*decided, *entry))
+                                .any(|(_, decided, ..)| std::ptr::eq(*decided, *entry))
                     }),
             );
         }
@@ -869,8 +891,10 @@ impl Guard {
                 .then(b.2.strength.cmp(&a.2.strength))
                 .then_with(|| a.1.rule.id.cmp(&b.1.rule.id))
         });
-        let (_, top, hit) = &decided[0];
-        let mut reason = if top.fallback {
+        let (_, top, hit, spanned) = &decided[0];
+        let mut reason = if *spanned {
+            span_reason(&top.rule, hit, &tool)
+        } else if top.fallback {
             fallback_reason(&top.rule, hit, &tool)
         } else {
             reason_line(decision, &top.rule, hit, &tool)
@@ -883,7 +907,7 @@ impl Guard {
             decision,
             rules: decided
                 .iter()
-                .map(|(_, entry, _)| entry.rule.clone())
+                .map(|(_, entry, ..)| entry.rule.clone())
                 .collect(),
             advice,
             reason,
@@ -1061,6 +1085,29 @@ fn fallback_reason(rule: &ToolMemoryRule, hit: &Hit, tool: &str) -> String {
         rule.priority,
         hit.matcher.kind.as_str(),
         hit.matcher.value,
+        text.split_whitespace().collect::<Vec<_>>().join(" "),
+        rule.id
+    )
+}
+
+/// The reason of the span fail-safe's ask ([`carried_spans`]): the rule, the span the call
+/// carries, and that the rule's reading does not otherwise apply.
+fn span_reason(rule: &ToolMemoryRule, hit: &Hit, tool: &str) -> String {
+    let owner = if rule.tool_name == UNSCOPED_TOOL {
+        "for every tool".to_owned()
+    } else {
+        format!("on {tool}")
+    };
+    let text: String = rule.rule.chars().take(FALLBACK_QUOTE_CHARS).collect();
+    let ellipsis = if text.len() < rule.rule.len() {
+        "..."
+    } else {
+        ""
+    };
+    format!(
+        "confirm first: this call carries `{}`, a command a {} rule {owner} bans or asks about, though the rule's reading does not otherwise apply to it: \"{}{ellipsis}\" (rule {})",
+        hit.matcher.value,
+        rule.priority,
         text.split_whitespace().collect::<Vec<_>>().join(" "),
         rule.id
     )

@@ -21,7 +21,7 @@ use crate::{Constraint, Error};
 /// derived again from the rule's text when the rule is enforced, so a user who upgrades
 /// toolmem gets the new reading of the rules they already have. A constraint a caller gave
 /// carries none and is kept as given.
-pub const DERIVATION: u32 = 6;
+pub const DERIVATION: u32 = 7;
 
 /// Gives a put the constraint it stores:
 ///
@@ -387,7 +387,8 @@ mod tests {
         (3, 0xa091_6444_c1ff_6f1b),
         (4, 0x7cb0_bd67_831e_35e0),
         (5, 0xfcd7_1f7c_d6c4_4bf0),
-        (6, 0x5945_5a17_629b_cf4b),
+        (6, 0x0ead_ab2e_1b91_809f),
+        (7, 0x6c5d_e988_3980_b883),
     ];
 
     #[test]

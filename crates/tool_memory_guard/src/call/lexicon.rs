@@ -298,6 +298,21 @@ pub(crate) const RUNNER_SUBCOMMANDS: &[(&str, &str)] = &[
     ("yarn", "exec"),
 ];
 
+/// Runners that put secrets or an environment around the program they run (issue 21, eighth
+/// round): the runner, its subcommand, and how many arguments it takes before the program
+/// (`direnv exec DIR cmd`, `aws-vault exec PROFILE -- cmd`); after a `--` the program is next
+/// whatever came before (`op run --env-file=.env -- cmd`, `chamber exec svc1 svc2 -- cmd`).
+pub(crate) const ENVIRONMENT_RUNNERS: &[(&str, &str, usize)] = &[
+    ("aws-vault", "exec", 1),
+    ("chamber", "exec", 1),
+    ("direnv", "exec", 1),
+    ("doppler", "run", 0),
+    ("dotenvx", "run", 0),
+    ("infisical", "run", 0),
+    ("op", "run", 0),
+    ("teller", "run", 0),
+];
+
 /// Keys that hold the command line a shell tool runs, in the agents' own spellings (Claude
 /// Code, Codex, Gemini CLI, Cursor, Cline `command`; Windsurf `CommandLine`; `cmd`, `args`).
 pub(crate) const COMMAND_KEYS: &[&str] = &[
@@ -389,6 +404,15 @@ pub(crate) const READ_ONLY_COMMANDS: &[(&str, &[&str], &[&str])] = &[
     ),
     ("docker", &["ps", "images", "logs", "inspect"], &[]),
     ("helm", &["list", "ls", "status", "get", "history"], &[]),
+    (
+        "redis-cli",
+        &[
+            "get", "mget", "ttl", "pttl", "keys", "scan", "exists", "type", "strlen", "hget",
+            "hgetall", "hkeys", "hlen", "lrange", "llen", "smembers", "scard", "zrange", "zcard",
+            "info", "ping", "dbsize",
+        ],
+        &[],
+    ),
     ("aws", &["s3 ls"], &[]),
     ("gsutil", &["ls", "cat"], &[]),
 ];

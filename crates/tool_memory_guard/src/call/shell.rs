@@ -3,10 +3,10 @@
 //! invocations.
 
 use super::lexicon::{
-    COMMAND_SHELLS, CONTAINER_VALUE_OPTIONS, ENVIRONMENT_OPTIONS, FIND_EXEC_OPTIONS,
-    KUBECTL_EXEC_VALUE_OPTIONS, RUNNER_SUBCOMMANDS, RUNNERS, SCRIPT_EXTENSIONS, SCRIPT_RUNNERS,
-    SHELL_KEYWORDS, SHORT_VALUE_FLAGS, TEXT_ARGUMENT_PROGRAMS, VALUE_FLAGS, WRAPPER_OPTIONS,
-    WRAPPERS,
+    COMMAND_SHELLS, CONTAINER_VALUE_OPTIONS, ENVIRONMENT_OPTIONS, ENVIRONMENT_RUNNERS,
+    FIND_EXEC_OPTIONS, KUBECTL_EXEC_VALUE_OPTIONS, RUNNER_SUBCOMMANDS, RUNNERS, SCRIPT_EXTENSIONS,
+    SCRIPT_RUNNERS, SHELL_KEYWORDS, SHORT_VALUE_FLAGS, TEXT_ARGUMENT_PROGRAMS, VALUE_FLAGS,
+    WRAPPER_OPTIONS, WRAPPERS,
 };
 use super::text::Text;
 use crate::limits::{Bound, Budget, MAX_COMMAND_NESTING, MAX_WRAPPERS};
@@ -670,7 +670,7 @@ fn segment_invocations_within(
 
 /// Whether `program`'s option `word` takes the next word as its value: a long one of
 /// [`VALUE_FLAGS`] for any program, a short one of [`SHORT_VALUE_FLAGS`] for its program.
-fn takes_a_value(program: &str, subcommand: Option<&String>, word: &str) -> bool {
+pub(crate) fn takes_a_value(program: &str, subcommand: Option<&String>, word: &str) -> bool {
     VALUE_FLAGS.contains(&word)
         || SHORT_VALUE_FLAGS.iter().any(|(known, flags)| {
             let of_this = match known.split_once(' ') {
@@ -742,6 +742,28 @@ fn find_exec_invocations(
 /// it runs (its subcommand and options); `None` when `program` runs nothing named after it.
 /// `python -m pip install x` runs `pip install x`.
 fn runner_target(program: &str, rest: &[String]) -> Option<usize> {
+    if let Some((_, _, arguments)) = ENVIRONMENT_RUNNERS
+        .iter()
+        .find(|(runner, sub, _)| *runner == program && rest.first().is_some_and(|word| word == sub))
+    {
+        // `op run --env-file=.env -- flyctl ...`, `direnv exec . flyctl ...`.
+        if let Some(end) = rest.iter().position(|word| word == "--") {
+            return (end + 1 < rest.len()).then_some(end + 1);
+        }
+        let mut at = 1;
+        let mut left = *arguments;
+        while at < rest.len() {
+            if rest[at].starts_with('-') {
+                at += 1;
+            } else if left > 0 {
+                left -= 1;
+                at += 1;
+            } else {
+                return Some(at);
+            }
+        }
+        return None;
+    }
     let mut at = if RUNNERS.contains(&program) {
         0
     } else if RUNNER_SUBCOMMANDS

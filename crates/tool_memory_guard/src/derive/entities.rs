@@ -2,6 +2,7 @@
 //! flags, "force push", "X with sudo"), people named after a verb of contact, and hosts after
 //! `ssh` or `server`.
 
+use crate::call::option_takes_a_value;
 use crate::derive::lexicon::*;
 use crate::derive::tokens::{Token, TokenKind, flag_value, is_flag, is_word, is_word_in};
 
@@ -36,11 +37,24 @@ pub(crate) fn command_phrases(
     while index < tokens.len() {
         let token = &tokens[index];
         if let TokenKind::QuotedCommand(command) = &token.kind {
-            let mut words = Vec::new();
-            let mut flags = Vec::new();
-            for part in command.split_whitespace() {
+            let mut words: Vec<String> = Vec::new();
+            let mut flags: Vec<String> = Vec::new();
+            let mut parts = command.split_whitespace().peekable();
+            while let Some(part) = parts.next() {
                 if part.starts_with('-') && part.len() > 1 {
-                    flags.push(part.to_owned());
+                    // `redis-cli -h prod`, `kubectl -n prod delete`: an option that takes a
+                    // value keeps it, so the command is the one with that value, not one whose
+                    // subcommand is the value.
+                    let value = words
+                        .first()
+                        .filter(|program| {
+                            !part.contains('=') && option_takes_a_value(program, words.get(1), part)
+                        })
+                        .and_then(|_| parts.next_if(|next| !next.starts_with('-')));
+                    flags.push(match value {
+                        Some(value) => format!("{part} {value}"),
+                        None => part.to_owned(),
+                    });
                 } else {
                     words.push(part.to_owned());
                 }

@@ -555,6 +555,226 @@ fn is_id(word: &str) -> bool {
         && word.contains(['-', '_'])
 }
 
+/// Words that open an exception inside a clause: what follows them is let through ("never
+/// `npm publish` unless it is a `--dry-run`"), so no span after them is the ban's.
+const EXCEPTION_WORDS: &[&str] = &[
+    " apart from ",
+    " besides ",
+    " but not ",
+    " except",
+    " other than ",
+    " outside of ",
+    " save for ",
+    " unless ",
+];
+
+/// Words that say a literal after them does not narrow the ban ("no `pulumi destroy`, not
+/// even with `--preview-only`"): a reading that joined that literal to the span's command
+/// read the rule narrower than its words.
+const EMPHASIS_WORDS: &[&str] = &["even with", "even if", "not even", "regardless", "whatever"];
+
+/// The span fail-safe of a critical or high rule whose text derived `derived` (issue 21,
+/// eighth round, S1/S2): a command of two words or more in a code span (or quoted) of a
+/// clause that bans or asks, read as "a call that carries every token of it is asked about",
+/// beside what the rule derives. So a call that evades the derived reading (another flag, a
+/// reading that joined the span to a literal its words did not tie to it) is asked about
+/// rather than allowed. Spans the reading deliberately narrowed keep its answer: a span that is
+/// the scope of an object (`vault kv destroy` on the `secret/` path), of a requirement (a flag
+/// required of it) or that the reading joined to a literal the words tie to it ("`git push`
+/// with `--force`") adds nothing; the access, exceptions and conditions of the part that reads
+/// the span's program are the fail-safe's too, and literals after an exception word in the
+/// clause ("unless it is a `--dry-run`") are its exceptions. `None` when no span is left.
+pub(crate) fn carried_spans(text: &str, derived: &Constraint) -> Option<Constraint> {
+    // No code span and no quote: nothing to read, and most rules stop here.
+    if !text.contains(['`', '"', '\'', '’']) {
+        return None;
+    }
+    let text = text.replace('’', "'");
+    if asks_about_a_rule(&text) {
+        return None;
+    }
+    let read: Cow<'_, str> = if text.len() <= MAX_WHOLE_TEXT_BYTES {
+        Cow::Borrowed(&text)
+    } else {
+        ordering_clauses(&text, gives_an_order, is_program)
+    };
+    let mut clauses: Vec<&str> = read.lines().collect();
+    for turn in CLAUSE_TURNS {
+        clauses = clauses
+            .into_iter()
+            .flat_map(|clause| clause.split(turn))
+            .collect();
+    }
+    let parts: Vec<&Constraint> = std::iter::once(derived).chain(&derived.also).collect();
+    let mut spans: Vec<Matcher> = Vec::new();
+    let mut template: Option<Constraint> = None;
+    for clause in clauses {
+        let lower = clause.to_lowercase();
+        let padded = format!(" {lower} ");
+        // An offset of `lower` is one of `clause` only where lower-casing kept the lengths.
+        let cut = EXCEPTION_WORDS
+            .iter()
+            .filter_map(|word| padded.find(word))
+            .min()
+            .filter(|&at| lower.len() == clause.len() && clause.is_char_boundary(at))
+            .map_or(clause.len(), |at| at.min(clause.len()));
+        let emphasis = EMPHASIS_WORDS.iter().any(|word| lower.contains(word));
+        // The literals after the exception word: what the clause lets through.
+        let (tail, lower_tail) = if cut < clause.len() {
+            (&clause[cut..], &lower[cut..])
+        } else {
+            ("", "")
+        };
+        let excepted: Vec<Matcher> = tokenize(tail, lower_tail)
+            .into_iter()
+            .filter_map(|token| match token.kind {
+                TokenKind::Entity(
+                    kind @ (MatcherKind::Flag | MatcherKind::Path | MatcherKind::Host),
+                    value,
+                ) => Some(Matcher::new(kind, value)),
+                TokenKind::QuotedCommand(command) => {
+                    Some(Matcher::new(MatcherKind::Command, command))
+                }
+                _ => None,
+            })
+            .collect();
+        let kept: Vec<&str> = ordered_pieces(&clause[..cut]);
+        for token in kept.iter().flat_map(|piece| {
+            let lower = piece.to_lowercase();
+            tokenize(piece, &lower)
+                .into_iter()
+                .filter_map(|token| match token.kind {
+                    TokenKind::QuotedCommand(command) => Some(command),
+                    _ => None,
+                })
+                .collect::<Vec<String>>()
+        }) {
+            let command = &token;
+            let words: Vec<&str> = command.split_whitespace().collect();
+            if words.len() < 2 || !is_command_name(words[0]) {
+                continue;
+            }
+            let loose: Vec<&str> = excepted
+                .iter()
+                .flat_map(|matcher| matcher.value.split_whitespace())
+                .collect();
+            let Some(part) = reading_of_span(&parts, &words, emphasis, &loose) else {
+                continue;
+            };
+            let matcher = Matcher::new(MatcherKind::Command, command.clone());
+            if spans.contains(&matcher) || spans.len() == MAX_MATCHERS {
+                continue;
+            }
+            // The part that reads the span's program lends the fail-safe its narrowings; the
+            // first such part decides them for every span, as one constraint holds one set.
+            let lent = template.get_or_insert_with(|| {
+                let mut ask = Constraint::forbid(Vec::new()).with_ask_first(true);
+                if let Some(part) = part {
+                    ask.access = part.access;
+                    ask.except.clone_from(&part.except);
+                    ask.when = part
+                        .when
+                        .iter()
+                        .filter(|when| when.kind == MatcherKind::Condition)
+                        .cloned()
+                        .collect();
+                }
+                ask
+            });
+            for except in &excepted {
+                if !lent.except.contains(except) {
+                    lent.except.push(except.clone());
+                }
+            }
+            spans.push(matcher);
+        }
+    }
+    let mut ask = template?;
+    ask.matchers = spans;
+    (!ask.matchers.is_empty() && ask.validate().is_ok()).then_some(ask)
+}
+
+/// What the derived reading says of a span of `words` (program first): `None` when it
+/// narrowed the span deliberately (the fail-safe adds nothing), else the part that reads the
+/// span's program, if any (whose narrowings the fail-safe keeps).
+fn reading_of_span<'a>(
+    parts: &[&'a Constraint],
+    words: &[&str],
+    emphasis: bool,
+    loose: &[&str],
+) -> Option<Option<&'a Constraint>> {
+    let program = words[0];
+    let mut reads: Option<&Constraint> = None;
+    for part in parts {
+        let commands = |matchers: &'a [Matcher]| {
+            matchers.iter().filter(|matcher| {
+                matcher.kind == MatcherKind::Command
+                    && matcher.value.split_whitespace().next() == Some(program)
+            })
+        };
+        let in_when = commands(&part.when).next().is_some();
+        let in_matchers: Vec<&Matcher> = commands(&part.matchers).collect();
+        if !in_when && in_matchers.is_empty() {
+            continue;
+        }
+        // A flag or a value required of the span, or an object it is the scope of ("`vault kv
+        // destroy` on the `secret/` mount"): the reading narrowed the span on purpose.
+        if part.polarity == crate::Polarity::Require
+            || (in_when && in_matchers.is_empty() && !part.matchers.is_empty())
+        {
+            return None;
+        }
+        for matcher in &in_matchers {
+            let tokens: Vec<&str> = matcher.value.split_whitespace().collect();
+            let covers = words.iter().all(|word| tokens.contains(word));
+            // The reading joined a literal to the span: the words tie it ("with `--force`")
+            // unless they say it does not ("not even with") or let it through ("unless it
+            // is a `--dry-run`").
+            let joined_against_the_words = emphasis
+                || tokens
+                    .iter()
+                    .filter(|token| !words.contains(token))
+                    .all(|token| loose.contains(token));
+            if covers && tokens.len() > words.len() && !joined_against_the_words {
+                return None;
+            }
+            // The reading forbids the span itself: a call that carries it fires the reading.
+            if covers
+                && tokens.len() == words.len()
+                && part.when.is_empty()
+                && part.except.is_empty()
+                && part.access.is_none()
+            {
+                return None;
+            }
+        }
+        reads.get_or_insert(part);
+    }
+    Some(reads)
+}
+
+/// The pieces of a clause (split at ", ") that a ban or an ask is about: a piece with a cue of
+/// one, and the pieces after it (a list: "never `a`, `b` or `c`"), but not a piece before
+/// the cue ("Use `npm ci`, never `npm install`", "`uv add`, not `pip install`") nor one that
+/// grants ("`kubectl get` is fine, `delete` is not").
+fn ordered_pieces(clause: &str) -> Vec<&str> {
+    let mut kept = Vec::new();
+    let mut ordered = false;
+    for piece in clause.split(", ") {
+        let lower = piece.to_lowercase();
+        let cues = Cues::of(&WordRuns::new(&lower));
+        let orders = cues.forbid.is_some() || cues.ask.is_some();
+        let grants = without_spans(&lower)
+            .split(|ch: char| !ch.is_alphanumeric())
+            .any(|word| PERMISSION_WORDS.binary_search(&word).is_ok());
+        ordered |= orders;
+        if ordered && (orders || !grants) {
+            kept.push(piece);
+        }
+    }
+    kept
+}
+
 #[cfg(test)]
 mod tests {
     use super::fallback_from_text;

@@ -1,7 +1,7 @@
 //! Command patterns: the program, subcommands and flags a `command` matcher names, and
 //! whether an invocation runs it.
 
-use crate::call::{CallView, HIDDEN_PROGRAM, Invocation, runner_prefix};
+use crate::call::{CallView, HIDDEN_PROGRAM, Invocation, option_takes_a_value, runner_prefix};
 use crate::normalize::{
     PsParameter, canonical_flag, canonical_subcommand, canonical_words, chunks,
     cmdlet_parameters_of, component_matches, equivalent_program, expand_flag, flag_meanings,
@@ -18,6 +18,9 @@ pub(crate) const ANY_ARGUMENT: &str = "*";
 pub(crate) struct CommandPattern {
     pub(crate) words: Vec<String>,
     pub(crate) flags: Vec<String>,
+    /// The values options of the pattern are given (`redis-cli -h prod`: `-h` is `prod`), by
+    /// the option's first meaning and lower-case, as an invocation records them.
+    pub(crate) values: Vec<(String, String)>,
 }
 
 impl CommandPattern {
@@ -30,7 +33,8 @@ impl CommandPattern {
         let mut raw_flags = Vec::new();
         let mut cmdlet = None;
         let mut skip_value = false;
-        for token in tokens {
+        let mut raw_values: Vec<(String, String)> = Vec::new();
+        for (at, token) in tokens.iter().enumerate() {
             if skip_value {
                 skip_value = false;
                 continue;
@@ -63,6 +67,15 @@ impl CommandPattern {
             if token.len() > 1 && token.starts_with('-') && !words.is_empty() {
                 // A short flag keeps its case (`git branch -D`), as a call's does.
                 raw_flags.push((*token).to_owned());
+                // An option that takes a value has it next (`redis-cli -h prod`), as a call
+                // is read: the value is no subcommand.
+                if !token.contains('=')
+                    && option_takes_a_value(&words[0], words.get(1), token)
+                    && let Some(value) = tokens.get(at + 1).filter(|next| !next.starts_with('-'))
+                {
+                    raw_values.push(((*token).to_owned(), value.to_lowercase()));
+                    skip_value = true;
+                }
             } else if words.is_empty() {
                 let named = program_name(token);
                 cmdlet = powershell_cmdlet(&named).map(|(_, parameters)| parameters);
@@ -103,7 +116,23 @@ impl CommandPattern {
                 }
             }
         }
-        CommandPattern { words, flags }
+        let values = raw_values
+            .into_iter()
+            .map(|(token, value)| {
+                expanded.clear();
+                expand_flag(&token, &mut expanded);
+                let name = flag_meanings(&program, expanded.first().map_or("", String::as_str))
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned();
+                (name, value)
+            })
+            .collect();
+        CommandPattern {
+            words,
+            flags,
+            values,
+        }
     }
 
     pub(crate) fn matches_invocation(&self, invocation: &Invocation) -> bool {
@@ -138,6 +167,10 @@ impl CommandPattern {
                 .flags
                 .iter()
                 .all(|flag| invocation.flags.contains(flag))
+            && self
+                .values
+                .iter()
+                .all(|value| invocation.values.contains(value))
     }
 
     /// Whether an invocation whose program the call hides (`$(echo git) push -f`, `$GIT push

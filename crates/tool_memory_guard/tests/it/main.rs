@@ -9,5 +9,6 @@ mod bounds;
 mod conditions;
 mod corpus;
 mod real_text;
+mod spans;
 mod speed;
 mod spellings;

@@ -24,7 +24,10 @@ const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/re
 // whose first run missed 26 of its 51; 1,455 with two written after a fix): 0.9966 (the same five misses, all asks where the
 // label says deny), none of each. With its seventh round (1,547 calls, fresh_r7 added, whose
 // first run missed 48 of its 106; its 14 still missed are under `open/`, with ceilings of their
-// own): 0.997, none of each. Raise them as the guard improves, never lower them.
+// own): 0.997, none of each. With its eighth round (1,605 calls, fresh_r8 added, whose first
+// run missed 10 of its 66; its 7 still missed are under `open/`): 0.996 (the five asks-for-deny
+// and two more of the span fail-safe, `r8-pub-2` and `r8-pulumi-1`), none of each. Raise them
+// as the guard improves, never lower them.
 /// Share of calls decided as labelled.
 const MIN_ACCURACY: f64 = 0.996;
 /// Forbidden calls allowed: the failure that matters most, so none.
@@ -33,8 +36,8 @@ const MAX_ALLOWED_FORBIDDEN: usize = 0;
 const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
 const MAX_BLOCKED_HARMLESS: usize = 0;
-const MIN_RULES: usize = 467;
-const MIN_CALLS: usize = 1_523;
+const MIN_RULES: usize = 542;
+const MIN_CALLS: usize = 1_609;
 
 fn load() -> Result<Vec<CorpusCase>> {
     crate::corpus::load_dir(CORPUS_DIR)
@@ -131,13 +134,15 @@ fn real_text_meets_the_floors() -> Result<()> {
 
 /// Cases of a fresh round still missed when the round ended (`real_text/open/`), kept as
 /// labelled and out of the closed corpus's floors until fixed; their ceilings are the figures
-/// at the end of round 7 and only go down. A fixed case moves back to its round's file.
+/// at the end of round 7 (4, 1, 9) with round 8's left cases added (4, 1, 3) and round 8's
+/// fixes taken out (`r7-h7-verb-2`, `r8-redis-1`: a value-taking option in a span;
+/// `r8-fly-1/2`: runners that put secrets around a program), and only go down. A fixed case moves back to its round's file.
 #[test]
 fn real_text_open_cases_stay_within_their_ceilings() -> Result<()> {
     const OPEN_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text/open");
     const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 4;
-    const MAX_OPEN_ALLOWED_CONFIRM: usize = 1;
-    const MAX_OPEN_BLOCKED_HARMLESS: usize = 9;
+    const MAX_OPEN_ALLOWED_CONFIRM: usize = 2;
+    const MAX_OPEN_BLOCKED_HARMLESS: usize = 12;
     let cases = crate::corpus::load_dir(OPEN_DIR)?;
     let report = evaluate(&cases);
     let allowed_forbidden = misses(&report, Decision::Deny, |actual| actual == Decision::Allow);
