@@ -37,7 +37,7 @@ const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
 const MAX_BLOCKED_HARMLESS: usize = 0;
 const MIN_RULES: usize = 542;
-const MIN_CALLS: usize = 1_609;
+const MIN_CALLS: usize = 1_639;
 
 fn load() -> Result<Vec<CorpusCase>> {
     crate::corpus::load_dir(CORPUS_DIR)
@@ -136,13 +136,14 @@ fn real_text_meets_the_floors() -> Result<()> {
 /// labelled and out of the closed corpus's floors until fixed; their ceilings are the figures
 /// at the end of round 7 (4, 1, 9) with round 8's left cases added (4, 1, 3) and round 8's
 /// fixes taken out (`r7-h7-verb-2`, `r8-redis-1`: a value-taking option in a span;
-/// `r8-fly-1/2`: runners that put secrets around a program), and only go down. A fixed case moves back to its round's file.
+/// `r8-fly-1/2`: runners that put secrets around a program), with round 9's first run added
+/// (28, 4, 1: the 35 of fresh_r9's 65 it missed), and only go down. A fixed case moves back to its round's file.
 #[test]
 fn real_text_open_cases_stay_within_their_ceilings() -> Result<()> {
     const OPEN_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text/open");
-    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 4;
-    const MAX_OPEN_ALLOWED_CONFIRM: usize = 2;
-    const MAX_OPEN_BLOCKED_HARMLESS: usize = 12;
+    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 32;
+    const MAX_OPEN_ALLOWED_CONFIRM: usize = 6;
+    const MAX_OPEN_BLOCKED_HARMLESS: usize = 13;
     let cases = crate::corpus::load_dir(OPEN_DIR)?;
     let report = evaluate(&cases);
     let allowed_forbidden = misses(&report, Decision::Deny, |actual| actual == Decision::Allow);
