@@ -147,6 +147,10 @@ fn derive_reading(text: &str, tool_name: &str) -> Option<Constraint> {
     } else {
         Cow::Borrowed(text)
     };
+    let text = match arrows_as_copula(&text) {
+        Some(plain) => Cow::Owned(plain),
+        None => text,
+    };
     let original = match spelling::plain_rule_text(&text) {
         Cow::Borrowed(_) => text,
         Cow::Owned(plain) => Cow::Owned(plain),
@@ -185,6 +189,48 @@ fn derive_reading(text: &str, tool_name: &str) -> Option<Constraint> {
         }
         derive_clauses(&original, &explained, &explained, tool_name)
     })
+}
+
+/// "`netlify deploy --prod` → forbidden", "`kubectl drain` is destructive → ask": an arrow
+/// between a thing and a verdict stands for the copula, and a bare "ask" (or "confirm") after
+/// it is an order to ask first. `None` for a text without an arrow outside code.
+fn arrows_as_copula(text: &str) -> Option<String> {
+    const ARROWS: [&str; 5] = [" → ", " -> ", " => ", " ⇒ ", " ⟶ "];
+    if !ARROWS.iter().any(|arrow| text.contains(arrow)) {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut in_code = false;
+    let mut rest = text;
+    while let Some(ch) = rest.chars().next() {
+        if ch == '`' {
+            in_code = !in_code;
+        }
+        if !in_code && let Some(arrow) = ARROWS.iter().find(|arrow| rest.starts_with(**arrow)) {
+            let after = &rest[arrow.len()..];
+            let verdict_end = after.find(['.', ';', '\n']).unwrap_or(after.len());
+            let verdict: String = after[..verdict_end]
+                .chars()
+                .filter(|ch| ch.is_alphanumeric() || ch.is_whitespace())
+                .collect::<String>()
+                .to_lowercase();
+            let verdict = verdict.trim();
+            if matches!(
+                verdict,
+                "ask" | "confirm" | "ask me" | "ask me first" | "ask first"
+            ) {
+                out.push_str(": ask me first");
+                rest = &after[verdict_end..];
+            } else {
+                out.push_str(": ");
+                rest = after;
+            }
+            continue;
+        }
+        out.push(ch);
+        rest = &rest[ch.len_utf8()..];
+    }
+    Some(out)
 }
 
 /// Whether a clause without a cue names commands in code spans (a span of several words, or

@@ -781,6 +781,25 @@ pub(crate) fn command_spellings(words: &[String]) -> Vec<Vec<String>> {
         spelling.extend(rest[1..].iter().cloned());
         spellings.push(spelling);
     }
+    // `hadoop fs -rm` for `hdfs dfs -rm`: a subcommand's short name under each name of the
+    // program ([`SUBCOMMAND_ALIASES`]).
+    if let Some(subcommand) = rest.first() {
+        let named: Vec<Vec<String>> = spellings
+            .iter()
+            .filter(|spelling| spelling.get(1) == Some(subcommand))
+            .cloned()
+            .chain(std::iter::once(words.to_vec()))
+            .collect();
+        for (known, alias, full) in SUBCOMMAND_ALIASES {
+            if known == program && full == subcommand {
+                for spelling in &named {
+                    let mut aliased = spelling.clone();
+                    aliased[1] = (*alias).to_owned();
+                    spellings.push(aliased);
+                }
+            }
+        }
+    }
     spellings
 }
 

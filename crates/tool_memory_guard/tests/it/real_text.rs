@@ -36,8 +36,8 @@ const MAX_ALLOWED_FORBIDDEN: usize = 0;
 const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
 const MAX_BLOCKED_HARMLESS: usize = 0;
-const MIN_RULES: usize = 542;
-const MIN_CALLS: usize = 1_639;
+const MIN_RULES: usize = 569;
+const MIN_CALLS: usize = 1_657;
 
 fn load() -> Result<Vec<CorpusCase>> {
     crate::corpus::load_dir(CORPUS_DIR)
@@ -137,12 +137,14 @@ fn real_text_meets_the_floors() -> Result<()> {
 /// at the end of round 7 (4, 1, 9) with round 8's left cases added (4, 1, 3) and round 8's
 /// fixes taken out (`r7-h7-verb-2`, `r8-redis-1`: a value-taking option in a span;
 /// `r8-fly-1/2`: runners that put secrets around a program), with round 9's first run added
-/// (28, 4, 1: the 35 of fresh_r9's 65 it missed), and only go down. A fixed case moves back to its round's file.
+/// (28, 4, 1: the 35 of fresh_r9's 65 it missed) and round 9's fixes taken out (J1 elided
+/// paths and home spellings, J2 assignments, J3 slash lists and arrows, J9 asks, J10/J11
+/// aliases), and only go down. A fixed case moves back to its round's file.
 #[test]
 fn real_text_open_cases_stay_within_their_ceilings() -> Result<()> {
     const OPEN_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text/open");
-    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 32;
-    const MAX_OPEN_ALLOWED_CONFIRM: usize = 6;
+    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 19;
+    const MAX_OPEN_ALLOWED_CONFIRM: usize = 2;
     const MAX_OPEN_BLOCKED_HARMLESS: usize = 13;
     let cases = crate::corpus::load_dir(OPEN_DIR)?;
     let report = evaluate(&cases);
