@@ -389,7 +389,7 @@ mod tests {
         (5, 0xfcd7_1f7c_d6c4_4bf0),
         (6, 0x0ead_ab2e_1b91_809f),
         (7, 0x6c5d_e988_3980_b883),
-        (8, 0xd805_ea4e_507f_ea65),
+        (8, 0x7484_c6b9_73aa_8bcd),
     ];
 
     #[test]
