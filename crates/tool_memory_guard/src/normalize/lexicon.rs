@@ -217,9 +217,11 @@ pub(crate) const PACKAGE_BINS: &[(&str, &str)] = &[
 pub(crate) const PROGRAM_EQUIVALENTS: &[(&str, &str, &[&str])] = &[
     ("[environment]::setenvironmentvariable", "setx", &[]),
     ("artisan", "php", &["artisan"]),
-    // Shorter names people give a program: bazelisk runs bazel, `composer.phar` is composer.
+    // Other names of a program: bazelisk runs bazel; composer is `php composer.phar` (as
+    // artisan is `php artisan`), however it is called.
     ("bazelisk", "bazel", &[]),
-    ("composer.phar", "composer", &[]),
+    ("composer", "php", &["composer.phar"]),
+    ("composer.phar", "php", &["composer.phar"]),
     ("del", "rm", &[]),
     ("docker-compose", "docker", &["compose"]),
     ("erase", "rm", &[]),
