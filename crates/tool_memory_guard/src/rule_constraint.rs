@@ -389,7 +389,7 @@ mod tests {
         (5, 0xfcd7_1f7c_d6c4_4bf0),
         (6, 0x0ead_ab2e_1b91_809f),
         (7, 0x6c5d_e988_3980_b883),
-        (8, 0x223b_bec2_0fe7_47af),
+        (8, 0xf63b_f7a3_2c40_5031),
     ];
 
     #[test]

@@ -649,6 +649,8 @@ pub(crate) fn says_read_only(lower: &str) -> bool {
         .any(|word| matches!(*word, "read-only" | "readonly"))
         || lower.contains("read only")
         || near("select", &["only", "alone", "just"])
+        // "Only SELECTs through the db tool".
+        || near("selects", &["only", "alone", "just"])
         || lower.contains("no writes")
         // "Use the Supabase MCP server only to read", "for reading only", "reads only".
         || ["only to read", "only for reading", "for reading only", "just to read", "reads only"]
