@@ -513,6 +513,9 @@ pub(crate) const COMMAND_GROUPS: &[(&str, &str)] = &[
 /// either spelling holds for both.
 pub(crate) const OPERATION_SPELLINGS: &[(&str, &[&str], &str, &[&str])] = &[
     ("conda", &["remove"], "--all", &["env", "remove"]),
+    // `docker buildx build --push -t acme/api .` pushes the image it builds.
+    ("docker", &["buildx", "build"], "--push", &["push"]),
+    ("docker", &["build"], "--push", &["push"]),
     ("terraform", &["apply"], "-destroy", &["destroy"]),
     ("terraform", &["plan"], "-destroy", &["plan", "destroy"]),
 ];

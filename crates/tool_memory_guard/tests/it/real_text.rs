@@ -37,7 +37,7 @@ const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
 const MAX_BLOCKED_HARMLESS: usize = 0;
 const MIN_RULES: usize = 573;
-const MIN_CALLS: usize = 1_670;
+const MIN_CALLS: usize = 1_671;
 
 fn load() -> Result<Vec<CorpusCase>> {
     crate::corpus::load_dir(CORPUS_DIR)
@@ -143,7 +143,7 @@ fn real_text_meets_the_floors() -> Result<()> {
 #[test]
 fn real_text_open_cases_stay_within_their_ceilings() -> Result<()> {
     const OPEN_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text/open");
-    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 7;
+    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 6;
     const MAX_OPEN_ALLOWED_CONFIRM: usize = 2;
     const MAX_OPEN_BLOCKED_HARMLESS: usize = 13;
     let cases = crate::corpus::load_dir(OPEN_DIR)?;
