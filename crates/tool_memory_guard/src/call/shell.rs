@@ -961,6 +961,11 @@ fn apply_environment(invocation: &mut Invocation, assignments: &[String]) {
     }
 }
 
+/// Options whose value is what a flag of the program says on its own: (program, option,
+/// value, flag).
+const FLAG_VALUE_MEANINGS: &[(&str, &str, &str, &str)] =
+    &[("vercel", "--target", "production", "--prod")];
+
 fn invocation(words: &[String]) -> Invocation {
     let first = &words[0];
     let (named, rest) = if first.starts_with('-') {
@@ -1074,6 +1079,18 @@ fn invocation(words: &[String]) -> Invocation {
         positional.push(word.clone());
     }
     canonical_words(&mut program, &mut positional);
+    // `vercel deploy --target=production` is `--prod`: an option given the value that a flag
+    // of its own stands for.
+    for (known, option, value, flag) in FLAG_VALUE_MEANINGS {
+        if *known == program
+            && values
+                .iter()
+                .any(|(given, seen)| given == option && seen == value)
+            && !flags.iter().any(|seen| seen == flag)
+        {
+            flags.push((*flag).to_owned());
+        }
+    }
     Invocation {
         program,
         positional,
