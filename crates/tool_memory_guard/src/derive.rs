@@ -147,6 +147,14 @@ fn derive_reading(text: &str, tool_name: &str) -> Option<Constraint> {
     } else {
         Cow::Borrowed(text)
     };
+    let text = match arrows_as_copula(&text) {
+        Some(plain) => Cow::Owned(plain),
+        None => text,
+    };
+    let text = match pronoun_order(&text) {
+        Some(plain) => Cow::Owned(plain),
+        None => text,
+    };
     let original = match spelling::plain_rule_text(&text) {
         Cow::Borrowed(_) => text,
         Cow::Owned(plain) => Cow::Owned(plain),
@@ -185,6 +193,115 @@ fn derive_reading(text: &str, tool_name: &str) -> Option<Constraint> {
         }
         derive_clauses(&original, &explained, &explained, tool_name)
     })
+}
+
+/// "`make publish` uploads to PyPI. Never run it; CI does.", "`./prune.sh` deletes the
+/// snapshots. Don't.": a sentence that only says what one command in code does, then an order
+/// about "it" (after a verb of running or using) or a bare order, is that order on the
+/// command: the description is no condition of it. `None` for any other text.
+fn pronoun_order(text: &str) -> Option<String> {
+    // The first sentence's end: a stop outside code, before a space.
+    let mut in_code = false;
+    let end = text.char_indices().find_map(|(at, ch)| {
+        if ch == '`' {
+            in_code = !in_code;
+        }
+        (!in_code && matches!(ch, '.' | '!') && text[at + 1..].starts_with(char::is_whitespace))
+            .then_some(at)
+    })?;
+    let (first, rest) = (&text[..end], text[end + 1..].trim_start());
+    if first.matches('`').count() != 2 || rest.is_empty() || rest.contains('`') {
+        return None;
+    }
+    let span_start = first.find('`')?;
+    let span = &first[span_start..=span_start + 1 + first[span_start + 1..].find('`')?];
+    if order_of(first).is_some() {
+        return None;
+    }
+    // The order: the sentence after, up to its end.
+    let order_end = rest.find(['.', '!', '\n']).unwrap_or(rest.len());
+    let order = &rest[..order_end];
+    order_of(order)?;
+    let lower = order.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|ch: char| !ch.is_alphanumeric() && ch != '\'')
+        .filter(|word| !word.is_empty())
+        .collect();
+    let bare = words.len() <= 3
+        && words.iter().all(|word| {
+            matches!(
+                *word,
+                "don't" | "do" | "not" | "never" | "please" | "dont" | "ever"
+            )
+        });
+    if bare {
+        return Some(format!("Never run {span}.{}", &rest[order_end..]));
+    }
+    const VERBS: &[&str] = &[
+        "run", "use", "call", "execute", "invoke", "touch", "trigger", "start", "launch", "do",
+    ];
+    let pronoun = words.windows(2).position(|pair| {
+        VERBS.contains(&pair[0]) && matches!(pair[1], "it" | "this" | "that" | "them")
+    })?;
+    let pronoun = words[pronoun + 1];
+    // The pronoun's place in the order as written (ASCII case-folding keeps offsets).
+    let at = lower
+        .match_indices(pronoun)
+        .map(|(at, _)| at)
+        .find(|&at| {
+            let before = lower[..at].chars().next_back();
+            let after = lower[at + pronoun.len()..].chars().next();
+            before.is_none_or(|ch| !ch.is_alphanumeric())
+                && after.is_none_or(|ch| !ch.is_alphanumeric())
+        })
+        .filter(|_| lower.len() == order.len())?;
+    Some(format!(
+        "{}{span}{}",
+        &order[..at],
+        &rest[at + pronoun.len()..]
+    ))
+}
+
+/// "`netlify deploy --prod` → forbidden", "`kubectl drain` is destructive → ask": an arrow
+/// between a thing and a verdict stands for the copula, and a bare "ask" (or "confirm") after
+/// it is an order to ask first. `None` for a text without an arrow outside code.
+fn arrows_as_copula(text: &str) -> Option<String> {
+    const ARROWS: [&str; 5] = [" → ", " -> ", " => ", " ⇒ ", " ⟶ "];
+    if !ARROWS.iter().any(|arrow| text.contains(arrow)) {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut in_code = false;
+    let mut rest = text;
+    while let Some(ch) = rest.chars().next() {
+        if ch == '`' {
+            in_code = !in_code;
+        }
+        if !in_code && let Some(arrow) = ARROWS.iter().find(|arrow| rest.starts_with(**arrow)) {
+            let after = &rest[arrow.len()..];
+            let verdict_end = after.find(['.', ';', '\n']).unwrap_or(after.len());
+            let verdict: String = after[..verdict_end]
+                .chars()
+                .filter(|ch| ch.is_alphanumeric() || ch.is_whitespace())
+                .collect::<String>()
+                .to_lowercase();
+            let verdict = verdict.trim();
+            if matches!(
+                verdict,
+                "ask" | "confirm" | "ask me" | "ask me first" | "ask first"
+            ) {
+                out.push_str(": ask me first");
+                rest = &after[verdict_end..];
+            } else {
+                out.push_str(": ");
+                rest = after;
+            }
+            continue;
+        }
+        out.push(ch);
+        rest = &rest[ch.len_utf8()..];
+    }
+    Some(out)
 }
 
 /// Whether a clause without a cue names commands in code spans (a span of several words, or

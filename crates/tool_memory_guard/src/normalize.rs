@@ -644,6 +644,15 @@ pub(crate) fn canonical_words(program: &mut String, positional: &mut Vec<String>
         "terraform" if positional.first().is_some_and(|word| word == "run-all") => {
             positional.remove(0);
         }
+        // Capistrano takes the stage before the task (`cap production deploy`): the task is
+        // compared first, the stage after it, so `cap rollback` names it on every stage.
+        "cap"
+            if positional.len() >= 2
+                && !is_cap_task(&positional[0])
+                && is_cap_task(&positional[1]) =>
+        {
+            positional.swap(0, 1);
+        }
         // `kubectl delete deploy/api` is `kubectl delete deployment api`: a resource type
         // under its full singular name, split from the object it names.
         "kubectl" if positional.len() >= 2 => {
@@ -707,6 +716,15 @@ pub(crate) fn canonical_words(program: &mut String, positional: &mut Vec<String>
     {
         positional.insert(0, "run".to_owned());
     }
+}
+
+/// Whether a word is a Capistrano task: one of its own, or a namespaced one (`deploy:check`).
+fn is_cap_task(word: &str) -> bool {
+    word.contains(':')
+        || matches!(
+            word,
+            "deploy" | "rollback" | "install" | "invoke" | "doctor" | "console" | "setup"
+        )
 }
 
 /// The other ways a call may spell a command (its words in compared form, [`canonical_words`]):
@@ -780,6 +798,25 @@ pub(crate) fn command_spellings(words: &[String]) -> Vec<Vec<String>> {
         let mut spelling = vec![program.clone()];
         spelling.extend(rest[1..].iter().cloned());
         spellings.push(spelling);
+    }
+    // `hadoop fs -rm` for `hdfs dfs -rm`: a subcommand's short name under each name of the
+    // program ([`SUBCOMMAND_ALIASES`]).
+    if let Some(subcommand) = rest.first() {
+        let named: Vec<Vec<String>> = spellings
+            .iter()
+            .filter(|spelling| spelling.get(1) == Some(subcommand))
+            .cloned()
+            .chain(std::iter::once(words.to_vec()))
+            .collect();
+        for (known, alias, full) in SUBCOMMAND_ALIASES {
+            if known == program && full == subcommand {
+                for spelling in &named {
+                    let mut aliased = spelling.clone();
+                    aliased[1] = (*alias).to_owned();
+                    spellings.push(aliased);
+                }
+            }
+        }
     }
     spellings
 }

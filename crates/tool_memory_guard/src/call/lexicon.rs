@@ -252,6 +252,10 @@ pub(crate) const SHORT_VALUE_FLAGS: &[(&str, &[&str])] = &[
     ("mysql", &["-D", "-e", "-h", "-P", "-u"]),
     ("psql", &["-c", "-d", "-f", "-h", "-p", "-U"]),
     ("redis-cli", &["-a", "-h", "-n", "-p", "-u"]),
+    (
+        "snowsql",
+        &["-a", "-c", "-d", "-f", "-q", "-r", "-s", "-u", "-w"],
+    ),
     ("tail", &["-c", "-n"]),
 ];
 

@@ -38,6 +38,9 @@ pub(crate) struct Invocation {
     /// The invocation (by index in the same list) whose quoted argument this one was read from
     /// (`psql -c "DELETE ..."`: the statement's parent is `psql`), if any.
     pub(crate) parent: Option<usize>,
+    /// The assignments put before the command (`NODE_ENV=production npm run seed`), lower-case,
+    /// as `name=value` with the value's quotes taken off.
+    pub(crate) environment: Vec<String>,
 }
 
 impl Invocation {
@@ -597,6 +600,7 @@ fn segment_invocations_within(
         index += 1;
     }
     let mut wrappers = 0;
+    let mut carried: Vec<String> = Vec::new();
     while index < words.len() {
         // A wrapper's invocation holds every word of the command it wraps.
         if !budget.take_invocation_words(words.len() - index) {
@@ -607,6 +611,12 @@ fn segment_invocations_within(
             && let Some(invocation) = out.last_mut()
         {
             apply_environment(invocation, &words[..index]);
+        } else if !carried.is_empty()
+            && let Some(invocation) = out.last_mut()
+        {
+            // `env NODE_ENV=production npm run seed`: what `env` sets is the command's
+            // environment as much as assignments before it are.
+            apply_environment(invocation, &carried);
         }
         let program = program_name(&words[index]);
         if program == "find" && !find_exec_invocations(&words[index + 1..], out, budget, finds) {
@@ -656,6 +666,7 @@ fn segment_invocations_within(
                     1
                 };
             } else if is_assignment(word) && program == "env" {
+                carried.push(word.clone());
                 index += 1;
             } else if arguments > 0 {
                 arguments -= 1;
@@ -906,6 +917,10 @@ fn apply_environment(invocation: &mut Invocation, assignments: &[String]) {
         invocation
             .texts
             .push(Text::of(&environment.join(" "), false, false));
+        invocation.environment = environment
+            .iter()
+            .map(|word| word.replace(['"', '\''], "").to_lowercase())
+            .collect();
     }
     for assignment in assignments {
         let Some((name, value)) = assignment.split_once('=') else {
@@ -945,6 +960,11 @@ fn apply_environment(invocation: &mut Invocation, assignments: &[String]) {
         }
     }
 }
+
+/// Options whose value is what a flag of the program says on its own: (program, option,
+/// value, flag).
+const FLAG_VALUE_MEANINGS: &[(&str, &str, &str, &str)] =
+    &[("vercel", "--target", "production", "--prod")];
 
 fn invocation(words: &[String]) -> Invocation {
     let first = &words[0];
@@ -1059,6 +1079,18 @@ fn invocation(words: &[String]) -> Invocation {
         positional.push(word.clone());
     }
     canonical_words(&mut program, &mut positional);
+    // `vercel deploy --target=production` is `--prod`: an option given the value that a flag
+    // of its own stands for.
+    for (known, option, value, flag) in FLAG_VALUE_MEANINGS {
+        if *known == program
+            && values
+                .iter()
+                .any(|(given, seen)| given == option && seen == value)
+            && !flags.iter().any(|seen| seen == flag)
+        {
+            flags.push((*flag).to_owned());
+        }
+    }
     Invocation {
         program,
         positional,
@@ -1067,5 +1099,6 @@ fn invocation(words: &[String]) -> Invocation {
         texts: vec![Text::of(&words.join(" "), false, false)],
         pipeline: 0,
         parent: None,
+        environment: Vec::new(),
     }
 }

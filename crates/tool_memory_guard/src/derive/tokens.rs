@@ -397,9 +397,64 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
     // The words come in text order; only quoted spans (listed first) need sorting in.
     if !spans.is_empty() {
         tokens.sort_by_key(|token| token.offset);
+        slashes_between_spans(text, &mut tokens);
+        elided_commands(text, &mut tokens);
         commands_by_place(text, &mut tokens);
     }
     tokens
+}
+
+/// "Never `rm -rf ~/.npm` or `~/.m2`": a path alone in code, listed after a command whose last
+/// argument is a path, is that command on this path (the words said once for both), not a
+/// second condition on the first command.
+fn elided_commands(text: &str, tokens: &mut [Token<'_>]) {
+    let path_like = |word: &str| word.contains('/') || word.starts_with(['~', '.', '$']);
+    for index in 1..tokens.len() {
+        let TokenKind::Entity(MatcherKind::Path, path) = &tokens[index].kind else {
+            continue;
+        };
+        if !text[tokens[index].offset..].starts_with('`') {
+            continue;
+        }
+        // The command before: across "or"/"and"/"nor", or right after it with a comma.
+        let before = match tokens[index - 1].lower.as_ref() {
+            "or" | "and" | "nor" if index >= 2 => index - 2,
+            _ => index - 1,
+        };
+        let TokenKind::QuotedCommand(command) = &tokens[before].kind else {
+            continue;
+        };
+        if before == index - 1 {
+            let start = tokens[before].offset + 1;
+            let gap = text[start..]
+                .find('`')
+                .map_or("", |end| &text[start + end + 1..tokens[index].offset]);
+            if gap.trim() != "," {
+                continue;
+            }
+        }
+        let mut words: Vec<&str> = command.split_whitespace().collect();
+        if words.len() < 2 || !words.last().is_some_and(|last| path_like(last)) {
+            continue;
+        }
+        let path = path.clone();
+        words.pop();
+        let spelled = format!("{} {path}", words.join(" "));
+        tokens[index].kind = TokenKind::QuotedCommand(spelled);
+    }
+}
+
+/// "No `cap deploy` / `cap rollback`": a slash alone between two code spans lists them, as "or"
+/// does, and is no path (the root) the rule names.
+fn slashes_between_spans(text: &str, tokens: &mut [Token<'_>]) {
+    let quoted = |token: &Token| text[token.offset..].starts_with('`');
+    for index in 1..tokens.len().saturating_sub(1) {
+        if tokens[index].text == "/" && quoted(&tokens[index - 1]) && quoted(&tokens[index + 1]) {
+            tokens[index].kind = TokenKind::Word;
+            tokens[index].lower = Cow::Borrowed("or");
+            tokens[index].class = word_class("or");
+        }
+    }
 }
 
 /// A backticked word the grammar does not know as a program (`truncate`, `pytest`,

@@ -449,6 +449,19 @@ fn universal_object(after: &[&str], action: &[String]) -> bool {
     }) {
         return true;
     }
+    // "Deleting a Zendesk user", "send a message": one of the tool's objects, any one, with
+    // at most one word between (the service's name, an adjective).
+    if after
+        .first()
+        .is_some_and(|first| matches!(*first, "a" | "an" | "any" | "one"))
+        && after.iter().skip(1).take(2).any(|next| {
+            action
+                .iter()
+                .any(|word| word.len() >= 3 && (word == next || same_noun(word, next)))
+        })
+    {
+        return true;
+    }
     for word in after.iter().take(3) {
         if POSSESSIVES.contains(word) || word.contains('\'') {
             return false;
@@ -461,6 +474,12 @@ fn universal_object(after: &[&str], action: &[String]) -> bool {
         }
     }
     false
+}
+
+/// Whether two nouns name the same object of a tool: a message is a mail is an email.
+fn same_noun(tool_word: &str, word: &str) -> bool {
+    const MESSAGES: &[&str] = &["mail", "email", "message", "e-mail"];
+    MESSAGES.contains(&tool_word) && MESSAGES.contains(&word)
 }
 
 /// Whether a word reads as a plural noun: ends in `s`, and is not a pronoun, a verb form of
@@ -630,6 +649,8 @@ pub(crate) fn says_read_only(lower: &str) -> bool {
         .any(|word| matches!(*word, "read-only" | "readonly"))
         || lower.contains("read only")
         || near("select", &["only", "alone", "just"])
+        // "Only SELECTs through the db tool".
+        || near("selects", &["only", "alone", "just"])
         || lower.contains("no writes")
         // "Use the Supabase MCP server only to read", "for reading only", "reads only".
         || ["only to read", "only for reading", "for reading only", "just to read", "reads only"]

@@ -21,6 +21,9 @@ pub(crate) struct CommandPattern {
     /// The values options of the pattern are given (`redis-cli -h prod`: `-h` is `prod`), by
     /// the option's first meaning and lower-case, as an invocation records them.
     pub(crate) values: Vec<(String, String)>,
+    /// The assignments the command is run with (`NODE_ENV=production npm run seed`), lower-case
+    /// `name=value`: a call must put each before the command (or give it through `env`).
+    pub(crate) environment: Vec<String>,
 }
 
 impl CommandPattern {
@@ -34,9 +37,14 @@ impl CommandPattern {
         let mut cmdlet = None;
         let mut skip_value = false;
         let mut raw_values: Vec<(String, String)> = Vec::new();
+        let mut environment = Vec::new();
         for (at, token) in tokens.iter().enumerate() {
             if skip_value {
                 skip_value = false;
+                continue;
+            }
+            if words.is_empty() && is_assignment(token) {
+                environment.push(token.replace(['"', '\''], "").to_lowercase());
                 continue;
             }
             // `git checkout -- .`: the end of options, which an invocation does not keep.
@@ -132,6 +140,7 @@ impl CommandPattern {
             words,
             flags,
             values,
+            environment,
         }
     }
 
@@ -171,6 +180,10 @@ impl CommandPattern {
                 .values
                 .iter()
                 .all(|value| invocation.values.contains(value))
+            && self
+                .environment
+                .iter()
+                .all(|assignment| invocation.environment.contains(assignment))
     }
 
     /// Whether an invocation whose program the call hides (`$(echo git) push -f`, `$GIT push
@@ -251,9 +264,42 @@ fn same_argument(program: &str, seen: &str, named: &str) -> bool {
         || (named.contains(['/', '.', '~'])
             && seen.contains(['/', '.', '~'])
             && normalize_path(seen) == normalize_path(named))
+        || (named.starts_with(['~', '$', '/'])
+            && seen.starts_with(['~', '$', '/'])
+            && in_home(named).is_some_and(|below| in_home(seen) == Some(below)))
         || (program != "git"
             && !named.contains(':')
             && seen
                 .strip_prefix(named)
                 .is_some_and(|rest| rest.len() > 1 && rest.starts_with(':')))
+}
+
+/// A path below the user's home, as what is below it: `~/.npm`, `$HOME/.npm`, `${HOME}/.npm`
+/// and `/home/ana/.npm` (or `/Users/ana`, `/root`) are one place for a command's argument.
+fn in_home(path: &str) -> Option<String> {
+    let path = normalize_path(path);
+    let below = path
+        .strip_prefix("~/")
+        .or_else(|| path.strip_prefix("$home/"))
+        .or_else(|| path.strip_prefix("${home}/"))
+        .or_else(|| path.strip_prefix("/root/"))
+        .or_else(|| {
+            ["/home/", "/users/"].iter().find_map(|base| {
+                let rest = path.strip_prefix(base)?;
+                rest.split_once('/').map(|(_, below)| below)
+            })
+        })?;
+    (!below.is_empty()).then(|| below.to_owned())
+}
+
+/// Whether a command's word is a shell assignment (`NODE_ENV=production`): a name of letters,
+/// digits and underscores, not starting with a digit, then `=`.
+fn is_assignment(token: &str) -> bool {
+    token.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && !name.starts_with(|ch: char| ch.is_ascii_digit())
+            && name
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+    })
 }

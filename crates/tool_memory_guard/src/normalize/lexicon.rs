@@ -108,6 +108,14 @@ pub(crate) const FLAG_ALIASES: &[(&str, &str, &str)] = &[
     ("dbt", "-t", "--target"),
     ("pio", "-t", "--target"),
     ("electron-builder", "-p", "--publish"),
+    // Salesforce's `sf` takes `-o` for `--target-org` in every command; snowsql's `-r` is
+    // `--rolename`; Maven's `-Dmaven.test.skip=true` skips the tests as `-DskipTests` does
+    // (and their compiling too).
+    ("sf", "-o", "--target-org"),
+    ("snowsql", "-r", "--rolename"),
+    ("mvn", "-Dmaven.test.skip=true", "-DskipTests"),
+    ("mvn", "-Dmaven.test.skip", "-DskipTests"),
+    ("mvn", "-DskipTests=true", "-DskipTests"),
     // Short flags keep their case (`git branch -d` deletes a merged branch, `-D` any branch);
     // where a program reads both cases as one flag, the capital is listed here.
     ("rm", "-R", "-r"),
@@ -154,6 +162,7 @@ pub(crate) const SUBCOMMAND_ALIASES: &[(&str, &str, &str)] = &[
     ("cargo", "d", "doc"),
     ("cargo", "r", "run"),
     ("cargo", "t", "test"),
+    ("hdfs", "fs", "dfs"),
     ("helm", "del", "uninstall"),
     ("helm", "delete", "uninstall"),
     ("helm", "ls", "list"),
@@ -208,11 +217,20 @@ pub(crate) const PACKAGE_BINS: &[(&str, &str)] = &[
 pub(crate) const PROGRAM_EQUIVALENTS: &[(&str, &str, &[&str])] = &[
     ("[environment]::setenvironmentvariable", "setx", &[]),
     ("artisan", "php", &["artisan"]),
+    // Other names of a program: bazelisk runs bazel; composer is `php composer.phar` (as
+    // artisan is `php artisan`), however it is called.
+    ("bazelisk", "bazel", &[]),
+    ("composer", "php", &["composer.phar"]),
+    ("composer.phar", "php", &["composer.phar"]),
     ("del", "rm", &[]),
     ("docker-compose", "docker", &["compose"]),
     ("erase", "rm", &[]),
     ("flyctl", "fly", &[]),
     ("gradlew", "gradle", &[]),
+    // `hadoop fs` is `hdfs dfs` (the subcommand is compared through `SUBCOMMAND_ALIASES`).
+    ("hadoop", "hdfs", &[]),
+    // The aliases the tools' own docs suggest: `alias k=kubectl`, `alias tf=terraform`.
+    ("k", "kubectl", &[]),
     ("mamba", "conda", &[]),
     ("micromamba", "conda", &[]),
     ("mvnw", "mvn", &[]),
@@ -222,6 +240,7 @@ pub(crate) const PROGRAM_EQUIVALENTS: &[(&str, &str, &[&str])] = &[
     ("spps", "kill", &[]),
     ("taskkill", "kill", &[]),
     ("terragrunt", "terraform", &[]),
+    ("tf", "terraform", &[]),
 ];
 
 /// What a PowerShell parameter does: sets a flag (in the spelling of the program the cmdlet is
@@ -494,6 +513,9 @@ pub(crate) const COMMAND_GROUPS: &[(&str, &str)] = &[
 /// either spelling holds for both.
 pub(crate) const OPERATION_SPELLINGS: &[(&str, &[&str], &str, &[&str])] = &[
     ("conda", &["remove"], "--all", &["env", "remove"]),
+    // `docker buildx build --push -t acme/api .` pushes the image it builds.
+    ("docker", &["buildx", "build"], "--push", &["push"]),
+    ("docker", &["build"], "--push", &["push"]),
     ("terraform", &["apply"], "-destroy", &["destroy"]),
     ("terraform", &["plan"], "-destroy", &["plan", "destroy"]),
 ];

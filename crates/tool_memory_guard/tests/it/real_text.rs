@@ -26,7 +26,9 @@ const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/re
 // first run missed 48 of its 106; its 14 still missed are under `open/`, with ceilings of their
 // own): 0.997, none of each. With its eighth round (1,605 calls, fresh_r8 added, whose first
 // run missed 10 of its 66; its 7 still missed are under `open/`): 0.996 (the five asks-for-deny
-// and two more of the span fail-safe, `r8-pub-2` and `r8-pulumi-1`), none of each. Raise them
+// and two more of the span fail-safe, `r8-pub-2` and `r8-pulumi-1`), none of each. With its
+// ninth round (1,672 calls, fresh_r9 added, whose first run missed 35 of its 65; its 2 still
+// missed are under `open/`): 0.996, none of each. Raise them
 // as the guard improves, never lower them.
 /// Share of calls decided as labelled.
 const MIN_ACCURACY: f64 = 0.996;
@@ -36,8 +38,8 @@ const MAX_ALLOWED_FORBIDDEN: usize = 0;
 const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
 const MAX_BLOCKED_HARMLESS: usize = 0;
-const MIN_RULES: usize = 542;
-const MIN_CALLS: usize = 1_609;
+const MIN_RULES: usize = 573;
+const MIN_CALLS: usize = 1_672;
 
 fn load() -> Result<Vec<CorpusCase>> {
     crate::corpus::load_dir(CORPUS_DIR)
@@ -136,13 +138,17 @@ fn real_text_meets_the_floors() -> Result<()> {
 /// labelled and out of the closed corpus's floors until fixed; their ceilings are the figures
 /// at the end of round 7 (4, 1, 9) with round 8's left cases added (4, 1, 3) and round 8's
 /// fixes taken out (`r7-h7-verb-2`, `r8-redis-1`: a value-taking option in a span;
-/// `r8-fly-1/2`: runners that put secrets around a program), and only go down. A fixed case moves back to its round's file.
+/// `r8-fly-1/2`: runners that put secrets around a program), with round 9's first run added
+/// (28, 4, 1: the 35 of fresh_r9's 65 it missed) and round 9's fixes taken out (J1 elided
+/// paths and home spellings, J2 assignments, J3 slash lists and arrows, J9 asks, J10/J11
+/// aliases, J4 pronoun orders, J6/J7 whole-tool bans and channels, J8 'Only SELECTs', J11 vercel's target), and
+/// only go down. A fixed case moves back to its round's file.
 #[test]
 fn real_text_open_cases_stay_within_their_ceilings() -> Result<()> {
     const OPEN_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text/open");
-    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 4;
+    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 5;
     const MAX_OPEN_ALLOWED_CONFIRM: usize = 2;
-    const MAX_OPEN_BLOCKED_HARMLESS: usize = 12;
+    const MAX_OPEN_BLOCKED_HARMLESS: usize = 13;
     let cases = crate::corpus::load_dir(OPEN_DIR)?;
     let report = evaluate(&cases);
     let allowed_forbidden = misses(&report, Decision::Deny, |actual| actual == Decision::Allow);

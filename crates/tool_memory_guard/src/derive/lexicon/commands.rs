@@ -48,6 +48,11 @@ pub(crate) const FORBID_CUES: &[&str] = &[
     "no-no",
     "no-nos",
     "taboo",
+    // "Deleting a Zendesk user is off the table", "is out of the question".
+    "off the table",
+    "out of the question",
+    // "Nothing in #random or #all-hands": no post there at all.
+    "nothing in",
 ];
 pub(crate) const REQUIRE_CUES: &[&str] = &[
     "always",
