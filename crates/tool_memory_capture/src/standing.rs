@@ -541,11 +541,26 @@ fn policy_at(tokens: &[Token<'_>], index: usize) -> bool {
 /// and ends in a bare refusal after a comma, a semicolon or a dash ("…, so don't", "…; please
 /// don't", "… — avoid it"): the refusal points back at what the clause named.
 fn consequence_ban(tokens: &[Token<'_>]) -> bool {
-    let Some(last) = tokens.iter().rposition(|token| token.word) else {
+    let Some(mut last) = tokens.iter().rposition(|token| token.word) else {
         return false;
     };
+    // "…; don't, even on dev": an aside after the refusal widens it.
+    if let Some(comma) = tokens[..last]
+        .iter()
+        .rposition(|token| token.punct() == Some(','))
+        && matches!(
+            word_at(tokens, comma + 1),
+            Some("even" | "ever" | "including")
+        )
+        && let Some(before) = tokens[..comma].iter().rposition(|token| token.word)
+    {
+        last = before;
+    }
     // Most clauses end in no refusal's last word: the gate before any phrase is read.
-    if !matches!(tokens[last].text, "don't" | "not" | "it" | "that" | "never") {
+    if !matches!(
+        tokens[last].text,
+        "don't" | "not" | "it" | "that" | "never" | "forbidden" | "banned" | "allowed" | "first"
+    ) {
         return false;
     }
     let words = tokens.iter().filter(|token| token.word).count();
@@ -564,7 +579,10 @@ fn consequence_ban(tokens: &[Token<'_>]) -> bool {
     }
     words > refusal.len() + 2
         && at > 0
-        && matches!(tokens[at - 1].punct(), Some(',' | ';' | '—' | '–' | '-'))
+        && matches!(
+            tokens[at - 1].punct(),
+            Some(',' | ';' | '—' | '–' | '-' | '→' | '>')
+        )
         && tokens[..at].iter().any(|token| token.text == CODE_WORD)
 }
 

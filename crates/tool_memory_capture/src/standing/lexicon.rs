@@ -389,13 +389,19 @@ pub(crate) const POLICY_VERBS_IN_S: &[&str] = &["is", "needs", "remains", "requi
 
 /// Bare refusals that end a ban stated by its consequence ("…, so don't", "… — avoid it").
 pub(crate) const CONSEQUENCE_REFUSALS: &[&[&str]] = &[
+    &["ask", "first"],
+    &["ask", "me", "first"],
     &["avoid", "it"],
     &["avoid", "that"],
+    &["banned"],
+    &["confirm", "first"],
     &["do", "not"],
     &["don't"],
     &["don't", "do", "it"],
     &["don't", "run", "it"],
+    &["forbidden"],
     &["never"],
+    &["not", "allowed"],
 ];
 
 /// Prepositions of time or condition that may open a ban's scope ("During the release freeze,
