@@ -1168,6 +1168,19 @@ fn is_trailer(code: &str) -> bool {
             .all(|byte| byte.is_ascii_alphabetic() || byte == b'-')
 }
 
+/// Parts of a hyphenated name that say which environment it serves.
+const ENVIRONMENT_PARTS: &[&str] = &[
+    "dev",
+    "preprod",
+    "prod",
+    "production",
+    "qa",
+    "sandbox",
+    "stage",
+    "staging",
+    "uat",
+];
+
 /// Whether a code span names a machine or a cloud resource by a numbered name: lower-case
 /// words joined by `-` whose last part is a number (`db-prod-2`, `cache-node-7`, `web-01`).
 /// A file has an extension or a path separator, an identifier of code an `_` or a capital.
@@ -1175,6 +1188,21 @@ fn is_resource_id(code: &str) -> bool {
     let Some((name, number)) = code.rsplit_once('-') else {
         return false;
     };
+    // `gke-prod-eu`, `ctx-staging`, `shop-uat`: a cluster, context or stack named for its
+    // environment; a file would have an extension or a path separator.
+    let lower_name = |part: &str| {
+        !part.is_empty()
+            && part
+                .bytes()
+                .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit())
+    };
+    if code.split('-').all(lower_name)
+        && code
+            .split('-')
+            .any(|part| ENVIRONMENT_PARTS.contains(&part))
+    {
+        return true;
+    }
     !name.is_empty()
         && name
             .bytes()
@@ -1515,6 +1543,12 @@ mod tests {
         assert!(!is_resource_id("v2"));
         assert!(!is_resource_id("snake_case-1"));
         assert!(!is_resource_id("Node-1"));
+        // Named for an environment: a cluster, a context, a stack.
+        assert!(is_resource_id("gke-prod-eu"));
+        assert!(is_resource_id("ctx-staging"));
+        assert!(!is_resource_id("production"));
+        assert!(!is_resource_id("prod-notes.md"));
+        assert!(!is_resource_id("deploy_prod-eu"));
     }
 
     #[test]

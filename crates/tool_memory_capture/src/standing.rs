@@ -85,7 +85,11 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
             return None;
         }
     }
-    if is_coded_policy(tokens) || consequence_ban(tokens) || span_subject_policy(tokens) {
+    if is_coded_policy(tokens)
+        || consequence_ban(tokens)
+        || span_subject_policy(tokens)
+        || labelled_policy(tokens)
+    {
         return Some(Statement::Coded);
     }
     if is_ban(tokens) {
@@ -537,6 +541,31 @@ fn policy_at(tokens: &[Token<'_>], index: usize) -> bool {
     })
 }
 
+/// A policy that labels the code spans after it: "read-only: `docs/legal/**`", "off-limits:
+/// `infra/`, `secrets/`", "never: `git push --force`". Only spans follow the colon (lists of
+/// them included), so "Forbidden: see the wiki" states nothing.
+fn labelled_policy(tokens: &[Token<'_>]) -> bool {
+    let Some(first) = word_at(tokens, 0) else {
+        return false;
+    };
+    let Some(policy) = CODE_POLICIES
+        .iter()
+        .find(|policy| policy[0] == first && matches_at(tokens, 1, &policy[1..]))
+    else {
+        return false;
+    };
+    if tokens.get(policy.len()).and_then(Token::punct) != Some(':') {
+        return false;
+    }
+    let rest = &tokens[policy.len() + 1..];
+    rest.iter().any(|token| token.text == CODE_WORD)
+        && rest.iter().all(|token| {
+            token.text == CODE_WORD
+                || matches!(token.text, "and" | "or")
+                || matches!(token.punct(), Some(',' | '.' | ';'))
+        })
+}
+
 /// A ban stated by its consequence: a clause that names a thing in code, says what it does,
 /// and ends in a bare refusal after a comma, a semicolon or a dash ("…, so don't", "…; please
 /// don't", "… — avoid it"): the refusal points back at what the clause named.
@@ -955,6 +984,24 @@ mod tests {
 
     fn read(text: &str) -> Option<Statement> {
         statement(&grammar_form(text))
+    }
+
+    #[test]
+    fn a_policy_may_label_the_spans_after_it() {
+        for rule in [
+            "read-only: `docs/legal/**`",
+            "off-limits: `infra/`, `secrets/`",
+            "Never: `git push --force` or `git reset --hard`.",
+        ] {
+            assert_eq!(read(rule), Some(Statement::Coded), "{rule}");
+        }
+        for not_rule in [
+            "Forbidden: see the wiki for `deploy`.",
+            "read-only: yes",
+            "Only: `a` builds the docs",
+        ] {
+            assert_ne!(read(not_rule), Some(Statement::Coded), "{not_rule}");
+        }
     }
 
     #[test]
