@@ -592,6 +592,23 @@ fn names_a_shell_thing(code: &str, after: &str) -> bool {
     if code.contains(['/', '.', '\\', ' ', '(']) {
         return false;
     }
+    // A file's name after it is no noun of it: "the `edition` in `Cargo.toml`" is not about
+    // `cargo`.
+    let file_at = after
+        .split('`')
+        .enumerate()
+        .position(|(index, part)| index % 2 == 1 && part.contains(['.', '/']));
+    let after = match file_at {
+        Some(index) => {
+            let cut: usize = after
+                .split('`')
+                .take(index)
+                .map(|part| part.len() + 1)
+                .sum();
+            &after[..cut.saturating_sub(1)]
+        }
+        None => after,
+    };
     after
         .split(|ch: char| !is_word_char(ch) && ch != '-')
         .filter(|word| !word.is_empty())
@@ -678,6 +695,11 @@ fn shown_later(after: &str) -> bool {
             .unwrap_or(rest.len());
         let word = &rest[..end];
         rest = &rest[end..];
+        // "`keys/*.pem` must not be read", "is never opened": a verb that shows, in the
+        // passive, has the file for its object.
+        if is_display_verb(word) && passive_before(after, rest.len() + word.len()) {
+            return true;
+        }
         if is_display_verb(word) {
             let next = rest
                 .split(|ch: char| !is_word_char(ch))
@@ -705,6 +727,19 @@ fn shown_later(after: &str) -> bool {
         }
     }
     false
+}
+
+/// Whether the word that ends `len` bytes before the end of `text` follows a form of "be"
+/// ("must not be read", "is never opened").
+fn passive_before(text: &str, len: usize) -> bool {
+    let before = &text[..text.len() - len];
+    let last = before
+        .split(|ch: char| !is_word_char(ch))
+        .rfind(|word| !word.is_empty())
+        .unwrap_or_default();
+    ["be", "is", "are", "been", "being", "gets", "get"]
+        .iter()
+        .any(|be| last.eq_ignore_ascii_case(be))
 }
 
 /// Whether a one-word code span the program table does not know (`pgbadger`, `grpcurl`)
@@ -1083,6 +1118,33 @@ fn span_need(code: &str) -> Option<Need> {
         return Some(Need::Shell);
     }
     if (first.starts_with("./") || first.starts_with(".\\")) && code.contains(' ') {
+        return Some(Need::Shell);
+    }
+    // `vendor/bin/drush sql-drop`, `bin/console doctrine:schema:drop`: a file without an
+    // extension run with a subcommand or a flag (a path to edit holds no space).
+    if let Some((_, name)) = first.rsplit_once('/')
+        && !name.is_empty()
+        && !name.contains('.')
+        && code.split_whitespace().nth(1).is_some_and(|next| {
+            next.starts_with('-')
+                || next.bytes().all(|byte| {
+                    byte.is_ascii_lowercase() || byte.is_ascii_digit() || b"-_:".contains(&byte)
+                })
+        })
+    {
+        return Some(Need::Shell);
+    }
+    // `$DATABASE_URL_PROD`, `${AWS_PROFILE}`: a variable of the shell's environment.
+    let variable = code
+        .strip_prefix("${")
+        .and_then(|name| name.strip_suffix('}'))
+        .or_else(|| code.strip_prefix('$'));
+    if variable.is_some_and(|name| {
+        !name.is_empty()
+            && name
+                .bytes()
+                .all(|byte| byte.is_ascii_uppercase() || byte.is_ascii_digit() || byte == b'_')
+    }) {
         return Some(Need::Shell);
     }
     // A PowerShell cmdlet, `Verb-Noun`: `Remove-Item`, `Set-ExecutionPolicy`.
@@ -1575,6 +1637,45 @@ mod tests {
         assert!(is_cmdlet("Remove-Item"));
         assert!(!is_cmdlet("force-push"));
         assert!(!is_cmdlet("Co-Authored-By"));
+    }
+
+    #[test]
+    fn commands_by_shape_and_what_a_file_name_does_not_say() {
+        assert_eq!(
+            need_of("Never run `bin/console doctrine:schema:drop`."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("Avoid `tools/bin/seed --reset`."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("Never connect with `$DATABASE_URL_PROD`."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("Don't export `${AWS_PROFILE}` globally."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("`config/secrets/*` must not be read."),
+            Some(Need::Read)
+        );
+        assert_eq!(
+            need_of("Never bump the `resolver:` in `stack.yaml`."),
+            Some(EDIT)
+        );
+        assert_eq!(
+            need_of("Never bump the `edition` in `Cargo.toml`."),
+            Some(EDIT)
+        );
+        // Paths stay files: no subcommand, an extension, or a variable inside a path.
+        assert_eq!(need_of("Never edit `docs/LICENSE`."), Some(EDIT));
+        assert_eq!(need_of("Never edit `$HOME/.bashrc`."), Some(EDIT));
+        assert_eq!(
+            need_of("`config/secrets/*` must not be changed."),
+            Some(EDIT)
+        );
     }
 
     #[test]
