@@ -875,19 +875,51 @@ fn is_own_edict(form: &str) -> bool {
 fn split_joined_edicts(sentence: &str, own: impl Fn(&str) -> bool) -> Vec<&str> {
     let mut clauses = Vec::new();
     let mut start = 0;
+    // Only a sentence of two clauses is read for one program: a longer one would be walked
+    // again at each semicolon.
+    let one_semicolon = sentence.matches(';').nth(1).is_none();
     for (at, _) in sentence.match_indices(';') {
         let head = sentence[start..at].trim();
         let rest = &sentence[at + 1..];
         let next = rest.find(';').map_or(rest, |end| &rest[..end]).trim();
         // "Only fetch from A and B; don't fetch anything else": a second order that points
         // back at the first is part of it.
-        if !head.is_empty() && own(head) && own(next) && !refers_back(next) {
+        // "Use `brew` only to list packages; no `brew install`": two orders about one
+        // program are one rule, the limit and its exception together.
+        if !head.is_empty()
+            && own(head)
+            && own(next)
+            && !refers_back(next)
+            && !(one_semicolon && same_program(head, next))
+        {
             clauses.push(head);
             start = at + 1;
         }
     }
     clauses.push(sentence[start..].trim());
     clauses
+}
+
+/// Whether two clauses each name the same program as the first word of a code span.
+fn same_program(head: &str, next: &str) -> bool {
+    let programs = |clause: &'_ str| -> Vec<String> {
+        clause
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter_map(|code| code.split_whitespace().next())
+            .filter(|word| {
+                word.bytes()
+                    .all(|byte| byte.is_ascii_alphanumeric() || b"-_".contains(&byte))
+            })
+            .map(str::to_ascii_lowercase)
+            .collect()
+    };
+    if !head.contains('`') || !next.contains('`') {
+        return false;
+    }
+    let first = programs(head);
+    programs(next).iter().any(|program| first.contains(program))
 }
 
 /// Whether a markerless sentence sets how a tool is called: an imperative verb of setting

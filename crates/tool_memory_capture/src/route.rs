@@ -1172,6 +1172,11 @@ fn span_need(code: &str) -> Option<Need> {
     if is_sql(code) {
         return Some(Need::Shell);
     }
+    // `FLUSHALL`, `KEYS *`: a command of a key-value store's shell (`redis-cli`).
+    let first_upper = first.bytes().all(|byte| byte.is_ascii_uppercase());
+    if first_upper && STORE_COMMANDS.contains(&first) {
+        return Some(Need::Shell);
+    }
     // `RUST_LOG=debug cargo test`: a variable set for a command; `s3://bucket/raw/`: a
     // bucket the shell's cloud CLI writes.
     let assignment = first.split_once('=').is_some_and(|(name, _)| {
@@ -1229,6 +1234,11 @@ fn is_trailer(code: &str) -> bool {
             .bytes()
             .all(|byte| byte.is_ascii_alphabetic() || byte == b'-')
 }
+
+/// Commands of a key-value store's shell a code span may open with, written in capitals.
+const STORE_COMMANDS: &[&str] = &[
+    "DEL", "FLUSHALL", "FLUSHDB", "HGETALL", "KEYS", "MONITOR", "SCAN", "SMEMBERS", "UNLINK",
+];
 
 /// Parts of a hyphenated name that say which environment it serves.
 const ENVIRONMENT_PARTS: &[&str] = &[

@@ -89,6 +89,9 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
         || consequence_ban(tokens)
         || span_subject_policy(tokens)
         || labelled_policy(tokens)
+        || span_alternative(tokens)
+        || but_first(tokens)
+        || runs_everything(tokens)
     {
         return Some(Statement::Coded);
     }
@@ -539,6 +542,57 @@ fn policy_at(tokens: &[Token<'_>], index: usize) -> bool {
             Some(next) => POLICY_SCOPES.contains(&next.text),
         }
     })
+}
+
+/// A thing in code, what it does, and another to use instead: "`KEYS *` blocks the server on
+/// prod; use `SCAN`", "`npm i` rewrites the lockfile — use `npm ci` instead".
+fn span_alternative(tokens: &[Token<'_>]) -> bool {
+    if word_at(tokens, 0) != Some(CODE_WORD) {
+        return false;
+    }
+    (2..tokens.len()).any(|at| {
+        matches!(tokens[at].punct(), Some(';' | '—' | '–'))
+            && matches!(word_at(tokens, at + 1), Some("use" | "prefer"))
+            && word_at(tokens, at + 2) == Some(CODE_WORD)
+            && tokens[1..at].iter().any(|token| token.word)
+    })
+}
+
+/// A permission with a condition before it: "Deploying to `qa` is fine once CI is green, but
+/// run `terraform plan` first": ", but" and an imperative ending in "first", about a thing in
+/// code.
+fn but_first(tokens: &[Token<'_>]) -> bool {
+    const GATES: &[&str] = &[
+        "ask", "check", "confirm", "get", "ping", "run", "tell", "use",
+    ];
+    let Some(last) = tokens.iter().rposition(|token| token.word) else {
+        return false;
+    };
+    tokens[last].text == "first"
+        && (1..last).any(|at| {
+            tokens[at].punct() == Some(',')
+                && word_at(tokens, at + 1) == Some("but")
+                && word_at(tokens, at + 2).is_some_and(|verb| GATES.contains(&verb))
+        })
+        && tokens.iter().any(|token| token.text == CODE_WORD)
+}
+
+/// A runner for every command: "bundle exec everything", "`uv run` everything", "poetry run
+/// all of it".
+fn runs_everything(tokens: &[Token<'_>]) -> bool {
+    let mut words = tokens
+        .iter()
+        .filter(|token| token.word)
+        .map(|token| token.text);
+    let (first, second, third) = (words.next(), words.next(), words.next());
+    let everything = |word: Option<&str>| matches!(word, Some("everything"));
+    match (first, second, third) {
+        (Some(CODE_WORD), word, None) => everything(word),
+        (Some(program), Some("run" | "exec"), word) => {
+            program != CODE_WORD && everything(word) && words.next().is_none()
+        }
+        _ => false,
+    }
 }
 
 /// A policy that labels the code spans after it: "read-only: `docs/legal/**`", "off-limits:
