@@ -1268,7 +1268,8 @@ fn is_resource_id(code: &str) -> bool {
                 .bytes()
                 .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit())
     };
-    if code.split('-').all(lower_name)
+    if code.len() < 64
+        && code.split('-').all(lower_name)
         && code
             .split('-')
             .any(|part| ENVIRONMENT_PARTS.contains(&part))

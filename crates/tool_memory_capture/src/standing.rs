@@ -599,6 +599,14 @@ fn runs_everything(tokens: &[Token<'_>]) -> bool {
 /// `infra/`, `secrets/`", "never: `git push --force`". Only spans follow the colon (lists of
 /// them included), so "Forbidden: see the wiki" states nothing.
 fn labelled_policy(tokens: &[Token<'_>]) -> bool {
+    // A colon among the first four tokens before the policy list is walked: few clauses hold one.
+    if !tokens
+        .iter()
+        .take(4)
+        .any(|token| token.punct() == Some(':'))
+    {
+        return false;
+    }
     let Some(first) = word_at(tokens, 0) else {
         return false;
     };
@@ -627,10 +635,14 @@ fn consequence_ban(tokens: &[Token<'_>]) -> bool {
     let Some(mut last) = tokens.iter().rposition(|token| token.word) else {
         return false;
     };
-    // "…; don't, even on dev": an aside after the refusal widens it.
-    if let Some(comma) = tokens[..last]
+    // "…; don't, even on dev": an aside after the refusal widens it (read only for a clause
+    // holding "even", "ever" or "including", which few do).
+    if tokens
         .iter()
-        .rposition(|token| token.punct() == Some(','))
+        .any(|token| matches!(token.text, "even" | "ever" | "including"))
+        && let Some(comma) = tokens[..last]
+            .iter()
+            .rposition(|token| token.punct() == Some(','))
         && matches!(
             word_at(tokens, comma + 1),
             Some("even" | "ever" | "including")
