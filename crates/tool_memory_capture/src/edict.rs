@@ -345,6 +345,14 @@ impl<'a> EdictReader<'a> {
         // either.": a fragment that extends the ban just read is a ban of its own.
         let order = order
             || (self.previous_was_order && span.voice == Voice::Own && is_continuation(tokens));
+        // "`helm uninstall x` removes the volumes. Don't.", "`a` and `b` are for the release
+        // manager. Never run either.": a bare refusal is a ban of what the sentence before it
+        // on its line named in code, and one rule with it.
+        let refusal = span.voice == Voice::Own
+            && bare_refusal(tokens)
+            && previous.is_some_and(|before| before.contains('`') && has_need(before))
+            && previous.is_some_and(|before| joined(span.text, before, clause).is_some());
+        let order = order || refusal;
         // "Set `requires_approval: true` on every `execute_command` …": an order about a
         // tool's own arguments, which stands only if the code span names a tool of the
         // catalogue (capture checks that).
@@ -406,10 +414,19 @@ impl<'a> EdictReader<'a> {
         }
         // "`tokens.css` is generated. Don't edit it.": a rule whose object points back keeps
         // the sentence before it on the same line, or it would name nothing to enforce.
+        if refusal
+            && self.previous_was_order
+            && let Some(last) = self.edicts.last()
+            && before.is_some_and(|before| std::ptr::eq(last.text.as_ref(), before))
+        {
+            // The sentence before was read as a rule of its own: the refusal takes its place.
+            self.edicts.pop();
+            self.previous_was_order = false;
+        }
         let antecedent = before
             .filter(|before| {
                 !self.previous_was_order
-                    && points_back(tokens)
+                    && (points_back(tokens) || refusal)
                     && !is_question(before)
                     && before.split_whitespace().nth(2).is_some()
                     && has_need(before)
@@ -481,6 +498,42 @@ fn is_continuation(tokens: &[Token<'_>]) -> bool {
         && !NOT_EXTENDING.contains(&first.text)
         && !first.is(SUBJECT);
     opened || closed
+}
+
+/// Whether a clause is a bare refusal with no object of its own, or "either" for one: "Don't.",
+/// "Forbidden.", "Never run either." (no question). A pronoun object ("Do not run them") is
+/// [`points_back`]'s.
+fn bare_refusal(tokens: &[Token<'_>]) -> bool {
+    const BACK: &[&str] = &["either"];
+    if tokens
+        .last()
+        .is_some_and(|token| token.punct() == Some('?'))
+    {
+        return false;
+    }
+    let mut words = tokens
+        .iter()
+        .filter(|token| token.word)
+        .map(|token| token.text);
+    let mut next = || words.next();
+    let first = next();
+    let first = if matches!(first, Some("please" | "just" | "so")) {
+        next()
+    } else {
+        first
+    };
+    let rest = match first {
+        Some("forbidden" | "banned" | "prohibited" | "off-limits") => return next().is_none(),
+        Some("don't" | "never") => [next(), next(), next()],
+        Some("do") if next() == Some("not") => [next(), next(), next()],
+        Some("not") => return next() == Some("allowed") && next().is_none(),
+        _ => return false,
+    };
+    match rest {
+        [None, ..] => true,
+        [Some(_verb), Some(pointer), None] => BACK.contains(&pointer),
+        _ => false,
+    }
 }
 
 /// The actions of a structured rule file that refuse what their conditions match.
@@ -822,19 +875,51 @@ fn is_own_edict(form: &str) -> bool {
 fn split_joined_edicts(sentence: &str, own: impl Fn(&str) -> bool) -> Vec<&str> {
     let mut clauses = Vec::new();
     let mut start = 0;
+    // Only a sentence of two clauses is read for one program: a longer one would be walked
+    // again at each semicolon.
+    let one_semicolon = sentence.matches(';').nth(1).is_none();
     for (at, _) in sentence.match_indices(';') {
         let head = sentence[start..at].trim();
         let rest = &sentence[at + 1..];
         let next = rest.find(';').map_or(rest, |end| &rest[..end]).trim();
         // "Only fetch from A and B; don't fetch anything else": a second order that points
         // back at the first is part of it.
-        if !head.is_empty() && own(head) && own(next) && !refers_back(next) {
+        // "Use `brew` only to list packages; no `brew install`": two orders about one
+        // program are one rule, the limit and its exception together.
+        if !head.is_empty()
+            && own(head)
+            && own(next)
+            && !refers_back(next)
+            && !(one_semicolon && same_program(head, next))
+        {
             clauses.push(head);
             start = at + 1;
         }
     }
     clauses.push(sentence[start..].trim());
     clauses
+}
+
+/// Whether two clauses each name the same program as the first word of a code span.
+fn same_program(head: &str, next: &str) -> bool {
+    let programs = |clause: &'_ str| -> Vec<String> {
+        clause
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter_map(|code| code.split_whitespace().next())
+            .filter(|word| {
+                word.bytes()
+                    .all(|byte| byte.is_ascii_alphanumeric() || b"-_".contains(&byte))
+            })
+            .map(str::to_ascii_lowercase)
+            .collect()
+    };
+    if !head.contains('`') || !next.contains('`') {
+        return false;
+    }
+    let first = programs(head);
+    programs(next).iter().any(|program| first.contains(program))
 }
 
 /// Whether a markerless sentence sets how a tool is called: an imperative verb of setting

@@ -592,6 +592,23 @@ fn names_a_shell_thing(code: &str, after: &str) -> bool {
     if code.contains(['/', '.', '\\', ' ', '(']) {
         return false;
     }
+    // A file's name after it is no noun of it: "the `edition` in `Cargo.toml`" is not about
+    // `cargo`.
+    let file_at = after
+        .split('`')
+        .enumerate()
+        .position(|(index, part)| index % 2 == 1 && part.contains(['.', '/']));
+    let after = match file_at {
+        Some(index) => {
+            let cut: usize = after
+                .split('`')
+                .take(index)
+                .map(|part| part.len() + 1)
+                .sum();
+            &after[..cut.saturating_sub(1)]
+        }
+        None => after,
+    };
     after
         .split(|ch: char| !is_word_char(ch) && ch != '-')
         .filter(|word| !word.is_empty())
@@ -678,6 +695,11 @@ fn shown_later(after: &str) -> bool {
             .unwrap_or(rest.len());
         let word = &rest[..end];
         rest = &rest[end..];
+        // "`keys/*.pem` must not be read", "is never opened": a verb that shows, in the
+        // passive, has the file for its object.
+        if is_display_verb(word) && passive_before(after, rest.len() + word.len()) {
+            return true;
+        }
         if is_display_verb(word) {
             let next = rest
                 .split(|ch: char| !is_word_char(ch))
@@ -705,6 +727,19 @@ fn shown_later(after: &str) -> bool {
         }
     }
     false
+}
+
+/// Whether the word that ends `len` bytes before the end of `text` follows a form of "be"
+/// ("must not be read", "is never opened").
+fn passive_before(text: &str, len: usize) -> bool {
+    let before = &text[..text.len() - len];
+    let last = before
+        .split(|ch: char| !is_word_char(ch))
+        .rfind(|word| !word.is_empty())
+        .unwrap_or_default();
+    ["be", "is", "are", "been", "being", "gets", "get"]
+        .iter()
+        .any(|be| last.eq_ignore_ascii_case(be))
 }
 
 /// Whether a one-word code span the program table does not know (`pgbadger`, `grpcurl`)
@@ -1085,6 +1120,33 @@ fn span_need(code: &str) -> Option<Need> {
     if (first.starts_with("./") || first.starts_with(".\\")) && code.contains(' ') {
         return Some(Need::Shell);
     }
+    // `vendor/bin/drush sql-drop`, `bin/console doctrine:schema:drop`: a file without an
+    // extension run with a subcommand or a flag (a path to edit holds no space).
+    if let Some((_, name)) = first.rsplit_once('/')
+        && !name.is_empty()
+        && !name.contains('.')
+        && code.split_whitespace().nth(1).is_some_and(|next| {
+            next.starts_with('-')
+                || next.bytes().all(|byte| {
+                    byte.is_ascii_lowercase() || byte.is_ascii_digit() || b"-_:".contains(&byte)
+                })
+        })
+    {
+        return Some(Need::Shell);
+    }
+    // `$DATABASE_URL_PROD`, `${AWS_PROFILE}`: a variable of the shell's environment.
+    let variable = code
+        .strip_prefix("${")
+        .and_then(|name| name.strip_suffix('}'))
+        .or_else(|| code.strip_prefix('$'));
+    if variable.is_some_and(|name| {
+        !name.is_empty()
+            && name
+                .bytes()
+                .all(|byte| byte.is_ascii_uppercase() || byte.is_ascii_digit() || byte == b'_')
+    }) {
+        return Some(Need::Shell);
+    }
     // A PowerShell cmdlet, `Verb-Noun`: `Remove-Item`, `Set-ExecutionPolicy`.
     if is_cmdlet(first) {
         return Some(Need::Shell);
@@ -1108,6 +1170,11 @@ fn span_need(code: &str) -> Option<Need> {
     }
     // SQL is run, not edited: `DROP`, `DELETE FROM users` (`MAX_ATTEMPTS` is a constant).
     if is_sql(code) {
+        return Some(Need::Shell);
+    }
+    // `FLUSHALL`, `KEYS *`: a command of a key-value store's shell (`redis-cli`).
+    let first_upper = first.bytes().all(|byte| byte.is_ascii_uppercase());
+    if first_upper && STORE_COMMANDS.contains(&first) {
         return Some(Need::Shell);
     }
     // `RUST_LOG=debug cargo test`: a variable set for a command; `s3://bucket/raw/`: a
@@ -1168,6 +1235,24 @@ fn is_trailer(code: &str) -> bool {
             .all(|byte| byte.is_ascii_alphabetic() || byte == b'-')
 }
 
+/// Commands of a key-value store's shell a code span may open with, written in capitals.
+const STORE_COMMANDS: &[&str] = &[
+    "DEL", "FLUSHALL", "FLUSHDB", "HGETALL", "KEYS", "MONITOR", "SCAN", "SMEMBERS", "UNLINK",
+];
+
+/// Parts of a hyphenated name that say which environment it serves.
+const ENVIRONMENT_PARTS: &[&str] = &[
+    "dev",
+    "preprod",
+    "prod",
+    "production",
+    "qa",
+    "sandbox",
+    "stage",
+    "staging",
+    "uat",
+];
+
 /// Whether a code span names a machine or a cloud resource by a numbered name: lower-case
 /// words joined by `-` whose last part is a number (`db-prod-2`, `cache-node-7`, `web-01`).
 /// A file has an extension or a path separator, an identifier of code an `_` or a capital.
@@ -1175,6 +1260,22 @@ fn is_resource_id(code: &str) -> bool {
     let Some((name, number)) = code.rsplit_once('-') else {
         return false;
     };
+    // `gke-prod-eu`, `ctx-staging`, `shop-uat`: a cluster, context or stack named for its
+    // environment; a file would have an extension or a path separator.
+    let lower_name = |part: &str| {
+        !part.is_empty()
+            && part
+                .bytes()
+                .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit())
+    };
+    if code.len() < 64
+        && code.split('-').all(lower_name)
+        && code
+            .split('-')
+            .any(|part| ENVIRONMENT_PARTS.contains(&part))
+    {
+        return true;
+    }
     !name.is_empty()
         && name
             .bytes()
@@ -1515,6 +1616,12 @@ mod tests {
         assert!(!is_resource_id("v2"));
         assert!(!is_resource_id("snake_case-1"));
         assert!(!is_resource_id("Node-1"));
+        // Named for an environment: a cluster, a context, a stack.
+        assert!(is_resource_id("gke-prod-eu"));
+        assert!(is_resource_id("ctx-staging"));
+        assert!(!is_resource_id("production"));
+        assert!(!is_resource_id("prod-notes.md"));
+        assert!(!is_resource_id("deploy_prod-eu"));
     }
 
     #[test]
@@ -1541,6 +1648,45 @@ mod tests {
         assert!(is_cmdlet("Remove-Item"));
         assert!(!is_cmdlet("force-push"));
         assert!(!is_cmdlet("Co-Authored-By"));
+    }
+
+    #[test]
+    fn commands_by_shape_and_what_a_file_name_does_not_say() {
+        assert_eq!(
+            need_of("Never run `bin/console doctrine:schema:drop`."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("Avoid `tools/bin/seed --reset`."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("Never connect with `$DATABASE_URL_PROD`."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("Don't export `${AWS_PROFILE}` globally."),
+            Some(Need::Shell)
+        );
+        assert_eq!(
+            need_of("`config/secrets/*` must not be read."),
+            Some(Need::Read)
+        );
+        assert_eq!(
+            need_of("Never bump the `resolver:` in `stack.yaml`."),
+            Some(EDIT)
+        );
+        assert_eq!(
+            need_of("Never bump the `edition` in `Cargo.toml`."),
+            Some(EDIT)
+        );
+        // Paths stay files: no subcommand, an extension, or a variable inside a path.
+        assert_eq!(need_of("Never edit `docs/LICENSE`."), Some(EDIT));
+        assert_eq!(need_of("Never edit `$HOME/.bashrc`."), Some(EDIT));
+        assert_eq!(
+            need_of("`config/secrets/*` must not be changed."),
+            Some(EDIT)
+        );
     }
 
     #[test]

@@ -85,7 +85,14 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
             return None;
         }
     }
-    if is_coded_policy(tokens) || consequence_ban(tokens) || span_subject_policy(tokens) {
+    if is_coded_policy(tokens)
+        || consequence_ban(tokens)
+        || span_subject_policy(tokens)
+        || labelled_policy(tokens)
+        || span_alternative(tokens)
+        || but_first(tokens)
+        || runs_everything(tokens)
+    {
         return Some(Statement::Coded);
     }
     if is_ban(tokens) {
@@ -537,15 +544,118 @@ fn policy_at(tokens: &[Token<'_>], index: usize) -> bool {
     })
 }
 
+/// A thing in code, what it does, and another to use instead: "`KEYS *` blocks the server on
+/// prod; use `SCAN`", "`npm i` rewrites the lockfile — use `npm ci` instead".
+fn span_alternative(tokens: &[Token<'_>]) -> bool {
+    if word_at(tokens, 0) != Some(CODE_WORD) {
+        return false;
+    }
+    (2..tokens.len()).any(|at| {
+        matches!(tokens[at].punct(), Some(';' | '—' | '–'))
+            && matches!(word_at(tokens, at + 1), Some("use" | "prefer"))
+            && word_at(tokens, at + 2) == Some(CODE_WORD)
+            && tokens[1..at].iter().any(|token| token.word)
+    })
+}
+
+/// A permission with a condition before it: "Deploying to `qa` is fine once CI is green, but
+/// run `terraform plan` first": ", but" and an imperative ending in "first", about a thing in
+/// code.
+fn but_first(tokens: &[Token<'_>]) -> bool {
+    const GATES: &[&str] = &[
+        "ask", "check", "confirm", "get", "ping", "run", "tell", "use",
+    ];
+    let Some(last) = tokens.iter().rposition(|token| token.word) else {
+        return false;
+    };
+    tokens[last].text == "first"
+        && (1..last).any(|at| {
+            tokens[at].punct() == Some(',')
+                && word_at(tokens, at + 1) == Some("but")
+                && word_at(tokens, at + 2).is_some_and(|verb| GATES.contains(&verb))
+        })
+        && tokens.iter().any(|token| token.text == CODE_WORD)
+}
+
+/// A runner for every command: "bundle exec everything", "`uv run` everything", "poetry run
+/// all of it".
+fn runs_everything(tokens: &[Token<'_>]) -> bool {
+    let mut words = tokens
+        .iter()
+        .filter(|token| token.word)
+        .map(|token| token.text);
+    let (first, second, third) = (words.next(), words.next(), words.next());
+    let everything = |word: Option<&str>| matches!(word, Some("everything"));
+    match (first, second, third) {
+        (Some(CODE_WORD), word, None) => everything(word),
+        (Some(program), Some("run" | "exec"), word) => {
+            program != CODE_WORD && everything(word) && words.next().is_none()
+        }
+        _ => false,
+    }
+}
+
+/// A policy that labels the code spans after it: "read-only: `docs/legal/**`", "off-limits:
+/// `infra/`, `secrets/`", "never: `git push --force`". Only spans follow the colon (lists of
+/// them included), so "Forbidden: see the wiki" states nothing.
+fn labelled_policy(tokens: &[Token<'_>]) -> bool {
+    // A colon among the first four tokens before the policy list is walked: few clauses hold one.
+    if !tokens
+        .iter()
+        .take(4)
+        .any(|token| token.punct() == Some(':'))
+    {
+        return false;
+    }
+    let Some(first) = word_at(tokens, 0) else {
+        return false;
+    };
+    let Some(policy) = CODE_POLICIES
+        .iter()
+        .find(|policy| policy[0] == first && matches_at(tokens, 1, &policy[1..]))
+    else {
+        return false;
+    };
+    if tokens.get(policy.len()).and_then(Token::punct) != Some(':') {
+        return false;
+    }
+    let rest = &tokens[policy.len() + 1..];
+    rest.iter().any(|token| token.text == CODE_WORD)
+        && rest.iter().all(|token| {
+            token.text == CODE_WORD
+                || matches!(token.text, "and" | "or")
+                || matches!(token.punct(), Some(',' | '.' | ';'))
+        })
+}
+
 /// A ban stated by its consequence: a clause that names a thing in code, says what it does,
 /// and ends in a bare refusal after a comma, a semicolon or a dash ("…, so don't", "…; please
 /// don't", "… — avoid it"): the refusal points back at what the clause named.
 fn consequence_ban(tokens: &[Token<'_>]) -> bool {
-    let Some(last) = tokens.iter().rposition(|token| token.word) else {
+    let Some(mut last) = tokens.iter().rposition(|token| token.word) else {
         return false;
     };
+    // "…; don't, even on dev": an aside after the refusal widens it (read only for a clause
+    // holding "even", "ever" or "including", which few do).
+    if tokens
+        .iter()
+        .any(|token| matches!(token.text, "even" | "ever" | "including"))
+        && let Some(comma) = tokens[..last]
+            .iter()
+            .rposition(|token| token.punct() == Some(','))
+        && matches!(
+            word_at(tokens, comma + 1),
+            Some("even" | "ever" | "including")
+        )
+        && let Some(before) = tokens[..comma].iter().rposition(|token| token.word)
+    {
+        last = before;
+    }
     // Most clauses end in no refusal's last word: the gate before any phrase is read.
-    if !matches!(tokens[last].text, "don't" | "not" | "it" | "that" | "never") {
+    if !matches!(
+        tokens[last].text,
+        "don't" | "not" | "it" | "that" | "never" | "forbidden" | "banned" | "allowed" | "first"
+    ) {
         return false;
     }
     let words = tokens.iter().filter(|token| token.word).count();
@@ -564,7 +674,10 @@ fn consequence_ban(tokens: &[Token<'_>]) -> bool {
     }
     words > refusal.len() + 2
         && at > 0
-        && matches!(tokens[at - 1].punct(), Some(',' | ';' | '—' | '–' | '-'))
+        && matches!(
+            tokens[at - 1].punct(),
+            Some(',' | ';' | '—' | '–' | '-' | '→' | '>')
+        )
         && tokens[..at].iter().any(|token| token.text == CODE_WORD)
 }
 
@@ -937,6 +1050,24 @@ mod tests {
 
     fn read(text: &str) -> Option<Statement> {
         statement(&grammar_form(text))
+    }
+
+    #[test]
+    fn a_policy_may_label_the_spans_after_it() {
+        for rule in [
+            "read-only: `docs/legal/**`",
+            "off-limits: `infra/`, `secrets/`",
+            "Never: `git push --force` or `git reset --hard`.",
+        ] {
+            assert_eq!(read(rule), Some(Statement::Coded), "{rule}");
+        }
+        for not_rule in [
+            "Forbidden: see the wiki for `deploy`.",
+            "read-only: yes",
+            "Only: `a` builds the docs",
+        ] {
+            assert_ne!(read(not_rule), Some(Statement::Coded), "{not_rule}");
+        }
     }
 
     #[test]

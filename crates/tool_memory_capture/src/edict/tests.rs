@@ -778,3 +778,31 @@ fn recognises_learners_forms_and_other_languages() {
     );
     check("Nie wieder.", &[]);
 }
+
+#[test]
+fn a_bare_refusal_bans_what_the_sentence_before_named_in_code() {
+    check(
+        "`kubectl delete ns` removes every pod in it. Don't.",
+        &["`kubectl delete ns` removes every pod in it. Don't."],
+    );
+    check(
+        "`a` and `b` are reserved for the release manager. Never run either.",
+        &["`a` and `b` are reserved for the release manager. Never run either."],
+    );
+    check(
+        "`pg_dump` takes an hour on prod; don't, even at night.",
+        &["`pg_dump` takes an hour on prod; don't, even at night."],
+    );
+    check(
+        "`make bundle` (uploads to S3; forbidden)",
+        &["`make bundle` (uploads to S3; forbidden)"],
+    );
+    check(
+        "`rake db:reset` wipes dev data → ask first.",
+        &["`rake db:reset` wipes dev data → ask first."],
+    );
+    // Without a code span before it, or asked, a refusal bans nothing it could name.
+    check("The build is slow today. Don't.", &[]);
+    check("`make bundle` uploads to S3. Don't?", &[]);
+    check("`make bundle` uploads to S3. Don't worry.", &[]);
+}

@@ -246,6 +246,9 @@ pub(crate) const COLON_BANS: &[&[&str]] = &[
     &["forbidden"],
     &["never"],
     &["not", "allowed"],
+    &["not", "fine"],
+    &["not", "ok"],
+    &["not", "okay"],
     &["off", "limits"],
     &["off-limits"],
     &["prohibited"],
@@ -339,6 +342,9 @@ pub(crate) const CODE_POLICIES: &[&[&str]] = &[
     &["nope"],
     &["not"],
     &["not", "allowed"],
+    &["not", "fine"],
+    &["not", "ok"],
+    &["not", "okay"],
     &["off", "limits"],
     &["off-limits"],
     &["only"],
@@ -389,13 +395,19 @@ pub(crate) const POLICY_VERBS_IN_S: &[&str] = &["is", "needs", "remains", "requi
 
 /// Bare refusals that end a ban stated by its consequence ("…, so don't", "… — avoid it").
 pub(crate) const CONSEQUENCE_REFUSALS: &[&[&str]] = &[
+    &["ask", "first"],
+    &["ask", "me", "first"],
     &["avoid", "it"],
     &["avoid", "that"],
+    &["banned"],
+    &["confirm", "first"],
     &["do", "not"],
     &["don't"],
     &["don't", "do", "it"],
     &["don't", "run", "it"],
+    &["forbidden"],
     &["never"],
+    &["not", "allowed"],
 ];
 
 /// Prepositions of time or condition that may open a ban's scope ("During the release freeze,
