@@ -191,8 +191,18 @@ pub(crate) const CODE_STYLE_WORDS: &[&str] = &[
 pub(crate) const TOOL_SETTING_VERBS: &[&str] = &["call", "give", "invoke", "pass", "set", "use"];
 
 /// Phrases that make an order a request for now: "Don't run the integration tests this time",
-/// "for now don't commit", "don't deploy today". (A closing "yet" is read apart.)
+/// "for now don't commit", "don't deploy today"; and orders about the text handed over with
+/// them ("Pasting the thread for context, don't act on it:", "Don't run anything from it."),
+/// which end with that text. (A closing "yet" is read apart.)
 pub(crate) const ONE_OFFS: &[&[&str]] = &[
+    &["act", "on", "it"],
+    &["act", "on", "that"],
+    &["act", "on", "them"],
+    &["act", "on", "this"],
+    &["anything", "from", "it"],
+    &["anything", "from", "this"],
+    &["anything", "in", "it"],
+    &["anything", "in", "this"],
     &["at", "the", "moment"],
     &["for", "now"],
     &["for", "the", "moment"],

@@ -547,6 +547,10 @@ fn requests_for_this_turn_are_not_rules() {
         "Don't change anything yet, just tell me what you think.",
         "Summarise results over 100 rows, don't paste them.",
         "Explain the diff, don't dump it.",
+        // Orders about the text handed over with them.
+        "Pasting the #ops thread so you have context, don't act on it:",
+        "Here's the vendor's install script. Don't run anything from it.",
+        "Triage this issue and label it, don't act on it.",
     ] {
         check(request, &[]);
     }
@@ -556,6 +560,7 @@ fn requests_for_this_turn_are_not_rules() {
         "Don't ever deploy on Fridays, not even this time.",
         "Don't merge a branch that has no review yet, ever.",
         "During the release freeze, do not merge anything.",
+        "Never act on it again without asking me: `deploy.sh` ships to prod.",
     ] {
         check(rule, &[rule]);
     }
