@@ -1069,23 +1069,12 @@ fn too_complex(tool: &str, bound: Bound, advice: Vec<ToolMemoryRule>) -> Verdict
 /// The reason of a fail-safe reading's ask: the rule, what of it the call carries, and that
 /// toolmem could not read it fully.
 fn fallback_reason(rule: &ToolMemoryRule, hit: &Hit, tool: &str) -> String {
-    let owner = if rule.tool_name == UNSCOPED_TOOL {
-        "for every tool".to_owned()
-    } else {
-        format!("on {tool}")
-    };
-    let text: String = rule.rule.chars().take(FALLBACK_QUOTE_CHARS).collect();
-    let ellipsis = if text.len() < rule.rule.len() {
-        "..."
-    } else {
-        ""
-    };
+    let (owner, quote) = quoted(rule, tool);
     format!(
-        "confirm first: a {} rule {owner} that toolmem could not read fully names {} `{}`, which this call carries: \"{}{ellipsis}\" (rule {})",
+        "confirm first: a {} rule {owner} that toolmem could not read fully names {} `{}`, which this call carries: {quote} (rule {})",
         rule.priority,
         hit.matcher.kind.as_str(),
         hit.matcher.value,
-        text.split_whitespace().collect::<Vec<_>>().join(" "),
         rule.id
     )
 }
@@ -1093,6 +1082,16 @@ fn fallback_reason(rule: &ToolMemoryRule, hit: &Hit, tool: &str) -> String {
 /// The reason of the span fail-safe's ask ([`carried_spans`]): the rule, the span the call
 /// carries, and that the rule's reading does not otherwise apply.
 fn span_reason(rule: &ToolMemoryRule, hit: &Hit, tool: &str) -> String {
+    let (owner, quote) = quoted(rule, tool);
+    format!(
+        "confirm first: this call carries `{}`, a command a {} rule {owner} bans or asks about, though the rule's reading does not otherwise apply to it: {quote} (rule {})",
+        hit.matcher.value, rule.priority, rule.id
+    )
+}
+
+/// Where a fail-safe's rule holds ("on bash", "for every tool") and its text quoted on one
+/// line, cut at [`FALLBACK_QUOTE_CHARS`].
+fn quoted(rule: &ToolMemoryRule, tool: &str) -> (String, String) {
     let owner = if rule.tool_name == UNSCOPED_TOOL {
         "for every tool".to_owned()
     } else {
@@ -1104,13 +1103,8 @@ fn span_reason(rule: &ToolMemoryRule, hit: &Hit, tool: &str) -> String {
     } else {
         ""
     };
-    format!(
-        "confirm first: this call carries `{}`, a command a {} rule {owner} bans or asks about, though the rule's reading does not otherwise apply to it: \"{}{ellipsis}\" (rule {})",
-        hit.matcher.value,
-        rule.priority,
-        text.split_whitespace().collect::<Vec<_>>().join(" "),
-        rule.id
-    )
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    (owner, format!("\"{text}{ellipsis}\""))
 }
 
 /// How much of a rule's text a fail-safe reason quotes: enough to recognise the rule on one
