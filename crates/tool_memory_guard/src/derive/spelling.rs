@@ -329,7 +329,26 @@ fn is_parenthetical_aside(inside: &str) -> bool {
         })
     });
     let words = prose_words(inside);
-    !names_something
+    // "(the lockfile is pnpm-lock.yaml)", "(we use pnpm-lock.yaml)": a statement about
+    // something else gives the reason; what it names is not the order's object.
+    let explains = words
+        .first()
+        .is_some_and(|first| matches!(first.as_str(), "the" | "our" | "we"))
+        && words.iter().any(|word| {
+            matches!(
+                word.as_str(),
+                "is" | "are"
+                    | "was"
+                    | "were"
+                    | "lives"
+                    | "live"
+                    | "holds"
+                    | "hold"
+                    | "uses"
+                    | "use"
+            )
+        });
+    (!names_something || explains)
         && words.len() >= 2
         && !words
             .iter()
@@ -425,6 +444,14 @@ mod tests {
         check(
             "- run `git clean -fdx` (the `.env` files are untracked)",
             "- run `git clean -fdx`                                 ",
+        );
+    }
+
+    #[test]
+    fn a_statement_in_parentheses_is_the_reason_not_the_object() {
+        check(
+            "Never `npm install` (the lockfile is pnpm-lock.yaml).",
+            "Never `npm install`                                 .",
         );
     }
 
