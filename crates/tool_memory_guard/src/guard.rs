@@ -1089,14 +1089,20 @@ fn span_reason(rule: &ToolMemoryRule, hit: &Hit, tool: &str) -> String {
     )
 }
 
-/// Where a fail-safe's rule holds ("on bash", "for every tool") and its text quoted on one
-/// line, cut at [`FALLBACK_QUOTE_CHARS`].
-fn quoted(rule: &ToolMemoryRule, tool: &str) -> (String, String) {
-    let owner = if rule.tool_name == UNSCOPED_TOOL {
+/// Where a rule holds, as a reason says it: "on bash", or "for every tool" for a rule of no
+/// tool.
+fn owner(rule: &ToolMemoryRule, tool: &str) -> String {
+    if rule.tool_name == UNSCOPED_TOOL {
         "for every tool".to_owned()
     } else {
         format!("on {tool}")
-    };
+    }
+}
+
+/// Where a fail-safe's rule holds ([`owner`]) and its text quoted on one line, cut at
+/// [`FALLBACK_QUOTE_CHARS`].
+fn quoted(rule: &ToolMemoryRule, tool: &str) -> (String, String) {
+    let owner = owner(rule, tool);
     let text: String = rule.rule.chars().take(FALLBACK_QUOTE_CHARS).collect();
     let ellipsis = if text.len() < rule.rule.len() {
         "..."
@@ -1112,11 +1118,7 @@ fn quoted(rule: &ToolMemoryRule, tool: &str) -> (String, String) {
 const FALLBACK_QUOTE_CHARS: usize = 160;
 
 fn reason_line(decision: Decision, rule: &ToolMemoryRule, hit: &Hit, tool: &str) -> String {
-    let owner = if rule.tool_name == UNSCOPED_TOOL {
-        "for every tool".to_owned()
-    } else {
-        format!("on {tool}")
-    };
+    let owner = owner(rule, tool);
     let lead = match decision {
         Decision::Deny => format!("denied by a {} rule {owner}", rule.priority),
         _ => format!("confirm first: a {} rule {owner} matched", rule.priority),
