@@ -1218,3 +1218,78 @@ fn mcp_tools_by_the_action_a_rule_forbids_or_gates() {
         "write_to_file",
     );
 }
+
+/// An edit verb whose object is a file that is also a thing behind the shell (a migration, a
+/// lockfile, generated stubs) edits that file, whatever command the sentence also names.
+#[test]
+fn an_edit_of_a_file_that_names_a_shell_thing_is_an_edit() {
+    let cursor = &["run_terminal_cmd", "edit_file", "delete_file", "read_file"];
+    let gemini = &["read_file", "write_file", "replace", "run_shell_command"];
+    check_rule(
+        "| Migrations | Never edit a merged migration |",
+        None,
+        cursor,
+        "edit_file",
+    );
+    check_rule(
+        "Never change an applied migration in `db/migrate/`; add a new one with `bin/rails g migration`.",
+        None,
+        cursor,
+        "edit_file",
+    );
+    check_rule(
+        "Never modify the generated cluster client in `gen/`.",
+        None,
+        gemini,
+        "replace",
+    );
+    check_rule(
+        "| Scripts | Don't modify them, add new ones |",
+        None,
+        cursor,
+        "edit_file",
+    );
+    // A thing behind the shell that is no file stays the shell's.
+    check_rule(
+        "Never change the staging cluster.",
+        None,
+        cursor,
+        "run_terminal_cmd",
+    );
+    check_rule(
+        "| Migrations | Never run them by hand |",
+        None,
+        cursor,
+        "run_terminal_cmd",
+    );
+}
+
+/// Deleting, in any of its words or languages, goes to a delete tool, and to the shell when
+/// the agent has none.
+#[test]
+fn deletion_in_any_form_without_a_delete_tool_is_the_shells() {
+    let windsurf = &["run_command", "view_file", "write_to_file", "edit_file"];
+    let cursor = &["run_terminal_cmd", "edit_file", "delete_file", "read_file"];
+    for rule in [
+        "If deletion seems necessary, stop and ask first.",
+        "Any removal of files needs my OK.",
+        "nunca borres archivos sin preguntar.",
+        "no elimines archivos del repo.",
+        "ne supprime jamais de fichiers sans me demander.",
+        "Lösche niemals Dateien ohne Rückfrage.",
+    ] {
+        check_rule(rule, None, windsurf, "run_command");
+    }
+    check_rule(
+        "nunca borres archivos sin preguntar.",
+        None,
+        cursor,
+        "delete_file",
+    );
+    check_rule(
+        "Never modify files under `vendor/`.",
+        None,
+        windsurf,
+        "edit_file",
+    );
+}
