@@ -32,7 +32,9 @@ use self::lexicon::{
 use self::names::{Hits, NameIndex};
 use crate::TurnRecord;
 use crate::hash::{FxHashMap, WordMap};
-use crate::route::{Need, VERB_TOOL_NAMES, is_command, is_sql, is_windows_command, need_at_with};
+use crate::route::{
+    Need, VERB_TOOL_NAMES, has_need, is_command, is_sql, is_windows_command, need_at_with,
+};
 use crate::text::{code_spans, match_form};
 
 /// Lines of a message read before a rule's for its context ([`Candidates::context_tool`]):
@@ -346,6 +348,12 @@ impl Candidates {
         };
         for (index, &start) in clauses.iter().enumerate() {
             let end = clauses.get(index + 1).copied().unwrap_or(text.len());
+            // "…, and don't close issues — commenting is fine": a dash ends the order; what
+            // follows it grants or explains.
+            let end = text[start..end]
+                .find([';', '—', '–'])
+                .or_else(|| text[start..end].find(" - "))
+                .map_or(end, |cut| start + cut);
             if let Some(tool) = self.clause_tool(&text[start..end])
                 && tool != first_tool
                 && !tools.contains(&tool)
@@ -757,8 +765,16 @@ impl Candidates {
                 Some((server, tool, tool.own_words.as_deref()?))
             })
         };
+        let action_word = words
+            .iter()
+            .copied()
+            .find(|word| ACTIONS.iter().any(|(verbs, _)| verbs.contains(word)) || *word == "read");
         let words: Vec<&str> = whole.words().collect();
-        let singular = |word: &str| word.strip_suffix('s').unwrap_or(word).to_owned();
+        // "Don't close PRs": a PR is a pull request, the nouns of `update_pull_request`.
+        let singular = |word: &str| match word {
+            "pr" | "prs" => "pull".to_owned(),
+            _ => word.strip_suffix('s').unwrap_or(word).to_owned(),
+        };
         let named: Vec<&Candidate> = mcp()
             .filter(|(server, _, _)| {
                 server
@@ -779,6 +795,24 @@ impl Candidates {
                 .collect()
         } else {
             named
+        };
+        // "Never cancel the board review": an action no family of the agent's own tools does
+        // (not "delete the fixtures", an edit) names no object the catalogue knows; the one MCP
+        // tool whose verb does it is the rule's. Two such tools (a calendar's and a mailbox's
+        // delete) leave the rule to the other steps.
+        let pool = if pool.is_empty() && action_word.is_some_and(|word| !has_need(word)) {
+            let doers: Vec<&Candidate> = mcp()
+                .map(|(_, tool, _)| tool)
+                .filter(|tool| {
+                    tool.own_words
+                        .as_deref()
+                        .and_then(|own| own.first())
+                        .is_some_and(|&at| action.contains(&tool.tokens[at].as_str()))
+                })
+                .collect();
+            if doers.len() == 1 { doers } else { pool }
+        } else {
+            pool
         };
         action.iter().find_map(|verb| {
             pool.iter()

@@ -1293,3 +1293,78 @@ fn deletion_in_any_form_without_a_delete_tool_is_the_shells() {
         "edit_file",
     );
 }
+
+/// The verb of an MCP catalogue's action decides among its tools: cancelling deletes,
+/// closing a PR updates it, and an action only one MCP tool does is that tool's.
+#[test]
+fn the_action_verb_picks_the_mcp_tool() {
+    let github = &[
+        "Bash",
+        "Edit",
+        "mcp__github__create_pull_request",
+        "mcp__github__update_pull_request",
+        "mcp__github__merge_pull_request",
+        "mcp__github__issue_write",
+        "mcp__github__add_issue_comment",
+    ];
+    let calendar = &[
+        "Bash",
+        "Edit",
+        "mcp__calendar__list_events",
+        "mcp__calendar__update_event",
+        "mcp__calendar__respond_to_event",
+        "mcp__calendar__delete_event",
+    ];
+    check_rule(
+        "Don't close PRs that other people opened.",
+        None,
+        github,
+        "mcp__github__update_pull_request",
+    );
+    check_rule(
+        "Never cancel the board review.",
+        None,
+        calendar,
+        "mcp__calendar__delete_event",
+    );
+    // Two tools that delete: the verb alone does not choose.
+    let both = &[
+        "Bash",
+        "Edit",
+        "mcp__calendar__delete_event",
+        "mcp__gmail__delete_email",
+    ];
+    check_rule("Never cancel the board review.", None, both, "__unscoped__");
+    // A verb of the agent's own families stays with them.
+    check_rule(
+        "Never delete the fixtures in `tests/`.",
+        None,
+        calendar,
+        "bash",
+    );
+}
+
+/// A later order of a sentence ends at a dash: what follows grants or explains.
+#[test]
+fn a_later_order_ends_at_a_dash() {
+    let github = &[
+        "Bash",
+        "mcp__github__merge_pull_request",
+        "mcp__github__issue_write",
+        "mcp__github__add_issue_comment",
+    ];
+    let turn = TurnRecord {
+        available_tools: github.iter().map(|name| (*name).to_owned()).collect(),
+        ..TurnRecord::default()
+    };
+    let text = "Don't merge PRs and don't close issues — commenting is fine.";
+    let (first, more) = Candidates::of_turn(&turn).attribute_rule_tools(
+        text,
+        &match_form(text),
+        true,
+        None,
+        &Context::default(),
+    );
+    assert_eq!(first, "mcp__github__merge_pull_request");
+    assert_eq!(more, ["mcp__github__issue_write"]);
+}
