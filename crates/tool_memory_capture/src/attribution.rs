@@ -342,10 +342,37 @@ impl Candidates {
             Vec::new()
         };
         let mut tools = Vec::new();
-        let first_tool = match clauses.first() {
-            None => attribute(),
-            Some(&first) => self.clause_tool(&text[..first]).unwrap_or_else(attribute),
+        // "Stop using `sed -i` for edits, use apply_patch", "never copy whole files; make
+        // surgical edits with the Edit tool": an alternative that spells its tool, after a
+        // part that spells none, is a rule on that tool, and the part before is the first
+        // rule's.
+        let alternative = if whole && clauses.is_empty() {
+            alternative_at(text).and_then(|at| {
+                let part = &text[at..];
+                let tool = self.spelled(part, &code_spans(part), None)?;
+                // "Never use write_to_file on an existing file; use replace_in_file": a choice
+                // between two tools is about the one it forbids, one rule.
+                let before = &text[..at];
+                self.spelled(before, &code_spans(before), None)
+                    .is_none()
+                    .then_some((at, tool))
+            })
+        } else {
+            None
         };
+        let first_end = clauses
+            .first()
+            .copied()
+            .or(alternative.as_ref().map(|(at, _)| *at));
+        let first_tool = match first_end {
+            Some(first) => self.clause_tool(&text[..first]).unwrap_or_else(attribute),
+            None => attribute(),
+        };
+        if let Some((_, tool)) = alternative
+            && tool != first_tool
+        {
+            tools.push(tool);
+        }
         for (index, &start) in clauses.iter().enumerate() {
             let end = clauses.get(index + 1).copied().unwrap_or(text.len());
             // "…, and don't close issues — commenting is fine": a dash ends the order; what
@@ -448,6 +475,9 @@ impl Candidates {
     /// word inside a longer code span is part of a command (`` `grep -r` `` is not the `Grep`
     /// tool). `form`, when given, is what the rule's match form holds, already searched.
     fn spelled(&self, text: &str, spans: &[Range<usize>], form: Option<&Hits>) -> Option<String> {
+        if let Some(tool) = self.called_a_tool(text) {
+            return Some(tool);
+        }
         if !text.contains('`') {
             // No code span: the prose is the whole rule.
             return match form {
@@ -472,6 +502,26 @@ impl Candidates {
                 }
             })
             .or_else(|| self.named(&self.hits(&Haystack::new(&without_code(text, spans)))))
+    }
+
+    /// The tool `text` calls by its name and the word "tool" ("with the Edit tool", "the
+    /// MultiEdit tool"): even a name that is a plain verb names the tool so called.
+    fn called_a_tool(&self, text: &str) -> Option<String> {
+        if !text.contains(" tool") {
+            return None;
+        }
+        let form = match_form(text);
+        form.match_indices(" tool").find_map(|(at, _)| {
+            let follows = form[at + 5..].chars().next();
+            if follows.is_some_and(|ch| ch.is_alphanumeric() && ch != 's') {
+                return None;
+            }
+            let name = form[..at].rsplit(' ').next()?.trim_matches('`');
+            self.tools
+                .iter()
+                .find(|tool| !name.is_empty() && tool.name == name)
+                .map(|tool| tool.name.clone())
+        })
     }
 
     /// Whether a code span of `text` spells a tool of the catalogue (`` `execute_command` ``).
@@ -1138,6 +1188,26 @@ fn later_marker(form: &str) -> bool {
             .expect("the later markers compile")
     });
     LATER.is_match(form.as_bytes())
+}
+
+/// Where an alternative after a rule's first part opens: a part after `,` or `;` that opens
+/// with "use", or any part after `;` that calls something a tool ("…; make surgical edits
+/// with the Edit tool"). Whether it spells a tool is for the caller to read.
+fn alternative_at(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let tool = text.contains(" tool");
+    if !tool && !text.contains("use ") {
+        return None;
+    }
+    bytes.iter().enumerate().find_map(|(at, &byte)| {
+        if byte != b',' && byte != b';' {
+            return None;
+        }
+        let rest = text[at + 1..].trim_start();
+        let start = text.len() - rest.len();
+        let opens_use = rest.len() > 4 && rest[..4].eq_ignore_ascii_case("use ");
+        (opens_use || byte == b';' && tool && rest.contains(" tool")).then_some(start)
+    })
 }
 
 /// The match form of `text` with its code spans left out.

@@ -1368,3 +1368,62 @@ fn a_later_order_ends_at_a_dash() {
     assert_eq!(first, "mcp__github__merge_pull_request");
     assert_eq!(more, ["mcp__github__issue_write"]);
 }
+
+/// The tools of each part of `text`, as capture proposes them.
+fn rule_tools(text: &str, catalogue: &[&str]) -> (String, Vec<String>) {
+    let turn = TurnRecord {
+        available_tools: catalogue.iter().map(|name| (*name).to_owned()).collect(),
+        ..TurnRecord::default()
+    };
+    Candidates::of_turn(&turn).attribute_rule_tools(
+        text,
+        &match_form(text),
+        true,
+        None,
+        &Context::default(),
+    )
+}
+
+/// A tool called by its name and "tool" is named, even a verb name; an alternative that
+/// spells its tool after a part that spells none is a second rule, on that tool.
+#[test]
+fn a_tool_named_as_the_means_takes_its_part() {
+    check_rule(
+        "Do renames with the MultiEdit tool.",
+        None,
+        CLAUDE,
+        "multiedit",
+    );
+    check_rule("Refactors go through the Edit tool.", None, CLAUDE, "edit");
+    // "tools" and "toolchain" call nothing a tool by name.
+    check_rule(
+        "Never run the Edit toolchain script `x.sh`.",
+        None,
+        CLAUDE,
+        "bash",
+    );
+    assert_eq!(
+        rule_tools(
+            "Quit using `perl -pi -e` for edits, use apply_patch.",
+            CODEX
+        ),
+        ("shell".to_owned(), vec!["apply_patch".to_owned()])
+    );
+    assert_eq!(
+        rule_tools(
+            "Never move files between repos; make each change with the Edit tool.",
+            CLAUDE
+        ),
+        ("bash".to_owned(), vec!["edit".to_owned()])
+    );
+    // A choice between two tools is about the one it forbids.
+    assert_eq!(
+        rule_tools("Never use `Write` on an existing file; use `Edit`.", CLAUDE),
+        ("write".to_owned(), vec![])
+    );
+    // An alternative that names no tool adds none.
+    assert_eq!(
+        rule_tools("Stop using `sed -i`, use a proper patch.", CODEX).1,
+        Vec::<String>::new()
+    );
+}
