@@ -335,8 +335,8 @@ impl Candidates {
         };
         // A later order needs a marker after the sentence's first word: most rules hold one
         // marker, at their start, and are not read again.
-        let later_marker = whole && later_marker(form);
-        let clauses = if later_marker {
+        let later = whole && later_part(form);
+        let clauses = if later {
             order_clauses(text)
         } else {
             Vec::new()
@@ -346,10 +346,14 @@ impl Candidates {
         // surgical edits with the Edit tool": an alternative that spells its tool, after a
         // part that spells none, is a rule on that tool, and the part before is the first
         // rule's.
-        let alternative = if whole && clauses.is_empty() {
-            alternative_at(text).and_then(|at| {
+        let calls_a_tool = later && text.contains(" tool");
+        let alternative = if later && clauses.is_empty() {
+            alternative_at(text, calls_a_tool).and_then(|at| {
                 let part = &text[at..];
-                let tool = self.spelled(part, &code_spans(part), None)?;
+                let tool = calls_a_tool
+                    .then(|| self.called_a_tool(part))
+                    .flatten()
+                    .or_else(|| self.spelled(part, &code_spans(part), None))?;
                 // "Never use write_to_file on an existing file; use replace_in_file": a choice
                 // between two tools is about the one it forbids, one rule.
                 let before = &text[..at];
@@ -366,7 +370,11 @@ impl Candidates {
             .or(alternative.as_ref().map(|(at, _)| *at));
         let first_tool = match first_end {
             Some(first) => self.clause_tool(&text[..first]).unwrap_or_else(attribute),
-            None => attribute(),
+            // "Do renames with the MultiEdit tool": a tool called so is named, even a verb.
+            None => calls_a_tool
+                .then(|| self.called_a_tool(text))
+                .flatten()
+                .unwrap_or_else(attribute),
         };
         if let Some((_, tool)) = alternative
             && tool != first_tool
@@ -475,9 +483,6 @@ impl Candidates {
     /// word inside a longer code span is part of a command (`` `grep -r` `` is not the `Grep`
     /// tool). `form`, when given, is what the rule's match form holds, already searched.
     fn spelled(&self, text: &str, spans: &[Range<usize>], form: Option<&Hits>) -> Option<String> {
-        if let Some(tool) = self.called_a_tool(text) {
-            return Some(tool);
-        }
         if !text.contains('`') {
             // No code span: the prose is the whole rule.
             return match form {
@@ -507,9 +512,6 @@ impl Candidates {
     /// The tool `text` calls by its name and the word "tool" ("with the Edit tool", "the
     /// MultiEdit tool"): even a name that is a plain verb names the tool so called.
     fn called_a_tool(&self, text: &str) -> Option<String> {
-        if !text.contains(" tool") {
-            return None;
-        }
         let form = match_form(text);
         form.match_indices(" tool").find_map(|(at, _)| {
             let follows = form[at + 5..].chars().next();
@@ -1178,13 +1180,14 @@ fn commands_of(text: &str, spans: &[Range<usize>]) -> Vec<Range<usize>> {
         .collect()
 }
 
-/// Whether a rule's match form holds a marker of a later order ([`order_clauses`]) after
-/// its first word: a space, then `never`, `don`, `do not`, `always` or `avoid`. One search
-/// whose literals the regex crate finds with its vector prefilter, not a look at every byte:
-/// most rules hold one marker, at their start.
-fn later_marker(form: &str) -> bool {
+/// Whether a rule's match form may hold a later part: a marker of a later order
+/// ([`order_clauses`]) after its first word (a space, then `never`, `don`, `do not`, `always`
+/// or `avoid`), an alternative opening with "use" after `,` or `;`, or a tool called so
+/// ([`alternative_at`]). One search whose literals the regex crate finds with its vector
+/// prefilter, not a look at every byte: most rules hold one marker, at their start.
+fn later_part(form: &str) -> bool {
     static LATER: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
-        regex::bytes::Regex::new(" (?:never|don|do not|always|avoid)")
+        regex::bytes::Regex::new(" (?:never|don|do not|always|avoid)|[,;] ?use | tool")
             .expect("the later markers compile")
     });
     LATER.is_match(form.as_bytes())
@@ -1193,13 +1196,9 @@ fn later_marker(form: &str) -> bool {
 /// Where an alternative after a rule's first part opens: a part after `,` or `;` that opens
 /// with "use", or any part after `;` that calls something a tool ("…; make surgical edits
 /// with the Edit tool"). Whether it spells a tool is for the caller to read.
-fn alternative_at(text: &str) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let tool = text.contains(" tool");
-    if !tool && !text.contains("use ") {
-        return None;
-    }
-    bytes.iter().enumerate().find_map(|(at, &byte)| {
+/// `tool` says whether `text` holds " tool".
+fn alternative_at(text: &str, tool: bool) -> Option<usize> {
+    text.bytes().enumerate().find_map(|(at, byte)| {
         if byte != b',' && byte != b';' {
             return None;
         }

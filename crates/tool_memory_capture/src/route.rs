@@ -227,7 +227,11 @@ fn edits_a_file(text: &str, spans: &[Range<usize>]) -> bool {
             .split(|ch: char| !is_word_char(ch) && ch != '-')
             .take(3)
             .take_while(|word| !word.is_empty())
-            .any(|word| FILE_SHELL_NOUNS.contains(&word.to_ascii_lowercase().as_str()))
+            .any(|word| {
+                FILE_SHELL_NOUNS
+                    .iter()
+                    .any(|noun| word.eq_ignore_ascii_case(noun))
+            })
         {
             return true;
         }
@@ -423,7 +427,11 @@ fn first_need(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
                 // "| Migrations | Never edit a merged migration |", "Scripts in `bin/`: never
                 // modify them": a thing behind the shell that is also a file, then a verb of
                 // change, is an edit of that file.
-                Need::Shell if FILE_SHELL_NOUNS.contains(&word.to_ascii_lowercase().as_str()) => {
+                Need::Shell
+                    if FILE_SHELL_NOUNS
+                        .iter()
+                        .any(|noun| word.eq_ignore_ascii_case(noun)) =>
+                {
                     match need_at(&text[end..]) {
                         Some((verb @ Need::Edit { .. }, _)) => return Some((verb, start)),
                         _ => return Some((need, start)),

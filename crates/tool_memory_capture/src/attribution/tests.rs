@@ -1388,19 +1388,20 @@ fn rule_tools(text: &str, catalogue: &[&str]) -> (String, Vec<String>) {
 /// spells its tool after a part that spells none is a second rule, on that tool.
 #[test]
 fn a_tool_named_as_the_means_takes_its_part() {
-    check_rule(
-        "Do renames with the MultiEdit tool.",
-        None,
-        CLAUDE,
-        "multiedit",
+    let with_task = &["Bash", "Edit", "MultiEdit", "Task"];
+    assert_eq!(
+        rule_tools("Do renames with the MultiEdit tool.", with_task).0,
+        "multiedit"
     );
-    check_rule("Refactors go through the Edit tool.", None, CLAUDE, "edit");
+    // The verb alone says the shell; the tool it is to go through says otherwise.
+    assert_eq!(
+        rule_tools("Run long test suites through the Task tool.", with_task).0,
+        "task"
+    );
     // "tools" and "toolchain" call nothing a tool by name.
-    check_rule(
-        "Never run the Edit toolchain script `x.sh`.",
-        None,
-        CLAUDE,
-        "bash",
+    assert_eq!(
+        rule_tools("Never run the Task toolchain script `x.sh`.", with_task).0,
+        "bash"
     );
     assert_eq!(
         rule_tools(
