@@ -32,7 +32,9 @@ use self::lexicon::{
 use self::names::{Hits, NameIndex};
 use crate::TurnRecord;
 use crate::hash::{FxHashMap, WordMap};
-use crate::route::{Need, VERB_TOOL_NAMES, is_command, is_sql, is_windows_command, need_at_with};
+use crate::route::{
+    Need, VERB_TOOL_NAMES, has_need, is_command, is_sql, is_windows_command, need_at_with,
+};
 use crate::text::{code_spans, match_form};
 
 /// Lines of a message read before a rule's for its context ([`Candidates::context_tool`]):
@@ -333,19 +335,60 @@ impl Candidates {
         };
         // A later order needs a marker after the sentence's first word: most rules hold one
         // marker, at their start, and are not read again.
-        let later_marker = whole && later_marker(form);
-        let clauses = if later_marker {
+        let later = whole && later_part(form);
+        let clauses = if later {
             order_clauses(text)
         } else {
             Vec::new()
         };
         let mut tools = Vec::new();
-        let first_tool = match clauses.first() {
-            None => attribute(),
-            Some(&first) => self.clause_tool(&text[..first]).unwrap_or_else(attribute),
+        // "Stop using `sed -i` for edits, use apply_patch", "never copy whole files; make
+        // surgical edits with the Edit tool": an alternative that spells its tool, after a
+        // part that spells none, is a rule on that tool, and the part before is the first
+        // rule's.
+        let calls_a_tool = later && text.contains(" tool");
+        let alternative = if later && clauses.is_empty() {
+            alternative_at(text, calls_a_tool).and_then(|at| {
+                let part = &text[at..];
+                let tool = calls_a_tool
+                    .then(|| self.called_a_tool(part))
+                    .flatten()
+                    .or_else(|| self.spelled(part, &code_spans(part), None))?;
+                // "Never use write_to_file on an existing file; use replace_in_file": a choice
+                // between two tools is about the one it forbids, one rule.
+                let before = &text[..at];
+                self.spelled(before, &code_spans(before), None)
+                    .is_none()
+                    .then_some((at, tool))
+            })
+        } else {
+            None
         };
+        let first_end = clauses
+            .first()
+            .copied()
+            .or(alternative.as_ref().map(|(at, _)| *at));
+        let first_tool = match first_end {
+            Some(first) => self.clause_tool(&text[..first]).unwrap_or_else(attribute),
+            // "Do renames with the MultiEdit tool": a tool called so is named, even a verb.
+            None => calls_a_tool
+                .then(|| self.called_a_tool(text))
+                .flatten()
+                .unwrap_or_else(attribute),
+        };
+        if let Some((_, tool)) = alternative
+            && tool != first_tool
+        {
+            tools.push(tool);
+        }
         for (index, &start) in clauses.iter().enumerate() {
             let end = clauses.get(index + 1).copied().unwrap_or(text.len());
+            // "…, and don't close issues — commenting is fine": a dash ends the order; what
+            // follows it grants or explains.
+            let end = text[start..end]
+                .find([';', '—', '–'])
+                .or_else(|| text[start..end].find(" - "))
+                .map_or(end, |cut| start + cut);
             if let Some(tool) = self.clause_tool(&text[start..end])
                 && tool != first_tool
                 && !tools.contains(&tool)
@@ -464,6 +507,23 @@ impl Candidates {
                 }
             })
             .or_else(|| self.named(&self.hits(&Haystack::new(&without_code(text, spans)))))
+    }
+
+    /// The tool `text` calls by its name and the word "tool" ("with the Edit tool", "the
+    /// MultiEdit tool"): even a name that is a plain verb names the tool so called.
+    fn called_a_tool(&self, text: &str) -> Option<String> {
+        let form = match_form(text);
+        form.match_indices(" tool").find_map(|(at, _)| {
+            let follows = form[at + 5..].chars().next();
+            if follows.is_some_and(|ch| ch.is_alphanumeric() && ch != 's') {
+                return None;
+            }
+            let name = form[..at].rsplit(' ').next()?.trim_matches('`');
+            self.tools
+                .iter()
+                .find(|tool| !name.is_empty() && tool.name == name)
+                .map(|tool| tool.name.clone())
+        })
     }
 
     /// Whether a code span of `text` spells a tool of the catalogue (`` `execute_command` ``).
@@ -757,8 +817,16 @@ impl Candidates {
                 Some((server, tool, tool.own_words.as_deref()?))
             })
         };
+        let action_word = words
+            .iter()
+            .copied()
+            .find(|word| ACTIONS.iter().any(|(verbs, _)| verbs.contains(word)) || *word == "read");
         let words: Vec<&str> = whole.words().collect();
-        let singular = |word: &str| word.strip_suffix('s').unwrap_or(word).to_owned();
+        // "Don't close PRs": a PR is a pull request, the nouns of `update_pull_request`.
+        let singular = |word: &str| match word {
+            "pr" | "prs" => "pull".to_owned(),
+            _ => word.strip_suffix('s').unwrap_or(word).to_owned(),
+        };
         let named: Vec<&Candidate> = mcp()
             .filter(|(server, _, _)| {
                 server
@@ -779,6 +847,24 @@ impl Candidates {
                 .collect()
         } else {
             named
+        };
+        // "Never cancel the board review": an action no family of the agent's own tools does
+        // (not "delete the fixtures", an edit) names no object the catalogue knows; the one MCP
+        // tool whose verb does it is the rule's. Two such tools (a calendar's and a mailbox's
+        // delete) leave the rule to the other steps.
+        let pool = if pool.is_empty() && action_word.is_some_and(|word| !has_need(word)) {
+            let doers: Vec<&Candidate> = mcp()
+                .map(|(_, tool, _)| tool)
+                .filter(|tool| {
+                    tool.own_words
+                        .as_deref()
+                        .and_then(|own| own.first())
+                        .is_some_and(|&at| action.contains(&tool.tokens[at].as_str()))
+                })
+                .collect();
+            if doers.len() == 1 { doers } else { pool }
+        } else {
+            pool
         };
         action.iter().find_map(|verb| {
             pool.iter()
@@ -1094,16 +1180,33 @@ fn commands_of(text: &str, spans: &[Range<usize>]) -> Vec<Range<usize>> {
         .collect()
 }
 
-/// Whether a rule's match form holds a marker of a later order ([`order_clauses`]) after
-/// its first word: a space, then `never`, `don`, `do not`, `always` or `avoid`. One search
-/// whose literals the regex crate finds with its vector prefilter, not a look at every byte:
-/// most rules hold one marker, at their start.
-fn later_marker(form: &str) -> bool {
+/// Whether a rule's match form may hold a later part: a marker of a later order
+/// ([`order_clauses`]) after its first word (a space, then `never`, `don`, `do not`, `always`
+/// or `avoid`), an alternative opening with "use" after `,` or `;`, or a tool called so
+/// ([`alternative_at`]). One search whose literals the regex crate finds with its vector
+/// prefilter, not a look at every byte: most rules hold one marker, at their start.
+fn later_part(form: &str) -> bool {
     static LATER: LazyLock<regex::bytes::Regex> = LazyLock::new(|| {
-        regex::bytes::Regex::new(" (?:never|don|do not|always|avoid)")
+        regex::bytes::Regex::new(" (?:never|don|do not|always|avoid)|[,;] ?use | tool")
             .expect("the later markers compile")
     });
     LATER.is_match(form.as_bytes())
+}
+
+/// Where an alternative after a rule's first part opens: a part after `,` or `;` that opens
+/// with "use", or any part after `;` that calls something a tool ("…; make surgical edits
+/// with the Edit tool"). Whether it spells a tool is for the caller to read.
+/// `tool` says whether `text` holds " tool".
+fn alternative_at(text: &str, tool: bool) -> Option<usize> {
+    text.bytes().enumerate().find_map(|(at, byte)| {
+        if byte != b',' && byte != b';' {
+            return None;
+        }
+        let rest = text[at + 1..].trim_start();
+        let start = text.len() - rest.len();
+        let opens_use = rest.len() > 4 && rest[..4].eq_ignore_ascii_case("use ");
+        (opens_use || byte == b';' && tool && rest.contains(" tool")).then_some(start)
+    })
 }
 
 /// The match form of `text` with its code spans left out.

@@ -19,10 +19,10 @@ use tool_memory_core::markdown::code_span_text;
 
 pub(crate) use self::lexicon::VERB_TOOL_NAMES;
 use self::lexicon::{
-    CODE_ONLY_PROGRAMS, CODE_PLACES, CREATE_VERBS, DEPENDENCY_WORDS, EDIT_NOUNS, EDIT_VERBS,
-    FETCH_WORDS, NAMED_SHELL_THINGS, PROGRAMS, READ_VERBS, SEARCH_WORDS, SHELL_NOUNS,
-    SHELL_OBJECTS, SHELL_VERBS, SQL_KEYWORDS, SUFFIXES, WINDOWS_CODE_ONLY_PROGRAMS,
-    WINDOWS_PROGRAMS,
+    CODE_ONLY_PROGRAMS, CODE_PLACES, CREATE_VERBS, DELETE_STEMS, DEPENDENCY_WORDS, EDIT_NOUNS,
+    EDIT_VERBS, FETCH_WORDS, FILE_ORIGINS, FILE_SHELL_NOUNS, NAMED_SHELL_THINGS, PROGRAMS,
+    READ_VERBS, SEARCH_WORDS, SHELL_NOUNS, SHELL_OBJECTS, SHELL_VERBS, SQL_KEYWORDS, SUFFIXES,
+    WINDOWS_CODE_ONLY_PROGRAMS, WINDOWS_PROGRAMS,
 };
 use crate::hash::{FxHashMap, WordMap};
 use crate::text::{code_spans, is_word_char};
@@ -220,6 +220,21 @@ fn edits_a_file(text: &str, spans: &[Range<usize>]) -> bool {
         {
             return true;
         }
+        // "Never edit an existing migration in `prisma/migrations/`; create a new one with
+        // `pnpm prisma migrate …`": a file that is also a thing behind the shell, after up to
+        // two words that qualify it, is the object edited.
+        if object
+            .split(|ch: char| !is_word_char(ch) && ch != '-')
+            .take(3)
+            .take_while(|word| !word.is_empty())
+            .any(|word| {
+                FILE_SHELL_NOUNS
+                    .iter()
+                    .any(|noun| word.eq_ignore_ascii_case(noun))
+            })
+        {
+            return true;
+        }
     }
     false
 }
@@ -373,8 +388,9 @@ fn first_need(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
         }
         if let Some(need) = word_need(word, &text[end..]) {
             match need {
-                // "every small edit", "an edit": a noun, not the action.
-                Need::Edit { .. } if after_determiner(&text[..start]) => {}
+                // "every small edit", "an edit": a noun, not the action; but "any removal of
+                // files" still deletes them.
+                Need::Edit { delete: false, .. } if after_determiner(&text[..start]) => {}
                 // "delete remote branches", "change the cluster": the object decides.
                 Need::Edit { .. } if shell_object(&text[end..]) => {
                     return Some((Need::Shell, start));
@@ -407,6 +423,19 @@ fn first_need(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
                         },
                         start,
                     ));
+                }
+                // "| Migrations | Never edit a merged migration |", "Scripts in `bin/`: never
+                // modify them": a thing behind the shell that is also a file, then a verb of
+                // change, is an edit of that file.
+                Need::Shell
+                    if FILE_SHELL_NOUNS
+                        .iter()
+                        .any(|noun| word.eq_ignore_ascii_case(noun)) =>
+                {
+                    match need_at(&text[end..]) {
+                        Some((verb @ Need::Edit { .. }, _)) => return Some((verb, start)),
+                        _ => return Some((need, start)),
+                    }
                 }
                 need => return Some((need, start)),
             }
@@ -976,6 +1005,11 @@ fn shell_object(after: &str) -> bool {
         .take(3)
     {
         let lower = word.to_ascii_lowercase();
+        // "Never edit the generated server stubs", "a vendored cluster client": what a tool
+        // generated or a vendor shipped is files, whatever they are stubs of.
+        if FILE_ORIGINS.contains(&lower.as_str()) {
+            return false;
+        }
         if SHELL_OBJECTS.contains(&lower.as_str()) {
             return true;
         }
@@ -1046,7 +1080,7 @@ fn word_needs() -> FxHashMap<String, Need> {
     });
     let edit = |word: &str| Need::Edit {
         create: false,
-        delete: word.starts_with("delet") || word.starts_with("remov"),
+        delete: DELETE_STEMS.iter().any(|stem| word.starts_with(stem)),
     };
     add(inflections(EDIT_VERBS), &edit);
     add(plain(EDIT_NOUNS), &edit);
@@ -1402,7 +1436,7 @@ mod tests {
             });
         }
         if inflected(EDIT_VERBS) || EDIT_NOUNS.contains(&word) {
-            let delete = word.starts_with("delet") || word.starts_with("remov");
+            let delete = DELETE_STEMS.iter().any(|stem| word.starts_with(stem));
             return Some(Need::Edit {
                 create: false,
                 delete,

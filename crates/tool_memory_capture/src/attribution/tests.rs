@@ -1218,3 +1218,213 @@ fn mcp_tools_by_the_action_a_rule_forbids_or_gates() {
         "write_to_file",
     );
 }
+
+/// An edit verb whose object is a file that is also a thing behind the shell (a migration, a
+/// lockfile, generated stubs) edits that file, whatever command the sentence also names.
+#[test]
+fn an_edit_of_a_file_that_names_a_shell_thing_is_an_edit() {
+    let cursor = &["run_terminal_cmd", "edit_file", "delete_file", "read_file"];
+    let gemini = &["read_file", "write_file", "replace", "run_shell_command"];
+    check_rule(
+        "| Migrations | Never edit a merged migration |",
+        None,
+        cursor,
+        "edit_file",
+    );
+    check_rule(
+        "Never change an applied migration in `db/migrate/`; add a new one with `bin/rails g migration`.",
+        None,
+        cursor,
+        "edit_file",
+    );
+    check_rule(
+        "Never modify the generated cluster client in `gen/`.",
+        None,
+        gemini,
+        "replace",
+    );
+    check_rule(
+        "| Scripts | Don't modify them, add new ones |",
+        None,
+        cursor,
+        "edit_file",
+    );
+    // A thing behind the shell that is no file stays the shell's.
+    check_rule(
+        "Never change the staging cluster.",
+        None,
+        cursor,
+        "run_terminal_cmd",
+    );
+    check_rule(
+        "| Migrations | Never run them by hand |",
+        None,
+        cursor,
+        "run_terminal_cmd",
+    );
+}
+
+/// Deleting, in any of its words or languages, goes to a delete tool, and to the shell when
+/// the agent has none.
+#[test]
+fn deletion_in_any_form_without_a_delete_tool_is_the_shells() {
+    let windsurf = &["run_command", "view_file", "write_to_file", "edit_file"];
+    let cursor = &["run_terminal_cmd", "edit_file", "delete_file", "read_file"];
+    for rule in [
+        "If deletion seems necessary, stop and ask first.",
+        "Any removal of files needs my OK.",
+        "nunca borres archivos sin preguntar.",
+        "no elimines archivos del repo.",
+        "ne supprime jamais de fichiers sans me demander.",
+        "Lösche niemals Dateien ohne Rückfrage.",
+    ] {
+        check_rule(rule, None, windsurf, "run_command");
+    }
+    check_rule(
+        "nunca borres archivos sin preguntar.",
+        None,
+        cursor,
+        "delete_file",
+    );
+    check_rule(
+        "Never modify files under `vendor/`.",
+        None,
+        windsurf,
+        "edit_file",
+    );
+}
+
+/// The verb of an MCP catalogue's action decides among its tools: cancelling deletes,
+/// closing a PR updates it, and an action only one MCP tool does is that tool's.
+#[test]
+fn the_action_verb_picks_the_mcp_tool() {
+    let github = &[
+        "Bash",
+        "Edit",
+        "mcp__github__create_pull_request",
+        "mcp__github__update_pull_request",
+        "mcp__github__merge_pull_request",
+        "mcp__github__issue_write",
+        "mcp__github__add_issue_comment",
+    ];
+    let calendar = &[
+        "Bash",
+        "Edit",
+        "mcp__calendar__list_events",
+        "mcp__calendar__update_event",
+        "mcp__calendar__respond_to_event",
+        "mcp__calendar__delete_event",
+    ];
+    check_rule(
+        "Don't close PRs that other people opened.",
+        None,
+        github,
+        "mcp__github__update_pull_request",
+    );
+    check_rule(
+        "Never cancel the board review.",
+        None,
+        calendar,
+        "mcp__calendar__delete_event",
+    );
+    // Two tools that delete: the verb alone does not choose.
+    let both = &[
+        "Bash",
+        "Edit",
+        "mcp__calendar__delete_event",
+        "mcp__gmail__delete_email",
+    ];
+    check_rule("Never cancel the board review.", None, both, "__unscoped__");
+    // A verb of the agent's own families stays with them.
+    check_rule(
+        "Never delete the fixtures in `tests/`.",
+        None,
+        calendar,
+        "bash",
+    );
+}
+
+/// A later order of a sentence ends at a dash: what follows grants or explains.
+#[test]
+fn a_later_order_ends_at_a_dash() {
+    let github = &[
+        "Bash",
+        "mcp__github__merge_pull_request",
+        "mcp__github__issue_write",
+        "mcp__github__add_issue_comment",
+    ];
+    let turn = TurnRecord {
+        available_tools: github.iter().map(|name| (*name).to_owned()).collect(),
+        ..TurnRecord::default()
+    };
+    let text = "Don't merge PRs and don't close issues — commenting is fine.";
+    let (first, more) = Candidates::of_turn(&turn).attribute_rule_tools(
+        text,
+        &match_form(text),
+        true,
+        None,
+        &Context::default(),
+    );
+    assert_eq!(first, "mcp__github__merge_pull_request");
+    assert_eq!(more, ["mcp__github__issue_write"]);
+}
+
+/// The tools of each part of `text`, as capture proposes them.
+fn rule_tools(text: &str, catalogue: &[&str]) -> (String, Vec<String>) {
+    let turn = TurnRecord {
+        available_tools: catalogue.iter().map(|name| (*name).to_owned()).collect(),
+        ..TurnRecord::default()
+    };
+    Candidates::of_turn(&turn).attribute_rule_tools(
+        text,
+        &match_form(text),
+        true,
+        None,
+        &Context::default(),
+    )
+}
+
+/// A tool called by its name and "tool" is named, even a verb name; an alternative that
+/// spells its tool after a part that spells none is a second rule, on that tool.
+#[test]
+fn a_tool_named_as_the_means_takes_its_part() {
+    let with_task = &["Bash", "Edit", "MultiEdit", "Task"];
+    assert_eq!(
+        rule_tools("Do renames with the MultiEdit tool.", with_task).0,
+        "multiedit"
+    );
+    // The verb alone says the shell; the tool it is to go through says otherwise.
+    assert_eq!(
+        rule_tools("Run long test suites through the Task tool.", with_task).0,
+        "task"
+    );
+    // "tools" and "toolchain" call nothing a tool by name.
+    assert_eq!(
+        rule_tools("Never run the Task toolchain script `x.sh`.", with_task).0,
+        "bash"
+    );
+    assert_eq!(
+        rule_tools(
+            "Quit using `perl -pi -e` for edits, use apply_patch.",
+            CODEX
+        ),
+        ("shell".to_owned(), vec!["apply_patch".to_owned()])
+    );
+    assert_eq!(
+        rule_tools(
+            "Never move files between repos; make each change with the Edit tool.",
+            CLAUDE
+        ),
+        ("bash".to_owned(), vec!["edit".to_owned()])
+    );
+    // A choice between two tools is about the one it forbids.
+    assert_eq!(
+        rule_tools("Never use `Write` on an existing file; use `Edit`.", CLAUDE),
+        ("write".to_owned(), vec![])
+    );
+    // An alternative that names no tool adds none.
+    assert_eq!(
+        rule_tools("Stop using `sed -i`, use a proper patch.", CODEX).1,
+        Vec::<String>::new()
+    );
+}

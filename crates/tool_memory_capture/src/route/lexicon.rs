@@ -383,7 +383,30 @@ pub(crate) const EDIT_VERBS: &[&str] = &[
     "modifiez",
     "supprimer",
     "supprime",
+    "supprimes",
+    "supprimez",
+    "eliminar",
+    "elimines",
+    "lösche",
+    // The act named as a noun: "If deletion seems necessary, ask first".
+    "deletion",
+    "removal",
 ];
+
+/// Beginnings of the words of [`EDIT_VERBS`] that delete (English, Spanish, French, German):
+/// a deletion goes to a delete tool, and to the shell (`rm`) when no tool deletes files.
+pub(crate) const DELETE_STEMS: &[&str] = &[
+    "borr", "delet", "elimin", "gelösch", "lösch", "remov", "supprim",
+];
+
+/// Words that say a thing is files a tool made or a vendor shipped ("the generated server
+/// stubs"): after an edit verb, what follows is edited, not a thing behind the shell.
+pub(crate) const FILE_ORIGINS: &[&str] = &["compiled", "generated", "minified", "vendored"];
+
+/// Things behind the shell that are also files an edit changes: after one, an edit verb
+/// says what the rule does ("| Migrations | Never edit a merged migration |").
+pub(crate) const FILE_SHELL_NOUNS: &[&str] =
+    &["lockfile", "migration", "migrations", "script", "scripts"];
 
 /// Making new files: these go to a write tool when the agent has one apart from its edit tool.
 pub(crate) const CREATE_VERBS: &[&str] = &[
