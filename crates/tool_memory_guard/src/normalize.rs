@@ -70,6 +70,49 @@ pub(crate) fn alnum_runs(text: &str) -> impl Iterator<Item = &str> {
         .filter(|run| !run.is_empty())
 }
 
+/// A shell variable's name when `word` is a reference to it, `$NAME` or `${NAME}`
+/// (lower-case): the one form a rule's literal is compared in.
+pub(crate) fn variable_reference(word: &str) -> Option<&str> {
+    let name = word.strip_prefix('$')?;
+    let name = name
+        .strip_prefix('{')
+        .and_then(|inner| inner.strip_suffix('}'))
+        .unwrap_or(name);
+    is_variable_name(name).then_some(name)
+}
+
+fn is_variable_name(name: &str) -> bool {
+    name.chars()
+        .next()
+        .is_some_and(|ch| ch.is_ascii_alphabetic() || ch == '_')
+        && name
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+}
+
+/// Whether a (lower-case) text expands the shell variable `name` however it is spelled:
+/// `$NAME`, `${NAME}`, `"${NAME}"`, `${NAME:-default}`, but never a longer name
+/// (`$NAME_RO`), since the shell reads the longest name it can.
+pub(crate) fn expands_variable(text: &str, name: &str) -> bool {
+    text.match_indices('$').any(|(at, _)| {
+        let rest = &text[at + 1..];
+        let (braced, rest) = match rest.strip_prefix('{') {
+            Some(inner) => (true, inner),
+            None => (false, rest),
+        };
+        let Some(after) = rest.strip_prefix(name) else {
+            return false;
+        };
+        let next = after.chars().next();
+        if braced {
+            // `${NAME}`, or an expansion of it: `${NAME:-x}`, `${NAME#x}`, `${NAME/a/b}`.
+            next.is_some_and(|ch| "}:-=?+#%/[@^,".contains(ch))
+        } else {
+            next.is_none_or(|ch| !(ch.is_ascii_alphanumeric() || ch == '_'))
+        }
+    })
+}
+
 /// The first alphanumeric run of a normalised value, lower-cased; the key a matcher is
 /// indexed under.
 pub(crate) fn first_run(value: &str) -> Option<String> {
@@ -935,6 +978,28 @@ mod tests {
         let mut positional: Vec<String> = command[1..].iter().map(|w| (*w).to_owned()).collect();
         canonical_words(&mut program, &mut positional);
         std::iter::once(program).chain(positional).collect()
+    }
+
+    #[test]
+    fn a_variable_is_one_name_however_it_is_spelled() {
+        assert_eq!(super::variable_reference("${db_url}"), Some("db_url"));
+        assert_eq!(super::variable_reference("$db_url"), Some("db_url"));
+        assert_eq!(super::variable_reference("$1x"), None);
+        for text in [
+            "psql \"${db_url}\"",
+            "psql $db_url -c x",
+            "u=${db_url:-x} psql",
+        ] {
+            assert!(super::expands_variable(text, "db_url"), "{text}");
+        }
+        for text in [
+            "psql $db_url_ro",
+            "psql ${db_url_ro}",
+            "psql db_url",
+            "psql $db_ur",
+        ] {
+            assert!(!super::expands_variable(text, "db_url"), "{text}");
+        }
     }
 
     #[test]

@@ -259,6 +259,25 @@ pub(crate) const SHORT_VALUE_FLAGS: &[(&str, &[&str])] = &[
     ("tail", &["-c", "-n"]),
 ];
 
+/// Clients that read on their input the commands they would take as arguments (`echo FLUSHALL
+/// | redis-cli` is `redis-cli flushall`, `psql <<< 'drop table x'` runs the statement): what
+/// is fed to them is read as their command. Sorted.
+pub(crate) const STDIN_COMMAND_READERS: &[&str] = &[
+    "clickhouse-client",
+    "cqlsh",
+    "duckdb",
+    "mariadb",
+    "mongo",
+    "mongosh",
+    "mysql",
+    "psql",
+    "redis-cli",
+    "snowsql",
+    "sqlcmd",
+    "sqlite3",
+    "valkey-cli",
+];
+
 /// Runners that take the program to run as their first word after their options.
 /// (Laravel's `sail` runs the program named after it in its container: `sail artisan`,
 /// `sail composer`.)
