@@ -11,6 +11,8 @@ mod lookalike;
 mod paths;
 mod words;
 
+#[cfg(test)]
+pub(crate) use self::lexicon::FLAG_ALIASES as OPTION_SPELLINGS;
 pub(crate) use self::lexicon::PsParameter;
 use self::lexicon::{
     COMMAND_GROUPS, FLAG_ALIASES, FLAG_MEANINGS, KUBECTL_RESOURCES, MULTI_TASK_PROGRAMS,

@@ -242,6 +242,8 @@ pub(crate) const SHORT_VALUE_FLAGS: &[(&str, &[&str])] = &[
     ("celery", &["-A", "-b", "-Q"]),
     ("conda", &["-c", "-n", "-p"]),
     ("dbt", &["-s", "-t"]),
+    ("fly", &["-a", "-c", "-r"]),
+    ("heroku", &["-a", "-r"]),
     ("docker compose", &["-f", "-p"]),
     ("docker-compose", &["-f", "-p"]),
     ("git", &["-c", "-C"]),
