@@ -4,8 +4,8 @@
 
 use super::lexicon::{
     COMMAND_SHELLS, CONTAINER_VALUE_OPTIONS, ENVIRONMENT_OPTIONS, ENVIRONMENT_RUNNERS,
-    FIND_EXEC_OPTIONS, KUBECTL_EXEC_VALUE_OPTIONS, RUNNER_SUBCOMMANDS, RUNNERS, SCRIPT_EXTENSIONS,
-    SCRIPT_RUNNERS, SHELL_KEYWORDS, SHORT_VALUE_FLAGS, STDIN_COMMAND_READERS,
+    FIND_EXEC_OPTIONS, JS_PACKAGE_RUNNERS, KUBECTL_EXEC_VALUE_OPTIONS, RUNNER_SUBCOMMANDS, RUNNERS,
+    SCRIPT_EXTENSIONS, SCRIPT_RUNNERS, SHELL_KEYWORDS, SHORT_VALUE_FLAGS, STDIN_COMMAND_READERS,
     TEXT_ARGUMENT_PROGRAMS, VALUE_FLAGS, WRAPPER_OPTIONS, WRAPPERS,
 };
 use super::text::Text;
@@ -695,12 +695,21 @@ fn segment_invocations_within(
     }
     let mut wrappers = 0;
     let mut carried: Vec<String> = Vec::new();
+    // The name a runner runs its package or flake output under (`npx eas-cli` runs `eas`).
+    let mut renamed: Option<String> = None;
     while index < words.len() {
         // A wrapper's invocation holds every word of the command it wraps.
         if !budget.take_invocation_words(words.len() - index) {
             return false;
         }
-        out.push(invocation(&words[index..]));
+        match renamed.take() {
+            Some(name) => {
+                let mut run = words[index..].to_vec();
+                run[0] = name;
+                out.push(invocation(&run));
+            }
+            None => out.push(invocation(&words[index..])),
+        }
         if wrappers == 0
             && let Some(invocation) = out.last_mut()
         {
@@ -723,6 +732,7 @@ fn segment_invocations_within(
                 Some(skip) if wrappers < MAX_WRAPPERS => {
                     wrappers += 1;
                     index += 1 + skip;
+                    renamed = words.get(index).and_then(|word| run_name(&program, word));
                     continue;
                 }
                 Some(_) => {
@@ -771,6 +781,25 @@ fn segment_invocations_within(
         }
     }
     true
+}
+
+/// The command a runner runs under another name than the word it is given: a flake output's
+/// attribute (`nix run nixpkgs#alembic` runs `alembic`) and a JavaScript package named
+/// `<cmd>-cli` (`npx eas-cli@5`, `pnpm dlx expo-cli` run `eas`, `expo`).
+fn run_name(runner: &str, word: &str) -> Option<String> {
+    if runner == "nix" {
+        return word
+            .rsplit_once('#')
+            .map(|(_, attribute)| attribute.to_owned())
+            .filter(|attribute| !attribute.is_empty());
+    }
+    if !JS_PACKAGE_RUNNERS.contains(&runner) {
+        return None;
+    }
+    program_name(word)
+        .strip_suffix("-cli")
+        .filter(|stem| !stem.is_empty())
+        .map(str::to_owned)
 }
 
 /// Whether `program`'s option `word` takes the next word as its value: a long one of
@@ -847,6 +876,15 @@ fn find_exec_invocations(
 /// it runs (its subcommand and options); `None` when `program` runs nothing named after it.
 /// `python -m pip install x` runs `pip install x`.
 fn runner_target(program: &str, rest: &[String]) -> Option<usize> {
+    // `nix run nixpkgs#alembic -- downgrade`: the flake output is the program, and its
+    // arguments follow `--`.
+    if program == "nix" && rest.first().is_some_and(|word| word == "run") {
+        return rest
+            .iter()
+            .skip(1)
+            .position(|word| !word.starts_with('-'))
+            .map(|at| at + 1);
+    }
     if let Some((_, _, arguments)) = ENVIRONMENT_RUNNERS
         .iter()
         .find(|(runner, sub, _)| *runner == program && rest.first().is_some_and(|word| word == sub))
