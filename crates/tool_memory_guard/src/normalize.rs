@@ -674,6 +674,9 @@ pub(crate) fn flags_subcommand<'a>(program: &str, positional: &'a [String]) -> O
     Some(first)
 }
 
+/// The platforms fastlane takes before a lane (`fastlane ios beta`), from its docs.
+const FASTLANE_PLATFORMS: &[&str] = &["android", "ios", "mac"];
+
 /// An invocation's words in the form commands are compared in, once they are all read (the
 /// same for a call's invocation and a rule's command): `service nginx restart` is `systemctl
 /// restart nginx`; `terragrunt run-all apply` (`terraform run-all apply`) is `terraform
@@ -697,6 +700,27 @@ pub(crate) fn canonical_words(program: &mut String, positional: &mut Vec<String>
                 && is_cap_task(&positional[1]) =>
         {
             positional.swap(0, 1);
+        }
+        // fastlane takes the platform before the lane (`fastlane ios release`): the lane is
+        // compared first, the platform after it, so `fastlane release` names it on every
+        // platform, and `fastlane ios release` on iOS only.
+        "fastlane"
+            if positional.len() >= 2 && FASTLANE_PLATFORMS.contains(&positional[0].as_str()) =>
+        {
+            positional.swap(0, 1);
+        }
+        // `gradle :app:publish` runs the task `publish` of one project: the task is compared
+        // by its name, so `gradle publish` names it in every project. Only the project path's
+        // prefix goes: `:app:publishToMavenLocal` is another task.
+        "gradle" => {
+            for word in positional.iter_mut() {
+                if word.starts_with(':')
+                    && let Some((_, task)) = word.rsplit_once(':')
+                    && !task.is_empty()
+                {
+                    *word = task.to_owned();
+                }
+            }
         }
         // `kubectl delete deploy/api` is `kubectl delete deployment api`: a resource type
         // under its full singular name, split from the object it names.
@@ -980,6 +1004,27 @@ mod tests {
         let mut positional: Vec<String> = command[1..].iter().map(|w| (*w).to_owned()).collect();
         canonical_words(&mut program, &mut positional);
         std::iter::once(program).chain(positional).collect()
+    }
+
+    #[test]
+    fn lanes_and_tasks_are_compared_by_their_name() {
+        assert_eq!(
+            canonical(&["fastlane", "ios", "release"]),
+            ["fastlane", "release", "ios"]
+        );
+        assert_eq!(canonical(&["fastlane", "release"]), ["fastlane", "release"]);
+        assert_eq!(
+            canonical(&["gradle", ":app:publish"]),
+            ["gradle", "publish"]
+        );
+        assert_eq!(
+            canonical(&["gradle", ":app:publishtomavenlocal"]),
+            ["gradle", "publishtomavenlocal"]
+        );
+        assert_eq!(
+            canonical(&["git", "stash", "push"]),
+            ["git", "stash", "push"]
+        );
     }
 
     #[test]
