@@ -709,19 +709,6 @@ pub(crate) fn canonical_words(program: &mut String, positional: &mut Vec<String>
         {
             positional.swap(0, 1);
         }
-        // `gradle :app:publish` runs the task `publish` of one project: the task is compared
-        // by its name, so `gradle publish` names it in every project. Only the project path's
-        // prefix goes: `:app:publishToMavenLocal` is another task.
-        "gradle" => {
-            for word in positional.iter_mut() {
-                if word.starts_with(':')
-                    && let Some((_, task)) = word.rsplit_once(':')
-                    && !task.is_empty()
-                {
-                    *word = task.to_owned();
-                }
-            }
-        }
         // `kubectl delete deploy/api` is `kubectl delete deployment api`: a resource type
         // under its full singular name, split from the object it names.
         "kubectl" if positional.len() >= 2 => {
@@ -805,28 +792,7 @@ pub(crate) fn command_spellings(words: &[String]) -> Vec<Vec<String>> {
     let Some((program, rest)) = words.split_first() else {
         return Vec::new();
     };
-    let mut spellings = Vec::new();
-    for (from, to, prefix) in PROGRAM_EQUIVALENTS {
-        if to == program
-            && rest.starts_with(
-                &prefix
-                    .iter()
-                    .map(|word| (*word).to_owned())
-                    .collect::<Vec<_>>(),
-            )
-        {
-            let mut spelling = vec![(*from).to_owned()];
-            spelling.extend(rest[prefix.len()..].iter().cloned());
-            spellings.push(spelling);
-        }
-    }
-    for (cmdlet, compared, _) in POWERSHELL_CMDLETS {
-        if compared == program && cmdlet != program {
-            let mut spelling = vec![(*cmdlet).to_owned()];
-            spelling.extend(rest.iter().cloned());
-            spellings.push(spelling);
-        }
-    }
+    let mut spellings: Vec<Vec<String>> = Vec::new();
     // `terraform destroy` as `terraform apply -destroy`: the words a call gives (its flag
     // needs no word of the index).
     for (known, given, _, operation) in OPERATION_SPELLINGS {
@@ -884,6 +850,34 @@ pub(crate) fn command_spellings(words: &[String]) -> Vec<Vec<String>> {
                     aliased[1] = (*alias).to_owned();
                     spellings.push(aliased);
                 }
+            }
+        }
+    }
+    // Every spelling under each other name of its program (`k delete ns` for `kubectl delete
+    // namespace`, `Remove-Item` for `rm`): a call may use the other name with any of them.
+    let named: Vec<Vec<String>> = std::iter::once(words.to_vec())
+        .chain(spellings.iter().cloned())
+        .collect();
+    for spelling in &named {
+        let (program, rest) = spelling.split_first().expect("a spelling has its program");
+        for (from, to, prefix) in PROGRAM_EQUIVALENTS {
+            if to == program
+                && rest
+                    .iter()
+                    .map(String::as_str)
+                    .take(prefix.len())
+                    .eq(prefix.iter().copied())
+            {
+                let mut other = vec![(*from).to_owned()];
+                other.extend(rest[prefix.len()..].iter().cloned());
+                spellings.push(other);
+            }
+        }
+        for (cmdlet, compared, _) in POWERSHELL_CMDLETS {
+            if compared == program && cmdlet != program {
+                let mut other = vec![(*cmdlet).to_owned()];
+                other.extend(rest.iter().cloned());
+                spellings.push(other);
             }
         }
     }
