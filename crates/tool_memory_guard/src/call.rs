@@ -721,6 +721,11 @@ fn visit_spellings(text: &str, visit: &mut dyn FnMut(&str), decode: bool) {
         for word in shell_words(&text.to_ascii_lowercase()) {
             visit_runs(&word, visit);
         }
+        // `printf 'flushdb\nflushall' | redis-cli`: an escaped line break printed into a
+        // client separates its commands.
+        if text.contains("\\n") {
+            visit_runs(&text.to_ascii_lowercase().replace("\\n", " "), visit);
+        }
     }
 }
 

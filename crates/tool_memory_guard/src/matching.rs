@@ -17,10 +17,10 @@ use crate::condition::{Condition, Shown};
 use crate::constraint::{ANY_HANDLE, ANY_HOST, UrlPart, url_part};
 use crate::limits::Budget;
 use crate::normalize::{
-    PathPattern, UrlParts, alnum_runs, bare_host, chunks, command_spellings, find_word, first_run,
-    flag_case, flag_meanings, flag_meanings_after, flag_spellings, flags_subcommand, has_aliases,
-    host_in_domain, is_ipv4, normalize_domain, normalize_email, normalize_path, normalize_url,
-    sets_flag,
+    PathPattern, UrlParts, alnum_runs, bare_host, chunks, command_spellings, expands_variable,
+    find_word, first_run, flag_case, flag_meanings, flag_meanings_after, flag_spellings,
+    flags_subcommand, has_aliases, host_in_domain, is_ipv4, normalize_domain, normalize_email,
+    normalize_path, normalize_url, sets_flag, variable_reference,
 };
 use crate::{Access, Constraint, Matcher, MatcherKind, Polarity, Strength};
 
@@ -75,7 +75,14 @@ impl Compiled {
                     flag_case(value.split('=').next().unwrap_or_default()).into_owned(),
                 ),
             },
-            MatcherKind::Literal => Compiled::Literal(value.to_lowercase()),
+            // `${DB_URL}` and `$DB_URL` are one variable: compared in the one form.
+            MatcherKind::Literal => {
+                let lower = value.to_lowercase();
+                Compiled::Literal(match variable_reference(&lower) {
+                    Some(name) => format!("${name}"),
+                    None => lower,
+                })
+            }
             MatcherKind::Condition => Compiled::Condition(Condition::parse(value).ok()?),
             MatcherKind::Argument => {
                 let (key, wanted) = value.split_once('=')?;
@@ -1011,7 +1018,10 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 let prefix = literal
                     .strip_suffix('*')
                     .filter(|stem| !stem.is_empty() && !stem.contains(['*', ' ']));
-                let direct = if let Some(stem) = prefix {
+                let variable = variable_reference(literal);
+                let direct = if let Some(name) = variable {
+                    expands_variable(&text.lower, name)
+                } else if let Some(stem) = prefix {
                     alnum_runs(&text.lower).any(|run| run.starts_with(stem))
                 } else if spaced {
                     let collapsed = text.lower.split_whitespace().collect::<Vec<_>>().join(" ");

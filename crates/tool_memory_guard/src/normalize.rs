@@ -11,6 +11,8 @@ mod lookalike;
 mod paths;
 mod words;
 
+#[cfg(test)]
+pub(crate) use self::lexicon::FLAG_ALIASES as OPTION_SPELLINGS;
 pub(crate) use self::lexicon::PsParameter;
 use self::lexicon::{
     COMMAND_GROUPS, FLAG_ALIASES, FLAG_MEANINGS, KUBECTL_RESOURCES, MULTI_TASK_PROGRAMS,
@@ -68,6 +70,49 @@ pub(crate) fn chunks(text: &str) -> impl Iterator<Item = &str> {
 pub(crate) fn alnum_runs(text: &str) -> impl Iterator<Item = &str> {
     text.split(|ch: char| !ch.is_alphanumeric())
         .filter(|run| !run.is_empty())
+}
+
+/// A shell variable's name when `word` is a reference to it, `$NAME` or `${NAME}`
+/// (lower-case): the one form a rule's literal is compared in.
+pub(crate) fn variable_reference(word: &str) -> Option<&str> {
+    let name = word.strip_prefix('$')?;
+    let name = name
+        .strip_prefix('{')
+        .and_then(|inner| inner.strip_suffix('}'))
+        .unwrap_or(name);
+    is_variable_name(name).then_some(name)
+}
+
+fn is_variable_name(name: &str) -> bool {
+    name.chars()
+        .next()
+        .is_some_and(|ch| ch.is_ascii_alphabetic() || ch == '_')
+        && name
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+}
+
+/// Whether a (lower-case) text expands the shell variable `name` however it is spelled:
+/// `$NAME`, `${NAME}`, `"${NAME}"`, `${NAME:-default}`, but never a longer name
+/// (`$NAME_RO`), since the shell reads the longest name it can.
+pub(crate) fn expands_variable(text: &str, name: &str) -> bool {
+    text.match_indices('$').any(|(at, _)| {
+        let rest = &text[at + 1..];
+        let (braced, rest) = match rest.strip_prefix('{') {
+            Some(inner) => (true, inner),
+            None => (false, rest),
+        };
+        let Some(after) = rest.strip_prefix(name) else {
+            return false;
+        };
+        let next = after.chars().next();
+        if braced {
+            // `${NAME}`, or an expansion of it: `${NAME:-x}`, `${NAME#x}`, `${NAME/a/b}`.
+            next.is_some_and(|ch| "}:-=?+#%/[@^,".contains(ch))
+        } else {
+            next.is_none_or(|ch| !(ch.is_ascii_alphanumeric() || ch == '_'))
+        }
+    })
 }
 
 /// The first alphanumeric run of a normalised value, lower-cased; the key a matcher is
@@ -629,6 +674,9 @@ pub(crate) fn flags_subcommand<'a>(program: &str, positional: &'a [String]) -> O
     Some(first)
 }
 
+/// The platforms fastlane takes before a lane (`fastlane ios beta`), from its docs.
+const FASTLANE_PLATFORMS: &[&str] = &["android", "ios", "mac"];
+
 /// An invocation's words in the form commands are compared in, once they are all read (the
 /// same for a call's invocation and a rule's command): `service nginx restart` is `systemctl
 /// restart nginx`; `terragrunt run-all apply` (`terraform run-all apply`) is `terraform
@@ -650,6 +698,14 @@ pub(crate) fn canonical_words(program: &mut String, positional: &mut Vec<String>
             if positional.len() >= 2
                 && !is_cap_task(&positional[0])
                 && is_cap_task(&positional[1]) =>
+        {
+            positional.swap(0, 1);
+        }
+        // fastlane takes the platform before the lane (`fastlane ios release`): the lane is
+        // compared first, the platform after it, so `fastlane release` names it on every
+        // platform, and `fastlane ios release` on iOS only.
+        "fastlane"
+            if positional.len() >= 2 && FASTLANE_PLATFORMS.contains(&positional[0].as_str()) =>
         {
             positional.swap(0, 1);
         }
@@ -736,28 +792,7 @@ pub(crate) fn command_spellings(words: &[String]) -> Vec<Vec<String>> {
     let Some((program, rest)) = words.split_first() else {
         return Vec::new();
     };
-    let mut spellings = Vec::new();
-    for (from, to, prefix) in PROGRAM_EQUIVALENTS {
-        if to == program
-            && rest.starts_with(
-                &prefix
-                    .iter()
-                    .map(|word| (*word).to_owned())
-                    .collect::<Vec<_>>(),
-            )
-        {
-            let mut spelling = vec![(*from).to_owned()];
-            spelling.extend(rest[prefix.len()..].iter().cloned());
-            spellings.push(spelling);
-        }
-    }
-    for (cmdlet, compared, _) in POWERSHELL_CMDLETS {
-        if compared == program && cmdlet != program {
-            let mut spelling = vec![(*cmdlet).to_owned()];
-            spelling.extend(rest.iter().cloned());
-            spellings.push(spelling);
-        }
-    }
+    let mut spellings: Vec<Vec<String>> = Vec::new();
     // `terraform destroy` as `terraform apply -destroy`: the words a call gives (its flag
     // needs no word of the index).
     for (known, given, _, operation) in OPERATION_SPELLINGS {
@@ -815,6 +850,34 @@ pub(crate) fn command_spellings(words: &[String]) -> Vec<Vec<String>> {
                     aliased[1] = (*alias).to_owned();
                     spellings.push(aliased);
                 }
+            }
+        }
+    }
+    // Every spelling under each other name of its program (`k delete ns` for `kubectl delete
+    // namespace`, `Remove-Item` for `rm`): a call may use the other name with any of them.
+    let named: Vec<Vec<String>> = std::iter::once(words.to_vec())
+        .chain(spellings.iter().cloned())
+        .collect();
+    for spelling in &named {
+        let (program, rest) = spelling.split_first().expect("a spelling has its program");
+        for (from, to, prefix) in PROGRAM_EQUIVALENTS {
+            if to == program
+                && rest
+                    .iter()
+                    .map(String::as_str)
+                    .take(prefix.len())
+                    .eq(prefix.iter().copied())
+            {
+                let mut other = vec![(*from).to_owned()];
+                other.extend(rest[prefix.len()..].iter().cloned());
+                spellings.push(other);
+            }
+        }
+        for (cmdlet, compared, _) in POWERSHELL_CMDLETS {
+            if compared == program && cmdlet != program {
+                let mut other = vec![(*cmdlet).to_owned()];
+                other.extend(rest.iter().cloned());
+                spellings.push(other);
             }
         }
     }
@@ -935,6 +998,49 @@ mod tests {
         let mut positional: Vec<String> = command[1..].iter().map(|w| (*w).to_owned()).collect();
         canonical_words(&mut program, &mut positional);
         std::iter::once(program).chain(positional).collect()
+    }
+
+    #[test]
+    fn lanes_and_tasks_are_compared_by_their_name() {
+        assert_eq!(
+            canonical(&["fastlane", "ios", "release"]),
+            ["fastlane", "release", "ios"]
+        );
+        assert_eq!(canonical(&["fastlane", "release"]), ["fastlane", "release"]);
+        assert_eq!(
+            canonical(&["gradle", ":app:publish"]),
+            ["gradle", "publish"]
+        );
+        assert_eq!(
+            canonical(&["gradle", ":app:publishtomavenlocal"]),
+            ["gradle", "publishtomavenlocal"]
+        );
+        assert_eq!(
+            canonical(&["git", "stash", "push"]),
+            ["git", "stash", "push"]
+        );
+    }
+
+    #[test]
+    fn a_variable_is_one_name_however_it_is_spelled() {
+        assert_eq!(super::variable_reference("${db_url}"), Some("db_url"));
+        assert_eq!(super::variable_reference("$db_url"), Some("db_url"));
+        assert_eq!(super::variable_reference("$1x"), None);
+        for text in [
+            "psql \"${db_url}\"",
+            "psql $db_url -c x",
+            "u=${db_url:-x} psql",
+        ] {
+            assert!(super::expands_variable(text, "db_url"), "{text}");
+        }
+        for text in [
+            "psql $db_url_ro",
+            "psql ${db_url_ro}",
+            "psql db_url",
+            "psql $db_ur",
+        ] {
+            assert!(!super::expands_variable(text, "db_url"), "{text}");
+        }
     }
 
     #[test]

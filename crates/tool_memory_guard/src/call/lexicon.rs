@@ -242,6 +242,8 @@ pub(crate) const SHORT_VALUE_FLAGS: &[(&str, &[&str])] = &[
     ("celery", &["-A", "-b", "-Q"]),
     ("conda", &["-c", "-n", "-p"]),
     ("dbt", &["-s", "-t"]),
+    ("fly", &["-a", "-c", "-r"]),
+    ("heroku", &["-a", "-r"]),
     ("docker compose", &["-f", "-p"]),
     ("docker-compose", &["-f", "-p"]),
     ("git", &["-c", "-C"]),
@@ -258,6 +260,32 @@ pub(crate) const SHORT_VALUE_FLAGS: &[(&str, &[&str])] = &[
     ),
     ("tail", &["-c", "-n"]),
 ];
+
+/// Clients that read on their input the commands they would take as arguments (`echo FLUSHALL
+/// | redis-cli` is `redis-cli flushall`, `psql <<< 'drop table x'` runs the statement): what
+/// is fed to them is read as their command. Sorted.
+pub(crate) const STDIN_COMMAND_READERS: &[&str] = &[
+    "clickhouse-client",
+    "cqlsh",
+    "duckdb",
+    "mariadb",
+    "mongo",
+    "mongosh",
+    "mysql",
+    "psql",
+    "redis-cli",
+    "snowsql",
+    "sqlcmd",
+    "sqlite3",
+    "valkey-cli",
+];
+
+/// Package runners that fetch a JavaScript package and run its command: a package named
+/// `<cmd>-cli` (`npx eas-cli submit`, `pnpm dlx expo-cli publish`) runs `<cmd>`, as the
+/// CLIs published under that name install it (those named otherwise are in
+/// `normalize::PACKAGE_BINS`).
+pub(crate) const JS_PACKAGE_RUNNERS: &[&str] =
+    &["bun", "bunx", "npm", "npx", "pnpm", "pnpx", "yarn"];
 
 /// Runners that take the program to run as their first word after their options.
 /// (Laravel's `sail` runs the program named after it in its container: `sail artisan`,
@@ -313,6 +341,10 @@ pub(crate) const ENVIRONMENT_RUNNERS: &[(&str, &str, usize)] = &[
     ("doppler", "run", 0),
     ("dotenvx", "run", 0),
     ("infisical", "run", 0),
+    // mise runs the command after `--` with the tools it names before (`mise exec
+    // python@3.12 -- alembic ...`).
+    ("mise", "exec", 0),
+    ("mise", "x", 0),
     ("op", "run", 0),
     ("teller", "run", 0),
 ];

@@ -4,9 +4,9 @@
 
 use super::lexicon::{
     COMMAND_SHELLS, CONTAINER_VALUE_OPTIONS, ENVIRONMENT_OPTIONS, ENVIRONMENT_RUNNERS,
-    FIND_EXEC_OPTIONS, KUBECTL_EXEC_VALUE_OPTIONS, RUNNER_SUBCOMMANDS, RUNNERS, SCRIPT_EXTENSIONS,
-    SCRIPT_RUNNERS, SHELL_KEYWORDS, SHORT_VALUE_FLAGS, TEXT_ARGUMENT_PROGRAMS, VALUE_FLAGS,
-    WRAPPER_OPTIONS, WRAPPERS,
+    FIND_EXEC_OPTIONS, JS_PACKAGE_RUNNERS, KUBECTL_EXEC_VALUE_OPTIONS, RUNNER_SUBCOMMANDS, RUNNERS,
+    SCRIPT_EXTENSIONS, SCRIPT_RUNNERS, SHELL_KEYWORDS, SHORT_VALUE_FLAGS, STDIN_COMMAND_READERS,
+    TEXT_ARGUMENT_PROGRAMS, VALUE_FLAGS, WRAPPER_OPTIONS, WRAPPERS,
 };
 use super::text::Text;
 use crate::limits::{Bound, Budget, MAX_COMMAND_NESTING, MAX_WRAPPERS};
@@ -393,6 +393,9 @@ pub(crate) fn parse_command_line(
     adopt(&mut nested, &mut waiting, first, out.len());
     // `echo 'git push --force' | sh`: what is printed into a shell is run.
     nested.extend(printed_into_a_shell(&out[start..], start));
+    // `echo FLUSHALL | redis-cli`, `redis-cli <<< flushall`: what a client reads on its input
+    // is its command, as if given on its command line.
+    nested.extend(fed_on_stdin(line, out, start));
     if nested.is_empty() {
         return true;
     }
@@ -432,6 +435,97 @@ fn printed_into_a_shell(invocations: &[Invocation], start: usize) -> Vec<(String
         }
     }
     printed
+}
+
+/// The commands a client reads on its input ([`STDIN_COMMAND_READERS`]): what `echo` or
+/// `printf` prints into it later in its pipeline, a here-string (`redis-cli <<< 'flushall'`)
+/// and a here-document (`psql <<EOF`). Each line fed becomes an invocation of the client with
+/// the line's words after its own (`redis-cli -h x flushall`), pushed onto `out`; a
+/// here-string fed to a shell is returned as a command line to read, with the shell as its
+/// parent (a here-document's lines are read as commands already, being lines of the call).
+/// A file fed with `<` is not read: its contents are unknown.
+fn fed_on_stdin(
+    line: &str,
+    out: &mut Vec<Invocation>,
+    start: usize,
+) -> Vec<(String, Option<usize>)> {
+    let mut fed: Vec<(usize, String)> = Vec::new();
+    let end = out.len();
+    for at in start..end {
+        let invocation = &out[at];
+        if matches!(invocation.program.as_str(), "echo" | "printf")
+            && !invocation.positional.is_empty()
+            && let Some(reader) = (at + 1..end)
+                .take_while(|&next| out[next].pipeline == invocation.pipeline)
+                .find(|&next| STDIN_COMMAND_READERS.contains(&out[next].program.as_str()))
+        {
+            fed.push((reader, invocation.positional.join(" ")));
+        }
+        let words = &invocation.positional;
+        for (index, word) in words.iter().enumerate() {
+            if word == "<<<" {
+                if let Some(text) = words.get(index + 1) {
+                    fed.push((at, text.clone()));
+                }
+            } else if let Some(delimiter) = word.strip_prefix("<<").map(heredoc_delimiter)
+                && !delimiter.is_empty()
+            {
+                fed.push((at, heredoc_body(line, delimiter)));
+            }
+        }
+    }
+    let mut shell_lines = Vec::new();
+    for (reader, text) in fed {
+        let program = out[reader].program.as_str();
+        if COMMAND_SHELLS.contains(&program) {
+            shell_lines.push((text, Some(reader)));
+            continue;
+        }
+        if !STDIN_COMMAND_READERS.contains(&program) {
+            continue;
+        }
+        for fed_line in text.split('\n').flat_map(|part| part.split("\\n")) {
+            let words: Vec<String> = fed_line.split_whitespace().map(str::to_lowercase).collect();
+            if words.is_empty() {
+                continue;
+            }
+            let mut read = out[reader].clone();
+            strip_redirections(&mut read.positional);
+            read.texts.push(Text::of(fed_line, false, false));
+            read.positional.extend(words);
+            out.push(read);
+        }
+    }
+    shell_lines
+}
+
+/// A here-document's delimiter from the word after `<<` (`EOF`, `-EOF`, `'EOF'`).
+fn heredoc_delimiter(word: &str) -> &str {
+    word.trim_start_matches('-').trim_matches(['\'', '"'])
+}
+
+/// The body of the here-document that `delimiter` ends in `line`: the lines after the one
+/// that opens it, up to the delimiter alone on a line (or the end).
+fn heredoc_body(line: &str, delimiter: &str) -> String {
+    let lower = line.to_lowercase();
+    let Some(open) = lower
+        .find("<<")
+        .and_then(|at| lower[at..].find('\n').map(|nl| at + nl + 1))
+    else {
+        return String::new();
+    };
+    lower[open..]
+        .lines()
+        .take_while(|body_line| body_line.trim() != delimiter)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Takes a here-string or here-document off a client's words: its input is no argument.
+fn strip_redirections(positional: &mut Vec<String>) {
+    if let Some(at) = positional.iter().position(|word| word.starts_with("<<")) {
+        positional.truncate(at);
+    }
 }
 
 /// Gives the quoted texts of the simple command just read (the last `waiting` of `nested`)
@@ -601,12 +695,21 @@ fn segment_invocations_within(
     }
     let mut wrappers = 0;
     let mut carried: Vec<String> = Vec::new();
+    // The name a runner runs its package or flake output under (`npx eas-cli` runs `eas`).
+    let mut renamed: Option<String> = None;
     while index < words.len() {
         // A wrapper's invocation holds every word of the command it wraps.
         if !budget.take_invocation_words(words.len() - index) {
             return false;
         }
-        out.push(invocation(&words[index..]));
+        match renamed.take() {
+            Some(name) => {
+                let mut run = words[index..].to_vec();
+                run[0] = name;
+                out.push(invocation(&run));
+            }
+            None => out.push(invocation(&words[index..])),
+        }
         if wrappers == 0
             && let Some(invocation) = out.last_mut()
         {
@@ -629,6 +732,7 @@ fn segment_invocations_within(
                 Some(skip) if wrappers < MAX_WRAPPERS => {
                     wrappers += 1;
                     index += 1 + skip;
+                    renamed = words.get(index).and_then(|word| run_name(&program, word));
                     continue;
                 }
                 Some(_) => {
@@ -677,6 +781,25 @@ fn segment_invocations_within(
         }
     }
     true
+}
+
+/// The command a runner runs under another name than the word it is given: a flake output's
+/// attribute (`nix run nixpkgs#alembic` runs `alembic`) and a JavaScript package named
+/// `<cmd>-cli` (`npx eas-cli@5`, `pnpm dlx expo-cli` run `eas`, `expo`).
+fn run_name(runner: &str, word: &str) -> Option<String> {
+    if runner == "nix" {
+        return word
+            .rsplit_once('#')
+            .map(|(_, attribute)| attribute.to_owned())
+            .filter(|attribute| !attribute.is_empty());
+    }
+    if !JS_PACKAGE_RUNNERS.contains(&runner) {
+        return None;
+    }
+    program_name(word)
+        .strip_suffix("-cli")
+        .filter(|stem| !stem.is_empty())
+        .map(str::to_owned)
 }
 
 /// Whether `program`'s option `word` takes the next word as its value: a long one of
@@ -753,6 +876,15 @@ fn find_exec_invocations(
 /// it runs (its subcommand and options); `None` when `program` runs nothing named after it.
 /// `python -m pip install x` runs `pip install x`.
 fn runner_target(program: &str, rest: &[String]) -> Option<usize> {
+    // `nix run nixpkgs#alembic -- downgrade`: the flake output is the program, and its
+    // arguments follow `--`.
+    if program == "nix" && rest.first().is_some_and(|word| word == "run") {
+        return rest
+            .iter()
+            .skip(1)
+            .position(|word| !word.starts_with('-'))
+            .map(|at| at + 1);
+    }
     if let Some((_, _, arguments)) = ENVIRONMENT_RUNNERS
         .iter()
         .find(|(runner, sub, _)| *runner == program && rest.first().is_some_and(|word| word == sub))

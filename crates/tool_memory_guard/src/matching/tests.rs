@@ -542,3 +542,28 @@ fn a_mention_in_a_post_reaches_the_person_weakly() {
     assert_eq!(post("@dana the migration is done"), None);
     assert_eq!(post("Marco said the migration is done"), None);
 }
+
+/// Every entry of the per-program table of option spellings holds both ways: a rule written
+/// with either spelling matches a call written with the other (issue 21, K5).
+#[test]
+fn option_spellings_are_symmetric() {
+    for (program, alias, canonical) in crate::normalize::OPTION_SPELLINGS {
+        for (rule, call) in [(alias, canonical), (canonical, alias)] {
+            check(
+                MatcherKind::Command,
+                &format!("{program} {rule}"),
+                "bash",
+                json!({"command": format!("{program} {call} x")}),
+                true,
+            );
+        }
+    }
+    // A different option of the same stem is not a spelling of it.
+    check(
+        MatcherKind::Command,
+        "bazel clean --expunge",
+        "bash",
+        json!({"command": "bazel clean --expunge_later"}),
+        false,
+    );
+}

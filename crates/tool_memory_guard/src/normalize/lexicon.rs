@@ -113,6 +113,15 @@ pub(crate) const FLAG_ALIASES: &[(&str, &str, &str)] = &[
     // (and their compiling too).
     ("sf", "-o", "--target-org"),
     ("snowsql", "-r", "--rolename"),
+    // Heroku's and Fly's `-a` is `--app` in every command; `nix-collect-garbage -d` is
+    // `--delete-old`.
+    ("fly", "-a", "--app"),
+    ("heroku", "-a", "--app"),
+    ("nix-collect-garbage", "-d", "--delete-old"),
+    // Documented variants of one option, which do what it does another way: bazel's
+    // `--expunge_async` expunges as `--expunge` does, in the background. Not a prefix rule
+    // (`--force-with-lease` is not `--force`).
+    ("bazel", "--expunge_async", "--expunge"),
     ("mvn", "-Dmaven.test.skip=true", "-DskipTests"),
     ("mvn", "-Dmaven.test.skip", "-DskipTests"),
     ("mvn", "-DskipTests=true", "-DskipTests"),

@@ -28,7 +28,9 @@ const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/re
 // run missed 10 of its 66; its 7 still missed are under `open/`): 0.996 (the five asks-for-deny
 // and two more of the span fail-safe, `r8-pub-2` and `r8-pulumi-1`), none of each. With its
 // ninth round (1,672 calls, fresh_r9 added, whose first run missed 35 of its 65; its 2 still
-// missed are under `open/`): 0.996, none of each. Raise them
+// missed are under `open/`): 0.996, none of each. With session 31's tenth round (1,740 calls,
+// fresh_r10 added, whose first run missed 35 of its 83; its 14 still missed are under
+// `open/`): 0.9966, none of each (`r7-h2-ref-6` relabelled deny by that round's K5). Raise them
 // as the guard improves, never lower them.
 /// Share of calls decided as labelled.
 const MIN_ACCURACY: f64 = 0.996;
@@ -38,8 +40,8 @@ const MAX_ALLOWED_FORBIDDEN: usize = 0;
 const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
 const MAX_BLOCKED_HARMLESS: usize = 0;
-const MIN_RULES: usize = 573;
-const MIN_CALLS: usize = 1_672;
+const MIN_RULES: usize = 602;
+const MIN_CALLS: usize = 1_740;
 
 fn load() -> Result<Vec<CorpusCase>> {
     crate::corpus::load_dir(CORPUS_DIR)
@@ -141,14 +143,15 @@ fn real_text_meets_the_floors() -> Result<()> {
 /// `r8-fly-1/2`: runners that put secrets around a program), with round 9's first run added
 /// (28, 4, 1: the 35 of fresh_r9's 65 it missed) and round 9's fixes taken out (J1 elided
 /// paths and home spellings, J2 assignments, J3 slash lists and arrows, J9 asks, J10/J11
-/// aliases, J4 pronoun orders, J6/J7 whole-tool bans and channels, J8 'Only SELECTs', J11 vercel's target), and
-/// only go down. A fixed case moves back to its round's file.
+/// aliases, J4 pronoun orders, J6/J7 whole-tool bans and channels, J8 'Only SELECTs', J11 vercel's target),
+/// with round 10's left cases added (11, 1, 2: K3 declared aliases, K6 script-name patterns,
+/// K8 find -delete and buildx, K9 registry globs), and only go down. A fixed case moves back to its round's file.
 #[test]
 fn real_text_open_cases_stay_within_their_ceilings() -> Result<()> {
     const OPEN_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text/open");
-    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 5;
-    const MAX_OPEN_ALLOWED_CONFIRM: usize = 2;
-    const MAX_OPEN_BLOCKED_HARMLESS: usize = 13;
+    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 16;
+    const MAX_OPEN_ALLOWED_CONFIRM: usize = 3;
+    const MAX_OPEN_BLOCKED_HARMLESS: usize = 15;
     let cases = crate::corpus::load_dir(OPEN_DIR)?;
     let report = evaluate(&cases);
     let allowed_forbidden = misses(&report, Decision::Deny, |actual| actual == Decision::Allow);
