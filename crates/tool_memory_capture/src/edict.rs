@@ -21,9 +21,10 @@ use tool_memory_core::markdown::{self, LineKind};
 
 use self::lexicon::{
     APPROVAL_HEADINGS, BAN_HEADING_WORDS, CODE_STYLE_WORDS, DONT_IDIOMS, FOREIGN_ASK_FIRST,
-    FOREIGN_NEVER, FOREIGN_NOT, FOREIGN_USE, FORWARD_PHRASES, LEAD_IN_FRAMES, LEAD_INS,
-    META_OPENINGS, MULTI_FILLERS, ONE_OFFS, PERMISSION_OPENERS, POLICY_CELLS, POLITE_REQUESTS,
-    REPLY_BANS, REPLY_VERBS, REQUIREMENT_HEADINGS, SETTING_NOUNS, TOOL_SETTING_VERBS,
+    FOREIGN_NEVER, FOREIGN_NOT, FOREIGN_USE, FORWARD_PHRASES, INTENSIFIER_WORDS, LEAD_IN_FRAMES,
+    LEAD_INS, META_OPENINGS, MULTI_FILLERS, ONE_OFFS, PERMISSION_OPENERS, POINTER_ORDER_TAILS,
+    POLICY_CELLS, POLITE_REQUESTS, REPLY_BANS, REPLY_VERBS, REQUIREMENT_HEADINGS, SETTING_NOUNS,
+    TOOL_SETTING_VERBS,
 };
 use crate::lexicon::{
     AFTER_POINTER_WORD, AGENT_NAME, AGENT_NOUN, ALWAYS_NOT_ORDER, BASE_VERB_IN_ED, BE_IDIOM,
@@ -328,6 +329,24 @@ impl<'a> EdictReader<'a> {
         // clause before named is about that clause's tool.
         // Read only when a statement needs a tool and names none: `has_need` walks the clause.
         let previous = self.previous;
+        // "Never `git push -f`. Not even on your branch.", "… are for CI only. Do not run
+        // them.": a fragment that only insists on the order just read, or repeats it with a
+        // pronoun, is part of that rule's text, not a rule of its own.
+        if self.previous_was_order
+            && extends_order(tokens)
+            && let Some(last) = self.edicts.last_mut()
+            && last.line == span.line
+            && let Cow::Borrowed(last_text) = last.text
+            && previous.is_some_and(|before| ends_with_ptr(last_text, before))
+            && let Some(joined) = joined(span.text, last_text, clause)
+        {
+            let text = truncate_chars(joined, MAX_EDICT_CHARS);
+            last.whole = text.len() == joined.len();
+            last.text = Cow::Borrowed(text);
+            last.form = match_form(joined);
+            self.previous = Some(clause);
+            return;
+        }
         let about = || points_back_to(tokens) && previous.is_some_and(has_need);
         let order = match found {
             None => {
@@ -498,6 +517,67 @@ fn is_continuation(tokens: &[Token<'_>]) -> bool {
         && !NOT_EXTENDING.contains(&first.text)
         && !first.is(SUBJECT);
     opened || closed
+}
+
+/// Words of a "not even" tail at most ("Not even on your own branch").
+const MAX_NOT_EVEN_WORDS: usize = 8;
+
+/// Whether a clause only extends the order before it and adds no rule of its own: a bare
+/// intensifier ("Ever.", "Never ever.", "Not once."), a "not even" tail ("Not even to fix a
+/// typo."), a bare refusal ("Don't.") or a pronoun order ("Do not run them.", "Don't do it
+/// again."). No question.
+fn extends_order(tokens: &[Token<'_>]) -> bool {
+    if tokens
+        .last()
+        .is_some_and(|token| token.punct() == Some('?'))
+    {
+        return false;
+    }
+    let words: Vec<&str> = tokens
+        .iter()
+        .filter(|token| token.word)
+        .map(|token| token.text)
+        .take(MAX_NOT_EVEN_WORDS + 1)
+        .collect();
+    match words.as_slice() {
+        [] => false,
+        ["not", "even", rest @ ..] => rest.len() + 2 <= MAX_NOT_EVEN_WORDS,
+        words if words.len() <= 4 && words.iter().all(|word| INTENSIFIER_WORDS.contains(word)) => {
+            true
+        }
+        _ => bare_refusal(tokens) || pointer_order(tokens),
+    }
+}
+
+/// Whether a clause is an order whose only object is a pronoun: a marker, a verb, the pronoun
+/// and at most one of [`POINTER_ORDER_TAILS`] ("Do not run them.", "Never do that again.").
+fn pointer_order(tokens: &[Token<'_>]) -> bool {
+    let mut words = tokens.iter().filter(|token| token.word);
+    let first = words.next().map(|token| token.text);
+    let first = if matches!(first, Some("please" | "just" | "so")) {
+        words.next().map(|token| token.text)
+    } else {
+        first
+    };
+    match first {
+        Some("don't" | "never") => {}
+        Some("do") if words.next().is_some_and(|token| token.text == "not") => {}
+        _ => return false,
+    }
+    let rest: Vec<&Token<'_>> = words.collect();
+    match rest.as_slice() {
+        [_verb, pointer] => pointer.is(POINTER),
+        [_verb, pointer, tail] => pointer.is(POINTER) && POINTER_ORDER_TAILS.contains(&tail.text),
+        _ => false,
+    }
+}
+
+/// Whether `part` ends where `text` ends (both slices of one line).
+fn ends_with_ptr(text: &str, part: &str) -> bool {
+    std::ptr::eq(
+        text.as_ptr().wrapping_add(text.len()),
+        part.as_ptr().wrapping_add(part.len()),
+    )
 }
 
 /// Whether a clause is a bare refusal with no object of its own, or "either" for one: "Don't.",

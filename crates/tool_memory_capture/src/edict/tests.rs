@@ -525,6 +525,47 @@ fn a_rule_that_points_back_keeps_the_statement_before_it() {
 }
 
 #[test]
+fn a_fragment_after_an_order_is_part_of_it() {
+    // A bare intensifier, a "not even" tail, a bare refusal or a pronoun order adds no rule.
+    check(
+        "Never `git push -f`. Not even on your branch.",
+        &["Never `git push -f`. Not even on your branch."],
+    );
+    check(
+        "Don't run `docker system prune`. Ever.",
+        &["Don't run `docker system prune`. Ever."],
+    );
+    check(
+        "Never delete `backups/`. Never ever. I mean it.",
+        &["Never delete `backups/`. Never ever. I mean it."],
+    );
+    check(
+        "`make release` is for CI only. Do not run it yourself.",
+        &["`make release` is for CI only. Do not run it yourself."],
+    );
+    // Not after a sentence that is no rule, not across lines, and not a question or an
+    // order with an object of its own.
+    check("The build box is shared. Ever.", &[]);
+    check("Never `git push -f`.\nEver.", &["Never `git push -f`."]);
+    check(
+        "Never run `terraform apply`. Ever?",
+        &["Never run `terraform apply`."],
+    );
+    check(
+        "Never run `terraform apply`. Don't run `terraform destroy` either.",
+        &[
+            "Never run `terraform apply`.",
+            "Don't run `terraform destroy` either.",
+        ],
+    );
+    // "Not X either" extends the ban to a new object: a rule of its own.
+    check(
+        "Never call `gcloud`. Not `gsutil` either.",
+        &["Never call `gcloud`.", "Not `gsutil` either."],
+    );
+}
+
+#[test]
 fn a_second_order_that_points_back_is_not_split_off() {
     check(
         "Only fetch from docs.rs and crates.io; don't fetch anything else.",
