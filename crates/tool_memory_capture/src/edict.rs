@@ -456,6 +456,7 @@ impl<'a> EdictReader<'a> {
             Some(joined) => (joined, match_form(joined)),
             None => (clause, form.to_owned()),
         };
+        let rule = with_sign(span.text, rule);
         let text = truncate_chars(rule, MAX_EDICT_CHARS);
         self.edicts.push(Edict {
             whole: text.len() == rule.len(),
@@ -517,6 +518,26 @@ fn is_continuation(tokens: &[Token<'_>]) -> bool {
         && !NOT_EXTENDING.contains(&first.text)
         && !first.is(SUBJECT);
     opened || closed
+}
+
+/// `rule` (a slice of `line`) with the sign that opens its line in front of it, when the
+/// rule opens the line's item: "⚠️ Never drop tables …", "🛑 never `helm uninstall`". The sign
+/// is layout to the grammar, but the user wrote it as part of the rule, as the sign-only items
+/// of [`EdictReader::start_span`] keep it.
+fn with_sign<'a>(line: &'a str, rule: &'a str) -> &'a str {
+    let Some((_, at, item)) = sign_of(line) else {
+        return rule;
+    };
+    let base = line.as_ptr() as usize;
+    let rule_start = (rule.as_ptr() as usize).wrapping_sub(base);
+    let item_start = line.len() - item.len();
+    let opens_item = rule_start <= line.len()
+        && rule_start >= item_start
+        && line[item_start..rule_start].trim().is_empty();
+    match opens_item.then(|| line.get(at..rule_start + rule.len())).flatten() {
+        Some(signed) => signed,
+        None => rule,
+    }
 }
 
 /// Words of a "not even" tail at most ("Not even on your own branch").

@@ -386,17 +386,23 @@ fn a_sign_opens_an_item_like_a_bullet_and_a_ban_sign_bans_it() {
     check(
         "❌ No `git push --force` on shared branches.\n⚠️ Check with me before any `git rebase`.\n🚫 Don't touch `infra/`.",
         &[
-            "No `git push --force` on shared branches.",
-            "Check with me before any `git rebase`.",
-            "Don't touch `infra/`.",
+            "❌ No `git push --force` on shared branches.",
+            "⚠️ Check with me before any `git rebase`.",
+            "🚫 Don't touch `infra/`.",
         ],
     );
+    // The sign stays in the rule's text, the list marker does not; a later sentence of the
+    // item does not take the sign.
     check(
         "- ⛔️ Never run `terraform destroy`.\n✋ Ask before running `db:reset`.",
         &[
-            "Never run `terraform destroy`.",
-            "Ask before running `db:reset`.",
+            "⛔️ Never run `terraform destroy`.",
+            "✋ Ask before running `db:reset`.",
         ],
+    );
+    check(
+        "- ⚠️ Builds are slow. Never run `make all` on the laptop.",
+        &["Never run `make all` on the laptop."],
     );
     // A ban sign bans an item about a tool; other signs and items about nothing do not.
     check(
