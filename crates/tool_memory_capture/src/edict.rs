@@ -272,6 +272,13 @@ impl<'a> EdictReader<'a> {
         read: ReadSentence<'_, '_>,
         reader: &Reader<'_>,
     ) {
+        // "Import this CSV into a plan, don't run anything:": the sentence that hands material
+        // over orders something about that material, for this turn.
+        if !span.orders && ends_with_ptr(span.text.trim_end(), sentence) {
+            self.previous = Some(sentence);
+            self.previous_was_order = false;
+            return;
+        }
         let one_clause = |clauses: &[&str]| matches!(clauses, [clause] if *clause == sentence);
         let clauses = if sentence.contains(';') {
             let own = |piece: &str| is_own_piece(reader, span.line, piece);
@@ -534,7 +541,10 @@ fn with_sign<'a>(line: &'a str, rule: &'a str) -> &'a str {
     let opens_item = rule_start <= line.len()
         && rule_start >= item_start
         && line[item_start..rule_start].trim().is_empty();
-    match opens_item.then(|| line.get(at..rule_start + rule.len())).flatten() {
+    match opens_item
+        .then(|| line.get(at..rule_start + rule.len()))
+        .flatten()
+    {
         Some(signed) => signed,
         None => rule,
     }

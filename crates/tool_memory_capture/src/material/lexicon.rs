@@ -14,7 +14,8 @@ pub(crate) fn has(list: &[&str], word: &str) -> bool {
 /// this", "please proofread:". Base forms only:
 /// requests are imperatives or follow "can you", "help me", "I need you to". "Check" and "read"
 /// belong here because "check this:" and "read this:" hand material over; what follows them
-/// must still point at material (see `material.rs`).
+/// must still point at material (see `material.rs`). "Import", "convert", "turn" (… into)
+/// work on a text or data handed over ("Import this CSV into a table plan:").
 pub(crate) const PROCESS_VERBS: &[&str] = &[
     "analyse",
     "analyze",
@@ -23,6 +24,7 @@ pub(crate) const PROCESS_VERBS: &[&str] = &[
     "assess",
     "check",
     "condense",
+    "convert",
     "correct",
     "critique",
     "decipher",
@@ -32,7 +34,9 @@ pub(crate) const PROCESS_VERBS: &[&str] = &[
     "evaluate",
     "explain",
     "fact-check",
+    "format",
     "grade",
+    "import",
     "improve",
     "interpret",
     "paraphrase",
@@ -41,6 +45,7 @@ pub(crate) const PROCESS_VERBS: &[&str] = &[
     "proof-read",
     "proofread",
     "read",
+    "reformat",
     "rephrase",
     "reply",
     "respond",
@@ -51,7 +56,10 @@ pub(crate) const PROCESS_VERBS: &[&str] = &[
     "simplify",
     "summarise",
     "summarize",
+    "tabulate",
+    "transform",
     "translate",
+    "turn",
 ];
 
 /// Nouns that stand for those verbs. They hand material over only with a pointer ("summary of
