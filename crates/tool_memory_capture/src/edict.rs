@@ -532,11 +532,15 @@ fn is_continuation(tokens: &[Token<'_>]) -> bool {
 /// is layout to the grammar, but the user wrote it as part of the rule, as the sign-only items
 /// of [`EdictReader::start_span`] keep it.
 fn with_sign<'a>(line: &'a str, rule: &'a str) -> &'a str {
+    // Every sign is beyond ASCII: a rule with only ASCII before it on its line has none.
+    let base = line.as_ptr() as usize;
+    let rule_start = (rule.as_ptr() as usize).wrapping_sub(base);
+    if line.get(..rule_start).is_none_or(str::is_ascii) {
+        return rule;
+    }
     let Some((_, at, item)) = sign_of(line) else {
         return rule;
     };
-    let base = line.as_ptr() as usize;
-    let rule_start = (rule.as_ptr() as usize).wrapping_sub(base);
     let item_start = line.len() - item.len();
     let opens_item = rule_start <= line.len()
         && rule_start >= item_start
@@ -553,32 +557,53 @@ fn with_sign<'a>(line: &'a str, rule: &'a str) -> &'a str {
 /// Words of a "not even" tail at most ("Not even on your own branch").
 const MAX_NOT_EVEN_WORDS: usize = 8;
 
+/// Tokens of a fragment that extends an order at most: the longest "not even" tail with a
+/// comma and its full stop, with room for a code span's marks.
+const MAX_FRAGMENT_TOKENS: usize = 14;
+
 /// Whether a clause only extends the order before it and adds no rule of its own: a bare
 /// intensifier ("Ever.", "Never ever.", "Not once."), a "not even" tail ("Not even to fix a
 /// typo."), a bare refusal ("Don't.") or a pronoun order ("Do not run them.", "Don't do it
 /// again."). No question.
 fn extends_order(tokens: &[Token<'_>]) -> bool {
-    if tokens
-        .last()
-        .is_some_and(|token| token.punct() == Some('?'))
+    // Read without collecting: this runs on every clause after an order, and most of those
+    // are rules of their own, longer than any fragment.
+    if tokens.len() > MAX_FRAGMENT_TOKENS
+        || tokens
+            .last()
+            .is_some_and(|token| token.punct() == Some('?'))
     {
         return false;
     }
-    let words: Vec<&str> = tokens
-        .iter()
-        .filter(|token| token.word)
-        .map(|token| token.text)
-        .take(MAX_NOT_EVEN_WORDS + 1)
-        .collect();
-    match words.as_slice() {
-        [] => false,
-        ["not", "even", rest @ ..] => rest.len() + 2 <= MAX_NOT_EVEN_WORDS,
-        words if words.len() <= 4 && words.iter().all(|word| INTENSIFIER_WORDS.contains(word)) => {
-            true
+    let mut words = tokens.iter().filter(|token| token.word);
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let first = first.text;
+    let mut count = 1;
+    let mut second = None;
+    let mut all_intensifiers = INTENSIFIER_WORDS.contains(&first);
+    let mut pointer = false;
+    for word in words {
+        count += 1;
+        if count == 2 {
+            second = Some(word.text);
         }
-        _ => bare_refusal(tokens) || pointer_order(tokens),
+        all_intensifiers = all_intensifiers && INTENSIFIER_WORDS.contains(&word.text);
+        pointer = pointer || word.is(POINTER);
     }
+    if first == "not" && second == Some("even") {
+        return count <= MAX_NOT_EVEN_WORDS;
+    }
+    if all_intensifiers && count <= MAX_INTENSIFIER_WORDS {
+        return true;
+    }
+    // A bare refusal has at most four words after "please"; a pronoun order five after it.
+    count <= 6 && (bare_refusal(tokens) || (pointer && pointer_order(tokens)))
 }
+
+/// Words of a bare intensifier at most ("Not under any circumstances").
+const MAX_INTENSIFIER_WORDS: usize = 4;
 
 /// Whether a clause is an order whose only object is a pronoun: a marker, a verb, the pronoun
 /// and at most one of [`POINTER_ORDER_TAILS`] ("Do not run them.", "Never do that again.").
@@ -595,12 +620,13 @@ fn pointer_order(tokens: &[Token<'_>]) -> bool {
         Some("do") if words.next().is_some_and(|token| token.text == "not") => {}
         _ => return false,
     }
-    let rest: Vec<&Token<'_>> = words.collect();
-    match rest.as_slice() {
-        [_verb, pointer] => pointer.is(POINTER),
-        [_verb, pointer, tail] => pointer.is(POINTER) && POINTER_ORDER_TAILS.contains(&tail.text),
-        _ => false,
-    }
+    let (Some(_verb), Some(pointer)) = (words.next(), words.next()) else {
+        return false;
+    };
+    let tail = words.next();
+    pointer.is(POINTER)
+        && words.next().is_none()
+        && tail.is_none_or(|tail| POINTER_ORDER_TAILS.contains(&tail.text))
 }
 
 /// Whether `part` ends where `text` ends (both slices of one line).
@@ -616,9 +642,12 @@ fn ends_with_ptr(text: &str, part: &str) -> bool {
 /// [`points_back`]'s.
 fn bare_refusal(tokens: &[Token<'_>]) -> bool {
     const BACK: &[&str] = &["either"];
-    if tokens
-        .last()
-        .is_some_and(|token| token.punct() == Some('?'))
+    // Every clause asks; the longest refusal ("Please do not run them either.") has six words
+    // and a full stop, so a longer clause is none.
+    if tokens.len() > MAX_FRAGMENT_TOKENS
+        || tokens
+            .last()
+            .is_some_and(|token| token.punct() == Some('?'))
     {
         return false;
     }

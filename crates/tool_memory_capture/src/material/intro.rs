@@ -263,24 +263,25 @@ fn clause_intro(reading: PlainLine<'_>, clause: &str, colon: bool) -> Option<Cla
     // A project's markdown file (README.md, CONTRIBUTING.md, SECURITY.md) is a document like
     // any other; the agents' rules files were taken as such above.
     let material_noun = sets.any(MATERIAL_NOUN) || form.contains(".md");
-    let adopting = |index: usize, word: &Token<'_>| {
-        (word.is(ADOPT_VERB) && (rules_noun || rules_file || pronoun_object(&words, index)))
-            || (word.is(ADOPT_VERB_WITH_RULES) && (rules_noun || rules_file))
-    };
     // "I'm not adopting it", "don't follow these": refusing is no adoption; what it refuses
-    // is handed over, and proposes nothing.
-    let refuses = words
-        .iter()
-        .enumerate()
-        .any(|(index, word)| adopting(index, word) && negated(&words, index));
+    // is handed over, and proposes nothing. One pass over the words finds both.
+    let mut adopts = contains_phrase(&words, ADOPT_PHRASES);
+    let mut refuses = false;
+    for (index, word) in words.iter().enumerate() {
+        let adopting = (word.is(ADOPT_VERB)
+            && (rules_noun || rules_file || pronoun_object(&words, index)))
+            || (word.is(ADOPT_VERB_WITH_RULES) && (rules_noun || rules_file));
+        if adopting {
+            if negated(&words, index) {
+                refuses = true;
+            } else {
+                adopts = true;
+            }
+        }
+    }
     if refuses && (rules_noun || rules_file || material_noun || colon) {
         return Some(ClauseIntro::Refused);
     }
-    let adopts = contains_phrase(&words, ADOPT_PHRASES)
-        || words
-            .iter()
-            .enumerate()
-            .any(|(index, word)| adopting(index, word) && !negated(&words, index));
     if adopts {
         // "Follow the instructions in this email:" acts on the e-mail once; the instructions
         // stay the sender's. "Here is my CLAUDE.md, follow it:" adopts a rules file.

@@ -14,7 +14,7 @@ pub(crate) fn has(list: &[&str], word: &str) -> bool {
 /// this", "please proofread:". Base forms only:
 /// requests are imperatives or follow "can you", "help me", "I need you to". "Check" and "read"
 /// belong here because "check this:" and "read this:" hand material over; what follows them
-/// must still point at material (see `material.rs`). "Import", "convert", "turn" (… into)
+/// must still point at material (see `material.rs`). "Import", "convert", "turn" (… into), "transform"
 /// work on a text or data handed over ("Import this CSV into a table plan:").
 pub(crate) const PROCESS_VERBS: &[&str] = &[
     "analyse",
@@ -34,7 +34,6 @@ pub(crate) const PROCESS_VERBS: &[&str] = &[
     "evaluate",
     "explain",
     "fact-check",
-    "format",
     "grade",
     "import",
     "improve",
