@@ -30,9 +30,10 @@ use serde_json::Value;
 /// capture round 6 (classes K1-K5 of issue 21): recall 0.930 (291 of 313), attribution 0.895
 /// (280 of 313), no non-rule; after round 7 (P1-P5): recall 0.930, attribution 0.901 (282 of
 /// 313), no non-rule; after round 9 (C1-C8): recall 0.930, attribution 0.920 (288 of 313), no
-/// non-rule.
-const MIN_CAPTURE_RECALL: f64 = 0.925;
-const MIN_CAPTURE_ATTRIBUTION: f64 = 0.919;
+/// non-rule; after round 10 (N1-N3): recall 0.933 (292 of 313), attribution 0.923 (289 of 313),
+/// no non-rule.
+const MIN_CAPTURE_RECALL: f64 = 0.932;
+const MIN_CAPTURE_ATTRIBUTION: f64 = 0.922;
 const MAX_CAPTURE_FALSE_POSITIVES: usize = 0;
 const MIN_GUARD_ACCURACY: f64 = 0.98;
 const MAX_FORBIDDEN_ALLOWED: usize = 0;

@@ -1204,7 +1204,11 @@ fn alternative_at(text: &str, tool: bool) -> Option<usize> {
         }
         let rest = text[at + 1..].trim_start();
         let start = text.len() - rest.len();
-        let opens_use = rest.len() > 4 && rest[..4].eq_ignore_ascii_case("use ");
+        // `get`: the part may open with a character beyond ASCII.
+        let opens_use = rest.len() > 4
+            && rest
+                .get(..4)
+                .is_some_and(|head| head.eq_ignore_ascii_case("use "));
         (opens_use || byte == b';' && tool && rest.contains(" tool")).then_some(start)
     })
 }

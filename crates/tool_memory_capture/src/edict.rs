@@ -21,9 +21,10 @@ use tool_memory_core::markdown::{self, LineKind};
 
 use self::lexicon::{
     APPROVAL_HEADINGS, BAN_HEADING_WORDS, CODE_STYLE_WORDS, DONT_IDIOMS, FOREIGN_ASK_FIRST,
-    FOREIGN_NEVER, FOREIGN_NOT, FOREIGN_USE, FORWARD_PHRASES, LEAD_IN_FRAMES, LEAD_INS,
-    META_OPENINGS, MULTI_FILLERS, ONE_OFFS, PERMISSION_OPENERS, POLICY_CELLS, POLITE_REQUESTS,
-    REPLY_BANS, REPLY_VERBS, REQUIREMENT_HEADINGS, SETTING_NOUNS, TOOL_SETTING_VERBS,
+    FOREIGN_NEVER, FOREIGN_NOT, FOREIGN_USE, FORWARD_PHRASES, INTENSIFIER_WORDS, LEAD_IN_FRAMES,
+    LEAD_INS, META_OPENINGS, MULTI_FILLERS, ONE_OFFS, PERMISSION_OPENERS, POINTER_ORDER_TAILS,
+    POLICY_CELLS, POLITE_REQUESTS, REPLY_BANS, REPLY_VERBS, REQUIREMENT_HEADINGS, SETTING_NOUNS,
+    TOOL_SETTING_VERBS,
 };
 use crate::lexicon::{
     AFTER_POINTER_WORD, AGENT_NAME, AGENT_NOUN, ALWAYS_NOT_ORDER, BASE_VERB_IN_ED, BE_IDIOM,
@@ -271,6 +272,13 @@ impl<'a> EdictReader<'a> {
         read: ReadSentence<'_, '_>,
         reader: &Reader<'_>,
     ) {
+        // "Import this CSV into a plan, don't run anything:": the sentence that hands material
+        // over orders something about that material, for this turn.
+        if !span.orders && ends_with_ptr(span.text.trim_end(), sentence) {
+            self.previous = Some(sentence);
+            self.previous_was_order = false;
+            return;
+        }
         let one_clause = |clauses: &[&str]| matches!(clauses, [clause] if *clause == sentence);
         let clauses = if sentence.contains(';') {
             let own = |piece: &str| is_own_piece(reader, span.line, piece);
@@ -328,6 +336,24 @@ impl<'a> EdictReader<'a> {
         // clause before named is about that clause's tool.
         // Read only when a statement needs a tool and names none: `has_need` walks the clause.
         let previous = self.previous;
+        // "Never `git push -f`. Not even on your branch.", "… are for CI only. Do not run
+        // them.": a fragment that only insists on the order just read, or repeats it with a
+        // pronoun, is part of that rule's text, not a rule of its own.
+        if self.previous_was_order
+            && extends_order(tokens)
+            && let Some(last) = self.edicts.last_mut()
+            && last.line == span.line
+            && let Cow::Borrowed(last_text) = last.text
+            && previous.is_some_and(|before| ends_with_ptr(last_text, before))
+            && let Some(joined) = joined(span.text, last_text, clause)
+        {
+            let text = truncate_chars(joined, MAX_EDICT_CHARS);
+            last.whole = text.len() == joined.len();
+            last.text = Cow::Borrowed(text);
+            last.form = match_form(joined);
+            self.previous = Some(clause);
+            return;
+        }
         let about = || points_back_to(tokens) && previous.is_some_and(has_need);
         let order = match found {
             None => {
@@ -437,6 +463,7 @@ impl<'a> EdictReader<'a> {
             Some(joined) => (joined, match_form(joined)),
             None => (clause, form.to_owned()),
         };
+        let rule = with_sign(span.text, rule);
         let text = truncate_chars(rule, MAX_EDICT_CHARS);
         self.edicts.push(Edict {
             whole: text.len() == rule.len(),
@@ -500,14 +527,127 @@ fn is_continuation(tokens: &[Token<'_>]) -> bool {
     opened || closed
 }
 
+/// `rule` (a slice of `line`) with the sign that opens its line in front of it, when the
+/// rule opens the line's item: "⚠️ Never drop tables …", "🛑 never `helm uninstall`". The sign
+/// is layout to the grammar, but the user wrote it as part of the rule, as the sign-only items
+/// of [`EdictReader::start_span`] keep it.
+fn with_sign<'a>(line: &'a str, rule: &'a str) -> &'a str {
+    // Every sign is beyond ASCII: a rule with only ASCII before it on its line has none.
+    let base = line.as_ptr() as usize;
+    let rule_start = (rule.as_ptr() as usize).wrapping_sub(base);
+    if line.get(..rule_start).is_none_or(str::is_ascii) {
+        return rule;
+    }
+    let Some((_, at, item)) = sign_of(line) else {
+        return rule;
+    };
+    let item_start = line.len() - item.len();
+    let opens_item = rule_start <= line.len()
+        && rule_start >= item_start
+        && line[item_start..rule_start].trim().is_empty();
+    match opens_item
+        .then(|| line.get(at..rule_start + rule.len()))
+        .flatten()
+    {
+        Some(signed) => signed,
+        None => rule,
+    }
+}
+
+/// Words of a "not even" tail at most ("Not even on your own branch").
+const MAX_NOT_EVEN_WORDS: usize = 8;
+
+/// Tokens of a fragment that extends an order at most: the longest "not even" tail with a
+/// comma and its full stop, with room for a code span's marks.
+const MAX_FRAGMENT_TOKENS: usize = 14;
+
+/// Whether a clause only extends the order before it and adds no rule of its own: a bare
+/// intensifier ("Ever.", "Never ever.", "Not once."), a "not even" tail ("Not even to fix a
+/// typo."), a bare refusal ("Don't.") or a pronoun order ("Do not run them.", "Don't do it
+/// again."). No question.
+fn extends_order(tokens: &[Token<'_>]) -> bool {
+    // Read without collecting: this runs on every clause after an order, and most of those
+    // are rules of their own, longer than any fragment.
+    if tokens.len() > MAX_FRAGMENT_TOKENS
+        || tokens
+            .last()
+            .is_some_and(|token| token.punct() == Some('?'))
+    {
+        return false;
+    }
+    let mut words = tokens.iter().filter(|token| token.word);
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let first = first.text;
+    let mut count = 1;
+    let mut second = None;
+    let mut all_intensifiers = INTENSIFIER_WORDS.contains(&first);
+    let mut pointer = false;
+    for word in words {
+        count += 1;
+        if count == 2 {
+            second = Some(word.text);
+        }
+        all_intensifiers = all_intensifiers && INTENSIFIER_WORDS.contains(&word.text);
+        pointer = pointer || word.is(POINTER);
+    }
+    if first == "not" && second == Some("even") {
+        return count <= MAX_NOT_EVEN_WORDS;
+    }
+    if all_intensifiers && count <= MAX_INTENSIFIER_WORDS {
+        return true;
+    }
+    // A bare refusal has at most four words after "please"; a pronoun order five after it.
+    count <= 6 && (bare_refusal(tokens) || (pointer && pointer_order(tokens)))
+}
+
+/// Words of a bare intensifier at most ("Not under any circumstances").
+const MAX_INTENSIFIER_WORDS: usize = 4;
+
+/// Whether a clause is an order whose only object is a pronoun: a marker, a verb, the pronoun
+/// and at most one of [`POINTER_ORDER_TAILS`] ("Do not run them.", "Never do that again.").
+fn pointer_order(tokens: &[Token<'_>]) -> bool {
+    let mut words = tokens.iter().filter(|token| token.word);
+    let first = words.next().map(|token| token.text);
+    let first = if matches!(first, Some("please" | "just" | "so")) {
+        words.next().map(|token| token.text)
+    } else {
+        first
+    };
+    match first {
+        Some("don't" | "never") => {}
+        Some("do") if words.next().is_some_and(|token| token.text == "not") => {}
+        _ => return false,
+    }
+    let (Some(_verb), Some(pointer)) = (words.next(), words.next()) else {
+        return false;
+    };
+    let tail = words.next();
+    pointer.is(POINTER)
+        && words.next().is_none()
+        && tail.is_none_or(|tail| POINTER_ORDER_TAILS.contains(&tail.text))
+}
+
+/// Whether `part` ends where `text` ends (both slices of one line).
+fn ends_with_ptr(text: &str, part: &str) -> bool {
+    std::ptr::eq(
+        text.as_ptr().wrapping_add(text.len()),
+        part.as_ptr().wrapping_add(part.len()),
+    )
+}
+
 /// Whether a clause is a bare refusal with no object of its own, or "either" for one: "Don't.",
 /// "Forbidden.", "Never run either." (no question). A pronoun object ("Do not run them") is
 /// [`points_back`]'s.
 fn bare_refusal(tokens: &[Token<'_>]) -> bool {
     const BACK: &[&str] = &["either"];
-    if tokens
-        .last()
-        .is_some_and(|token| token.punct() == Some('?'))
+    // Every clause asks; the longest refusal ("Please do not run them either.") has six words
+    // and a full stop, so a longer clause is none.
+    if tokens.len() > MAX_FRAGMENT_TOKENS
+        || tokens
+            .last()
+            .is_some_and(|token| token.punct() == Some('?'))
     {
         return false;
     }

@@ -58,6 +58,9 @@ pub(crate) enum MaterialKind {
     /// A pasted web page, recognised by its chrome: a navigation bar (`Home | Products |
     /// Contact`), "Skip to content", "All rights reserved", a cookie banner.
     Page,
+    /// Text the user handed over and refused to adopt: "Pasting our old rules for background,
+    /// do NOT adopt them:". It proposes nothing: the user has already said no.
+    Refused,
 }
 
 impl MaterialKind {
@@ -71,12 +74,16 @@ impl MaterialKind {
             MaterialKind::Addressed => "material-addressed",
             MaterialKind::HandedOver => "material-handed-over",
             MaterialKind::Page => "material-page",
+            MaterialKind::Refused => "material-refused",
         }
     }
 
     /// Whether an instruction in this material may become a proposal at all.
     pub(crate) fn may_propose(self) -> bool {
-        !matches!(self, MaterialKind::Code | MaterialKind::Addressed)
+        !matches!(
+            self,
+            MaterialKind::Code | MaterialKind::Addressed | MaterialKind::Refused
+        )
     }
 }
 
@@ -93,6 +100,11 @@ pub(crate) struct Span<'a> {
     /// turned back from material the user had not framed with words of their own (a pasted
     /// text can end with "That's spam. Anyway, you can …" itself).
     pub(crate) revokes: bool,
+    /// Whether the last sentence of the user's own words here may be a standing rule: not the
+    /// sentence that hands material over before a colon ("Import this CSV into a plan, don't
+    /// run anything:", "Here's our old rules file, do NOT adopt it:"), whose orders are about
+    /// that material, for this turn.
+    pub(crate) orders: bool,
 }
 
 /// How the lines that follow are read.
@@ -390,17 +402,31 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
                 spans.push(own(index, line));
             }
             Some(Intro::Inline(at)) => {
+                // "Never run git operations that rewrite history: `rebase`, …": a clause with
+                // its material on its own line may be a rule about it; only a lead-in that ends
+                // its line is all hand-over.
                 spans.push(own(index, &line[..at]));
                 spans.push(material(index, &line[at..], MaterialKind::HandedOver));
                 mode = Mode::Material(MaterialKind::HandedOver);
             }
-            Some(Intro::Block) => {
-                spans.push(own(index, line));
+            Some(Intro::Block { refused }) => {
+                // Only a lead-in before a colon is all hand-over; "Please do not reply to this
+                // message." above a signature is the user's own order.
+                spans.push(if line.trim_end().ends_with(':') {
+                    hand_over(index, line)
+                } else {
+                    own(index, line)
+                });
+                let kind = if refused {
+                    MaterialKind::Refused
+                } else {
+                    MaterialKind::HandedOver
+                };
                 // A delimited block (a run of `>` lines, a fence) that opens the material is
                 // all of it: its delimiters say where it ends, and the paragraphs after it
                 // are the user's own again ("Here's the old runbook:\n\n> …\n\nWe changed
                 // that. Never …"). Plain pasted lines have no end but the message's.
-                mode = Mode::Material(MaterialKind::HandedOver);
+                mode = Mode::Material(kind);
                 if lines
                     .get(next_non_blank[index])
                     .is_some_and(|first| is_delimiter(first.trim()))
@@ -530,6 +556,15 @@ fn own(line: usize, text: &str) -> Span<'_> {
         voice: Voice::Own,
         line,
         revokes: true,
+        orders: true,
+    }
+}
+
+/// The user's own line that hands material over: its orders are about that material.
+fn hand_over(line: usize, text: &str) -> Span<'_> {
+    Span {
+        orders: false,
+        ..own(line, text)
     }
 }
 
@@ -602,6 +637,7 @@ fn material(line: usize, text: &str, kind: MaterialKind) -> Span<'_> {
         text,
         voice: Voice::Material(kind),
         revokes: false,
+        orders: true,
         line,
     }
 }

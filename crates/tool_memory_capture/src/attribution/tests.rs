@@ -1428,3 +1428,10 @@ fn a_tool_named_as_the_means_takes_its_part() {
         Vec::<String>::new()
     );
 }
+
+#[test]
+fn an_alternative_may_open_with_a_character_beyond_ascii() {
+    // The part after a comma is sliced only on a character boundary.
+    assert_eq!(alternative_at("never x, 𑦠 My rules", false), None);
+    assert_eq!(alternative_at("never x, use y", false), Some(9));
+}

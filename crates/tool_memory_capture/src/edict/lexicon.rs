@@ -243,6 +243,37 @@ pub(crate) const AFTER_POINTERS: &[&str] = &[
     "yourself",
 ];
 
+/// Words a bare intensifier after an order is made of, and nothing else ("Ever.", "Never
+/// ever.", "Not once.", "No exceptions.", "I mean it."): it adds no rule of its own, it is
+/// part of the order before it.
+pub(crate) const INTENSIFIER_WORDS: &[&str] = &[
+    "absolutely",
+    "again",
+    "all",
+    "any",
+    "at",
+    "circumstances",
+    "ever",
+    "exceptions",
+    "i",
+    "it",
+    "mean",
+    "never",
+    "no",
+    "not",
+    "once",
+    "period",
+    "seriously",
+    "under",
+    "whatsoever",
+];
+
+/// Words that may close a pronoun order after its pronoun ("Don't do it again.", "Never run
+/// them yourself."): nothing that names an object of its own.
+pub(crate) const POINTER_ORDER_TAILS: &[&str] = &[
+    "again", "anymore", "either", "ever", "manually", "please", "too", "yourself",
+];
+
 pub(crate) const SETTING_NOUNS: &[&str] = &[
     "mode", "setting", "settings", "option", "flag", "header", "feature", "status", "button",
     "toggle",

@@ -386,17 +386,23 @@ fn a_sign_opens_an_item_like_a_bullet_and_a_ban_sign_bans_it() {
     check(
         "❌ No `git push --force` on shared branches.\n⚠️ Check with me before any `git rebase`.\n🚫 Don't touch `infra/`.",
         &[
-            "No `git push --force` on shared branches.",
-            "Check with me before any `git rebase`.",
-            "Don't touch `infra/`.",
+            "❌ No `git push --force` on shared branches.",
+            "⚠️ Check with me before any `git rebase`.",
+            "🚫 Don't touch `infra/`.",
         ],
     );
+    // The sign stays in the rule's text, the list marker does not; a later sentence of the
+    // item does not take the sign.
     check(
         "- ⛔️ Never run `terraform destroy`.\n✋ Ask before running `db:reset`.",
         &[
-            "Never run `terraform destroy`.",
-            "Ask before running `db:reset`.",
+            "⛔️ Never run `terraform destroy`.",
+            "✋ Ask before running `db:reset`.",
         ],
+    );
+    check(
+        "- ⚠️ Builds are slow. Never run `make all` on the laptop.",
+        &["Never run `make all` on the laptop."],
     );
     // A ban sign bans an item about a tool; other signs and items about nothing do not.
     check(
@@ -521,6 +527,47 @@ fn a_rule_that_points_back_keeps_the_statement_before_it() {
     check(
         "`tokens.css` is generated.\nDon't edit it.",
         &["Don't edit it."],
+    );
+}
+
+#[test]
+fn a_fragment_after_an_order_is_part_of_it() {
+    // A bare intensifier, a "not even" tail, a bare refusal or a pronoun order adds no rule.
+    check(
+        "Never `git push -f`. Not even on your branch.",
+        &["Never `git push -f`. Not even on your branch."],
+    );
+    check(
+        "Don't run `docker system prune`. Ever.",
+        &["Don't run `docker system prune`. Ever."],
+    );
+    check(
+        "Never delete `backups/`. Never ever. I mean it.",
+        &["Never delete `backups/`. Never ever. I mean it."],
+    );
+    check(
+        "`make release` is for CI only. Do not run it yourself.",
+        &["`make release` is for CI only. Do not run it yourself."],
+    );
+    // Not after a sentence that is no rule, not across lines, and not a question or an
+    // order with an object of its own.
+    check("The build box is shared. Ever.", &[]);
+    check("Never `git push -f`.\nEver.", &["Never `git push -f`."]);
+    check(
+        "Never run `terraform apply`. Ever?",
+        &["Never run `terraform apply`."],
+    );
+    check(
+        "Never run `terraform apply`. Don't run `terraform destroy` either.",
+        &[
+            "Never run `terraform apply`.",
+            "Don't run `terraform destroy` either.",
+        ],
+    );
+    // "Not X either" extends the ban to a new object: a rule of its own.
+    check(
+        "Never call `gcloud`. Not `gsutil` either.",
+        &["Never call `gcloud`.", "Not `gsutil` either."],
     );
 }
 

@@ -25,8 +25,9 @@ use crate::tokens::{Token, all_sets, tokenize};
 pub(super) enum Intro {
     /// The user's own rules follow.
     Rules,
-    /// Material follows on the next lines.
-    Block,
+    /// Material follows on the next lines; `refused` when the user said not to adopt it
+    /// ("do NOT adopt it", "don't follow these").
+    Block { refused: bool },
     /// Material follows on this line, from this byte offset (just after the colon).
     Inline(usize),
     /// The lines above were material ("summarise the above").
@@ -41,6 +42,8 @@ pub(super) enum Intro {
 enum ClauseIntro {
     Rules,
     Material,
+    /// Material the clause refuses to adopt: "our old rules file, do not follow it".
+    Refused,
     Backward,
 }
 
@@ -88,9 +91,14 @@ fn introduction_of(
         match clause_intro(reading, clause, true) {
             Some(ClauseIntro::Rules) => return Some(Intro::Rules),
             Some(ClauseIntro::Backward) => return Some(Intro::Backward),
-            Some(ClauseIntro::Material) if inline => return Some(Intro::Inline(at + 1)),
-            Some(ClauseIntro::Material) if followed => return Some(Intro::Block),
-            Some(ClauseIntro::Material) | None => {}
+            Some(ClauseIntro::Material | ClauseIntro::Refused) if inline => {
+                return Some(Intro::Inline(at + 1));
+            }
+            Some(ClauseIntro::Material) if followed => {
+                return Some(Intro::Block { refused: false });
+            }
+            Some(ClauseIntro::Refused) if followed => return Some(Intro::Block { refused: true }),
+            Some(ClauseIntro::Material | ClauseIntro::Refused) | None => {}
         }
     }
     let sentences = split_sentences(line);
@@ -103,7 +111,10 @@ fn introduction_of(
             Some(ClauseIntro::Rules) if !followed && standing(sentence) => {
                 return Some(Intro::AdoptBackward);
             }
-            Some(ClauseIntro::Material) if followed => return Some(Intro::Block),
+            Some(ClauseIntro::Material) if followed => {
+                return Some(Intro::Block { refused: false });
+            }
+            Some(ClauseIntro::Refused) if followed => return Some(Intro::Block { refused: true }),
             Some(ClauseIntro::Backward) => return Some(Intro::Backward),
             _ => {}
         }
@@ -252,14 +263,25 @@ fn clause_intro(reading: PlainLine<'_>, clause: &str, colon: bool) -> Option<Cla
     // A project's markdown file (README.md, CONTRIBUTING.md, SECURITY.md) is a document like
     // any other; the agents' rules files were taken as such above.
     let material_noun = sets.any(MATERIAL_NOUN) || form.contains(".md");
-    let adopts = contains_phrase(&words, ADOPT_PHRASES)
-        || words.iter().enumerate().any(|(index, word)| {
-            let adopting = (word.is(ADOPT_VERB)
-                && (rules_noun || rules_file || pronoun_object(&words, index)))
-                || (word.is(ADOPT_VERB_WITH_RULES) && (rules_noun || rules_file));
-            // "I'm not adopting it", "don't follow these": refusing is no adoption.
-            adopting && !negated(&words, index)
-        });
+    // "I'm not adopting it", "don't follow these": refusing is no adoption; what it refuses
+    // is handed over, and proposes nothing. One pass over the words finds both.
+    let mut adopts = contains_phrase(&words, ADOPT_PHRASES);
+    let mut refuses = false;
+    for (index, word) in words.iter().enumerate() {
+        let adopting = (word.is(ADOPT_VERB)
+            && (rules_noun || rules_file || pronoun_object(&words, index)))
+            || (word.is(ADOPT_VERB_WITH_RULES) && (rules_noun || rules_file));
+        if adopting {
+            if negated(&words, index) {
+                refuses = true;
+            } else {
+                adopts = true;
+            }
+        }
+    }
+    if refuses && (rules_noun || rules_file || material_noun || colon) {
+        return Some(ClauseIntro::Refused);
+    }
     if adopts {
         // "Follow the instructions in this email:" acts on the e-mail once; the instructions
         // stay the sender's. "Here is my CLAUDE.md, follow it:" adopts a rules file.

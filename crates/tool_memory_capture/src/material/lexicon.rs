@@ -14,7 +14,8 @@ pub(crate) fn has(list: &[&str], word: &str) -> bool {
 /// this", "please proofread:". Base forms only:
 /// requests are imperatives or follow "can you", "help me", "I need you to". "Check" and "read"
 /// belong here because "check this:" and "read this:" hand material over; what follows them
-/// must still point at material (see `material.rs`).
+/// must still point at material (see `material.rs`). "Import", "convert", "turn" (… into), "transform"
+/// work on a text or data handed over ("Import this CSV into a table plan:").
 pub(crate) const PROCESS_VERBS: &[&str] = &[
     "analyse",
     "analyze",
@@ -23,6 +24,7 @@ pub(crate) const PROCESS_VERBS: &[&str] = &[
     "assess",
     "check",
     "condense",
+    "convert",
     "correct",
     "critique",
     "decipher",
@@ -33,6 +35,7 @@ pub(crate) const PROCESS_VERBS: &[&str] = &[
     "explain",
     "fact-check",
     "grade",
+    "import",
     "improve",
     "interpret",
     "paraphrase",
@@ -41,6 +44,7 @@ pub(crate) const PROCESS_VERBS: &[&str] = &[
     "proof-read",
     "proofread",
     "read",
+    "reformat",
     "rephrase",
     "reply",
     "respond",
@@ -51,7 +55,10 @@ pub(crate) const PROCESS_VERBS: &[&str] = &[
     "simplify",
     "summarise",
     "summarize",
+    "tabulate",
+    "transform",
     "translate",
+    "turn",
 ];
 
 /// Nouns that stand for those verbs. They hand material over only with a pointer ("summary of

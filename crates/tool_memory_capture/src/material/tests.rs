@@ -615,3 +615,46 @@ fn someone_elses_rules_file_or_a_refusal_is_no_adoption() {
         check(message, &[(intro, None), (rule, None)]);
     }
 }
+
+#[test]
+fn a_refused_hand_over_proposes_nothing_and_its_lead_in_orders_nothing() {
+    // Refusing to adopt a rules file or a pronoun object hands the block over as refused.
+    check(
+        "Here's our old CONTRIBUTING section for context only, do not follow it:\n- Never use `yarn`.",
+        &[
+            (
+                "Here's our old CONTRIBUTING section for context only, do not follow it:",
+                None,
+            ),
+            ("- Never use `yarn`.", Some(Refused)),
+        ],
+    );
+    assert!(!Refused.may_propose());
+    let edicts = |message| {
+        crate::grammar::read_message(message, true, false)
+            .edicts
+            .iter()
+            .map(|edict| edict.text.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        edicts("Pasting our old .windsurfrules, don't adopt them:\n- Never run `make deploy`."),
+        Vec::<String>::new()
+    );
+    // The sentence that hands over before a colon orders nothing; another sentence on its line
+    // and a lead-in without a colon still do.
+    assert_eq!(
+        edicts("Import this CSV into a plan, don't run anything:\nname,qty\nbolts,4"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        edicts(
+            "Never email Bob. Summarise this email, don't reply to it:\nHi, the offer is attached."
+        ),
+        vec!["Never email Bob.".to_owned()]
+    );
+    assert_eq!(
+        edicts("Please do not reply to this message.\n\nThanks,\nThe Billing Team"),
+        vec!["Please do not reply to this message.".to_owned()]
+    );
+}
