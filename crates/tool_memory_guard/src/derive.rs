@@ -683,12 +683,26 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     // allowed, and every other place is forbidden.
     let mut outside: Vec<Matcher> = Vec::new();
     for (index, token) in tokens.iter().enumerate() {
-        if let (false, TokenKind::Entity(MatcherKind::Path, value)) = (used[index], &token.kind)
-            && matches!(cue, Cue::Forbid { .. })
-            && is_after_outside(&tokens, index)
-        {
-            outside.push(Matcher::new(MatcherKind::Path, value.clone()));
-            continue;
+        if !used[index] && matches!(cue, Cue::Forbid { .. }) && is_after_outside(&tokens, index) {
+            // "outside the repo folder `D:\src\app`": the words naming the kind of place are
+            // no place of their own.
+            if OUTSIDE_FILLERS.contains(&token.lower.as_ref()) {
+                continue;
+            }
+            // `.\out\`: a relative Windows folder is read as a literal elsewhere.
+            let place = match &token.kind {
+                TokenKind::Entity(MatcherKind::Path, value) => Some(value.clone()),
+                TokenKind::Entity(MatcherKind::Literal, value)
+                    if value.contains(['\\', '/']) && !value.contains(' ') =>
+                {
+                    Some(value.replace('\\', "/"))
+                }
+                _ => None,
+            };
+            if let Some(place) = place {
+                outside.push(Matcher::new(MatcherKind::Path, place));
+                continue;
+            }
         }
         if let (false, TokenKind::Entity(kind, value)) = (used[index], &token.kind) {
             // "Before running `./deploy.sh`", "never run scripts/seed.sh": a script said
@@ -822,7 +836,9 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
                 .lower
                 .chars()
                 .all(|ch| ch.is_alphanumeric() || "_-.".contains(ch))
-            && token.class & (COMMON_WORD | PERSON_FILLER) == 0;
+            && token.class & (COMMON_WORD | PERSON_FILLER) == 0
+            && !(is_after_outside(&tokens, index)
+                && OUTSIDE_FILLERS.contains(&token.lower.as_ref()));
         let named_branch = next == Some("branch")
             && (token.class & BRANCH != 0
                 || (token.lower.contains(['-', '/', '_'])
@@ -1435,9 +1451,44 @@ fn is_separated_number(value: &str) -> bool {
 const EVERY_PATH: &str = "**";
 
 /// Whether the token at `index` follows "outside" or "outside of".
+/// The words between "outside" and its place that say what kind of place it is ("outside of
+/// the repo folder `D:\src\app`").
+const OUTSIDE_FILLERS: &[&str] = &[
+    "of",
+    "the",
+    "our",
+    "this",
+    "my",
+    "repo",
+    "repository",
+    "project",
+    "workspace",
+    "folder",
+    "folders",
+    "directory",
+    "directories",
+    "dir",
+    "tree",
+    "root",
+    "working",
+];
+
+/// Whether the token at `index` follows "outside", with at most four words of
+/// [`OUTSIDE_FILLERS`] between.
 fn is_after_outside(tokens: &[tokens::Token<'_>], index: usize) -> bool {
-    let before = |back: usize| index.checked_sub(back).map(|at| tokens[at].lower.as_ref());
-    before(1) == Some("outside") || (before(1) == Some("of") && before(2) == Some("outside"))
+    for back in 1..=5 {
+        let Some(at) = index.checked_sub(back) else {
+            return false;
+        };
+        let word = tokens[at].lower.as_ref();
+        if word == "outside" {
+            return true;
+        }
+        if !OUTSIDE_FILLERS.contains(&word) {
+            return false;
+        }
+    }
+    false
 }
 
 /// What a ban on piping into `target` forbids: a shell stands for every shell (`curl ... |
