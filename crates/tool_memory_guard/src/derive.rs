@@ -167,6 +167,9 @@ fn derive_reading(text: &str, tool_name: &str) -> Option<Constraint> {
     {
         return Some(allowlist);
     }
+    if let Some(allowlist) = allowlist_with_a_fallback(&original, tool_name) {
+        return Some(allowlist);
+    }
     let text = ordering_clauses(&original, gives_an_order, is_program);
     if let Some(parts) = sentence_parts(&original, &text, tool_name) {
         return Some(parts);
@@ -193,6 +196,31 @@ fn derive_reading(text: &str, tool_name: &str) -> Option<Constraint> {
         }
         derive_clauses(&original, &explained, &explained, tool_name)
     })
+}
+
+/// "Only fetch from `docs.rs` and `doi.org`; other sites need my OK", "Only email the team.
+/// Anyone else, ask me first": an allowlist whose last clause gives the verdict on everything
+/// else. The others are asked about, where the list alone forbids them; read apart, the list
+/// and its fallback were two orders of which neither named what the other meant.
+fn allowlist_with_a_fallback(text: &str, tool_name: &str) -> Option<Constraint> {
+    let boundary = text
+        .char_indices()
+        .filter(|(at, ch)| {
+            *ch == ';' || (*ch == '.' && text[at + 1..].starts_with(' ')) || *ch == '\u{2014}'
+        })
+        .map(|(at, ch)| (at, at + ch.len_utf8()))
+        .last()?;
+    let (head, tail) = (&text[..boundary.0], &text[boundary.1..]);
+    let tail_lower = tail.to_lowercase();
+    let others = tail_lower
+        .split(|ch: char| !ch.is_alphanumeric())
+        .any(|word| matches!(word, "other" | "others" | "else" | "rest"));
+    if !others || tail.contains('`') || Cues::of(&WordRuns::new(&tail_lower)).ask.is_none() {
+        return None;
+    }
+    let head_lower = head.to_lowercase();
+    allowlist::host_allowlist(head, &head_lower, tool_name, true)
+        .or_else(|| allowlist::allowlist(head, &head_lower, tool_name, true))
 }
 
 /// "`make publish` uploads to PyPI. Never run it; CI does.", "`./prune.sh` deletes the
