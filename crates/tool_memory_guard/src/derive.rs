@@ -205,11 +205,11 @@ fn derive_reading(text: &str, tool_name: &str) -> Option<Constraint> {
 fn allowlist_with_a_fallback(text: &str, tool_name: &str) -> Option<Constraint> {
     let boundary = text
         .char_indices()
-        .filter(|(at, ch)| {
+        .rev()
+        .find(|(at, ch)| {
             *ch == ';' || (*ch == '.' && text[at + 1..].starts_with(' ')) || *ch == '\u{2014}'
         })
-        .map(|(at, ch)| (at, at + ch.len_utf8()))
-        .last()?;
+        .map(|(at, ch)| (at, at + ch.len_utf8()))?;
     let (head, tail) = (&text[..boundary.0], &text[boundary.1..]);
     let tail_lower = tail.to_lowercase();
     let others = tail_lower
