@@ -234,8 +234,12 @@ fn pronoun_order(text: &str) -> Option<String> {
         if ch == '`' {
             in_code = !in_code;
         }
-        (!in_code && matches!(ch, '.' | '!') && text[at + 1..].starts_with(char::is_whitespace))
-            .then_some(at)
+        // ("`fastlane beta` uploads to TestFlight; ask me before running it": a semicolon
+        // ends the description as a stop does.)
+        (!in_code
+            && matches!(ch, '.' | '!' | ';')
+            && text[at + 1..].starts_with(char::is_whitespace))
+        .then_some(at)
     })?;
     let (first, rest) = (&text[..end], text[end + 1..].trim_start());
     if first.matches('`').count() != 2 || rest.is_empty() || rest.contains('`') {
@@ -266,7 +270,26 @@ fn pronoun_order(text: &str) -> Option<String> {
         return Some(format!("Never run {span}.{}", &rest[order_end..]));
     }
     const VERBS: &[&str] = &[
-        "run", "use", "call", "execute", "invoke", "touch", "trigger", "start", "launch", "do",
+        "run",
+        "use",
+        "call",
+        "execute",
+        "invoke",
+        "touch",
+        "trigger",
+        "start",
+        "launch",
+        "do",
+        "running",
+        "using",
+        "calling",
+        "executing",
+        "invoking",
+        "touching",
+        "triggering",
+        "starting",
+        "launching",
+        "doing",
     ];
     let pronoun = words.windows(2).position(|pair| {
         VERBS.contains(&pair[0]) && matches!(pair[1], "it" | "this" | "that" | "them")
