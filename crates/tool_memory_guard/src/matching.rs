@@ -878,6 +878,15 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 .iter()
                 .find(|candidate| url.covers(candidate))
                 .and_then(|candidate| found(&candidate.display(), false))
+                .or_else(|| {
+                    // "No `docker push` to `ghcr.io/acme/*`": an image's reference names its
+                    // registry and repository as a URL does, without the scheme.
+                    chunks(&text.lower)
+                        .filter(|chunk| chunk.contains('/') && !chunk.contains("://"))
+                        .filter_map(UrlParts::of_image)
+                        .find(|candidate| url.covers(candidate))
+                        .and_then(|candidate| found(&candidate.display(), false))
+                })
         }),
         Compiled::Path(pattern) => scope.path_texts().find_map(|text| {
             text.paths()
