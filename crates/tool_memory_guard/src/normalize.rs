@@ -889,6 +889,13 @@ pub(crate) fn command_spellings(words: &[String]) -> Vec<Vec<String>> {
             spellings.push(spelling);
         }
     }
+    // `rm -rf build` as `find build -delete` or `find build -exec rm -rf {} +`, which the call
+    // side reads as the removal (`call/shell.rs`): its places under `find`, without the flags.
+    if program == "rm" {
+        let mut spelling = vec!["find".to_owned()];
+        spelling.extend(rest.iter().filter(|word| !word.starts_with('-')).cloned());
+        spellings.push(spelling);
+    }
     // `kubectl delete deployment` as `kubectl delete deploy`.
     if program == "kubectl" && rest.len() >= 2 {
         for (alias, full) in KUBECTL_RESOURCES {

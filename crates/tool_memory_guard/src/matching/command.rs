@@ -261,8 +261,10 @@ fn same_argument(program: &str, seen: &str, named: &str) -> bool {
         || seen == named
         // "any `publish*` task": a task pattern covers the tasks it spells.
         || (named.contains('*') && !seen.starts_with('-') && component_matches(named, seen))
-        || (named.contains(['/', '.', '~'])
-            && seen.contains(['/', '.', '~'])
+        // (`rm -rf build/` names the folder `build` however the call spells it: `build`,
+        // `./build`, `build/`.)
+        || ((named.contains(['/', '.', '~']) && seen.contains(['/', '.', '~'])
+            || (named.len() > 1 && named.ends_with('/') && !seen.starts_with('-')))
             && normalize_path(seen) == normalize_path(named))
         || (named.starts_with(['~', '$', '/'])
             && seen.starts_with(['~', '$', '/'])

@@ -87,6 +87,20 @@ fn a_shell_c_value_and_find_exec_are_commands() -> Result<()> {
             ("find /srv -type d -exec rm -rf {} +", Deny),
             ("find /srv -type d -exec rm -r {} +", Allow),
         ],
+    )?;
+    // `find X -delete` and `find X -exec rm -rf {} +` remove X as `rm -rf X` does, unless a
+    // test keeps only some files below it; a folder named with a slash is the folder.
+    check(
+        "Never `rm -rf build/`.",
+        &[
+            ("find build -delete", Deny),
+            ("find ./build -exec rm -rf {} +", Deny),
+            ("find build -exec rm -rf {} \\;", Deny),
+            ("rm -rf build", Deny),
+            ("find build -name '*.o' -delete", Allow),
+            ("find dist -delete", Allow),
+            ("find build -type f -print", Allow),
+        ],
     )
 }
 
