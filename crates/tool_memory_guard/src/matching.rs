@@ -11,7 +11,8 @@ mod command;
 pub(crate) use self::command::CommandPattern;
 
 use crate::call::{
-    ArgumentValue, CallView, HIDDEN_WORD, Invocation, Text, invocation_only_reads, invocation_reads,
+    ArgumentValue, CallView, HIDDEN_WORD, Invocation, SQL_WRITE_STATEMENTS, Text,
+    invocation_only_reads, invocation_reads,
 };
 use crate::condition::{Condition, Shown};
 use crate::constraint::{ANY_HANDLE, ANY_HOST, UrlPart, url_part};
@@ -692,6 +693,49 @@ fn reaches(word: &str, compiled: &Compiled) -> bool {
     }
 }
 
+/// `text` with the contents of its SQL string literals blanked: a single-quoted span whose
+/// opening quote follows an operator (`=`, `<>`, `,`, `(`, `||`) or a word after which SQL
+/// takes a value (`like`, `in`, `values`, `then`, ...). A quote after anything else (`psql -c
+/// 'DELETE FROM t'`) is the shell's and keeps its statement.
+fn sql_strings_blanked(text: &str) -> String {
+    const VALUE_WORDS: &[&str] = &[
+        "and", "as", "default", "else", "ilike", "in", "is", "like", "not", "or", "return",
+        "select", "then", "values", "when",
+    ];
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, ch)) = chars.next() {
+        if ch != '\'' {
+            out.push(ch);
+            continue;
+        }
+        let before = text[..at].trim_end();
+        let after_operator = before.ends_with(['=', '<', '>', ',', '(', '|']);
+        let after_word = before
+            .rsplit(|c: char| !c.is_alphanumeric() && c != '_')
+            .next()
+            .is_some_and(|word| VALUE_WORDS.contains(&word));
+        out.push(ch);
+        if !(after_operator || after_word) {
+            continue;
+        }
+        // Up to the closing quote (`''` is a quote inside the string).
+        while let Some((_, inner)) = chars.next() {
+            if inner == '\'' {
+                if chars.peek().is_some_and(|(_, next)| *next == '\'') {
+                    chars.next();
+                    out.push_str("  ");
+                    continue;
+                }
+                out.push('\'');
+                break;
+            }
+            out.push(if inner.is_whitespace() { inner } else { ' ' });
+        }
+    }
+    out
+}
+
 /// Whether a call's recipients are all on a constraint's list of exceptions.
 enum Excused {
     Yes,
@@ -1035,6 +1079,12 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 } else if spaced {
                     let collapsed = text.lower.split_whitespace().collect::<Vec<_>>().join(" ");
                     find_word(&collapsed, literal).is_some()
+                } else if SQL_WRITE_STATEMENTS.contains(&literal.as_str())
+                    && text.lower.contains('\'')
+                {
+                    // `... WHERE action = 'DELETE'`: a statement's verb inside an SQL string is
+                    // data, not a statement.
+                    find_word(&sql_strings_blanked(&text.lower), literal).is_some()
                 } else {
                     find_word(&text.lower, literal).is_some()
                 };

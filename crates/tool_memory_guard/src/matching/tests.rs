@@ -567,3 +567,41 @@ fn option_spellings_are_symmetric() {
         false,
     );
 }
+
+#[test]
+fn a_statement_verb_inside_an_sql_string_is_data() {
+    let shell = |command: &str| json!({"command": command});
+    check(
+        MatcherKind::Literal,
+        "delete",
+        "bash",
+        shell(r#"snowsql -q "SELECT * FROM audit WHERE action = 'DELETE'""#),
+        false,
+    );
+    check(
+        MatcherKind::Literal,
+        "drop",
+        "bash",
+        shell("sqlite3 db \"select * from t where op in ('x', 'DROP')\""),
+        false,
+    );
+    // A shell's quote around the statement keeps it a statement.
+    check(
+        MatcherKind::Literal,
+        "delete",
+        "bash",
+        shell("psql -c 'DELETE FROM t'"),
+        true,
+    );
+    check(
+        MatcherKind::Literal,
+        "delete",
+        "bash",
+        shell(r#"snowsql -q "DELETE FROM audit WHERE action = 'x'""#),
+        true,
+    );
+    assert_eq!(
+        sql_strings_blanked("a = 'it''s drop' drop"),
+        "a = '         ' drop"
+    );
+}
