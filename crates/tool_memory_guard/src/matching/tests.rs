@@ -602,6 +602,6 @@ fn a_statement_verb_inside_an_sql_string_is_data() {
     );
     assert_eq!(
         sql_strings_blanked("a = 'it''s drop' drop"),
-        "a = '         ' drop"
+        "a = '          ' drop"
     );
 }
