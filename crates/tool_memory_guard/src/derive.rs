@@ -51,7 +51,7 @@ use self::whole_tool::{
 use crate::call::is_script;
 use crate::normalize::WordRuns;
 use crate::rule_text::{ordering_clauses, refers_back};
-use crate::{Access, Constraint, MAX_ALSO, MAX_MATCHERS, Matcher, MatcherKind};
+use crate::{Access, Constraint, MAX_ALSO, MAX_MATCHERS, Matcher, MatcherKind, Polarity};
 
 /// Derives the constraint a rule's text states, or `None` when the text names nothing the
 /// guard can look for (the rule then only advises).
@@ -131,7 +131,17 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     if let Some(mixed) = narrowing::mixed_orders(text, |part| derive_reading(part, tool_name)) {
         return Some(mixed);
     }
-    let constraint = derive_reading(text, tool_name)?;
+    let mut constraint = derive_reading(text, tool_name)?;
+    // "Never pass `--project=prod` to a command that changes something", "`az` commands that
+    // create or change resources": the order holds for the invocations that change things;
+    // one that only reads (`list`, `describe`, `show`) is not what it is about.
+    if constraint.access.is_none()
+        && constraint.also.is_empty()
+        && matches!(constraint.polarity, Polarity::Forbid | Polarity::Require)
+        && qualifies_by_change(&text.to_lowercase())
+    {
+        constraint.access = Some(Access::Write);
+    }
     let narrowed = narrowing::narrowed(constraint.clone(), &text.to_lowercase());
     Some(if narrowed.validate().is_ok() {
         narrowed
@@ -139,6 +149,47 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         constraint
     })
 }
+
+/// Whether a rule qualifies what it is about by a relative clause of change: a noun of
+/// commands or things ("command", "calls", "anything") then "that" or "which", then a verb of
+/// change within two words ("that changes something", "which create or change resources",
+/// "that writes").
+fn qualifies_by_change(lower: &str) -> bool {
+    const NOUNS: &[&str] = &[
+        "anything",
+        "call",
+        "calls",
+        "command",
+        "commands",
+        "invocation",
+        "invocations",
+        "one",
+        "ones",
+        "operation",
+        "operations",
+        "something",
+        "subcommand",
+        "subcommands",
+    ];
+    let words: Vec<&str> = lower
+        .split(|ch: char| !ch.is_alphanumeric() && ch != '-')
+        .filter(|word| !word.is_empty())
+        .collect();
+    words.windows(2).enumerate().any(|(at, pair)| {
+        NOUNS.contains(&pair[0])
+            && matches!(pair[1], "that" | "which")
+            && words[at + 2..]
+                .iter()
+                .take(3)
+                .any(|word| CHANGING.contains(word) || CHANGE_FORMS.contains(word))
+    })
+}
+
+/// Third-person and plain forms of verbs of change a relative clause uses, beside [`CHANGING`].
+const CHANGE_FORMS: &[&str] = &[
+    "alter", "alters", "change", "changes", "create", "creates", "delete", "deletes", "modify",
+    "modifies", "mutate", "mutates", "update", "updates", "write", "writes",
+];
 
 /// What [`derive_from_text`] reads before the reading is narrowed.
 fn derive_reading(text: &str, tool_name: &str) -> Option<Constraint> {
