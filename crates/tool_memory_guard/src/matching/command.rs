@@ -172,6 +172,8 @@ impl CommandPattern {
         (*program == invocation.program
             || (program.contains('*') && component_matches(program, &invocation.program)))
             && named
+            && !(asks_for_help(invocation, subcommands.len())
+                && !subcommands.iter().any(|word| word == "help"))
             && self
                 .flags
                 .iter()
@@ -248,6 +250,26 @@ impl CommandPattern {
                 })
         })
     }
+}
+
+/// Whether an invocation only prints help about a command (`mix help ecto.reset`, `terraform
+/// destroy -h`, `kubectl delete --help`): `help` as its first word, or `--help`, or `-h` where
+/// it takes no value, nothing follows the command's own `named` words (`shutdown -h now`
+/// halts), and the program does not read it as something else (`df -h` is human sizes,
+/// `shutdown -h` halts). Such an invocation runs nothing a rule on the command is about.
+fn asks_for_help(invocation: &Invocation, named: usize) -> bool {
+    const OTHER_H: &[&str] = &[
+        "df", "du", "free", "grep", "halt", "ls", "poweroff", "reboot", "rg", "shutdown", "sort",
+    ];
+    invocation
+        .positional
+        .first()
+        .is_some_and(|word| word == "help")
+        || invocation.flags.iter().any(|flag| flag == "--help")
+        || (invocation.flags.iter().any(|flag| flag == "-h")
+            && invocation.positional.len() <= named
+            && !invocation.values.iter().any(|(flag, _)| flag == "-h")
+            && !OTHER_H.contains(&invocation.program.as_str()))
 }
 
 /// Whether a call's argument is the one a command names: the same word, the same path once

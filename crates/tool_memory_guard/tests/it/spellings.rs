@@ -706,3 +706,36 @@ fn a_manner_is_the_command_s_flag_on_a_shell() -> Result<()> {
         ],
     )
 }
+
+#[test]
+fn help_about_a_command_is_not_a_run_of_it() -> Result<()> {
+    check(
+        "Never run `terraform destroy`.",
+        &[
+            ("terraform destroy -h", Allow),
+            ("terraform destroy --help", Allow),
+            ("terraform help destroy", Allow),
+            ("man terraform", Allow),
+            ("terraform destroy -auto-approve", Deny),
+            ("terraform destroy --help && terraform destroy", Deny),
+        ],
+    )?;
+    // `-h` that takes a value is no help (`redis-cli -h host`).
+    check(
+        "Never run `redis-cli -h prod-cache flushall`.",
+        &[("redis-cli -h prod-cache flushall", Deny)],
+    )?;
+    // `shutdown -h now` halts.
+    check(
+        "don't run shutdown",
+        &[("shutdown -h now", Deny), ("shutdown --help", Allow)],
+    )?;
+    check(
+        "Never run `mix ecto.reset`.",
+        &[
+            ("mix help ecto.reset", Allow),
+            ("mix ecto.reset --help", Allow),
+            ("mix ecto.reset", Deny),
+        ],
+    )
+}
