@@ -172,8 +172,8 @@ impl CommandPattern {
         (*program == invocation.program
             || (program.contains('*') && component_matches(program, &invocation.program)))
             && named
-            && !(asks_for_help(invocation, subcommands.len())
-                && !subcommands.iter().any(|word| word == "help"))
+            && (!asks_for_help(invocation, subcommands.len())
+                || subcommands.iter().any(|word| word == "help"))
             && self
                 .flags
                 .iter()
