@@ -142,12 +142,68 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     {
         constraint.access = Some(Access::Write);
     }
+    // "Read `.env.example`, never `.env`", "Create issues in the `OPS` team, never in `SEC`":
+    // what the clause before the contrast names is what the rule allows.
+    if constraint.polarity == Polarity::Forbid
+        && let Some(allowed) = allowed_before_a_contrast(text)
+    {
+        let kept: Vec<Matcher> = constraint
+            .matchers
+            .iter()
+            .filter(|matcher| !allowed.contains(&matcher.value.to_lowercase()))
+            .cloned()
+            .collect();
+        if !kept.is_empty() && kept.len() < constraint.matchers.len() {
+            constraint.matchers = kept;
+        }
+    }
     let narrowed = narrowing::narrowed(constraint.clone(), &text.to_lowercase());
     Some(if narrowed.validate().is_ok() {
         narrowed
     } else {
         constraint
     })
+}
+
+/// The code spans of a clause that gives no order of its own before a contrast (", never",
+/// ", not", ", but never", "; never"), lower-case: what the rule allows beside what it
+/// forbids. `None` without such a clause, or when a span is named on both sides.
+fn allowed_before_a_contrast(text: &str) -> Option<Vec<String>> {
+    const CONTRASTS: &[&str] = &[
+        ", never ",
+        ", not ",
+        ", but never ",
+        ", but not ",
+        "; never ",
+        "; not ",
+        ", don't ",
+        ", do not ",
+    ];
+    let lower = text.to_lowercase();
+    let at = CONTRASTS
+        .iter()
+        .filter_map(|contrast| lower.find(contrast))
+        .min()?;
+    let (before, after) = (&text[..at], &text[at..]);
+    let before_lower = before.to_lowercase();
+    let cues = Cues::of(&WordRuns::new(&before_lower));
+    if cues.forbid.is_some() || cues.ask.is_some() || cues.double_negative.is_some() {
+        return None;
+    }
+    let spans = |part: &str| -> Vec<String> {
+        part.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(|span| span.trim().to_lowercase())
+            .filter(|span| !span.is_empty())
+            .collect()
+    };
+    let allowed = spans(before);
+    let forbidden = spans(after);
+    (!allowed.is_empty()
+        && !forbidden.is_empty()
+        && allowed.iter().all(|span| !forbidden.contains(span)))
+    .then_some(allowed)
 }
 
 /// Whether a rule qualifies what it is about by a relative clause of change: a noun of

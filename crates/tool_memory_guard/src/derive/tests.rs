@@ -1331,3 +1331,23 @@ fn only_with_an_option_reads_every_command_listed_and_the_option_s_value() {
         ),
     );
 }
+
+#[test]
+fn what_the_clause_before_a_contrast_names_is_allowed() {
+    check(
+        "read",
+        "Read `.env.example`, never `.env`.",
+        Some(r#"{"matchers":[{"kind":"path","value":".env"}],"polarity":"forbid"}"#),
+    );
+    let linear = derive_from_text(
+        "Create issues in the `OPS` team, never in `SEC`.",
+        "mcp__linear__create_issue",
+    )
+    .expect("a reading");
+    assert!(linear.matchers.iter().all(|matcher| matcher.value != "ops"));
+    // A ban on both sides keeps both.
+    assert_eq!(
+        allowed_before_a_contrast("Never read `.env`, not even `.env.local`."),
+        None
+    );
+}
