@@ -1230,6 +1230,61 @@ fn gives_value(seen: &str, wanted: &str) -> bool {
         || seen
             .strip_prefix(wanted)
             .is_some_and(|rest| rest.starts_with(char::is_whitespace))
+        || fills_placeholders(wanted, seen)
+}
+
+/// Whether `seen` is a value the required value `wanted` spells with placeholders: `n` alone
+/// or `[n]` (a number: `--replicas N`, `local[N]`), `<name>` or `{name}` (any word), `*`
+/// (anything, `local[*]` too). `false` for a value without a placeholder.
+fn fills_placeholders(wanted: &str, seen: &str) -> bool {
+    enum Part {
+        Text(char),
+        Number,
+        Any,
+    }
+    if wanted == "n" {
+        return !seen.is_empty() && seen.chars().all(|ch| ch.is_ascii_digit());
+    }
+    if !wanted.contains(['*', '<', '{']) && !wanted.contains("[n]") {
+        return false;
+    }
+    let mut parts = Vec::new();
+    let mut chars = wanted.chars().peekable();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '*' => parts.push(Part::Any),
+            '<' | '{' => {
+                let close = if ch == '<' { '>' } else { '}' };
+                if !chars.by_ref().any(|next| next == close) {
+                    return false;
+                }
+                parts.push(Part::Any);
+            }
+            '[' if chars.peek() == Some(&'n') => {
+                chars.next();
+                if chars.next() != Some(']') {
+                    return false;
+                }
+                parts.push(Part::Text('['));
+                parts.push(Part::Number);
+                parts.push(Part::Text(']'));
+            }
+            other => parts.push(Part::Text(other)),
+        }
+    }
+    // Backtracking over a short pattern: the values compared are an option's, a few bytes.
+    fn matches(parts: &[Part], seen: &[char]) -> bool {
+        match parts.split_first() {
+            None => seen.is_empty(),
+            Some((Part::Text(ch), rest)) => seen.first() == Some(ch) && matches(rest, &seen[1..]),
+            Some((Part::Number, rest)) => (1..=seen.len())
+                .take_while(|&end| seen[end - 1].is_ascii_digit())
+                .any(|end| matches(rest, &seen[end..])),
+            Some((Part::Any, rest)) => (1..=seen.len()).any(|end| matches(rest, &seen[end..])),
+        }
+    }
+    let seen: Vec<char> = seen.chars().take(256).collect();
+    matches(&parts, &seen)
 }
 
 /// Whether an invocation sets `flag`, read as its program reads it, and after its subcommand

@@ -605,3 +605,18 @@ fn a_statement_verb_inside_an_sql_string_is_data() {
         "a = '          ' drop"
     );
 }
+
+#[test]
+fn a_required_value_with_placeholders_takes_any_value_they_spell() {
+    assert!(fills_placeholders("n", "3"));
+    assert!(!fills_placeholders("n", "three"));
+    assert!(fills_placeholders("local[n]", "local[4]"));
+    assert!(!fills_placeholders("local[n]", "local[x]"));
+    assert!(
+        fills_placeholders("local[*]", "local[*]") && fills_placeholders("local[*]", "local[8]")
+    );
+    assert!(fills_placeholders("{env}-db", "dev-db") && !fills_placeholders("{env}-db", "-db"));
+    assert!(fills_placeholders("<name>", "api"));
+    // No placeholder: no other value is the one wanted.
+    assert!(!fills_placeholders("dev", "prod"));
+}
