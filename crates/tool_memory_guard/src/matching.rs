@@ -926,7 +926,11 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                     // "No `docker push` to `ghcr.io/acme/*`": an image's reference names its
                     // registry and repository as a URL does, without the scheme.
                     chunks(&text.lower)
-                        .filter(|chunk| chunk.contains('/') && !chunk.contains("://"))
+                        .filter(|chunk| {
+                            chunk.split_once('/').is_some_and(|(registry, _)| {
+                                registry.contains('.') && !registry.ends_with(':')
+                            })
+                        })
                         .filter_map(UrlParts::of_image)
                         .find(|candidate| url.covers(candidate))
                         .and_then(|candidate| found(&candidate.display(), false))

@@ -281,12 +281,15 @@ impl UrlParts {
     /// path, without its tag or digest. `None` for a word without a registry host (a dotted
     /// name or a port before the first `/`) or with a scheme.
     pub(crate) fn of_image(word: &str) -> Option<UrlParts> {
-        if word.contains("://") || word.len() > 512 {
+        if word.len() > 512 {
             return None;
         }
+        // (`https://x`: the registry would be `https:`, a port of no digits.)
         let (registry, repository) = word.split_once('/')?;
         let (host, port) = match registry.split_once(':') {
-            Some((host, port)) if port.chars().all(|ch| ch.is_ascii_digit()) => {
+            Some((host, port))
+                if !port.is_empty() && port.chars().all(|ch| ch.is_ascii_digit()) =>
+            {
                 (host, Some(port.to_owned()))
             }
             Some(_) => return None,
