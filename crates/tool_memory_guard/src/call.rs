@@ -525,6 +525,10 @@ impl CallView {
                         self.command_texts.push(start..self.texts.len());
                     }
                 }
+                if let Some(full_name) = owner_and_repo(map) {
+                    count.take(full_name.len())?;
+                    self.texts.push(Text::new(full_name, recipient, false));
+                }
             }
             Value::Number(number) => {
                 let text = number.to_string();
@@ -538,6 +542,38 @@ impl CallView {
         }
         Ok(())
     }
+}
+
+/// Keys that name a repository's owner or a project's organisation.
+const OWNER_KEYS: &[&str] = &[
+    "owner",
+    "org",
+    "organization",
+    "organisation",
+    "namespace",
+    "workspace",
+];
+
+/// Keys that name the repository or project under an owner.
+const REPO_KEYS: &[&str] = &["repo", "repository", "repo_name", "project", "project_slug"];
+
+/// An MCP call's owner and repository given apart (`{"owner": "acme", "repo": "billing"}`),
+/// as the `owner/repo` a rule names ("in `acme/*` repos"). `None` without both, or when
+/// either is no single name.
+fn owner_and_repo(map: &serde_json::Map<String, Value>) -> Option<String> {
+    let name_of = |keys: &[&str]| {
+        map.iter()
+            .find(|(key, _)| keys.iter().any(|known| known.eq_ignore_ascii_case(key)))
+            .and_then(|(_, value)| value.as_str())
+            .map(str::trim)
+            .filter(|name| {
+                !name.is_empty()
+                    && name.len() <= 100
+                    && !name.contains(['/', '\\'])
+                    && !name.contains(char::is_whitespace)
+            })
+    };
+    Some(format!("{}/{}", name_of(OWNER_KEYS)?, name_of(REPO_KEYS)?).to_lowercase())
 }
 
 impl CallView {
@@ -941,6 +977,33 @@ mod tests {
         assert_eq!(view.tool_words, ["send", "email"]);
         assert!(is_recipient_key("toRecipients"));
         assert!(!is_recipient_key("body"));
+    }
+
+    #[test]
+    fn reads_an_owner_and_a_repo_given_apart_as_one_name() {
+        let texts = |arguments: Value| -> Vec<String> {
+            CallView::new("mcp__github__create_issue", &arguments)
+                .texts
+                .iter()
+                .map(|text| text.lower.clone())
+                .collect()
+        };
+        assert!(
+            texts(json!({"owner": "Acme-Internal", "repo": "billing"}))
+                .contains(&"acme-internal/billing".to_owned())
+        );
+        assert!(texts(json!({"org": "acme", "project": "web"})).contains(&"acme/web".to_owned()));
+        // A repo alone, or an owner that is a path, makes no name.
+        assert!(
+            !texts(json!({"repo": "billing"}))
+                .iter()
+                .any(|text| text.contains('/'))
+        );
+        assert!(
+            !texts(json!({"owner": "a/b", "repo": "c"}))
+                .iter()
+                .any(|text| text == "a/b/c")
+        );
     }
 
     #[test]

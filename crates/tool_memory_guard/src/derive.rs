@@ -51,7 +51,7 @@ use self::whole_tool::{
 use crate::call::is_script;
 use crate::normalize::WordRuns;
 use crate::rule_text::{ordering_clauses, refers_back};
-use crate::{Access, Constraint, MAX_ALSO, MAX_MATCHERS, Matcher, MatcherKind};
+use crate::{Access, Constraint, MAX_ALSO, MAX_MATCHERS, Matcher, MatcherKind, Polarity};
 
 /// Derives the constraint a rule's text states, or `None` when the text names nothing the
 /// guard can look for (the rule then only advises).
@@ -131,7 +131,32 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     if let Some(mixed) = narrowing::mixed_orders(text, |part| derive_reading(part, tool_name)) {
         return Some(mixed);
     }
-    let constraint = derive_reading(text, tool_name)?;
+    let mut constraint = derive_reading(text, tool_name)?;
+    // "Never pass `--project=prod` to a command that changes something", "`az` commands that
+    // create or change resources": the order holds for the invocations that change things;
+    // one that only reads (`list`, `describe`, `show`) is not what it is about.
+    if constraint.access.is_none()
+        && constraint.also.is_empty()
+        && matches!(constraint.polarity, Polarity::Forbid | Polarity::Require)
+        && qualifies_by_change(&text.to_lowercase())
+    {
+        constraint.access = Some(Access::Write);
+    }
+    // "Read `.env.example`, never `.env`", "Create issues in the `OPS` team, never in `SEC`":
+    // what the clause before the contrast names is what the rule allows.
+    if constraint.polarity == Polarity::Forbid
+        && let Some(allowed) = allowed_before_a_contrast(text)
+    {
+        let kept: Vec<Matcher> = constraint
+            .matchers
+            .iter()
+            .filter(|matcher| !allowed.contains(&matcher.value.to_lowercase()))
+            .cloned()
+            .collect();
+        if !kept.is_empty() && kept.len() < constraint.matchers.len() {
+            constraint.matchers = kept;
+        }
+    }
     let narrowed = narrowing::narrowed(constraint.clone(), &text.to_lowercase());
     Some(if narrowed.validate().is_ok() {
         narrowed
@@ -139,6 +164,88 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         constraint
     })
 }
+
+/// The code spans of a clause that gives no order of its own before a contrast (", never",
+/// ", not", ", but never", "; never"), lower-case: what the rule allows beside what it
+/// forbids. `None` without such a clause, or when a span is named on both sides.
+fn allowed_before_a_contrast(text: &str) -> Option<Vec<String>> {
+    const CONTRASTS: &[&str] = &[
+        ", never ",
+        ", not ",
+        ", but never ",
+        ", but not ",
+        "; never ",
+        "; not ",
+        ", don't ",
+        ", do not ",
+    ];
+    let lower = text.to_lowercase();
+    let at = CONTRASTS
+        .iter()
+        .filter_map(|contrast| lower.find(contrast))
+        .min()?;
+    let (before, after) = (&text[..at], &text[at..]);
+    let before_lower = before.to_lowercase();
+    let cues = Cues::of(&WordRuns::new(&before_lower));
+    if cues.forbid.is_some() || cues.ask.is_some() || cues.double_negative.is_some() {
+        return None;
+    }
+    let spans = |part: &str| -> Vec<String> {
+        part.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(|span| span.trim().to_lowercase())
+            .filter(|span| !span.is_empty())
+            .collect()
+    };
+    let allowed = spans(before);
+    let forbidden = spans(after);
+    (!allowed.is_empty()
+        && !forbidden.is_empty()
+        && allowed.iter().all(|span| !forbidden.contains(span)))
+    .then_some(allowed)
+}
+
+/// Whether a rule qualifies what it is about by a relative clause of change: a noun of
+/// commands or things ("command", "calls", "anything") then "that" or "which", then a verb of
+/// change within two words ("that changes something", "which create or change resources",
+/// "that writes").
+fn qualifies_by_change(lower: &str) -> bool {
+    const NOUNS: &[&str] = &[
+        "anything",
+        "call",
+        "calls",
+        "command",
+        "commands",
+        "invocation",
+        "invocations",
+        "one",
+        "ones",
+        "operation",
+        "operations",
+        "something",
+        "subcommand",
+        "subcommands",
+    ];
+    let words: Vec<&str> = lower
+        .split(|ch: char| !ch.is_alphanumeric() && ch != '-')
+        .filter(|word| !word.is_empty())
+        .collect();
+    words.windows(2).enumerate().any(|(at, pair)| {
+        NOUNS.contains(&pair[0])
+            && matches!(pair[1], "that" | "which")
+            && words[at + 2..]
+                .iter()
+                .take(3)
+                .any(|word| CHANGING.contains(word) || CHANGE_FORMS.contains(word))
+    })
+}
+
+/// Third-person and plain forms of verbs of change a relative clause uses, beside [`CHANGING`].
+const CHANGE_FORMS: &[&str] = &[
+    "alter", "alters", "change", "changes", "create", "creates", "delete", "deletes", "modify",
+    "modifies", "mutate", "mutates", "update", "updates", "write", "writes",
+];
 
 /// What [`derive_from_text`] reads before the reading is narrowed.
 fn derive_reading(text: &str, tool_name: &str) -> Option<Constraint> {
@@ -165,6 +272,9 @@ fn derive_reading(text: &str, tool_name: &str) -> Option<Constraint> {
     if let Some(allowlist) = anything_but::anything_but(&original, tool_name)
         .or_else(|| anything_but::only_with_flag(&original))
     {
+        return Some(allowlist);
+    }
+    if let Some(allowlist) = allowlist_with_a_fallback(&original, tool_name) {
         return Some(allowlist);
     }
     let text = ordering_clauses(&original, gives_an_order, is_program);
@@ -195,6 +305,31 @@ fn derive_reading(text: &str, tool_name: &str) -> Option<Constraint> {
     })
 }
 
+/// "Only fetch from `docs.rs` and `doi.org`; other sites need my OK", "Only email the team.
+/// Anyone else, ask me first": an allowlist whose last clause gives the verdict on everything
+/// else. The others are asked about, where the list alone forbids them; read apart, the list
+/// and its fallback were two orders of which neither named what the other meant.
+fn allowlist_with_a_fallback(text: &str, tool_name: &str) -> Option<Constraint> {
+    let boundary = text
+        .char_indices()
+        .rev()
+        .find(|(at, ch)| {
+            *ch == ';' || (*ch == '.' && text[at + 1..].starts_with(' ')) || *ch == '\u{2014}'
+        })
+        .map(|(at, ch)| (at, at + ch.len_utf8()))?;
+    let (head, tail) = (&text[..boundary.0], &text[boundary.1..]);
+    let tail_lower = tail.to_lowercase();
+    let others = tail_lower
+        .split(|ch: char| !ch.is_alphanumeric())
+        .any(|word| matches!(word, "other" | "others" | "else" | "rest"));
+    if !others || tail.contains('`') || Cues::of(&WordRuns::new(&tail_lower)).ask.is_none() {
+        return None;
+    }
+    let head_lower = head.to_lowercase();
+    allowlist::host_allowlist(head, &head_lower, tool_name, true)
+        .or_else(|| allowlist::allowlist(head, &head_lower, tool_name, true))
+}
+
 /// "`make publish` uploads to PyPI. Never run it; CI does.", "`./prune.sh` deletes the
 /// snapshots. Don't.": a sentence that only says what one command in code does, then an order
 /// about "it" (after a verb of running or using) or a bare order, is that order on the
@@ -206,8 +341,12 @@ fn pronoun_order(text: &str) -> Option<String> {
         if ch == '`' {
             in_code = !in_code;
         }
-        (!in_code && matches!(ch, '.' | '!') && text[at + 1..].starts_with(char::is_whitespace))
-            .then_some(at)
+        // ("`fastlane beta` uploads to TestFlight; ask me before running it": a semicolon
+        // ends the description as a stop does.)
+        (!in_code
+            && matches!(ch, '.' | '!' | ';')
+            && text[at + 1..].starts_with(char::is_whitespace))
+        .then_some(at)
     })?;
     let (first, rest) = (&text[..end], text[end + 1..].trim_start());
     if first.matches('`').count() != 2 || rest.is_empty() || rest.contains('`') {
@@ -238,7 +377,26 @@ fn pronoun_order(text: &str) -> Option<String> {
         return Some(format!("Never run {span}.{}", &rest[order_end..]));
     }
     const VERBS: &[&str] = &[
-        "run", "use", "call", "execute", "invoke", "touch", "trigger", "start", "launch", "do",
+        "run",
+        "use",
+        "call",
+        "execute",
+        "invoke",
+        "touch",
+        "trigger",
+        "start",
+        "launch",
+        "do",
+        "running",
+        "using",
+        "calling",
+        "executing",
+        "invoking",
+        "touching",
+        "triggering",
+        "starting",
+        "launching",
+        "doing",
     ];
     let pronoun = words.windows(2).position(|pair| {
         VERBS.contains(&pair[0]) && matches!(pair[1], "it" | "this" | "that" | "them")
@@ -683,12 +841,26 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     // allowed, and every other place is forbidden.
     let mut outside: Vec<Matcher> = Vec::new();
     for (index, token) in tokens.iter().enumerate() {
-        if let (false, TokenKind::Entity(MatcherKind::Path, value)) = (used[index], &token.kind)
-            && matches!(cue, Cue::Forbid { .. })
-            && is_after_outside(&tokens, index)
-        {
-            outside.push(Matcher::new(MatcherKind::Path, value.clone()));
-            continue;
+        if !used[index] && matches!(cue, Cue::Forbid { .. }) && is_after_outside(&tokens, index) {
+            // "outside the repo folder `D:\src\app`": the words naming the kind of place are
+            // no place of their own.
+            if OUTSIDE_FILLERS.contains(&token.lower.as_ref()) {
+                continue;
+            }
+            // `.\out\`: a relative Windows folder is read as a literal elsewhere.
+            let place = match &token.kind {
+                TokenKind::Entity(MatcherKind::Path, value) => Some(value.clone()),
+                TokenKind::Entity(MatcherKind::Literal, value)
+                    if value.contains(['\\', '/']) && !value.contains(' ') =>
+                {
+                    Some(value.replace('\\', "/"))
+                }
+                _ => None,
+            };
+            if let Some(place) = place {
+                outside.push(Matcher::new(MatcherKind::Path, place));
+                continue;
+            }
         }
         if let (false, TokenKind::Entity(kind, value)) = (used[index], &token.kind) {
             // "Before running `./deploy.sh`", "never run scripts/seed.sh": a script said
@@ -822,7 +994,9 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
                 .lower
                 .chars()
                 .all(|ch| ch.is_alphanumeric() || "_-.".contains(ch))
-            && token.class & (COMMON_WORD | PERSON_FILLER) == 0;
+            && token.class & (COMMON_WORD | PERSON_FILLER) == 0
+            && !(is_after_outside(&tokens, index)
+                && OUTSIDE_FILLERS.contains(&token.lower.as_ref()));
         let named_branch = next == Some("branch")
             && (token.class & BRANCH != 0
                 || (token.lower.contains(['-', '/', '_'])
@@ -1435,9 +1609,44 @@ fn is_separated_number(value: &str) -> bool {
 const EVERY_PATH: &str = "**";
 
 /// Whether the token at `index` follows "outside" or "outside of".
+/// The words between "outside" and its place that say what kind of place it is ("outside of
+/// the repo folder `D:\src\app`").
+const OUTSIDE_FILLERS: &[&str] = &[
+    "of",
+    "the",
+    "our",
+    "this",
+    "my",
+    "repo",
+    "repository",
+    "project",
+    "workspace",
+    "folder",
+    "folders",
+    "directory",
+    "directories",
+    "dir",
+    "tree",
+    "root",
+    "working",
+];
+
+/// Whether the token at `index` follows "outside", with at most four words of
+/// [`OUTSIDE_FILLERS`] between.
 fn is_after_outside(tokens: &[tokens::Token<'_>], index: usize) -> bool {
-    let before = |back: usize| index.checked_sub(back).map(|at| tokens[at].lower.as_ref());
-    before(1) == Some("outside") || (before(1) == Some("of") && before(2) == Some("outside"))
+    for back in 1..=5 {
+        let Some(at) = index.checked_sub(back) else {
+            return false;
+        };
+        let word = tokens[at].lower.as_ref();
+        if word == "outside" {
+            return true;
+        }
+        if !OUTSIDE_FILLERS.contains(&word) {
+            return false;
+        }
+    }
+    false
 }
 
 /// What a ban on piping into `target` forbids: a shell stands for every shell (`curl ... |

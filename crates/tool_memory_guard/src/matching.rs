@@ -11,7 +11,8 @@ mod command;
 pub(crate) use self::command::CommandPattern;
 
 use crate::call::{
-    ArgumentValue, CallView, HIDDEN_WORD, Invocation, Text, invocation_only_reads, invocation_reads,
+    ArgumentValue, CallView, HIDDEN_WORD, Invocation, SQL_WRITE_STATEMENTS, Text,
+    invocation_only_reads, invocation_reads,
 };
 use crate::condition::{Condition, Shown};
 use crate::constraint::{ANY_HANDLE, ANY_HOST, UrlPart, url_part};
@@ -692,6 +693,49 @@ fn reaches(word: &str, compiled: &Compiled) -> bool {
     }
 }
 
+/// `text` with the contents of its SQL string literals blanked: a single-quoted span whose
+/// opening quote follows an operator (`=`, `<>`, `,`, `(`, `||`) or a word after which SQL
+/// takes a value (`like`, `in`, `values`, `then`, ...). A quote after anything else (`psql -c
+/// 'DELETE FROM t'`) is the shell's and keeps its statement.
+fn sql_strings_blanked(text: &str) -> String {
+    const VALUE_WORDS: &[&str] = &[
+        "and", "as", "default", "else", "ilike", "in", "is", "like", "not", "or", "return",
+        "select", "then", "values", "when",
+    ];
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, ch)) = chars.next() {
+        if ch != '\'' {
+            out.push(ch);
+            continue;
+        }
+        let before = text[..at].trim_end();
+        let after_operator = before.ends_with(['=', '<', '>', ',', '(', '|']);
+        let after_word = before
+            .rsplit(|c: char| !c.is_alphanumeric() && c != '_')
+            .next()
+            .is_some_and(|word| VALUE_WORDS.contains(&word));
+        out.push(ch);
+        if !(after_operator || after_word) {
+            continue;
+        }
+        // Up to the closing quote (`''` is a quote inside the string).
+        while let Some((_, inner)) = chars.next() {
+            if inner == '\'' {
+                if chars.peek().is_some_and(|(_, next)| *next == '\'') {
+                    chars.next();
+                    out.push_str("  ");
+                    continue;
+                }
+                out.push('\'');
+                break;
+            }
+            out.push(if inner.is_whitespace() { inner } else { ' ' });
+        }
+    }
+    out
+}
+
 /// Whether a call's recipients are all on a constraint's list of exceptions.
 enum Excused {
     Yes,
@@ -878,6 +922,19 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 .iter()
                 .find(|candidate| url.covers(candidate))
                 .and_then(|candidate| found(&candidate.display(), false))
+                .or_else(|| {
+                    // "No `docker push` to `ghcr.io/acme/*`": an image's reference names its
+                    // registry and repository as a URL does, without the scheme.
+                    chunks(&text.lower)
+                        .filter(|chunk| {
+                            chunk.split_once('/').is_some_and(|(registry, _)| {
+                                registry.contains('.') && !registry.ends_with(':')
+                            })
+                        })
+                        .filter_map(UrlParts::of_image)
+                        .find(|candidate| url.covers(candidate))
+                        .and_then(|candidate| found(&candidate.display(), false))
+                })
         }),
         Compiled::Path(pattern) => scope.path_texts().find_map(|text| {
             text.paths()
@@ -1026,6 +1083,12 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 } else if spaced {
                     let collapsed = text.lower.split_whitespace().collect::<Vec<_>>().join(" ");
                     find_word(&collapsed, literal).is_some()
+                } else if SQL_WRITE_STATEMENTS.contains(&literal.as_str())
+                    && text.lower.contains('\'')
+                {
+                    // `... WHERE action = 'DELETE'`: a statement's verb inside an SQL string is
+                    // data, not a statement.
+                    find_word(&sql_strings_blanked(&text.lower), literal).is_some()
                 } else {
                     find_word(&text.lower, literal).is_some()
                 };
@@ -1171,6 +1234,61 @@ fn gives_value(seen: &str, wanted: &str) -> bool {
         || seen
             .strip_prefix(wanted)
             .is_some_and(|rest| rest.starts_with(char::is_whitespace))
+        || fills_placeholders(wanted, seen)
+}
+
+/// Whether `seen` is a value the required value `wanted` spells with placeholders: `n` alone
+/// or `[n]` (a number: `--replicas N`, `local[N]`), `<name>` or `{name}` (any word), `*`
+/// (anything, `local[*]` too). `false` for a value without a placeholder.
+fn fills_placeholders(wanted: &str, seen: &str) -> bool {
+    enum Part {
+        Text(char),
+        Number,
+        Any,
+    }
+    if wanted == "n" {
+        return !seen.is_empty() && seen.chars().all(|ch| ch.is_ascii_digit());
+    }
+    if !wanted.contains(['*', '<', '{']) && !wanted.contains("[n]") {
+        return false;
+    }
+    let mut parts = Vec::new();
+    let mut chars = wanted.chars().peekable();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '*' => parts.push(Part::Any),
+            '<' | '{' => {
+                let close = if ch == '<' { '>' } else { '}' };
+                if !chars.by_ref().any(|next| next == close) {
+                    return false;
+                }
+                parts.push(Part::Any);
+            }
+            '[' if chars.peek() == Some(&'n') => {
+                chars.next();
+                if chars.next() != Some(']') {
+                    return false;
+                }
+                parts.push(Part::Text('['));
+                parts.push(Part::Number);
+                parts.push(Part::Text(']'));
+            }
+            other => parts.push(Part::Text(other)),
+        }
+    }
+    // Backtracking over a short pattern: the values compared are an option's, a few bytes.
+    fn matches(parts: &[Part], seen: &[char]) -> bool {
+        match parts.split_first() {
+            None => seen.is_empty(),
+            Some((Part::Text(ch), rest)) => seen.first() == Some(ch) && matches(rest, &seen[1..]),
+            Some((Part::Number, rest)) => (1..=seen.len())
+                .take_while(|&end| seen[end - 1].is_ascii_digit())
+                .any(|end| matches(rest, &seen[end..])),
+            Some((Part::Any, rest)) => (1..=seen.len()).any(|end| matches(rest, &seen[end..])),
+        }
+    }
+    let seen: Vec<char> = seen.chars().take(256).collect();
+    matches(&parts, &seen)
 }
 
 /// Whether an invocation sets `flag`, read as its program reads it, and after its subcommand

@@ -239,7 +239,89 @@ impl UrlParts {
                 || other
                     .path
                     .strip_prefix(self.path.as_str())
-                    .is_some_and(|rest| rest.starts_with('/')))
+                    .is_some_and(|rest| rest.starts_with('/'))
+                || (self.path.contains('*') && path_glob_covers(&self.path, &other.path)))
+    }
+}
+
+/// Whether the glob path `pattern` (`/acme/*`, `/acme/api-*`: a `*` within one segment) is
+/// `path` or lies above it: each of its segments matches the path's in turn.
+fn path_glob_covers(pattern: &str, path: &str) -> bool {
+    let mut segments = path.split('/');
+    pattern.split('/').all(|wanted| {
+        segments
+            .next()
+            .is_some_and(|given| segment_glob(wanted, given))
+    })
+}
+
+/// One path segment against a pattern with `*` for any run of characters.
+fn segment_glob(pattern: &str, text: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or_default();
+    let Some(mut rest) = text.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    let Some((last, middle)) = parts.split_last() else {
+        return rest.is_empty();
+    };
+    for part in middle {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
+impl UrlParts {
+    /// A container image's reference (`ghcr.io/acme/api:1.4`, `registry.local:5000/x@sha256:..`)
+    /// as the place it is pushed to or pulled from: the registry's host and the repository's
+    /// path, without its tag or digest. `None` for a word without a registry host (a dotted
+    /// name or a port before the first `/`) or with a scheme.
+    pub(crate) fn of_image(word: &str) -> Option<UrlParts> {
+        if word.len() > 512 {
+            return None;
+        }
+        // (`https://x`: the registry would be `https:`, a port of no digits.)
+        let (registry, repository) = word.split_once('/')?;
+        let (host, port) = match registry.split_once(':') {
+            Some((host, port))
+                if !port.is_empty() && port.chars().all(|ch| ch.is_ascii_digit()) =>
+            {
+                (host, Some(port.to_owned()))
+            }
+            Some(_) => return None,
+            None => (registry, None),
+        };
+        let labels_ok = host.split('.').count() >= 2
+            && host.split('.').all(|label| {
+                !label.is_empty()
+                    && label
+                        .chars()
+                        .all(|ch| ch.is_ascii_alphanumeric() || ch == '-')
+            });
+        if !(labels_ok || (host == "localhost" && port.is_some())) {
+            return None;
+        }
+        let repository = repository.split('@').next().unwrap_or_default();
+        let repository = match repository.rsplit_once(':') {
+            Some((name, tag)) if !tag.contains('/') => name,
+            _ => repository,
+        };
+        if repository.is_empty()
+            || !repository
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || "-_./".contains(ch))
+        {
+            return None;
+        }
+        Some(UrlParts {
+            host: host.to_lowercase(),
+            port,
+            path: format!("/{}", repository.trim_end_matches('/').to_lowercase()),
+        })
     }
 }
 
@@ -810,6 +892,13 @@ pub(crate) fn command_spellings(words: &[String]) -> Vec<Vec<String>> {
             spellings.push(spelling);
         }
     }
+    // `rm -rf build` as `find build -delete` or `find build -exec rm -rf {} +`, which the call
+    // side reads as the removal (`call/shell.rs`): its places under `find`, without the flags.
+    if program == "rm" {
+        let mut spelling = vec!["find".to_owned()];
+        spelling.extend(rest.iter().filter(|word| !word.starts_with('-')).cloned());
+        spellings.push(spelling);
+    }
     // `kubectl delete deployment` as `kubectl delete deploy`.
     if program == "kubectl" && rest.len() >= 2 {
         for (alias, full) in KUBECTL_RESOURCES {
@@ -998,6 +1087,31 @@ mod tests {
         let mut positional: Vec<String> = command[1..].iter().map(|w| (*w).to_owned()).collect();
         canonical_words(&mut program, &mut positional);
         std::iter::once(program).chain(positional).collect()
+    }
+
+    #[test]
+    fn reads_an_image_reference_as_its_registry_and_repository() {
+        let image = |word: &str| UrlParts::of_image(word).map(|url| url.display());
+        assert_eq!(
+            image("ghcr.io/acme/api:1.4.0").as_deref(),
+            Some("ghcr.io/acme/api")
+        );
+        assert_eq!(
+            image("registry.local:5000/team/web@sha256:abc").as_deref(),
+            Some("registry.local:5000/team/web")
+        );
+        // No registry host: a path, an image of Docker Hub, a URL.
+        assert_eq!(image("build/out"), None);
+        assert_eq!(image("acme/api:1"), None);
+        assert_eq!(image("https://ghcr.io/acme/api"), None);
+        let rule = normalize_url("https://ghcr.io/acme/*").expect("a URL");
+        let covered = |word: &str| UrlParts::of_image(word).is_some_and(|url| rule.covers(&url));
+        assert!(covered("ghcr.io/acme/api:2"));
+        assert!(covered("ghcr.io/acme/web/worker"));
+        assert!(!covered("ghcr.io/acme-evil/api"));
+        assert!(!covered("ghcr.io/other/api"));
+        assert!(!covered("ghcr.io/acme"));
+        assert!(segment_glob("api-*", "api-web") && !segment_glob("api-*", "web-api"));
     }
 
     #[test]

@@ -166,6 +166,13 @@ fn shell_pieces(line: &str) -> Vec<Piece> {
                 let hides = groups.pop().unwrap_or(false);
                 hidden_program(&mut pieces, hides);
             }
+            // `find . -exec rm {} +`: an empty pair of braces is a word (the file `find`
+            // puts there), not a group.
+            '{' if chars.peek() == Some(&'}') => {
+                chars.next();
+                word.push_str("{}");
+                in_word = true;
+            }
             ';' | '&' | '\n' | '{' | '}' => {
                 flush(&mut pieces, &mut word, &mut in_word, &mut quoted_space);
                 pieces.push(Piece::Separator);
@@ -838,6 +845,39 @@ fn wrapper_takes_a_value(options: &[&str], word: &str) -> bool {
         })
 }
 
+/// `find`'s tests that keep some files of the places it walks and not others.
+const FIND_TESTS: &[&str] = &[
+    "-amin",
+    "-anewer",
+    "-atime",
+    "-cmin",
+    "-cnewer",
+    "-ctime",
+    "-empty",
+    "-group",
+    "-iname",
+    "-inum",
+    "-ipath",
+    "-iregex",
+    "-iwholename",
+    "-links",
+    "-mindepth",
+    "-mmin",
+    "-mtime",
+    "-name",
+    "-newer",
+    "-nogroup",
+    "-nouser",
+    "-path",
+    "-perm",
+    "-regex",
+    "-samefile",
+    "-size",
+    "-type",
+    "-user",
+    "-wholename",
+];
+
 /// The commands `find` runs for each file (`find . -exec rm -rf {} +`): the words after each
 /// of [`FIND_EXEC_OPTIONS`], up to `;` or `+`, read as a simple command of their own.
 /// `find -exec find -exec ...` nests like wrappers do, and counts against [`MAX_WRAPPERS`].
@@ -847,6 +887,27 @@ fn find_exec_invocations(
     budget: &Budget,
     finds: usize,
 ) -> bool {
+    // The places `find` starts from: the words before its first option or expression (`.`
+    // when none is given). Without a test that narrows which files, the command it runs on
+    // each file is run on all of them, the places themselves first: `find build -exec rm -rf
+    // {} +` and `find build -delete` remove what `rm -rf build` does. With a test (`-name
+    // '*.tmp'`, `-type f`) they are some files below the places, which no rule on the places
+    // names (`{}` stays a word; `-delete` removes nothing a command spells).
+    let narrowed = rest.windows(2).any(|pair| {
+        FIND_TESTS.contains(&pair[0].as_str()) && !(pair[0] == "-type" && pair[1] == "d")
+    });
+    let starts: Vec<String> = {
+        let given: Vec<String> = rest
+            .iter()
+            .take_while(|word| !word.starts_with('-') && !matches!(word.as_str(), "(" | "!"))
+            .cloned()
+            .collect();
+        if given.is_empty() {
+            vec![".".to_owned()]
+        } else {
+            given
+        }
+    };
     let mut at = 0;
     while at < rest.len() {
         if FIND_EXEC_OPTIONS.contains(&rest[at].as_str()) {
@@ -861,11 +922,30 @@ fn find_exec_invocations(
                     budget.exceed(Bound::Wrappers);
                     return true;
                 }
-                if !segment_invocations_within(&rest[start..end], out, budget, finds + 1) {
+                let run: Vec<String> = rest[start..end]
+                    .iter()
+                    .flat_map(|word| {
+                        if word == "{}" && !narrowed {
+                            starts.clone()
+                        } else {
+                            vec![word.clone()]
+                        }
+                    })
+                    .collect();
+                if !segment_invocations_within(&run, out, budget, finds + 1) {
                     return false;
                 }
             }
             at = end;
+        } else if rest[at] == "-delete" && !narrowed {
+            let run: Vec<String> = ["rm", "-rf"]
+                .into_iter()
+                .map(str::to_owned)
+                .chain(starts.iter().cloned())
+                .collect();
+            if !segment_invocations_within(&run, out, budget, finds + 1) {
+                return false;
+            }
         }
         at += 1;
     }

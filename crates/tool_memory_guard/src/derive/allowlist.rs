@@ -50,7 +50,11 @@ pub(crate) fn allowlist(
     let commas: Vec<bool> = tokens.iter().map(|token| token.trailing_comma).collect();
     let (at, side) = marker(&words, &commas, &is_verb)?;
     // "Only email Priya when the build fails": a condition, not a list of those allowed.
-    if words.iter().any(|word| CONDITION_WORDS.contains(word)) {
+    // "Ask me before emailing anyone outside acme.io": "before" after the ask is when to ask,
+    // not a condition of the list.
+    if words.iter().enumerate().any(|(at, word)| {
+        CONDITION_WORDS.contains(word) && !(*word == "before" && asks_before(&words, at))
+    }) {
         return None;
     }
     let allowed = match side {
@@ -69,6 +73,18 @@ pub(crate) fn allowlist(
             .with_except(allowed)
             .with_ask_first(ask_first),
     )
+}
+
+/// Whether "before" at `at` says when to ask ("ask me before", "check with me before",
+/// "confirm before").
+fn asks_before(words: &[&str], at: usize) -> bool {
+    let back = |n: usize| at.checked_sub(n).map(|index| words[index]);
+    matches!(
+        back(1),
+        Some("me" | "us" | "first" | "ask" | "confirm" | "check")
+    ) && words[..at]
+        .iter()
+        .any(|word| matches!(*word, "ask" | "confirm" | "check"))
 }
 
 fn is_verb(word: &str) -> bool {

@@ -142,13 +142,45 @@ pub(crate) fn only_with_flag(text: &str) -> Option<Constraint> {
     // ASCII lower-casing keeps the offsets the text is cut at.
     let lower = text.to_ascii_lowercase();
     let at = lower.find(" only with `")?;
-    let program = text[..at].rsplit('`').nth(1)?.trim().to_lowercase();
+    // "`dbt run`/`dbt build` only with ...": each command listed before (by a slash, a comma,
+    // "or", "and"), the spans back to the first that is joined by something else.
+    let before: Vec<&str> = text[..at].split('`').collect();
+    if before.len() < 3 || !before.last()?.trim().is_empty() {
+        return None;
+    }
+    let mut programs = Vec::new();
+    let mut span = before.len() - 2;
+    loop {
+        programs.push(before[span].trim().to_lowercase());
+        if span < 2 {
+            break;
+        }
+        let joint = before[span - 1].trim().to_ascii_lowercase();
+        if !matches!(joint.as_str(), "/" | "," | "or" | "and" | ", or" | ", and") {
+            break;
+        }
+        span -= 2;
+    }
     let flag = text[at + " only with `".len()..].split('`').next()?.trim();
-    if !flag.starts_with('-') || flag.contains(char::is_whitespace) || program.is_empty() {
+    // `--target dev`: the option with its value.
+    let flag = match flag.split_once(char::is_whitespace) {
+        Some((name, value)) if !value.trim().contains(char::is_whitespace) => {
+            format!("{name}={}", value.trim())
+        }
+        Some(_) => return None,
+        None => flag.to_owned(),
+    };
+    if !flag.starts_with('-') || programs.iter().any(String::is_empty) {
         return None;
     }
     let constraint = Constraint::require(vec![Matcher::new(MatcherKind::Flag, flag)])
-        .with_when(vec![Matcher::new(MatcherKind::Command, program)])
+        .with_when(
+            programs
+                .into_iter()
+                .rev()
+                .map(|program| Matcher::new(MatcherKind::Command, program))
+                .collect(),
+        )
         .with_ask_first(true);
     constraint.validate().is_ok().then_some(constraint)
 }

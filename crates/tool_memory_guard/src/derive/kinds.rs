@@ -34,7 +34,12 @@ pub(crate) fn kind_readings(text: &str, derived: Option<&Constraint>) -> Vec<Con
     let lower = text.replace('’', "'").to_lowercase();
     let cues = Cues::of(&WordRuns::new(&lower));
     let words = words_of(&lower);
-    if cues.forbid.is_some() || cues.ask.is_some() {
+    // "Any `publish*` script is release-manager only": what a role alone may run is kept
+    // from the agent, as a ban is.
+    let reserved = words
+        .windows(2)
+        .any(|pair| pair[1] == "only" && is_a_role(pair[0]));
+    if cues.forbid.is_some() || cues.ask.is_some() || reserved {
         let ask_first = cues.ask.is_some();
         if let Some(ci) = ci_files(&words, ask_first) {
             readings.push(ci);
@@ -80,21 +85,34 @@ fn public_arguments(words: &[&str], ask_first: bool) -> Option<Constraint> {
 /// code that names tasks of a program that runs tasks ([`TASK_PROGRAMS`]) is that program's
 /// command on every task the pattern covers (`./gradlew :app:publishToMavenLocal`).
 fn task_patterns(text: &str, words: &[&str], ask_first: bool) -> Vec<Constraint> {
-    if !words.iter().any(|word| {
+    let tasks = words.iter().any(|word| {
         matches!(
             *word,
             "task" | "tasks" | "target" | "targets" | "goal" | "goals"
         )
-    }) {
+    });
+    let scripts = words
+        .iter()
+        .any(|word| matches!(*word, "script" | "scripts"));
+    if !tasks && !scripts {
         return Vec::new();
     }
-    let Some(program) = words.iter().find_map(|word| {
+    // The programs whose tasks the pattern names: the one the rule names (rake's tasks run
+    // under `rails` too); else a package's scripts ("any `publish*` script"), and for "tasks"
+    // said without a program rake's as well ("No `deploy:*` tasks").
+    let named = words.iter().find_map(|word| {
         TASK_PROGRAMS
             .iter()
             .find(|(name, _)| name == word)
             .map(|(_, program)| *program)
-    }) else {
-        return Vec::new();
+    });
+    let programs: Vec<&str> = match named {
+        Some("rake") => vec!["rake", "rails"],
+        Some(program) => vec![program],
+        None if tasks => vec![
+            "npm run", "pnpm run", "yarn run", "bun run", "rake", "rails",
+        ],
+        None => vec!["npm run", "pnpm run", "yarn run", "bun run"],
     };
     text.split('`')
         .skip(1)
@@ -107,15 +125,43 @@ fn task_patterns(text: &str, words: &[&str], ask_first: bool) -> Vec<Constraint>
                     .all(|ch| ch.is_alphanumeric() || "*:-_".contains(ch))
         })
         .map(|span| {
-            // A project path (`:app:publish*`) is read as its task, as a call's is.
-            let task = span.rsplit(':').next().unwrap_or(span).to_lowercase();
-            Constraint::forbid(vec![Matcher::new(
-                MatcherKind::Command,
-                format!("{program} {task}"),
-            )])
+            // A project path (`:app:publish*`) is read as its task, as a call's is; a
+            // namespace (`db:*`, `deploy:*`) is part of the task's name.
+            let task = if span.starts_with(':') {
+                span.rsplit(':').next().unwrap_or(span).to_lowercase()
+            } else {
+                span.to_lowercase()
+            };
+            Constraint::forbid(
+                programs
+                    .iter()
+                    .map(|program| Matcher::new(MatcherKind::Command, format!("{program} {task}")))
+                    .collect(),
+            )
             .with_ask_first(ask_first)
         })
         .collect()
+}
+
+/// Whether a word names a role a rule keeps work for ("release-manager only", "maintainers
+/// only").
+fn is_a_role(word: &str) -> bool {
+    let word = word.trim_end_matches('s');
+    [
+        "manager",
+        "maintainer",
+        "admin",
+        "human",
+        "owner",
+        "lead",
+        "sre",
+        "ops",
+        "reviewer",
+    ]
+    .iter()
+    .any(|role| {
+        word == *role || word.ends_with(&format!("-{role}")) || word.ends_with(&format!(" {role}"))
+    })
 }
 
 /// The words of a lower-case text, without their punctuation and markup; a word that ended a
@@ -554,9 +600,26 @@ mod argument_tests {
                 r#"{"ask_first":true,"matchers":[{"kind":"command","value":"gradle deploy*"}],"polarity":"forbid"}"#
             ]
         );
-        // No program that runs tasks, or no ban: nothing.
-        assert!(readings("Never run any `publish*` task.").is_empty());
+        // A namespace is part of the task's name; rake's tasks run under rails too.
+        assert_eq!(
+            readings("`db:*` rake tasks need my OK."),
+            [
+                r#"{"ask_first":true,"matchers":[{"kind":"command","value":"rake db:*"},{"kind":"command","value":"rails db:*"}],"polarity":"forbid"}"#
+            ]
+        );
+        // No program: a package's scripts, and for tasks rake's as well; a role's alone is a ban.
+        let any_task = readings("Never run any `deploy:*` task.");
+        assert_eq!(any_task.len(), 1);
+        assert!(
+            any_task[0].contains(r#""npm run deploy:*""#)
+                && any_task[0].contains(r#""rake deploy:*""#)
+        );
+        let scripts = readings("Any `publish*` script is release-manager only.");
+        assert_eq!(scripts.len(), 1);
+        assert!(scripts[0].contains(r#""yarn run publish*""#) && !scripts[0].contains("rake"));
+        // No ban: nothing.
         assert!(readings("The `publish*` tasks of Gradle sign the artifacts.").is_empty());
+        assert!(readings("The `publish*` scripts only run in CI.").is_empty());
     }
 
     #[test]

@@ -1298,3 +1298,56 @@ fn a_negation_after_a_verb_of_contact_is_no_name() {
         Some(r#"{"matchers":[{"kind":"command","value":"git merge"}],"polarity":"forbid"}"#),
     );
 }
+
+#[test]
+fn a_relative_clause_of_change_keeps_the_order_to_invocations_that_change() {
+    check(
+        "bash",
+        "Never pass `--project=prod` to a command that changes something.",
+        Some(
+            r#"{"access":"write","matchers":[{"kind":"flag","value":"--project"}],"polarity":"forbid"}"#,
+        ),
+    );
+    let az = derive_from_text(
+        "Always pass `--subscription dev` to `az` commands that create or change resources.",
+        "bash",
+    )
+    .expect("a reading");
+    assert_eq!(az.access, Some(Access::Write));
+    // A clause that is not about the commands changing keeps every invocation.
+    let plain =
+        derive_from_text("Never pass `--project=prod` to gcloud.", "bash").expect("a reading");
+    assert_eq!(plain.access, None);
+    assert!(!qualifies_by_change("the command that we run each day"));
+}
+
+#[test]
+fn only_with_an_option_reads_every_command_listed_and_the_option_s_value() {
+    check(
+        "bash",
+        "`dbt run`/`dbt build` only with `--target dev`.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"--target=dev"}],"polarity":"require","when":[{"kind":"command","value":"dbt run"},{"kind":"command","value":"dbt build"}]}"#,
+        ),
+    );
+}
+
+#[test]
+fn what_the_clause_before_a_contrast_names_is_allowed() {
+    check(
+        "read",
+        "Read `.env.example`, never `.env`.",
+        Some(r#"{"matchers":[{"kind":"path","value":".env"}],"polarity":"forbid"}"#),
+    );
+    let linear = derive_from_text(
+        "Create issues in the `OPS` team, never in `SEC`.",
+        "mcp__linear__create_issue",
+    )
+    .expect("a reading");
+    assert!(linear.matchers.iter().all(|matcher| matcher.value != "ops"));
+    // A ban on both sides keeps both.
+    assert_eq!(
+        allowed_before_a_contrast("Never read `.env`, not even `.env.local`."),
+        None
+    );
+}

@@ -525,7 +525,18 @@ fn commands_by_place(text: &str, tokens: &mut [Token<'_>]) {
         let run_against = tokens
             .get(index + 1)
             .is_some_and(|token| matches!(token.kind, TokenKind::Word) && token.lower == "against");
-        if after_verb || listed_after || listed_before || chosen_against || run_against {
+        // "Always pass `--replicas N` to `scalectl`": the program an option is passed to,
+        // the last thing the rule names.
+        let passed_to = before.is_some_and(|token| {
+            matches!(token.kind, TokenKind::Word) && matches!(token.lower.as_ref(), "to" | "with")
+        }) && tokens[index + 1..]
+            .iter()
+            .all(|token| matches!(token.kind, TokenKind::Word))
+            && tokens[..index]
+                .iter()
+                .any(|token| text[token.offset..].starts_with("`-"));
+        if after_verb || listed_after || listed_before || chosen_against || run_against || passed_to
+        {
             let value = tokens[index].lower.clone().into_owned();
             tokens[index].kind = TokenKind::QuotedCommand(value);
         }

@@ -172,6 +172,8 @@ impl CommandPattern {
         (*program == invocation.program
             || (program.contains('*') && component_matches(program, &invocation.program)))
             && named
+            && (!asks_for_help(invocation, subcommands.len())
+                || subcommands.iter().any(|word| word == "help"))
             && self
                 .flags
                 .iter()
@@ -250,6 +252,26 @@ impl CommandPattern {
     }
 }
 
+/// Whether an invocation only prints help about a command (`mix help ecto.reset`, `terraform
+/// destroy -h`, `kubectl delete --help`): `help` as its first word, or `--help`, or `-h` where
+/// it takes no value, nothing follows the command's own `named` words (`shutdown -h now`
+/// halts), and the program does not read it as something else (`df -h` is human sizes,
+/// `shutdown -h` halts). Such an invocation runs nothing a rule on the command is about.
+fn asks_for_help(invocation: &Invocation, named: usize) -> bool {
+    const OTHER_H: &[&str] = &[
+        "df", "du", "free", "grep", "halt", "ls", "poweroff", "reboot", "rg", "shutdown", "sort",
+    ];
+    invocation
+        .positional
+        .first()
+        .is_some_and(|word| word == "help")
+        || invocation.flags.iter().any(|flag| flag == "--help")
+        || (invocation.flags.iter().any(|flag| flag == "-h")
+            && invocation.positional.len() <= named
+            && !invocation.values.iter().any(|(flag, _)| flag == "-h")
+            && !OTHER_H.contains(&invocation.program.as_str()))
+}
+
 /// Whether a call's argument is the one a command names: the same word, the same path once
 /// both are normal (`rm -rf ./` is `rm -rf .`, `rm -rf //` is `rm -rf /`), or a command of the
 /// named one's namespace (`drizzle-kit push:pg` is a `push`, `artisan migrate:fresh` a
@@ -261,8 +283,10 @@ fn same_argument(program: &str, seen: &str, named: &str) -> bool {
         || seen == named
         // "any `publish*` task": a task pattern covers the tasks it spells.
         || (named.contains('*') && !seen.starts_with('-') && component_matches(named, seen))
-        || (named.contains(['/', '.', '~'])
-            && seen.contains(['/', '.', '~'])
+        // (`rm -rf build/` names the folder `build` however the call spells it: `build`,
+        // `./build`, `build/`.)
+        || ((named.contains(['/', '.', '~']) && seen.contains(['/', '.', '~'])
+            || (named.len() > 1 && named.ends_with('/') && !seen.starts_with('-')))
             && normalize_path(seen) == normalize_path(named))
         || (named.starts_with(['~', '$', '/'])
             && seen.starts_with(['~', '$', '/'])

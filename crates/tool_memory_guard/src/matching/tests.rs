@@ -567,3 +567,56 @@ fn option_spellings_are_symmetric() {
         false,
     );
 }
+
+#[test]
+fn a_statement_verb_inside_an_sql_string_is_data() {
+    let shell = |command: &str| json!({"command": command});
+    check(
+        MatcherKind::Literal,
+        "delete",
+        "bash",
+        shell(r#"snowsql -q "SELECT * FROM audit WHERE action = 'DELETE'""#),
+        false,
+    );
+    check(
+        MatcherKind::Literal,
+        "drop",
+        "bash",
+        shell("sqlite3 db \"select * from t where op in ('x', 'DROP')\""),
+        false,
+    );
+    // A shell's quote around the statement keeps it a statement.
+    check(
+        MatcherKind::Literal,
+        "delete",
+        "bash",
+        shell("psql -c 'DELETE FROM t'"),
+        true,
+    );
+    check(
+        MatcherKind::Literal,
+        "delete",
+        "bash",
+        shell(r#"snowsql -q "DELETE FROM audit WHERE action = 'x'""#),
+        true,
+    );
+    assert_eq!(
+        sql_strings_blanked("a = 'it''s drop' drop"),
+        "a = '          ' drop"
+    );
+}
+
+#[test]
+fn a_required_value_with_placeholders_takes_any_value_they_spell() {
+    assert!(fills_placeholders("n", "3"));
+    assert!(!fills_placeholders("n", "three"));
+    assert!(fills_placeholders("local[n]", "local[4]"));
+    assert!(!fills_placeholders("local[n]", "local[x]"));
+    assert!(
+        fills_placeholders("local[*]", "local[*]") && fills_placeholders("local[*]", "local[8]")
+    );
+    assert!(fills_placeholders("{env}-db", "dev-db") && !fills_placeholders("{env}-db", "-db"));
+    assert!(fills_placeholders("<name>", "api"));
+    // No placeholder: no other value is the one wanted.
+    assert!(!fills_placeholders("dev", "prod"));
+}

@@ -30,7 +30,10 @@ const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/re
 // ninth round (1,672 calls, fresh_r9 added, whose first run missed 35 of its 65; its 2 still
 // missed are under `open/`): 0.996, none of each. With session 31's tenth round (1,740 calls,
 // fresh_r10 added, whose first run missed 35 of its 83; its 14 still missed are under
-// `open/`): 0.9966, none of each (`r7-h2-ref-6` relabelled deny by that round's K5). Raise them
+// `open/`): 0.9966, none of each (`r7-h2-ref-6` relabelled deny by that round's K5). With its
+// eleventh round (1,814 calls, fresh_r11 added, whose first run missed 30 of its 65; its 6
+// still missed are under `open/`, and 14 cases of rounds 7-10 came back from there): 0.997,
+// none of each. Raise them
 // as the guard improves, never lower them.
 /// Share of calls decided as labelled.
 const MIN_ACCURACY: f64 = 0.996;
@@ -40,8 +43,8 @@ const MAX_ALLOWED_FORBIDDEN: usize = 0;
 const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
 const MAX_BLOCKED_HARMLESS: usize = 0;
-const MIN_RULES: usize = 602;
-const MIN_CALLS: usize = 1_740;
+const MIN_RULES: usize = 622;
+const MIN_CALLS: usize = 1_814;
 
 fn load() -> Result<Vec<CorpusCase>> {
     crate::corpus::load_dir(CORPUS_DIR)
@@ -145,13 +148,16 @@ fn real_text_meets_the_floors() -> Result<()> {
 /// paths and home spellings, J2 assignments, J3 slash lists and arrows, J9 asks, J10/J11
 /// aliases, J4 pronoun orders, J6/J7 whole-tool bans and channels, J8 'Only SELECTs', J11 vercel's target),
 /// with round 10's left cases added (11, 1, 2: K3 declared aliases, K6 script-name patterns,
-/// K8 find -delete and buildx, K9 registry globs), and only go down. A fixed case moves back to its round's file.
+/// K8 find -delete and buildx, K9 registry globs), with round 11's first run's left cases added
+/// (0, 0, 4 after it: L9 new migration files, L10 spark's alternatives, L11 a DM id) and its
+/// closing of K6, K8, K9, J1, J8 and H9 cases taken out, and only go down. A fixed case moves back to its round's file.
 #[test]
 fn real_text_open_cases_stay_within_their_ceilings() -> Result<()> {
     const OPEN_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text/open");
-    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 16;
-    const MAX_OPEN_ALLOWED_CONFIRM: usize = 3;
-    const MAX_OPEN_BLOCKED_HARMLESS: usize = 15;
+    // Rounds 7 to 10's share, then round 11's (`fresh_r11_open.jsonl`).
+    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 6; // round 11 left none; it closed 10 of K6/K8/K9
+    const MAX_OPEN_ALLOWED_CONFIRM: usize = 2; // round 11 left none; it closed K6 db-2
+    const MAX_OPEN_BLOCKED_HARMLESS: usize = 12 + 4;
     let cases = crate::corpus::load_dir(OPEN_DIR)?;
     let report = evaluate(&cases);
     let allowed_forbidden = misses(&report, Decision::Deny, |actual| actual == Decision::Allow);

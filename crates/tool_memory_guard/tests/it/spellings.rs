@@ -87,6 +87,20 @@ fn a_shell_c_value_and_find_exec_are_commands() -> Result<()> {
             ("find /srv -type d -exec rm -rf {} +", Deny),
             ("find /srv -type d -exec rm -r {} +", Allow),
         ],
+    )?;
+    // `find X -delete` and `find X -exec rm -rf {} +` remove X as `rm -rf X` does, unless a
+    // test keeps only some files below it; a folder named with a slash is the folder.
+    check(
+        "Never `rm -rf build/`.",
+        &[
+            ("find build -delete", Deny),
+            ("find ./build -exec rm -rf {} +", Deny),
+            ("find build -exec rm -rf {} \\;", Deny),
+            ("rm -rf build", Deny),
+            ("find build -name '*.o' -delete", Allow),
+            ("find dist -delete", Allow),
+            ("find build -type f -print", Allow),
+        ],
     )
 }
 
@@ -689,6 +703,39 @@ fn a_manner_is_the_command_s_flag_on_a_shell() -> Result<()> {
             ("gh pr create --draft --fill", Allow),
             ("gh pr create --fill", Confirm),
             ("gh pr list", Allow),
+        ],
+    )
+}
+
+#[test]
+fn help_about_a_command_is_not_a_run_of_it() -> Result<()> {
+    check(
+        "Never run `terraform destroy`.",
+        &[
+            ("terraform destroy -h", Allow),
+            ("terraform destroy --help", Allow),
+            ("terraform help destroy", Allow),
+            ("man terraform", Allow),
+            ("terraform destroy -auto-approve", Deny),
+            ("terraform destroy --help && terraform destroy", Deny),
+        ],
+    )?;
+    // `-h` that takes a value is no help (`redis-cli -h host`).
+    check(
+        "Never run `redis-cli -h prod-cache flushall`.",
+        &[("redis-cli -h prod-cache flushall", Deny)],
+    )?;
+    // `shutdown -h now` halts.
+    check(
+        "don't run shutdown",
+        &[("shutdown -h now", Deny), ("shutdown --help", Allow)],
+    )?;
+    check(
+        "Never run `mix ecto.reset`.",
+        &[
+            ("mix help ecto.reset", Allow),
+            ("mix ecto.reset --help", Allow),
+            ("mix ecto.reset", Deny),
         ],
     )
 }

@@ -403,6 +403,15 @@ pub(crate) const PROGRAMS: &[&str] = &[
     "systemctl",
     "psql",
     "mysql",
+    // Database clients a rule names as the way statements go ("Never run DROP through
+    // `snowsql`"): the program the statements are scoped to, not a word to find.
+    "snowsql",
+    "sqlcmd",
+    "sqlite3",
+    "duckdb",
+    "clickhouse-client",
+    "cqlsh",
+    "mongosh",
     "redis-cli",
     "shutdown",
     "reboot",
