@@ -492,19 +492,20 @@ impl Candidates {
         }
         // After a command line (`rg`), a span that spells a tool is that command's program
         // too: "Prefer `rg` over `grep`" is not about Claude Code's `Grep`.
+        // Whether a span before is a command line is asked only at a span that spells a tool
+        // (most spans spell none): every span before the first such span spells none.
         let mut after_command = false;
         spans
             .iter()
-            .find_map(|span| {
+            .enumerate()
+            .find_map(|(index, span)| {
                 let code = code_span_text(text, span).trim();
-                match self.code_names(code) {
-                    Some(_) if after_command && is_command(code) => None,
-                    Some(named) => Some(named),
-                    None => {
-                        after_command = after_command || is_command(code);
-                        None
-                    }
-                }
+                let named = self.code_names(code)?;
+                after_command = after_command
+                    || spans[..index]
+                        .iter()
+                        .any(|before| is_command(code_span_text(text, before).trim()));
+                (!(after_command && is_command(code))).then_some(named)
             })
             .or_else(|| self.named(&self.hits(&Haystack::new(&without_code(text, spans)))))
     }
