@@ -888,9 +888,9 @@ fn may_be_strong(line: &str) -> bool {
     let maybe_digit = |byte: u8| byte.is_ascii_digit() || byte >= 0x80;
     let bytes = line.as_bytes();
     line.trim_start().starts_with('<')
-        || bytes.windows(3).any(|window| {
-            window[1] == b':' && maybe_digit(window[0]) && maybe_digit(window[2])
-        })
+        || bytes
+            .windows(3)
+            .any(|window| window[1] == b':' && maybe_digit(window[0]) && maybe_digit(window[2]))
 }
 
 /// Whether `line` may match [`WEAK_SPEAKER`]: its label opens, after white space, an optional

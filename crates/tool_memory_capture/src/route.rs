@@ -983,7 +983,16 @@ fn after_determiner(before: &str) -> bool {
     with_ascii_lower(previous, |previous| {
         matches!(
             previous,
-            "a" | "an" | "the" | "every" | "each" | "small" | "any" | "this" | "that" | "your" | "my"
+            "a" | "an"
+                | "the"
+                | "every"
+                | "each"
+                | "small"
+                | "any"
+                | "this"
+                | "that"
+                | "your"
+                | "my"
         )
     })
 }
