@@ -696,10 +696,29 @@ const DISPLAY_VERBS: &[&str] = &[
 ];
 
 fn is_display_verb(word: &str) -> bool {
-    DISPLAY_VERBS
-        .iter()
-        .any(|verb| word.eq_ignore_ascii_case(verb))
+    // Every word of a rule is asked: its first letter and its length turn most away at once.
+    let Some(&first) = word.as_bytes().first() else {
+        return false;
+    };
+    let lead = first.to_ascii_lowercase();
+    (3..=10).contains(&word.len())
+        && lead.is_ascii_lowercase()
+        && DISPLAY_LEADS & (1 << (lead - b'a')) != 0
+        && DISPLAY_VERBS
+            .iter()
+            .any(|verb| word.eq_ignore_ascii_case(verb))
 }
+
+/// The first letters of [`DISPLAY_VERBS`], a bit each (`a` the lowest).
+const DISPLAY_LEADS: u32 = {
+    let mut leads = 0;
+    let mut index = 0;
+    while index < DISPLAY_VERBS.len() {
+        leads |= 1 << (DISPLAY_VERBS[index].as_bytes()[0] - b'a');
+        index += 1;
+    }
+    leads
+};
 
 /// Whether the words after a file's code span (`after`) show it before they name any other
 /// need: "… hold secrets; don't open them", "… is private — never print it", "…: never view or
