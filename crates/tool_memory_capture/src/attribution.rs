@@ -23,7 +23,7 @@ use tool_memory_core::markdown::{self, LineKind, code_span_text};
 
 #[cfg(test)]
 use self::alias::find_word;
-use self::alias::{ALIAS_SUFFIXES, Haystack, NAME_SUFFIXES, alias_mentions};
+use self::alias::{ALIAS_GROUP_COUNT, ALIAS_SUFFIXES, Haystack, NAME_SUFFIXES, alias_mentions};
 use self::clause::{deciding_clause, order_clauses, points_back, word_index};
 use self::lexicon::{
     ALIAS_GROUPS, GENERIC_NAME_WORDS, INTERACTION_NAME_WORDS, INTERACTION_NAMES, MCP_GATEWAYS,
@@ -492,19 +492,20 @@ impl Candidates {
         }
         // After a command line (`rg`), a span that spells a tool is that command's program
         // too: "Prefer `rg` over `grep`" is not about Claude Code's `Grep`.
+        // Whether a span before is a command line is asked only at a span that spells a tool
+        // (most spans spell none): every span before the first such span spells none.
         let mut after_command = false;
         spans
             .iter()
-            .find_map(|span| {
+            .enumerate()
+            .find_map(|(index, span)| {
                 let code = code_span_text(text, span).trim();
-                match self.code_names(code) {
-                    Some(_) if after_command && is_command(code) => None,
-                    Some(named) => Some(named),
-                    None => {
-                        after_command = after_command || is_command(code);
-                        None
-                    }
-                }
+                let named = self.code_names(code)?;
+                after_command = after_command
+                    || spans[..index]
+                        .iter()
+                        .any(|before| is_command(code_span_text(text, before).trim()));
+                (!(after_command && is_command(code))).then_some(named)
             })
             .or_else(|| self.named(&self.hits(&Haystack::new(&without_code(text, spans)))))
     }
@@ -956,17 +957,21 @@ impl Candidates {
     /// program names before common nouns, then the earliest mention, then the longest phrase.
     fn by_alias(&self, form: &Haystack<'_>, hits: &Hits) -> Option<&Candidate> {
         let sending = self.senders && sends_mail(form);
-        let mut mentioned: Vec<(bool, usize, Reverse<usize>, usize)> = alias_mentions(form)
-            .into_iter()
-            .enumerate()
-            .filter_map(|(group_index, earliest)| {
-                earliest.map(|(weak, position, length)| (weak, position, length, group_index))
-            })
-            .collect();
+        // On the stack, as many as the table has groups; each group once, so the order is
+        // the same whatever the sort.
+        let mut mentioned = [(false, 0, Reverse(0), 0); ALIAS_GROUP_COUNT];
+        let mut count = 0;
+        for (group_index, earliest) in alias_mentions(form).into_iter().enumerate() {
+            if let Some((weak, position, length)) = earliest {
+                mentioned[count] = (weak, position, length, group_index);
+                count += 1;
+            }
+        }
+        let mentioned = &mut mentioned[..count];
         mentioned.sort_unstable();
         mentioned
-            .into_iter()
-            .find_map(|(_, _, _, group_index)| self.resolve(group_index, hits, sending))
+            .iter()
+            .find_map(|&(_, _, _, group_index)| self.resolve(group_index, hits, sending))
     }
 
     /// The group's tool whose name words the edict also uses most ("never delete files" picks

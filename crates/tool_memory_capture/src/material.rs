@@ -866,8 +866,11 @@ fn speaker(line: &str) -> Option<Speaker> {
     if !line.contains(':') && !line.trim_start().starts_with('<') {
         return None;
     }
-    if STRONG_SPEAKER.is_match(line) {
+    if may_be_strong(line) && STRONG_SPEAKER.is_match(line) {
         return Some(Speaker::Strong);
+    }
+    if !may_be_weak(line) {
+        return None;
     }
     let label = WEAK_SPEAKER.captures(line)?.get(1)?.as_str();
     // "Note: …", "Rules: …", "Email: …" and "Shell: …" head a line; they are not people.
@@ -876,6 +879,31 @@ fn speaker(line: &str) -> Option<Speaker> {
         has(HEADING_LABELS, &word) || is_alias_word(&word)
     });
     (!heading).then_some(Speaker::Weak)
+}
+
+/// Whether `line` may match [`STRONG_SPEAKER`], a test far cheaper than the regex: every
+/// pattern but IRC's holds a clock (`\d:\d\d`), so a colon between two digits (or chars beyond
+/// ASCII, which may be digits of another script), and IRC's opens with `<`.
+fn may_be_strong(line: &str) -> bool {
+    let maybe_digit = |byte: u8| byte.is_ascii_digit() || byte >= 0x80;
+    let bytes = line.as_bytes();
+    line.trim_start().starts_with('<')
+        || bytes
+            .windows(3)
+            .any(|window| window[1] == b':' && maybe_digit(window[0]) && maybe_digit(window[2]))
+}
+
+/// Whether `line` may match [`WEAK_SPEAKER`]: its label opens, after white space, an optional
+/// `**` or `__` and an optional `@`, with an upper-case letter (`char::is_uppercase` holds for
+/// every `\p{Lu}`).
+fn may_be_weak(line: &str) -> bool {
+    let rest = line.trim_start();
+    let rest = rest
+        .strip_prefix("**")
+        .or_else(|| rest.strip_prefix("__"))
+        .unwrap_or(rest);
+    let rest = rest.strip_prefix('@').unwrap_or(rest);
+    rest.chars().next().is_some_and(char::is_uppercase)
 }
 
 /// Which lines belong to a chat transcript. A run is speaker lines, the lines that continue

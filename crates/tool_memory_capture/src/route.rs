@@ -25,7 +25,7 @@ use self::lexicon::{
     WINDOWS_CODE_ONLY_PROGRAMS, WINDOWS_PROGRAMS,
 };
 use crate::hash::{FxHashMap, WordMap};
-use crate::text::{code_spans, is_word_char};
+use crate::text::{code_spans, ends_with_ascii_lower, is_word_char, with_ascii_lower};
 
 /// What a rule is about, as far as the tool that enforces it goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -213,11 +213,10 @@ fn edits_a_file(text: &str, spans: &[Range<usize>]) -> bool {
         let next = object
             .split(|ch: char| !is_word_char(ch))
             .next()
-            .unwrap_or_default()
-            .to_ascii_lowercase();
-        if matches!(next.as_str(), "it" | "them" | "those" | "that" | "code")
-            || EDIT_NOUNS.contains(&next.as_str())
-        {
+            .unwrap_or_default();
+        if with_ascii_lower(next, |next| {
+            matches!(next, "it" | "them" | "those" | "that" | "code") || EDIT_NOUNS.contains(&next)
+        }) {
             return true;
         }
         // "Never edit an existing migration in `prisma/migrations/`; create a new one with
@@ -374,9 +373,10 @@ fn first_need(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
                 .trim_start()
                 .split(|ch: char| !is_word_char(ch))
                 .next()
-                .unwrap_or_default()
-                .to_ascii_lowercase();
-            if !matches!(next.as_str(), "in" | "into" | "on" | "out" | "off" | "onto") {
+                .unwrap_or_default();
+            if !with_ascii_lower(next, |next| {
+                matches!(next, "in" | "into" | "on" | "out" | "off" | "onto")
+            }) {
                 return Some((
                     Need::Edit {
                         create: false,
@@ -397,7 +397,7 @@ fn first_need(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
                 }
                 // "| Files | Never create files …": a noun names the family, a later verb of
                 // the same family says which of its tools (write, delete).
-                Need::Edit { .. } if EDIT_NOUNS.contains(&word.to_ascii_lowercase().as_str()) => {
+                Need::Edit { .. } if with_ascii_lower(word, |word| EDIT_NOUNS.contains(&word)) => {
                     let refined = match need_at(&text[end..]) {
                         Some((verb @ Need::Edit { .. }, _)) => verb,
                         _ => need,
@@ -413,7 +413,7 @@ fn first_need(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
                 // "No raw SQL in controllers": a thing behind the shell named inside code is
                 // about the code.
                 Need::Shell
-                    if SHELL_NOUNS.contains(&word.to_ascii_lowercase().as_str())
+                    if with_ascii_lower(word, |word| SHELL_NOUNS.contains(&word))
                         && in_code_place(&text[end..]) =>
                 {
                     return Some((
@@ -643,9 +643,10 @@ fn names_a_shell_thing(code: &str, after: &str) -> bool {
         .filter(|word| !word.is_empty())
         .take(2)
         .any(|word| {
-            let lower = word.to_ascii_lowercase();
             // "the `analytics` conda env": a program's thing.
-            NAMED_SHELL_THINGS.contains(&lower.as_str()) || is_span_program(&lower)
+            with_ascii_lower(word, |lower| {
+                NAMED_SHELL_THINGS.contains(&lower) || is_span_program(lower)
+            })
         })
 }
 
@@ -695,10 +696,29 @@ const DISPLAY_VERBS: &[&str] = &[
 ];
 
 fn is_display_verb(word: &str) -> bool {
-    DISPLAY_VERBS
-        .iter()
-        .any(|verb| word.eq_ignore_ascii_case(verb))
+    // Every word of a rule is asked: its first letter and its length turn most away at once.
+    let Some(&first) = word.as_bytes().first() else {
+        return false;
+    };
+    let lead = first.to_ascii_lowercase();
+    (3..=10).contains(&word.len())
+        && lead.is_ascii_lowercase()
+        && DISPLAY_LEADS & (1 << (lead - b'a')) != 0
+        && DISPLAY_VERBS
+            .iter()
+            .any(|verb| word.eq_ignore_ascii_case(verb))
 }
+
+/// The first letters of [`DISPLAY_VERBS`], a bit each (`a` the lowest).
+const DISPLAY_LEADS: u32 = {
+    let mut leads = 0;
+    let mut index = 0;
+    while index < DISPLAY_VERBS.len() {
+        leads |= 1 << (DISPLAY_VERBS[index].as_bytes()[0] - b'a');
+        index += 1;
+    }
+    leads
+};
 
 /// Whether the words after a file's code span (`after`) show it before they name any other
 /// need: "… hold secrets; don't open them", "… is private — never print it", "…: never view or
@@ -953,7 +973,7 @@ fn is_script(code: &str) -> bool {
         && (in_bin
             || SCRIPT_EXTENSIONS
                 .iter()
-                .any(|extension| code.to_ascii_lowercase().ends_with(extension)))
+                .any(|extension| ends_with_ascii_lower(code, extension)))
 }
 
 /// Whether the prose before a code span makes it the means of an action ("with", "via").
@@ -963,9 +983,10 @@ fn is_means(before: &str) -> bool {
         .trim_end_matches(['(', '*', '_'])
         .rsplit(|ch: char| !is_word_char(ch))
         .next()
-        .unwrap_or_default()
-        .to_ascii_lowercase();
-    matches!(last.as_str(), "with" | "via" | "using" | "through" | "by")
+        .unwrap_or_default();
+    with_ascii_lower(last, |last| {
+        matches!(last, "with" | "via" | "using" | "through" | "by")
+    })
 }
 
 /// The endings of a script's file name.
@@ -977,12 +998,22 @@ fn after_determiner(before: &str) -> bool {
         .trim_end()
         .rsplit(|ch: char| !is_word_char(ch))
         .next()
-        .unwrap_or_default()
-        .to_ascii_lowercase();
-    matches!(
-        previous.as_str(),
-        "a" | "an" | "the" | "every" | "each" | "small" | "any" | "this" | "that" | "your" | "my"
-    )
+        .unwrap_or_default();
+    with_ascii_lower(previous, |previous| {
+        matches!(
+            previous,
+            "a" | "an"
+                | "the"
+                | "every"
+                | "each"
+                | "small"
+                | "any"
+                | "this"
+                | "that"
+                | "your"
+                | "my"
+        )
+    })
 }
 
 /// Whether the few words after an edit verb name a thing behind the shell ("delete remote

@@ -423,6 +423,31 @@ pub(crate) fn sanitize(text: &str, max: usize) -> String {
     truncate_chars(&collapsed, max).to_owned()
 }
 
+/// `f` of `word` lower-cased in ASCII (as [`str::to_ascii_lowercase`] writes it), on the
+/// stack for a word of up to 32 bytes: the lexicons' look-ups of a rule's words ask this for
+/// every word, and most words are short.
+pub(crate) fn with_ascii_lower<R>(word: &str, f: impl FnOnce(&str) -> R) -> R {
+    let mut buffer = [0u8; 32];
+    if !word.bytes().any(|byte| byte.is_ascii_uppercase()) {
+        return f(word);
+    }
+    if word.len() > buffer.len() {
+        return f(&word.to_ascii_lowercase());
+    }
+    let buffer = &mut buffer[..word.len()];
+    buffer.copy_from_slice(word.as_bytes());
+    buffer.make_ascii_lowercase();
+    // Only ASCII bytes changed, so the bytes are still the word's valid UTF-8.
+    f(std::str::from_utf8(buffer).unwrap_or_default())
+}
+
+/// Whether `text` ends with `suffix` (lower-case ASCII), ignoring the ASCII case of `text`:
+/// `text.to_ascii_lowercase().ends_with(suffix)` without the new string.
+pub(crate) fn ends_with_ascii_lower(text: &str, suffix: &str) -> bool {
+    text.len() >= suffix.len()
+        && text.as_bytes()[text.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
+}
+
 pub(crate) fn is_word_char(ch: char) -> bool {
     ch.is_alphanumeric() || ch == '_'
 }

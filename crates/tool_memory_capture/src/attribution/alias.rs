@@ -218,6 +218,9 @@ pub(super) fn first_word(text: &str) -> &str {
     &text[..end]
 }
 
+/// How many groups the alias table has.
+pub(super) const ALIAS_GROUP_COUNT: usize = ALIAS_GROUPS.len();
+
 /// For each group of the alias table, its earliest mention in `form` as (weak, byte position,
 /// longest phrase there), or `None`: the same as looking for each phrase with [`find_word`].
 /// A phrase can only start where a word starts, and that word is the phrase's first word,
@@ -225,9 +228,10 @@ pub(super) fn first_word(text: &str) -> &str {
 /// one lookup.
 pub(super) fn alias_mentions(
     haystack: &Haystack<'_>,
-) -> Vec<Option<(bool, usize, Reverse<usize>)>> {
+) -> [Option<(bool, usize, Reverse<usize>)>; ALIAS_GROUP_COUNT] {
     let form = haystack.text;
-    let mut earliest: Vec<Option<(bool, usize, Reverse<usize>)>> = vec![None; ALIAS_GROUPS.len()];
+    // On the stack: every rule is read for the alias table.
+    let mut earliest = [None; ALIAS_GROUP_COUNT];
     for (start, word) in haystack.word_starts() {
         let Some((first, count)) = ALIAS_INDEX.words.get(word.as_bytes()) else {
             continue;

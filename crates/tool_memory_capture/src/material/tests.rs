@@ -658,3 +658,47 @@ fn a_refused_hand_over_proposes_nothing_and_its_lead_in_orders_nothing() {
         vec!["Please do not reply to this message.".to_owned()]
     );
 }
+
+/// The cheap tests before the speaker patterns never turn a line away that a pattern matches:
+/// on every line of the corpora, in lower and upper case, and on chat lines of other scripts.
+#[test]
+fn the_speaker_gates_hold_whenever_a_speaker_pattern_matches() {
+    let mut lines: Vec<String> = crate::test_messages::corpus_messages()
+        .iter()
+        .flat_map(|message| {
+            let lines: Vec<&str> = message.lines().collect();
+            lines
+                .iter()
+                .flat_map(|line| [line.to_string(), line.to_lowercase(), line.to_uppercase()])
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    lines.extend(
+        [
+            "[١٠:٠٢] Bob: hi",
+            "١٠:٠٢ - Bob: hi",
+            "  <@alice> deploy it",
+            "**@Émile**: ship it",
+            "__Zoë__ (dev): run it",
+            "Ölaf Berg  10:02 AM",
+            "Yesterday at 9:15",
+            "10:02 bob: lower-case name",
+            "Note: not a person",
+        ]
+        .map(str::to_owned),
+    );
+    let mut strong = 0;
+    let mut weak = 0;
+    for line in &lines {
+        if STRONG_SPEAKER.is_match(line) {
+            strong += 1;
+            assert!(may_be_strong(line), "{line:?} matches the strong pattern");
+        }
+        if WEAK_SPEAKER.is_match(line) {
+            weak += 1;
+            assert!(may_be_weak(line), "{line:?} matches the weak pattern");
+        }
+    }
+    // The corpora hold chat transcripts: the test saw lines of both kinds.
+    assert!(strong > 10 && weak > 10, "{strong} strong, {weak} weak");
+}
