@@ -943,13 +943,17 @@ const MAX_ELSEWHERE_SUBJECT: usize = 8;
 /// Terraform, never from a shell". The subject is an action (a gerund), the verb says where
 /// it happens, and the last part refuses the agent's origin ([`PASSIVE_ORIGINS`]).
 fn done_elsewhere(tokens: &[Token<'_>]) -> bool {
-    let mut words = tokens.iter().enumerate().filter(|(_, token)| token.word);
-    let Some((_, first)) = words.next() else {
-        return false;
-    };
-    if !(first.text.len() > 4 && first.text.ends_with("ing")) {
+    // Nearly every clause opens with no gerund: its first token is read before anything else.
+    if !tokens.first().is_some_and(|first| {
+        first.word && first.text.len() > 4 && first.text.as_bytes().ends_with(b"ing")
+    }) {
         return false;
     }
+    let words = tokens
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, token)| token.word);
     let Some((verb, _)) = words.take(MAX_ELSEWHERE_SUBJECT).find(|(at, token)| {
         matches!(token.text, "happens" | "happen" | "goes" | "go")
             || token.text == "is" && word_at(tokens, at + 1) == Some("done")
@@ -986,15 +990,12 @@ const MAX_PASSIVE_TAIL: usize = 12;
 /// action of the agent's; "The cache is not cleared between runs" none of the rest: they
 /// describe.
 fn passive_ban(tokens: &[Token<'_>]) -> bool {
-    // Most clauses hold no negation: one look before any copula is read.
-    if !tokens
-        .iter()
-        .any(|token| token.word && matches!(token.text, "not" | "never"))
-    {
-        return false;
-    }
+    // A copula is one bit of each token: only after one are words compared.
     (1..tokens.len()).any(|index| {
-        if !(tokens[index].word && matches!(tokens[index].text, "is" | "are" | "be")) {
+        if !(tokens[index].is(COPULA)
+            && matches!(tokens[index].text, "is" | "are")
+            && matches!(word_at(tokens, index + 1), Some("not" | "never")))
+        {
             return false;
         }
         // A condition or a reason describes what happens ("if tests are not run, …").
