@@ -1436,7 +1436,11 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
                     && tokens[..index].iter().any(|token| token.text == CODE_WORD))
         }
         // "Avoid long paragraphs", "please avoid using sudo".
-        Some("avoid") => word(1).is_some_and(|next| !["it", "that", "this"].contains(&next)),
+        // "avoid it unless I ask": a pointer with a condition of the user's is still an order.
+        Some("avoid") => word(1).is_some_and(|next| {
+            !["it", "that", "this"].contains(&next)
+                || matches!(word(2), Some("unless" | "without" | "except"))
+        }),
         // "I'd rather you didn't auto-accept invites."
         Some("i'd") => {
             matches_at(tokens, index + 1, &["rather", "you"])

@@ -13,8 +13,9 @@ pub(crate) mod lexicon;
 use self::lexicon::{
     BANS, BY_HAND, CODE_POLICIES, COLON_BANS, CONSEQUENCE_REFUSALS, DECLARED_NOT_VERBS,
     DECLARED_SETTINGS, EVENTS, GATE_PHRASES, GATES, JUDGEMENTS, NEGATION_SCOPES, NO_NOT_RULES,
-    ONLY_MEANS, POLICY_SCOPES, POLICY_VERBS_IN_S, RECURRING_VERBS, SCOPE_OPENERS, SHAPE_LEADS,
-    SPAN_QUALIFIERS, STATES, UNWANTED,
+    ONLY_MEANS, PASSIVE_ACTIONS, PASSIVE_AGENTS, PASSIVE_ORIGINS, PASSIVE_SCOPES, POLICY_SCOPES,
+    POLICY_VERBS_IN_S, RECURRING_VERBS, SCOPE_OPENERS, SHAPE_LEADS, SPAN_QUALIFIERS, STATES,
+    UNWANTED,
 };
 use crate::lexicon::{
     COPULA, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, NO_CODE_FACT, PERMITTING_WORD,
@@ -95,7 +96,7 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
     {
         return Some(Statement::Coded);
     }
-    if is_ban(tokens) {
+    if is_ban(tokens) || passive_ban(tokens) || done_elsewhere(tokens) {
         return Some(Statement::Ban);
     }
     // "`tsc --noEmit`: type-checks only": what a command does, in which `only` modifies the
@@ -280,6 +281,12 @@ fn span_subject_policy(tokens: &[Token<'_>]) -> bool {
             ("limited" | "restricted", "to") => true,
             ("never", next) => passive_ban(next),
             ("immutable" | "frozen" | "untouchable", _) => true,
+            // "`x` is a no", "`x` is a no for you": a refusal as a noun.
+            ("a", "no") => matches!(word(at + 2), "" | "for" | "here" | "from"),
+            // "`wp-config.php` stays as it is", "`.env` remains untouched".
+            ("as", "it" | "is") | ("untouched" | "unchanged" | "as-is", _) => {
+                matches!(word(verb), "stays" | "remain" | "remains")
+            }
             ("for", _) => last == "only",
             _ => false,
         },
@@ -928,6 +935,144 @@ fn is_except(tokens: &[Token<'_>]) -> bool {
     })
 }
 
+/// Words the subject of [`done_elsewhere`] may hold before its verb.
+const MAX_ELSEWHERE_SUBJECT: usize = 8;
+
+/// An action said to happen elsewhere and refused here: "Applying migrations to `SQLPROD01`
+/// happens in the release pipeline, never from a terminal here", "Deleting buckets is done in
+/// Terraform, never from a shell". The subject is an action (a gerund), the verb says where
+/// it happens, and the last part refuses the agent's origin ([`PASSIVE_ORIGINS`]).
+fn done_elsewhere(tokens: &[Token<'_>]) -> bool {
+    // Nearly every clause opens with no gerund: its first token is read before anything else.
+    if !tokens.first().is_some_and(|first| {
+        first.word && first.text.len() > 4 && first.text.as_bytes().ends_with(b"ing")
+    }) {
+        return false;
+    }
+    let words = tokens
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, token)| token.word);
+    let Some((verb, _)) = words.take(MAX_ELSEWHERE_SUBJECT).find(|(at, token)| {
+        matches!(token.text, "happens" | "happen" | "goes" | "go")
+            || token.text == "is" && word_at(tokens, at + 1) == Some("done")
+    }) else {
+        return false;
+    };
+    let Some(comma) = tokens[verb..]
+        .iter()
+        .rposition(|token| token.punct() == Some(','))
+    else {
+        return false;
+    };
+    let mut rest = tokens[verb + comma + 1..]
+        .iter()
+        .filter(|token| token.word)
+        .map(|token| token.text);
+    matches!(rest.next(), Some("never" | "not")) && rest.next() == Some("from") && {
+        let rest: Vec<&str> = rest.collect();
+        rest.len() <= 4 && rest.iter().any(|word| PASSIVE_ORIGINS.contains(word))
+    }
+}
+
+/// Words a clause may hold after a negated passive's participle for [`passive_ban`] to read.
+const MAX_PASSIVE_TAIL: usize = 12;
+
+/// A ban in the passive or impersonal voice: a copula, `not` or `never` (or `not to be`) and
+/// the participle of something an agent does ([`PASSIVE_ACTIONS`]), kept from the agent by
+/// what surrounds it: the duty of `not to be` ("Sidekiq queues are not to be cleared"), a
+/// thing named in code in the subject or after it ("`prisma migrate reset` is not run",
+/// "Plugins are not updated from the CLI (`wp plugin update`)"), the agent as the doer ("…
+/// is not changed by you"), an origin that is the agent's ("from a terminal here"), a scope
+/// ("ever", "without a ticket", "against either cluster") or the alternative that is allowed
+/// (", only archived"). "Tests are run by CI" has no negation; "Errors are never logged" no
+/// action of the agent's; "The cache is not cleared between runs" none of the rest: they
+/// describe.
+fn passive_ban(tokens: &[Token<'_>]) -> bool {
+    // A copula is one bit of each token: only after one are words compared.
+    (1..tokens.len()).any(|index| {
+        if !(tokens[index].is(COPULA)
+            && matches!(tokens[index].text, "is" | "are")
+            && matches!(word_at(tokens, index + 1), Some("not" | "never")))
+        {
+            return false;
+        }
+        // A condition or a reason describes what happens ("if tests are not run, …").
+        let clause_start = tokens[..index]
+            .iter()
+            .rposition(|token| matches!(token.punct(), Some('.' | ';' | ':' | '!' | '?' | ',')))
+            .map_or(0, |at| at + 1);
+        if matches!(
+            word_at(tokens, clause_start),
+            Some("if" | "when" | "whether" | "because" | "since" | "although" | "unless" | "once")
+        ) {
+            return false;
+        }
+        let mut at = index + 1;
+        let duty = match (
+            word_at(tokens, at),
+            word_at(tokens, at + 1),
+            word_at(tokens, at + 2),
+        ) {
+            (Some("not" | "never"), Some("to"), Some("be")) => {
+                at += 3;
+                true
+            }
+            (Some("not" | "never"), _, _) => {
+                at += 1;
+                false
+            }
+            _ => return false,
+        };
+        // "is not, ever, run" is rare; "is never ever run" is not.
+        while matches!(word_at(tokens, at), Some("ever" | "to" | "be")) {
+            at += 1;
+        }
+        if !word_at(tokens, at).is_some_and(|word| PASSIVE_ACTIONS.contains(&word)) {
+            return false;
+        }
+        if duty
+            || tokens[clause_start..index]
+                .iter()
+                .any(|token| token.text == CODE_WORD)
+        {
+            return true;
+        }
+        let tail = &tokens[at + 1..];
+        let tail = &tail[..tail
+            .iter()
+            .position(|token| matches!(token.punct(), Some('.' | ';' | '!' | '?')))
+            .unwrap_or(tail.len())];
+        let tail_word = |offset: usize| word_at(tail, offset);
+        tail.iter()
+            .take(MAX_PASSIVE_TAIL)
+            .enumerate()
+            .any(|(offset, token)| {
+                if !token.word {
+                    return false;
+                }
+                match token.text {
+                    CODE_WORD => true,
+                    "from" => tail[offset + 1..]
+                        .iter()
+                        .filter(|token| token.word)
+                        .take(3)
+                        .any(|token| PASSIVE_ORIGINS.contains(&token.text)),
+                    "by" => {
+                        tail_word(offset + 1).is_some_and(|next| PASSIVE_AGENTS.contains(&next))
+                            || matches!(tail_word(offset + 1), Some("the" | "an" | "any"))
+                                && tail_word(offset + 2)
+                                    .is_some_and(|next| PASSIVE_AGENTS.contains(&next))
+                    }
+                    // ", only archived": the allowed alternative.
+                    "only" => offset > 0 && tail[offset - 1].punct() == Some(','),
+                    word => PASSIVE_SCOPES.contains(&word),
+                }
+            })
+    })
+}
+
 fn is_ban(tokens: &[Token<'_>]) -> bool {
     // "Forbidden: `npm publish`, `git push --tags`": a lead-in of bans with its items on the
     // same line.
@@ -1050,6 +1195,37 @@ mod tests {
 
     fn read(text: &str) -> Option<Statement> {
         statement(&grammar_form(text))
+    }
+
+    #[test]
+    fn a_negated_passive_of_the_agents_work_bans() {
+        for rule in [
+            "Charts are deployed by Argo CD, so `helm install` and `helm upgrade` are not run against either cluster.",
+            "`prisma migrate reset` is not run, ever",
+            "The file `appsettings.Production.json` is not changed by you.",
+            "Contacts in HubSpot are never deleted, only archived.",
+            "Plugins are not updated from the CLI (`wp plugin update`)",
+            "RLS policies are not edited without a ticket",
+            "Sidekiq queues in production are not to be cleared",
+            "task instances are never cleared or marked success by you",
+            "Applying migrations to `SQLPROD01` happens in the release pipeline, never from a terminal here",
+            "`wp-config.php` stays as it is.",
+            "`x` is a no",
+            "Restarting `nginx` needs a thumbs up from the lead",
+        ] {
+            assert!(read(rule).is_some(), "{rule}");
+        }
+        for description in [
+            "Tests are run by CI on every push.",
+            "Migrations are applied by the pipeline.",
+            "Errors are never logged.",
+            "The cache is not cleared between runs.",
+            "If tests are not run against staging, the deploy fails.",
+            "Logs are never deleted from the server by the rotation job.",
+            "Deploying happens in the pipeline.",
+        ] {
+            assert_eq!(read(description), None, "{description}");
+        }
     }
 
     #[test]

@@ -4,6 +4,14 @@
 
 /// Phrases that keep an action for the user's approval, wherever the sentence opens.
 pub(crate) const GATE_PHRASES: &[&[&str]] = &[
+    &["needs", "a", "thumbs", "up"],
+    &["need", "a", "thumbs", "up"],
+    &["needs", "a", "thumbs-up"],
+    &["need", "a", "thumbs-up"],
+    &["needs", "a", "yes", "from"],
+    &["need", "a", "yes", "from"],
+    &["needs", "a", "green", "light"],
+    &["need", "a", "green", "light"],
     &["needs", "my", "approval"],
     &["needs", "my", "ok"],
     &["needs", "my", "okay"],
@@ -414,4 +422,121 @@ pub(crate) const CONSEQUENCE_REFUSALS: &[&[&str]] = &[
 /// do not merge anything", "On weekends no deploys").
 pub(crate) const SCOPE_OPENERS: &[&str] = &[
     "after", "before", "between", "during", "on", "outside", "until", "while",
+];
+
+/// Participles of what an agent does to a thing, which a negated passive bans ("`prisma
+/// migrate reset` is not run, ever", "Contacts are never deleted, only archived", "queues are
+/// not to be cleared"). Verbs of what a system does on its own ("logged", "cached", "shown")
+/// are not here: "Errors are never logged" describes.
+pub(crate) const PASSIVE_ACTIONS: &[&str] = &[
+    "run",
+    "executed",
+    "deleted",
+    "removed",
+    "dropped",
+    "truncated",
+    "wiped",
+    "purged",
+    "erased",
+    "edited",
+    "changed",
+    "modified",
+    "touched",
+    "altered",
+    "rewritten",
+    "overwritten",
+    "updated",
+    "upgraded",
+    "downgraded",
+    "installed",
+    "uninstalled",
+    "pushed",
+    "force-pushed",
+    "merged",
+    "deployed",
+    "published",
+    "released",
+    "applied",
+    "cleared",
+    "flushed",
+    "reset",
+    "restarted",
+    "stopped",
+    "paused",
+    "killed",
+    "rebased",
+    "committed",
+    "amended",
+    "tagged",
+    "yanked",
+    "regenerated",
+    "reformatted",
+    "renamed",
+    "moved",
+    "disabled",
+    "closed",
+    "archived",
+    "cancelled",
+    "canceled",
+    "rolled",
+    "scaled",
+    "migrated",
+    "seeded",
+    "sent",
+    "emailed",
+    "posted",
+    "shared",
+    "uploaded",
+    "opened",
+    "created",
+    "bumped",
+    "marked",
+];
+
+/// Where an order comes from, after "from" in a negated passive: "not run from a terminal
+/// here", "not updated from the CLI", "not pushed from a laptop". "from the cache" or "from
+/// the server" says where a thing goes, not who may do it.
+pub(crate) const PASSIVE_ORIGINS: &[&str] = &[
+    "cli",
+    "terminal",
+    "shell",
+    "console",
+    "laptop",
+    "machine",
+    "workstation",
+    "here",
+    "local",
+    "locally",
+    "desktop",
+    "box",
+    "repl",
+    "chat",
+    "agent",
+    "agents",
+    "you",
+];
+
+/// Who an order is kept from, after "by" in a negated passive: "not changed by you", "never
+/// cleared by the agent". "not run by CI" says who does it instead.
+pub(crate) const PASSIVE_AGENTS: &[&str] = &[
+    "you",
+    "yourself",
+    "agents",
+    "agent",
+    "ai",
+    "assistant",
+    "claude",
+    "codex",
+    "gemini",
+    "copilot",
+    "cursor",
+    "hand",
+];
+
+/// Words after a negated passive that make it a rule about the agent's work, not a
+/// description: "not run, ever", "not edited without a ticket", "not run against either
+/// cluster", "never applied manually".
+pub(crate) const PASSIVE_SCOPES: &[&str] = &[
+    "ever", "without", "against", "manually", "locally", "directly", "here", "anymore", "unless",
+    "again",
 ];
