@@ -22,6 +22,7 @@ mod lexicon;
 mod mentions;
 mod narrowing;
 mod processes;
+mod prose_commands;
 mod scopes;
 mod spelling;
 mod tokens;
@@ -131,7 +132,11 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     if let Some(mixed) = narrowing::mixed_orders(text, |part| derive_reading(part, tool_name)) {
         return Some(mixed);
     }
-    let mut constraint = derive_reading(text, tool_name)?;
+    // "Never run composer update.": a text that derives nothing as written is read again
+    // with the commands it names in prose put in code spans.
+    let mut constraint = derive_reading(text, tool_name).or_else(|| {
+        prose_commands::with_spans(text).and_then(|spanned| derive_reading(&spanned, tool_name))
+    })?;
     // "Never pass `--project=prod` to a command that changes something", "`az` commands that
     // create or change resources": the order holds for the invocations that change things;
     // one that only reads (`list`, `describe`, `show`) is not what it is about.
