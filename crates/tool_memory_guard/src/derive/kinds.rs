@@ -9,10 +9,11 @@
 //! `lexicon/kinds.rs`.
 
 use super::lexicon::{
-    ADDING, ASKING_WORDS, BANNING_WORDS, CI_NOUNS, CI_PATHS, CLEARED_BY_NATURE, Cues,
-    DEPENDENCY_ADDERS, DEPENDENCY_NOUNS, EDIT_VERBS, INSTALLS_A_LIST, LOCKFILE_WRITERS, NO_OBJECT,
-    OBJECT_FILLERS, ONLY_WAY, OPERATION_VERBS, OPERATIONS, PIPELINE_QUALIFIERS, PUBLIC_ARGUMENTS,
-    SECRET_NOUNS, SECRET_OUTPUTS, SECRET_READERS, TASK_PROGRAMS,
+    ADDING, ASKING_WORDS, BANNING_WORDS, CI_NOUNS, CI_PATHS, CLEARED_BY_NATURE, COMMAND_KINDS,
+    Cues, DEPENDENCY_ADDERS, DEPENDENCY_NOUNS, EDIT_VERBS, INSTALL_PURPOSES, INSTALLS_A_LIST,
+    LOCKFILE_WRITERS, NETWORK_COMMANDS, NO_OBJECT, OBJECT_FILLERS, ONLY_WAY, OPERATION_VERBS,
+    OPERATIONS, PACKAGE_INSTALLS, PIPELINE_QUALIFIERS, PUBLIC_ARGUMENTS, SECRET_NOUNS,
+    SECRET_OUTPUTS, SECRET_READERS, TASK_PROGRAMS,
 };
 use crate::normalize::WordRuns;
 use crate::{Access, Constraint, Matcher, MatcherKind, Polarity};
@@ -51,6 +52,10 @@ pub(crate) fn kind_readings(text: &str, derived: Option<&Constraint>) -> Vec<Con
         if let Some(public) = public_arguments(&words, ask_first) {
             readings.push(public);
         }
+        readings.extend(kinds_of_commands(&lower, ask_first));
+    } else if NOTHING_THAT.iter().any(|phrase| lower.contains(phrase)) {
+        // "Nothing that uploads.": a ban of a kind said without a cue of the grammar's.
+        readings.extend(kinds_of_commands(&lower, false));
     }
     if let Some(readers) = other_secret_readers(text, &lower, &words) {
         readings.extend(readers);
@@ -61,6 +66,53 @@ pub(crate) fn kind_readings(text: &str, derived: Option<&Constraint>) -> Vec<Con
     operations_on_objects(&words, &mut readings);
     readings.extend(super::scopes::scope_readings(text));
     readings.retain(|reading| reading.validate().is_ok());
+    readings
+}
+
+/// Phrases that open a ban of what does something, without a cue: "nothing that uploads".
+const NOTHING_THAT: &[&str] = &["nothing that ", "nothing which ", "no command that "];
+
+/// "No package installs", "nothing that talks to the network": the commands of each kind the
+/// rule names ([`COMMAND_KINDS`]); a network ban holds for package installs too. An installer
+/// given a list or the project itself (`pip install -r requirements.txt`) adds no package, so
+/// a ban of installs leaves it.
+fn kinds_of_commands(lower: &str, ask_first: bool) -> Vec<Constraint> {
+    let mut readings = Vec::new();
+    let mut global = false;
+    for (kind, (phrases, commands)) in COMMAND_KINDS.iter().enumerate() {
+        let names = phrases.iter().any(|phrase| {
+            lower.match_indices(phrase).any(|(at, _)| {
+                let before = lower[..at].chars().next_back();
+                let after = lower[at + phrase.len()..].chars().next();
+                before.is_none_or(|ch| !ch.is_alphanumeric())
+                    && after.is_none_or(|ch| !ch.is_alphanumeric())
+            })
+        });
+        // "No global installs" is of the global ones only, not every package install.
+        // "Never use npm or yarn for installing packages" bans the programs it names for that
+        // purpose (`INSTALL_PURPOSES`, read with the text), not every installer.
+        let purpose = INSTALL_PURPOSES.iter().any(|phrase| lower.contains(phrase));
+        if !names || ((global || purpose) && commands == &PACKAGE_INSTALLS) {
+            continue;
+        }
+        global |= kind == 0;
+        let network = commands == &NETWORK_COMMANDS;
+        let matchers = commands
+            .iter()
+            .chain(if network { PACKAGE_INSTALLS } else { &[] })
+            .map(|command| Matcher::new(MatcherKind::Command, *command))
+            .collect();
+        let mut reading = Constraint::forbid(matchers).with_ask_first(ask_first);
+        if commands == &PACKAGE_INSTALLS {
+            reading = reading.with_except(
+                INSTALLS_A_LIST
+                    .iter()
+                    .map(|flag| Matcher::new(MatcherKind::Flag, *flag))
+                    .collect(),
+            );
+        }
+        readings.push(reading);
+    }
     readings
 }
 
@@ -631,5 +683,29 @@ mod argument_tests {
         assert_eq!(readings.len(), 1);
         assert!(readings[0].contains(r#"{"kind":"argument","value":"visibility=public"}"#));
         assert!(kind_readings("Reply in the thread.", None).is_empty());
+    }
+
+    #[test]
+    fn a_kind_of_commands_is_its_commands() {
+        let json = |text: &str| -> Vec<String> {
+            kind_readings(text, None)
+                .iter()
+                .map(crate::Constraint::to_json)
+                .collect()
+        };
+        let installs = json("No package installs.");
+        assert_eq!(installs.len(), 1, "{installs:?}");
+        assert!(installs[0].contains(r#""value":"yarn add *""#));
+        assert!(installs[0].contains(r#""except""#));
+        let global = json("No global installs.");
+        assert_eq!(global.len(), 1, "{global:?}");
+        assert!(global[0].contains(r#""value":"npm i -g *""#));
+        assert!(!global[0].contains(r#""value":"pip install *""#));
+        let network = json("Nothing that talks to the network.");
+        assert_eq!(network.len(), 1, "{network:?}");
+        assert!(network[0].contains(r#""value":"curl""#));
+        assert!(network[0].contains(r#""value":"pip install *""#));
+        assert!(json("Nothing that uploads.")[0].contains(r#""value":"twine upload""#));
+        assert!(json("The network is slow; package installs take a while.").is_empty());
     }
 }
