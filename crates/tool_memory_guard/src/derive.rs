@@ -1055,6 +1055,13 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         entities.push((offset, Matcher::new(MatcherKind::Host, host)));
     }
     for (offset, name) in person_names(&tokens, &used) {
+        // "Never pass `-ExecutionPolicy Bypass` to PowerShell": a program's name written in
+        // capitals is no person.
+        let joined = name.replace(' ', "");
+        if is_program(&joined) || INTERPRETERS.contains(&joined.as_str()) || joined == "powershell"
+        {
+            continue;
+        }
         entities.push((offset, Matcher::new(MatcherKind::Person, name)));
     }
     // "Never DM `@TomaszWojcik`": the handle, and the person it spells in any other form.

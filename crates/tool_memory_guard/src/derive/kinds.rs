@@ -10,10 +10,10 @@
 
 use super::lexicon::{
     ADDING, ASKING_WORDS, BANNING_WORDS, CI_NOUNS, CI_PATHS, CLEARED_BY_NATURE, COMMAND_KINDS,
-    Cues, DEPENDENCY_ADDERS, DEPENDENCY_NOUNS, EDIT_VERBS, INSTALL_PURPOSES, INSTALLS_A_LIST,
-    LOCKFILE_WRITERS, NETWORK_COMMANDS, NO_OBJECT, OBJECT_FILLERS, ONLY_WAY, OPERATION_VERBS,
-    OPERATIONS, PACKAGE_INSTALLS, PIPELINE_QUALIFIERS, PUBLIC_ARGUMENTS, SECRET_NOUNS,
-    SECRET_OUTPUTS, SECRET_READERS, TASK_PROGRAMS,
+    Cues, DEPENDENCY_ADDERS, DEPENDENCY_NOUNS, EDIT_VERBS, EQUIVALENT_COMMANDS, INSTALL_PURPOSES,
+    INSTALLS_A_LIST, LOCKFILE_WRITERS, NETWORK_COMMANDS, NO_OBJECT, OBJECT_FILLERS, ONLY_WAY,
+    OPERATION_VERBS, OPERATIONS, PACKAGE_INSTALLS, PIPELINE_QUALIFIERS, PUBLIC_ARGUMENTS,
+    SECRET_NOUNS, SECRET_OUTPUTS, SECRET_READERS, TASK_PROGRAMS,
 };
 use crate::normalize::WordRuns;
 use crate::{Access, Constraint, Matcher, MatcherKind, Polarity};
@@ -28,6 +28,7 @@ pub(crate) fn kind_readings(text: &str, derived: Option<&Constraint>) -> Vec<Con
     let mut readings = Vec::new();
     if let Some(derived) = derived {
         lockfile_writers(derived, &mut readings);
+        equivalent_commands(text, derived, &mut readings);
     }
     if text.len() > MAX_TEXT_BYTES {
         return readings;
@@ -255,6 +256,63 @@ fn ci_files(words: &[&str], ask_first: bool) -> Option<Constraint> {
             .with_access(writes.then_some(Access::Write))
             .with_ask_first(ask_first),
     )
+}
+
+/// A command forbidden by a part of the derived constraint is forbidden under its other
+/// programs' names ([`EQUIVALENT_COMMANDS`]: `pnpm publish` under a ban of `npm publish`), with
+/// that part's answer.
+fn equivalent_commands(text: &str, derived: &Constraint, readings: &mut Vec<Constraint>) {
+    let prose: String = text
+        .split('`')
+        .step_by(2)
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
+    for part in derived.parts() {
+        if part.polarity != Polarity::Forbid || !part.when.is_empty() {
+            continue;
+        }
+        let mut matchers: Vec<Matcher> = Vec::new();
+        for matcher in &part.matchers {
+            if matcher.kind != MatcherKind::Command {
+                continue;
+            }
+            let value = matcher.value.to_lowercase();
+            for (group, word) in EQUIVALENT_COMMANDS {
+                if !word.is_empty()
+                    && !prose
+                        .split(|ch: char| !ch.is_alphanumeric())
+                        .any(|seen| seen == *word)
+                {
+                    continue;
+                }
+                let Some(rest) = group.iter().find_map(|member| {
+                    value
+                        .strip_prefix(member)
+                        .filter(|rest| rest.is_empty() || rest.starts_with(' '))
+                }) else {
+                    continue;
+                };
+                for member in *group {
+                    let command = format!("{member}{rest}");
+                    if command != value
+                        && !part.matchers.iter().any(|known| known.value == command)
+                        && !matchers.iter().any(|known| known.value == command)
+                    {
+                        matchers.push(Matcher::new(MatcherKind::Command, command));
+                    }
+                }
+            }
+        }
+        if !matchers.is_empty() {
+            readings.push(
+                Constraint::forbid(matchers)
+                    .with_ask_first(part.ask_first)
+                    .with_access(part.access)
+                    .with_except(part.except.clone()),
+            );
+        }
+    }
 }
 
 /// A lockfile forbidden by a part of the derived constraint is forbidden to the commands that
@@ -707,5 +765,32 @@ mod argument_tests {
         assert!(network[0].contains(r#""value":"pip install *""#));
         assert!(json("Nothing that uploads.")[0].contains(r#""value":"twine upload""#));
         assert!(json("The network is slow; package installs take a while.").is_empty());
+    }
+
+    #[test]
+    fn a_banned_command_is_banned_under_its_other_names() {
+        let readings = |tool: &str, text: &str| -> Vec<String> {
+            let derived = crate::derive_from_text(text, tool);
+            kind_readings(text, derived.as_ref())
+                .iter()
+                .map(crate::Constraint::to_json)
+                .collect()
+        };
+        let gcs = readings("bash", "Never run `gsutil rm`.");
+        assert!(
+            gcs.iter()
+                .any(|r| r.contains(r#""value":"gcloud storage rm""#)),
+            "{gcs:?}"
+        );
+        let publishing = readings("bash", "Never publish packages (`npm publish`).");
+        assert!(
+            publishing
+                .iter()
+                .any(|r| r.contains(r#""value":"pnpm publish""#)),
+            "{publishing:?}"
+        );
+        // A ban of npm's command alone says nothing of the other registries' clients.
+        let npm = readings("bash", "Do not `npm publish`.");
+        assert!(!npm.iter().any(|r| r.contains("pnpm publish")), "{npm:?}");
     }
 }

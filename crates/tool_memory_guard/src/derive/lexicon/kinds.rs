@@ -551,3 +551,34 @@ pub(crate) const NETWORK_COMMANDS: &[&str] = &[
     "telnet",
     "wget",
 ];
+
+/// Commands that do one thing under several programs' names (issue 21, twelfth round, P4): a
+/// ban of one is a ban of the others, with the words after it (`gsutil rm gs://b/x` is
+/// `gcloud storage rm gs://b/x`). Each group's members are equal. A group with a word holds
+/// only where the rule's prose (outside code) says that word: "Never publish packages (`npm
+/// publish`)" bans publishing, so `pnpm publish` too, where "Do not `npm publish`" is about
+/// npm's registry alone. (Other names of a whole program are `normalize::PROGRAM_EQUIVALENTS`,
+/// which hold for every rule.)
+pub(crate) const EQUIVALENT_COMMANDS: &[(&[&str], &str)] = &[
+    (
+        &[
+            "npm publish",
+            "pnpm publish",
+            "yarn publish",
+            "yarn npm publish",
+            "bun publish",
+        ],
+        "publish",
+    ),
+    (&["gsutil rm", "gcloud storage rm"], ""),
+    (&["gsutil cp", "gcloud storage cp"], ""),
+    (&["gsutil mv", "gcloud storage mv"], ""),
+    (&["gsutil rsync", "gcloud storage rsync"], ""),
+    (&["gsutil rb", "gcloud storage buckets delete"], ""),
+    (&["gsutil mb", "gcloud storage buckets create"], ""),
+    (&["airflow", "astro dev run"], ""),
+    (
+        &["python manage.py", "./manage.py", "python3 manage.py"],
+        "",
+    ),
+];
