@@ -263,6 +263,10 @@ fn derive_reading(text: &str, tool_name: &str) -> Option<Constraint> {
         Some(plain) => Cow::Owned(plain),
         None => text,
     };
+    let text = match name_patterns(&text) {
+        Some(plain) => Cow::Owned(plain),
+        None => text,
+    };
     let text = match pronoun_order(&text) {
         Some(plain) => Cow::Owned(plain),
         None => text,
@@ -423,6 +427,66 @@ fn pronoun_order(text: &str) -> Option<String> {
         &order[..at],
         &rest[at + pronoun.len()..]
     ))
+}
+
+/// Phrases before a code span that make it the start of a name ("whose name starts with
+/// `publish`") or its end ("files ending in `_gen.go`").
+const NAME_STARTS: &[&str] = &[
+    "beginning with ",
+    "begins with ",
+    "prefixed by ",
+    "prefixed with ",
+    "start with ",
+    "starting with ",
+    "starts with ",
+];
+const NAME_ENDS: &[&str] = &[
+    "end in ",
+    "end with ",
+    "ending in ",
+    "ending with ",
+    "ends in ",
+    "ends with ",
+    "suffixed with ",
+];
+
+/// "No Gradle task whose name starts with `publish`", "Files ending in `_gen.go`": a span said
+/// to start or end a name is the pattern of the names it starts or ends (`publish*`,
+/// `*_gen.go`; issue 21, twelfth round, P7). `None` for a text without such a span.
+pub(crate) fn name_patterns(text: &str) -> Option<String> {
+    if !text.contains('`') {
+        return None;
+    }
+    let lower = text.to_ascii_lowercase();
+    let mut out = String::with_capacity(text.len() + 4);
+    let mut at = 0;
+    let mut changed = false;
+    for (open, _) in text.match_indices('`') {
+        if open < at {
+            continue;
+        }
+        let Some(close) = text[open + 1..].find('`').map(|end| open + 1 + end) else {
+            break;
+        };
+        let span = &text[open + 1..close];
+        let before = &lower[..open];
+        let plain = !span.is_empty() && !span.contains(['*', ' ', '?']);
+        let starts = plain && NAME_STARTS.iter().any(|phrase| before.ends_with(phrase));
+        let ends = plain && NAME_ENDS.iter().any(|phrase| before.ends_with(phrase));
+        out.push_str(&text[at..=open]);
+        if ends {
+            out.push('*');
+        }
+        out.push_str(span);
+        if starts {
+            out.push('*');
+        }
+        out.push('`');
+        changed |= starts || ends;
+        at = close + 1;
+    }
+    out.push_str(&text[at..]);
+    changed.then_some(out)
 }
 
 /// "`netlify deploy --prod` → forbidden", "`kubectl drain` is destructive → ask": an arrow

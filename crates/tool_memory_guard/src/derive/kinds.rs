@@ -49,7 +49,13 @@ pub(crate) fn kind_readings(text: &str, derived: Option<&Constraint>) -> Vec<Con
         if let Some(adding) = adding_dependencies(&lower, &words, ask_first) {
             readings.push(adding);
         }
-        readings.extend(task_patterns(text, &words, ask_first));
+        // ("No Gradle task whose name starts with `publish`" is of `publish*`.)
+        let patterned = super::name_patterns(text);
+        readings.extend(task_patterns(
+            patterned.as_deref().unwrap_or(text),
+            &words,
+            ask_first,
+        ));
         if let Some(public) = public_arguments(&words, ask_first) {
             readings.push(public);
         }

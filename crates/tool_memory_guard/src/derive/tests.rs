@@ -1351,3 +1351,25 @@ fn what_the_clause_before_a_contrast_names_is_allowed() {
         None
     );
 }
+
+#[test]
+fn a_span_said_to_start_or_end_a_name_is_a_pattern() {
+    check_forbids(
+        "edit",
+        "Files ending in `_gen.go` are generated — never hand-edit them.",
+        "path",
+        "*_gen.go",
+    );
+    assert_eq!(
+        name_patterns("No Gradle task whose name starts with `publish`.").as_deref(),
+        Some("No Gradle task whose name starts with `publish*`.")
+    );
+    assert_eq!(name_patterns("Never run `make publish`."), None);
+    // A program's name in capitals is no person: "to PowerShell".
+    check_forbids(
+        "powershell",
+        "Never pass `-ExecutionPolicy Bypass` to PowerShell.",
+        "flag",
+        "-ExecutionPolicy=bypass",
+    );
+}
