@@ -12,8 +12,8 @@ use super::lexicon::{
     ADDING, ASKING_WORDS, BANNING_WORDS, CI_NOUNS, CI_PATHS, CLEARED_BY_NATURE, COMMAND_KINDS,
     Cues, DEPENDENCY_ADDERS, DEPENDENCY_NOUNS, EDIT_VERBS, EQUIVALENT_COMMANDS, INSTALL_PURPOSES,
     INSTALLS_A_LIST, LOCKFILE_WRITERS, NETWORK_COMMANDS, NO_OBJECT, OBJECT_FILLERS, ONLY_WAY,
-    OPERATION_VERBS, OPERATIONS, PACKAGE_INSTALLS, PIPELINE_QUALIFIERS, PUBLIC_ARGUMENTS,
-    SECRET_NOUNS, SECRET_OUTPUTS, SECRET_READERS, TASK_PROGRAMS,
+    OPERATED_BY_NATURE, OPERATION_VERBS, OPERATIONS, PACKAGE_INSTALLS, PIPELINE_QUALIFIERS,
+    PUBLIC_ARGUMENTS, SECRET_NOUNS, SECRET_OUTPUTS, SECRET_READERS, TASK_PROGRAMS,
 };
 use crate::normalize::WordRuns;
 use crate::{Access, Constraint, Matcher, MatcherKind, Polarity};
@@ -489,6 +489,27 @@ fn operations_on_objects(words: &[&str], readings: &mut Vec<Constraint>) {
         if !ask_first && !before.iter().any(|word| BANNING_WORDS.contains(word)) {
             continue;
         }
+        // "Do not restart IIS (`iisreset`) or app pools": objects restarted by commands of
+        // their own.
+        let clause: Vec<&str> = words[at + 1..]
+            .iter()
+            .take_while(|word| !word.is_empty())
+            .copied()
+            .collect();
+        for (_, objects, commands) in OPERATED_BY_NATURE.iter().filter(|(name, objects, _)| {
+            name == operation && clause.iter().any(|word| objects.contains(word))
+        }) {
+            let _ = objects;
+            readings.push(
+                Constraint::forbid(
+                    commands
+                        .iter()
+                        .map(|command| Matcher::new(MatcherKind::Command, *command))
+                        .collect(),
+                )
+                .with_ask_first(ask_first),
+            );
+        }
         let mut rest = words[at + 1..].iter().take_while(|word| !word.is_empty());
         let scales_down = *operation == "scale";
         if scales_down {
@@ -798,5 +819,26 @@ mod argument_tests {
         // A ban of npm's command alone says nothing of the other registries' clients.
         let npm = readings("bash", "Do not `npm publish`.");
         assert!(!npm.iter().any(|r| r.contains("pnpm publish")), "{npm:?}");
+    }
+
+    #[test]
+    fn an_object_restarted_by_its_own_commands_is_those_commands() {
+        let iis: Vec<String> = kind_readings("Do not restart IIS (`iisreset`) or app pools.", None)
+            .iter()
+            .map(crate::Constraint::to_json)
+            .collect();
+        assert!(
+            iis.iter()
+                .any(|r| r.contains(r#""value":"restart-webapppool""#)),
+            "{iis:?}"
+        );
+        let workers: Vec<String> = kind_readings("Don't restart the workers.", None)
+            .iter()
+            .map(crate::Constraint::to_json)
+            .collect();
+        assert!(
+            !workers.iter().any(|r| r.contains("webapppool")),
+            "{workers:?}"
+        );
     }
 }

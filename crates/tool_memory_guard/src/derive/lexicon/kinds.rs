@@ -582,3 +582,31 @@ pub(crate) const EQUIVALENT_COMMANDS: &[(&[&str], &str)] = &[
         "",
     ),
 ];
+
+/// Operations on objects whose commands are their own (issue 21, twelfth round, P10): "do not
+/// restart IIS or app pools" is IIS's and its pools' cmdlets and tools, which name no object a
+/// restart of a service would. Each is the operation, the object's words, and its commands.
+pub(crate) const OPERATED_BY_NATURE: &[(&str, &[&str], &[&str])] = &[
+    (
+        "restart",
+        &["apppool", "apppools", "iis", "pool", "pools", "w3svc"],
+        &[
+            "appcmd recycle apppool",
+            "iisreset",
+            "restart-webapppool",
+            "restart-webitem",
+            "start-webapppool",
+            "stop-webapppool",
+        ],
+    ),
+    (
+        "stop",
+        &["apppool", "apppools", "iis", "pool", "pools", "w3svc"],
+        &[
+            "appcmd stop apppool",
+            "iisreset /stop",
+            "stop-webapppool",
+            "stop-website",
+        ],
+    ),
+];
