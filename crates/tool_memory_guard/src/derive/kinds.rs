@@ -9,11 +9,12 @@
 //! `lexicon/kinds.rs`.
 
 use super::lexicon::{
-    ADDING, ASKING_WORDS, BANNING_WORDS, CI_NOUNS, CI_PATHS, CLEARED_BY_NATURE, COMMAND_KINDS,
-    Cues, DEPENDENCY_ADDERS, DEPENDENCY_NOUNS, EDIT_VERBS, EQUIVALENT_COMMANDS, INSTALL_PURPOSES,
-    INSTALLS_A_LIST, LOCKFILE_WRITERS, NETWORK_COMMANDS, NO_OBJECT, OBJECT_FILLERS, ONLY_WAY,
-    OPERATED_BY_NATURE, OPERATION_VERBS, OPERATIONS, PACKAGE_INSTALLS, PIPELINE_QUALIFIERS,
-    PUBLIC_ARGUMENTS, SECRET_NOUNS, SECRET_OUTPUTS, SECRET_READERS, TASK_PROGRAMS,
+    ADDING, ASKING_WORDS, BANNING_WORDS, CI_NOUNS, CI_PATHS, CLEARED_BY_NATURE, CLOSING_VERBS,
+    COMMAND_KINDS, Cues, DEPENDENCY_ADDERS, DEPENDENCY_NOUNS, EDIT_VERBS, EQUIVALENT_COMMANDS,
+    INSTALL_PURPOSES, INSTALLS_A_LIST, LOCKFILE_WRITERS, NETWORK_COMMANDS, NO_OBJECT,
+    OBJECT_FILLERS, ONLY_WAY, OPERATED_BY_NATURE, OPERATION_VERBS, OPERATIONS, PACKAGE_INSTALLS,
+    PIPELINE_QUALIFIERS, PUBLIC_ARGUMENTS, SECRET_NOUNS, SECRET_OUTPUTS, SECRET_READERS,
+    STATE_KEYS, TASK_PROGRAMS, TRACKED_ITEMS,
 };
 use crate::normalize::WordRuns;
 use crate::{Access, Constraint, Matcher, MatcherKind, Polarity};
@@ -60,6 +61,9 @@ pub(crate) fn kind_readings(text: &str, derived: Option<&Constraint>) -> Vec<Con
             readings.push(public);
         }
         readings.extend(kinds_of_commands(&lower, ask_first));
+        if let Some(closing) = closing_states(&words, ask_first) {
+            readings.push(closing);
+        }
     } else if NOTHING_THAT.iter().any(|phrase| lower.contains(phrase)) {
         // "Nothing that uploads.": a ban of a kind said without a cue of the grammar's.
         readings.extend(kinds_of_commands(&lower, false));
@@ -74,6 +78,43 @@ pub(crate) fn kind_readings(text: &str, derived: Option<&Constraint>) -> Vec<Con
     readings.extend(super::scopes::scope_readings(text));
     readings.retain(|reading| reading.validate().is_ok());
     readings
+}
+
+/// "Don't close or cancel Linear issues": the states an update sets to close or cancel an
+/// item ([`CLOSING_VERBS`]) under each key a tracker names its state by; another update (a
+/// title, a label, "In Progress") is no close.
+fn closing_states(words: &[&str], ask_first: bool) -> Option<Constraint> {
+    let mut states: Vec<&str> = Vec::new();
+    for (at, word) in words.iter().enumerate() {
+        let Some((_, closed)) = CLOSING_VERBS.iter().find(|(verb, _)| verb == word) else {
+            continue;
+        };
+        // The item in the same clause, within a few words ("close or cancel Linear issues").
+        let item = words[at + 1..]
+            .iter()
+            .take(5)
+            .take_while(|word| !word.is_empty())
+            .any(|word| TRACKED_ITEMS.contains(word));
+        if item {
+            for state in *closed {
+                if !states.contains(state) {
+                    states.push(state);
+                }
+            }
+        }
+    }
+    if states.is_empty() {
+        return None;
+    }
+    let matchers = STATE_KEYS
+        .iter()
+        .flat_map(|key| {
+            states
+                .iter()
+                .map(move |state| Matcher::new(MatcherKind::Argument, format!("{key}={state}")))
+        })
+        .collect();
+    Some(Constraint::forbid(matchers).with_ask_first(ask_first))
 }
 
 /// Phrases that open a ban of what does something, without a cue: "nothing that uploads".
@@ -839,6 +880,29 @@ mod argument_tests {
         assert!(
             !workers.iter().any(|r| r.contains("webapppool")),
             "{workers:?}"
+        );
+    }
+
+    #[test]
+    fn closing_items_is_setting_their_closed_states() {
+        let json = |text: &str| -> Vec<String> {
+            kind_readings(text, None)
+                .iter()
+                .map(crate::Constraint::to_json)
+                .collect()
+        };
+        let linear = json("Don't close or cancel Linear issues.");
+        assert!(
+            linear
+                .iter()
+                .any(|r| r.contains(r#""value":"state=canceled""#)),
+            "{linear:?}"
+        );
+        // One issue named by its id is the grammar's to read, not every close.
+        assert!(
+            json("Never close issue #4821; the customer is testing.")
+                .iter()
+                .all(|r| !r.contains("state="))
         );
     }
 }

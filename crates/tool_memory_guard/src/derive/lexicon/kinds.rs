@@ -610,3 +610,28 @@ pub(crate) const OPERATED_BY_NATURE: &[(&str, &[&str], &[&str])] = &[
         ],
     ),
 ];
+
+/// Verbs of closing a tracked item, each with the states an update sets to do it (issue 21,
+/// twelfth round, P8): "don't close or cancel Linear issues" forbids `update_issue {"state":
+/// "Done"}` as it forbids `close_issue`. Lower-case, as an argument's value is compared.
+pub(crate) const CLOSING_VERBS: &[(&str, &[&str])] = &[
+    ("cancel", &["canceled", "cancelled", "wont_do", "won't do"]),
+    (
+        "canceling",
+        &["canceled", "cancelled", "wont_do", "won't do"],
+    ),
+    (
+        "cancelling",
+        &["canceled", "cancelled", "wont_do", "won't do"],
+    ),
+    ("close", &["closed", "completed", "done", "resolved"]),
+    ("closing", &["closed", "completed", "done", "resolved"]),
+    ("resolve", &["completed", "done", "resolved"]),
+    ("resolving", &["completed", "done", "resolved"]),
+];
+
+/// The items a closing verb closes, as a kind (plural): "close issue #311" is of one issue,
+/// which the grammar reads as its id.
+pub(crate) const TRACKED_ITEMS: &[&str] = &["issues", "prs", "requests", "tickets", "tasks"];
+/// The argument keys trackers set an item's state by.
+pub(crate) const STATE_KEYS: &[&str] = &["state", "status", "state_reason", "stateid"];
