@@ -263,6 +263,10 @@ fn derive_reading(text: &str, tool_name: &str) -> Option<Constraint> {
         Some(plain) => Cow::Owned(plain),
         None => text,
     };
+    let text = match place_in_parentheses(&text) {
+        Some(plain) => Cow::Owned(plain),
+        None => text,
+    };
     let text = match name_patterns(&text) {
         Some(plain) => Cow::Owned(plain),
         None => text,
@@ -427,6 +431,31 @@ fn pronoun_order(text: &str) -> Option<String> {
         &order[..at],
         &rest[at + pronoun.len()..]
     ))
+}
+
+/// "Never run `rm -rf` on anything outside the project you are working in
+/// (/home/ines/orders)": the place a complement names in parentheses after a description of
+/// it is the place (issue 21, twelfth round, P6), read as "outside /home/ines/orders". `None`
+/// for a text without "outside" before a parenthesised path in its sentence.
+fn place_in_parentheses(text: &str) -> Option<String> {
+    /// The most words of description between "outside" and the parenthesis.
+    const MAX_DESCRIPTION_WORDS: usize = 10;
+    let lower = text.to_ascii_lowercase();
+    let outside = lower.find("outside ")? + "outside ".len();
+    let open = outside + text[outside..].find('(')?;
+    let close = open + text[open..].find(')')?;
+    let description = &text[outside..open];
+    let place = text[open + 1..close].trim().trim_matches('`');
+    let is_path = place.starts_with(['/', '~', '.', '$'])
+        || place.as_bytes().get(1) == Some(&b':') && place.contains('\\');
+    if !is_path
+        || place.contains(char::is_whitespace)
+        || description.contains(['.', ';', '`', '/', '\\'])
+        || description.split_whitespace().count() > MAX_DESCRIPTION_WORDS
+    {
+        return None;
+    }
+    Some(format!("{}{place}{}", &text[..outside], &text[close + 1..]))
 }
 
 /// Phrases before a code span that make it the start of a name ("whose name starts with

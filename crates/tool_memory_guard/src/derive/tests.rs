@@ -1373,3 +1373,24 @@ fn a_span_said_to_start_or_end_a_name_is_a_pattern() {
         "-ExecutionPolicy=bypass",
     );
 }
+
+#[test]
+fn a_place_in_parentheses_after_outside_is_the_place() {
+    assert_eq!(
+        place_in_parentheses(
+            "Never run `rm -rf` on anything outside the project you are working in \
+             (/home/ines/orders)"
+        )
+        .as_deref(),
+        Some("Never run `rm -rf` on anything outside /home/ines/orders")
+    );
+    // An aside that is no place, or a place named before, is left as written.
+    assert_eq!(
+        place_in_parentheses("Never delete outside the repo (it is shared)."),
+        None
+    );
+    assert_eq!(
+        place_in_parentheses("No `rm -rf` outside /tmp (scratch)."),
+        None
+    );
+}
