@@ -22,6 +22,7 @@ mod lexicon;
 mod mentions;
 mod narrowing;
 mod processes;
+mod prose_commands;
 mod scopes;
 mod spelling;
 mod tokens;
@@ -131,7 +132,11 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     if let Some(mixed) = narrowing::mixed_orders(text, |part| derive_reading(part, tool_name)) {
         return Some(mixed);
     }
-    let mut constraint = derive_reading(text, tool_name)?;
+    // "Never run composer update.": a text that derives nothing as written is read again
+    // with the commands it names in prose put in code spans.
+    let mut constraint = derive_reading(text, tool_name).or_else(|| {
+        prose_commands::with_spans(text).and_then(|spanned| derive_reading(&spanned, tool_name))
+    })?;
     // "Never pass `--project=prod` to a command that changes something", "`az` commands that
     // create or change resources": the order holds for the invocations that change things;
     // one that only reads (`list`, `describe`, `show`) is not what it is about.
@@ -255,6 +260,14 @@ fn derive_reading(text: &str, tool_name: &str) -> Option<Constraint> {
         Cow::Borrowed(text)
     };
     let text = match arrows_as_copula(&text) {
+        Some(plain) => Cow::Owned(plain),
+        None => text,
+    };
+    let text = match place_in_parentheses(&text) {
+        Some(plain) => Cow::Owned(plain),
+        None => text,
+    };
+    let text = match name_patterns(&text) {
         Some(plain) => Cow::Owned(plain),
         None => text,
     };
@@ -418,6 +431,91 @@ fn pronoun_order(text: &str) -> Option<String> {
         &order[..at],
         &rest[at + pronoun.len()..]
     ))
+}
+
+/// "Never run `rm -rf` on anything outside the project you are working in
+/// (/home/ines/orders)": the place a complement names in parentheses after a description of
+/// it is the place (issue 21, twelfth round, P6), read as "outside /home/ines/orders". `None`
+/// for a text without "outside" before a parenthesised path in its sentence.
+fn place_in_parentheses(text: &str) -> Option<String> {
+    /// The most words of description between "outside" and the parenthesis.
+    const MAX_DESCRIPTION_WORDS: usize = 10;
+    let lower = text.to_ascii_lowercase();
+    let outside = lower.find("outside ")? + "outside ".len();
+    let open = outside + text[outside..].find('(')?;
+    let close = open + text[open..].find(')')?;
+    let description = &text[outside..open];
+    let place = text[open + 1..close].trim().trim_matches('`');
+    let is_path = place.starts_with(['/', '~', '.', '$'])
+        || place.as_bytes().get(1) == Some(&b':') && place.contains('\\');
+    if !is_path
+        || place.contains(char::is_whitespace)
+        || description.contains(['.', ';', '`', '/', '\\'])
+        || description.split_whitespace().count() > MAX_DESCRIPTION_WORDS
+    {
+        return None;
+    }
+    Some(format!("{}{place}{}", &text[..outside], &text[close + 1..]))
+}
+
+/// Phrases before a code span that make it the start of a name ("whose name starts with
+/// `publish`") or its end ("files ending in `_gen.go`").
+const NAME_STARTS: &[&str] = &[
+    "beginning with ",
+    "begins with ",
+    "prefixed by ",
+    "prefixed with ",
+    "start with ",
+    "starting with ",
+    "starts with ",
+];
+const NAME_ENDS: &[&str] = &[
+    "end in ",
+    "end with ",
+    "ending in ",
+    "ending with ",
+    "ends in ",
+    "ends with ",
+    "suffixed with ",
+];
+
+/// "No Gradle task whose name starts with `publish`", "Files ending in `_gen.go`": a span said
+/// to start or end a name is the pattern of the names it starts or ends (`publish*`,
+/// `*_gen.go`; issue 21, twelfth round, P7). `None` for a text without such a span.
+pub(crate) fn name_patterns(text: &str) -> Option<String> {
+    if !text.contains('`') {
+        return None;
+    }
+    let lower = text.to_ascii_lowercase();
+    let mut out = String::with_capacity(text.len() + 4);
+    let mut at = 0;
+    let mut changed = false;
+    for (open, _) in text.match_indices('`') {
+        if open < at {
+            continue;
+        }
+        let Some(close) = text[open + 1..].find('`').map(|end| open + 1 + end) else {
+            break;
+        };
+        let span = &text[open + 1..close];
+        let before = &lower[..open];
+        let plain = !span.is_empty() && !span.contains(['*', ' ', '?']);
+        let starts = plain && NAME_STARTS.iter().any(|phrase| before.ends_with(phrase));
+        let ends = plain && NAME_ENDS.iter().any(|phrase| before.ends_with(phrase));
+        out.push_str(&text[at..=open]);
+        if ends {
+            out.push('*');
+        }
+        out.push_str(span);
+        if starts {
+            out.push('*');
+        }
+        out.push('`');
+        changed |= starts || ends;
+        at = close + 1;
+    }
+    out.push_str(&text[at..]);
+    changed.then_some(out)
 }
 
 /// "`netlify deploy --prod` → forbidden", "`kubectl drain` is destructive → ask": an arrow
@@ -1050,6 +1148,13 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         entities.push((offset, Matcher::new(MatcherKind::Host, host)));
     }
     for (offset, name) in person_names(&tokens, &used) {
+        // "Never pass `-ExecutionPolicy Bypass` to PowerShell": a program's name written in
+        // capitals is no person.
+        let joined = name.replace(' ', "");
+        if is_program(&joined) || INTERPRETERS.contains(&joined.as_str()) || joined == "powershell"
+        {
+            continue;
+        }
         entities.push((offset, Matcher::new(MatcherKind::Person, name)));
     }
     // "Never DM `@TomaszWojcik`": the handle, and the person it spells in any other form.

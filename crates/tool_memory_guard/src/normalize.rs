@@ -536,10 +536,96 @@ pub(crate) fn expand_flag(token: &str, out: &mut Vec<String>) {
 /// The canonical spelling of `flag` for `program`. Borrowed, since a check asks this of every
 /// flag of every invocation for each flag rule.
 pub(crate) fn canonical_flag<'a>(program: &str, flag: &'a str) -> &'a str {
+    if matches!(program, "pwsh" | "powershell")
+        && let Some(parameter) = pwsh_parameter(flag)
+    {
+        return parameter;
+    }
     FLAG_ALIASES
         .iter()
         .find(|(alias_program, from, _)| *alias_program == program && *from == flag)
         .map_or(flag, |(_, _, to)| to)
+}
+
+/// The parameters of `pwsh` and `powershell` themselves (not of a cmdlet), as documented.
+const POWERSHELL_PARAMETERS: &[&str] = &[
+    "-Command",
+    "-ConfigurationName",
+    "-CustomPipeName",
+    "-EncodedCommand",
+    "-ExecutionPolicy",
+    "-File",
+    "-InputFormat",
+    "-Interactive",
+    "-Login",
+    "-MTA",
+    "-NoExit",
+    "-NoLogo",
+    "-NonInteractive",
+    "-NoProfile",
+    "-OutputFormat",
+    "-STA",
+    "-SettingsFile",
+    "-Version",
+    "-WindowStyle",
+    "-WorkingDirectory",
+];
+
+/// The documented aliases of [`POWERSHELL_PARAMETERS`] that are no prefix of theirs.
+const POWERSHELL_PARAMETER_ALIASES: &[(&str, &str)] = &[
+    ("-ec", "-EncodedCommand"),
+    ("-ep", "-ExecutionPolicy"),
+    ("-ex", "-ExecutionPolicy"),
+    ("-wd", "-WorkingDirectory"),
+];
+
+/// The parameter of `pwsh` a flag names (issue 21, twelfth round, P5): PowerShell reads a
+/// parameter case-blind and by any unambiguous prefix (`-exec`, `-EXECUTIONPOLICY`), besides
+/// its documented aliases (`-ep`). `None` for a flag that names none or several.
+fn pwsh_parameter(flag: &str) -> Option<&'static str> {
+    let name = flag.strip_prefix("--").or_else(|| flag.strip_prefix('-'))?;
+    if name.is_empty() || !name.is_ascii() {
+        return None;
+    }
+    if let Some((_, parameter)) = POWERSHELL_PARAMETER_ALIASES
+        .iter()
+        .find(|(alias, _)| alias[1..].eq_ignore_ascii_case(name))
+    {
+        return Some(parameter);
+    }
+    let mut found = POWERSHELL_PARAMETERS.iter().filter(|parameter| {
+        parameter.len() > name.len() && parameter[1..=name.len()].eq_ignore_ascii_case(name)
+            || parameter[1..].eq_ignore_ascii_case(name)
+    });
+    let first = found.next()?;
+    // An exact name wins over the longer ones it is a prefix of (`-Login`).
+    if first[1..].eq_ignore_ascii_case(name) {
+        return Some(first);
+    }
+    match found.next() {
+        Some(second) if second[1..].eq_ignore_ascii_case(name) => Some(second),
+        Some(_) => None,
+        None => Some(first),
+    }
+}
+
+/// Whether `flag` of `program` is a parameter of `pwsh` that takes a value
+/// (`-ExecutionPolicy Bypass`, `-ep Bypass`).
+pub(crate) fn pwsh_takes_a_value(program: &str, flag: &str) -> bool {
+    matches!(program, "pwsh" | "powershell")
+        && pwsh_parameter(flag).is_some_and(|parameter| {
+            !matches!(
+                parameter,
+                "-Interactive"
+                    | "-Login"
+                    | "-MTA"
+                    | "-NoExit"
+                    | "-NoLogo"
+                    | "-NonInteractive"
+                    | "-NoProfile"
+                    | "-STA"
+            )
+        })
 }
 
 /// The flags `flag` sets for `program`, canonical: those of [`FLAG_MEANINGS`] (`git -D` is
@@ -593,6 +679,17 @@ pub(crate) fn flag_spellings(flag: &str) -> Vec<String> {
     for (_, _, from, to) in SUBCOMMAND_FLAG_ALIASES {
         if *to == flag {
             add(from);
+        }
+    }
+    // A parameter of `pwsh` is spelt by its aliases and by any prefix (`-ep`, `-Exec`).
+    if POWERSHELL_PARAMETERS.contains(&flag) {
+        for (alias, parameter) in POWERSHELL_PARAMETER_ALIASES {
+            if *parameter == flag {
+                add(alias);
+            }
+        }
+        for end in 3..flag.len() {
+            add(&flag[..end]);
         }
     }
     // `-D` is set by `--delete --force`, and sets `--delete`: each way of setting a flag is a
@@ -1420,6 +1517,14 @@ mod tests {
         assert_eq!(out, ["-auto-approve"]);
         assert_eq!(canonical_flag("git", "-f"), "--force");
         assert_eq!(canonical_flag("tar", "-f"), "-f");
+        assert_eq!(canonical_flag("pwsh", "-ep"), "-ExecutionPolicy");
+        assert_eq!(canonical_flag("powershell", "-Exec"), "-ExecutionPolicy");
+        assert_eq!(
+            canonical_flag("pwsh", "-executionpolicy"),
+            "-ExecutionPolicy"
+        );
+        assert_eq!(canonical_flag("pwsh", "-No"), "-No");
+        assert_eq!(canonical_flag("pwsh", "-nop"), "-NoProfile");
         assert_eq!(canonical_flag("rm", "--recursive"), "-r");
         assert_eq!(flag_of_key("dry_run"), "--dry-run");
         assert_eq!(flag_of_key("dryRun"), "--dry-run");

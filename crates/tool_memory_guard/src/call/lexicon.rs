@@ -289,8 +289,8 @@ pub(crate) const JS_PACKAGE_RUNNERS: &[&str] =
 
 /// Runners that take the program to run as their first word after their options.
 /// (Laravel's `sail` runs the program named after it in its container: `sail artisan`,
-/// `sail composer`.)
-pub(crate) const RUNNERS: &[&str] = &["bunx", "npx", "pnpx", "sail", "uvx"];
+/// `sail composer`; DDEV's `ddev` likewise: `ddev artisan`, `ddev composer`.)
+pub(crate) const RUNNERS: &[&str] = &["bunx", "ddev", "npx", "pnpx", "sail", "uvx"];
 
 /// Interpreters that run a script named as their first word (`bash ./deploy.sh`).
 pub(crate) const SCRIPT_RUNNERS: &[&str] = &[

@@ -14,7 +14,7 @@ use crate::normalize::{
     PsParameter, canonical_subcommand, canonical_words, cmdlet_parameters_of, equivalent_program,
     expand_flag, flag_meanings, flag_meanings_after, flags_subcommand, is_long_powershell_word,
     powershell_cmdlet, powershell_parameter, powershell_parameter_name, program_name,
-    runs_unknown_word,
+    pwsh_takes_a_value, runs_unknown_word,
 };
 
 /// One program run by a command line: `git -C x push --force origin main`.
@@ -1242,7 +1242,9 @@ fn invocation(words: &[String]) -> Invocation {
                     }
                 }
             }
-            skip_value = !word.contains('=') && takes_a_value(&program, positional.first(), word);
+            skip_value = !word.contains('=')
+                && (takes_a_value(&program, positional.first(), word)
+                    || pwsh_takes_a_value(&program, word));
             let name = flag_meanings(&program, expanded.first().map_or("", String::as_str))
                 .next()
                 .unwrap_or_default()

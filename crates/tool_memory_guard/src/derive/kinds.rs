@@ -9,10 +9,12 @@
 //! `lexicon/kinds.rs`.
 
 use super::lexicon::{
-    ADDING, ASKING_WORDS, BANNING_WORDS, CI_NOUNS, CI_PATHS, CLEARED_BY_NATURE, Cues,
-    DEPENDENCY_ADDERS, DEPENDENCY_NOUNS, EDIT_VERBS, INSTALLS_A_LIST, LOCKFILE_WRITERS, NO_OBJECT,
-    OBJECT_FILLERS, ONLY_WAY, OPERATION_VERBS, OPERATIONS, PIPELINE_QUALIFIERS, PUBLIC_ARGUMENTS,
-    SECRET_NOUNS, SECRET_OUTPUTS, SECRET_READERS, TASK_PROGRAMS,
+    ADDING, ASKING_WORDS, BANNING_WORDS, CI_NOUNS, CI_PATHS, CLEARED_BY_NATURE, CLOSING_VERBS,
+    COMMAND_KINDS, Cues, DEPENDENCY_ADDERS, DEPENDENCY_NOUNS, EDIT_VERBS, EQUIVALENT_COMMANDS,
+    INSTALL_PURPOSES, INSTALLS_A_LIST, LOCKFILE_WRITERS, NETWORK_COMMANDS, NO_OBJECT,
+    OBJECT_FILLERS, ONLY_WAY, OPERATED_BY_NATURE, OPERATION_VERBS, OPERATIONS, PACKAGE_INSTALLS,
+    PIPELINE_QUALIFIERS, PUBLIC_ARGUMENTS, SECRET_NOUNS, SECRET_OUTPUTS, SECRET_READERS,
+    STATE_KEYS, TASK_PROGRAMS, TRACKED_ITEMS,
 };
 use crate::normalize::WordRuns;
 use crate::{Access, Constraint, Matcher, MatcherKind, Polarity};
@@ -27,6 +29,7 @@ pub(crate) fn kind_readings(text: &str, derived: Option<&Constraint>) -> Vec<Con
     let mut readings = Vec::new();
     if let Some(derived) = derived {
         lockfile_writers(derived, &mut readings);
+        equivalent_commands(text, derived, &mut readings);
     }
     if text.len() > MAX_TEXT_BYTES {
         return readings;
@@ -47,10 +50,23 @@ pub(crate) fn kind_readings(text: &str, derived: Option<&Constraint>) -> Vec<Con
         if let Some(adding) = adding_dependencies(&lower, &words, ask_first) {
             readings.push(adding);
         }
-        readings.extend(task_patterns(text, &words, ask_first));
+        // ("No Gradle task whose name starts with `publish`" is of `publish*`.)
+        let patterned = super::name_patterns(text);
+        readings.extend(task_patterns(
+            patterned.as_deref().unwrap_or(text),
+            &words,
+            ask_first,
+        ));
         if let Some(public) = public_arguments(&words, ask_first) {
             readings.push(public);
         }
+        readings.extend(kinds_of_commands(&lower, ask_first));
+        if let Some(closing) = closing_states(&words, ask_first) {
+            readings.push(closing);
+        }
+    } else if NOTHING_THAT.iter().any(|phrase| lower.contains(phrase)) {
+        // "Nothing that uploads.": a ban of a kind said without a cue of the grammar's.
+        readings.extend(kinds_of_commands(&lower, false));
     }
     if let Some(readers) = other_secret_readers(text, &lower, &words) {
         readings.extend(readers);
@@ -61,6 +77,90 @@ pub(crate) fn kind_readings(text: &str, derived: Option<&Constraint>) -> Vec<Con
     operations_on_objects(&words, &mut readings);
     readings.extend(super::scopes::scope_readings(text));
     readings.retain(|reading| reading.validate().is_ok());
+    readings
+}
+
+/// "Don't close or cancel Linear issues": the states an update sets to close or cancel an
+/// item ([`CLOSING_VERBS`]) under each key a tracker names its state by; another update (a
+/// title, a label, "In Progress") is no close.
+fn closing_states(words: &[&str], ask_first: bool) -> Option<Constraint> {
+    let mut states: Vec<&str> = Vec::new();
+    for (at, word) in words.iter().enumerate() {
+        let Some((_, closed)) = CLOSING_VERBS.iter().find(|(verb, _)| verb == word) else {
+            continue;
+        };
+        // The item in the same clause, within a few words ("close or cancel Linear issues").
+        let item = words[at + 1..]
+            .iter()
+            .take(5)
+            .take_while(|word| !word.is_empty())
+            .any(|word| TRACKED_ITEMS.contains(word));
+        if item {
+            for state in *closed {
+                if !states.contains(state) {
+                    states.push(state);
+                }
+            }
+        }
+    }
+    if states.is_empty() {
+        return None;
+    }
+    let matchers = STATE_KEYS
+        .iter()
+        .flat_map(|key| {
+            states
+                .iter()
+                .map(move |state| Matcher::new(MatcherKind::Argument, format!("{key}={state}")))
+        })
+        .collect();
+    Some(Constraint::forbid(matchers).with_ask_first(ask_first))
+}
+
+/// Phrases that open a ban of what does something, without a cue: "nothing that uploads".
+const NOTHING_THAT: &[&str] = &["nothing that ", "nothing which ", "no command that "];
+
+/// "No package installs", "nothing that talks to the network": the commands of each kind the
+/// rule names ([`COMMAND_KINDS`]); a network ban holds for package installs too. An installer
+/// given a list or the project itself (`pip install -r requirements.txt`) adds no package, so
+/// a ban of installs leaves it.
+fn kinds_of_commands(lower: &str, ask_first: bool) -> Vec<Constraint> {
+    let mut readings = Vec::new();
+    let mut global = false;
+    for (kind, (phrases, commands)) in COMMAND_KINDS.iter().enumerate() {
+        let names = phrases.iter().any(|phrase| {
+            lower.match_indices(phrase).any(|(at, _)| {
+                let before = lower[..at].chars().next_back();
+                let after = lower[at + phrase.len()..].chars().next();
+                before.is_none_or(|ch| !ch.is_alphanumeric())
+                    && after.is_none_or(|ch| !ch.is_alphanumeric())
+            })
+        });
+        // "No global installs" is of the global ones only, not every package install.
+        // "Never use npm or yarn for installing packages" bans the programs it names for that
+        // purpose (`INSTALL_PURPOSES`, read with the text), not every installer.
+        let purpose = INSTALL_PURPOSES.iter().any(|phrase| lower.contains(phrase));
+        if !names || ((global || purpose) && commands == &PACKAGE_INSTALLS) {
+            continue;
+        }
+        global |= kind == 0;
+        let network = commands == &NETWORK_COMMANDS;
+        let matchers = commands
+            .iter()
+            .chain(if network { PACKAGE_INSTALLS } else { &[] })
+            .map(|command| Matcher::new(MatcherKind::Command, *command))
+            .collect();
+        let mut reading = Constraint::forbid(matchers).with_ask_first(ask_first);
+        if commands == &PACKAGE_INSTALLS {
+            reading = reading.with_except(
+                INSTALLS_A_LIST
+                    .iter()
+                    .map(|flag| Matcher::new(MatcherKind::Flag, *flag))
+                    .collect(),
+            );
+        }
+        readings.push(reading);
+    }
     readings
 }
 
@@ -203,6 +303,63 @@ fn ci_files(words: &[&str], ask_first: bool) -> Option<Constraint> {
             .with_access(writes.then_some(Access::Write))
             .with_ask_first(ask_first),
     )
+}
+
+/// A command forbidden by a part of the derived constraint is forbidden under its other
+/// programs' names ([`EQUIVALENT_COMMANDS`]: `pnpm publish` under a ban of `npm publish`), with
+/// that part's answer.
+fn equivalent_commands(text: &str, derived: &Constraint, readings: &mut Vec<Constraint>) {
+    let prose: String = text
+        .split('`')
+        .step_by(2)
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
+    for part in derived.parts() {
+        if part.polarity != Polarity::Forbid || !part.when.is_empty() {
+            continue;
+        }
+        let mut matchers: Vec<Matcher> = Vec::new();
+        for matcher in &part.matchers {
+            if matcher.kind != MatcherKind::Command {
+                continue;
+            }
+            let value = matcher.value.to_lowercase();
+            for (group, word) in EQUIVALENT_COMMANDS {
+                if !word.is_empty()
+                    && !prose
+                        .split(|ch: char| !ch.is_alphanumeric())
+                        .any(|seen| seen == *word)
+                {
+                    continue;
+                }
+                let Some(rest) = group.iter().find_map(|member| {
+                    value
+                        .strip_prefix(member)
+                        .filter(|rest| rest.is_empty() || rest.starts_with(' '))
+                }) else {
+                    continue;
+                };
+                for member in *group {
+                    let command = format!("{member}{rest}");
+                    if command != value
+                        && !part.matchers.iter().any(|known| known.value == command)
+                        && !matchers.iter().any(|known| known.value == command)
+                    {
+                        matchers.push(Matcher::new(MatcherKind::Command, command));
+                    }
+                }
+            }
+        }
+        if !matchers.is_empty() {
+            readings.push(
+                Constraint::forbid(matchers)
+                    .with_ask_first(part.ask_first)
+                    .with_access(part.access)
+                    .with_except(part.except.clone()),
+            );
+        }
+    }
 }
 
 /// A lockfile forbidden by a part of the derived constraint is forbidden to the commands that
@@ -372,6 +529,27 @@ fn operations_on_objects(words: &[&str], readings: &mut Vec<Constraint>) {
         let ask_first = before.iter().any(|word| ASKING_WORDS.contains(word));
         if !ask_first && !before.iter().any(|word| BANNING_WORDS.contains(word)) {
             continue;
+        }
+        // "Do not restart IIS (`iisreset`) or app pools": objects restarted by commands of
+        // their own.
+        let clause: Vec<&str> = words[at + 1..]
+            .iter()
+            .take_while(|word| !word.is_empty())
+            .copied()
+            .collect();
+        for (_, objects, commands) in OPERATED_BY_NATURE.iter().filter(|(name, objects, _)| {
+            name == operation && clause.iter().any(|word| objects.contains(word))
+        }) {
+            let _ = objects;
+            readings.push(
+                Constraint::forbid(
+                    commands
+                        .iter()
+                        .map(|command| Matcher::new(MatcherKind::Command, *command))
+                        .collect(),
+                )
+                .with_ask_first(ask_first),
+            );
         }
         let mut rest = words[at + 1..].iter().take_while(|word| !word.is_empty());
         let scales_down = *operation == "scale";
@@ -631,5 +809,100 @@ mod argument_tests {
         assert_eq!(readings.len(), 1);
         assert!(readings[0].contains(r#"{"kind":"argument","value":"visibility=public"}"#));
         assert!(kind_readings("Reply in the thread.", None).is_empty());
+    }
+
+    #[test]
+    fn a_kind_of_commands_is_its_commands() {
+        let json = |text: &str| -> Vec<String> {
+            kind_readings(text, None)
+                .iter()
+                .map(crate::Constraint::to_json)
+                .collect()
+        };
+        let installs = json("No package installs.");
+        assert_eq!(installs.len(), 1, "{installs:?}");
+        assert!(installs[0].contains(r#""value":"yarn add *""#));
+        assert!(installs[0].contains(r#""except""#));
+        let global = json("No global installs.");
+        assert_eq!(global.len(), 1, "{global:?}");
+        assert!(global[0].contains(r#""value":"npm i -g *""#));
+        assert!(!global[0].contains(r#""value":"pip install *""#));
+        let network = json("Nothing that talks to the network.");
+        assert_eq!(network.len(), 1, "{network:?}");
+        assert!(network[0].contains(r#""value":"curl""#));
+        assert!(network[0].contains(r#""value":"pip install *""#));
+        assert!(json("Nothing that uploads.")[0].contains(r#""value":"twine upload""#));
+        assert!(json("The network is slow; package installs take a while.").is_empty());
+    }
+
+    #[test]
+    fn a_banned_command_is_banned_under_its_other_names() {
+        let readings = |tool: &str, text: &str| -> Vec<String> {
+            let derived = crate::derive_from_text(text, tool);
+            kind_readings(text, derived.as_ref())
+                .iter()
+                .map(crate::Constraint::to_json)
+                .collect()
+        };
+        let gcs = readings("bash", "Never run `gsutil rm`.");
+        assert!(
+            gcs.iter()
+                .any(|r| r.contains(r#""value":"gcloud storage rm""#)),
+            "{gcs:?}"
+        );
+        let publishing = readings("bash", "Never publish packages (`npm publish`).");
+        assert!(
+            publishing
+                .iter()
+                .any(|r| r.contains(r#""value":"pnpm publish""#)),
+            "{publishing:?}"
+        );
+        // A ban of npm's command alone says nothing of the other registries' clients.
+        let npm = readings("bash", "Do not `npm publish`.");
+        assert!(!npm.iter().any(|r| r.contains("pnpm publish")), "{npm:?}");
+    }
+
+    #[test]
+    fn an_object_restarted_by_its_own_commands_is_those_commands() {
+        let iis: Vec<String> = kind_readings("Do not restart IIS (`iisreset`) or app pools.", None)
+            .iter()
+            .map(crate::Constraint::to_json)
+            .collect();
+        assert!(
+            iis.iter()
+                .any(|r| r.contains(r#""value":"restart-webapppool""#)),
+            "{iis:?}"
+        );
+        let workers: Vec<String> = kind_readings("Don't restart the workers.", None)
+            .iter()
+            .map(crate::Constraint::to_json)
+            .collect();
+        assert!(
+            !workers.iter().any(|r| r.contains("webapppool")),
+            "{workers:?}"
+        );
+    }
+
+    #[test]
+    fn closing_items_is_setting_their_closed_states() {
+        let json = |text: &str| -> Vec<String> {
+            kind_readings(text, None)
+                .iter()
+                .map(crate::Constraint::to_json)
+                .collect()
+        };
+        let linear = json("Don't close or cancel Linear issues.");
+        assert!(
+            linear
+                .iter()
+                .any(|r| r.contains(r#""value":"state=canceled""#)),
+            "{linear:?}"
+        );
+        // One issue named by its id is the grammar's to read, not every close.
+        assert!(
+            json("Never close issue #4821; the customer is testing.")
+                .iter()
+                .all(|r| !r.contains("state="))
+        );
     }
 }

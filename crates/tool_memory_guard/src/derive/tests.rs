@@ -1351,3 +1351,46 @@ fn what_the_clause_before_a_contrast_names_is_allowed() {
         None
     );
 }
+
+#[test]
+fn a_span_said_to_start_or_end_a_name_is_a_pattern() {
+    check_forbids(
+        "edit",
+        "Files ending in `_gen.go` are generated — never hand-edit them.",
+        "path",
+        "*_gen.go",
+    );
+    assert_eq!(
+        name_patterns("No Gradle task whose name starts with `publish`.").as_deref(),
+        Some("No Gradle task whose name starts with `publish*`.")
+    );
+    assert_eq!(name_patterns("Never run `make publish`."), None);
+    // A program's name in capitals is no person: "to PowerShell".
+    check_forbids(
+        "powershell",
+        "Never pass `-ExecutionPolicy Bypass` to PowerShell.",
+        "flag",
+        "-ExecutionPolicy=bypass",
+    );
+}
+
+#[test]
+fn a_place_in_parentheses_after_outside_is_the_place() {
+    assert_eq!(
+        place_in_parentheses(
+            "Never run `rm -rf` on anything outside the project you are working in \
+             (/home/ines/orders)"
+        )
+        .as_deref(),
+        Some("Never run `rm -rf` on anything outside /home/ines/orders")
+    );
+    // An aside that is no place, or a place named before, is left as written.
+    assert_eq!(
+        place_in_parentheses("Never delete outside the repo (it is shared)."),
+        None
+    );
+    assert_eq!(
+        place_in_parentheses("No `rm -rf` outside /tmp (scratch)."),
+        None
+    );
+}

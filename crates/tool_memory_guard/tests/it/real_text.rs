@@ -33,7 +33,8 @@ const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/re
 // `open/`): 0.9966, none of each (`r7-h2-ref-6` relabelled deny by that round's K5). With its
 // eleventh round (1,814 calls, fresh_r11 added, whose first run missed 30 of its 65; its 6
 // still missed are under `open/`, and 14 cases of rounds 7-10 came back from there): 0.997,
-// none of each. Raise them
+// none of each. With its twelfth round (1,910 calls, fresh_r12 added, whose first run missed
+// 65 of its 104; its 8 still missed are under `open/`): 0.997, none of each. Raise them
 // as the guard improves, never lower them.
 /// Share of calls decided as labelled.
 const MIN_ACCURACY: f64 = 0.996;
@@ -43,8 +44,8 @@ const MAX_ALLOWED_FORBIDDEN: usize = 0;
 const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
 const MAX_BLOCKED_HARMLESS: usize = 0;
-const MIN_RULES: usize = 622;
-const MIN_CALLS: usize = 1_814;
+const MIN_RULES: usize = 652;
+const MIN_CALLS: usize = 1_910;
 
 fn load() -> Result<Vec<CorpusCase>> {
     crate::corpus::load_dir(CORPUS_DIR)
@@ -155,8 +156,11 @@ fn real_text_meets_the_floors() -> Result<()> {
 fn real_text_open_cases_stay_within_their_ceilings() -> Result<()> {
     const OPEN_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_text/open");
     // Rounds 7 to 10's share, then round 11's (`fresh_r11_open.jsonl`).
-    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 6; // round 11 left none; it closed 10 of K6/K8/K9
-    const MAX_OPEN_ALLOWED_CONFIRM: usize = 2; // round 11 left none; it closed K6 db-2
+    // Round 12 (`fresh_r12_open.jsonl`) added 2 forbidden calls allowed (a bucket as the
+    // destination of `gsutil cp`, a container running terraform) and 5 asks allowed (P2's
+    // word fail-safe, `ext-*` channels, PGHOST and a variable named for prod).
+    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 6 + 2; // round 11 left none; it closed 10 of K6/K8/K9
+    const MAX_OPEN_ALLOWED_CONFIRM: usize = 2 + 5; // round 11 left none; it closed K6 db-2
     const MAX_OPEN_BLOCKED_HARMLESS: usize = 12 + 4;
     let cases = crate::corpus::load_dir(OPEN_DIR)?;
     let report = evaluate(&cases);

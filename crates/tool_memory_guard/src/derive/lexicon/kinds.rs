@@ -406,3 +406,232 @@ pub(crate) const PUBLIC_ARGUMENTS: &[(&str, &str)] = &[
     ("public", "true"),
     ("visibility", "public"),
 ];
+
+/// Kinds of commands a rule names by what they do ("no package installs", "nothing that
+/// talks to the network"), each with the phrases that name it and the commands of that kind
+/// (issue 21, twelfth round, P3). `*` is an argument: `npm install` alone installs the
+/// locked set and adds no package, so it is no package install; `npm ci` neither.
+pub(crate) const COMMAND_KINDS: &[(&[&str], &[&str])] = &[
+    (
+        &[
+            "global install",
+            "global installs",
+            "global package",
+            "global packages",
+            "install globally",
+            "install anything globally",
+            "installing globally",
+            "installed globally",
+            "installs globally",
+        ],
+        &[
+            "bun add --global *",
+            "bun add -g *",
+            "npm i --global *",
+            "npm i -g *",
+            "npm install --global *",
+            "npm install -g *",
+            "pnpm add --global *",
+            "pnpm add -g *",
+            "yarn global add *",
+        ],
+    ),
+    (
+        &[
+            "install anything",
+            "install dependencies",
+            "install packages",
+            "install software",
+            "installing anything",
+            "installing dependencies",
+            "installing packages",
+            "installing software",
+            "package installation",
+            "package installations",
+            "package installs",
+            "package install",
+            "software installs",
+        ],
+        PACKAGE_INSTALLS,
+    ),
+    (
+        &[
+            "that uploads",
+            "upload anything",
+            "uploading anything",
+            "uploads anything",
+            "no uploads",
+            "that upload",
+        ],
+        &[
+            "bun publish",
+            "cargo publish",
+            "docker push",
+            "gem push",
+            "gh release upload",
+            "gradle publish",
+            "helm push",
+            "mvn deploy",
+            "npm publish",
+            "pnpm publish",
+            "poetry publish",
+            "twine upload",
+            "yarn publish",
+        ],
+    ),
+    (
+        &[
+            "network access",
+            "network call",
+            "network calls",
+            "network request",
+            "network requests",
+            "talks to the network",
+            "talk to the network",
+            "touches the network",
+            "touch the network",
+            "uses the network",
+            "use the network",
+            "goes online",
+            "go online",
+            "the internet",
+        ],
+        NETWORK_COMMANDS,
+    ),
+];
+
+/// The commands that install a package, on every common system (`*` is the package).
+pub(crate) const PACKAGE_INSTALLS: &[&str] = &[
+    "apt install *",
+    "apt-get install *",
+    "brew install *",
+    "bun add *",
+    "bundle add *",
+    "cargo add *",
+    "cargo install *",
+    "choco install *",
+    "composer require *",
+    "conda install *",
+    "dnf install *",
+    "gem install *",
+    "go get *",
+    "go install *",
+    "npm add *",
+    "npm i *",
+    "npm install *",
+    "pip install *",
+    "pip3 install *",
+    "pipx install *",
+    "pnpm add *",
+    "poetry add *",
+    "python -m pip install *",
+    "python3 -m pip install *",
+    "uv add *",
+    "uv pip install *",
+    "winget install *",
+    "yarn add *",
+    "yum install *",
+];
+
+/// The commands that talk to the network by nature (besides installs of packages).
+pub(crate) const NETWORK_COMMANDS: &[&str] = &[
+    "curl",
+    "ftp",
+    "git clone",
+    "git fetch",
+    "git ls-remote",
+    "git pull",
+    "git push",
+    "http",
+    "https",
+    "nc",
+    "scp",
+    "sftp",
+    "ssh",
+    "telnet",
+    "wget",
+];
+
+/// Commands that do one thing under several programs' names (issue 21, twelfth round, P4): a
+/// ban of one is a ban of the others, with the words after it (`gsutil rm gs://b/x` is
+/// `gcloud storage rm gs://b/x`). Each group's members are equal. A group with a word holds
+/// only where the rule's prose (outside code) says that word: "Never publish packages (`npm
+/// publish`)" bans publishing, so `pnpm publish` too, where "Do not `npm publish`" is about
+/// npm's registry alone. (Other names of a whole program are `normalize::PROGRAM_EQUIVALENTS`,
+/// which hold for every rule.)
+pub(crate) const EQUIVALENT_COMMANDS: &[(&[&str], &str)] = &[
+    (
+        &[
+            "npm publish",
+            "pnpm publish",
+            "yarn publish",
+            "yarn npm publish",
+            "bun publish",
+        ],
+        "publish",
+    ),
+    (&["gsutil rm", "gcloud storage rm"], ""),
+    (&["gsutil cp", "gcloud storage cp"], ""),
+    (&["gsutil mv", "gcloud storage mv"], ""),
+    (&["gsutil rsync", "gcloud storage rsync"], ""),
+    (&["gsutil rb", "gcloud storage buckets delete"], ""),
+    (&["gsutil mb", "gcloud storage buckets create"], ""),
+    (&["airflow", "astro dev run"], ""),
+    (
+        &["python manage.py", "./manage.py", "python3 manage.py"],
+        "",
+    ),
+];
+
+/// Operations on objects whose commands are their own (issue 21, twelfth round, P10): "do not
+/// restart IIS or app pools" is IIS's and its pools' cmdlets and tools, which name no object a
+/// restart of a service would. Each is the operation, the object's words, and its commands.
+pub(crate) const OPERATED_BY_NATURE: &[(&str, &[&str], &[&str])] = &[
+    (
+        "restart",
+        &["apppool", "apppools", "iis", "pool", "pools", "w3svc"],
+        &[
+            "appcmd recycle apppool",
+            "iisreset",
+            "restart-webapppool",
+            "restart-webitem",
+            "start-webapppool",
+            "stop-webapppool",
+        ],
+    ),
+    (
+        "stop",
+        &["apppool", "apppools", "iis", "pool", "pools", "w3svc"],
+        &[
+            "appcmd stop apppool",
+            "iisreset /stop",
+            "stop-webapppool",
+            "stop-website",
+        ],
+    ),
+];
+
+/// Verbs of closing a tracked item, each with the states an update sets to do it (issue 21,
+/// twelfth round, P8): "don't close or cancel Linear issues" forbids `update_issue {"state":
+/// "Done"}` as it forbids `close_issue`. Lower-case, as an argument's value is compared.
+pub(crate) const CLOSING_VERBS: &[(&str, &[&str])] = &[
+    ("cancel", &["canceled", "cancelled", "wont_do", "won't do"]),
+    (
+        "canceling",
+        &["canceled", "cancelled", "wont_do", "won't do"],
+    ),
+    (
+        "cancelling",
+        &["canceled", "cancelled", "wont_do", "won't do"],
+    ),
+    ("close", &["closed", "completed", "done", "resolved"]),
+    ("closing", &["closed", "completed", "done", "resolved"]),
+    ("resolve", &["completed", "done", "resolved"]),
+    ("resolving", &["completed", "done", "resolved"]),
+];
+
+/// The items a closing verb closes, as a kind (plural): "close issue #311" is of one issue,
+/// which the grammar reads as its id.
+pub(crate) const TRACKED_ITEMS: &[&str] = &["issues", "prs", "requests", "tickets", "tasks"];
+/// The argument keys trackers set an item's state by.
+pub(crate) const STATE_KEYS: &[&str] = &["state", "status", "state_reason", "stateid"];
