@@ -620,3 +620,109 @@ fn a_required_value_with_placeholders_takes_any_value_they_spell() {
     // No placeholder: no other value is the one wanted.
     assert!(!fills_placeholders("dev", "prod"));
 }
+
+#[test]
+fn a_dry_run_is_no_run_unless_the_rule_names_the_dry_run() {
+    use MatcherKind::{Command, Flag};
+    let shell = |command: &str| json!({ "command": command });
+    check(
+        Command,
+        "npm publish",
+        "Bash",
+        shell("npm publish --dry-run"),
+        false,
+    );
+    check(
+        Command,
+        "npm publish",
+        "Bash",
+        shell("npm publish --access public"),
+        true,
+    );
+    check(
+        Command,
+        "git push",
+        "Bash",
+        shell("git push -n origin main"),
+        false,
+    );
+    check(
+        Command,
+        "git fetch",
+        "Bash",
+        shell("git fetch -n origin"),
+        true,
+    );
+    check(
+        Command,
+        "rsync",
+        "Bash",
+        shell("rsync -avn ./a host:/b"),
+        false,
+    );
+    check(
+        Command,
+        "make deploy",
+        "Bash",
+        shell("make -n deploy"),
+        false,
+    );
+    check(
+        Command,
+        "kubectl apply",
+        "Bash",
+        shell("kubectl apply --dry-run=client -f x.yaml"),
+        false,
+    );
+    check(
+        Command,
+        "kubectl apply",
+        "Bash",
+        shell("kubectl apply --dry-run=none -f x.yaml"),
+        true,
+    );
+    check(
+        Command,
+        "remove-item",
+        "Bash",
+        shell("Remove-Item -Recurse C:\\x -WhatIf"),
+        false,
+    );
+    check(
+        Command,
+        "ansible-playbook",
+        "Bash",
+        shell("ansible-playbook -C site.yml"),
+        false,
+    );
+    // The rule is about the dry run itself.
+    check(
+        Command,
+        "npm publish --dry-run",
+        "Bash",
+        shell("npm publish --dry-run"),
+        true,
+    );
+    check(
+        Flag,
+        "--dry-run",
+        "Bash",
+        shell("kubectl apply --dry-run=server -f x.yaml"),
+        true,
+    );
+    // A tool's own dry-run argument.
+    check(
+        Command,
+        "npm publish",
+        "npm_publish",
+        json!({"dry_run": true}),
+        false,
+    );
+    check(
+        Command,
+        "npm publish",
+        "npm_publish",
+        json!({"tag": "next"}),
+        true,
+    );
+}
