@@ -726,3 +726,47 @@ fn a_dry_run_is_no_run_unless_the_rule_names_the_dry_run() {
         true,
     );
 }
+
+#[test]
+fn windows_paths_keep_their_backslashes_as_separators() {
+    use MatcherKind::Path;
+    let shell = |command: &str| json!({ "command": command });
+    // A cmdlet's line, a cmd command's line, and a Windows-shaped word in any line.
+    check(
+        Path,
+        "build/out",
+        "Bash",
+        shell("Remove-Item -Recurse .\\build\\out"),
+        true,
+    );
+    check(
+        Path,
+        "C:\\Data\\Archive",
+        "Bash",
+        shell("del c:\\data\\archive\\x.txt"),
+        true,
+    );
+    check(
+        Path,
+        "envs/prod/x.tfvars",
+        "Bash",
+        shell("type envs\\prod\\x.tfvars"),
+        true,
+    );
+    check(
+        Path,
+        "C:/Data/Archive",
+        "Bash",
+        shell("rm -r C:\\Data\\Archive\\2023"),
+        true,
+    );
+    check(
+        Path,
+        "c:/data/archive",
+        "Bash",
+        shell("rm -r C:\\Data\\Incoming"),
+        false,
+    );
+    // In a POSIX line too, `.\build\out` is no `.buildout`.
+    check(Path, "buildout", "Bash", shell("rm .\\build\\out"), false);
+}
