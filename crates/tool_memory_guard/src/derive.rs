@@ -134,6 +134,8 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     // the reason's "when" is no condition of the order.
     let unreasoned = reasons::without_reasons(text);
     let text = unreasoned.as_deref().unwrap_or(text);
+    let unnamed = reasons::program_nouns_dropped(text);
+    let text = unnamed.as_deref().unwrap_or(text);
     if let Some(mixed) = narrowing::mixed_orders(text, |part| derive_reading(part, tool_name)) {
         return Some(mixed);
     }
