@@ -886,6 +886,50 @@ pub(crate) fn is_recipient_key(key: &str) -> bool {
         .any(|word| RECIPIENT_KEYS.contains(&word.as_str()))
 }
 
+/// Whether a command line is PowerShell's or `cmd`'s by its first word: a cmdlet (`Verb-Noun`
+/// with one of PowerShell's approved verbs of files and processes) or a command only `cmd`
+/// has.
+fn windows_line(line: &str) -> bool {
+    const VERBS: &[&str] = &[
+        "add", "clear", "copy", "export", "get", "import", "invoke", "move", "new", "out",
+        "remove", "rename", "restart", "set", "start", "stop", "test", "write",
+    ];
+    const CMD: &[&str] = &[
+        "copy", "del", "dir", "erase", "md", "move", "rd", "ren", "robocopy", "type", "xcopy",
+    ];
+    let Some(first) = line.split_whitespace().next() else {
+        return false;
+    };
+    let first = first.to_ascii_lowercase();
+    if CMD.contains(&first.as_str()) {
+        return true;
+    }
+    first.split_once('-').is_some_and(|(verb, noun)| {
+        VERBS.contains(&verb) && !noun.is_empty() && noun.bytes().all(|b| b.is_ascii_alphabetic())
+    })
+}
+
+/// Whether a shell word is shaped like a Windows path: a drive (`C:\`), `.\` or `..\`, or a
+/// share (`\\server\`), after an opening quote or an option's `=`.
+fn windows_path_word(word: &str) -> bool {
+    let word = word.rsplit_once('=').map_or(word, |(_, value)| value);
+    let word = word.trim_start_matches(['"', '\'']);
+    let bytes = word.as_bytes();
+    let drive = bytes.len() > 3
+        && bytes[0].is_ascii_alphabetic()
+        && bytes[1] == b':'
+        && bytes[2] == b'\\'
+        && bytes[3] != b' ';
+    drive
+        || word.starts_with(".\\")
+        || word.starts_with("..\\")
+        || (word.starts_with("\\\\")
+            && word
+                .as_bytes()
+                .get(2)
+                .is_some_and(u8::is_ascii_alphanumeric))
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -1111,48 +1155,4 @@ mod tests {
         check_programs("python -c 'print(1)' x.py", &["python"]);
         check_programs("node server", &["node"]);
     }
-}
-
-/// Whether a command line is PowerShell's or `cmd`'s by its first word: a cmdlet (`Verb-Noun`
-/// with one of PowerShell's approved verbs of files and processes) or a command only `cmd`
-/// has.
-fn windows_line(line: &str) -> bool {
-    const VERBS: &[&str] = &[
-        "add", "clear", "copy", "export", "get", "import", "invoke", "move", "new", "out",
-        "remove", "rename", "restart", "set", "start", "stop", "test", "write",
-    ];
-    const CMD: &[&str] = &[
-        "copy", "del", "dir", "erase", "md", "move", "rd", "ren", "robocopy", "type", "xcopy",
-    ];
-    let Some(first) = line.split_whitespace().next() else {
-        return false;
-    };
-    let first = first.to_ascii_lowercase();
-    if CMD.contains(&first.as_str()) {
-        return true;
-    }
-    first.split_once('-').is_some_and(|(verb, noun)| {
-        VERBS.contains(&verb) && !noun.is_empty() && noun.bytes().all(|b| b.is_ascii_alphabetic())
-    })
-}
-
-/// Whether a shell word is shaped like a Windows path: a drive (`C:\`), `.\` or `..\`, or a
-/// share (`\\server\`), after an opening quote or an option's `=`.
-fn windows_path_word(word: &str) -> bool {
-    let word = word.rsplit_once('=').map_or(word, |(_, value)| value);
-    let word = word.trim_start_matches(['"', '\'']);
-    let bytes = word.as_bytes();
-    let drive = bytes.len() > 3
-        && bytes[0].is_ascii_alphabetic()
-        && bytes[1] == b':'
-        && bytes[2] == b'\\'
-        && bytes[3] != b' ';
-    drive
-        || word.starts_with(".\\")
-        || word.starts_with("..\\")
-        || (word.starts_with("\\\\")
-            && word
-                .as_bytes()
-                .get(2)
-                .is_some_and(u8::is_ascii_alphanumeric))
 }
