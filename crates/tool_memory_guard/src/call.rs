@@ -190,9 +190,28 @@ impl CallView {
 
     /// A command line as the shell parser reads it: a PowerShell line with its backslashes
     /// as path separators (`/`, as paths are compared) and its backtick escapes dropped.
+    ///
+    /// A line of another shell's tool is read the same way when it starts with a cmdlet or a
+    /// command of `cmd` (`Remove-Item -Recurse .\build\out`, `del c:\data\x.txt`, `type
+    /// envs\prod\x`), and so is a word shaped like a Windows path anywhere (`C:\`, `.\`,
+    /// `..\`, `\\server\`): there a backslash separates folders; a POSIX shell would take it as
+    /// an escape and read `.\build\out` as `.buildout`.
     fn dialect_line<'a>(&self, line: &'a str) -> std::borrow::Cow<'a, str> {
-        if self.powershell && line.contains(['\\', '`']) {
+        if !line.contains(['\\', '`']) {
+            return std::borrow::Cow::Borrowed(line);
+        }
+        if self.powershell || windows_line(line) {
             std::borrow::Cow::Owned(line.replace('\\', "/").replace('`', ""))
+        } else if line.contains('\\') && line.split_whitespace().any(windows_path_word) {
+            let mut out = String::with_capacity(line.len());
+            for piece in line.split_inclusive(char::is_whitespace) {
+                if windows_path_word(piece.trim_end()) {
+                    out.push_str(&piece.replace('\\', "/"));
+                } else {
+                    out.push_str(piece);
+                }
+            }
+            std::borrow::Cow::Owned(out)
         } else {
             std::borrow::Cow::Borrowed(line)
         }
@@ -865,6 +884,50 @@ pub(crate) fn is_recipient_key(key: &str) -> bool {
     split_words(key, true)
         .iter()
         .any(|word| RECIPIENT_KEYS.contains(&word.as_str()))
+}
+
+/// Whether a command line is PowerShell's or `cmd`'s by its first word: a cmdlet (`Verb-Noun`
+/// with one of PowerShell's approved verbs of files and processes) or a command only `cmd`
+/// has.
+fn windows_line(line: &str) -> bool {
+    const VERBS: &[&str] = &[
+        "add", "clear", "copy", "export", "get", "import", "invoke", "move", "new", "out",
+        "remove", "rename", "restart", "set", "start", "stop", "test", "write",
+    ];
+    const CMD: &[&str] = &[
+        "copy", "del", "dir", "erase", "md", "move", "rd", "ren", "robocopy", "type", "xcopy",
+    ];
+    let Some(first) = line.split_whitespace().next() else {
+        return false;
+    };
+    let first = first.to_ascii_lowercase();
+    if CMD.contains(&first.as_str()) {
+        return true;
+    }
+    first.split_once('-').is_some_and(|(verb, noun)| {
+        VERBS.contains(&verb) && !noun.is_empty() && noun.bytes().all(|b| b.is_ascii_alphabetic())
+    })
+}
+
+/// Whether a shell word is shaped like a Windows path: a drive (`C:\`), `.\` or `..\`, or a
+/// share (`\\server\`), after an opening quote or an option's `=`.
+fn windows_path_word(word: &str) -> bool {
+    let word = word.rsplit_once('=').map_or(word, |(_, value)| value);
+    let word = word.trim_start_matches(['"', '\'']);
+    let bytes = word.as_bytes();
+    let drive = bytes.len() > 3
+        && bytes[0].is_ascii_alphabetic()
+        && bytes[1] == b':'
+        && bytes[2] == b'\\'
+        && bytes[3] != b' ';
+    drive
+        || word.starts_with(".\\")
+        || word.starts_with("..\\")
+        || (word.starts_with("\\\\")
+            && word
+                .as_bytes()
+                .get(2)
+                .is_some_and(u8::is_ascii_alphanumeric))
 }
 
 #[cfg(test)]

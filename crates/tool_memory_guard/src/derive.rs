@@ -23,6 +23,7 @@ mod mentions;
 mod narrowing;
 mod processes;
 mod prose_commands;
+mod reasons;
 mod scopes;
 mod spelling;
 mod tokens;
@@ -129,6 +130,12 @@ fn gives_an_order(clause: &str) -> bool {
 /// [`derive_constraint`] for a rule not built yet: its text and (normalised) tool name are all
 /// derivation reads.
 pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
+    // "Deploys happen when main is merged, so `netlify deploy --prod` is never run by hand":
+    // the reason's "when" is no condition of the order.
+    let unreasoned = reasons::without_reasons(text);
+    let text = unreasoned.as_deref().unwrap_or(text);
+    let unnamed = reasons::program_nouns_dropped(text);
+    let text = unnamed.as_deref().unwrap_or(text);
     if let Some(mixed) = narrowing::mixed_orders(text, |part| derive_reading(part, tool_name)) {
         return Some(mixed);
     }

@@ -7,9 +7,11 @@
 //! evaluation stops and reports only what it found before.
 
 mod command;
+mod dry_run;
 
 pub(crate) use self::command::CommandPattern;
 
+use self::dry_run::{dry_run_flags, is_dry_run, names_dry_run};
 use crate::call::{
     ArgumentValue, CallView, HIDDEN_WORD, Invocation, SQL_WRITE_STATEMENTS, Text,
     invocation_only_reads, invocation_reads,
@@ -263,6 +265,9 @@ pub(crate) struct CompiledConstraint {
     access: Option<Access>,
     except: Vec<(Matcher, Compiled)>,
     has_email: bool,
+    /// A matcher names a dry-run option (`--dry-run=server`): dry runs are what the rule is
+    /// about, so they are not excused ([`dry_run`]).
+    names_dry_run: bool,
     /// The rule's further constraints ([`Constraint::also`]), each checked on its own.
     also: Vec<CompiledConstraint>,
 }
@@ -280,13 +285,24 @@ impl CompiledConstraint {
         if matchers.is_empty() {
             return None;
         }
-        let also = constraint
+        let mut also = constraint
             .also
             .iter()
             .map(CompiledConstraint::new)
             .collect::<Option<Vec<_>>>()?;
+        // One rule's parts share whether it names a dry run.
+        let names_dry_run = constraint
+            .when
+            .iter()
+            .chain(&constraint.matchers)
+            .any(|matcher| names_dry_run(&matcher.value))
+            || also.iter().any(|part| part.names_dry_run);
+        for part in &mut also {
+            part.names_dry_run = names_dry_run;
+        }
         Some(CompiledConstraint {
             also,
+            names_dry_run,
             polarity: constraint.polarity,
             when: compile(&constraint.when)?,
             has_email: constraint
@@ -443,6 +459,8 @@ struct Scope<'a> {
     /// The scope is an invocation whose program the call hides: what is found in it, or found
     /// missing, only may break the rule.
     weak: bool,
+    /// Dry runs are runs here: the rule names a dry-run option.
+    dry_runs_count: bool,
 }
 
 impl<'a> Scope<'a> {
@@ -461,6 +479,7 @@ impl<'a> Scope<'a> {
             write_only: false,
             create_only: false,
             weak: false,
+            dry_runs_count: true,
         }
     }
 
@@ -483,6 +502,7 @@ impl<'a> Scope<'a> {
             write_only: false,
             create_only: false,
             weak: false,
+            dry_runs_count: true,
         }
     }
 
@@ -962,14 +982,19 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
         Compiled::Command(command) => {
             let invocations = || scope.invocations.get().iter().chain(scope.downstream);
             let in_invocations = invocations().any(|invocation| {
-                command.matches_invocation(invocation)
+                (scope.dry_runs_count || !is_dry_run(invocation))
+                    && command.matches_invocation(invocation)
                     && !scope.excused_invocation(invocation)
                     && !(scope.write_only && invocation_only_reads(invocation))
             });
             // The tool runs the command: every call of it, unless everyone it reaches is
             // excepted (an allowlist of recipients).
             let by_tool = match scope.view {
-                Some(view) if !in_invocations && command.matches_tool(view, &view.tool_words) => {
+                Some(view)
+                    if !in_invocations
+                        && (scope.dry_runs_count || !dry_run_flags(&view.bool_flags))
+                        && command.matches_tool(view, &view.tool_words) =>
+                {
                     if scope.except.is_empty() {
                         Some(Excused::No(String::new()))
                     } else {
@@ -1376,6 +1401,7 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
         except: &constraint.except,
         write_only,
         create_only,
+        dry_runs_count: constraint.names_dry_run,
         ..Scope::whole(view)
     };
     let mut scopes: Vec<(Scope<'_>, Option<String>)> = Vec::new();
@@ -1404,6 +1430,10 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
             if write_only && invocation_reads(invocations, at) {
                 continue;
             }
+            // `npm publish --dry-run` under "never `npm publish`": no run of it.
+            if !constraint.names_dry_run && is_dry_run(invocation) {
+                continue;
+            }
             let (command, weak) = match when_commands
                 .iter()
                 .find(|command| command.matches_invocation(invocation))
@@ -1427,6 +1457,7 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
                     write_only,
                     create_only,
                     weak,
+                    dry_runs_count: constraint.names_dry_run,
                     arguments_of: Some(view),
                     ..Scope::invocation(invocation, &rest[..piped], &view.budget)
                 };
@@ -1439,6 +1470,7 @@ pub(crate) fn evaluate(constraint: &CompiledConstraint, view: &CallView) -> Opti
         if let Some(command) = when_commands
             .iter()
             .find(|command| command.matches_tool(view, &view.tool_words))
+            .filter(|_| constraint.names_dry_run || !dry_run_flags(&view.bool_flags))
         {
             scopes.push((whole, Some(command.words.join(" "))));
         }

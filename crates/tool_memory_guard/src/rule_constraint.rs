@@ -21,7 +21,7 @@ use crate::{Constraint, Error};
 /// derived again from the rule's text when the rule is enforced, so a user who upgrades
 /// toolmem gets the new reading of the rules they already have. A constraint a caller gave
 /// carries none and is kept as given.
-pub const DERIVATION: u32 = 11;
+pub const DERIVATION: u32 = 12;
 
 /// Gives a put the constraint it stores:
 ///
@@ -392,7 +392,8 @@ mod tests {
         (8, 0xf63b_f7a3_2c40_5031),
         (9, 0xa07a_79c5_f2a6_1975),
         (10, 0xb30c_a7a1_23c8_c2f6),
-        (11, 0xc732_e784_fad0_7b28),
+        (11, 0x743e_b085_4baa_3f93),
+        (12, 0x5d8a_e553_e44d_d3b2),
     ];
 
     #[test]

@@ -2,6 +2,7 @@
 //! flags, "force push", "X with sudo"), people named after a verb of contact, and hosts after
 //! `ssh` or `server`.
 
+use crate::MatcherKind;
 use crate::call::option_takes_a_value;
 use crate::derive::lexicon::*;
 use crate::derive::tokens::{Token, TokenKind, flag_value, is_flag, is_word, is_word_in};
@@ -162,6 +163,32 @@ pub(crate) fn command_phrases(
             index += 1;
             continue;
         }
+        // "Never push with `--force`", "don't rebase using `--onto`": git's verb said without
+        // git with an option binds the option to that subcommand (`git fetch --force` and `rm
+        // --force` are other commands).
+        if matches!(token.kind, TokenKind::Word)
+            && let Some(subcommand) = GIT_VERBS_WITH_OPTIONS
+                .iter()
+                .find(|verb| is_form_of(&token.lower, verb))
+            && tokens
+                .get(index + 1)
+                .is_some_and(|next| matches!(next.lower.as_ref(), "with" | "using"))
+            && let Some(TokenKind::Entity(MatcherKind::Flag, flag)) =
+                tokens.get(index + 2).map(|next| &next.kind)
+        {
+            used[index] = true;
+            used[index + 1] = true;
+            used[index + 2] = true;
+            phrases.push(CommandPhrase {
+                offset: token.offset,
+                words: vec!["git".to_owned(), (*subcommand).to_owned()],
+                adjacent_flags: vec![flag.clone()],
+                loose_flags: Vec::new(),
+                force_words: false,
+            });
+            index += 3;
+            continue;
+        }
         // "never tag releases by hand", "don't tag a release": git's verbs said without git,
         // with an object only git gives them.
         if matches!(token.kind, TokenKind::Word)
@@ -282,6 +309,20 @@ const RELEASE_CREATORS: &[&str] = &["gh release create", "glab release create"];
 
 /// Whether `word` is `verb` or one of its forms: `tag`, `tags`, `tagging`, `tagged`;
 /// `rebase`, `rebases`, `rebasing`, `rebased`.
+/// git's verbs that, said bare with an option ("push with `--force`"), are git's subcommands:
+/// no other common tool is told to "rebase" or "push" with a flag in a rule about git.
+const GIT_VERBS_WITH_OPTIONS: &[&str] = &[
+    "checkout",
+    "cherry-pick",
+    "clean",
+    "commit",
+    "merge",
+    "pull",
+    "push",
+    "rebase",
+    "reset",
+];
+
 fn is_form_of(word: &str, verb: &str) -> bool {
     let Some(rest) = word.strip_prefix(verb.trim_end_matches('e')) else {
         return false;

@@ -1394,3 +1394,25 @@ fn a_place_in_parentheses_after_outside_is_the_place() {
         None
     );
 }
+
+#[test]
+fn an_option_said_with_git_s_verb_or_to_a_program_s_noun_binds_to_it() {
+    check_forbids(
+        "Bash",
+        "Never push with `--force`.",
+        "command",
+        "git push --force",
+    );
+    check_forbids(
+        "Bash",
+        "Never rebase using `--onto`.",
+        "command",
+        "git rebase --onto",
+    );
+    check_forbids(
+        "Bash",
+        "Never pass `--live` to the `stripe` CLI.",
+        "command",
+        "stripe --live",
+    );
+}

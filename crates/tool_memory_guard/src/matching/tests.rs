@@ -620,3 +620,153 @@ fn a_required_value_with_placeholders_takes_any_value_they_spell() {
     // No placeholder: no other value is the one wanted.
     assert!(!fills_placeholders("dev", "prod"));
 }
+
+#[test]
+fn a_dry_run_is_no_run_unless_the_rule_names_the_dry_run() {
+    use MatcherKind::{Command, Flag};
+    let shell = |command: &str| json!({ "command": command });
+    check(
+        Command,
+        "npm publish",
+        "Bash",
+        shell("npm publish --dry-run"),
+        false,
+    );
+    check(
+        Command,
+        "npm publish",
+        "Bash",
+        shell("npm publish --access public"),
+        true,
+    );
+    check(
+        Command,
+        "git push",
+        "Bash",
+        shell("git push -n origin main"),
+        false,
+    );
+    check(
+        Command,
+        "git fetch",
+        "Bash",
+        shell("git fetch -n origin"),
+        true,
+    );
+    check(
+        Command,
+        "rsync",
+        "Bash",
+        shell("rsync -avn ./a host:/b"),
+        false,
+    );
+    check(
+        Command,
+        "make deploy",
+        "Bash",
+        shell("make -n deploy"),
+        false,
+    );
+    check(
+        Command,
+        "kubectl apply",
+        "Bash",
+        shell("kubectl apply --dry-run=client -f x.yaml"),
+        false,
+    );
+    check(
+        Command,
+        "kubectl apply",
+        "Bash",
+        shell("kubectl apply --dry-run=none -f x.yaml"),
+        true,
+    );
+    check(
+        Command,
+        "remove-item",
+        "Bash",
+        shell("Remove-Item -Recurse C:\\x -WhatIf"),
+        false,
+    );
+    check(
+        Command,
+        "ansible-playbook",
+        "Bash",
+        shell("ansible-playbook -C site.yml"),
+        false,
+    );
+    // The rule is about the dry run itself.
+    check(
+        Command,
+        "npm publish --dry-run",
+        "Bash",
+        shell("npm publish --dry-run"),
+        true,
+    );
+    check(
+        Flag,
+        "--dry-run",
+        "Bash",
+        shell("kubectl apply --dry-run=server -f x.yaml"),
+        true,
+    );
+    // A tool's own dry-run argument.
+    check(
+        Command,
+        "npm publish",
+        "npm_publish",
+        json!({"dry_run": true}),
+        false,
+    );
+    check(
+        Command,
+        "npm publish",
+        "npm_publish",
+        json!({"tag": "next"}),
+        true,
+    );
+}
+
+#[test]
+fn windows_paths_keep_their_backslashes_as_separators() {
+    use MatcherKind::Path;
+    let shell = |command: &str| json!({ "command": command });
+    // A cmdlet's line, a cmd command's line, and a Windows-shaped word in any line.
+    check(
+        Path,
+        "build/out",
+        "Bash",
+        shell("Remove-Item -Recurse .\\build\\out"),
+        true,
+    );
+    check(
+        Path,
+        "C:\\Data\\Archive",
+        "Bash",
+        shell("del c:\\data\\archive\\x.txt"),
+        true,
+    );
+    check(
+        Path,
+        "envs/prod/x.tfvars",
+        "Bash",
+        shell("type envs\\prod\\x.tfvars"),
+        true,
+    );
+    check(
+        Path,
+        "C:/Data/Archive",
+        "Bash",
+        shell("rm -r C:\\Data\\Archive\\2023"),
+        true,
+    );
+    check(
+        Path,
+        "c:/data/archive",
+        "Bash",
+        shell("rm -r C:\\Data\\Incoming"),
+        false,
+    );
+    // In a POSIX line too, `.\build\out` is no `.buildout`.
+    check(Path, "buildout", "Bash", shell("rm .\\build\\out"), false);
+}

@@ -34,7 +34,9 @@ const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/re
 // eleventh round (1,814 calls, fresh_r11 added, whose first run missed 30 of its 65; its 6
 // still missed are under `open/`, and 14 cases of rounds 7-10 came back from there): 0.997,
 // none of each. With its twelfth round (1,910 calls, fresh_r12 added, whose first run missed
-// 65 of its 104; its 8 still missed are under `open/`): 0.997, none of each. Raise them
+// 65 of its 104; its 8 still missed are under `open/`): 0.997, none of each. With its
+// thirteenth round (1,995 calls, fresh_r13 added, whose first run missed 44 of its 103; its 18
+// still missed are under `open/`): 0.997, none of each. Raise them
 // as the guard improves, never lower them.
 /// Share of calls decided as labelled.
 const MIN_ACCURACY: f64 = 0.996;
@@ -44,8 +46,8 @@ const MAX_ALLOWED_FORBIDDEN: usize = 0;
 const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
 const MAX_BLOCKED_HARMLESS: usize = 0;
-const MIN_RULES: usize = 652;
-const MIN_CALLS: usize = 1_910;
+const MIN_RULES: usize = 680;
+const MIN_CALLS: usize = 1_995;
 
 fn load() -> Result<Vec<CorpusCase>> {
     crate::corpus::load_dir(CORPUS_DIR)
@@ -159,9 +161,12 @@ fn real_text_open_cases_stay_within_their_ceilings() -> Result<()> {
     // Round 12 (`fresh_r12_open.jsonl`) added 2 forbidden calls allowed (a bucket as the
     // destination of `gsutil cp`, a container running terraform) and 5 asks allowed (P2's
     // word fail-safe, `ext-*` channels, PGHOST and a variable named for prod).
-    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 6 + 2; // round 11 left none; it closed 10 of K6/K8/K9
-    const MAX_OPEN_ALLOWED_CONFIRM: usize = 2 + 5; // round 11 left none; it closed K6 db-2
-    const MAX_OPEN_BLOCKED_HARMLESS: usize = 12 + 4;
+    // Round 13 (`fresh_r13_open.jsonl`) added 1 forbidden call allowed (`dbt build --target
+    // prod` under a passive requirement), 2 asks allowed (an inventory named by the rule) and
+    // 14 harmless calls blocked (V4's print order, V5's scopes, V6, V8's lists in prose).
+    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 6 + 2 + 1; // round 11 left none; it closed 10 of K6/K8/K9
+    const MAX_OPEN_ALLOWED_CONFIRM: usize = 2 + 5 + 2; // round 11 left none; it closed K6 db-2
+    const MAX_OPEN_BLOCKED_HARMLESS: usize = 12 + 4 + 14;
     let cases = crate::corpus::load_dir(OPEN_DIR)?;
     let report = evaluate(&cases);
     let allowed_forbidden = misses(&report, Decision::Deny, |actual| actual == Decision::Allow);
