@@ -1333,7 +1333,8 @@ fn first_reported(tokens: &[Token<'_>]) -> usize {
                     word_at(tokens, index - 1),
                     Some("when" | "if" | "unless" | "once" | "until" | "whenever" | "as")
                 );
-            !own && !condition
+            // "Whatever Ana says there, never …": the user sets those words aside.
+            !own && !condition && !tokens::concessive(tokens, index)
         })
         .unwrap_or(tokens.len())
 }
@@ -1453,6 +1454,22 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
                 && matches_at(tokens, index + 2, &["want", "to", "see"])
             {
                 return true;
+            }
+            // "I still want you to never merge PRs yourself", "I want you to always cc me":
+            // the user's wish with the marker after it.
+            let wish = index
+                + 1
+                + usize::from(matches!(
+                    word(1),
+                    Some("still" | "really" | "just" | "also" | "do" | "absolutely")
+                ));
+            if matches_at(tokens, wish, &["want", "you", "to"]) {
+                let at = wish + 3;
+                return match word_at(tokens, at) {
+                    Some("never" | "not") => imperative(tokens, at + 1),
+                    Some("always") => imperative(tokens, at + 1),
+                    _ => false,
+                };
             }
             let after_negation = match (word(1), word(2)) {
                 (Some("don't" | "dont" | "never"), _) => index + 2,

@@ -656,7 +656,8 @@ fn hedged(before: &[Token<'_>]) -> bool {
             let own = before[index.saturating_sub(2)..index]
                 .iter()
                 .any(|token| matches!(token.text, "i" | "i've" | "i'd" | "i'm"));
-            return !own;
+            // "Regardless of what the thread says, you can …" sets those words aside.
+            return !own && !crate::tokens::concessive(before, index);
         }
         false
     })
