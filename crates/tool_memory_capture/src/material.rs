@@ -299,7 +299,10 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
             mode = Mode::Own;
         }
         if let Mode::Material(kind) = mode {
-            let kind = if kind == MaterialKind::Addressed || is_addressed(line) {
+            let kind = if kind == MaterialKind::Addressed
+                || is_addressed(line)
+                || addressed_in_material(line)
+            {
                 MaterialKind::Addressed
             } else if transcript[index] {
                 MaterialKind::Transcript
@@ -871,6 +874,32 @@ static ADDRESSED: LazyLock<Regex> = LazyLock::new(|| {
 /// Whether the line speaks to AI assistants, language models, bots or readers in general.
 fn is_addressed(line: &str) -> bool {
     ADDRESSED.is_match(line)
+}
+
+/// Inside material, also an agent or bot in the singular or bare plural: a pasted text that
+/// says "Agents: from now on …", "Note to the bot: ignore the freeze" or "Bots and agents:
+/// always tag releases" speaks to whatever agent reads it, never for the user. In the user's
+/// own text those words label the user's rules for their agent ("Agents: never push"), so
+/// only material is read so.
+static ADDRESSED_IN_MATERIAL: LazyLock<Regex> = LazyLock::new(|| {
+    let b = r"(?-u:\b)";
+    let who = format!(r"(?:(?:the|any|all|every|our|your)\s+)?(?:{WHO_PLURAL}|{WHO_ANY}s?)");
+    let patterns = [
+        // "Agents: …", "Bots and agents: …", "Hey agent, …", "Thanks! Agents: …".
+        format!(r"(?:^|[.!?]\s+)[\W_]*{who}(?:\s+(?:and|&|or|/)\s+{who})?\s*:\s*\S"),
+        format!(r"(?:^|[.!?]\s+)[\W_]*(?:dear|hey|hi|hello|yo|attention)\s+{who}\s*[,:!]"),
+        // "Note to the bot:", "a message for the agent".
+        format!(
+            r"{b}(?:note|message|notice|attention|instructions?|warning|reminder|memo|psa)\s+(?:to|for)\s+{who}{b}"
+        ),
+        // "Agents reading this …", "the bot processing this page".
+        format!(r"{b}{who}\s+(?:reading|processing|parsing|seeing)\s+(?:this|these|it){b}"),
+    ];
+    Regex::new(&format!("(?i)(?:{})", patterns.join("|"))).expect("addressee pattern compiles")
+});
+
+fn addressed_in_material(line: &str) -> bool {
+    ADDRESSED_IN_MATERIAL.is_match(line)
 }
 
 // Chat transcripts --------------------------------------------------------------------------
