@@ -1612,6 +1612,14 @@ pub(crate) fn is_alias_word(word: &str) -> bool {
     })
 }
 
+/// Whether `word` (lower-case) is a product or program name of the alias table ("sudo",
+/// "docker", "gmail"), not a kind of tool.
+pub(crate) fn is_program_word(word: &str) -> bool {
+    ALIAS_GROUPS
+        .iter()
+        .any(|group| group.strong.contains(&word))
+}
+
 /// Which groups of the alias table claim a tool: those that list its name among their
 /// `tool_names`, or one of its name words among their `tool_words`.
 fn claimed_by(name: &str, tokens: &[String]) -> u32 {
