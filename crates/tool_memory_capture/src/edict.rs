@@ -480,6 +480,41 @@ impl<'a> EdictReader<'a> {
     }
 
     /// The edicts read, in message order.
+    /// How many edicts were read so far.
+    pub(crate) fn edict_count(&self) -> usize {
+        self.edicts.len()
+    }
+
+    /// A list item of the user's own of several sentences that holds one order: its other
+    /// sentences are that order's reasons or its scope ("- Tags are mine. Don't run `git
+    /// tag`.", "1. Never run `FLUSHALL`. The cache is shared with billing."), so the rule's
+    /// text is the whole item. It is still attributed by its order alone, so a reason that
+    /// names another tool does not move it. `from` is the count of edicts before the item.
+    pub(crate) fn whole_item(&mut self, span: &Span<'a>, item: &'a str, from: usize) {
+        if span.voice != Voice::Own || self.edicts.len() != from + 1 {
+            return;
+        }
+        let item = with_sign(span.text, item.trim());
+        let Some(edict) = self.edicts.last_mut() else {
+            return;
+        };
+        let Cow::Borrowed(text) = edict.text else {
+            return;
+        };
+        if edict.about.is_some()
+            || edict.line != span.line
+            || text.len() >= item.len()
+            || item.chars().count() > MAX_EDICT_CHARS
+            || !within(item, text)
+        {
+            return;
+        }
+        edict.about = Some(text.to_owned());
+        edict.text = Cow::Borrowed(item);
+        edict.form = match_form(item);
+        edict.whole = true;
+    }
+
     pub(crate) fn finish(self) -> Vec<Edict<'a>> {
         self.edicts
     }
@@ -632,6 +667,13 @@ fn pointer_order(tokens: &[Token<'_>]) -> bool {
 }
 
 /// Whether `part` ends where `text` ends (both slices of one line).
+/// Whether `part` is a slice of `text` (the same bytes, not equal ones).
+fn within(text: &str, part: &str) -> bool {
+    let start = text.as_ptr() as usize;
+    let part_start = part.as_ptr() as usize;
+    part_start >= start && part_start + part.len() <= start + text.len()
+}
+
 fn ends_with_ptr(text: &str, part: &str) -> bool {
     std::ptr::eq(
         text.as_ptr().wrapping_add(text.len()),

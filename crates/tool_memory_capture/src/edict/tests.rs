@@ -391,8 +391,8 @@ fn a_sign_opens_an_item_like_a_bullet_and_a_ban_sign_bans_it() {
             "🚫 Don't touch `infra/`.",
         ],
     );
-    // The sign stays in the rule's text, the list marker does not; a later sentence of the
-    // item does not take the sign.
+    // The sign stays in the rule's text, the list marker does not. An item of several
+    // sentences that holds one order is one rule, sign and reasons included (round 12, S2).
     check(
         "- ⛔️ Never run `terraform destroy`.\n✋ Ask before running `db:reset`.",
         &[
@@ -402,7 +402,7 @@ fn a_sign_opens_an_item_like_a_bullet_and_a_ban_sign_bans_it() {
     );
     check(
         "- ⚠️ Builds are slow. Never run `make all` on the laptop.",
-        &["Never run `make all` on the laptop."],
+        &["⚠️ Builds are slow. Never run `make all` on the laptop."],
     );
     // A ban sign bans an item about a tool; other signs and items about nothing do not.
     check(
@@ -857,4 +857,26 @@ fn a_bare_refusal_bans_what_the_sentence_before_named_in_code() {
     check("The build is slow today. Don't.", &[]);
     check("`make bundle` uploads to S3. Don't?", &[]);
     check("`make bundle` uploads to S3. Don't worry.", &[]);
+}
+
+/// Round 12, S2: a list item's reasons belong to its one order; an item of two orders, a line
+/// that is no list item and a lead-in's items keep their sentences apart.
+#[test]
+fn a_list_item_with_one_order_is_one_rule() {
+    check(
+        "- Tags are mine. Don't run `git tag`, not even for a release candidate.",
+        &["Tags are mine. Don't run `git tag`, not even for a release candidate."],
+    );
+    check(
+        "1. Never run `redis-cli FLUSHALL` on any host. The cache is shared with billing.",
+        &["Never run `redis-cli FLUSHALL` on any host. The cache is shared with billing."],
+    );
+    check(
+        "- Never push to main. Never force-push.",
+        &["Never push to main.", "Never force-push."],
+    );
+    check(
+        "Builds are slow. Never run `make all` on the laptop.",
+        &["Never run `make all` on the laptop."],
+    );
 }
