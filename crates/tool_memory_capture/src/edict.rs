@@ -97,6 +97,9 @@ pub(crate) struct EdictReader<'a> {
     /// Whether that clause was an order itself: then a rule after it that points back
     /// ("… Stop using the browser for that.") does not take it in.
     previous_was_order: bool,
+    /// The verdict columns of the table being read ("| Allowed | Forbidden |"): each
+    /// column's index and its header, which opens the rule of each cell under it.
+    verdicts: Vec<(usize, String)>,
     /// The quotations of the span being read, code spans left out; found on the span's first
     /// edict only, since most spans hold none.
     quotes: Option<Vec<Range<usize>>>,
@@ -213,6 +216,13 @@ impl<'a> EdictReader<'a> {
                     }
                 }
                 _ => self.lead = None,
+            }
+        }
+        // "| Allowed | Forbidden |" over "| `docker ps` | `docker volume prune` |": each cell
+        // under a verdict column is a rule of that verdict.
+        if !self.verdicts.is_empty() || span.text.trim_start().starts_with('|') {
+            if let Some(read) = self.verdict_table_row(span, reader) {
+                return read;
             }
         }
         // "| `git push --force` | never |": a row whose policy cell is a marker or a consent
@@ -480,6 +490,64 @@ impl<'a> EdictReader<'a> {
     }
 
     /// The edicts read, in message order.
+    /// Reads a line of a verdict table: its header row sets the verdict columns, each data
+    /// row yields a rule for each non-empty cell under one ("Forbidden: `docker volume
+    /// prune`"), and any other line ends the table. `None` when the line is no part of one.
+    fn verdict_table_row(&mut self, span: &Span<'a>, reader: &Reader<'_>) -> Option<bool> {
+        let row = span.text.trim();
+        if !row.starts_with('|') {
+            self.verdicts.clear();
+            return None;
+        }
+        if is_table_separator(row) {
+            return (!self.verdicts.is_empty()).then_some(false);
+        }
+        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+        let line_after = reader.lines().get(span.line + 1).copied().unwrap_or("");
+        if is_table_separator(line_after) {
+            // A header row: two or more columns, one or more of them a verdict.
+            self.verdicts = if cells.len() >= 2 {
+                cells
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, cell)| is_verdict_header(cell))
+                    .map(|(index, cell)| (index, (*cell).to_owned()))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            return (!self.verdicts.is_empty()).then_some(false);
+        }
+        if self.verdicts.is_empty() {
+            return None;
+        }
+        let before = self.edicts.len();
+        for (index, header) in &self.verdicts {
+            let Some(cell) = cells.get(*index) else {
+                continue;
+            };
+            let cell = cell.trim();
+            if !cell.chars().any(char::is_alphanumeric) || is_edict(&match_form(cell)) {
+                continue;
+            }
+            let header = header.trim_matches(|ch: char| ch == '*' || ch == '_' || ch == ' ');
+            let text = format!("{header}: {cell}");
+            let cut = truncate_chars(&text, MAX_EDICT_CHARS);
+            self.edicts.push(Edict {
+                whole: cut.len() == text.len(),
+                form: match_form(&text),
+                text: Cow::Owned(cut.to_owned()),
+                voice: span.voice,
+                previous: self.previous,
+                line: span.line,
+                about: None,
+                names_a_tool: false,
+            });
+        }
+        // A row with a verdict cell is read as its verdicts; one without reads as usual.
+        (self.edicts.len() > before).then_some(false)
+    }
+
     /// How many edicts were read so far.
     pub(crate) fn edict_count(&self) -> usize {
         self.edicts.len()
@@ -814,6 +882,40 @@ fn lead_in(line: &str, line_form: &str) -> Option<(String, bool)> {
 }
 
 /// Whether `line` is the separator row of a table (`|---|---|`).
+/// Whether a table header names a verdict that forbids or gates what its column holds:
+/// "Forbidden", "Don't", "Needs approval", "❌ Never", "Ask first".
+fn is_verdict_header(cell: &str) -> bool {
+    let form = match_form(cell);
+    let form = form.trim_matches(|ch: char| !ch.is_alphanumeric());
+    VERDICT_HEADERS.contains(&form)
+}
+
+/// Table headers of a column of forbidden or gated things, in match form.
+const VERDICT_HEADERS: &[&str] = &[
+    "approval needed",
+    "approval required",
+    "ask first",
+    "ask me first",
+    "avoid",
+    "banned",
+    "blocked",
+    "do not",
+    "don't",
+    "dont",
+    "forbidden",
+    "needs approval",
+    "needs my approval",
+    "needs my ok",
+    "never",
+    "never do",
+    "not allowed",
+    "off limits",
+    "off-limits",
+    "only with approval",
+    "prohibited",
+    "requires approval",
+];
+
 fn is_table_separator(line: &str) -> bool {
     let trimmed = line.trim();
     trimmed.starts_with('|')

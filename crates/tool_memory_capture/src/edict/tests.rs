@@ -880,3 +880,26 @@ fn a_list_item_with_one_order_is_one_rule() {
         &["Never run `make all` on the laptop."],
     );
 }
+
+/// Round 12, S3: a verdict table's cells under a Forbidden / Needs approval / Don't column are
+/// rules of that verdict; the cells under other columns and a table with no verdict are none.
+#[test]
+fn a_verdict_tables_cells_are_rules_of_their_verdict() {
+    check(
+        "| Allowed | Forbidden |\n|---|---|\n| `docker ps` | `docker volume prune` |\n| `docker logs` | |",
+        &["Forbidden: `docker volume prune`"],
+    );
+    check(
+        "| Do | Don't |\n|----|-------|\n| `pnpm test` | `pnpm publish` |",
+        &["Don't: `pnpm publish`"],
+    );
+    check(
+        "| Command | What it does |\n|---|---|\n| `pnpm publish` | Publishes the package |",
+        &[],
+    );
+    // The table ends at the first line that is no row.
+    check(
+        "| Safe | Needs approval |\n|---|---|\n| `git fetch` | `git push` |\n\n`git push` is how we ship.",
+        &["Needs approval: `git push`"],
+    );
+}
