@@ -881,7 +881,6 @@ fn lead_in(line: &str, line_form: &str) -> Option<(String, bool)> {
     }
 }
 
-/// Whether `line` is the separator row of a table (`|---|---|`).
 /// Whether a table header names a verdict that forbids or gates what its column holds:
 /// "Forbidden", "Don't", "Needs approval", "❌ Never", "Ask first".
 fn is_verdict_header(cell: &str) -> bool {
@@ -916,6 +915,7 @@ const VERDICT_HEADERS: &[&str] = &[
     "requires approval",
 ];
 
+/// Whether `line` is the separator row of a table (`|---|---|`).
 fn is_table_separator(line: &str) -> bool {
     let trimmed = line.trim();
     trimmed.starts_with('|')
@@ -1397,7 +1397,10 @@ pub(crate) fn is_order(form: &str, tokens: &[Token<'_>]) -> bool {
             && start <= 5
             && word_at(tokens, start) == Some("use")
             && tokens[..start].iter().all(|token| token.word);
-        if (usable || after_purpose)
+        // "On weekends don't message anyone directly", "In the `api/` folder never use
+        // `any`": a time or place before the order, without its comma.
+        let after_setting = !usable && start > 1 && start <= 6 && after_setting(tokens, start);
+        if (usable || after_purpose || after_setting)
             && start <= reported_from
             && marker_at(tokens, skip_fillers(tokens, start))
         {
@@ -1420,6 +1423,72 @@ pub(crate) fn is_order(form: &str, tokens: &[Token<'_>]) -> bool {
         start += 1;
     }
     false
+}
+
+/// Whether "ask" at `index` follows "everything else," / "anything else:" / "otherwise,"
+/// alone: after what the sentence before allowed, the rest needs the user's yes ("On
+/// `prod-eu` only read: `kubectl get`. Everything else, ask.").
+fn after_the_rest(tokens: &[Token<'_>], index: usize) -> bool {
+    let Some(mark) = index.checked_sub(1) else {
+        return false;
+    };
+    if !matches!(tokens[mark].punct(), Some(',' | ':' | '—' | '–' | '-')) {
+        return false;
+    }
+    let before = &tokens[..mark];
+    let words: Vec<&str> = before.iter().map(|token| token.text).collect();
+    matches!(
+        words.as_slice(),
+        ["everything" | "anything" | "all", "else"]
+            | ["for", "everything" | "anything", "else"]
+            | ["otherwise"]
+            | ["anything", "beyond", "that"]
+    ) && matches!(word_at(tokens, index + 1), None | Some("me" | "first"))
+}
+
+/// Whether the words before `start` are a time or a place that opens the sentence (a
+/// preposition and words that hold no subject or verb of a clause) and a ban or an "always"
+/// stands at `start`: "On weekends don't …", "During the freeze never …".
+fn after_setting(tokens: &[Token<'_>], start: usize) -> bool {
+    matches!(
+        word_at(tokens, 0),
+        Some(
+            "on" | "at"
+                | "during"
+                | "in"
+                | "inside"
+                | "outside"
+                | "within"
+                | "over"
+                | "across"
+                | "throughout"
+                | "between"
+        )
+    ) && (matches!(
+        word_at(tokens, start),
+        Some("never" | "don't" | "dont" | "always")
+    ) || matches_at(tokens, start, &["do", "not"]))
+        && tokens[..start].iter().all(|token| {
+            token.word
+                && !matches!(
+                    token.text,
+                    "i" | "you"
+                        | "we"
+                        | "they"
+                        | "he"
+                        | "she"
+                        | "it"
+                        | "it's"
+                        | "there"
+                        | "is"
+                        | "are"
+                        | "was"
+                        | "were"
+                        | "be"
+                        | "if"
+                        | "when"
+                )
+        })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1643,7 +1712,9 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
                     || after_before(tokens, index))
         }
         Some("ask") => {
-            (clause_has(tokens, index + 1, &["before", "first"]) || after_before(tokens, index))
+            (clause_has(tokens, index + 1, &["before", "first"])
+                || after_before(tokens, index)
+                || after_the_rest(tokens, index))
                 && !matches!(word(1), Some("why" | "how" | "what" | "where" | "who"))
         }
         Some("get") => {

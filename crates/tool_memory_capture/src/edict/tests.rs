@@ -903,3 +903,34 @@ fn a_verdict_tables_cells_are_rules_of_their_verdict() {
         &["Needs approval: `git push`"],
     );
 }
+
+/// Round 12, S6: the rest after what was allowed needs a yes, a step that waits for the user,
+/// an object-first gate, and a time or place before the order without its comma.
+#[test]
+fn gates_of_the_rest_and_orders_after_a_setting() {
+    check(
+        "On `prod-eu` only read: `kubectl get`. Everything else, ask.",
+        &["Everything else, ask."],
+    );
+    check("Everything else, ask me.", &["Everything else, ask me."]);
+    check(
+        "`helm upgrade` waits for me.",
+        &["`helm upgrade` waits for me."],
+    );
+    check(
+        "`alembic upgrade head` you only run after asking me.",
+        &["`alembic upgrade head` you only run after asking me."],
+    );
+    check(
+        "On weekends don't run `terraform apply`.",
+        &["On weekends don't run `terraform apply`."],
+    );
+    check(
+        "During the freeze never deploy.",
+        &["During the freeze never deploy."],
+    );
+    // A subordinate clause is no setting; "else" without the rest is no gate.
+    check("In this house we never deploy.", &[]);
+    check("On Monday it never deploys.", &[]);
+    check("What else, ask Bob.", &[]);
+}
