@@ -220,7 +220,7 @@ impl<'a> EdictReader<'a> {
         }
         // "| Allowed | Forbidden |" over "| `docker ps` | `docker volume prune` |": each cell
         // under a verdict column is a rule of that verdict.
-        if !self.verdicts.is_empty() || span.text.trim_start().starts_with('|') {
+        if !self.verdicts.is_empty() || starts_a_row(span.text) {
             if let Some(read) = self.verdict_table_row(span, reader) {
                 return read;
             }
@@ -493,6 +493,7 @@ impl<'a> EdictReader<'a> {
     /// Reads a line of a verdict table: its header row sets the verdict columns, each data
     /// row yields a rule for each non-empty cell under one ("Forbidden: `docker volume
     /// prune`"), and any other line ends the table. `None` when the line is no part of one.
+    #[inline(never)]
     fn verdict_table_row(&mut self, span: &Span<'a>, reader: &Reader<'_>) -> Option<bool> {
         let row = span.text.trim();
         if !row.starts_with('|') {
@@ -502,25 +503,25 @@ impl<'a> EdictReader<'a> {
         if is_table_separator(row) {
             return (!self.verdicts.is_empty()).then_some(false);
         }
-        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+        let cells = || row.trim_matches('|').split('|').map(str::trim);
         let line_after = reader.lines().get(span.line + 1).copied().unwrap_or("");
         if is_table_separator(line_after) {
             // A header row: two or more columns, one or more of them a verdict.
-            self.verdicts = if cells.len() >= 2 {
-                cells
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, cell)| is_verdict_header(cell))
-                    .map(|(index, cell)| (index, (*cell).to_owned()))
-                    .collect()
-            } else {
-                Vec::new()
-            };
+            self.verdicts.clear();
+            if cells().nth(1).is_some() {
+                self.verdicts.extend(
+                    cells()
+                        .enumerate()
+                        .filter(|(_, cell)| is_verdict_header(cell))
+                        .map(|(index, cell)| (index, cell.to_owned())),
+                );
+            }
             return (!self.verdicts.is_empty()).then_some(false);
         }
         if self.verdicts.is_empty() {
             return None;
         }
+        let cells: Vec<&str> = cells().collect();
         let before = self.edicts.len();
         for (index, header) in &self.verdicts {
             let Some(cell) = cells.get(*index) else {
@@ -558,6 +559,7 @@ impl<'a> EdictReader<'a> {
     /// tag`.", "1. Never run `FLUSHALL`. The cache is shared with billing."), so the rule's
     /// text is the whole item. It is still attributed by its order alone, so a reason that
     /// names another tool does not move it. `from` is the count of edicts before the item.
+    #[inline(never)]
     pub(crate) fn whole_item(&mut self, span: &Span<'a>, item: &'a str, from: usize) {
         if span.voice != Voice::Own || self.edicts.len() != from + 1 {
             return;
@@ -881,13 +883,25 @@ fn lead_in(line: &str, line_form: &str) -> Option<(String, bool)> {
     }
 }
 
+/// Whether `line` opens with `|` after its indentation, by its bytes.
+fn starts_a_row(line: &str) -> bool {
+    line.bytes().find(|byte| !matches!(byte, b' ' | b'\t')) == Some(b'|')
+}
+
 /// Whether a table header names a verdict that forbids or gates what its column holds:
 /// "Forbidden", "Don't", "Needs approval", "❌ Never", "Ask first".
 fn is_verdict_header(cell: &str) -> bool {
+    // A verdict header is short: most headers are turned away by their length.
+    if cell.len() > MAX_VERDICT_HEADER {
+        return false;
+    }
     let form = match_form(cell);
     let form = form.trim_matches(|ch: char| !ch.is_alphanumeric());
     VERDICT_HEADERS.contains(&form)
 }
+
+/// Bytes of a verdict header at most, with its marks and signs ("**❌ Needs my approval**").
+const MAX_VERDICT_HEADER: usize = 40;
 
 /// Table headers of a column of forbidden or gated things, in match form.
 const VERDICT_HEADERS: &[&str] = &[
@@ -1368,6 +1382,7 @@ pub(crate) fn is_order(form: &str, tokens: &[Token<'_>]) -> bool {
         first_reported(tokens)
     };
     let opens_with_purpose = word_at(tokens, 0) == Some("for");
+    let opens_with_setting = opens_with_setting(tokens);
     let mut start = 0;
     while start < tokens.len() {
         let kind = clause_kind(tokens, start);
@@ -1399,7 +1414,11 @@ pub(crate) fn is_order(form: &str, tokens: &[Token<'_>]) -> bool {
             && tokens[..start].iter().all(|token| token.word);
         // "On weekends don't message anyone directly", "In the `api/` folder never use
         // `any`": a time or place before the order, without its comma.
-        let after_setting = !usable && start > 1 && start <= 6 && after_setting(tokens, start);
+        let after_setting = opens_with_setting
+            && !usable
+            && start > 1
+            && start <= 6
+            && after_setting(tokens, start);
         if (usable || after_purpose || after_setting)
             && start <= reported_from
             && marker_at(tokens, skip_fillers(tokens, start))
@@ -1428,6 +1447,7 @@ pub(crate) fn is_order(form: &str, tokens: &[Token<'_>]) -> bool {
 /// Whether "ask" at `index` follows "everything else," / "anything else:" / "otherwise,"
 /// alone: after what the sentence before allowed, the rest needs the user's yes ("On
 /// `prod-eu` only read: `kubectl get`. Everything else, ask.").
+#[inline(never)]
 fn after_the_rest(tokens: &[Token<'_>], index: usize) -> bool {
     let Some(mark) = index.checked_sub(1) else {
         return false;
@@ -1449,22 +1469,10 @@ fn after_the_rest(tokens: &[Token<'_>], index: usize) -> bool {
 /// Whether the words before `start` are a time or a place that opens the sentence (a
 /// preposition and words that hold no subject or verb of a clause) and a ban or an "always"
 /// stands at `start`: "On weekends don't …", "During the freeze never …".
+/// The caller has checked [`opens_with_setting`].
+#[inline(never)]
 fn after_setting(tokens: &[Token<'_>], start: usize) -> bool {
-    matches!(
-        word_at(tokens, 0),
-        Some(
-            "on" | "at"
-                | "during"
-                | "in"
-                | "inside"
-                | "outside"
-                | "within"
-                | "over"
-                | "across"
-                | "throughout"
-                | "between"
-        )
-    ) && (matches!(
+    (matches!(
         word_at(tokens, start),
         Some("never" | "don't" | "dont" | "always")
     ) || matches_at(tokens, start, &["do", "not"]))
@@ -1489,6 +1497,26 @@ fn after_setting(tokens: &[Token<'_>], start: usize) -> bool {
                         | "when"
                 )
         })
+}
+
+/// Whether a preposition of time or place opens the sentence ("On weekends", "During the
+/// freeze", "In the `api/` folder").
+fn opens_with_setting(tokens: &[Token<'_>]) -> bool {
+    matches!(
+        word_at(tokens, 0),
+        Some(
+            "on" | "at"
+                | "during"
+                | "in"
+                | "inside"
+                | "outside"
+                | "within"
+                | "over"
+                | "across"
+                | "throughout"
+                | "between"
+        )
+    )
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

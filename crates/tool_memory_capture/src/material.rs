@@ -625,6 +625,7 @@ fn turns_back(trimmed: &str) -> bool {
 /// concessive clause about what it says ("Whatever Ravi says there, …", "Regardless of what
 /// the email says, …", [`crate::text::CONCESSIVE_OPENERS`] with a speech verb), or the user's
 /// rule restated as still standing ("My rule for you still holds: …", "My rules stand.").
+#[inline(never)]
 fn stands_against(line: &str) -> bool {
     let clause_end = line
         .find([',', ':', ';', '.'])

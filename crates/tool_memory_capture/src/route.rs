@@ -454,41 +454,50 @@ fn first_need(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
 /// Which tool of the edit family the words after a file noun pick: a verb of the family that
 /// deletes ("Files in `fixtures/` are never deleted or overwritten"),
 /// or opening the files again by a pronoun, a read ("Files named `id_rsa` are secret; do not
-/// open them"); else the first need of the family after the noun, else `need`. A place
-/// ("in `fixtures/`") or another noun of the family does not decide it.
+/// open them"); else the first need after the noun when it is of the family, else `need`.
+#[inline(never)]
 fn refined_by_verb(after: &str, need: Need) -> Need {
-    let mut first = None;
-    let mut rest = after;
-    for _ in 0..MAX_REFINING_NEEDS {
-        let Some((found, at)) = need_at(rest) else {
-            break;
-        };
-        if let Need::Edit { delete, .. } = found {
-            // Only deleting outranks the first verb: "generated" or "written" after a file
-            // noun often says where the files come from, not what the rule forbids.
-            if delete {
+    let first = need_at(after);
+    let refined = match first {
+        Some((verb @ Need::Edit { delete: true, .. }, _)) => return verb,
+        Some((verb @ Need::Edit { .. }, _)) => verb,
+        _ => need,
+    };
+    // Most rules name no deletion and open nothing by a pronoun: a search for the words
+    // rules both out before the needs after the first are read.
+    let lower = after.to_ascii_lowercase();
+    if DELETE_STEMS.iter().any(|stem| lower.contains(stem)) {
+        let mut rest = after;
+        let mut next = first;
+        for _ in 0..MAX_REFINING_NEEDS {
+            let Some((found, at)) = next else {
+                break;
+            };
+            if let Need::Edit { delete: true, .. } = found {
                 return found;
             }
-            first.get_or_insert(found);
-        }
-        let word_end = rest[at..]
-            .find(|ch: char| !is_word_char(ch) && ch != '-')
-            .map_or(rest.len(), |len| at + len.max(1));
-        rest = rest.get(word_end..).unwrap_or_default();
-    }
-    let mut words = after
-        .split(|ch: char| !is_word_char(ch))
-        .filter(|word| !word.is_empty());
-    while let Some(word) = words.next() {
-        if is_display_verb(word)
-            && words.clone().next().is_some_and(|next| {
-                next.eq_ignore_ascii_case("them") || next.eq_ignore_ascii_case("it")
-            })
-        {
-            return Need::Read;
+            let word_end = rest[at..]
+                .find(|ch: char| !is_word_char(ch) && ch != '-')
+                .map_or(rest.len(), |len| at + len.max(1));
+            rest = rest.get(word_end..).unwrap_or_default();
+            next = need_at(rest);
         }
     }
-    first.unwrap_or(need)
+    if lower.contains(" them") || lower.contains(" it") {
+        let mut words = after
+            .split(|ch: char| !is_word_char(ch))
+            .filter(|word| !word.is_empty());
+        while let Some(word) = words.next() {
+            if is_display_verb(word)
+                && words.clone().next().is_some_and(|next| {
+                    next.eq_ignore_ascii_case("them") || next.eq_ignore_ascii_case("it")
+                })
+            {
+                return Need::Read;
+            }
+        }
+    }
+    refined
 }
 
 /// How many needs after a file noun [`refined_by_verb`] reads at most.
