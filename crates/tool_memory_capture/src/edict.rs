@@ -1612,6 +1612,35 @@ fn ends_clause(token: &Token<'_>) -> bool {
 fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
     // Nearly every word opens no marker: one bit says so before the cases are tried.
     if !is_at(tokens, index, MARKER_OPENER) {
+        // German puts the negation after the verb: "Führe niemals `x` aus", "Lösche nie …".
+        if matches!(
+            word_at(tokens, index + 1),
+            Some("niemals" | "nie" | "keinesfalls")
+        ) {
+            return tokens.get(index).is_some_and(|token| {
+                token.word
+                    && token.text != CODE_WORD
+                    && !matches!(
+                        token.text,
+                        "ich"
+                            | "du"
+                            | "er"
+                            | "sie"
+                            | "es"
+                            | "wir"
+                            | "ihr"
+                            | "man"
+                            | "das"
+                            | "der"
+                            | "die"
+                            | "dies"
+                            | "wird"
+                            | "werden"
+                            | "ist"
+                            | "sind"
+                    )
+            });
+        }
         // French elides the negation onto the verb: "N'exécute jamais …", "n'utilise pas …".
         return tokens
             .get(index)
@@ -1623,6 +1652,8 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
     match word(0) {
         // "please never to delete the folder": a learner's "to" before the verb.
         Some("never") if word(1) == Some("to") => imperative(tokens, index + 2),
+        // "never you change file `x`": a learner's ban with the addressee before the verb.
+        Some("never") if word(1) == Some("you") && imperative(tokens, index + 2) => true,
         Some("never") => never_tail(tokens, index + 1),
         // "Please not make any commit in my name": a learner's ban, only after "please" (a
         // bare "not" opens fragments: "Not that file", "not run yet").
@@ -1632,8 +1663,9 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
                     word_at(tokens, index - 1),
                     Some("please" | "pls" | "plz" | "kindly")
                 )
-                && imperative(tokens, index + 1)
-                && word(2).is_some()
+                && (imperative(tokens, index + 1) && word(2).is_some()
+                    // "please not to run `db:seed` on prod".
+                    || word(1) == Some("to") && imperative(tokens, index + 2))
         }
         // "Is forbidden to run `docker system prune`": a learner's impersonal ban, without
         // its "it".

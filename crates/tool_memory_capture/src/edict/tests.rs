@@ -934,3 +934,28 @@ fn gates_of_the_rest_and_orders_after_a_setting() {
     check("On Monday it never deploys.", &[]);
     check("What else, ask Bob.", &[]);
 }
+
+/// Round 12, T5: German bans with the negation after the verb and a German gate; learners'
+/// English with the addressee before the verb or "to" after "please not".
+#[test]
+fn german_bans_and_learners_english() {
+    check(
+        "Führe niemals `terraform destroy` aus.",
+        &["Führe niemals `terraform destroy` aus."],
+    );
+    check(
+        "`npm publish` nur nach Rückfrage bei mir.",
+        &["`npm publish` nur nach Rückfrage bei mir."],
+    );
+    check(
+        "never you change file `schema.sql`",
+        &["never you change file `schema.sql`"],
+    );
+    check(
+        "please not to run `db:seed` on prod",
+        &["please not to run `db:seed` on prod"],
+    );
+    // A German statement with "nie" is no order.
+    check("Das ist nie gut.", &[]);
+    check("Es regnet nie.", &[]);
+}
