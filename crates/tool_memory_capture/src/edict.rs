@@ -220,10 +220,10 @@ impl<'a> EdictReader<'a> {
         }
         // "| Allowed | Forbidden |" over "| `docker ps` | `docker volume prune` |": each cell
         // under a verdict column is a rule of that verdict.
-        if !self.verdicts.is_empty() || starts_a_row(span.text) {
-            if let Some(read) = self.verdict_table_row(span, reader) {
-                return read;
-            }
+        if (!self.verdicts.is_empty() || starts_a_row(span.text))
+            && let Some(read) = self.verdict_table_row(span, reader)
+        {
+            return read;
         }
         // "| `git push --force` | never |": a row whose policy cell is a marker or a consent
         // phrase is a rule about its first cell; the rule is the row.
