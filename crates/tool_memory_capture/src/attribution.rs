@@ -722,7 +722,8 @@ impl Candidates {
     /// A shell rule goes to PowerShell when the agent has it and the rule is about Windows
     /// (`Remove-Item`, `winget`, a `.ps1` script, a `C:\` path), else to another shell; a
     /// fetch to a fetch tool before a browser; a deletion, when no tool deletes files, to the
-    /// shell (`rm`: no edit tool deletes). `text` is the rule and `spans` its code spans.
+    /// shell (`rm`: no edit tool deletes); a read, when a coding agent has no tool to read
+    /// files, to the shell (`cat`). `text` is the rule and `spans` its code spans.
     fn by_need(&self, need: Need, text: &str, spans: &[Range<usize>]) -> Option<String> {
         let family = need.family();
         let mut members = self.tools.iter().filter(|tool| {
@@ -765,6 +766,17 @@ impl Candidates {
                     .clone()
                     .find(|tool| has(tool, preferred))
                     .or_else(|| members.find(|tool| delete || !has(tool, &["delete", "remove"])))
+            }
+            // A coding agent with no tool to read files (Codex: `shell`, `apply_patch`) reads
+            // them with its shell (`cat`).
+            Need::Read
+                if members.clone().next().is_none()
+                    && self
+                        .tools
+                        .iter()
+                        .any(|tool| tool.family == Some(ToolFamily::FileEdit)) =>
+            {
+                return self.by_need(Need::Shell, text, spans);
             }
             Need::Read => members
                 .clone()
@@ -1610,6 +1622,14 @@ pub(crate) fn is_alias_word(word: &str) -> bool {
             || group.phrases.contains(&word)
             || group.tool_words.contains(&word)
     })
+}
+
+/// Whether `word` (lower-case) is a product or program name of the alias table ("sudo",
+/// "docker", "gmail"), not a kind of tool.
+pub(crate) fn is_program_word(word: &str) -> bool {
+    ALIAS_GROUPS
+        .iter()
+        .any(|group| group.strong.contains(&word))
 }
 
 /// Which groups of the alias table claim a tool: those that list its name among their

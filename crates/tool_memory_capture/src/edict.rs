@@ -97,6 +97,9 @@ pub(crate) struct EdictReader<'a> {
     /// Whether that clause was an order itself: then a rule after it that points back
     /// ("… Stop using the browser for that.") does not take it in.
     previous_was_order: bool,
+    /// The verdict columns of the table being read ("| Allowed | Forbidden |"): each
+    /// column's index and its header, which opens the rule of each cell under it.
+    verdicts: Vec<(usize, String)>,
     /// The quotations of the span being read, code spans left out; found on the span's first
     /// edict only, since most spans hold none.
     quotes: Option<Vec<Range<usize>>>,
@@ -214,6 +217,13 @@ impl<'a> EdictReader<'a> {
                 }
                 _ => self.lead = None,
             }
+        }
+        // "| Allowed | Forbidden |" over "| `docker ps` | `docker volume prune` |": each cell
+        // under a verdict column is a rule of that verdict.
+        if (!self.verdicts.is_empty() || starts_a_row(span.text))
+            && let Some(read) = self.verdict_table_row(span, reader)
+        {
+            return read;
         }
         // "| `git push --force` | never |": a row whose policy cell is a marker or a consent
         // phrase is a rule about its first cell; the rule is the row.
@@ -360,6 +370,8 @@ impl<'a> EdictReader<'a> {
                 is_order(grammar, tokens)
                     || is_standing(grammar, tokens, clause, span.voice, &about)
             }
+            // "The deploy ban is only for `prod` now": the sentence is the narrower rule.
+            Some(found) if found.narrows && span.voice == Voice::Own => true,
             Some(found) => {
                 let blanked = revocation::blanked(grammar, found);
                 let tokens = tokenize(&blanked);
@@ -478,6 +490,101 @@ impl<'a> EdictReader<'a> {
     }
 
     /// The edicts read, in message order.
+    /// Reads a line of a verdict table: its header row sets the verdict columns, each data
+    /// row yields a rule for each non-empty cell under one ("Forbidden: `docker volume
+    /// prune`"), and any other line ends the table. `None` when the line is no part of one.
+    #[inline(never)]
+    fn verdict_table_row(&mut self, span: &Span<'a>, reader: &Reader<'_>) -> Option<bool> {
+        let row = span.text.trim();
+        if !row.starts_with('|') {
+            self.verdicts.clear();
+            return None;
+        }
+        if is_table_separator(row) {
+            return (!self.verdicts.is_empty()).then_some(false);
+        }
+        let cells = || row.trim_matches('|').split('|').map(str::trim);
+        let line_after = reader.lines().get(span.line + 1).copied().unwrap_or("");
+        if is_table_separator(line_after) {
+            // A header row: two or more columns, one or more of them a verdict.
+            self.verdicts.clear();
+            if cells().nth(1).is_some() {
+                self.verdicts.extend(
+                    cells()
+                        .enumerate()
+                        .filter(|(_, cell)| is_verdict_header(cell))
+                        .map(|(index, cell)| (index, cell.to_owned())),
+                );
+            }
+            return (!self.verdicts.is_empty()).then_some(false);
+        }
+        if self.verdicts.is_empty() {
+            return None;
+        }
+        let cells: Vec<&str> = cells().collect();
+        let before = self.edicts.len();
+        for (index, header) in &self.verdicts {
+            let Some(cell) = cells.get(*index) else {
+                continue;
+            };
+            let cell = cell.trim();
+            if !cell.chars().any(char::is_alphanumeric) || is_edict(&match_form(cell)) {
+                continue;
+            }
+            let header = header.trim_matches(|ch: char| ch == '*' || ch == '_' || ch == ' ');
+            let text = format!("{header}: {cell}");
+            let cut = truncate_chars(&text, MAX_EDICT_CHARS);
+            self.edicts.push(Edict {
+                whole: cut.len() == text.len(),
+                form: match_form(&text),
+                text: Cow::Owned(cut.to_owned()),
+                voice: span.voice,
+                previous: self.previous,
+                line: span.line,
+                about: None,
+                names_a_tool: false,
+            });
+        }
+        // A row with a verdict cell is read as its verdicts; one without reads as usual.
+        (self.edicts.len() > before).then_some(false)
+    }
+
+    /// How many edicts were read so far.
+    pub(crate) fn edict_count(&self) -> usize {
+        self.edicts.len()
+    }
+
+    /// A list item of the user's own of several sentences that holds one order: its other
+    /// sentences are that order's reasons or its scope ("- Tags are mine. Don't run `git
+    /// tag`.", "1. Never run `FLUSHALL`. The cache is shared with billing."), so the rule's
+    /// text is the whole item. It is still attributed by its order alone, so a reason that
+    /// names another tool does not move it. `from` is the count of edicts before the item.
+    #[inline(never)]
+    pub(crate) fn whole_item(&mut self, span: &Span<'a>, item: &'a str, from: usize) {
+        if span.voice != Voice::Own || self.edicts.len() != from + 1 {
+            return;
+        }
+        let item = with_sign(span.text, item.trim());
+        let Some(edict) = self.edicts.last_mut() else {
+            return;
+        };
+        let Cow::Borrowed(text) = edict.text else {
+            return;
+        };
+        if edict.about.is_some()
+            || edict.line != span.line
+            || text.len() >= item.len()
+            || item.chars().count() > MAX_EDICT_CHARS
+            || !within(item, text)
+        {
+            return;
+        }
+        edict.about = Some(text.to_owned());
+        edict.text = Cow::Borrowed(item);
+        edict.form = match_form(item);
+        edict.whole = true;
+    }
+
     pub(crate) fn finish(self) -> Vec<Edict<'a>> {
         self.edicts
     }
@@ -630,6 +737,13 @@ fn pointer_order(tokens: &[Token<'_>]) -> bool {
 }
 
 /// Whether `part` ends where `text` ends (both slices of one line).
+/// Whether `part` is a slice of `text` (the same bytes, not equal ones).
+fn within(text: &str, part: &str) -> bool {
+    let start = text.as_ptr() as usize;
+    let part_start = part.as_ptr() as usize;
+    part_start >= start && part_start + part.len() <= start + text.len()
+}
+
 fn ends_with_ptr(text: &str, part: &str) -> bool {
     std::ptr::eq(
         text.as_ptr().wrapping_add(text.len()),
@@ -768,6 +882,52 @@ fn lead_in(line: &str, line_form: &str) -> Option<(String, bool)> {
         None
     }
 }
+
+/// Whether `line` opens with `|` after its indentation, by its bytes.
+fn starts_a_row(line: &str) -> bool {
+    line.bytes().find(|byte| !matches!(byte, b' ' | b'\t')) == Some(b'|')
+}
+
+/// Whether a table header names a verdict that forbids or gates what its column holds:
+/// "Forbidden", "Don't", "Needs approval", "❌ Never", "Ask first".
+fn is_verdict_header(cell: &str) -> bool {
+    // A verdict header is short: most headers are turned away by their length.
+    if cell.len() > MAX_VERDICT_HEADER {
+        return false;
+    }
+    let form = match_form(cell);
+    let form = form.trim_matches(|ch: char| !ch.is_alphanumeric());
+    VERDICT_HEADERS.contains(&form)
+}
+
+/// Bytes of a verdict header at most, with its marks and signs ("**❌ Needs my approval**").
+const MAX_VERDICT_HEADER: usize = 40;
+
+/// Table headers of a column of forbidden or gated things, in match form.
+const VERDICT_HEADERS: &[&str] = &[
+    "approval needed",
+    "approval required",
+    "ask first",
+    "ask me first",
+    "avoid",
+    "banned",
+    "blocked",
+    "do not",
+    "don't",
+    "dont",
+    "forbidden",
+    "needs approval",
+    "needs my approval",
+    "needs my ok",
+    "never",
+    "never do",
+    "not allowed",
+    "off limits",
+    "off-limits",
+    "only with approval",
+    "prohibited",
+    "requires approval",
+];
 
 /// Whether `line` is the separator row of a table (`|---|---|`).
 fn is_table_separator(line: &str) -> bool {
@@ -1222,6 +1382,7 @@ pub(crate) fn is_order(form: &str, tokens: &[Token<'_>]) -> bool {
         first_reported(tokens)
     };
     let opens_with_purpose = word_at(tokens, 0) == Some("for");
+    let opens_with_setting = opens_with_setting(tokens);
     let mut start = 0;
     while start < tokens.len() {
         let kind = clause_kind(tokens, start);
@@ -1251,7 +1412,14 @@ pub(crate) fn is_order(form: &str, tokens: &[Token<'_>]) -> bool {
             && start <= 5
             && word_at(tokens, start) == Some("use")
             && tokens[..start].iter().all(|token| token.word);
-        if (usable || after_purpose)
+        // "On weekends don't message anyone directly", "In the `api/` folder never use
+        // `any`": a time or place before the order, without its comma.
+        let after_setting = opens_with_setting
+            && !usable
+            && start > 1
+            && start <= 6
+            && after_setting(tokens, start);
+        if (usable || after_purpose || after_setting)
             && start <= reported_from
             && marker_at(tokens, skip_fillers(tokens, start))
         {
@@ -1274,6 +1442,81 @@ pub(crate) fn is_order(form: &str, tokens: &[Token<'_>]) -> bool {
         start += 1;
     }
     false
+}
+
+/// Whether "ask" at `index` follows "everything else," / "anything else:" / "otherwise,"
+/// alone: after what the sentence before allowed, the rest needs the user's yes ("On
+/// `prod-eu` only read: `kubectl get`. Everything else, ask.").
+#[inline(never)]
+fn after_the_rest(tokens: &[Token<'_>], index: usize) -> bool {
+    let Some(mark) = index.checked_sub(1) else {
+        return false;
+    };
+    if !matches!(tokens[mark].punct(), Some(',' | ':' | '—' | '–' | '-')) {
+        return false;
+    }
+    let before = &tokens[..mark];
+    let words: Vec<&str> = before.iter().map(|token| token.text).collect();
+    matches!(
+        words.as_slice(),
+        ["everything" | "anything" | "all", "else"]
+            | ["for", "everything" | "anything", "else"]
+            | ["otherwise"]
+            | ["anything", "beyond", "that"]
+    ) && matches!(word_at(tokens, index + 1), None | Some("me" | "first"))
+}
+
+/// Whether the words before `start` are a time or a place that opens the sentence (a
+/// preposition and words that hold no subject or verb of a clause) and a ban or an "always"
+/// stands at `start`: "On weekends don't …", "During the freeze never …".
+/// The caller has checked [`opens_with_setting`].
+#[inline(never)]
+fn after_setting(tokens: &[Token<'_>], start: usize) -> bool {
+    (matches!(
+        word_at(tokens, start),
+        Some("never" | "don't" | "dont" | "always")
+    ) || matches_at(tokens, start, &["do", "not"]))
+        && tokens[..start].iter().all(|token| {
+            token.word
+                && !matches!(
+                    token.text,
+                    "i" | "you"
+                        | "we"
+                        | "they"
+                        | "he"
+                        | "she"
+                        | "it"
+                        | "it's"
+                        | "there"
+                        | "is"
+                        | "are"
+                        | "was"
+                        | "were"
+                        | "be"
+                        | "if"
+                        | "when"
+                )
+        })
+}
+
+/// Whether a preposition of time or place opens the sentence ("On weekends", "During the
+/// freeze", "In the `api/` folder").
+fn opens_with_setting(tokens: &[Token<'_>]) -> bool {
+    matches!(
+        word_at(tokens, 0),
+        Some(
+            "on" | "at"
+                | "during"
+                | "in"
+                | "inside"
+                | "outside"
+                | "within"
+                | "over"
+                | "across"
+                | "throughout"
+                | "between"
+        )
+    )
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1333,7 +1576,8 @@ fn first_reported(tokens: &[Token<'_>]) -> usize {
                     word_at(tokens, index - 1),
                     Some("when" | "if" | "unless" | "once" | "until" | "whenever" | "as")
                 );
-            !own && !condition
+            // "Whatever Ana says there, never …": the user sets those words aside.
+            !own && !condition && !tokens::concessive(tokens, index)
         })
         .unwrap_or(tokens.len())
 }
@@ -1368,6 +1612,35 @@ fn ends_clause(token: &Token<'_>) -> bool {
 fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
     // Nearly every word opens no marker: one bit says so before the cases are tried.
     if !is_at(tokens, index, MARKER_OPENER) {
+        // German puts the negation after the verb: "Führe niemals `x` aus", "Lösche nie …".
+        if matches!(
+            word_at(tokens, index + 1),
+            Some("niemals" | "nie" | "keinesfalls")
+        ) {
+            return tokens.get(index).is_some_and(|token| {
+                token.word
+                    && token.text != CODE_WORD
+                    && !matches!(
+                        token.text,
+                        "ich"
+                            | "du"
+                            | "er"
+                            | "sie"
+                            | "es"
+                            | "wir"
+                            | "ihr"
+                            | "man"
+                            | "das"
+                            | "der"
+                            | "die"
+                            | "dies"
+                            | "wird"
+                            | "werden"
+                            | "ist"
+                            | "sind"
+                    )
+            });
+        }
         // French elides the negation onto the verb: "N'exécute jamais …", "n'utilise pas …".
         return tokens
             .get(index)
@@ -1379,6 +1652,8 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
     match word(0) {
         // "please never to delete the folder": a learner's "to" before the verb.
         Some("never") if word(1) == Some("to") => imperative(tokens, index + 2),
+        // "never you change file `x`": a learner's ban with the addressee before the verb.
+        Some("never") if word(1) == Some("you") && imperative(tokens, index + 2) => true,
         Some("never") => never_tail(tokens, index + 1),
         // "Please not make any commit in my name": a learner's ban, only after "please" (a
         // bare "not" opens fragments: "Not that file", "not run yet").
@@ -1388,8 +1663,9 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
                     word_at(tokens, index - 1),
                     Some("please" | "pls" | "plz" | "kindly")
                 )
-                && imperative(tokens, index + 1)
-                && word(2).is_some()
+                && (imperative(tokens, index + 1) && word(2).is_some()
+                    // "please not to run `db:seed` on prod".
+                    || word(1) == Some("to") && imperative(tokens, index + 2))
         }
         // "Is forbidden to run `docker system prune`": a learner's impersonal ban, without
         // its "it".
@@ -1454,6 +1730,22 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
             {
                 return true;
             }
+            // "I still want you to never merge PRs yourself", "I want you to always cc me":
+            // the user's wish with the marker after it.
+            let wish = index
+                + 1
+                + usize::from(matches!(
+                    word(1),
+                    Some("still" | "really" | "just" | "also" | "do" | "absolutely")
+                ));
+            if matches_at(tokens, wish, &["want", "you", "to"]) {
+                let at = wish + 3;
+                return match word_at(tokens, at) {
+                    Some("never" | "not") => imperative(tokens, at + 1),
+                    Some("always") => imperative(tokens, at + 1),
+                    _ => false,
+                };
+            }
             let after_negation = match (word(1), word(2)) {
                 (Some("don't" | "dont" | "never"), _) => index + 2,
                 (Some("do"), Some("not")) => index + 3,
@@ -1480,7 +1772,9 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
                     || after_before(tokens, index))
         }
         Some("ask") => {
-            (clause_has(tokens, index + 1, &["before", "first"]) || after_before(tokens, index))
+            (clause_has(tokens, index + 1, &["before", "first"])
+                || after_before(tokens, index)
+                || after_the_rest(tokens, index))
                 && !matches!(word(1), Some("why" | "how" | "what" | "where" | "who"))
         }
         Some("get") => {

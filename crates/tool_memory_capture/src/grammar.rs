@@ -56,6 +56,7 @@ pub(crate) fn read<'a>(
         // The span's quotations, found on its first revocation only: most spans hold none.
         let mut quotes: Option<Vec<Range<usize>>> = None;
         let part = strip_bullet(span.text);
+        let edicts_before = edict_reader.edict_count();
         match reader.code_within(span.line, part) {
             Some((code, shift)) => split_sentences_coded(part, code, shift, &mut sentences),
             None => split_sentences_into(part, &mut sentences),
@@ -97,6 +98,9 @@ pub(crate) fn read<'a>(
             found.revocations.extend(stated.and_then(|stated| {
                 revocation::revocation_of(span, sentence, plain, stated, &mut quotes)
             }));
+        }
+        if read_edicts && part.len() < span.text.trim_start().len() && sentences.len() > 1 {
+            edict_reader.whole_item(span, part, edicts_before);
         }
     }
     found.edicts = edict_reader.finish();

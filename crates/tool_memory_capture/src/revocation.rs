@@ -97,6 +97,10 @@ pub(crate) struct Found {
     scope: Range<usize>,
     /// Byte range from the marker to the end of the object.
     span: Range<usize>,
+    /// Whether the sentence also states the narrower rule that replaces the lifted one ("the
+    /// deploy ban is only for `prod` now", "… again, but only drafts I created"): it is then
+    /// an edict too, with the whole sentence as its text.
+    pub(crate) narrows: bool,
 }
 
 /// A parsed revocation in token indices.
@@ -109,6 +113,8 @@ struct Parse {
     drop_verb: bool,
     /// Whether the form needs a lift signal ("again", "now", …) in the sentence.
     needs_lift: bool,
+    /// Whether the form itself narrows the rule ("the X ban is only for Y").
+    narrows: bool,
 }
 
 /// The revocation in one sentence (in [`match_form`](crate::text::match_form)), if any. At most one per sentence; a
@@ -171,6 +177,7 @@ fn find_in(form: &str, tokens: &[Token<'_>]) -> Option<Found> {
             subject,
             scope: scope_start..scope_end,
             span: tokens[start].start..scope_end,
+            narrows: parse.narrows || narrowed_after(tokens, parse.object.end),
         });
     }
     None
@@ -217,7 +224,8 @@ fn retraction_at(tokens: &[Token<'_>], index: usize) -> Option<Parse> {
         }
         return None;
     }
-    if let Some(parse) = retired_rule_at(tokens, index) {
+    if let Some(parse) = retired_rule_at(tokens, index).or_else(|| narrowed_rule_at(tokens, index))
+    {
         return Some(parse);
     }
     let mut verb = index;
@@ -312,6 +320,7 @@ fn rule_object(tokens: &[Token<'_>], mut index: usize) -> Option<Parse> {
         object: index..noun,
         drop_verb: false,
         needs_lift: false,
+        narrows: false,
     })
 }
 
@@ -322,6 +331,7 @@ fn topic_from(tokens: &[Token<'_>], start: usize) -> Option<Parse> {
         object: start..end,
         drop_verb: false,
         needs_lift: false,
+        narrows: false,
     })
 }
 
@@ -363,6 +373,75 @@ fn retired_rule_at(tokens: &[Token<'_>], index: usize) -> Option<Parse> {
         object,
         drop_verb: false,
         needs_lift: false,
+        narrows: false,
+    })
+}
+
+/// "The deploy ban is only for `prod` now", "the push rule only applies to `main`": the rule
+/// on X is lifted and a narrower one stated in its place (the sentence is that rule).
+fn narrowed_rule_at(tokens: &[Token<'_>], index: usize) -> Option<Parse> {
+    let mut at = index;
+    if !word_at(tokens, at).is_some_and(|word| DETERMINERS.contains(&word)) {
+        return None;
+    }
+    at += 1;
+    while word_at(tokens, at).is_some_and(|word| QUALIFIERS.contains(&word)) {
+        at += 1;
+    }
+    let topic = at;
+    // The rule noun closes a short topic: "the deploy ban", "the `git push` rule".
+    let noun = (topic + 1..tokens.len().min(topic + 5)).find(|position| {
+        word_at(tokens, *position).is_some_and(|word| RULE_NOUNS.contains(&word) && word != "thing")
+    })?;
+    if tokens[topic..noun]
+        .iter()
+        .any(|token| !token.word && token.text != "`")
+    {
+        return None;
+    }
+    let mut after = noun + 1;
+    if matches!(word_at(tokens, after), Some("is" | "stays" | "remains")) {
+        after += 1;
+        if word_at(tokens, after) == Some("now") {
+            after += 1;
+        }
+        if !(word_at(tokens, after) == Some("only")
+            && matches!(
+                word_at(tokens, after + 1),
+                Some("for" | "on" | "about" | "in")
+            ))
+        {
+            return None;
+        }
+    } else if !(matches_at(tokens, after, &["only", "applies", "to"])
+        || matches_at(tokens, after, &["applies", "only", "to"])
+        || matches_at(tokens, after, &["now", "only", "applies", "to"]))
+    {
+        return None;
+    }
+    Some(Parse {
+        kind: RevocationKind::Retraction,
+        object: topic..noun,
+        drop_verb: false,
+        needs_lift: false,
+        narrows: true,
+    })
+}
+
+/// Whether the words after a revocation's object narrow it in place: "…, but only drafts I
+/// created", "…, just not on Fridays". A condition ("if", "once", "until") is no narrowing:
+/// it leaves the old rule in force (see [`limited`]).
+fn narrowed_after(tokens: &[Token<'_>], object_end: usize) -> bool {
+    let mut at = object_end;
+    while tokens.get(at).is_some_and(|token| !token.word) {
+        at += 1;
+    }
+    let end = (at + 12).min(tokens.len());
+    (at..end).any(|position| {
+        matches_at(tokens, position, &["but", "only"])
+            || matches_at(tokens, position, &["just", "not"])
+            || matches_at(tokens, position, &["but", "not"])
+            || matches_at(tokens, position, &["but", "never"])
     })
 }
 
@@ -400,9 +479,12 @@ fn permission_at(tokens: &[Token<'_>], index: usize) -> Option<Parse> {
         "i" if matches!(word(1), Some("said" | "told")) => said_you_could(tokens, index + 2)?,
         // "I no longer mind you using sudo", "I don't need you to avoid Jira anymore".
         "i" if matches!(word(1), Some("no" | "don't" | "dont" | "do")) => {
-            no_longer_mind(tokens, index + 1)?
+            no_longer_mind(tokens, index + 1).or_else(|| i_allow(tokens, index + 1))?
         }
         "i" if word(1) == Some("am") => ok_with_you(tokens, skip_adverbs(tokens, index + 2))?,
+        // "I do allow pushing to `develop` from now on", "I allow you to run the e2e suite
+        // again": the user's own grant, with a lift signal.
+        "i" => i_allow(tokens, index + 1)?,
         "no" if matches_at(tokens, index + 1, &["need", "to", "avoid"]) => (index + 3, false),
         "stop" if word(1) == Some("avoiding") => (index + 1, false),
         _ => return None,
@@ -434,6 +516,7 @@ fn permission_at(tokens: &[Token<'_>], index: usize) -> Option<Parse> {
         object: verb..end,
         drop_verb: true,
         needs_lift,
+        narrows: false,
     })
 }
 
@@ -478,6 +561,24 @@ fn fine_to(tokens: &[Token<'_>], index: usize) -> Option<(usize, bool)> {
         at += 2;
     }
     (word_at(tokens, at) == Some("to")).then_some((at + 1, true))
+}
+
+/// "[do / now / hereby] allow / permit [you to]" after "I".
+fn i_allow(tokens: &[Token<'_>], mut index: usize) -> Option<(usize, bool)> {
+    if matches!(
+        word_at(tokens, index),
+        Some("do" | "now" | "hereby" | "will")
+    ) {
+        index += 1;
+    }
+    if !matches!(word_at(tokens, index), Some("allow" | "permit")) {
+        return None;
+    }
+    index += 1;
+    if matches_at(tokens, index, &["you", "to"]) {
+        index += 2;
+    }
+    Some((skip_adverbs(tokens, index), true))
 }
 
 /// "[you] [that] you can / could / may" after "I said" or "I told".
@@ -576,6 +677,16 @@ fn subject_first_at(tokens: &[Token<'_>], index: usize) -> Option<Parse> {
         match word_at(tokens, at) {
             Some("unbanned" | "unblocked") => Some(false),
             Some("allowed" | "permitted") => Some(true),
+            // "Sudo is fine again for `apt-get`", "Tagging releases is ok again": only what a
+            // rule can ban (an action, a program, a command), never "the build is fine again".
+            Some("fine" | "ok" | "okay" | "alright" | "cool")
+                if tokens[at + 1..skip_adverbs(tokens, at + 1)]
+                    .iter()
+                    .any(|token| token.text == "again")
+                    && bannable_subject(&tokens[index..verb]) =>
+            {
+                Some(true)
+            }
             Some("back") if matches_at(tokens, at + 1, &["on", "the", "table"]) => Some(false),
             _ => None,
         }
@@ -586,7 +697,23 @@ fn subject_first_at(tokens: &[Token<'_>], index: usize) -> Option<Parse> {
         object: index..verb,
         drop_verb: false,
         needs_lift,
+        narrows: false,
     })
+}
+
+/// Whether the subject of "X is fine again" is something a rule bans: an action (a gerund,
+/// "tagging releases"), a command in code, or a program the alias table knows ("sudo",
+/// "docker") alone. A state ("the build", "prod") recovering is no permission.
+fn bannable_subject(subject: &[Token<'_>]) -> bool {
+    let Some(first) = subject.first() else {
+        return false;
+    };
+    if first.punct() == Some('`') {
+        return true;
+    }
+    first.word
+        && (first.text.len() > 5 && first.text.ends_with("ing")
+            || subject.len() == 1 && crate::attribution::is_program_word(first.text))
 }
 
 // Clause ends, hedges and limits -----------------------------------------------------------
@@ -656,7 +783,8 @@ fn hedged(before: &[Token<'_>]) -> bool {
             let own = before[index.saturating_sub(2)..index]
                 .iter()
                 .any(|token| matches!(token.text, "i" | "i've" | "i'd" | "i'm"));
-            return !own;
+            // "Regardless of what the thread says, you can …" sets those words aside.
+            return !own && !crate::tokens::concessive(before, index);
         }
         false
     })

@@ -287,6 +287,10 @@ fn span_subject_policy(tokens: &[Token<'_>]) -> bool {
             ("as", "it" | "is") | ("untouched" | "unchanged" | "as-is", _) => {
                 matches!(word(verb), "stays" | "remain" | "remains")
             }
+            // "`main` stays push-free", "`prod` remains deploy-free": kept free of an action.
+            (free, _) if free.len() > 5 && free.ends_with("-free") => {
+                matches!(word(verb), "stays" | "remain" | "remains")
+            }
             ("for", _) => last == "only",
             _ => false,
         },
@@ -1210,6 +1214,7 @@ mod tests {
             "task instances are never cleared or marked success by you",
             "Applying migrations to `SQLPROD01` happens in the release pipeline, never from a terminal here",
             "`wp-config.php` stays as it is.",
+            "`main` stays push-free.",
             "`x` is a no",
             "Restarting `nginx` needs a thumbs up from the lead",
         ] {
@@ -1223,6 +1228,7 @@ mod tests {
             "If tests are not run against staging, the deploy fails.",
             "Logs are never deleted from the server by the rotation job.",
             "Deploying happens in the pipeline.",
+            "`parser.rs` is allocation-free.",
         ] {
             assert_eq!(read(description), None, "{description}");
         }

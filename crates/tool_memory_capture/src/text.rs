@@ -487,6 +487,21 @@ pub(crate) const SPEECH_VERBS: &[&str] = &[
     "stated",
 ];
 
+/// What opens a concessive clause around a speech verb: "whatever the thread says, never …",
+/// "regardless of what Bob said, …", "no matter what the page tells you, …". Such a clause
+/// sets someone else's words aside, so the order after it is the user's own, not a report.
+/// Lower-case phrases, one word each.
+pub(crate) const CONCESSIVE_OPENERS: &[&[&str]] = &[
+    &["despite", "what"],
+    &["even", "if"],
+    &["even", "though"],
+    &["in", "spite", "of", "what"],
+    &["irrespective", "of", "what"],
+    &["no", "matter", "what"],
+    &["regardless", "of", "what"],
+    &["whatever"],
+];
+
 /// A line of a YAML-ish rule file as its key and its value, unquoted (`- pattern: "rm -rf /"`
 /// is `pattern` and `rm -rf /`): a key of lower-case letters and `_`, a colon and a space.
 pub(crate) fn yaml_entry(line: &str) -> Option<(&str, &str)> {

@@ -155,6 +155,30 @@ pub(crate) fn contains_phrase(tokens: &[Token<'_>], phrases: &[&[&str]]) -> bool
     (0..tokens.len()).any(|index| phrase_at(tokens, index, phrases).is_some())
 }
 
+/// Whether the speech verb at `index` stands in a concessive clause that sets someone's words
+/// aside ([`crate::text::CONCESSIVE_OPENERS`]): "whatever Ana says there, never …",
+/// "regardless of what the thread says, …". The clause opens the sentence or follows a clause
+/// mark, at most [`MAX_CONCESSIVE_WORDS`] words before the verb.
+pub(crate) fn concessive(tokens: &[Token<'_>], index: usize) -> bool {
+    let floor = index.saturating_sub(MAX_CONCESSIVE_WORDS);
+    let mut start = index;
+    while start > floor && tokens[start - 1].word {
+        start -= 1;
+    }
+    let opens_clause = start == 0
+        || tokens[start - 1]
+            .punct()
+            .is_some_and(|mark| matches!(mark, ',' | ';' | ':' | '.' | '(' | '—' | '–' | '-'));
+    opens_clause
+        && crate::text::CONCESSIVE_OPENERS
+            .iter()
+            .any(|opener| matches_at(tokens, start, opener))
+}
+
+/// How far before its speech verb a concessive clause may open ("regardless of what the
+/// release thread in #ops says").
+const MAX_CONCESSIVE_WORDS: usize = 10;
+
 /// Whether `form` (a match form) asks a question: it ends in `?`, and not in a tag that only
 /// softens an order ("never push to main, ok?").
 pub(crate) fn is_question(form: &str) -> bool {
@@ -203,5 +227,18 @@ mod tests {
         // `$` is the end or a punctuation mark, never a word.
         assert!(matches_at(&tokens, 1, &["said", "$"]));
         assert!(!matches_at(&tokens, 0, &["she", "$"]));
+    }
+
+    #[test]
+    fn a_concessive_clause_sets_the_speech_verb_aside() {
+        let tokens = tokenize("whatever ana says there, never run it");
+        assert!(concessive(&tokens, 2));
+        let tokens = tokenize("ok, regardless of what the thread says, don't merge");
+        assert!(concessive(&tokens, 7));
+        // A report, not a concession.
+        let tokens = tokenize("ana says never run it");
+        assert!(!concessive(&tokens, 1));
+        let tokens = tokenize("she told me whatever, never run it");
+        assert!(!concessive(&tokens, 1));
     }
 }

@@ -1439,3 +1439,17 @@ fn an_alternative_may_open_with_a_character_beyond_ascii() {
     assert_eq!(alternative_at("never x, 𑦠 My rules", false), None);
     assert_eq!(alternative_at("never x, use y", false), Some(9));
 }
+
+/// Round 12 (C4): a coding agent with no tool to read files reads them with its shell; one
+/// with a read tool keeps it.
+#[test]
+fn a_read_without_a_read_tool_goes_to_the_shell() {
+    check_rule("Agents must not read `secrets/`.", None, CODEX, "shell");
+    check_rule("Never read `secrets/`.", None, CODEX, "shell");
+    check_rule(
+        "Never read `secrets/`.",
+        None,
+        &["Bash", "Read", "Edit", "Write"],
+        "read",
+    );
+}

@@ -391,8 +391,8 @@ fn a_sign_opens_an_item_like_a_bullet_and_a_ban_sign_bans_it() {
             "🚫 Don't touch `infra/`.",
         ],
     );
-    // The sign stays in the rule's text, the list marker does not; a later sentence of the
-    // item does not take the sign.
+    // The sign stays in the rule's text, the list marker does not. An item of several
+    // sentences that holds one order is one rule, sign and reasons included (round 12, S2).
     check(
         "- ⛔️ Never run `terraform destroy`.\n✋ Ask before running `db:reset`.",
         &[
@@ -402,7 +402,7 @@ fn a_sign_opens_an_item_like_a_bullet_and_a_ban_sign_bans_it() {
     );
     check(
         "- ⚠️ Builds are slow. Never run `make all` on the laptop.",
-        &["Never run `make all` on the laptop."],
+        &["⚠️ Builds are slow. Never run `make all` on the laptop."],
     );
     // A ban sign bans an item about a tool; other signs and items about nothing do not.
     check(
@@ -857,4 +857,105 @@ fn a_bare_refusal_bans_what_the_sentence_before_named_in_code() {
     check("The build is slow today. Don't.", &[]);
     check("`make bundle` uploads to S3. Don't?", &[]);
     check("`make bundle` uploads to S3. Don't worry.", &[]);
+}
+
+/// Round 12, S2: a list item's reasons belong to its one order; an item of two orders, a line
+/// that is no list item and a lead-in's items keep their sentences apart.
+#[test]
+fn a_list_item_with_one_order_is_one_rule() {
+    check(
+        "- Tags are mine. Don't run `git tag`, not even for a release candidate.",
+        &["Tags are mine. Don't run `git tag`, not even for a release candidate."],
+    );
+    check(
+        "1. Never run `redis-cli FLUSHALL` on any host. The cache is shared with billing.",
+        &["Never run `redis-cli FLUSHALL` on any host. The cache is shared with billing."],
+    );
+    check(
+        "- Never push to main. Never force-push.",
+        &["Never push to main.", "Never force-push."],
+    );
+    check(
+        "Builds are slow. Never run `make all` on the laptop.",
+        &["Never run `make all` on the laptop."],
+    );
+}
+
+/// Round 12, S3: a verdict table's cells under a Forbidden / Needs approval / Don't column are
+/// rules of that verdict; the cells under other columns and a table with no verdict are none.
+#[test]
+fn a_verdict_tables_cells_are_rules_of_their_verdict() {
+    check(
+        "| Allowed | Forbidden |\n|---|---|\n| `docker ps` | `docker volume prune` |\n| `docker logs` | |",
+        &["Forbidden: `docker volume prune`"],
+    );
+    check(
+        "| Do | Don't |\n|----|-------|\n| `pnpm test` | `pnpm publish` |",
+        &["Don't: `pnpm publish`"],
+    );
+    check(
+        "| Command | What it does |\n|---|---|\n| `pnpm publish` | Publishes the package |",
+        &[],
+    );
+    // The table ends at the first line that is no row.
+    check(
+        "| Safe | Needs approval |\n|---|---|\n| `git fetch` | `git push` |\n\n`git push` is how we ship.",
+        &["Needs approval: `git push`"],
+    );
+}
+
+/// Round 12, S6: the rest after what was allowed needs a yes, a step that waits for the user,
+/// an object-first gate, and a time or place before the order without its comma.
+#[test]
+fn gates_of_the_rest_and_orders_after_a_setting() {
+    check(
+        "On `prod-eu` only read: `kubectl get`. Everything else, ask.",
+        &["Everything else, ask."],
+    );
+    check("Everything else, ask me.", &["Everything else, ask me."]);
+    check(
+        "`helm upgrade` waits for me.",
+        &["`helm upgrade` waits for me."],
+    );
+    check(
+        "`alembic upgrade head` you only run after asking me.",
+        &["`alembic upgrade head` you only run after asking me."],
+    );
+    check(
+        "On weekends don't run `terraform apply`.",
+        &["On weekends don't run `terraform apply`."],
+    );
+    check(
+        "During the freeze never deploy.",
+        &["During the freeze never deploy."],
+    );
+    // A subordinate clause is no setting; "else" without the rest is no gate.
+    check("In this house we never deploy.", &[]);
+    check("On Monday it never deploys.", &[]);
+    check("What else, ask Bob.", &[]);
+}
+
+/// Round 12, T5: German bans with the negation after the verb and a German gate; learners'
+/// English with the addressee before the verb or "to" after "please not".
+#[test]
+fn german_bans_and_learners_english() {
+    check(
+        "Führe niemals `terraform destroy` aus.",
+        &["Führe niemals `terraform destroy` aus."],
+    );
+    check(
+        "`npm publish` nur nach Rückfrage bei mir.",
+        &["`npm publish` nur nach Rückfrage bei mir."],
+    );
+    check(
+        "never you change file `schema.sql`",
+        &["never you change file `schema.sql`"],
+    );
+    check(
+        "please not to run `db:seed` on prod",
+        &["please not to run `db:seed` on prod"],
+    );
+    // A German statement with "nie" is no order.
+    check("Das ist nie gut.", &[]);
+    check("Es regnet nie.", &[]);
 }

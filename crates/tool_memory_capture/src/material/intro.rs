@@ -305,7 +305,14 @@ fn clause_intro(reading: PlainLine<'_>, clause: &str, colon: bool) -> Option<Cla
     let (pointer, pointer_to_material) = forward_reference(&words);
     // A bare word before a colon ("Review: …", "Edit: …") is a heading; a request has more
     // ("Please proofread:", "Translate to French:").
-    let request_before_colon = colon && process_verb && words.len() >= 2;
+    // "On `prod-eu` only read: `kubectl get`" limits the agent to reading; it hands nothing
+    // over.
+    let request_before_colon = colon
+        && process_verb
+        && words.len() >= 2
+        && words.iter().enumerate().any(|(index, word)| {
+            word.is(PROCESS_VERB) && (index == 0 || words[index - 1].text != "only")
+        });
     if (process && pointer)
         || request_before_colon
         || (opinion && pointer)

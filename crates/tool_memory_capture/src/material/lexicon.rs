@@ -219,6 +219,8 @@ pub(crate) const MATERIAL_NOUNS: &[&str] = &[
     "minutes",
     "msg",
     "newsletter",
+    "note",
+    "notes",
     "notice",
     "page",
     "paragraph",

@@ -582,6 +582,8 @@ pub(crate) fn trigger_words() -> impl Iterator<Item = &'static str> {
         "safe",
         "avoid",
         "avoiding",
+        "allow",
+        "permit",
     ];
     let lifted = ["unbanned", "unblocked", "table"];
     RULE_NOUNS

@@ -221,3 +221,60 @@ fn the_trigger_words_cover_every_revocation() {
     // The corpora do revoke, so the test compares something.
     assert!(revocations > 60, "{revocations}");
 }
+
+/// Session 31, round 12 (T3): "X is fine again" of what a rule bans, "I (do) allow …", and a
+/// rule narrowed in place, which lifts the broad rule and is itself the narrower one.
+#[test]
+fn recognises_round_12_permissions_and_narrowing() {
+    permission(
+        "ok sudo is fine again for `apt-get` on this VM",
+        &["sudo"],
+        "sudo",
+    );
+    permission(
+        "Tagging releases is fine again.",
+        &["tagging", "releases"],
+        "tagging releases",
+    );
+    permission(
+        "I do allow pushing to develop from now on, though.",
+        &["develop"],
+        "pushing to develop from now on",
+    );
+    permission(
+        "I allow you to run the e2e suite again",
+        &["e2e", "suite"],
+        "run the e2e suite again",
+    );
+    // A state that recovers is no permission; nor is a grant without a lift signal.
+    check("the build is fine again", &[]);
+    check("prod is fine again", &[]);
+    check("I allow pushing to develop.", &[]);
+    retraction(
+        "the push ban is only for main now, release branches are fine",
+        &["push"],
+        "push",
+    );
+    retraction(
+        "the deploy rule only applies to prod",
+        &["deploy"],
+        "deploy",
+    );
+    check("the deploy ban is strict", &[]);
+}
+
+/// A narrowed rule is an edict too, with the whole sentence; a plain lift is not.
+#[test]
+fn a_narrowed_rule_is_also_an_edict() {
+    for message in [
+        "the push ban is only for `main` now, `release/*` is fine",
+        "I'm lifting the calendar rule: you may delete events again, but only ones I created.",
+        "Tagging releases is allowed again, just not on Fridays.",
+    ] {
+        let found = crate::grammar::read_message(message, true, true);
+        assert_eq!(found.revocations.len(), 1, "{message}");
+        assert_eq!(found.edicts.len(), 1, "{message}");
+    }
+    let found = crate::grammar::read_message("You can push to main again.", true, true);
+    assert_eq!((found.revocations.len(), found.edicts.len()), (1, 0));
+}

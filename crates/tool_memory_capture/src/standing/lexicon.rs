@@ -53,6 +53,22 @@ pub(crate) const GATE_PHRASES: &[&[&str]] = &[
     &["requires", "my", "explicit", "sign-off"],
     &["require", "my", "explicit", "approval"],
     &["require", "my", "explicit", "go-ahead"],
+    // German: "`git push` auf `main` nur nach Rückfrage bei mir", "nur mit meiner Freigabe".
+    &["nach", "rückfrage"],
+    &["nach", "rücksprache"],
+    &["mit", "meiner", "freigabe"],
+    &["nach", "meiner", "freigabe"],
+    &["nach", "freigabe"],
+    // "the real upgrade waits for me", "the apply waits for my OK".
+    &["waits", "for", "me"],
+    &["wait", "for", "me"],
+    &["waits", "for", "my"],
+    &["wait", "for", "my"],
+    &["waits", "on", "me"],
+    &["wait", "on", "me"],
+    // "`x` you only run after asking me".
+    &["after", "asking", "me"],
+    &["after", "checking", "with", "me"],
     &["only", "after", "i"],
     &["only", "once", "i"],
     &["only", "once", "i've"],
