@@ -727,6 +727,9 @@ fn short_shapes_about_a_tool_are_rules() {
         "Also no deploys on Fridays.",
         "Still no deletes, obviously.",
         "Still don't run the migrations.",
+        // A gerund's action banned by an idiom (round 13, U2).
+        "Merging or deleting a contact is off the table.",
+        "Deleting contacts is out of the question.",
     ] {
         check(rule, &[rule]);
     }
@@ -748,6 +751,8 @@ fn short_shapes_about_a_tool_are_rules() {
         "Build runs on every push.",
         "Test happens before every release.",
         "Format is checked on each commit.",
+        "Is deleting contacts off the table?",
+        "That idea is off the table.",
     ] {
         check(remark, &[]);
     }

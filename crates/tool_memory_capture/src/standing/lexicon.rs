@@ -101,6 +101,9 @@ pub(crate) const FIRST_PERSON: &[&str] = &[
 pub(crate) const BANS: &[&[&str]] = &[
     &["off", "limits"],
     &["off-limits"],
+    // "Archiving a project is off the table", "Deleting contacts is out of the question".
+    &["off", "the", "table"],
+    &["out", "of", "the", "question"],
     &["forbidden"],
     &["prohibited"],
     &["banned"],
