@@ -201,6 +201,14 @@ impl Candidates {
         whole: bool,
         previous: Option<&str>,
     ) -> Option<String> {
+        // "Never email anyone at @x.com, drafts only": the last clause names what stays
+        // allowed, so the ban before it decides when it names a tool.
+        if let Some(at) = allowance_tail(text) {
+            let head = &text[..at];
+            if let Some(tool) = self.rule_evidence(head, &match_form(head), whole, previous) {
+                return Some(tool);
+            }
+        }
         if let Some(at) = deciding_clause(text) {
             let clause = &text[at..];
             let clause_form = match_form(clause);
@@ -226,6 +234,10 @@ impl Candidates {
         let channel_form;
         let form = if names_a_channel(text) && !form.contains("chat") {
             channel_form = format!("{form} chat");
+            channel_form.as_str()
+        } else if names_a_domain(text) && !form.contains("mail") {
+            // "Never message anyone at @board.example": a mail domain is e-mail.
+            channel_form = format!("{form} email");
             channel_form.as_str()
         } else {
             form
@@ -1187,6 +1199,56 @@ fn names_a_channel(text: &str) -> bool {
         before = ch;
     }
     false
+}
+
+/// Whether `text` names a mail domain outside code: `@` after a space, then a name with a dot
+/// inside it ("anyone at @board.example"). A handle ("@priya") has no dot.
+fn names_a_domain(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut in_code = false;
+    for (at, &byte) in bytes.iter().enumerate() {
+        if byte == b'`' {
+            in_code = !in_code;
+        } else if byte == b'@' && !in_code && at > 0 && bytes[at - 1] == b' ' {
+            let name: &[u8] = &bytes[at + 1..];
+            let end = name
+                .iter()
+                .position(|byte| !(byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'-')))
+                .unwrap_or(name.len());
+            let name = &name[..end];
+            let name = name.strip_suffix(b".").unwrap_or(name);
+            if name.first().is_some_and(u8::is_ascii_alphanumeric)
+                && name.iter().skip(1).any(|byte| *byte == b'.')
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The byte offset in `text` of a last clause that names what stays allowed after a ban:
+/// "…, drafts only", "…, only drafts", "…; reading is fine". At most four words after the
+/// last comma or semicolon, with "only" first or last or "is / are fine / ok / allowed" at
+/// the end.
+fn allowance_tail(text: &str) -> Option<usize> {
+    let trimmed = text.trim_end_matches(['.', '!', ' ', '*']);
+    let turn = trimmed.rfind([',', ';'])?;
+    let tail = &trimmed[turn + 1..];
+    let words: Vec<&str> = tail.split_whitespace().collect();
+    if words.is_empty() || words.len() > 4 || turn == 0 {
+        return None;
+    }
+    let first = words[0];
+    let last = words[words.len() - 1];
+    let only = words.len() > 1
+        && (first.eq_ignore_ascii_case("only") || last.eq_ignore_ascii_case("only"));
+    let fine = words.len() > 2
+        && matches!(words[words.len() - 2], "is" | "are")
+        && ["fine", "ok", "okay", "allowed"]
+            .iter()
+            .any(|word| last.eq_ignore_ascii_case(word));
+    (only || fine).then_some(turn)
 }
 
 fn commands_of(text: &str, spans: &[Range<usize>]) -> Vec<Range<usize>> {

@@ -8,10 +8,12 @@ use crate::attribution::{Candidates, Context};
 use crate::failure::observe_calls;
 use crate::grammar;
 use crate::identity::{edict_identity_key, edict_identity_key_of_form};
+use crate::matching::names_only_tool;
 use crate::material::{self, Voice};
 use crate::reading::Reader;
 use crate::{
-    CaptureOutput, EDICT_TAG, MATERIAL_TAG, ProposedRevocation, ProposedRule, Trust, TurnRecord,
+    CaptureOutput, EDICT_TAG, MATERIAL_TAG, ProposedRevocation, ProposedRule, RevocationKind,
+    Trust, TurnRecord,
 };
 
 /// What capture looks for. The default captures everything, with the reference's threshold
@@ -158,8 +160,20 @@ pub fn capture_turn_with(
         }
     }
     if config.revocations {
-        for revocation in found.revocations {
-            let explicit = candidates.attribute_explicit(&revocation.scope);
+        for mut revocation in found.revocations {
+            let mut explicit = candidates.attribute_explicit(&revocation.scope);
+            // "I'm lifting the invoice rule: you may void invoices again" on `void_invoice`:
+            // a topic that only names the tool would lift every rule on it, so the action
+            // granted back says which rule is meant, with a permission's reach.
+            if let Some((subject, scope)) = revocation.grant.take()
+                && explicit
+                    .as_deref()
+                    .is_some_and(|tool| names_only_tool(&revocation.subject, tool))
+            {
+                explicit = candidates.attribute_explicit(&scope).or(explicit);
+                revocation.kind = RevocationKind::Permission;
+                revocation.subject = subject;
+            }
             // Without a subject and a named tool there is nothing a rule could be matched on.
             if revocation.subject.is_empty() && explicit.is_none() {
                 continue;

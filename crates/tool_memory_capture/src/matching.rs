@@ -158,6 +158,18 @@ fn is_significant(word: &str) -> bool {
 static ALL_KIND_STEMS: LazyLock<Vec<String>> =
     LazyLock::new(|| all_kind_words().map(stem).collect());
 
+/// Whether every significant word of `subject` only names `tool_name` (a word of its name or a
+/// kind of tool): "the invoice rule" on `void_invoice` says which tool, not which rule.
+pub(crate) fn names_only_tool(subject: &[String], tool_name: &str) -> bool {
+    let tool = normalize_tool_name(tool_name);
+    let mut significant = subject
+        .iter()
+        .flat_map(|entry| words(entry))
+        .filter(|word| is_significant(word))
+        .peekable();
+    significant.peek().is_some() && significant.all(|word| is_kind_stem(&stem(&word), &tool))
+}
+
 fn is_kind_stem(word_stem: &str, tool_name: &str) -> bool {
     ALL_KIND_STEMS.iter().any(|kind| kind == word_stem)
         || name_words(tool_name)

@@ -44,6 +44,10 @@ pub(crate) struct Revocation<'a> {
     pub(crate) subject: Vec<String>,
     /// The part of the match form that names the action or topic, for tool attribution.
     pub(crate) scope: String,
+    /// The action a retraction grants back in the same sentence ("I'm lifting the invoice
+    /// rule: you may void invoices again"): its subject words and its part of the match
+    /// form. Capture lifts by it instead of the topic when the topic only names the tool.
+    pub(crate) grant: Option<(Vec<String>, String)>,
 }
 
 /// The revocation in `sentence` of the user's own `span`, if any, given `form` (the sentence's
@@ -67,6 +71,9 @@ pub(crate) fn revocation_of<'a>(
         kind: found.kind,
         subject: found.subject,
         scope: form[found.scope].to_owned(),
+        grant: found
+            .grant
+            .map(|(subject, scope)| (subject, form[scope].to_owned())),
     })
 }
 
@@ -97,6 +104,9 @@ pub(crate) struct Found {
     scope: Range<usize>,
     /// Byte range from the marker to the end of the object.
     span: Range<usize>,
+    /// A retraction's action granted back in a later clause: its subject words and the byte
+    /// range of the action in the form.
+    grant: Option<(Vec<String>, Range<usize>)>,
     /// Whether the sentence also states the narrower rule that replaces the lifted one ("the
     /// deploy ban is only for `prod` now", "… again, but only drafts I created"): it is then
     /// an edict too, with the whole sentence as its text.
@@ -172,12 +182,27 @@ fn find_in(form: &str, tokens: &[Token<'_>]) -> Option<Found> {
         }
         let scope_start = tokens[parse.object.start].start;
         let scope_end = tokens[parse.object.end - 1].end;
+        let granted = match parse.kind {
+            RevocationKind::Retraction => granted_after(tokens, parse.object.end),
+            RevocationKind::Permission => None,
+        };
+        let object_end = granted
+            .as_ref()
+            .map_or(parse.object.end, |grant| grant.object.end);
+        let grant = granted.and_then(|grant| {
+            let words = subject_words(&tokens[grant.object.clone()], grant.drop_verb);
+            (!words.is_empty()).then(|| {
+                let range = tokens[grant.object.start].start..tokens[grant.object.end - 1].end;
+                (words, range)
+            })
+        });
         return Some(Found {
             kind: parse.kind,
             subject,
             scope: scope_start..scope_end,
-            span: tokens[start].start..scope_end,
-            narrows: parse.narrows || narrowed_after(tokens, parse.object.end),
+            span: tokens[start].start..tokens[object_end - 1].end,
+            narrows: parse.narrows || narrowed_after(tokens, object_end),
+            grant,
         });
     }
     None
@@ -443,6 +468,27 @@ fn narrowed_after(tokens: &[Token<'_>], object_end: usize) -> bool {
             || matches_at(tokens, position, &["but", "not"])
             || matches_at(tokens, position, &["but", "never"])
     })
+}
+
+/// The permission a retraction goes on to state in a later clause of its sentence ("I'm
+/// lifting the invoice rule: you may void invoices again", "scratch the payout rule, you're
+/// allowed to send payouts again"): the action the lifted rule banned. Its own limit ("…, but
+/// only drafts I created") is the narrowing of the retraction, so it is not tested here; a
+/// modal form still needs its lift signal.
+fn granted_after(tokens: &[Token<'_>], object_end: usize) -> Option<Parse> {
+    let form_like = |index: usize| {
+        index > object_end
+            && tokens.get(index - 1).is_some_and(|previous| {
+                matches!(
+                    previous.text,
+                    "," | ";" | ":" | "—" | "–" | "-" | "and" | "so"
+                )
+            })
+    };
+    (object_end + 1..tokens.len())
+        .filter(|index| form_like(*index))
+        .find_map(|index| permission_at(tokens, skip_fillers(tokens, index)))
+        .filter(|grant| !grant.needs_lift || lifted(tokens))
 }
 
 // Permissions ------------------------------------------------------------------------------

@@ -14,8 +14,8 @@ use self::lexicon::{
     BANS, BY_HAND, CODE_POLICIES, COLON_BANS, CONSEQUENCE_REFUSALS, DECLARED_NOT_VERBS,
     DECLARED_SETTINGS, EVENTS, GATE_PHRASES, GATES, JUDGEMENTS, NEGATION_SCOPES, NO_NOT_RULES,
     ONLY_MEANS, PASSIVE_ACTIONS, PASSIVE_AGENTS, PASSIVE_ORIGINS, PASSIVE_SCOPES, POLICY_SCOPES,
-    POLICY_VERBS_IN_S, RECURRING_VERBS, SCOPE_OPENERS, SHAPE_LEADS, SPAN_QUALIFIERS, STATES,
-    UNWANTED,
+    POLICY_VERBS_IN_S, RECURRING_VERBS, SCOPE_OPENERS, SHAPE_LEADS, SPAN_QUALIFIERS,
+    STATEMENT_ORDERS, STATES, SUBJECT_VERBS, UNWANTED,
 };
 use crate::lexicon::{
     COPULA, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, NO_CODE_FACT, PERMITTING_WORD,
@@ -770,7 +770,17 @@ fn is_shaped(tokens: &[Token<'_>]) -> bool {
                     .iter()
                     .any(|token| token.text == crate::text::CODE_WORD)
         }
-        Some(verb) if RECURRING_VERBS.contains(&verb) => {
+        // "Lint is run by the pre-commit hook on every commit", "Build runs on every push":
+        // the verb's word is the subject of a statement of what a system does, no order,
+        // unless the statement says it must be so ("Review is required for every merge").
+        Some(verb)
+            if RECURRING_VERBS.contains(&verb)
+                && (word_at(tokens, first + 1)
+                    .is_none_or(|next| !SUBJECT_VERBS.contains(&next))
+                    || tokens[first + 1..]
+                        .iter()
+                        .any(|token| token.word && STATEMENT_ORDERS.contains(&token.text))) =>
+        {
             // "Install deps with `npm ci` (not `npm install`)", "Use `uv` for everything".
             let bracketed_not = (first..tokens.len()).any(|at| {
                 tokens[at].punct() == Some('(') && word_at(tokens, at + 1) == Some("not")

@@ -606,6 +606,50 @@ fn mail_verbs_go_to_the_tool_that_sends() {
         gmail,
         "mcp__gmail__draft_email",
     );
+    // What stays allowed after the ban does not decide (round 13, U3); a mail domain is e-mail.
+    let mail = &["send_email", "create_draft", "search_emails", "read_email"];
+    for rule in [
+        "never email anyone at @board.example, drafts only",
+        "Never message anyone at @board.example, only drafts.",
+        "Don't write to anyone at @press.example; a draft is fine.",
+        "Never contact anyone at @rival.example.",
+    ] {
+        check_rule(rule, None, mail, "send_email");
+    }
+    check_rule(
+        "Never email the board, drafts only",
+        None,
+        gmail,
+        "mcp__gmail__send_email",
+    );
+    // A handle is no mail domain, and a ban that names no tool still reads the whole rule.
+    check_rule("Never message @priya.", None, mail, "__unscoped__");
+    // Scheduled jobs run behind the shell, or through a scheduler's own tool (round 13, U3).
+    let claude = &["Bash", "Read", "Edit", "Write", "WebFetch"];
+    for rule in [
+        "Cron jobs in production are not to be paused.",
+        "Systemd timers on the build host are not to be disabled.",
+        "Never restart the workers during business hours.",
+    ] {
+        check_rule(rule, None, claude, "bash");
+    }
+    check_rule("Never edit `src/worker.py`.", None, claude, "edit");
+    check_rule(
+        "Cron jobs in production are not to be paused.",
+        None,
+        &[
+            "scheduler_list_jobs",
+            "scheduler_pause_job",
+            "scheduler_delete_job",
+        ],
+        "scheduler_pause_job",
+    );
+    check_rule(
+        "Never save anything, drafts only",
+        None,
+        mail,
+        "create_draft",
+    );
 }
 
 #[test]

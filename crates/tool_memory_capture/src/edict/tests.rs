@@ -720,10 +720,16 @@ fn short_shapes_about_a_tool_are_rules() {
         "Run `npm run check` after every change.",
         "Sign off every commit (`git commit -s`).",
         "Read every file in `docs/adr/` at the start of each task.",
+        // A statement of what is done at every event that says it must be so.
+        "Review is required for every merge.",
+        "Lint is mandatory on every commit.",
         // A word that joins the ban to what came before, at the start.
         "Also no deploys on Fridays.",
         "Still no deletes, obviously.",
         "Still don't run the migrations.",
+        // A gerund's action banned by an idiom (round 13, U2).
+        "Merging or deleting a contact is off the table.",
+        "Deleting contacts is out of the question.",
     ] {
         check(rule, &[rule]);
     }
@@ -740,6 +746,13 @@ fn short_shapes_about_a_tool_are_rules() {
         "The account is frozen.",
         "Run the tests for every package and tell me what fails.",
         "Check each file in `src/` for unused imports.",
+        // What a system does at every event, with no negation, order or limit (round 13, U4).
+        "Lint is run by the pre-commit hook on every commit.",
+        "Build runs on every push.",
+        "Test happens before every release.",
+        "Format is checked on each commit.",
+        "Is deleting contacts off the table?",
+        "That idea is off the table.",
     ] {
         check(remark, &[]);
     }

@@ -278,3 +278,33 @@ fn a_narrowed_rule_is_also_an_edict() {
     let found = crate::grammar::read_message("You can push to main again.", true, true);
     assert_eq!((found.revocations.len(), found.edicts.len()), (1, 0));
 }
+
+/// `message` holds one retraction whose later clause grants back an action with these words.
+fn grant(message: &str, expected: Option<(&[&str], &str)>) {
+    let revocations = extract_revocations(message);
+    assert_eq!(revocations.len(), 1, "{message:?}");
+    let found = revocations[0].grant.as_ref().map(|(subject, scope)| {
+        (
+            subject.iter().map(String::as_str).collect::<Vec<_>>(),
+            scope.as_str(),
+        )
+    });
+    let expected = expected.map(|(subject, scope)| (subject.to_vec(), scope));
+    assert_eq!(found, expected, "{message:?}");
+}
+
+#[test]
+fn a_retraction_keeps_the_action_it_grants_back() {
+    grant(
+        "I'm lifting the invoice rule: you may void invoices again, but only drafts I created.",
+        Some((&["invoices"], "void invoices again")),
+    );
+    grant(
+        "Scratch the payout rule, you're allowed to send payouts to Canada again.",
+        Some((&["payouts", "canada"], "send payouts to canada again")),
+    );
+    // A modal grant needs its lift signal; without one it is a request, not the rule's action.
+    grant("Forget the invoice rule: you can void invoice 12.", None);
+    grant("Forget the calendar rule.", None);
+    grant("I'm lifting the deploy rule: you can deploy again.", None);
+}

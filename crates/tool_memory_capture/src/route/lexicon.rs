@@ -186,6 +186,17 @@ pub(crate) const SHELL_VERBS: &[&str] = &[
 /// Things that live behind a shell.
 pub(crate) const SHELL_NOUNS: &[&str] = &[
     "terminal",
+    // Scheduled jobs and what runs them: "Cron jobs in production are not to be paused"; a
+    // scheduler's MCP tool is found by its name first.
+    "cron",
+    "crontab",
+    "cronjob",
+    "cronjobs",
+    "systemd",
+    "timer",
+    "timers",
+    "worker",
+    "workers",
     // Pull requests are opened and merged with `gh` or `git` when no tool does it.
     "pr",
     "prs",

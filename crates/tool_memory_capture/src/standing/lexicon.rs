@@ -101,6 +101,9 @@ pub(crate) const FIRST_PERSON: &[&str] = &[
 pub(crate) const BANS: &[&[&str]] = &[
     &["off", "limits"],
     &["off-limits"],
+    // "Archiving a project is off the table", "Deleting contacts is out of the question".
+    &["off", "the", "table"],
+    &["out", "of", "the", "question"],
     &["forbidden"],
     &["prohibited"],
     &["banned"],
@@ -331,6 +334,30 @@ pub(crate) const RECURRING_VERBS: &[&str] = &[
     "validate",
     "verify",
     "write",
+];
+
+/// Words after a recurring verb's word that make it the subject of a statement, not an order:
+/// "Lint is run by the hook on every commit", "Build runs on every push", "Deploy happens on
+/// every merge". Whether such a sentence orders anything is for the other readers to say
+/// ("Review is required for every merge").
+pub(crate) const SUBJECT_VERBS: &[&str] = &[
+    "are", "fires", "gets", "happens", "is", "kicks", "occurs", "runs", "starts", "was", "were",
+];
+
+/// Words that make a statement of what is done at every event an order after all: "Review is
+/// required for every merge", "Lint is never skipped on any commit".
+pub(crate) const STATEMENT_ORDERS: &[&str] = &[
+    "always",
+    "compulsory",
+    "expected",
+    "mandatory",
+    "must",
+    "needed",
+    "never",
+    "not",
+    "obligatory",
+    "only",
+    "required",
 ];
 
 /// Events an order can be done at, after "every" or "each": "after every change", "each
