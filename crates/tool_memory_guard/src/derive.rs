@@ -35,7 +35,7 @@ use tool_memory_core::ToolMemoryRule;
 
 use self::entities::{CommandPhrase, command_phrases, handle_name, host_names, person_names};
 pub(crate) use self::fallback::{carried_spans, fallback_constraint, unread_clauses};
-pub(crate) use self::kinds::kind_readings;
+pub(crate) use self::kinds::{kind_readings, narrowed_to_kinds};
 pub(crate) use self::lexicon::is_program;
 use self::lexicon::word_class;
 use self::lexicon::{

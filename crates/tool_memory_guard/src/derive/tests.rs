@@ -1416,3 +1416,23 @@ fn an_option_said_with_git_s_verb_or_to_a_program_s_noun_binds_to_it() {
         "stripe --live",
     );
 }
+
+#[test]
+fn subcommands_listed_with_slashes_are_one_command_each() {
+    check(
+        "bash",
+        "Ask before git fetch/pull.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"git fetch"},{"kind":"command","value":"git pull"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Never run kubectl apply/delete.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"kubectl apply"},{"kind":"command","value":"kubectl delete"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // A part that is no subcommand of the program leaves the word to the rest of the grammar.
+    check_forbids("bash", "Never run git fetch/frobnicate.", "command", "git");
+}
