@@ -169,6 +169,17 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
             constraint.matchers = kept;
         }
     }
+    // "forbidden outside the test environment": a call that names that environment
+    // (`RAILS_ENV=test`) is the exception.
+    if constraint.polarity == Polarity::Forbid
+        && let Some(left_out) = scopes::environment_left_out(&text.to_lowercase())
+    {
+        let mut excepted = constraint.clone();
+        excepted.except.extend(left_out);
+        if excepted.validate().is_ok() {
+            constraint = excepted;
+        }
+    }
     let narrowed = narrowing::narrowed(constraint.clone(), &text.to_lowercase());
     Some(if narrowed.validate().is_ok() {
         narrowed

@@ -701,6 +701,9 @@ fn segment_invocations_within(
         index += 1;
     }
     let mut wrappers = 0;
+    // `NODE_ENV=test npx prisma migrate reset`: what is set before a wrapper is the wrapped
+    // command's environment too.
+    let leading = index;
     let mut carried: Vec<String> = Vec::new();
     // The name a runner runs its package or flake output under (`npx eas-cli` runs `eas`).
     let mut renamed: Option<String> = None;
@@ -721,12 +724,14 @@ fn segment_invocations_within(
             && let Some(invocation) = out.last_mut()
         {
             apply_environment(invocation, &words[..index]);
-        } else if !carried.is_empty()
-            && let Some(invocation) = out.last_mut()
-        {
+        } else if let Some(invocation) = out.last_mut() {
             // `env NODE_ENV=production npm run seed`: what `env` sets is the command's
             // environment as much as assignments before it are.
-            apply_environment(invocation, &carried);
+            let mut environment = words[..leading].to_vec();
+            environment.extend(carried.iter().cloned());
+            if !environment.is_empty() {
+                apply_environment(invocation, &environment);
+            }
         }
         let program = program_name(&words[index]);
         if program == "find" && !find_exec_invocations(&words[index + 1..], out, budget, finds) {

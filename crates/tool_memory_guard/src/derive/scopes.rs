@@ -35,6 +35,56 @@ fn is_verb(span: &str) -> bool {
     span.len() >= 2 && span.chars().all(|ch| ch.is_ascii_lowercase() || ch == '-')
 }
 
+/// The variables and options a program takes its environment's name from (`RAILS_ENV=test
+/// bin/rails ...`, `NODE_ENV=test npx ...`, `--env=test`).
+const ENVIRONMENT_SETTINGS: &[&str] = &[
+    "rails_env=",
+    "rack_env=",
+    "node_env=",
+    "app_env=",
+    "mix_env=",
+    "flask_env=",
+    "django_env=",
+    "aspnetcore_environment=",
+];
+
+/// "`bin/rails db:reset` is forbidden outside the test environment", "except in the staging
+/// environment": the environment a ban leaves out, as the settings that name it (lower-case
+/// literals of the call's assignments). `None` without such a phrase.
+pub(crate) fn environment_left_out(lower: &str) -> Option<Vec<Matcher>> {
+    const OPENINGS: &[&str] = &[
+        "outside the ",
+        "outside of the ",
+        "except in the ",
+        "other than the ",
+        "anywhere but the ",
+        "unless it is the ",
+    ];
+    let name = OPENINGS.iter().find_map(|opening| {
+        let at = lower.find(opening)? + opening.len();
+        let mut words = lower[at..].split(|ch: char| !ch.is_ascii_alphanumeric() && ch != '-');
+        let name = words.next()?;
+        let noun = words.next()?;
+        (matches!(noun, "environment" | "env")
+            && name.len() >= 2
+            && name
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '-'))
+        .then_some(name)
+    })?;
+    Some(
+        ENVIRONMENT_SETTINGS
+            .iter()
+            .map(|setting| Matcher::new(MatcherKind::Literal, format!("{setting}{name}")))
+            .chain(
+                ["--env=", "--environment="]
+                    .iter()
+                    .map(|flag| Matcher::new(MatcherKind::Flag, format!("{flag}{name}"))),
+            )
+            .collect(),
+    )
+}
+
 /// The readings of a critical or high rule's text; empty for most.
 pub(crate) fn scope_readings(text: &str) -> Vec<Constraint> {
     if text.len() > MAX_TEXT_BYTES || !text.is_ascii() {

@@ -1301,11 +1301,12 @@ fn a_negation_after_a_verb_of_contact_is_no_name() {
 
 #[test]
 fn a_relative_clause_of_change_keeps_the_order_to_invocations_that_change() {
+    // The value named is the one banned (`--project=dev` is another project).
     check(
         "bash",
         "Never pass `--project=prod` to a command that changes something.",
         Some(
-            r#"{"access":"write","matchers":[{"kind":"flag","value":"--project"}],"polarity":"forbid"}"#,
+            r#"{"access":"write","matchers":[{"kind":"flag","value":"--project=prod"}],"polarity":"forbid"}"#,
         ),
     );
     let az = derive_from_text(
