@@ -154,6 +154,30 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     {
         constraint.access = Some(Access::Write);
     }
+    // "any `bq` command that writes (load, cp, rm, mk)": the program's listed subcommands, not
+    // every use of it nor the list's words as programs of their own (`rm`).
+    if matches!(constraint.polarity, Polarity::Forbid)
+        && let Some((program, subcommands)) = scopes::listed_subcommands(text)
+        && constraint
+            .matchers
+            .iter()
+            .any(|matcher| matcher.kind == MatcherKind::Command && matcher.value == program)
+    {
+        let mut listed = constraint.clone();
+        listed.matchers.retain(|matcher| {
+            matcher.kind != MatcherKind::Command
+                || (matcher.value != program && !subcommands.contains(&matcher.value))
+        });
+        listed.matchers.extend(
+            subcommands
+                .iter()
+                .map(|sub| Matcher::new(MatcherKind::Command, format!("{program} {sub}"))),
+        );
+        listed.access = None;
+        if listed.validate().is_ok() {
+            constraint = listed;
+        }
+    }
     // "Read `.env.example`, never `.env`", "Create issues in the `OPS` team, never in `SEC`":
     // what the clause before the contrast names is what the rule allows.
     if constraint.polarity == Polarity::Forbid

@@ -85,6 +85,57 @@ pub(crate) fn environment_left_out(lower: &str) -> Option<Vec<Matcher>> {
     )
 }
 
+/// "any `bq` command that writes (load, cp, rm, mk)": the subcommands a parenthesised list
+/// after a program's code span names, in its sentence; the order is of those. Two words at
+/// least, each one plain word (`rm`, `db:seed`), so "(or yarn)" or "(use uv)" is none.
+pub(crate) fn listed_subcommands(text: &str) -> Option<(String, Vec<String>)> {
+    if text.len() > MAX_TEXT_BYTES || !text.is_ascii() {
+        return None;
+    }
+    let lower = text.to_ascii_lowercase();
+    for (at, span) in spans(&lower) {
+        let after = at + span.len() + 1;
+        let Some(rest) = lower.get(after..) else {
+            continue;
+        };
+        let sentence = rest.split(". ").next().unwrap_or(rest);
+        let Some(open) = sentence.find('(') else {
+            continue;
+        };
+        // The list belongs to the span it follows: no other span between them.
+        if open > 80 || sentence[..open].contains('`') {
+            continue;
+        }
+        let Some(close) = sentence[open..].find(')') else {
+            continue;
+        };
+        let items: Vec<String> = sentence[open + 1..open + close]
+            .split([',', '/'])
+            .flat_map(|part| part.split(" or ").flat_map(|part| part.split(" and ")))
+            .map(|item| {
+                item.trim()
+                    .trim_start_matches("or ")
+                    .trim_start_matches("and ")
+            })
+            .map(str::to_owned)
+            .collect();
+        let plain = |item: &String| {
+            !item.is_empty()
+                && item.len() <= 24
+                && item.starts_with(|ch: char| ch.is_ascii_lowercase())
+                && item
+                    .chars()
+                    .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || "-_:".contains(ch))
+        };
+        let program_like =
+            !span.contains(' ') && is_verb(span.trim_end_matches(|ch: char| ch.is_ascii_digit()));
+        if program_like && (2..=8).contains(&items.len()) && items.iter().all(plain) {
+            return Some((span.to_owned(), items));
+        }
+    }
+    None
+}
+
 /// The readings of a critical or high rule's text; empty for most.
 pub(crate) fn scope_readings(text: &str) -> Vec<Constraint> {
     if text.len() > MAX_TEXT_BYTES || !text.is_ascii() {

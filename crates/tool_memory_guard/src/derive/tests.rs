@@ -1437,3 +1437,27 @@ fn subcommands_listed_with_slashes_are_one_command_each() {
     // A part that is no subcommand of the program leaves the word to the rest of the grammar.
     check_forbids("bash", "Never run git fetch/frobnicate.", "command", "git");
 }
+
+#[test]
+fn a_program_s_subcommands_listed_in_parentheses_are_the_order_s() {
+    check(
+        "bash",
+        "Ask me before any `bq` command that writes (load, cp, rm, mk).",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"bq load"},{"kind":"command","value":"bq cp"},{"kind":"command","value":"bq rm"},{"kind":"command","value":"bq mk"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // An aside in parentheses is no list of subcommands.
+    check_forbids("bash", "Don't use `pip` (use uv).", "command", "pip");
+}
+
+#[test]
+fn consent_after_the_fact_asks() {
+    check(
+        "bash",
+        "`ansible-playbook` against `inventories/production` is run only after I said yes.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"literal","value":"inventories/production"}],"polarity":"forbid","when":[{"kind":"command","value":"ansible-playbook"}]}"#,
+        ),
+    );
+}
