@@ -35,7 +35,7 @@ use tool_memory_core::ToolMemoryRule;
 
 use self::entities::{CommandPhrase, command_phrases, handle_name, host_names, person_names};
 pub(crate) use self::fallback::{carried_spans, fallback_constraint, unread_clauses};
-pub(crate) use self::kinds::kind_readings;
+pub(crate) use self::kinds::{kind_readings, narrowed_to_kinds};
 pub(crate) use self::lexicon::is_program;
 use self::lexicon::word_class;
 use self::lexicon::{
@@ -154,6 +154,30 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     {
         constraint.access = Some(Access::Write);
     }
+    // "any `bq` command that writes (load, cp, rm, mk)": the program's listed subcommands, not
+    // every use of it nor the list's words as programs of their own (`rm`).
+    if matches!(constraint.polarity, Polarity::Forbid)
+        && let Some((program, subcommands)) = scopes::listed_subcommands(text)
+        && constraint
+            .matchers
+            .iter()
+            .any(|matcher| matcher.kind == MatcherKind::Command && matcher.value == program)
+    {
+        let mut listed = constraint.clone();
+        listed.matchers.retain(|matcher| {
+            matcher.kind != MatcherKind::Command
+                || (matcher.value != program && !subcommands.contains(&matcher.value))
+        });
+        listed.matchers.extend(
+            subcommands
+                .iter()
+                .map(|sub| Matcher::new(MatcherKind::Command, format!("{program} {sub}"))),
+        );
+        listed.access = None;
+        if listed.validate().is_ok() {
+            constraint = listed;
+        }
+    }
     // "Read `.env.example`, never `.env`", "Create issues in the `OPS` team, never in `SEC`":
     // what the clause before the contrast names is what the rule allows.
     if constraint.polarity == Polarity::Forbid
@@ -167,6 +191,17 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
             .collect();
         if !kept.is_empty() && kept.len() < constraint.matchers.len() {
             constraint.matchers = kept;
+        }
+    }
+    // "forbidden outside the test environment": a call that names that environment
+    // (`RAILS_ENV=test`) is the exception.
+    if constraint.polarity == Polarity::Forbid
+        && let Some(left_out) = scopes::environment_left_out(&text.to_lowercase())
+    {
+        let mut excepted = constraint.clone();
+        excepted.except.extend(left_out);
+        if excepted.validate().is_ok() {
+            constraint = excepted;
         }
     }
     let narrowed = narrowing::narrowed(constraint.clone(), &text.to_lowercase());

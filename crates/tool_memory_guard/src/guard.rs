@@ -13,7 +13,9 @@ use tool_memory_core::{
 };
 
 use crate::call::{CallView, tool_words, visit_words};
-use crate::derive::{carried_spans, fallback_constraint, kind_readings, unread_clauses};
+use crate::derive::{
+    carried_spans, fallback_constraint, kind_readings, narrowed_to_kinds, unread_clauses,
+};
 use crate::limits::MAX_ARGUMENT_DEPTH;
 use crate::limits::{ArgumentCount, Bound};
 use crate::matching::{CompiledConstraint, Hit, KeyGroup, evaluate};
@@ -484,7 +486,11 @@ impl Guard {
                 kinds.extend(unread_clauses(&rule.rule, &rule.tool_name));
             }
             if !kinds.is_empty() {
-                reading = with_readings(reading.or_else(|| constraint.clone()), kinds);
+                // A program a named kind lists is that kind's commands of it, not every use.
+                let base = constraint.as_ref().map(|derived| {
+                    narrowed_to_kinds(&rule.rule, derived).unwrap_or_else(|| derived.clone())
+                });
+                reading = with_readings(reading.or(base), kinds);
                 fallback = false;
             }
             // A code span of a ban or an ask that a call carries, where the derived reading

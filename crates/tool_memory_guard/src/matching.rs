@@ -620,6 +620,11 @@ impl<'a> Scope<'a> {
             }
             // "`ansible-playbook` only with `--check`": the flag the program is allowed with.
             Compiled::Flag(flag) => invocation.flags.iter().any(|given| given == flag),
+            // "outside the test environment": `--env=test`.
+            Compiled::FlagValue { name, value } => invocation
+                .values
+                .iter()
+                .any(|(flag, given)| flag == name && given == value),
             // "`scp` only to `backup.lan`", "`gsutil` only against `gs://scratch`": an
             // argument that reaches the place the program is allowed to.
             Compiled::Host(_) | Compiled::Domain(_) | Compiled::Url(_) => invocation

@@ -701,6 +701,9 @@ fn segment_invocations_within(
         index += 1;
     }
     let mut wrappers = 0;
+    // `NODE_ENV=test npx prisma migrate reset`: what is set before a wrapper is the wrapped
+    // command's environment too.
+    let leading = index;
     let mut carried: Vec<String> = Vec::new();
     // The name a runner runs its package or flake output under (`npx eas-cli` runs `eas`).
     let mut renamed: Option<String> = None;
@@ -721,12 +724,14 @@ fn segment_invocations_within(
             && let Some(invocation) = out.last_mut()
         {
             apply_environment(invocation, &words[..index]);
-        } else if !carried.is_empty()
-            && let Some(invocation) = out.last_mut()
-        {
+        } else if let Some(invocation) = out.last_mut() {
             // `env NODE_ENV=production npm run seed`: what `env` sets is the command's
             // environment as much as assignments before it are.
-            apply_environment(invocation, &carried);
+            let mut environment = words[..leading].to_vec();
+            environment.extend(carried.iter().cloned());
+            if !environment.is_empty() {
+                apply_environment(invocation, &environment);
+            }
         }
         let program = program_name(&words[index]);
         if program == "find" && !find_exec_invocations(&words[index + 1..], out, budget, finds) {
@@ -799,6 +804,9 @@ fn run_name(runner: &str, word: &str) -> Option<String> {
             .rsplit_once('#')
             .map(|(_, attribute)| attribute.to_owned())
             .filter(|attribute| !attribute.is_empty());
+    }
+    if matches!(runner, "docker" | "podman" | "nerdctl") {
+        return image_program(word).map(str::to_owned);
     }
     if !JS_PACKAGE_RUNNERS.contains(&runner) {
         return None;
@@ -1040,6 +1048,7 @@ fn runner_target(program: &str, rest: &[String]) -> Option<usize> {
 /// [options] SERVICE CMD` (and podman's), `kubectl exec [options] POD -- CMD`. `None` for
 /// any other command, or one that runs nothing of its own (`docker run nginx`).
 fn container_target(program: &str, rest: &[String]) -> Option<usize> {
+    let mut runs_an_image = false;
     let (mut at, value_options): (usize, &[&str]) = match program {
         "docker" | "podman" | "nerdctl" => {
             let subcommand = rest.iter().position(|word| !word.starts_with('-'))?;
@@ -1048,6 +1057,7 @@ fn container_target(program: &str, rest: &[String]) -> Option<usize> {
             if !matches!(rest.get(verb).map(String::as_str), Some("exec" | "run")) {
                 return None;
             }
+            runs_an_image = !group && rest[verb] == "run";
             (verb + 1, CONTAINER_VALUE_OPTIONS)
         }
         "kubectl" | "oc" => {
@@ -1070,9 +1080,55 @@ fn container_target(program: &str, rest: &[String]) -> Option<usize> {
             1
         };
     }
-    // The container, service or image, then the command.
+    // The container, service or image, then the command. An image whose entrypoint is a
+    // CLI (`hashicorp/terraform:1.9 apply`) runs that program with the words after it, unless
+    // they name the program themselves (`bitnami/kubectl kubectl get pods`).
     let target = at + 1;
+    if runs_an_image
+        && let Some(image) = rest.get(at)
+        && let Some(entrypoint) = image_program(image)
+        && rest
+            .get(target)
+            .is_none_or(|word| program_name(word) != entrypoint)
+    {
+        return Some(at);
+    }
     (target < rest.len()).then_some(target)
+}
+
+/// The program an image runs as its entrypoint, by the image's name without its registry,
+/// owner and tag (`hashicorp/terraform:1.9`, `alpine/helm:3.14`, `bitnami/kubectl`,
+/// `amazon/aws-cli`): only images that are a CLI, so `node:20 npm test` runs what follows.
+fn image_program(image: &str) -> Option<&'static str> {
+    const CLI_IMAGES: &[(&str, &str)] = &[
+        ("ansible", "ansible"),
+        ("aws-cli", "aws"),
+        ("awscli", "aws"),
+        ("azure-cli", "az"),
+        ("flyctl", "flyctl"),
+        ("gh", "gh"),
+        ("helm", "helm"),
+        ("helmfile", "helmfile"),
+        ("k6", "k6"),
+        ("kubectl", "kubectl"),
+        ("packer", "packer"),
+        ("pulumi", "pulumi"),
+        ("terraform", "terraform"),
+        ("terragrunt", "terragrunt"),
+        ("tofu", "tofu"),
+        ("opentofu", "tofu"),
+        ("vault", "vault"),
+    ];
+    let name = image.rsplit('/').next().unwrap_or(image);
+    let name = name
+        .split(['@', ':'])
+        .next()
+        .unwrap_or(name)
+        .to_ascii_lowercase();
+    CLI_IMAGES
+        .iter()
+        .find(|(image, _)| *image == name)
+        .map(|(_, program)| *program)
 }
 
 /// How many of a command's first words are a package runner that runs the rest (`npx`,

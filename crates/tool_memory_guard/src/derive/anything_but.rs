@@ -141,10 +141,18 @@ pub(crate) fn anything_but(text: &str, tool_name: &str) -> Option<Constraint> {
 pub(crate) fn only_with_flag(text: &str) -> Option<Constraint> {
     // ASCII lower-casing keeps the offsets the text is cut at.
     let lower = text.to_ascii_lowercase();
-    let at = lower.find(" only with `")?;
+    // "only with", and the passive "are only ever run with", "is always invoked with": the
+    // words between the commands and "with" say no more than that.
+    let (cut, flag_at) = lower.match_indices(" with `").find_map(|(at, with)| {
+        let span_end = lower[..at].rfind('`')? + 1;
+        let filler: Vec<&str> = lower[span_end..at].split_whitespace().collect();
+        (filler.iter().all(|word| ONLY_WITH_FILLERS.contains(word))
+            && filler.iter().any(|word| matches!(*word, "only" | "always")))
+        .then_some((span_end, at + with.len()))
+    })?;
     // "`dbt run`/`dbt build` only with ...": each command listed before (by a slash, a comma,
     // "or", "and"), the spans back to the first that is joined by something else.
-    let before: Vec<&str> = text[..at].split('`').collect();
+    let before: Vec<&str> = text[..cut].split('`').collect();
     if before.len() < 3 || !before.last()?.trim().is_empty() {
         return None;
     }
@@ -161,7 +169,7 @@ pub(crate) fn only_with_flag(text: &str) -> Option<Constraint> {
         }
         span -= 2;
     }
-    let flag = text[at + " only with `".len()..].split('`').next()?.trim();
+    let flag = text[flag_at..].split('`').next()?.trim();
     // `--target dev`: the option with its value.
     let flag = match flag.split_once(char::is_whitespace) {
         Some((name, value)) if !value.trim().contains(char::is_whitespace) => {
@@ -184,6 +192,13 @@ pub(crate) fn only_with_flag(text: &str) -> Option<Constraint> {
         .with_ask_first(true);
     constraint.validate().is_ok().then_some(constraint)
 }
+
+/// The words a requirement puts between its commands and "with `flag`": "only", "always",
+/// the passive's copula and participle ("are only ever run", "is always invoked").
+const ONLY_WITH_FILLERS: &[&str] = &[
+    "always", "are", "be", "called", "ever", "executed", "get", "gets", "invoked", "is", "only",
+    "ran", "run", "should", "used",
+];
 
 /// Every statement a database list may allow.
 const SQL_WRITE_STATEMENTS_AND_READS: &[&str] = &[
@@ -242,6 +257,20 @@ mod tests {
             )
         );
         assert!(super::only_with_flag("Run tests only with `pytest`.").is_none());
+        // The passive says the same: each command listed requires the option with its value.
+        let passive = super::only_with_flag(
+            "`cdk deploy` and `cdk destroy` are only ever run with `--profile sandbox`.",
+        )
+        .map(|constraint| constraint.to_json());
+        assert_eq!(
+            passive.as_deref(),
+            Some(
+                r#"{"ask_first":true,"matchers":[{"kind":"flag","value":"--profile=sandbox"}],"polarity":"require","when":[{"kind":"command","value":"cdk deploy"},{"kind":"command","value":"cdk destroy"}]}"#
+            )
+        );
+        // Words other than the requirement's between the command and "with" are another order.
+        assert!(super::only_with_flag("`cdk deploy` is slow with `--profile sandbox`.").is_none());
+        assert!(super::only_with_flag("`cdk deploy` is run with `--profile sandbox`.").is_none());
         // Text whose lower case is longer than it (`İ`) is cut where it was found.
         let reading = super::only_with_flag("İİİ `helm` ONLY WITH `--atomic`").map(|c| c.to_json());
         assert!(reading.is_some_and(|json| json.contains("--atomic")));

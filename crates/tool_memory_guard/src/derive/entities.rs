@@ -237,7 +237,18 @@ pub(crate) fn command_phrases(
         let mut words = vec![program.to_owned()];
         let known = subcommands(program);
         let mut next = index + 1;
+        // "git fetch/pull", "kubectl apply/delete": subcommands written as one word with
+        // slashes are one command each, not every use of the program.
+        let mut alternatives: Vec<String> = Vec::new();
         while let Some(candidate) = tokens.get(next) {
+            if words.len() == 1
+                && let Some(parts) = slashed_subcommands(candidate, known)
+            {
+                alternatives = parts;
+                used[next] = true;
+                next += 1;
+                break;
+            }
             if is_word_in(candidate, known) {
                 words.push(candidate.lower.to_string());
                 used[next] = true;
@@ -274,16 +285,41 @@ pub(crate) fn command_phrases(
             used[next] = true;
             next += 1;
         }
-        phrases.push(CommandPhrase {
-            offset: token.offset,
-            words,
-            adjacent_flags,
-            loose_flags: Vec::new(),
-            force_words: false,
-        });
+        for alternative in &alternatives {
+            let mut words = words.clone();
+            words.push(alternative.clone());
+            phrases.push(CommandPhrase {
+                offset: token.offset,
+                words,
+                adjacent_flags: adjacent_flags.clone(),
+                loose_flags: Vec::new(),
+                force_words: false,
+            });
+        }
+        if alternatives.is_empty() {
+            phrases.push(CommandPhrase {
+                offset: token.offset,
+                words,
+                adjacent_flags,
+                loose_flags: Vec::new(),
+                force_words: false,
+            });
+        }
         index = next;
     }
     merge_wrappers(tokens, phrases)
+}
+
+/// The subcommands of `known` a word lists with slashes (`fetch/pull`, `apply/delete`), each
+/// one of them; `None` unless every part is one.
+fn slashed_subcommands(token: &Token, known: &[&str]) -> Option<Vec<String>> {
+    let lower = token.lower.as_ref();
+    if !lower.contains('/') || matches!(token.kind, TokenKind::QuotedCommand(_)) {
+        return None;
+    }
+    let parts: Vec<&str> = lower.split('/').collect();
+    (parts.len() <= 4 && parts.iter().all(|part| known.contains(part)))
+        .then(|| parts.iter().map(|part| (*part).to_owned()).collect())
 }
 
 /// The subcommand of `known` that a word names as a noun or a gerund: `pushes`, `publishes`,

@@ -80,6 +80,102 @@ pub(crate) fn kind_readings(text: &str, derived: Option<&Constraint>) -> Vec<Con
     readings
 }
 
+/// "No package installs (npm, pip, brew, apt)": a ban of a kind of commands whose text also
+/// lists programs derives each program bare, every use of it (`npm run build`, `pip list`).
+/// The base the guard checks instead names each listed program's commands of that kind
+/// (`npm install *`, `apt-get install *`); a program the kind has no command of stays bare.
+/// `None` where nothing narrows (most rules: no bare program, or no kind named).
+pub(crate) fn narrowed_to_kinds(text: &str, derived: &Constraint) -> Option<Constraint> {
+    let bare =
+        |matcher: &Matcher| matcher.kind == MatcherKind::Command && !matcher.value.contains(' ');
+    if derived.polarity != Polarity::Forbid
+        || text.len() > MAX_TEXT_BYTES
+        || !derived.matchers.iter().any(bare)
+    {
+        return None;
+    }
+    let lower = text.replace('’', "'").to_lowercase();
+    let kinds = kinds_of_commands(&lower, derived.ask_first);
+    if kinds.is_empty() {
+        return None;
+    }
+    let (mut narrowed, mut kept) = (false, false);
+    let mut matchers: Vec<Matcher> = Vec::new();
+    for matcher in &derived.matchers {
+        let program = matcher.value.as_str();
+        let of_kind: Vec<&Matcher> = if bare(matcher) && listed_as_example(&lower, program) {
+            kinds
+                .iter()
+                .flat_map(|kind| &kind.matchers)
+                .filter(|command| {
+                    let first = command.value.split(' ').next().unwrap_or_default();
+                    command.value.contains(' ')
+                        && (first == program
+                            || first
+                                .strip_prefix(program)
+                                .is_some_and(|rest| rest.starts_with('-')))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if of_kind.is_empty() {
+            kept = true;
+            matchers.push(matcher.clone());
+        } else {
+            narrowed = true;
+            for command in of_kind {
+                if !matchers.contains(command) {
+                    matchers.push(command.clone());
+                }
+            }
+        }
+    }
+    if !narrowed {
+        return None;
+    }
+    let mut base = derived.clone();
+    base.matchers = matchers;
+    // The installers' list forms (`pip install -r`) add no package, as in the kind's reading;
+    // not where the base keeps another command, whose `-r` is something else.
+    for kind in kinds.iter().filter(|_| !kept) {
+        for except in &kind.except {
+            if !base.except.contains(except) {
+                base.except.push(except.clone());
+            }
+        }
+    }
+    base.validate().is_ok().then_some(base)
+}
+
+/// Whether a program is written in a list that gives examples of a kind: in parentheses,
+/// after a colon, "such as", "like" or "e.g." in its sentence ("No package installs (npm,
+/// pip)", "nothing that talks to the network: curl, wget"). A program the order names as the
+/// means ("Never install packages with npm; we use pnpm") is banned itself.
+fn listed_as_example(lower: &str, program: &str) -> bool {
+    lower.match_indices(program).any(|(at, _)| {
+        let before = lower[..at].chars().next_back();
+        let after = lower[at + program.len()..].chars().next();
+        let bounded = before.is_none_or(|ch| !ch.is_alphanumeric() && ch != '-')
+            && after.is_none_or(|ch| !ch.is_alphanumeric() && ch != '-');
+        if !bounded {
+            return false;
+        }
+        let sentence_start = [". ", "; ", "! ", "? ", "\n"]
+            .iter()
+            .filter_map(|mark| lower[..at].rfind(mark).map(|found| found + mark.len()))
+            .max()
+            .unwrap_or(0);
+        let clause = &lower[sentence_start..at];
+        let open = clause.rfind('(');
+        open > clause.rfind(')')
+            || clause.contains(':')
+            || [" such as ", " like ", "e.g. ", "e.g., ", "i.e. "]
+                .iter()
+                .any(|cue| clause.contains(cue))
+    })
+}
+
 /// "Don't close or cancel Linear issues": the states an update sets to close or cancel an
 /// item ([`CLOSING_VERBS`]) under each key a tracker names its state by; another update (a
 /// title, a label, "In Progress") is no close.
@@ -809,6 +905,37 @@ mod argument_tests {
         assert_eq!(readings.len(), 1);
         assert!(readings[0].contains(r#"{"kind":"argument","value":"visibility=public"}"#));
         assert!(kind_readings("Reply in the thread.", None).is_empty());
+    }
+
+    #[test]
+    fn programs_listed_as_a_kind_s_examples_are_its_commands_of_them() {
+        let narrowed = |text: &str| -> Option<String> {
+            let derived = crate::derive_from_text(text, "Bash")?;
+            super::narrowed_to_kinds(text, &derived).map(|base| base.to_json())
+        };
+        let installs = narrowed("No package installs without asking (npm, pip, brew, apt).")
+            .expect("the listed managers narrow");
+        assert!(
+            installs.contains(r#""value":"npm install *""#),
+            "{installs}"
+        );
+        assert!(
+            installs.contains(r#""value":"apt-get install *""#),
+            "{installs}"
+        );
+        assert!(!installs.contains(r#""value":"npm""#), "{installs}");
+        assert!(!installs.contains(r#""value":"yarn add *""#), "{installs}");
+        let network = narrowed("Nothing that talks to the network without asking: curl, ssh, git.")
+            .expect("git narrows to its remote verbs");
+        assert!(network.contains(r#""value":"git fetch""#), "{network}");
+        assert!(network.contains(r#""value":"curl""#), "{network}");
+        assert!(!network.contains(r#""value":"git""#), "{network}");
+        // The program an order names as its means is banned itself.
+        assert_eq!(
+            narrowed("Never install packages with npm; we use pnpm."),
+            None
+        );
+        assert_eq!(narrowed("Never run npm."), None);
     }
 
     #[test]

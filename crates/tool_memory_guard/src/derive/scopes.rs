@@ -35,6 +35,107 @@ fn is_verb(span: &str) -> bool {
     span.len() >= 2 && span.chars().all(|ch| ch.is_ascii_lowercase() || ch == '-')
 }
 
+/// The variables and options a program takes its environment's name from (`RAILS_ENV=test
+/// bin/rails ...`, `NODE_ENV=test npx ...`, `--env=test`).
+const ENVIRONMENT_SETTINGS: &[&str] = &[
+    "rails_env=",
+    "rack_env=",
+    "node_env=",
+    "app_env=",
+    "mix_env=",
+    "flask_env=",
+    "django_env=",
+    "aspnetcore_environment=",
+];
+
+/// "`bin/rails db:reset` is forbidden outside the test environment", "except in the staging
+/// environment": the environment a ban leaves out, as the settings that name it (lower-case
+/// literals of the call's assignments). `None` without such a phrase.
+pub(crate) fn environment_left_out(lower: &str) -> Option<Vec<Matcher>> {
+    const OPENINGS: &[&str] = &[
+        "outside the ",
+        "outside of the ",
+        "except in the ",
+        "other than the ",
+        "anywhere but the ",
+        "unless it is the ",
+    ];
+    let name = OPENINGS.iter().find_map(|opening| {
+        let at = lower.find(opening)? + opening.len();
+        let mut words = lower[at..].split(|ch: char| !ch.is_ascii_alphanumeric() && ch != '-');
+        let name = words.next()?;
+        let noun = words.next()?;
+        (matches!(noun, "environment" | "env")
+            && name.len() >= 2
+            && name
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '-'))
+        .then_some(name)
+    })?;
+    Some(
+        ENVIRONMENT_SETTINGS
+            .iter()
+            .map(|setting| Matcher::new(MatcherKind::Literal, format!("{setting}{name}")))
+            .chain(
+                ["--env=", "--environment="]
+                    .iter()
+                    .map(|flag| Matcher::new(MatcherKind::Flag, format!("{flag}{name}"))),
+            )
+            .collect(),
+    )
+}
+
+/// "any `bq` command that writes (load, cp, rm, mk)": the subcommands a parenthesised list
+/// after a program's code span names, in its sentence; the order is of those. Two words at
+/// least, each one plain word (`rm`, `db:seed`), so "(or yarn)" or "(use uv)" is none.
+pub(crate) fn listed_subcommands(text: &str) -> Option<(String, Vec<String>)> {
+    if text.len() > MAX_TEXT_BYTES || !text.is_ascii() {
+        return None;
+    }
+    let lower = text.to_ascii_lowercase();
+    for (at, span) in spans(&lower) {
+        let after = at + span.len() + 1;
+        let Some(rest) = lower.get(after..) else {
+            continue;
+        };
+        let sentence = rest.split(". ").next().unwrap_or(rest);
+        let Some(open) = sentence.find('(') else {
+            continue;
+        };
+        // The list belongs to the span it follows: no other span between them.
+        if open > 80 || sentence[..open].contains('`') {
+            continue;
+        }
+        let Some(close) = sentence[open..].find(')') else {
+            continue;
+        };
+        let items: Vec<String> = sentence[open + 1..open + close]
+            .split([',', '/'])
+            .flat_map(|part| part.split(" or ").flat_map(|part| part.split(" and ")))
+            .map(|item| {
+                item.trim()
+                    .trim_start_matches("or ")
+                    .trim_start_matches("and ")
+            })
+            .map(str::to_owned)
+            .collect();
+        let plain = |item: &String| {
+            !item.is_empty()
+                && item.len() <= 24
+                && item.starts_with(|ch: char| ch.is_ascii_lowercase())
+                && item
+                    .chars()
+                    .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || "-_:".contains(ch))
+        };
+        let program_like =
+            !span.contains(' ') && is_verb(span.trim_end_matches(|ch: char| ch.is_ascii_digit()));
+        if program_like && (2..=8).contains(&items.len()) && items.iter().all(plain) {
+            return Some((span.to_owned(), items));
+        }
+    }
+    None
+}
+
 /// The readings of a critical or high rule's text; empty for most.
 pub(crate) fn scope_readings(text: &str) -> Vec<Constraint> {
     if text.len() > MAX_TEXT_BYTES || !text.is_ascii() {

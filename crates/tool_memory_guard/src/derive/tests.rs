@@ -1301,11 +1301,12 @@ fn a_negation_after_a_verb_of_contact_is_no_name() {
 
 #[test]
 fn a_relative_clause_of_change_keeps_the_order_to_invocations_that_change() {
+    // The value named is the one banned (`--project=dev` is another project).
     check(
         "bash",
         "Never pass `--project=prod` to a command that changes something.",
         Some(
-            r#"{"access":"write","matchers":[{"kind":"flag","value":"--project"}],"polarity":"forbid"}"#,
+            r#"{"access":"write","matchers":[{"kind":"flag","value":"--project=prod"}],"polarity":"forbid"}"#,
         ),
     );
     let az = derive_from_text(
@@ -1414,5 +1415,49 @@ fn an_option_said_with_git_s_verb_or_to_a_program_s_noun_binds_to_it() {
         "Never pass `--live` to the `stripe` CLI.",
         "command",
         "stripe --live",
+    );
+}
+
+#[test]
+fn subcommands_listed_with_slashes_are_one_command_each() {
+    check(
+        "bash",
+        "Ask before git fetch/pull.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"git fetch"},{"kind":"command","value":"git pull"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check(
+        "bash",
+        "Never run kubectl apply/delete.",
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"kubectl apply"},{"kind":"command","value":"kubectl delete"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // A part that is no subcommand of the program leaves the word to the rest of the grammar.
+    check_forbids("bash", "Never run git fetch/frobnicate.", "command", "git");
+}
+
+#[test]
+fn a_program_s_subcommands_listed_in_parentheses_are_the_order_s() {
+    check(
+        "bash",
+        "Ask me before any `bq` command that writes (load, cp, rm, mk).",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"command","value":"bq load"},{"kind":"command","value":"bq cp"},{"kind":"command","value":"bq rm"},{"kind":"command","value":"bq mk"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // An aside in parentheses is no list of subcommands.
+    check_forbids("bash", "Don't use `pip` (use uv).", "command", "pip");
+}
+
+#[test]
+fn consent_after_the_fact_asks() {
+    check(
+        "bash",
+        "`ansible-playbook` against `inventories/production` is run only after I said yes.",
+        Some(
+            r#"{"ask_first":true,"matchers":[{"kind":"literal","value":"inventories/production"}],"polarity":"forbid","when":[{"kind":"command","value":"ansible-playbook"}]}"#,
+        ),
     );
 }

@@ -111,7 +111,9 @@ pub(crate) fn classify(lower: &str) -> Option<(MatcherKind, String)> {
         // true, the opposite); any other value is the flag's name alone (`-lock=true` is
         // `-lock`).
         let (name, value) = lower.split_once('=').unwrap_or((lower, ""));
-        if value == "false" {
+        // `--env=production`, `--stage=prod`: an option given a word of its own is about
+        // that value, not every value of the option (`--env=testing`).
+        if value == "false" || names_a_value(value) {
             return Some((MatcherKind::Flag, lower.to_owned()));
         }
         return Some((MatcherKind::Flag, name.to_owned()));
@@ -144,6 +146,19 @@ pub(crate) fn classify(lower: &str) -> Option<(MatcherKind, String)> {
         return Some((MatcherKind::Domain, lower.to_owned()));
     }
     None
+}
+
+/// Whether an option's value in a rule is a name the option is about (`production`, `prod`,
+/// `us-east-1`), not a boolean or a number that only turns it on (`true`, `1`, `yes`) nor a
+/// placeholder (`<name>`, `...`, `x`).
+fn names_a_value(value: &str) -> bool {
+    const ON_WORDS: &[&str] = &["true", "yes", "on", "1", "y", "enabled", "always"];
+    value.len() >= 2
+        && !ON_WORDS.contains(&value)
+        && value.chars().any(|ch| ch.is_ascii_alphabetic())
+        && value
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || "-_.".contains(ch))
 }
 
 /// File extensions longer than five letters, which a dotted name ends with far more often

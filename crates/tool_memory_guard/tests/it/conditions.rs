@@ -99,3 +99,38 @@ fn a_time_of_day_or_a_state_the_call_cannot_show_asks() -> Result<()> {
         ],
     )
 }
+
+#[test]
+fn a_ban_outside_an_environment_excuses_the_calls_that_name_it() -> Result<()> {
+    let bash = |command: &str| json!({"command": command});
+    check(
+        "Bash",
+        "`npx prisma migrate reset` is forbidden outside the test environment.",
+        &[
+            // Set before a runner, the variable is the wrapped command's environment too.
+            (bash("NODE_ENV=test npx prisma migrate reset"), Allow),
+            (bash("env NODE_ENV=test npx prisma migrate reset"), Allow),
+            (
+                bash("NODE_ENV=production npx prisma migrate reset"),
+                Decision::Deny,
+            ),
+            (bash("npx prisma migrate reset"), Decision::Deny),
+            (bash("npx prisma migrate reset --env=test"), Allow),
+        ],
+    )
+}
+
+#[test]
+fn an_option_named_with_its_value_is_that_value_only() -> Result<()> {
+    let bash = |command: &str| json!({"command": command});
+    check(
+        "Bash",
+        "Ask before running anything with `--stage=prod`.",
+        &[
+            (bash("serverless deploy --stage=prod"), Confirm),
+            (bash("sls remove --stage prod"), Confirm),
+            (bash("serverless deploy --stage=dev"), Allow),
+            (bash("sls remove --stage staging"), Allow),
+        ],
+    )
+}

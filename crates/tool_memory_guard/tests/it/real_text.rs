@@ -164,9 +164,14 @@ fn real_text_open_cases_stay_within_their_ceilings() -> Result<()> {
     // Round 13 (`fresh_r13_open.jsonl`) added 1 forbidden call allowed (`dbt build --target
     // prod` under a passive requirement), 2 asks allowed (an inventory named by the rule) and
     // 14 harmless calls blocked (V4's print order, V5's scopes, V6, V8's lists in prose).
-    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 6 + 2 + 1; // round 11 left none; it closed 10 of K6/K8/K9
-    const MAX_OPEN_ALLOWED_CONFIRM: usize = 2 + 5 + 2; // round 11 left none; it closed K6 db-2
-    const MAX_OPEN_BLOCKED_HARMLESS: usize = 12 + 4 + 14;
+    // Round 14 closed V8, V6 and V5 of round 13 (1 forbidden call allowed, 2 asks allowed, 13
+    // harmless calls blocked; its V4 `r13-v4-print-6` is left), round 12's container running
+    // terraform (1 forbidden call allowed) and one more harmless call of the rounds before,
+    // and adds what its own first run missed and it has not closed yet
+    // (`fresh_r14_open.jsonl`): 2, 7 and 5.
+    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 6 + 1 + 2; // round 11 left none; it closed 10 of K6/K8/K9
+    const MAX_OPEN_ALLOWED_CONFIRM: usize = 2 + 5 + 7; // round 11 left none; it closed K6 db-2
+    const MAX_OPEN_BLOCKED_HARMLESS: usize = 16 + 5;
     let cases = crate::corpus::load_dir(OPEN_DIR)?;
     let report = evaluate(&cases);
     let allowed_forbidden = misses(&report, Decision::Deny, |actual| actual == Decision::Allow);

@@ -739,3 +739,27 @@ fn help_about_a_command_is_not_a_run_of_it() -> Result<()> {
         ],
     )
 }
+
+#[test]
+fn an_image_whose_entrypoint_is_a_cli_runs_it() -> Result<()> {
+    check(
+        "Never run `terraform apply`.",
+        &[
+            (
+                "docker run --rm -v $PWD:/w -w /w hashicorp/terraform:1.9 apply",
+                Deny,
+            ),
+            (
+                "podman run --rm docker.io/hashicorp/terraform apply -auto-approve",
+                Deny,
+            ),
+            (
+                "docker run --rm hashicorp/terraform:1.9 terraform apply",
+                Deny,
+            ),
+            ("docker run --rm hashicorp/terraform:1.9 plan", Allow),
+            // An image that is no CLI runs the command after it.
+            ("docker run --rm node:20 apply", Allow),
+        ],
+    )
+}
