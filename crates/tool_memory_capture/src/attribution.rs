@@ -546,6 +546,19 @@ impl Candidates {
             .any(|span| self.code_names(code_span_text(text, span).trim()).is_some())
     }
 
+    /// Whether the rule's own words give evidence of a tool of the catalogue (as
+    /// [`attribute_rule`](Self::attribute_rule) finds it, without what it sits under and the
+    /// fallback): a statement about a service's things stands only then.
+    pub(crate) fn names_a_tool(
+        &self,
+        text: &str,
+        form: &str,
+        whole: bool,
+        previous: Option<&str>,
+    ) -> bool {
+        self.rule_evidence(text, form, whole, previous).is_some()
+    }
+
     /// Where each name, form and name word of the tools first stands in the rule `form` reads.
     fn hits(&self, form: &Haystack<'_>) -> Hits {
         self.names.hits(form)

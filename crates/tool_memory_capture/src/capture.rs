@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use tool_memory_core::{Timestamp, ToolMemoryPriority, ToolMemorySource};
 
 use crate::attribution::{Candidates, Context};
+use crate::edict::Stands;
 use crate::failure::observe_calls;
 use crate::grammar;
 use crate::identity::{edict_identity_key, edict_identity_key_of_form};
@@ -81,7 +82,14 @@ pub fn capture_turn_with(
         // of a rule that names no tool.
         let mut last_rule: Option<(usize, usize)> = None;
         for edict in found.edicts {
-            if edict.names_a_tool && !candidates.names_in_code(&edict.text) {
+            let stands = match edict.stands {
+                Stands::Always => true,
+                Stands::IfCodeNamesATool => candidates.names_in_code(&edict.text),
+                Stands::IfATool => {
+                    candidates.names_a_tool(&edict.text, &edict.form, edict.whole, edict.previous)
+                }
+            };
+            if !stands {
                 continue;
             }
             let lines = reader.lines();

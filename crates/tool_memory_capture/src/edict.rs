@@ -67,9 +67,24 @@ pub(crate) struct Edict<'a> {
     /// command of a structured rule file (`pattern: "rm -rf /"`) is attributed as "Never run
     /// `rm -rf /`.".
     pub(crate) about: Option<String>,
-    /// Whether the edict stands only if a code span of it spells a tool of the catalogue
-    /// (an order about a tool's own arguments, [`is_tool_setting`]).
-    pub(crate) names_a_tool: bool,
+    /// What the catalogue must hold for the edict to stand (capture checks it).
+    pub(crate) stands: Stands,
+}
+
+/// What an edict needs of the catalogue to stand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stands {
+    /// Nothing: the sentence is a rule whatever the agent's tools.
+    Always,
+    /// A tool of the catalogue spelled in a code span of it: an order about a tool's own
+    /// arguments ([`is_tool_setting`]).
+    IfCodeNamesATool,
+    /// A tool its own words name (by name, a word of its name, an alias or its action), not
+    /// only the fallback: a markerless statement about a service's things ("Refunds above
+    /// €200 need my approval", "When you create Linear issues, assign them to Platform, not
+    /// to Mobile"), which names no program or file and reads like a remark when no tool of
+    /// the agent does what it says.
+    IfATool,
 }
 
 /// The edict grammar reading a message span by span ([`crate::grammar::read`] drives it):
@@ -154,7 +169,7 @@ impl<'a> EdictReader<'a> {
                         previous: self.previous,
                         line: span.line,
                         about: Some(format!("Never run `{value}`.")),
-                        names_a_tool: false,
+                        stands: Stands::Always,
                     });
                     return false;
                 }
@@ -209,7 +224,7 @@ impl<'a> EdictReader<'a> {
                             previous: self.previous,
                             line: span.line,
                             about: None,
-                            names_a_tool: false,
+                            stands: Stands::Always,
                         });
                         self.previous = Some(item);
                         return false;
@@ -239,7 +254,7 @@ impl<'a> EdictReader<'a> {
                 previous: self.previous,
                 line: span.line,
                 about: None,
-                names_a_tool: false,
+                stands: Stands::Always,
             });
             self.previous = Some(row);
             return false;
@@ -265,7 +280,7 @@ impl<'a> EdictReader<'a> {
                     previous: self.previous,
                     line: span.line,
                     about: None,
-                    names_a_tool: false,
+                    stands: Stands::Always,
                 });
                 self.previous = Some(item);
                 return false;
@@ -365,18 +380,24 @@ impl<'a> EdictReader<'a> {
             return;
         }
         let about = || points_back_to(tokens) && previous.is_some_and(has_need);
-        let order = match found {
-            None => {
-                is_order(grammar, tokens)
-                    || is_standing(grammar, tokens, clause, span.voice, &about)
+        let mut stands = Stands::Always;
+        let mut standing = |blanked: &str, tokens: &[Token<'_>]| match is_standing(
+            blanked, tokens, clause, span.voice, &about,
+        ) {
+            Some(found) => {
+                stands = found;
+                true
             }
+            None => false,
+        };
+        let order = match found {
+            None => is_order(grammar, tokens) || standing(grammar, tokens),
             // "The deploy ban is only for `prod` now": the sentence is the narrower rule.
             Some(found) if found.narrows && span.voice == Voice::Own => true,
             Some(found) => {
                 let blanked = revocation::blanked(grammar, found);
                 let tokens = tokenize(&blanked);
-                is_order(&blanked, &tokens)
-                    || is_standing(&blanked, &tokens, clause, span.voice, &about)
+                is_order(&blanked, &tokens) || standing(&blanked, &tokens)
             }
         };
         // "Never run migrations by hand. Rollbacks too.", "Never call `gcloud`. Not `gsutil`
@@ -404,7 +425,7 @@ impl<'a> EdictReader<'a> {
                 previous: self.previous,
                 line: span.line,
                 about: None,
-                names_a_tool: true,
+                stands: Stands::IfCodeNamesATool,
             });
             self.previous = Some(clause);
             self.previous_was_order = true;
@@ -485,7 +506,7 @@ impl<'a> EdictReader<'a> {
             previous: before,
             line: span.line,
             about: None,
-            names_a_tool: false,
+            stands,
         });
     }
 
@@ -542,7 +563,7 @@ impl<'a> EdictReader<'a> {
                 previous: self.previous,
                 line: span.line,
                 about: None,
-                names_a_tool: false,
+                stands: Stands::Always,
             });
         }
         // A row with a verdict cell is read as its verdicts; one without reads as usual.
@@ -826,10 +847,6 @@ fn joined<'a>(line: &'a str, before: &str, clause: &str) -> Option<&'a str> {
 /// Every quotation mark of [`quotations`] but the backtick.
 const QUOTES_NOT_CODE: [char; 9] = ['"', '\'', '‘', '’', '“', '”', '„', '«', '»'];
 
-/// A markerless standing rule ([`standing::statement_of`]) in the user's own words; a choice
-/// or a requirement only when the sentence is about a tool, or points back at a clause that is
-/// (`about`). `blanked` is the clause's grammar
-/// form without its revocation, and `tokens` its tokens.
 /// Whether a clause points back at what came before with its subject or a place ("All three
 /// must pass", "Both need my OK", "Bugs there get a ticket"): a pointer among its first four
 /// words.
@@ -846,29 +863,39 @@ fn points_back_to(tokens: &[Token<'_>]) -> bool {
         })
 }
 
+/// A markerless standing rule ([`standing::statement_of`]) in the user's own words, and what
+/// it needs of the catalogue to stand; a choice or a requirement only when the sentence is
+/// about a tool, or points back at a clause that is (`about`), or (a gate on a kind of thing,
+/// a [`Statement::Service`]) when a tool of the catalogue does what it names. `blanked` is the
+/// clause's grammar form without its revocation, and `tokens` its tokens.
 fn is_standing(
     blanked: &str,
     tokens: &[Token<'_>],
     clause: &str,
     voice: Voice,
     about: &dyn Fn() -> bool,
-) -> bool {
+) -> Option<Stands> {
     if voice != Voice::Own {
-        return false;
+        return None;
     }
-    match standing::statement_of(blanked, tokens) {
-        Some(Statement::Ban) => true,
-        Some(
-            Statement::Only
-            | Statement::Must
-            | Statement::Gate
-            | Statement::Except
-            | Statement::Judged
-            | Statement::Shaped
-            | Statement::Declared
-            | Statement::Coded,
-        ) => has_need(clause) || about(),
-        None => false,
+    let about_a_tool = || has_need(clause) || about();
+    match standing::statement_of(blanked, tokens)? {
+        Statement::Ban => Some(Stands::Always),
+        // "Refunds above €200 need my approval": a gate on a kind of thing a service's tool
+        // handles names no program or file; it stands if a tool of the catalogue does it.
+        Statement::Gate if !about_a_tool() => {
+            standing::gates_a_kind(tokens).then_some(Stands::IfATool)
+        }
+        Statement::Service if !about_a_tool() => Some(Stands::IfATool),
+        Statement::Only
+        | Statement::Must
+        | Statement::Gate
+        | Statement::Except
+        | Statement::Judged
+        | Statement::Shaped
+        | Statement::Declared
+        | Statement::Coded
+        | Statement::Service => about_a_tool().then_some(Stands::Always),
     }
 }
 
@@ -1954,8 +1981,13 @@ fn never_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
 }
 
 fn dont_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
-    // "Do not, under any circumstances, disable the firewall": commas around an aside.
-    while skippable(tokens, index, &["ever", "really", "just", "actually"]) {
+    // "Do not, under any circumstances, disable the firewall": commas around an aside; "don't
+    // even draft it" insists, and the verb after it decides ("I don't even know" stays none).
+    while skippable(
+        tokens,
+        index,
+        &["ever", "really", "just", "actually", "even"],
+    ) {
         index += 1;
     }
     let Some(word) = word_at(tokens, index) else {
