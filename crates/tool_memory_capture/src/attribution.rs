@@ -213,6 +213,15 @@ impl Candidates {
             let clause = &text[at..];
             let clause_form = match_form(clause);
             let haystack = Haystack::new(&clause_form);
+            // "When you file Jira tickets, put them in `APP`": an order on what the lead-in's
+            // action made says how to do that action, so a service's tool the lead-in names
+            // is the rule's (not "When you change `x`, always run `y`", a second action).
+            if self.mcp_tools
+                && handles_what_the_lead_in_made(&text[..at], &haystack)
+                && let Some(tool) = self.lead_in_tool(&text[..at])
+            {
+                return Some(tool);
+            }
             let spans = code_spans(clause);
             // "`kubectl` is fine with `get` and `describe`; never `delete`": a ban that names
             // only a bare word in code bans a subcommand of the program the permission ran.
@@ -440,6 +449,21 @@ impl Candidates {
             .any(|span| is_command(code_span_text(before, span)))
             .then(|| self.clause_tool(before))
             .flatten()
+    }
+
+    /// The service's tool a "when you …" lead-in names by its action or its name words, if
+    /// any: not a family of the agent's own tools.
+    fn lead_in_tool(&self, lead_in: &str) -> Option<String> {
+        let form = match_form(lead_in);
+        let haystack = Haystack::new(&form);
+        let tool = self.by_action(&haystack, &haystack).or_else(|| {
+            self.by_name_word(&haystack, &self.hits(&haystack))
+                .map(|hit| hit.tool.name.clone())
+        })?;
+        self.tools
+            .iter()
+            .any(|candidate| candidate.name == tool && candidate.own_words.is_some())
+            .then_some(tool)
     }
 
     /// The tool a part of a rule gives evidence of, if any.
@@ -1014,10 +1038,18 @@ impl Candidates {
     /// The group's tool whose name words the edict also uses most ("never delete files" picks
     /// `delete_file` over `read_file`); call order breaks ties.
     fn resolve(&self, group: usize, hits: &Hits, sending: bool) -> Option<&Candidate> {
-        let mut best: Option<((usize, bool), &Candidate)> = None;
+        let mut best: Option<((usize, bool, bool), &Candidate)> = None;
         for tool in self.tools.iter().filter(|tool| tool.claimed(group)) {
-            // On a tie, a tool that sends ("always cc ops@" is about sending).
-            let score = (tool.words_in(hits), sending && tool.sends);
+            // On a tie, a tool that sends ("always cc ops@" is about sending); then, in team
+            // chat, one that sends or posts at all: a rule that names only a channel or a DM
+            // ("nothing in #sales", "DMs to Omar need my OK") guards what reaches others, not
+            // a listing of channels.
+            let score = (
+                tool.words_in(hits),
+                sending && tool.sends,
+                group == CHAT_GROUP
+                    && (tool.sends || tool.tokens.iter().any(|token| token == "post")),
+            );
             if best.is_none_or(|(best_score, _)| score > best_score) {
                 best = Some((score, tool));
             }
@@ -1166,6 +1198,23 @@ const ACTIONS: &[(&[&str], &[&str])] = &[
         &["delete", "remove", "cancel", "archive"],
     ),
 ];
+
+/// Whether a rule that opens with `lead_in` ("When you create Linear issues, ") orders
+/// something about what that action made: its order's object points back ("assign them",
+/// "label it", "put those").
+fn handles_what_the_lead_in_made(lead_in: &str, order: &Haystack<'_>) -> bool {
+    let lead = lead_in.trim_start().as_bytes();
+    let opens = |word: &str| {
+        lead.len() > word.len()
+            && lead[..word.len()].eq_ignore_ascii_case(word.as_bytes())
+            && lead[word.len()] == b' '
+    };
+    (opens("when you") || opens("whenever you"))
+        && order
+            .words()
+            .take(3)
+            .any(|word| matches!(word, "them" | "it" | "those" | "these"))
+}
 
 /// Whether the rule (its match form, read) sends mail: "cc", "bcc", "reply", "forward" or
 /// "send", or "email" / "mail" as a verb, right after a marker ("never email Sarah", not
@@ -1741,6 +1790,9 @@ impl Candidate {
 
 /// The database's group of the alias table: a tool it claims takes SQL.
 const DATABASE_GROUP: usize = 11;
+
+/// The team chat's group of the alias table.
+const CHAT_GROUP: usize = 4;
 
 /// The shell's group of the alias table: the name words that make a host's own tool a shell
 /// (`run_in_terminal`, `exec_cmd`) when the family table does not know it.

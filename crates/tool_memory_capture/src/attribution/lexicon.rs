@@ -708,7 +708,7 @@ pub(super) const NAME_WORD_SYNONYMS: &[(&str, NameWordKind, &[&str])] = &[
     (
         "email",
         NameWordKind::Thing,
-        &["e-mail", "mail", "message", "reply", "thread"],
+        &["e-mail", "mail", "message", "replies", "reply", "thread"],
     ),
     (
         "event",
@@ -724,7 +724,11 @@ pub(super) const NAME_WORD_SYNONYMS: &[(&str, NameWordKind, &[&str])] = &[
     ),
     ("issue", NameWordKind::Thing, &["bug", "ticket"]),
     // Not "mail": a chat server's `post_message` must not take a rule about e-mail.
-    ("message", NameWordKind::Thing, &["reply", "thread"]),
+    (
+        "message",
+        NameWordKind::Thing,
+        &["replies", "reply", "thread"],
+    ),
     (
         "respond",
         NameWordKind::Action,
@@ -749,7 +753,11 @@ pub(super) const NAME_WORD_SYNONYMS: &[(&str, NameWordKind, &[&str])] = &[
             "shift",
         ],
     ),
-    ("send", NameWordKind::Action, &["forward", "reply"]),
+    (
+        "send",
+        NameWordKind::Action,
+        &["forward", "replies", "reply"],
+    ),
     (
         "worklog",
         NameWordKind::Thing,

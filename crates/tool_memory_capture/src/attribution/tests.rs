@@ -1497,3 +1497,83 @@ fn a_read_without_a_read_tool_goes_to_the_shell() {
         "read",
     );
 }
+
+#[test]
+fn a_services_thing_named_without_a_verb_goes_to_the_tool_that_sends_or_posts() {
+    assert!(ALIAS_GROUPS[CHAT_GROUP].strong.contains(&"slack"));
+    // Round 14, V1: a chat channel or DM named alone guards what reaches others.
+    let slack = &[
+        "Bash",
+        "mcp__slack__list_channels",
+        "mcp__slack__post_message",
+        "mcp__slack__add_reaction",
+        "mcp__slack__read_channel",
+    ];
+    check_rule(
+        "nothing in #sales or #all-hands",
+        None,
+        slack,
+        "mcp__slack__post_message",
+    );
+    check_rule(
+        "DMs to Marta (U07QX2) need my OK first.",
+        None,
+        slack,
+        "mcp__slack__post_message",
+    );
+    // A verb of a tool's name still decides.
+    check_rule(
+        "Don't read #hr-private.",
+        None,
+        slack,
+        "mcp__slack__read_channel",
+    );
+    // "replies" is a reply: the tool that sends.
+    let gmail = &[
+        "mcp__gmail__read_email",
+        "mcp__gmail__draft_email",
+        "mcp__gmail__send_email",
+    ];
+    check_rule(
+        "Replies to anyone at Halvorsen Logistics need my OK first.",
+        None,
+        gmail,
+        "mcp__gmail__send_email",
+    );
+}
+
+#[test]
+fn an_order_on_what_a_when_lead_in_made_is_about_the_lead_ins_tool() {
+    let linear = &[
+        "Bash",
+        "Edit",
+        "mcp__linear__create_issue",
+        "mcp__linear__update_issue",
+        "mcp__linear__add_comment",
+    ];
+    check_rule(
+        "When you create Linear issues, assign them to Platform, not to Mobile.",
+        None,
+        linear,
+        "mcp__linear__create_issue",
+    );
+    check_rule(
+        "When you file issues, label them `bug` or `docs`, never `security`.",
+        None,
+        linear,
+        "mcp__linear__create_issue",
+    );
+    // A second action of its own, not on what the lead-in made, decides as before.
+    check_rule(
+        "When you create Linear issues, always add a comment with the log.",
+        None,
+        linear,
+        "mcp__linear__add_comment",
+    );
+    check_rule(
+        "When you change `src/api.rs`, always run `cargo test`.",
+        None,
+        linear,
+        "bash",
+    );
+}
