@@ -18,7 +18,8 @@ use self::lexicon::{
     STATEMENT_ORDERS, STATES, SUBJECT_VERBS, UNWANTED,
 };
 use crate::lexicon::{
-    COPULA, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, NO_CODE_FACT, PERMITTING_WORD,
+    COPULA, DONT_NOT_ORDER, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, NO_CODE_FACT,
+    PERMITTING_WORD,
 };
 use crate::text::CODE_WORD;
 use crate::tokens::{Token, is_at, matches_at, word_at};
@@ -90,8 +91,9 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
     if nothing_in_channels(tokens) {
         return Some(Statement::Ban);
     }
-    // "When …" opens a remark as a rule, which the first-person test below turns away.
-    if when_you_then_choice(tokens) {
+    // "When …" and "you …" open remarks as rules, which the first-person test below turns
+    // away.
+    if when_you_then_choice(tokens) || you_do_not(tokens) {
         return Some(Statement::Service);
     }
     if first.is(FIRST_PERSON_WORD) || matches!(first.text, "in" | "here" | "the" | "what") {
@@ -147,6 +149,31 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
         return Some(Statement::Service);
     }
     None
+}
+
+/// "Purchase orders go through procurement: you draft them, you do not submit", "The
+/// warehouse, you don't query it anymore with `psql`": "you do not / don't <verb>" that opens
+/// the sentence or a clause after a mark states what the agent does not do, a ban. Not "you
+/// don't need to …", "you don't know" ([`DONT_NOT_ORDER`]), nor "you never …" (a complaint as
+/// often as a rule). Like every [`Statement::Service`], it stands only when a tool does it.
+fn you_do_not(tokens: &[Token<'_>]) -> bool {
+    (0..tokens.len()).any(|at| {
+        if tokens[at].text != "you"
+            || (at > 0 && !matches!(tokens[at - 1].punct(), Some(',' | ';' | ':' | '—' | '–')))
+        {
+            return false;
+        }
+        let verb = match (word_at(tokens, at + 1), word_at(tokens, at + 2)) {
+            (Some("don't" | "dont"), _) => at + 2,
+            (Some("do"), Some("not")) => at + 3,
+            _ => return false,
+        };
+        word_at(tokens, verb).is_some_and(|word| {
+            !is_at(tokens, verb, DONT_NOT_ORDER)
+                && !NOT_IMPERATIVE.contains(&word)
+                && !word.ends_with("ing")
+        })
+    })
 }
 
 /// Words that open a subject which names one thing, not a kind: "The Q3 budget needs my

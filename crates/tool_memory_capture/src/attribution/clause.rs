@@ -90,6 +90,9 @@ pub(super) fn deciding_clause(text: &str) -> Option<usize> {
     if let Some(at) = contrasted(text) {
         return Some(at);
     }
+    if let Some(at) = you_do_not_after(text) {
+        return Some(at);
+    }
     if let Some(at) = routed(text) {
         return Some(at);
     }
@@ -179,6 +182,32 @@ fn contrasted(text: &str) -> Option<usize> {
     }
     let turn = trimmed.rfind([';', ','])?;
     Some(turn + 1)
+}
+
+/// The byte offset in `text` of "you do not / don't …" after a comma or a semicolon, which
+/// bans what the part before allows: "you draft them, you do not submit" is about submitting.
+fn you_do_not_after(text: &str) -> Option<usize> {
+    // Most rules hold no "you d" after a turn: one search rules them out.
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(found) = text[from..].find(" you d") {
+        let at = from + found;
+        from = at + 1;
+        if at == 0 || !matches!(bytes[at - 1], b',' | b';') {
+            continue;
+        }
+        let rest = &text[at + 1..];
+        if ["you do not ", "you don't ", "you don’t ", "you dont "]
+            .iter()
+            .any(|phrase| {
+                rest.len() > phrase.len()
+                    && rest.as_bytes()[..phrase.len()].eq_ignore_ascii_case(phrase.as_bytes())
+            })
+        {
+            return Some(at + 1);
+        }
+    }
+    None
 }
 
 /// The byte offset in `text` of a ban after a part with no order of its own ("Config lives

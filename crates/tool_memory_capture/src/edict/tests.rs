@@ -1040,3 +1040,23 @@ fn markerless_orders_about_a_services_things() {
         check_proposed(remark, &[]);
     }
 }
+
+#[test]
+fn you_do_not_after_a_mark_is_a_ban_that_waits_for_a_tool() {
+    // Round 14, V2 class 1.
+    for rule in [
+        "Purchase orders go through procurement: you draft them, you do not submit.",
+        "The analytics warehouse, you don't query it anymore with `psql`, use the read replica.",
+        "You don't merge your own pull requests.",
+    ] {
+        check_proposed(rule, &[rule]);
+    }
+    for remark in [
+        "For doc-only changes you do not need to rebuild the site.",
+        "Do you not run the linter first?",
+        "Honestly, you don't know how much that helped.",
+        "If you don't commit, the hook never runs.",
+    ] {
+        check_proposed(remark, &[]);
+    }
+}
