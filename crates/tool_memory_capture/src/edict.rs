@@ -616,8 +616,9 @@ impl<'a> EdictReader<'a> {
 const MAX_CONTINUATION_WORDS: usize = 6;
 
 /// Whether a clause is a fragment that extends the order before it: no verb of its own,
-/// opened by `not` / `nor` / `neither` ("Not `gsutil` either", "Nor the staging bucket") or
-/// closed by `too` / `either` / `neither` ("Rollbacks too"). "Not sure", "Not yet", "Me too"
+/// opened by `not` / `nor` / `neither` ("Not `gsutil` either", "Nor the staging bucket"),
+/// closed by `too` / `either` / `neither` ("Rollbacks too") or opened by "same for", "same
+/// goes for", "likewise" ("Same for `kubectl delete pvc`"). "Not sure", "Not yet", "Me too"
 /// and a question answer rather than extend.
 fn is_continuation(tokens: &[Token<'_>]) -> bool {
     const NOT_EXTENDING: &[&str] = &[
@@ -652,7 +653,28 @@ fn is_continuation(tokens: &[Token<'_>]) -> bool {
     let closed = matches!(last.text, "too" | "either" | "neither")
         && !NOT_EXTENDING.contains(&first.text)
         && !first.is(SUBJECT);
-    opened || closed
+    // "Same for `kubectl delete pvc`: it drops the volumes", "Same goes for `make
+    // reset-cache`", "Likewise `docker image prune -a`": the order before, for another
+    // thing (not "Same for me").
+    let after_same = match (first.text, second.text) {
+        ("same", "for") => Some(2),
+        ("same", "goes") => Some(3),
+        ("likewise", "for") => Some(2),
+        ("likewise", _) => Some(1),
+        _ => None,
+    };
+    let same = after_same.is_some_and(|at| {
+        let mut rest = tokens
+            .iter()
+            .filter(|token| token.word)
+            .skip(at)
+            .map(|token| token.text);
+        rest.next().is_some_and(|thing| {
+            !NOT_EXTENDING.contains(&thing)
+                && !matches!(thing, "us" | "him" | "her" | "them" | "everyone")
+        })
+    });
+    opened || closed || same
 }
 
 /// `rule` (a slice of `line`) with the sign that opens its line in front of it, when the
@@ -1818,6 +1840,16 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
                 || matches_later(tokens, index + 1, &["rather", "than"])
                 || comma_not(tokens, index + 1))
                 && !is_code_style(tokens, index + 1)
+        }
+        // "Run `pnpm install --frozen-lockfile`, not `pnpm install`, so the lockfile stays":
+        // a command chosen over another in code bans the other, as "use" does.
+        Some("run" | "call" | "invoke") => {
+            word(1) == Some(CODE_WORD)
+                && (index + 2..tokens.len()).any(|at| {
+                    tokens[at].punct() == Some(',')
+                        && matches!(word_at(tokens, at + 1), Some("not" | "never"))
+                        && word_at(tokens, at + 2) == Some(CODE_WORD)
+                })
         }
         // Other languages (one small list each): "Niemals `terraform destroy` ausführen",
         // "Nunca ejecutes `rm -rf`", "Ne lance jamais `npm publish`", "Pas de `git push

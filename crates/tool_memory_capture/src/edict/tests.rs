@@ -1060,3 +1060,44 @@ fn you_do_not_after_a_mark_is_a_ban_that_waits_for_a_tool() {
         check_proposed(remark, &[]);
     }
 }
+
+#[test]
+fn a_command_run_instead_of_another_bans_the_other() {
+    // Round 14, V2 class 3.
+    for rule in [
+        "Run `pnpm install --frozen-lockfile`, not `pnpm install`, so the lockfile stays put.",
+        "Call `bin/deploy --dry-run`, never `bin/deploy`.",
+    ] {
+        check(rule, &[rule]);
+    }
+    for remark in [
+        "Run `make`, not because it is faster, but because CI does.",
+        "Run the suite, not just the unit tests.",
+    ] {
+        check(remark, &[]);
+    }
+}
+
+#[test]
+fn same_for_another_thing_extends_the_order_before() {
+    // Round 14, V2 class 4.
+    check(
+        "Before `kubectl delete namespace`, ask. Same for `kubectl delete pvc`: it drops the volumes.",
+        &[
+            "Before `kubectl delete namespace`, ask.",
+            "Same for `kubectl delete pvc`: it drops the volumes.",
+        ],
+    );
+    check(
+        "Never run `make clean-db`. Same goes for `make reset-cache`.",
+        &[
+            "Never run `make clean-db`.",
+            "Same goes for `make reset-cache`.",
+        ],
+    );
+    check(
+        "Never push to `main`. Same for me, honestly, I learned that the hard way.",
+        &["Never push to `main`."],
+    );
+    check("Same for `make reset-cache`.", &[]);
+}
