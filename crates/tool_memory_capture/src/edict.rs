@@ -1525,36 +1525,52 @@ fn after_setting(tokens: &[Token<'_>], start: usize) -> bool {
         word_at(tokens, start),
         Some("never" | "don't" | "dont" | "always")
     ) || matches_at(tokens, start, &["do", "not"]))
-        && tokens[..start].iter().all(|token| {
-            token.word
-                && !matches!(
-                    token.text,
-                    "i" | "you"
-                        | "we"
-                        | "they"
-                        | "he"
-                        | "she"
-                        | "it"
-                        | "it's"
-                        | "there"
-                        | "is"
-                        | "are"
-                        | "was"
-                        | "were"
-                        | "be"
-                        | "if"
-                        | "when"
-                )
+        && tokens[..start].iter().enumerate().all(|(at, token)| {
+            // "After 18:00 Lisbon time": a clock time's colon, between digits.
+            let clock = token.punct() == Some(':')
+                && at > 0
+                && tokens[at - 1].end == token.start
+                && tokens[at - 1]
+                    .text
+                    .bytes()
+                    .all(|byte| byte.is_ascii_digit())
+                && tokens.get(at + 1).is_some_and(|next| {
+                    next.start == token.end && next.text.bytes().all(|byte| byte.is_ascii_digit())
+                });
+            clock
+                || token.word
+                    && !matches!(
+                        token.text,
+                        "i" | "you"
+                            | "we"
+                            | "they"
+                            | "he"
+                            | "she"
+                            | "it"
+                            | "it's"
+                            | "there"
+                            | "is"
+                            | "are"
+                            | "was"
+                            | "were"
+                            | "be"
+                            | "if"
+                            | "when"
+                    )
         })
 }
 
 /// Whether a preposition of time or place opens the sentence ("On weekends", "During the
-/// freeze", "In the `api/` folder").
+/// freeze", "In the `api/` folder", "After 18:00 Lisbon time", "Before 8am").
 fn opens_with_setting(tokens: &[Token<'_>]) -> bool {
     matches!(
         word_at(tokens, 0),
         Some(
             "on" | "at"
+                | "after"
+                | "before"
+                | "until"
+                | "till"
                 | "during"
                 | "in"
                 | "inside"

@@ -1101,3 +1101,22 @@ fn same_for_another_thing_extends_the_order_before() {
     );
     check("Same for `make reset-cache`.", &[]);
 }
+
+#[test]
+fn a_time_before_a_ban_without_its_comma_more_shapes() {
+    // Round 14, V2 class 5.
+    for rule in [
+        "After 18:00 Lisbon time don't email clients.",
+        "Before 8am never post in #standup.",
+        "Outside business hours don't call customers.",
+        "Until the audit ends never delete invoices.",
+    ] {
+        check(rule, &[rule]);
+    }
+    for remark in [
+        "After 18:00 I don't check my phone anyway.",
+        "Before lunch it never fails.",
+    ] {
+        check(remark, &[]);
+    }
+}
