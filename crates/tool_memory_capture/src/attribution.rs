@@ -633,6 +633,14 @@ impl Candidates {
         if let Some(tool) = self.spelled(text, spans, whole.then_some(hits)) {
             return Some(tool);
         }
+        // "The `stripe` CLI is for reading only", "the gh command-line tool": a program called
+        // a CLI runs in the shell, even beside the vendor's MCP tools.
+        if self.mcp_tools
+            && names_a_cli(haystack)
+            && let Some(tool) = self.by_need(Need::Shell, text, spans)
+        {
+            return Some(tool);
+        }
         if self.mcp_tools
             && let Some(tool) = self.by_action(haystack, haystack)
         {
@@ -1198,6 +1206,21 @@ const ACTIONS: &[(&[&str], &[&str])] = &[
         &["delete", "remove", "cancel", "archive"],
     ),
 ];
+
+/// Whether the rule (its match form, read) calls a program a CLI: "the `stripe` CLI", "the
+/// gh command-line tool".
+fn names_a_cli(form: &Haystack<'_>) -> bool {
+    let (mut before, mut previous) = ("", "");
+    for word in form.words() {
+        let command_line =
+            previous == "command-line" || (before == "command" && previous == "line");
+        if word == "cli" || word == "clis" || (command_line && word == "tool") {
+            return true;
+        }
+        (before, previous) = (previous, word);
+    }
+    false
+}
 
 /// Whether a rule that opens with `lead_in` ("When you create Linear issues, ") orders
 /// something about what that action made: its order's object points back ("assign them",

@@ -175,13 +175,20 @@ fn edits_a_file(text: &str, spans: &[Range<usize>]) -> bool {
         let word = &text[start..end];
         at = end.max(start + 1);
         // "`go.sum` changes only through `go mod tidy`, never by hand": what is done by hand
-        // to a file is an edit.
-        if word.eq_ignore_ascii_case("manually")
+        // to a file is an edit; with no file in code ("env vars are not touched by hand: no
+        // `vercel env rm`") the commands say what is done.
+        if (word.eq_ignore_ascii_case("manually")
             || word.eq_ignore_ascii_case("by")
                 && text[end..]
                     .trim_start()
                     .get(..4)
-                    .is_some_and(|next| next.eq_ignore_ascii_case("hand"))
+                    .is_some_and(|next| next.eq_ignore_ascii_case("hand")))
+            && spans.iter().any(|span| {
+                matches!(
+                    span_need(code_span_text(text, span)),
+                    Some(Need::Edit { .. })
+                )
+            })
         {
             return true;
         }

@@ -1577,3 +1577,55 @@ fn an_order_on_what_a_when_lead_in_made_is_about_the_lead_ins_tool() {
         "bash",
     );
 }
+
+#[test]
+fn a_program_called_a_cli_is_the_shells_beside_its_vendors_mcp_tools() {
+    // Round 14, V2 class 6.
+    let stripe = &[
+        "Bash",
+        "Edit",
+        "mcp__stripe__list_customers",
+        "mcp__stripe__create_refund",
+    ];
+    check_rule(
+        "The `stripe` CLI is for reading only, so never pass `--live` to it.",
+        None,
+        stripe,
+        "bash",
+    );
+    check_rule(
+        "Never use the Stripe command-line tool for refunds.",
+        None,
+        stripe,
+        "bash",
+    );
+    check_rule(
+        "Never refund anything over $500.",
+        None,
+        stripe,
+        "mcp__stripe__create_refund",
+    );
+}
+
+#[test]
+fn commands_banned_after_by_hand_are_the_shells_without_a_file() {
+    // Round 14, V2 class 6: "by hand" edits a file only when the rule names one in code.
+    let cursor = &[
+        "run_terminal_cmd",
+        "edit_file",
+        "read_file",
+        "mcp__vercel__get_project",
+    ];
+    check_rule(
+        "Production env vars are not touched by hand: no `vercel env rm`, no `vercel remove`.",
+        None,
+        cursor,
+        "run_terminal_cmd",
+    );
+    check_rule(
+        "`go.sum` changes only through `go mod tidy`, never by hand.",
+        None,
+        cursor,
+        "edit_file",
+    );
+}
