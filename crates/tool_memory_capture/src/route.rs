@@ -274,6 +274,26 @@ fn changed_through(text: &str, spans: &[Range<usize>], command: usize) -> bool {
         )
 }
 
+/// Whether `text` names a console or a REPL ("in a prod console", "the Rails console", "irb")
+/// as a word outside its code spans `spans` (`console.log` is code).
+fn in_a_console(text: &str, spans: &[Range<usize>]) -> bool {
+    let names = |part: &str| {
+        part.split(|ch: char| !is_word_char(ch)).any(|word| {
+            ["console", "repl", "irb", "iex"]
+                .iter()
+                .any(|name| word.eq_ignore_ascii_case(name))
+        })
+    };
+    let mut from = 0;
+    for span in spans {
+        if names(text.get(from..span.start).unwrap_or_default()) {
+            return true;
+        }
+        from = span.end;
+    }
+    names(text.get(from..).unwrap_or_default())
+}
+
 /// The earliest evidence of [`need_at_with`], before a command line's code span is weighed.
 fn first_need(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
     let mut span_index = 0;
@@ -321,6 +341,11 @@ fn first_need(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
                     && is_script(code.trim())
                     && is_means(&text[..span.start])
                 {
+                    return Some((Need::Shell, span.start));
+                }
+                // "`Order.destroy_all` is never run in a prod console": code typed into a
+                // console or a REPL runs there, behind the shell.
+                if matches!(need, Need::Edit { .. }) && in_a_console(text, spans) {
                     return Some((Need::Shell, span.start));
                 }
                 if matches!(need, Need::Edit { .. })

@@ -110,6 +110,22 @@ pub(super) fn deciding_clause(text: &str) -> Option<usize> {
         .any(|condition| first.eq_ignore_ascii_case(condition))
     {
         let comma = text[start..].find(", ")?;
+        // "Before `ollama pull llama3:70b`, ask; it downloads 40 GB": an order that only asks
+        // names nothing; the condition holds what it is about.
+        let order = text[start + comma + 2..].trim_start_matches(['*', '_']);
+        let asks = ["ask", "check with me", "confirm with me", "talk to me"]
+            .iter()
+            .any(|ask| {
+                order.len() >= ask.len()
+                    && order.as_bytes()[..ask.len()].eq_ignore_ascii_case(ask.as_bytes())
+                    && order[ask.len()..]
+                        .chars()
+                        .next()
+                        .is_none_or(|ch| !is_word_char(ch))
+            });
+        if asks {
+            return None;
+        }
         return Some(start + comma + 2);
     }
     if statement_turn {

@@ -1629,3 +1629,28 @@ fn commands_banned_after_by_hand_are_the_shells_without_a_file() {
         "edit_file",
     );
 }
+
+#[test]
+fn console_calls_and_a_condition_before_a_bare_ask_go_to_the_shell() {
+    // Round 14, V2 class 7.
+    let claude = &["Bash", "Read", "Edit", "Write", "WebFetch"];
+    check_rule(
+        "`Sidekiq::Queue.new.clear` and `Order.destroy_all` are never run in a prod console.",
+        None,
+        claude,
+        "bash",
+    );
+    check_rule(
+        "Before `ollama pull llama3:70b`, ask; it downloads 40 GB.",
+        None,
+        claude,
+        "bash",
+    );
+    // `console.log` is code, no console.
+    check_rule(
+        "Don't use `console.log` in committed code; use the logger.",
+        None,
+        claude,
+        "edit",
+    );
+}
