@@ -1120,3 +1120,15 @@ fn a_time_before_a_ban_without_its_comma_more_shapes() {
         check(remark, &[]);
     }
 }
+
+#[test]
+fn reading_the_web_banned_in_the_passive() {
+    // Round 14, V2 class 8.
+    for rule in [
+        "Links with session tokens are not to be fetched.",
+        "URLs from support tickets are never visited by you.",
+    ] {
+        check(rule, &[rule]);
+    }
+    check("The docs site is not crawled by the search index.", &[]);
+}
