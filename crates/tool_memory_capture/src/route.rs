@@ -88,7 +88,57 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
     {
         return Some((Need::Shell, at));
     }
+    // "A Flyway migration is never modified once applied — `V12__add_index.sql` included":
+    // a noun of a thing behind the shell (not a verb of running), then a verb of editing and
+    // a file in code, and no command: the file is what must not change.
+    if let Some((Need::Shell, evidence)) = found
+        && !spans.iter().any(|span| span.start == evidence)
+        && !spans
+            .iter()
+            .any(|span| is_command(code_span_text(text, span)))
+        && let Some(file) = spans.iter().find(|span| {
+            // A file by its name (`V12__add_index.sql`, `db/seeds.rb`), not a bare word that
+            // may name a thing behind the shell (`payments`).
+            let code = code_span_text(text, span);
+            code.contains(['.', '/'])
+                && !is_script(code.trim())
+                && matches!(span_need(code), Some(Need::Edit { .. }))
+        })
+        && !text[evidence..]
+            .split(|ch: char| !is_word_char(ch))
+            .next()
+            .is_some_and(|word| {
+                SHELL_VERBS
+                    .iter()
+                    .any(|verb| word.eq_ignore_ascii_case(verb))
+            })
+        && has_edit_verb(&text[evidence..file.start])
+    {
+        return Some((
+            Need::Edit {
+                create: false,
+                delete: false,
+            },
+            file.start,
+        ));
+    }
     found
+}
+
+/// Whether `text` holds a verb of editing as a word outside code ("modified", "changed",
+/// "touched").
+fn has_edit_verb(text: &str) -> bool {
+    text.split('`')
+        .step_by(2)
+        .flat_map(|part| part.split(|ch: char| !is_word_char(ch)))
+        .any(|word| {
+            !word.is_empty()
+                && word_need(word, "")
+                    == Some(Need::Edit {
+                        create: false,
+                        delete: false,
+                    })
+        })
 }
 
 /// The start of the first code span of `text` that holds a command line: one that opens with

@@ -1654,3 +1654,28 @@ fn console_calls_and_a_condition_before_a_bare_ask_go_to_the_shell() {
         "edit",
     );
 }
+
+#[test]
+fn a_file_that_must_not_change_after_a_shell_noun_is_the_edit_tools() {
+    // Round 14, V2 class 9.
+    let gemini = &["run_shell_command", "read_file", "write_file", "replace"];
+    check_rule(
+        "A Flyway migration is never modified once applied — `V12__add_index.sql` included.",
+        None,
+        gemini,
+        "replace",
+    );
+    // A verb of running, a script or a command keeps the shell.
+    check_rule(
+        "Never run `patch` on files under `vendor/`.",
+        None,
+        gemini,
+        "run_shell_command",
+    );
+    check_rule(
+        "Applied migrations are never changed: `alembic downgrade` on `0003_auto.py` is banned.",
+        None,
+        gemini,
+        "run_shell_command",
+    );
+}
