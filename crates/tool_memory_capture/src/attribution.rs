@@ -1313,21 +1313,43 @@ fn names_a_domain(text: &str) -> bool {
 }
 
 /// The byte offset in `text` of a last clause that names what stays allowed after a ban:
-/// "…, drafts only", "…, only drafts", "…; reading is fine". At most four words after the
-/// last comma or semicolon, with "only" first or last or "is / are fine / ok / allowed" at
-/// the end.
+/// "…, drafts only", "…, only drafts", "…; reading is fine", "…, read-only for that one". At
+/// most four words after the last comma or semicolon (a "for them / those / that one" that
+/// points back left aside), with "only" first or last, "read-only" last or "is / are fine /
+/// ok / allowed" at the end.
 fn allowance_tail(text: &str) -> Option<usize> {
     let trimmed = text.trim_end_matches(['.', '!', ' ', '*']);
     let turn = trimmed.rfind([',', ';'])?;
     let tail = &trimmed[turn + 1..];
-    let words: Vec<&str> = tail.split_whitespace().collect();
+    let mut words: Vec<&str> = tail.split_whitespace().collect();
+    // "…, drafts only for those", "…, read-only for that one": the allowance points back at
+    // what the ban named.
+    for pointer in [
+        &["for", "them"][..],
+        &["for", "those"],
+        &["for", "these"],
+        &["for", "it"],
+        &["for", "that", "one"],
+        &["for", "those", "ones"],
+    ] {
+        if words.len() > pointer.len()
+            && words[words.len() - pointer.len()..]
+                .iter()
+                .zip(pointer)
+                .all(|(word, pointer)| word.eq_ignore_ascii_case(pointer))
+        {
+            words.truncate(words.len() - pointer.len());
+            break;
+        }
+    }
     if words.is_empty() || words.len() > 4 || turn == 0 {
         return None;
     }
     let first = words[0];
     let last = words[words.len() - 1];
     let only = words.len() > 1
-        && (first.eq_ignore_ascii_case("only") || last.eq_ignore_ascii_case("only"));
+        && (first.eq_ignore_ascii_case("only") || last.eq_ignore_ascii_case("only"))
+        || last.eq_ignore_ascii_case("read-only");
     let fine = words.len() > 2
         && matches!(words[words.len() - 2], "is" | "are")
         && ["fine", "ok", "okay", "allowed"]

@@ -1679,3 +1679,25 @@ fn a_file_that_must_not_change_after_a_shell_noun_is_the_edit_tools() {
         "run_shell_command",
     );
 }
+
+#[test]
+fn a_longer_allowance_tail_leaves_the_ban_its_tool() {
+    // Round 14, V2 class 10.
+    let gmail = &[
+        "mcp__gmail__send_email",
+        "mcp__gmail__draft_email",
+        "mcp__gmail__read_email",
+    ];
+    check_rule(
+        "never send anything to @lawfirm.example, drafts only for those",
+        None,
+        gmail,
+        "mcp__gmail__send_email",
+    );
+    check_rule(
+        "Don't email anyone at @press.example, drafts only for them.",
+        None,
+        gmail,
+        "mcp__gmail__send_email",
+    );
+}
