@@ -108,7 +108,22 @@ pub fn capture_turn_with(
             let (about, about_form) = match &edict.about {
                 Some(about) => {
                     about_form = crate::text::match_form(about);
-                    (about.as_str(), about_form.as_str())
+                    // "On `gke-prod` only read: `get`, `describe`. Everything else, ask.": an
+                    // item is attributed by its order, unless the order names no tool and the
+                    // whole item does.
+                    let order_decides =
+                        candidates.names_a_tool(about, &about_form, true, edict.previous)
+                            || !candidates.names_a_tool(
+                                &edict.text,
+                                &edict.form,
+                                edict.whole,
+                                edict.previous,
+                            );
+                    if order_decides {
+                        (about.as_str(), about_form.as_str())
+                    } else {
+                        (edict.text.as_ref(), edict.form.as_str())
+                    }
                 }
                 None => (edict.text.as_ref(), edict.form.as_str()),
             };
@@ -246,6 +261,60 @@ mod tests {
             .map(|rule| (rule.tool_name.as_str(), rule.rule.as_str()))
             .collect();
         assert_eq!(found, expected, "{message:?}");
+    }
+
+    /// `message` with the catalogue `tools` (none ran) proposes exactly these edicts.
+    fn check_catalogue(message: &str, tools: &[&str], expected: &[(&str, &str)]) {
+        let turn = TurnRecord {
+            user_message: message.to_owned(),
+            available_tools: tools.iter().map(|name| (*name).to_owned()).collect(),
+            ..TurnRecord::default()
+        };
+        let output = capture_turn(&turn, at());
+        let found: Vec<(&str, &str)> = output
+            .rules
+            .iter()
+            .map(|rule| (rule.tool_name.as_str(), rule.rule.as_str()))
+            .collect();
+        assert_eq!(found, expected, "{message:?}");
+    }
+
+    #[test]
+    fn a_statement_about_a_services_things_stands_only_with_a_tool_that_does_it() {
+        // Round 14, V1: the grammar proposes it, the catalogue decides.
+        let stripe = &[
+            "Bash",
+            "Edit",
+            "mcp__stripe__create_refund",
+            "mcp__stripe__list_customers",
+        ];
+        check_catalogue(
+            "Refunds above €200 need my approval.",
+            stripe,
+            &[(
+                "mcp__stripe__create_refund",
+                "Refunds above €200 need my approval.",
+            )],
+        );
+        check_catalogue("Holidays need my approval.", stripe, &[]);
+        check_catalogue(
+            "Refunds above €200 need my approval.",
+            &["Bash", "Edit"],
+            &[],
+        );
+    }
+
+    #[test]
+    fn an_item_whose_order_names_no_tool_is_attributed_by_the_whole_item() {
+        // Round 14, V2 class 12.
+        check_catalogue(
+            "## Clusters\n- On `gke-prod` only read: `get`, `describe`, `top`. Everything else, ask.",
+            &["Bash", "Read", "Edit"],
+            &[(
+                "bash",
+                "On `gke-prod` only read: `get`, `describe`, `top`. Everything else, ask.",
+            )],
+        );
     }
 
     #[test]
