@@ -27,7 +27,7 @@ use self::alias::{ALIAS_GROUP_COUNT, ALIAS_SUFFIXES, Haystack, NAME_SUFFIXES, al
 use self::clause::{deciding_clause, order_clauses, points_back, word_index};
 use self::lexicon::{
     ALIAS_GROUPS, GENERIC_NAME_WORDS, INTERACTION_NAME_WORDS, INTERACTION_NAMES, MCP_GATEWAYS,
-    MCP_SERVICES, NAME_WORD_SYNONYMS, NameWordKind, SHELL_SERVERS, STOP_NAMES,
+    MCP_SERVICES, NAME_FUNCTION_WORDS, NAME_WORD_SYNONYMS, NameWordKind, SHELL_SERVERS, STOP_NAMES,
 };
 use self::names::{Hits, NameIndex};
 use crate::TurnRecord;
@@ -1592,7 +1592,10 @@ impl Candidate {
     /// How many of the tool's name words the edict uses, or says in other words.
     fn words_in(&self, hits: &Hits) -> usize {
         (0..self.tokens.len())
-            .filter(|&token| self.name_word_at(token, hits).is_some())
+            .filter(|&token| {
+                !NAME_FUNCTION_WORDS.contains(&self.tokens[token].as_str())
+                    && self.name_word_at(token, hits).is_some()
+            })
             .count()
             + self
                 .synonyms

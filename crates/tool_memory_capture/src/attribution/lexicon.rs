@@ -700,6 +700,9 @@ pub(super) const POINTING_BACK: &[&str] = &[
 /// `update` when the catalogue has no transition tool).
 pub(super) const NAME_WORD_SYNONYMS: &[(&str, NameWordKind, &[&str])] = &[
     ("assign", NameWordKind::Action, &["reassign", "unassign"]),
+    // "Invitations to external guests need my sign-off": an invitation goes out when an event
+    // is created with guests.
+    ("create", NameWordKind::Action, &["invitation", "invite"]),
     (
         "delete",
         NameWordKind::Action,
@@ -763,6 +766,13 @@ pub(super) const NAME_WORD_SYNONYMS: &[(&str, NameWordKind, &[&str])] = &[
         NameWordKind::Thing,
         &["log hours", "log time", "log work", "time log"],
     ),
+];
+
+/// Words of a tool's name that say nothing of what it does (`respond_to_event`), which a rule
+/// using them does not count as naming the tool: "invitations to guests" is not about
+/// responding.
+pub(super) const NAME_FUNCTION_WORDS: &[&str] = &[
+    "a", "and", "by", "for", "in", "of", "on", "or", "the", "to", "with",
 ];
 
 /// Whether a word of a tool's name is its action or its thing ([`NAME_WORD_SYNONYMS`]).

@@ -895,6 +895,7 @@ fn the_name_index_finds_what_a_search_per_name_finds() {
                 let words_in = tool
                     .tokens
                     .iter()
+                    .filter(|token| !super::lexicon::NAME_FUNCTION_WORDS.contains(&token.as_str()))
                     .filter(|token| haystack.find_name_word(token).is_some())
                     .count()
                     + super::lexicon::NAME_WORD_SYNONYMS
@@ -1699,5 +1700,28 @@ fn a_longer_allowance_tail_leaves_the_ban_its_tool() {
         None,
         gmail,
         "mcp__gmail__send_email",
+    );
+}
+
+#[test]
+fn invitations_go_out_with_a_new_event() {
+    // Round 14, V1: an invitation is sent by creating the event; accepting one responds.
+    let calendar = &[
+        "mcp__calendar__list_events",
+        "mcp__calendar__create_event",
+        "mcp__calendar__respond_to_event",
+        "mcp__calendar__delete_event",
+    ];
+    check_rule(
+        "Invitations to external guests need my sign-off.",
+        None,
+        calendar,
+        "mcp__calendar__create_event",
+    );
+    check_rule(
+        "Don't accept invitations from recruiters.",
+        None,
+        calendar,
+        "mcp__calendar__respond_to_event",
     );
 }
