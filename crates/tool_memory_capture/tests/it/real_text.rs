@@ -60,6 +60,7 @@ const FRESH_FLOORS: &[(&str, [f64; 3])] = &[
     ("session31_round13", [0.0, 0.0, 0.0]),
     ("session32_round14", [0.0, 0.0, 0.0]),
     ("session32_round14_r7", [0.0, 0.0, 0.0]),
+    ("session32_round14_more", [0.0, 0.0, 0.0]),
 ];
 /// Labelled sentences (rules plus non-rules) the corpus must hold.
 const MIN_SENTENCES: usize = 300;
