@@ -188,14 +188,19 @@ const EVERY_THING: &[&str] = &["any", "anything", "each", "every", "everything"]
 
 /// Whether the gate ("… need my approval", "… requires my OK") is on a kind of thing, which
 /// makes it standing: a plural subject ("Refunds above €200 need my approval", "DMs to Omar
-/// need my OK first") or one of "any", "every", … ("Anything for @x.example needs my OK"),
-/// not one thing ("The Q3 budget needs my sign-off by Friday").
+/// need my OK first"), one of "any", "every", … ("Anything for @x.example needs my OK") or an
+/// action's gerund ("Dropping a table needs my OK"), not one thing ("The Q3 budget needs my
+/// sign-off by Friday").
 pub(crate) fn gates_a_kind(tokens: &[Token<'_>]) -> bool {
     let Some(first) = tokens.iter().find(|token| token.word) else {
         return false;
     };
     if ONE_THING.contains(&first.text) {
         return false;
+    }
+    // "Dropping a table needs my OK": an action named by its gerund is every time it is done.
+    if first.text.len() > 4 && first.text.ends_with("ing") {
+        return true;
     }
     let Some(verb) = tokens
         .iter()
@@ -449,8 +454,20 @@ fn span_subject_policy(tokens: &[Token<'_>]) -> bool {
             ("limited" | "restricted", "to") => true,
             ("never", next) => passive_ban(next),
             ("immutable" | "frozen" | "untouchable", _) => true,
-            // "`x` is a no", "`x` is a no for you": a refusal as a noun.
-            ("a", "no") => matches!(word(at + 2), "" | "for" | "here" | "from"),
+            // "`x` is a no", "`x` is a no for you", "`x` is a no on the shared box": a
+            // refusal as a noun, with its scope.
+            ("a", "no") => matches!(
+                word(at + 2),
+                "" | "for"
+                    | "here"
+                    | "from"
+                    | "on"
+                    | "in"
+                    | "at"
+                    | "during"
+                    | "outside"
+                    | "anywhere"
+            ),
             // "`wp-config.php` stays as it is", "`.env` remains untouched".
             ("as", "it" | "is") | ("untouched" | "unchanged" | "as-is", _) => {
                 matches!(word(verb), "stays" | "remain" | "remains")
@@ -1457,6 +1474,7 @@ mod tests {
             "`wp-config.php` stays as it is.",
             "`main` stays push-free.",
             "`x` is a no",
+            "`docker compose down -v` is a no on the shared box.",
             "Restarting `nginx` needs a thumbs up from the lead",
         ] {
             assert!(read(rule).is_some(), "{rule}");
