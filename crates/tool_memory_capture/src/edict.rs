@@ -900,24 +900,16 @@ fn is_standing(
     if voice != Voice::Own {
         return None;
     }
-    let about_a_tool = || has_need(clause) || about();
-    match standing::statement_of(blanked, tokens)? {
-        Statement::Ban => Some(Stands::Always),
+    let statement = standing::statement_of(blanked, tokens)?;
+    if statement == Statement::Ban || has_need(clause) || about() {
+        return Some(Stands::Always);
+    }
+    match statement {
         // "Refunds above €200 need my approval": a gate on a kind of thing a service's tool
         // handles names no program or file; it stands if a tool of the catalogue does it.
-        Statement::Gate if !about_a_tool() => {
-            standing::gates_a_kind(tokens).then_some(Stands::IfATool)
-        }
-        Statement::Service if !about_a_tool() => Some(Stands::IfATool),
-        Statement::Only
-        | Statement::Must
-        | Statement::Gate
-        | Statement::Except
-        | Statement::Judged
-        | Statement::Shaped
-        | Statement::Declared
-        | Statement::Coded
-        | Statement::Service => about_a_tool().then_some(Stands::Always),
+        Statement::Gate => standing::gates_a_kind(tokens).then_some(Stands::IfATool),
+        Statement::Service => Some(Stands::IfATool),
+        _ => None,
     }
 }
 

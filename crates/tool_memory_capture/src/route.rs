@@ -92,18 +92,18 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
     // a noun of a thing behind the shell (not a verb of running), then a verb of editing and
     // a file in code, and no command: the file is what must not change.
     if let Some((Need::Shell, evidence)) = found
-        && !spans.iter().any(|span| span.start == evidence)
-        && !spans
-            .iter()
-            .any(|span| is_command(code_span_text(text, span)))
         && let Some(file) = spans.iter().find(|span| {
             // A file by its name (`V12__add_index.sql`, `db/seeds.rb`), not a bare word that
             // may name a thing behind the shell (`payments`).
             let code = code_span_text(text, span);
-            code.contains(['.', '/'])
+            span.start > evidence
+                && code.contains(['.', '/'])
                 && !is_script(code.trim())
                 && matches!(span_need(code), Some(Need::Edit { .. }))
         })
+        && !spans
+            .iter()
+            .any(|span| is_command(code_span_text(text, span)))
         && !text[evidence..]
             .split(|ch: char| !is_word_char(ch))
             .next()
@@ -327,6 +327,15 @@ fn changed_through(text: &str, spans: &[Range<usize>], command: usize) -> bool {
 /// Whether `text` names a console or a REPL ("in a prod console", "the Rails console", "irb")
 /// as a word outside its code spans `spans` (`console.log` is code).
 fn in_a_console(text: &str, spans: &[Range<usize>]) -> bool {
+    // Nearly every rule names none: a search for the letters every name holds comes first.
+    let bytes = text.as_bytes();
+    if !["onsole", "ONSOLE", "epl", "EPL", "irb", "IRB", "iex", "IEx"]
+        .iter()
+        .any(|needle| text.contains(needle))
+        || bytes.is_empty()
+    {
+        return false;
+    }
     let names = |part: &str| {
         part.split(|ch: char| !is_word_char(ch)).any(|word| {
             ["console", "repl", "irb", "iex"]

@@ -158,7 +158,9 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
 /// often as a rule). Like every [`Statement::Service`], it stands only when a tool does it.
 fn you_do_not(tokens: &[Token<'_>]) -> bool {
     (0..tokens.len()).any(|at| {
-        if tokens[at].text != "you"
+        // The list bit first: a string compare only for the few words in it.
+        if !tokens[at].is(FIRST_PERSON_WORD)
+            || tokens[at].text != "you"
             || (at > 0 && !matches!(tokens[at - 1].punct(), Some(',' | ';' | ':' | '—' | '–')))
         {
             return false;
@@ -278,6 +280,13 @@ const MAX_NOT_EVEN_WORDS: usize = 3;
 /// that a description would (a copula, "was", "had") nor a pronoun ("there", "it"), and after
 /// "even" come a few words and the end of the sentence.
 fn not_even_after_dash(tokens: &[Token<'_>]) -> bool {
+    // "even" is a word of the don't-not-orders list: its bit rules out nearly every sentence.
+    if !tokens
+        .iter()
+        .any(|token| token.is(DONT_NOT_ORDER) && token.text == "even")
+    {
+        return false;
+    }
     let Some(dash) = tokens
         .iter()
         .position(|token| matches!(token.punct(), Some('—' | '–' | '-' | ':')))
@@ -1282,6 +1291,10 @@ const NOTHING_TAILS: &[&str] = &["again", "either", "ever", "please", "thanks", 
 /// channels makes it a description ("Nothing in #alerts looked urgent this morning"), and so
 /// does a subject before it ("There was nothing in #oncall").
 fn nothing_in_channels(tokens: &[Token<'_>]) -> bool {
+    // A channel takes a `#`, which few sentences hold.
+    if !tokens.iter().any(|token| token.punct() == Some('#')) {
+        return false;
+    }
     let Some(start) = tokens.iter().position(|token| token.text == "nothing") else {
         return false;
     };
