@@ -54,6 +54,9 @@ pub(crate) struct Context<'a> {
     /// The line of the rule captured last, and the tool it went to: a line that holds a rule
     /// is read as that rule was, with no second attribution.
     pub(crate) last_rule: Option<(usize, &'a str)>,
+    /// The whole list item a rule attributed by its order stands for ("On `gke-prod` only
+    /// read: `get`, `describe`. Everything else, ask."): read when the order names no tool.
+    pub(crate) item: Option<&'a str>,
 }
 
 /// A tool the edict may be attributed to.
@@ -351,6 +354,10 @@ impl Candidates {
         // A rule that names no tool takes the tool of what it sits under.
         let attribute = || {
             self.rule_evidence(text, form, whole, previous)
+                .or_else(|| {
+                    let item = context.item?;
+                    self.rule_evidence(item, &match_form(item), true, previous)
+                })
                 .or_else(|| self.context_tool(context))
                 .unwrap_or_else(|| self.fallback())
         };

@@ -103,27 +103,15 @@ pub fn capture_turn_with(
                 last_rule: last_rule.and_then(|(line, index): (usize, usize)| {
                     Some((line, output.rules.get(index)?.tool_name.as_str()))
                 }),
+                // "On `gke-prod` only read: `get`, `describe`. Everything else, ask.": an item
+                // attributed by its order is read whole when the order names no tool.
+                item: edict.about.is_some().then_some(edict.text.as_ref()),
             };
             let about_form;
             let (about, about_form) = match &edict.about {
                 Some(about) => {
                     about_form = crate::text::match_form(about);
-                    // "On `gke-prod` only read: `get`, `describe`. Everything else, ask.": an
-                    // item is attributed by its order, unless the order names no tool and the
-                    // whole item does.
-                    let order_decides =
-                        candidates.names_a_tool(about, &about_form, true, edict.previous)
-                            || !candidates.names_a_tool(
-                                &edict.text,
-                                &edict.form,
-                                edict.whole,
-                                edict.previous,
-                            );
-                    if order_decides {
-                        (about.as_str(), about_form.as_str())
-                    } else {
-                        (edict.text.as_ref(), edict.form.as_str())
-                    }
+                    (about.as_str(), about_form.as_str())
                 }
                 None => (edict.text.as_ref(), edict.form.as_str()),
             };
