@@ -240,6 +240,9 @@ impl Candidates {
             if let Some(tool) = self.evidence(clause, &spans, &haystack, &hits, true) {
                 return Some(tool);
             }
+            if let Some(tool) = self.verb_of_clause(&haystack, &Haystack::new(form)) {
+                return Some(tool);
+            }
         }
         // "Don't post in #general": a `#name` outside code is a chat channel, which the alias
         // table knows as a chat (not "channel", a name word of the tools that read one).
@@ -456,6 +459,23 @@ impl Candidates {
             .any(|span| is_command(code_span_text(before, span)))
             .then(|| self.clause_tool(before))
             .flatten()
+    }
+
+    /// The one tool whose verb the deciding clause says and another of whose name words the
+    /// whole rule says: "Purchase orders go through procurement: you draft them, you do not
+    /// submit" bans `submit_purchase_order`, though "submit" alone is too common a verb to
+    /// name a tool.
+    fn verb_of_clause(&self, clause: &Haystack<'_>, whole: &Haystack<'_>) -> Option<String> {
+        let said = |haystack: &Haystack<'_>, word: &str| haystack.words().any(|said| said == word);
+        let mut found = self.tools.iter().filter(|tool| {
+            tool.verb().is_some_and(|verb| said(clause, verb))
+                && tool.tokens.iter().skip(1).any(|word| {
+                    !NAME_FUNCTION_WORDS.contains(&word.as_str())
+                        && (said(whole, word) || said(whole, &format!("{word}s")))
+                })
+        });
+        let tool = found.next()?;
+        found.next().is_none().then(|| tool.name.clone())
     }
 
     /// The service's tool a "when you …" lead-in names by its action or its name words, if

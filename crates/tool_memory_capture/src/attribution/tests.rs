@@ -1725,3 +1725,25 @@ fn invitations_go_out_with_a_new_event() {
         "mcp__calendar__respond_to_event",
     );
 }
+
+#[test]
+fn a_common_verb_in_the_deciding_clause_picks_among_the_tools_the_rule_names() {
+    // Round 14, V2 class 1: "submit" alone names no tool, with "purchase orders" it does.
+    let orders = &[
+        "list_purchase_orders",
+        "draft_purchase_order",
+        "submit_purchase_order",
+    ];
+    check_rule(
+        "Purchase orders go through procurement: you draft them, you do not submit.",
+        None,
+        orders,
+        "submit_purchase_order",
+    );
+    check_rule(
+        "Purchase orders go through procurement: you may draft them.",
+        None,
+        orders,
+        "draft_purchase_order",
+    );
+}
