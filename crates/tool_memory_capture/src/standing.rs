@@ -219,7 +219,7 @@ pub(crate) fn gates_a_kind(tokens: &[Token<'_>]) -> bool {
 /// Words of a "when you …" lead-in that tell of one past or coming moment, not of each time:
 /// "When you filed the ticket last week", "When you get a moment".
 const ONE_TIME_LEADS: &[&str] = &[
-    "chance", "did", "got", "had", "made", "moment", "minute", "said", "sec", "second", "sent",
+    "chance", "did", "got", "had", "made", "minute", "moment", "said", "sec", "second", "sent",
     "took", "told", "was", "were",
 ];
 
@@ -259,7 +259,7 @@ fn when_you_then_choice(tokens: &[Token<'_>]) -> bool {
     {
         return false;
     }
-    if !word_at(tokens, comma + 1).is_some_and(|verb| !NOT_IMPERATIVE.contains(&verb)) {
+    if word_at(tokens, comma + 1).is_none_or(|verb| NOT_IMPERATIVE.contains(&verb)) {
         return false;
     }
     // The alternative refused, after a comma of the main clause.
