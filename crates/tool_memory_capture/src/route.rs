@@ -324,6 +324,31 @@ fn changed_through(text: &str, spans: &[Range<usize>], command: usize) -> bool {
         )
 }
 
+/// Whether `word` drops or truncates and `rest` (the text after it) names a table, a column
+/// or a schema as its object, after at most a determiner ("drop a table", "truncating the
+/// `orders` tables" reads its span as a name).
+fn drops_a_table(word: &str, rest: &str) -> bool {
+    let drops = with_ascii_lower(word, |word| {
+        matches!(
+            word,
+            "drop" | "drops" | "dropping" | "dropped" | "truncate" | "truncates" | "truncating"
+        )
+    });
+    drops
+        && rest
+            .split(|ch: char| !is_word_char(ch) && ch != '`')
+            .filter(|word| !word.is_empty())
+            .take(3)
+            .any(|word| {
+                with_ascii_lower(word, |word| {
+                    matches!(
+                        word,
+                        "table" | "tables" | "column" | "columns" | "schema" | "schemas"
+                    )
+                })
+            })
+}
+
 /// Whether `text` names a console or a REPL ("in a prod console", "the Rails console", "irb")
 /// as a word outside its code spans `spans` (`console.log` is code).
 fn in_a_console(text: &str, spans: &[Range<usize>]) -> bool {
@@ -456,6 +481,12 @@ fn first_need(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
         // "Move it to `./_attic/`", "never copy whole files between environments": moving
         // and copying files is the shell's (`mv`, `cp`), as no edit tool does it.
         if is_move_verb(word) && moves_files(&text[end..]) {
+            return Some((Need::Shell, start));
+        }
+        // "Never drop a table", "Dropping tables needs my OK": dropping or truncating a table
+        // is SQL, which goes through the shell (`psql`) when the catalogue has no database
+        // tool to take it first. A table alone may be a page's or a document's.
+        if drops_a_table(word, &text[end..]) {
             return Some((Need::Shell, start));
         }
         // "Never log request bodies": what the code writes to its log (not "log into").

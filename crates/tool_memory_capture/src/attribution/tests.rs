@@ -1747,3 +1747,29 @@ fn a_common_verb_in_the_deciding_clause_picks_among_the_tools_the_rule_names() {
         "draft_purchase_order",
     );
 }
+
+#[test]
+fn dropping_a_table_is_sql_through_the_shell_without_a_database_tool() {
+    let claude = &["Bash", "Read", "Edit", "Write"];
+    check_rule("Never drop a table.", None, claude, "bash");
+    check_rule(
+        "Dropping a table needs my OK, no exceptions.",
+        None,
+        claude,
+        "bash",
+    );
+    check_rule("Don't drop the `orders` table.", None, claude, "bash");
+    // A table of a page or a document is no SQL.
+    check_rule(
+        "Never change the table in `README.md`.",
+        None,
+        claude,
+        "edit",
+    );
+    check_rule(
+        "Never drop support for old browsers.",
+        None,
+        claude,
+        "__unscoped__",
+    );
+}

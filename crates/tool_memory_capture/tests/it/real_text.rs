@@ -50,7 +50,7 @@ const FRESH_PREFIXES: &[&str] = &["session29_", "session30_", "session31_", "ses
 /// 0.083, after 1.000, 1.000, 1.000; `session32_round14_r7.jsonl` (V2, the lead's 13
 /// classes) first run 1.000, 0.733, 0.467, after 1.000, 1.000, 1.000;
 /// `session32_round14_more.jsonl` (V1 and V2 in other words, written after the first fixes)
-/// first run 1.000, 0.895, 0.842, after 1.000, 0.947, 0.895.
+/// first run 1.000, 0.895, 0.842, after 1.000, 1.000, 0.947.
 const FRESH_FLOORS: &[(&str, [f64; 3])] = &[
     ("session29_classes", [0.98, 0.98, 0.95]),
     ("session29_round4", [0.99, 0.96, 0.93]),
@@ -66,7 +66,7 @@ const FRESH_FLOORS: &[(&str, [f64; 3])] = &[
     ("session31_round13", [0.99, 0.99, 0.99]),
     ("session32_round14", [0.99, 0.99, 0.99]),
     ("session32_round14_r7", [0.99, 0.99, 0.99]),
-    ("session32_round14_more", [0.99, 0.94, 0.89]),
+    ("session32_round14_more", [0.99, 0.99, 0.94]),
 ];
 /// Labelled sentences (rules plus non-rules) the corpus must hold.
 const MIN_SENTENCES: usize = 300;
