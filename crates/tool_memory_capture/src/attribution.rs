@@ -27,7 +27,7 @@ use self::alias::{ALIAS_GROUP_COUNT, ALIAS_SUFFIXES, Haystack, NAME_SUFFIXES, al
 use self::clause::{deciding_clause, order_clauses, points_back, word_index};
 use self::lexicon::{
     ALIAS_GROUPS, GENERIC_NAME_WORDS, INTERACTION_NAME_WORDS, INTERACTION_NAMES, MCP_GATEWAYS,
-    MCP_SERVICES, NAME_WORD_SYNONYMS, NameWordKind, SHELL_SERVERS, STOP_NAMES,
+    MCP_SERVICES, NAME_FUNCTION_WORDS, NAME_WORD_SYNONYMS, NameWordKind, SHELL_SERVERS, STOP_NAMES,
 };
 use self::names::{Hits, NameIndex};
 use crate::TurnRecord;
@@ -54,6 +54,9 @@ pub(crate) struct Context<'a> {
     /// The line of the rule captured last, and the tool it went to: a line that holds a rule
     /// is read as that rule was, with no second attribution.
     pub(crate) last_rule: Option<(usize, &'a str)>,
+    /// The whole list item a rule attributed by its order stands for ("On `gke-prod` only
+    /// read: `get`, `describe`. Everything else, ask."): read when the order names no tool.
+    pub(crate) item: Option<&'a str>,
 }
 
 /// A tool the edict may be attributed to.
@@ -213,6 +216,15 @@ impl Candidates {
             let clause = &text[at..];
             let clause_form = match_form(clause);
             let haystack = Haystack::new(&clause_form);
+            // "When you file Jira tickets, put them in `APP`": an order on what the lead-in's
+            // action made says how to do that action, so a service's tool the lead-in names
+            // is the rule's (not "When you change `x`, always run `y`", a second action).
+            if self.mcp_tools
+                && handles_what_the_lead_in_made(&text[..at], &haystack)
+                && let Some(tool) = self.lead_in_tool(&text[..at])
+            {
+                return Some(tool);
+            }
             let spans = code_spans(clause);
             // "`kubectl` is fine with `get` and `describe`; never `delete`": a ban that names
             // only a bare word in code bans a subcommand of the program the permission ran.
@@ -226,6 +238,9 @@ impl Candidates {
             }
             let hits = self.hits(&haystack);
             if let Some(tool) = self.evidence(clause, &spans, &haystack, &hits, true) {
+                return Some(tool);
+            }
+            if let Some(tool) = self.verb_of_clause(&haystack, &Haystack::new(form)) {
                 return Some(tool);
             }
         }
@@ -342,6 +357,10 @@ impl Candidates {
         // A rule that names no tool takes the tool of what it sits under.
         let attribute = || {
             self.rule_evidence(text, form, whole, previous)
+                .or_else(|| {
+                    let item = context.item?;
+                    self.rule_evidence(item, &match_form(item), true, previous)
+                })
                 .or_else(|| self.context_tool(context))
                 .unwrap_or_else(|| self.fallback())
         };
@@ -440,6 +459,38 @@ impl Candidates {
             .any(|span| is_command(code_span_text(before, span)))
             .then(|| self.clause_tool(before))
             .flatten()
+    }
+
+    /// The one tool whose verb the deciding clause says and another of whose name words the
+    /// whole rule says: "Purchase orders go through procurement: you draft them, you do not
+    /// submit" bans `submit_purchase_order`, though "submit" alone is too common a verb to
+    /// name a tool.
+    fn verb_of_clause(&self, clause: &Haystack<'_>, whole: &Haystack<'_>) -> Option<String> {
+        let said = |haystack: &Haystack<'_>, word: &str| haystack.words().any(|said| said == word);
+        let mut found = self.tools.iter().filter(|tool| {
+            tool.verb().is_some_and(|verb| said(clause, verb))
+                && tool.tokens.iter().skip(1).any(|word| {
+                    !NAME_FUNCTION_WORDS.contains(&word.as_str())
+                        && (said(whole, word) || said(whole, &format!("{word}s")))
+                })
+        });
+        let tool = found.next()?;
+        found.next().is_none().then(|| tool.name.clone())
+    }
+
+    /// The service's tool a "when you …" lead-in names by its action or its name words, if
+    /// any: not a family of the agent's own tools.
+    fn lead_in_tool(&self, lead_in: &str) -> Option<String> {
+        let form = match_form(lead_in);
+        let haystack = Haystack::new(&form);
+        let tool = self.by_action(&haystack, &haystack).or_else(|| {
+            self.by_name_word(&haystack, &self.hits(&haystack))
+                .map(|hit| hit.tool.name.clone())
+        })?;
+        self.tools
+            .iter()
+            .any(|candidate| candidate.name == tool && candidate.own_words.is_some())
+            .then_some(tool)
     }
 
     /// The tool a part of a rule gives evidence of, if any.
@@ -546,6 +597,19 @@ impl Candidates {
             .any(|span| self.code_names(code_span_text(text, span).trim()).is_some())
     }
 
+    /// Whether the rule's own words give evidence of a tool of the catalogue (as
+    /// [`attribute_rule`](Self::attribute_rule) finds it, without what it sits under and the
+    /// fallback): a statement about a service's things stands only then.
+    pub(crate) fn names_a_tool(
+        &self,
+        text: &str,
+        form: &str,
+        whole: bool,
+        previous: Option<&str>,
+    ) -> bool {
+        self.rule_evidence(text, form, whole, previous).is_some()
+    }
+
     /// Where each name, form and name word of the tools first stands in the rule `form` reads.
     fn hits(&self, form: &Haystack<'_>) -> Hits {
         self.names.hits(form)
@@ -594,6 +658,14 @@ impl Candidates {
         whole: bool,
     ) -> Option<String> {
         if let Some(tool) = self.spelled(text, spans, whole.then_some(hits)) {
+            return Some(tool);
+        }
+        // "The `stripe` CLI is for reading only", "the gh command-line tool": a program called
+        // a CLI runs in the shell, even beside the vendor's MCP tools.
+        if self.mcp_tools
+            && names_a_cli(haystack)
+            && let Some(tool) = self.by_need(Need::Shell, text, spans)
+        {
             return Some(tool);
         }
         if self.mcp_tools
@@ -1001,10 +1073,18 @@ impl Candidates {
     /// The group's tool whose name words the edict also uses most ("never delete files" picks
     /// `delete_file` over `read_file`); call order breaks ties.
     fn resolve(&self, group: usize, hits: &Hits, sending: bool) -> Option<&Candidate> {
-        let mut best: Option<((usize, bool), &Candidate)> = None;
+        let mut best: Option<((usize, bool, bool), &Candidate)> = None;
         for tool in self.tools.iter().filter(|tool| tool.claimed(group)) {
-            // On a tie, a tool that sends ("always cc ops@" is about sending).
-            let score = (tool.words_in(hits), sending && tool.sends);
+            // On a tie, a tool that sends ("always cc ops@" is about sending); then, in team
+            // chat, one that sends or posts at all: a rule that names only a channel or a DM
+            // ("nothing in #sales", "DMs to Omar need my OK") guards what reaches others, not
+            // a listing of channels.
+            let score = (
+                tool.words_in(hits),
+                sending && tool.sends,
+                group == CHAT_GROUP
+                    && (tool.sends || tool.tokens.iter().any(|token| token == "post")),
+            );
             if best.is_none_or(|(best_score, _)| score > best_score) {
                 best = Some((score, tool));
             }
@@ -1154,6 +1234,38 @@ const ACTIONS: &[(&[&str], &[&str])] = &[
     ),
 ];
 
+/// Whether the rule (its match form, read) calls a program a CLI: "the `stripe` CLI", "the
+/// gh command-line tool".
+fn names_a_cli(form: &Haystack<'_>) -> bool {
+    let (mut before, mut previous) = ("", "");
+    for word in form.words() {
+        let command_line =
+            previous == "command-line" || (before == "command" && previous == "line");
+        if word == "cli" || word == "clis" || (command_line && word == "tool") {
+            return true;
+        }
+        (before, previous) = (previous, word);
+    }
+    false
+}
+
+/// Whether a rule that opens with `lead_in` ("When you create Linear issues, ") orders
+/// something about what that action made: its order's object points back ("assign them",
+/// "label it", "put those").
+fn handles_what_the_lead_in_made(lead_in: &str, order: &Haystack<'_>) -> bool {
+    let lead = lead_in.trim_start().as_bytes();
+    let opens = |word: &str| {
+        lead.len() > word.len()
+            && lead[..word.len()].eq_ignore_ascii_case(word.as_bytes())
+            && lead[word.len()] == b' '
+    };
+    (opens("when you") || opens("whenever you"))
+        && order
+            .words()
+            .take(3)
+            .any(|word| matches!(word, "them" | "it" | "those" | "these"))
+}
+
 /// Whether the rule (its match form, read) sends mail: "cc", "bcc", "reply", "forward" or
 /// "send", or "email" / "mail" as a verb, right after a marker ("never email Sarah", not
 /// "never mark an email as read").
@@ -1228,21 +1340,43 @@ fn names_a_domain(text: &str) -> bool {
 }
 
 /// The byte offset in `text` of a last clause that names what stays allowed after a ban:
-/// "…, drafts only", "…, only drafts", "…; reading is fine". At most four words after the
-/// last comma or semicolon, with "only" first or last or "is / are fine / ok / allowed" at
-/// the end.
+/// "…, drafts only", "…, only drafts", "…; reading is fine", "…, read-only for that one". At
+/// most four words after the last comma or semicolon (a "for them / those / that one" that
+/// points back left aside), with "only" first or last, "read-only" last or "is / are fine /
+/// ok / allowed" at the end.
 fn allowance_tail(text: &str) -> Option<usize> {
     let trimmed = text.trim_end_matches(['.', '!', ' ', '*']);
     let turn = trimmed.rfind([',', ';'])?;
     let tail = &trimmed[turn + 1..];
-    let words: Vec<&str> = tail.split_whitespace().collect();
+    let mut words: Vec<&str> = tail.split_whitespace().collect();
+    // "…, drafts only for those", "…, read-only for that one": the allowance points back at
+    // what the ban named.
+    for pointer in [
+        &["for", "them"][..],
+        &["for", "those"],
+        &["for", "these"],
+        &["for", "it"],
+        &["for", "that", "one"],
+        &["for", "those", "ones"],
+    ] {
+        if words.len() > pointer.len()
+            && words[words.len() - pointer.len()..]
+                .iter()
+                .zip(pointer)
+                .all(|(word, pointer)| word.eq_ignore_ascii_case(pointer))
+        {
+            words.truncate(words.len() - pointer.len());
+            break;
+        }
+    }
     if words.is_empty() || words.len() > 4 || turn == 0 {
         return None;
     }
     let first = words[0];
     let last = words[words.len() - 1];
     let only = words.len() > 1
-        && (first.eq_ignore_ascii_case("only") || last.eq_ignore_ascii_case("only"));
+        && (first.eq_ignore_ascii_case("only") || last.eq_ignore_ascii_case("only"))
+        || last.eq_ignore_ascii_case("read-only");
     let fine = words.len() > 2
         && matches!(words[words.len() - 2], "is" | "are")
         && ["fine", "ok", "okay", "allowed"]
@@ -1485,7 +1619,10 @@ impl Candidate {
     /// How many of the tool's name words the edict uses, or says in other words.
     fn words_in(&self, hits: &Hits) -> usize {
         (0..self.tokens.len())
-            .filter(|&token| self.name_word_at(token, hits).is_some())
+            .filter(|&token| {
+                !NAME_FUNCTION_WORDS.contains(&self.tokens[token].as_str())
+                    && self.name_word_at(token, hits).is_some()
+            })
             .count()
             + self
                 .synonyms
@@ -1728,6 +1865,9 @@ impl Candidate {
 
 /// The database's group of the alias table: a tool it claims takes SQL.
 const DATABASE_GROUP: usize = 11;
+
+/// The team chat's group of the alias table.
+const CHAT_GROUP: usize = 4;
 
 /// The shell's group of the alias table: the name words that make a host's own tool a shell
 /// (`run_in_terminal`, `exec_cmd`) when the family table does not know it.

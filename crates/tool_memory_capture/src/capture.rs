@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use tool_memory_core::{Timestamp, ToolMemoryPriority, ToolMemorySource};
 
 use crate::attribution::{Candidates, Context};
+use crate::edict::Stands;
 use crate::failure::observe_calls;
 use crate::grammar;
 use crate::identity::{edict_identity_key, edict_identity_key_of_form};
@@ -81,7 +82,14 @@ pub fn capture_turn_with(
         // of a rule that names no tool.
         let mut last_rule: Option<(usize, usize)> = None;
         for edict in found.edicts {
-            if edict.names_a_tool && !candidates.names_in_code(&edict.text) {
+            let stands = match edict.stands {
+                Stands::Always => true,
+                Stands::IfCodeNamesATool => candidates.names_in_code(&edict.text),
+                Stands::IfATool => {
+                    candidates.names_a_tool(&edict.text, &edict.form, edict.whole, edict.previous)
+                }
+            };
+            if !stands {
                 continue;
             }
             let lines = reader.lines();
@@ -95,6 +103,9 @@ pub fn capture_turn_with(
                 last_rule: last_rule.and_then(|(line, index): (usize, usize)| {
                     Some((line, output.rules.get(index)?.tool_name.as_str()))
                 }),
+                // "On `gke-prod` only read: `get`, `describe`. Everything else, ask.": an item
+                // attributed by its order is read whole when the order names no tool.
+                item: edict.about.is_some().then_some(edict.text.as_ref()),
             };
             let about_form;
             let (about, about_form) = match &edict.about {
@@ -238,6 +249,60 @@ mod tests {
             .map(|rule| (rule.tool_name.as_str(), rule.rule.as_str()))
             .collect();
         assert_eq!(found, expected, "{message:?}");
+    }
+
+    /// `message` with the catalogue `tools` (none ran) proposes exactly these edicts.
+    fn check_catalogue(message: &str, tools: &[&str], expected: &[(&str, &str)]) {
+        let turn = TurnRecord {
+            user_message: message.to_owned(),
+            available_tools: tools.iter().map(|name| (*name).to_owned()).collect(),
+            ..TurnRecord::default()
+        };
+        let output = capture_turn(&turn, at());
+        let found: Vec<(&str, &str)> = output
+            .rules
+            .iter()
+            .map(|rule| (rule.tool_name.as_str(), rule.rule.as_str()))
+            .collect();
+        assert_eq!(found, expected, "{message:?}");
+    }
+
+    #[test]
+    fn a_statement_about_a_services_things_stands_only_with_a_tool_that_does_it() {
+        // Round 14, V1: the grammar proposes it, the catalogue decides.
+        let stripe = &[
+            "Bash",
+            "Edit",
+            "mcp__stripe__create_refund",
+            "mcp__stripe__list_customers",
+        ];
+        check_catalogue(
+            "Refunds above €200 need my approval.",
+            stripe,
+            &[(
+                "mcp__stripe__create_refund",
+                "Refunds above €200 need my approval.",
+            )],
+        );
+        check_catalogue("Holidays need my approval.", stripe, &[]);
+        check_catalogue(
+            "Refunds above €200 need my approval.",
+            &["Bash", "Edit"],
+            &[],
+        );
+    }
+
+    #[test]
+    fn an_item_whose_order_names_no_tool_is_attributed_by_the_whole_item() {
+        // Round 14, V2 class 12.
+        check_catalogue(
+            "## Clusters\n- On `gke-prod` only read: `get`, `describe`, `top`. Everything else, ask.",
+            &["Bash", "Read", "Edit"],
+            &[(
+                "bash",
+                "On `gke-prod` only read: `get`, `describe`, `top`. Everything else, ask.",
+            )],
+        );
     }
 
     #[test]

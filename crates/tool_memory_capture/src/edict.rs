@@ -67,9 +67,24 @@ pub(crate) struct Edict<'a> {
     /// command of a structured rule file (`pattern: "rm -rf /"`) is attributed as "Never run
     /// `rm -rf /`.".
     pub(crate) about: Option<String>,
-    /// Whether the edict stands only if a code span of it spells a tool of the catalogue
-    /// (an order about a tool's own arguments, [`is_tool_setting`]).
-    pub(crate) names_a_tool: bool,
+    /// What the catalogue must hold for the edict to stand (capture checks it).
+    pub(crate) stands: Stands,
+}
+
+/// What an edict needs of the catalogue to stand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stands {
+    /// Nothing: the sentence is a rule whatever the agent's tools.
+    Always,
+    /// A tool of the catalogue spelled in a code span of it: an order about a tool's own
+    /// arguments ([`is_tool_setting`]).
+    IfCodeNamesATool,
+    /// A tool its own words name (by name, a word of its name, an alias or its action), not
+    /// only the fallback: a markerless statement about a service's things ("Refunds above
+    /// €200 need my approval", "When you create Linear issues, assign them to Platform, not
+    /// to Mobile"), which names no program or file and reads like a remark when no tool of
+    /// the agent does what it says.
+    IfATool,
 }
 
 /// The edict grammar reading a message span by span ([`crate::grammar::read`] drives it):
@@ -154,7 +169,7 @@ impl<'a> EdictReader<'a> {
                         previous: self.previous,
                         line: span.line,
                         about: Some(format!("Never run `{value}`.")),
-                        names_a_tool: false,
+                        stands: Stands::Always,
                     });
                     return false;
                 }
@@ -209,7 +224,7 @@ impl<'a> EdictReader<'a> {
                             previous: self.previous,
                             line: span.line,
                             about: None,
-                            names_a_tool: false,
+                            stands: Stands::Always,
                         });
                         self.previous = Some(item);
                         return false;
@@ -239,7 +254,7 @@ impl<'a> EdictReader<'a> {
                 previous: self.previous,
                 line: span.line,
                 about: None,
-                names_a_tool: false,
+                stands: Stands::Always,
             });
             self.previous = Some(row);
             return false;
@@ -265,7 +280,7 @@ impl<'a> EdictReader<'a> {
                     previous: self.previous,
                     line: span.line,
                     about: None,
-                    names_a_tool: false,
+                    stands: Stands::Always,
                 });
                 self.previous = Some(item);
                 return false;
@@ -365,18 +380,24 @@ impl<'a> EdictReader<'a> {
             return;
         }
         let about = || points_back_to(tokens) && previous.is_some_and(has_need);
-        let order = match found {
-            None => {
-                is_order(grammar, tokens)
-                    || is_standing(grammar, tokens, clause, span.voice, &about)
+        let mut stands = Stands::Always;
+        let mut standing = |blanked: &str, tokens: &[Token<'_>]| match is_standing(
+            blanked, tokens, clause, span.voice, &about,
+        ) {
+            Some(found) => {
+                stands = found;
+                true
             }
+            None => false,
+        };
+        let order = match found {
+            None => is_order(grammar, tokens) || standing(grammar, tokens),
             // "The deploy ban is only for `prod` now": the sentence is the narrower rule.
             Some(found) if found.narrows && span.voice == Voice::Own => true,
             Some(found) => {
                 let blanked = revocation::blanked(grammar, found);
                 let tokens = tokenize(&blanked);
-                is_order(&blanked, &tokens)
-                    || is_standing(&blanked, &tokens, clause, span.voice, &about)
+                is_order(&blanked, &tokens) || standing(&blanked, &tokens)
             }
         };
         // "Never run migrations by hand. Rollbacks too.", "Never call `gcloud`. Not `gsutil`
@@ -404,7 +425,7 @@ impl<'a> EdictReader<'a> {
                 previous: self.previous,
                 line: span.line,
                 about: None,
-                names_a_tool: true,
+                stands: Stands::IfCodeNamesATool,
             });
             self.previous = Some(clause);
             self.previous_was_order = true;
@@ -485,7 +506,7 @@ impl<'a> EdictReader<'a> {
             previous: before,
             line: span.line,
             about: None,
-            names_a_tool: false,
+            stands,
         });
     }
 
@@ -542,7 +563,7 @@ impl<'a> EdictReader<'a> {
                 previous: self.previous,
                 line: span.line,
                 about: None,
-                names_a_tool: false,
+                stands: Stands::Always,
             });
         }
         // A row with a verdict cell is read as its verdicts; one without reads as usual.
@@ -595,8 +616,9 @@ impl<'a> EdictReader<'a> {
 const MAX_CONTINUATION_WORDS: usize = 6;
 
 /// Whether a clause is a fragment that extends the order before it: no verb of its own,
-/// opened by `not` / `nor` / `neither` ("Not `gsutil` either", "Nor the staging bucket") or
-/// closed by `too` / `either` / `neither` ("Rollbacks too"). "Not sure", "Not yet", "Me too"
+/// opened by `not` / `nor` / `neither` ("Not `gsutil` either", "Nor the staging bucket"),
+/// closed by `too` / `either` / `neither` ("Rollbacks too") or opened by "same for", "same
+/// goes for", "likewise" ("Same for `kubectl delete pvc`"). "Not sure", "Not yet", "Me too"
 /// and a question answer rather than extend.
 fn is_continuation(tokens: &[Token<'_>]) -> bool {
     const NOT_EXTENDING: &[&str] = &[
@@ -631,7 +653,28 @@ fn is_continuation(tokens: &[Token<'_>]) -> bool {
     let closed = matches!(last.text, "too" | "either" | "neither")
         && !NOT_EXTENDING.contains(&first.text)
         && !first.is(SUBJECT);
-    opened || closed
+    // "Same for `kubectl delete pvc`: it drops the volumes", "Same goes for `make
+    // reset-cache`", "Likewise `docker image prune -a`": the order before, for another
+    // thing (not "Same for me").
+    let after_same = match (first.text, second.text) {
+        ("same", "for") => Some(2),
+        ("same", "goes") => Some(3),
+        ("likewise", "for") => Some(2),
+        ("likewise", _) => Some(1),
+        _ => None,
+    };
+    let same = after_same.is_some_and(|at| {
+        let mut rest = tokens
+            .iter()
+            .filter(|token| token.word)
+            .skip(at)
+            .map(|token| token.text);
+        rest.next().is_some_and(|thing| {
+            !NOT_EXTENDING.contains(&thing)
+                && !matches!(thing, "us" | "him" | "her" | "them" | "everyone")
+        })
+    });
+    opened || closed || same
 }
 
 /// `rule` (a slice of `line`) with the sign that opens its line in front of it, when the
@@ -826,10 +869,6 @@ fn joined<'a>(line: &'a str, before: &str, clause: &str) -> Option<&'a str> {
 /// Every quotation mark of [`quotations`] but the backtick.
 const QUOTES_NOT_CODE: [char; 9] = ['"', '\'', '‘', '’', '“', '”', '„', '«', '»'];
 
-/// A markerless standing rule ([`standing::statement_of`]) in the user's own words; a choice
-/// or a requirement only when the sentence is about a tool, or points back at a clause that is
-/// (`about`). `blanked` is the clause's grammar
-/// form without its revocation, and `tokens` its tokens.
 /// Whether a clause points back at what came before with its subject or a place ("All three
 /// must pass", "Both need my OK", "Bugs there get a ticket"): a pointer among its first four
 /// words.
@@ -846,29 +885,31 @@ fn points_back_to(tokens: &[Token<'_>]) -> bool {
         })
 }
 
+/// A markerless standing rule ([`standing::statement_of`]) in the user's own words, and what
+/// it needs of the catalogue to stand; a choice or a requirement only when the sentence is
+/// about a tool, or points back at a clause that is (`about`), or (a gate on a kind of thing,
+/// a [`Statement::Service`]) when a tool of the catalogue does what it names. `blanked` is the
+/// clause's grammar form without its revocation, and `tokens` its tokens.
 fn is_standing(
     blanked: &str,
     tokens: &[Token<'_>],
     clause: &str,
     voice: Voice,
     about: &dyn Fn() -> bool,
-) -> bool {
+) -> Option<Stands> {
     if voice != Voice::Own {
-        return false;
+        return None;
     }
-    match standing::statement_of(blanked, tokens) {
-        Some(Statement::Ban) => true,
-        Some(
-            Statement::Only
-            | Statement::Must
-            | Statement::Gate
-            | Statement::Except
-            | Statement::Judged
-            | Statement::Shaped
-            | Statement::Declared
-            | Statement::Coded,
-        ) => has_need(clause) || about(),
-        None => false,
+    let statement = standing::statement_of(blanked, tokens)?;
+    if statement == Statement::Ban || has_need(clause) || about() {
+        return Some(Stands::Always);
+    }
+    match statement {
+        // "Refunds above €200 need my approval": a gate on a kind of thing a service's tool
+        // handles names no program or file; it stands if a tool of the catalogue does it.
+        Statement::Gate => standing::gates_a_kind(tokens).then_some(Stands::IfATool),
+        Statement::Service => Some(Stands::IfATool),
+        _ => None,
     }
 }
 
@@ -1476,36 +1517,52 @@ fn after_setting(tokens: &[Token<'_>], start: usize) -> bool {
         word_at(tokens, start),
         Some("never" | "don't" | "dont" | "always")
     ) || matches_at(tokens, start, &["do", "not"]))
-        && tokens[..start].iter().all(|token| {
-            token.word
-                && !matches!(
-                    token.text,
-                    "i" | "you"
-                        | "we"
-                        | "they"
-                        | "he"
-                        | "she"
-                        | "it"
-                        | "it's"
-                        | "there"
-                        | "is"
-                        | "are"
-                        | "was"
-                        | "were"
-                        | "be"
-                        | "if"
-                        | "when"
-                )
+        && tokens[..start].iter().enumerate().all(|(at, token)| {
+            // "After 18:00 Lisbon time": a clock time's colon, between digits.
+            let clock = token.punct() == Some(':')
+                && at > 0
+                && tokens[at - 1].end == token.start
+                && tokens[at - 1]
+                    .text
+                    .bytes()
+                    .all(|byte| byte.is_ascii_digit())
+                && tokens.get(at + 1).is_some_and(|next| {
+                    next.start == token.end && next.text.bytes().all(|byte| byte.is_ascii_digit())
+                });
+            clock
+                || token.word
+                    && !matches!(
+                        token.text,
+                        "i" | "you"
+                            | "we"
+                            | "they"
+                            | "he"
+                            | "she"
+                            | "it"
+                            | "it's"
+                            | "there"
+                            | "is"
+                            | "are"
+                            | "was"
+                            | "were"
+                            | "be"
+                            | "if"
+                            | "when"
+                    )
         })
 }
 
 /// Whether a preposition of time or place opens the sentence ("On weekends", "During the
-/// freeze", "In the `api/` folder").
+/// freeze", "In the `api/` folder", "After 18:00 Lisbon time", "Before 8am").
 fn opens_with_setting(tokens: &[Token<'_>]) -> bool {
     matches!(
         word_at(tokens, 0),
         Some(
             "on" | "at"
+                | "after"
+                | "before"
+                | "until"
+                | "till"
                 | "during"
                 | "in"
                 | "inside"
@@ -1792,6 +1849,16 @@ fn marker_at(tokens: &[Token<'_>], index: usize) -> bool {
                 || comma_not(tokens, index + 1))
                 && !is_code_style(tokens, index + 1)
         }
+        // "Run `pnpm install --frozen-lockfile`, not `pnpm install`, so the lockfile stays":
+        // a command chosen over another in code bans the other, as "use" does.
+        Some("run" | "call" | "invoke") => {
+            word(1) == Some(CODE_WORD)
+                && (index + 2..tokens.len()).any(|at| {
+                    tokens[at].punct() == Some(',')
+                        && matches!(word_at(tokens, at + 1), Some("not" | "never"))
+                        && word_at(tokens, at + 2) == Some(CODE_WORD)
+                })
+        }
         // Other languages (one small list each): "Niemals `terraform destroy` ausführen",
         // "Nunca ejecutes `rm -rf`", "Ne lance jamais `npm publish`", "Pas de `git push
         // --force`", "Pregúntame antes de borrar nada", "usa `pnpm`, nunca `npm`".
@@ -1954,8 +2021,13 @@ fn never_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
 }
 
 fn dont_tail(tokens: &[Token<'_>], mut index: usize) -> bool {
-    // "Do not, under any circumstances, disable the firewall": commas around an aside.
-    while skippable(tokens, index, &["ever", "really", "just", "actually"]) {
+    // "Do not, under any circumstances, disable the firewall": commas around an aside; "don't
+    // even draft it" insists, and the verb after it decides ("I don't even know" stays none).
+    while skippable(
+        tokens,
+        index,
+        &["ever", "really", "just", "actually", "even"],
+    ) {
         index += 1;
     }
     let Some(word) = word_at(tokens, index) else {

@@ -88,7 +88,57 @@ pub(crate) fn need_at_with(text: &str, spans: &[Range<usize>]) -> Option<(Need, 
     {
         return Some((Need::Shell, at));
     }
+    // "A Flyway migration is never modified once applied — `V12__add_index.sql` included":
+    // a noun of a thing behind the shell (not a verb of running), then a verb of editing and
+    // a file in code, and no command: the file is what must not change.
+    if let Some((Need::Shell, evidence)) = found
+        && let Some(file) = spans.iter().find(|span| {
+            // A file by its name (`V12__add_index.sql`, `db/seeds.rb`), not a bare word that
+            // may name a thing behind the shell (`payments`).
+            let code = code_span_text(text, span);
+            span.start > evidence
+                && code.contains(['.', '/'])
+                && !is_script(code.trim())
+                && matches!(span_need(code), Some(Need::Edit { .. }))
+        })
+        && !spans
+            .iter()
+            .any(|span| is_command(code_span_text(text, span)))
+        && !text[evidence..]
+            .split(|ch: char| !is_word_char(ch))
+            .next()
+            .is_some_and(|word| {
+                SHELL_VERBS
+                    .iter()
+                    .any(|verb| word.eq_ignore_ascii_case(verb))
+            })
+        && has_edit_verb(&text[evidence..file.start])
+    {
+        return Some((
+            Need::Edit {
+                create: false,
+                delete: false,
+            },
+            file.start,
+        ));
+    }
     found
+}
+
+/// Whether `text` holds a verb of editing as a word outside code ("modified", "changed",
+/// "touched").
+fn has_edit_verb(text: &str) -> bool {
+    text.split('`')
+        .step_by(2)
+        .flat_map(|part| part.split(|ch: char| !is_word_char(ch)))
+        .any(|word| {
+            !word.is_empty()
+                && word_need(word, "")
+                    == Some(Need::Edit {
+                        create: false,
+                        delete: false,
+                    })
+        })
 }
 
 /// The start of the first code span of `text` that holds a command line: one that opens with
@@ -175,13 +225,20 @@ fn edits_a_file(text: &str, spans: &[Range<usize>]) -> bool {
         let word = &text[start..end];
         at = end.max(start + 1);
         // "`go.sum` changes only through `go mod tidy`, never by hand": what is done by hand
-        // to a file is an edit.
-        if word.eq_ignore_ascii_case("manually")
+        // to a file is an edit; with no file in code ("env vars are not touched by hand: no
+        // `vercel env rm`") the commands say what is done.
+        if (word.eq_ignore_ascii_case("manually")
             || word.eq_ignore_ascii_case("by")
                 && text[end..]
                     .trim_start()
                     .get(..4)
-                    .is_some_and(|next| next.eq_ignore_ascii_case("hand"))
+                    .is_some_and(|next| next.eq_ignore_ascii_case("hand")))
+            && spans.iter().any(|span| {
+                matches!(
+                    span_need(code_span_text(text, span)),
+                    Some(Need::Edit { .. })
+                )
+            })
         {
             return true;
         }
@@ -267,6 +324,64 @@ fn changed_through(text: &str, spans: &[Range<usize>], command: usize) -> bool {
         )
 }
 
+/// Whether `word` drops or truncates and `rest` (the text after it) names a table, a column
+/// or a schema as its object, after at most a determiner ("drop a table", "truncating the
+/// `orders` tables" reads its span as a name).
+fn drops_a_table(word: &str, rest: &str) -> bool {
+    // Read for every word of a rule: its first letter turns nearly all away.
+    if !matches!(word.as_bytes().first(), Some(b'd' | b'D' | b't' | b'T')) {
+        return false;
+    }
+    let drops = with_ascii_lower(word, |word| {
+        matches!(
+            word,
+            "drop" | "drops" | "dropping" | "dropped" | "truncate" | "truncates" | "truncating"
+        )
+    });
+    drops
+        && rest
+            .split(|ch: char| !is_word_char(ch) && ch != '`')
+            .filter(|word| !word.is_empty())
+            .take(3)
+            .any(|word| {
+                with_ascii_lower(word, |word| {
+                    matches!(
+                        word,
+                        "table" | "tables" | "column" | "columns" | "schema" | "schemas"
+                    )
+                })
+            })
+}
+
+/// Whether `text` names a console or a REPL ("in a prod console", "the Rails console", "irb")
+/// as a word outside its code spans `spans` (`console.log` is code).
+fn in_a_console(text: &str, spans: &[Range<usize>]) -> bool {
+    // Nearly every rule names none: a search for the letters every name holds comes first.
+    let bytes = text.as_bytes();
+    if !["onsole", "ONSOLE", "epl", "EPL", "irb", "IRB", "iex", "IEx"]
+        .iter()
+        .any(|needle| text.contains(needle))
+        || bytes.is_empty()
+    {
+        return false;
+    }
+    let names = |part: &str| {
+        part.split(|ch: char| !is_word_char(ch)).any(|word| {
+            ["console", "repl", "irb", "iex"]
+                .iter()
+                .any(|name| word.eq_ignore_ascii_case(name))
+        })
+    };
+    let mut from = 0;
+    for span in spans {
+        if names(text.get(from..span.start).unwrap_or_default()) {
+            return true;
+        }
+        from = span.end;
+    }
+    names(text.get(from..).unwrap_or_default())
+}
+
 /// The earliest evidence of [`need_at_with`], before a command line's code span is weighed.
 fn first_need(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
     let mut span_index = 0;
@@ -314,6 +429,11 @@ fn first_need(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
                     && is_script(code.trim())
                     && is_means(&text[..span.start])
                 {
+                    return Some((Need::Shell, span.start));
+                }
+                // "`Order.destroy_all` is never run in a prod console": code typed into a
+                // console or a REPL runs there, behind the shell.
+                if matches!(need, Need::Edit { .. }) && in_a_console(text, spans) {
                     return Some((Need::Shell, span.start));
                 }
                 if matches!(need, Need::Edit { .. })
@@ -365,6 +485,12 @@ fn first_need(text: &str, spans: &[Range<usize>]) -> Option<(Need, usize)> {
         // "Move it to `./_attic/`", "never copy whole files between environments": moving
         // and copying files is the shell's (`mv`, `cp`), as no edit tool does it.
         if is_move_verb(word) && moves_files(&text[end..]) {
+            return Some((Need::Shell, start));
+        }
+        // "Never drop a table", "Dropping tables needs my OK": dropping or truncating a table
+        // is SQL, which goes through the shell (`psql`) when the catalogue has no database
+        // tool to take it first. A table alone may be a page's or a document's.
+        if drops_a_table(word, &text[end..]) {
             return Some((Need::Shell, start));
         }
         // "Never log request bodies": what the code writes to its log (not "log into").

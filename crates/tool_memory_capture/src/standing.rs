@@ -18,7 +18,8 @@ use self::lexicon::{
     STATEMENT_ORDERS, STATES, SUBJECT_VERBS, UNWANTED,
 };
 use crate::lexicon::{
-    COPULA, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, NO_CODE_FACT, PERMITTING_WORD,
+    COPULA, DONT_NOT_ORDER, FIRST_PERSON_WORD, GATE_OPENER, INTENSIFIER, NO_CODE_FACT,
+    PERMITTING_WORD,
 };
 use crate::text::CODE_WORD;
 use crate::tokens::{Token, is_at, matches_at, word_at};
@@ -62,6 +63,12 @@ pub(crate) enum Statement {
     /// drain` — never", "`git rebase -i` on shared branches — no", "`make test` ok, `make
     /// deploy` never", "`helm rollback` -> ask me").
     Coded,
+    /// How a service's things are to be handled, said without a marker: "When you create
+    /// Linear issues, assign them to Platform, not to Mobile" (a "when you <verb>" lead-in,
+    /// then an order on what it made, with the alternative refused), "Mail for anyone at
+    /// @regulator.example — not even a draft" (a thing, a dash, "not even" a lesser form of
+    /// it). It names no program or file, so it stands when a tool of the catalogue does it.
+    Service,
 }
 
 /// The markerless statement `form` (a [`grammar_form`](crate::text::grammar_form)) makes, if
@@ -78,6 +85,17 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
         return None;
     }
     let first = tokens.iter().find(|token| token.word)?;
+    // A ban of chat channels names no tool a family word would find, so it goes before the
+    // statements that need one ("When you post the notes: nothing in #random"); it and the
+    // next open with words that open remarks too.
+    if nothing_in_channels(tokens) {
+        return Some(Statement::Ban);
+    }
+    // "When …" and "you …" open remarks as rules, which the first-person test below turns
+    // away.
+    if when_you_then_choice(tokens) || you_do_not(tokens) {
+        return Some(Statement::Service);
+    }
     if first.is(FIRST_PERSON_WORD) || matches!(first.text, "in" | "here" | "the" | "what") {
         if is_declared(tokens) {
             return Some(Statement::Declared);
@@ -127,7 +145,171 @@ pub(crate) fn statement_of(form: &str, tokens: &[Token<'_>]) -> Option<Statement
     if on_request(tokens) || stops_to_ask(tokens) {
         return Some(Statement::Gate);
     }
+    if not_even_after_dash(tokens) {
+        return Some(Statement::Service);
+    }
     None
+}
+
+/// "Purchase orders go through procurement: you draft them, you do not submit", "The
+/// warehouse, you don't query it anymore with `psql`": "you do not / don't <verb>" that opens
+/// the sentence or a clause after a mark states what the agent does not do, a ban. Not "you
+/// don't need to …", "you don't know" ([`DONT_NOT_ORDER`]), nor "you never …" (a complaint as
+/// often as a rule). Like every [`Statement::Service`], it stands only when a tool does it.
+fn you_do_not(tokens: &[Token<'_>]) -> bool {
+    (0..tokens.len()).any(|at| {
+        // The list bit first: a string compare only for the few words in it.
+        if !tokens[at].is(FIRST_PERSON_WORD)
+            || tokens[at].text != "you"
+            || (at > 0 && !matches!(tokens[at - 1].punct(), Some(',' | ';' | ':' | '—' | '–')))
+        {
+            return false;
+        }
+        let verb = match (word_at(tokens, at + 1), word_at(tokens, at + 2)) {
+            (Some("don't" | "dont"), _) => at + 2,
+            (Some("do"), Some("not")) => at + 3,
+            _ => return false,
+        };
+        word_at(tokens, verb).is_some_and(|word| {
+            !is_at(tokens, verb, DONT_NOT_ORDER)
+                && !NOT_IMPERATIVE.contains(&word)
+                && !word.ends_with("ing")
+        })
+    })
+}
+
+/// Words that open a subject which names one thing, not a kind: "The Q3 budget needs my
+/// sign-off by Friday" is a remark about this week.
+const ONE_THING: &[&str] = &[
+    "her", "his", "its", "my", "our", "that", "the", "their", "these", "this", "those", "your",
+];
+
+/// Words that open a subject which names every thing of a kind in the singular: "Anything
+/// addressed to @press.example needs my OK".
+const EVERY_THING: &[&str] = &["any", "anything", "each", "every", "everything"];
+
+/// Whether the gate ("… need my approval", "… requires my OK") is on a kind of thing, which
+/// makes it standing: a plural subject ("Refunds above €200 need my approval", "DMs to Omar
+/// need my OK first"), one of "any", "every", … ("Anything for @x.example needs my OK") or an
+/// action's gerund ("Dropping a table needs my OK"), not one thing ("The Q3 budget needs my
+/// sign-off by Friday").
+pub(crate) fn gates_a_kind(tokens: &[Token<'_>]) -> bool {
+    let Some(first) = tokens.iter().find(|token| token.word) else {
+        return false;
+    };
+    if ONE_THING.contains(&first.text) {
+        return false;
+    }
+    // "Dropping a table needs my OK": an action named by its gerund is every time it is done.
+    if first.text.len() > 4 && first.text.ends_with("ing") {
+        return true;
+    }
+    let Some(verb) = tokens
+        .iter()
+        .find(|token| matches!(token.text, "need" | "needs" | "require" | "requires"))
+    else {
+        return false;
+    };
+    match verb.text {
+        "need" | "require" => true,
+        _ => EVERY_THING.contains(&first.text),
+    }
+}
+
+/// Words of a "when you …" lead-in that tell of one past or coming moment, not of each time:
+/// "When you filed the ticket last week", "When you get a moment".
+const ONE_TIME_LEADS: &[&str] = &[
+    "chance", "did", "got", "had", "made", "minute", "moment", "said", "sec", "second", "sent",
+    "took", "told", "was", "were",
+];
+
+/// Words a main clause's first word is not when it is an order: a subject or a determiner
+/// ("When you filed it, it landed in the wrong project").
+const NOT_IMPERATIVE: &[&str] = &[
+    "a", "an", "he", "i", "it", "it's", "my", "she", "that", "the", "there", "they", "this", "we",
+    "you", "your",
+];
+
+/// Tokens of a "when you <verb> …" lead-in, before its comma: a lead-in runs a few words.
+const MAX_LEAD_TOKENS: usize = 10;
+
+/// "When you file Jira tickets, put them in the `APP` project, never in `SEC`", "Whenever you
+/// book rooms, pick the 4th floor, not the 2nd": a lead-in that says each time the agent does
+/// something, then an order in the imperative that ends by refusing the alternative (", never
+/// …", ", not …"). A lead-in of one moment ("When you get a moment, …", "When you filed the
+/// ticket, …") and a main clause with a subject are no such rule; an order with a marker of
+/// its own is the edict grammar's.
+fn when_you_then_choice(tokens: &[Token<'_>]) -> bool {
+    if !matches!(word_at(tokens, 0), Some("when" | "whenever")) || word_at(tokens, 1) != Some("you")
+    {
+        return false;
+    }
+    let Some(comma) = tokens
+        .iter()
+        .take(MAX_LEAD_TOKENS)
+        .position(|token| token.punct() == Some(','))
+    else {
+        return false;
+    };
+    let lead = &tokens[2..comma];
+    if lead.len() < 2
+        || lead.iter().any(|token| {
+            !token.word || ONE_TIME_LEADS.contains(&token.text) || token.text.ends_with("ed")
+        })
+    {
+        return false;
+    }
+    if word_at(tokens, comma + 1).is_none_or(|verb| NOT_IMPERATIVE.contains(&verb)) {
+        return false;
+    }
+    // The alternative refused, after a comma of the main clause.
+    (comma + 2..tokens.len()).any(|at| {
+        tokens[at - 1].punct() == Some(',')
+            && matches!(word_at(tokens, at), Some("never" | "not"))
+            && word_at(tokens, at + 1).is_some()
+    })
+}
+
+/// Words that stand between a dash and "not even" or after it in a lesser form of a thing:
+/// at most this many after "even" ("not even a quick draft").
+const MAX_NOT_EVEN_WORDS: usize = 3;
+
+/// "Mail for anyone at @regulator.example — not even a draft", "Posts in #legal: not even a
+/// reaction": a thing, a dash or a colon for the copula, and "not even" a lesser form of it
+/// bans the thing, the lesser form and all. The part before the dash holds no verb of its own
+/// that a description would (a copula, "was", "had") nor a pronoun ("there", "it"), and after
+/// "even" come a few words and the end of the sentence.
+fn not_even_after_dash(tokens: &[Token<'_>]) -> bool {
+    // "even" is a word of the don't-not-orders list: its bit rules out nearly every sentence.
+    if !tokens
+        .iter()
+        .any(|token| token.is(DONT_NOT_ORDER) && token.text == "even")
+    {
+        return false;
+    }
+    let Some(dash) = tokens
+        .iter()
+        .position(|token| matches!(token.punct(), Some('—' | '–' | '-' | ':')))
+    else {
+        return false;
+    };
+    if dash < 2 || !matches_at(tokens, dash + 1, &["not", "even"]) {
+        return false;
+    }
+    let before = &tokens[..dash];
+    if before.iter().any(|token| {
+        token.is(COPULA)
+            || token.is(FIRST_PERSON_WORD)
+            || matches!(token.text, "had" | "has" | "was" | "were")
+    }) {
+        return false;
+    }
+    let after = &tokens[dash + 3..];
+    let words = after.iter().filter(|token| token.word).count();
+    (1..=MAX_NOT_EVEN_WORDS).contains(&words)
+        && after
+            .iter()
+            .all(|token| token.word || matches!(token.punct(), Some('.' | '!')))
 }
 
 /// "If a task seems to require `prod`, stop and ask", "… — stop and check with me": the
@@ -281,8 +463,20 @@ fn span_subject_policy(tokens: &[Token<'_>]) -> bool {
             ("limited" | "restricted", "to") => true,
             ("never", next) => passive_ban(next),
             ("immutable" | "frozen" | "untouchable", _) => true,
-            // "`x` is a no", "`x` is a no for you": a refusal as a noun.
-            ("a", "no") => matches!(word(at + 2), "" | "for" | "here" | "from"),
+            // "`x` is a no", "`x` is a no for you", "`x` is a no on the shared box": a
+            // refusal as a noun, with its scope.
+            ("a", "no") => matches!(
+                word(at + 2),
+                "" | "for"
+                    | "here"
+                    | "from"
+                    | "on"
+                    | "in"
+                    | "at"
+                    | "during"
+                    | "outside"
+                    | "anywhere"
+            ),
             // "`wp-config.php` stays as it is", "`.env` remains untouched".
             ("as", "it" | "is") | ("untouched" | "unchanged" | "as-is", _) => {
                 matches!(word(verb), "stays" | "remain" | "remains")
@@ -1087,6 +1281,73 @@ fn passive_ban(tokens: &[Token<'_>]) -> bool {
     })
 }
 
+/// Words a bare "nothing in #channel" may end with: they insist or ask, and add no verb
+/// that would make it a description ("Nothing in #alerts looked urgent").
+const NOTHING_TAILS: &[&str] = &["again", "either", "ever", "please", "thanks", "today"];
+
+/// "nothing in #sales or #all-hands", "When you post the notes: nothing in #random": a bare
+/// "nothing in / to / on" and a list of chat channels (`#name`), alone in its clause (the
+/// sentence's or the part after a colon or a dash), bans posting there. A verb after the
+/// channels makes it a description ("Nothing in #alerts looked urgent this morning"), and so
+/// does a subject before it ("There was nothing in #oncall").
+fn nothing_in_channels(tokens: &[Token<'_>]) -> bool {
+    // A channel takes a `#`, which few sentences hold.
+    if !tokens.iter().any(|token| token.punct() == Some('#')) {
+        return false;
+    }
+    let Some(start) = tokens.iter().position(|token| token.text == "nothing") else {
+        return false;
+    };
+    let opens = start == 0
+        || (start >= 2 && matches!(tokens[start - 1].punct(), Some(':' | '—' | '–' | '-')));
+    if !opens
+        || !matches!(
+            word_at(tokens, start + 1),
+            Some("in" | "to" | "on" | "into")
+        )
+    {
+        return false;
+    }
+    let mut at = start + 2;
+    let mut channels = 0;
+    loop {
+        // A channel is a `#` right against its name.
+        let channel = tokens
+            .get(at)
+            .is_some_and(|token| token.punct() == Some('#'))
+            && tokens
+                .get(at + 1)
+                .is_some_and(|name| name.word && name.start == tokens[at].end);
+        if !channel {
+            break;
+        }
+        channels += 1;
+        at += 2;
+        match tokens.get(at) {
+            Some(token)
+                if token.punct() == Some(',') || matches!(token.text, "or" | "and" | "nor") =>
+            {
+                // "#a, or #b": a comma and a conjunction join the list once.
+                at += 1;
+                if matches!(word_at(tokens, at), Some("or" | "and" | "nor")) {
+                    at += 1;
+                }
+            }
+            _ => break,
+        }
+    }
+    if channels == 0 {
+        return false;
+    }
+    // What may follow the list: a comma, a word that insists or asks, end marks.
+    tokens[at.min(tokens.len())..]
+        .iter()
+        .all(|token| match token.punct() {
+            Some(mark) => matches!(mark, ',' | '.' | '!'),
+            None => NOTHING_TAILS.contains(&token.text),
+        })
+}
+
 fn is_ban(tokens: &[Token<'_>]) -> bool {
     // "Forbidden: `npm publish`, `git push --tags`": a lead-in of bans with its items on the
     // same line.
@@ -1226,6 +1487,7 @@ mod tests {
             "`wp-config.php` stays as it is.",
             "`main` stays push-free.",
             "`x` is a no",
+            "`docker compose down -v` is a no on the shared box.",
             "Restarting `nginx` needs a thumbs up from the lead",
         ] {
             assert!(read(rule).is_some(), "{rule}");

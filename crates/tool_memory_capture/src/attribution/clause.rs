@@ -90,6 +90,9 @@ pub(super) fn deciding_clause(text: &str) -> Option<usize> {
     if let Some(at) = contrasted(text) {
         return Some(at);
     }
+    if let Some(at) = you_do_not_after(text) {
+        return Some(at);
+    }
     if let Some(at) = routed(text) {
         return Some(at);
     }
@@ -107,6 +110,22 @@ pub(super) fn deciding_clause(text: &str) -> Option<usize> {
         .any(|condition| first.eq_ignore_ascii_case(condition))
     {
         let comma = text[start..].find(", ")?;
+        // "Before `ollama pull llama3:70b`, ask; it downloads 40 GB": an order that only asks
+        // names nothing; the condition holds what it is about.
+        let order = text[start + comma + 2..].trim_start_matches(['*', '_']);
+        let asks = ["ask", "check with me", "confirm with me", "talk to me"]
+            .iter()
+            .any(|ask| {
+                order.len() >= ask.len()
+                    && order.as_bytes()[..ask.len()].eq_ignore_ascii_case(ask.as_bytes())
+                    && order[ask.len()..]
+                        .chars()
+                        .next()
+                        .is_none_or(|ch| !is_word_char(ch))
+            });
+        if asks {
+            return None;
+        }
         return Some(start + comma + 2);
     }
     if statement_turn {
@@ -179,6 +198,27 @@ fn contrasted(text: &str) -> Option<usize> {
     }
     let turn = trimmed.rfind([';', ','])?;
     Some(turn + 1)
+}
+
+/// The byte offset in `text` of "you do not / don't …" after a comma or a semicolon, which
+/// bans what the part before allows: "you draft them, you do not submit" is about submitting.
+fn you_do_not_after(text: &str) -> Option<usize> {
+    // Most rules hold no "you d": one search rules them out.
+    if !text.contains("you d") && !text.contains("You d") && !text.contains("YOU D") {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    (1..bytes.len())
+        .filter(|&at| bytes[at] == b' ' && matches!(bytes[at - 1], b',' | b';'))
+        .map(|at| at + 1)
+        .find(|&at| {
+            ["you do not ", "you don't ", "you don’t ", "you dont "]
+                .iter()
+                .any(|phrase| {
+                    bytes.len() > at + phrase.len()
+                        && bytes[at..at + phrase.len()].eq_ignore_ascii_case(phrase.as_bytes())
+                })
+        })
 }
 
 /// The byte offset in `text` of a ban after a part with no order of its own ("Config lives

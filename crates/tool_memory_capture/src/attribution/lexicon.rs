@@ -700,6 +700,9 @@ pub(super) const POINTING_BACK: &[&str] = &[
 /// `update` when the catalogue has no transition tool).
 pub(super) const NAME_WORD_SYNONYMS: &[(&str, NameWordKind, &[&str])] = &[
     ("assign", NameWordKind::Action, &["reassign", "unassign"]),
+    // "Invitations to external guests need my sign-off": an invitation goes out when an event
+    // is created with guests.
+    ("create", NameWordKind::Action, &["invitation", "invite"]),
     (
         "delete",
         NameWordKind::Action,
@@ -708,7 +711,7 @@ pub(super) const NAME_WORD_SYNONYMS: &[(&str, NameWordKind, &[&str])] = &[
     (
         "email",
         NameWordKind::Thing,
-        &["e-mail", "mail", "message", "reply", "thread"],
+        &["e-mail", "mail", "message", "replies", "reply", "thread"],
     ),
     (
         "event",
@@ -724,7 +727,11 @@ pub(super) const NAME_WORD_SYNONYMS: &[(&str, NameWordKind, &[&str])] = &[
     ),
     ("issue", NameWordKind::Thing, &["bug", "ticket"]),
     // Not "mail": a chat server's `post_message` must not take a rule about e-mail.
-    ("message", NameWordKind::Thing, &["reply", "thread"]),
+    (
+        "message",
+        NameWordKind::Thing,
+        &["replies", "reply", "thread"],
+    ),
     (
         "respond",
         NameWordKind::Action,
@@ -749,12 +756,23 @@ pub(super) const NAME_WORD_SYNONYMS: &[(&str, NameWordKind, &[&str])] = &[
             "shift",
         ],
     ),
-    ("send", NameWordKind::Action, &["forward", "reply"]),
+    (
+        "send",
+        NameWordKind::Action,
+        &["forward", "replies", "reply"],
+    ),
     (
         "worklog",
         NameWordKind::Thing,
         &["log hours", "log time", "log work", "time log"],
     ),
+];
+
+/// Words of a tool's name that say nothing of what it does (`respond_to_event`), which a rule
+/// using them does not count as naming the tool: "invitations to guests" is not about
+/// responding.
+pub(super) const NAME_FUNCTION_WORDS: &[&str] = &[
+    "a", "and", "by", "for", "in", "of", "on", "or", "the", "to", "with",
 ];
 
 /// Whether a word of a tool's name is its action or its thing ([`NAME_WORD_SYNONYMS`]).

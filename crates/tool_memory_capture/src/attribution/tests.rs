@@ -895,6 +895,7 @@ fn the_name_index_finds_what_a_search_per_name_finds() {
                 let words_in = tool
                     .tokens
                     .iter()
+                    .filter(|token| !super::lexicon::NAME_FUNCTION_WORDS.contains(&token.as_str()))
                     .filter(|token| haystack.find_name_word(token).is_some())
                     .count()
                     + super::lexicon::NAME_WORD_SYNONYMS
@@ -1495,5 +1496,280 @@ fn a_read_without_a_read_tool_goes_to_the_shell() {
         None,
         &["Bash", "Read", "Edit", "Write"],
         "read",
+    );
+}
+
+#[test]
+fn a_services_thing_named_without_a_verb_goes_to_the_tool_that_sends_or_posts() {
+    assert!(ALIAS_GROUPS[CHAT_GROUP].strong.contains(&"slack"));
+    // Round 14, V1: a chat channel or DM named alone guards what reaches others.
+    let slack = &[
+        "Bash",
+        "mcp__slack__list_channels",
+        "mcp__slack__post_message",
+        "mcp__slack__add_reaction",
+        "mcp__slack__read_channel",
+    ];
+    check_rule(
+        "nothing in #sales or #all-hands",
+        None,
+        slack,
+        "mcp__slack__post_message",
+    );
+    check_rule(
+        "DMs to Marta (U07QX2) need my OK first.",
+        None,
+        slack,
+        "mcp__slack__post_message",
+    );
+    // A verb of a tool's name still decides.
+    check_rule(
+        "Don't read #hr-private.",
+        None,
+        slack,
+        "mcp__slack__read_channel",
+    );
+    // "replies" is a reply: the tool that sends.
+    let gmail = &[
+        "mcp__gmail__read_email",
+        "mcp__gmail__draft_email",
+        "mcp__gmail__send_email",
+    ];
+    check_rule(
+        "Replies to anyone at Halvorsen Logistics need my OK first.",
+        None,
+        gmail,
+        "mcp__gmail__send_email",
+    );
+}
+
+#[test]
+fn an_order_on_what_a_when_lead_in_made_is_about_the_lead_ins_tool() {
+    let linear = &[
+        "Bash",
+        "Edit",
+        "mcp__linear__create_issue",
+        "mcp__linear__update_issue",
+        "mcp__linear__add_comment",
+    ];
+    check_rule(
+        "When you create Linear issues, assign them to Platform, not to Mobile.",
+        None,
+        linear,
+        "mcp__linear__create_issue",
+    );
+    check_rule(
+        "When you file issues, label them `bug` or `docs`, never `security`.",
+        None,
+        linear,
+        "mcp__linear__create_issue",
+    );
+    // A second action of its own, not on what the lead-in made, decides as before.
+    check_rule(
+        "When you create Linear issues, always add a comment with the log.",
+        None,
+        linear,
+        "mcp__linear__add_comment",
+    );
+    check_rule(
+        "When you change `src/api.rs`, always run `cargo test`.",
+        None,
+        linear,
+        "bash",
+    );
+}
+
+#[test]
+fn a_program_called_a_cli_is_the_shells_beside_its_vendors_mcp_tools() {
+    // Round 14, V2 class 6.
+    let stripe = &[
+        "Bash",
+        "Edit",
+        "mcp__stripe__list_customers",
+        "mcp__stripe__create_refund",
+    ];
+    check_rule(
+        "The `stripe` CLI is for reading only, so never pass `--live` to it.",
+        None,
+        stripe,
+        "bash",
+    );
+    check_rule(
+        "Never use the Stripe command-line tool for refunds.",
+        None,
+        stripe,
+        "bash",
+    );
+    check_rule(
+        "Never refund anything over $500.",
+        None,
+        stripe,
+        "mcp__stripe__create_refund",
+    );
+}
+
+#[test]
+fn commands_banned_after_by_hand_are_the_shells_without_a_file() {
+    // Round 14, V2 class 6: "by hand" edits a file only when the rule names one in code.
+    let cursor = &[
+        "run_terminal_cmd",
+        "edit_file",
+        "read_file",
+        "mcp__vercel__get_project",
+    ];
+    check_rule(
+        "Production env vars are not touched by hand: no `vercel env rm`, no `vercel remove`.",
+        None,
+        cursor,
+        "run_terminal_cmd",
+    );
+    check_rule(
+        "`go.sum` changes only through `go mod tidy`, never by hand.",
+        None,
+        cursor,
+        "edit_file",
+    );
+}
+
+#[test]
+fn console_calls_and_a_condition_before_a_bare_ask_go_to_the_shell() {
+    // Round 14, V2 class 7.
+    let claude = &["Bash", "Read", "Edit", "Write", "WebFetch"];
+    check_rule(
+        "`Sidekiq::Queue.new.clear` and `Order.destroy_all` are never run in a prod console.",
+        None,
+        claude,
+        "bash",
+    );
+    check_rule(
+        "Before `ollama pull llama3:70b`, ask; it downloads 40 GB.",
+        None,
+        claude,
+        "bash",
+    );
+    // `console.log` is code, no console.
+    check_rule(
+        "Don't use `console.log` in committed code; use the logger.",
+        None,
+        claude,
+        "edit",
+    );
+}
+
+#[test]
+fn a_file_that_must_not_change_after_a_shell_noun_is_the_edit_tools() {
+    // Round 14, V2 class 9.
+    let gemini = &["run_shell_command", "read_file", "write_file", "replace"];
+    check_rule(
+        "A Flyway migration is never modified once applied — `V12__add_index.sql` included.",
+        None,
+        gemini,
+        "replace",
+    );
+    // A verb of running, a script or a command keeps the shell.
+    check_rule(
+        "Never run `patch` on files under `vendor/`.",
+        None,
+        gemini,
+        "run_shell_command",
+    );
+    check_rule(
+        "Applied migrations are never changed: `alembic downgrade` on `0003_auto.py` is banned.",
+        None,
+        gemini,
+        "run_shell_command",
+    );
+}
+
+#[test]
+fn a_longer_allowance_tail_leaves_the_ban_its_tool() {
+    // Round 14, V2 class 10.
+    let gmail = &[
+        "mcp__gmail__send_email",
+        "mcp__gmail__draft_email",
+        "mcp__gmail__read_email",
+    ];
+    check_rule(
+        "never send anything to @lawfirm.example, drafts only for those",
+        None,
+        gmail,
+        "mcp__gmail__send_email",
+    );
+    check_rule(
+        "Don't email anyone at @press.example, drafts only for them.",
+        None,
+        gmail,
+        "mcp__gmail__send_email",
+    );
+}
+
+#[test]
+fn invitations_go_out_with_a_new_event() {
+    // Round 14, V1: an invitation is sent by creating the event; accepting one responds.
+    let calendar = &[
+        "mcp__calendar__list_events",
+        "mcp__calendar__create_event",
+        "mcp__calendar__respond_to_event",
+        "mcp__calendar__delete_event",
+    ];
+    check_rule(
+        "Invitations to external guests need my sign-off.",
+        None,
+        calendar,
+        "mcp__calendar__create_event",
+    );
+    check_rule(
+        "Don't accept invitations from recruiters.",
+        None,
+        calendar,
+        "mcp__calendar__respond_to_event",
+    );
+}
+
+#[test]
+fn a_common_verb_in_the_deciding_clause_picks_among_the_tools_the_rule_names() {
+    // Round 14, V2 class 1: "submit" alone names no tool, with "purchase orders" it does.
+    let orders = &[
+        "list_purchase_orders",
+        "draft_purchase_order",
+        "submit_purchase_order",
+    ];
+    check_rule(
+        "Purchase orders go through procurement: you draft them, you do not submit.",
+        None,
+        orders,
+        "submit_purchase_order",
+    );
+    check_rule(
+        "Purchase orders go through procurement: you may draft them.",
+        None,
+        orders,
+        "draft_purchase_order",
+    );
+}
+
+#[test]
+fn dropping_a_table_is_sql_through_the_shell_without_a_database_tool() {
+    let claude = &["Bash", "Read", "Edit", "Write"];
+    check_rule("Never drop a table.", None, claude, "bash");
+    check_rule(
+        "Dropping a table needs my OK, no exceptions.",
+        None,
+        claude,
+        "bash",
+    );
+    check_rule("Don't drop the `orders` table.", None, claude, "bash");
+    // A table of a page or a document is no SQL.
+    check_rule(
+        "Never change the table in `README.md`.",
+        None,
+        claude,
+        "edit",
+    );
+    check_rule(
+        "Never drop support for old browsers.",
+        None,
+        claude,
+        "__unscoped__",
     );
 }

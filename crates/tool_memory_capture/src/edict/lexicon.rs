@@ -862,7 +862,7 @@ pub(crate) fn marker_openers() -> impl Iterator<Item = &'static str> {
     let openers = [
         "never", "don't", "dont", "do", "stop", "always", "you", "you're", "no", "leave", "avoid",
         "i'd", "i", "under", "only", "check", "confirm", "consult", "clear", "talk", "ask", "get",
-        "use", "the", "an", "any", "prefer", "nobody", "not", "is",
+        "use", "the", "an", "any", "prefer", "nobody", "not", "is", "run", "call", "invoke",
     ];
     let other_languages = FOREIGN_NEVER
         .iter()

@@ -7,8 +7,21 @@ fn extract_edicts(message: &str) -> Vec<Edict<'_>> {
     crate::grammar::read_message(message, true, false).edicts
 }
 
-/// `message` yields exactly the edict sentences `expected`, in order.
+/// `message` yields exactly the edict sentences `expected`, in order; an edict that waits for
+/// a tool of the catalogue to do what it names ([`Stands::IfATool`]) is not counted.
 fn check(message: &str, expected: &[&str]) {
+    let edicts = extract_edicts(message);
+    let found: Vec<&str> = edicts
+        .iter()
+        .filter(|edict| edict.voice == Voice::Own && edict.stands != Stands::IfATool)
+        .map(|edict| edict.text.as_ref())
+        .collect();
+    assert_eq!(found, expected, "{message:?}");
+}
+
+/// `message` yields exactly the edicts `expected`, counting those that wait for a tool of the
+/// catalogue (a family word such as "create" may also make them rules of their own).
+fn check_proposed(message: &str, expected: &[&str]) {
     let edicts = extract_edicts(message);
     let found: Vec<&str> = edicts
         .iter()
@@ -638,7 +651,12 @@ fn an_order_about_a_tools_arguments_waits_for_the_catalogue() {
     );
     let proposed: Vec<(&str, bool)> = edicts
         .iter()
-        .map(|edict| (edict.text.as_ref(), edict.names_a_tool))
+        .map(|edict| {
+            (
+                edict.text.as_ref(),
+                edict.stands == Stands::IfCodeNamesATool,
+            )
+        })
         .collect();
     assert_eq!(
         proposed,
@@ -971,4 +989,146 @@ fn german_bans_and_learners_english() {
     // A German statement with "nie" is no order.
     check("Das ist nie gut.", &[]);
     check("Es regnet nie.", &[]);
+}
+
+#[test]
+fn markerless_orders_about_a_services_things() {
+    // A bare "nothing in" a list of chat channels bans posting there (round 14, V1).
+    for rule in [
+        "nothing in #sales or #all-hands",
+        "Nothing in #exec-staff, please.",
+        "Nothing in #design, #growth, or #board.",
+        "When you post the release notes: nothing in #random or #exec-team.",
+    ] {
+        check(rule, &[rule]);
+    }
+    for remark in [
+        "Nothing in #alerts looked urgent this morning.",
+        "There was nothing in #oncall either, so I went back to sleep.",
+        "Nothing in #general?",
+        "Nothing in the logs.",
+    ] {
+        check(remark, &[]);
+    }
+    // "don't even" insists; the verb after it decides.
+    check(
+        "Anything addressed to @competitor.example — don't even write a draft.",
+        &["Anything addressed to @competitor.example — don't even write a draft."],
+    );
+    check("I don't even know why.", &[]);
+    check("Don't even think about it.", &[]);
+    // A gate on a kind of thing, a "when you …" lead-in with an alternative refused, and a
+    // thing refused down to its lesser form wait for a tool of the catalogue that does it.
+    for rule in [
+        "Refunds above €200 need my approval.",
+        "Direct messages to Kenji (U7781) need my approval first.",
+        "Anything for @press.example needs my OK.",
+        "When you create Linear issues, assign them to Platform, not to Mobile.",
+        "Whenever you book rooms, pick the 4th floor, never the 2nd.",
+        "Mail for anyone at @regulator.example — not even a draft.",
+    ] {
+        check_proposed(rule, &[rule]);
+    }
+    for remark in [
+        "The Q3 budget needs my sign-off by Friday, so remind me on Thursday.",
+        "This invoice needs my approval.",
+        "When you filed the ticket last week, it landed in the wrong project.",
+        "When you get a moment, list my meetings for tomorrow.",
+        "When you create issues, they go to triage, not to the backlog.",
+        "The rollout was quiet — not even a single alert.",
+    ] {
+        check_proposed(remark, &[]);
+    }
+}
+
+#[test]
+fn you_do_not_after_a_mark_is_a_ban_that_waits_for_a_tool() {
+    // Round 14, V2 class 1.
+    for rule in [
+        "Purchase orders go through procurement: you draft them, you do not submit.",
+        "The analytics warehouse, you don't query it anymore with `psql`, use the read replica.",
+        "You don't merge your own pull requests.",
+    ] {
+        check_proposed(rule, &[rule]);
+    }
+    for remark in [
+        "For doc-only changes you do not need to rebuild the site.",
+        "Do you not run the linter first?",
+        "Honestly, you don't know how much that helped.",
+        "If you don't commit, the hook never runs.",
+    ] {
+        check_proposed(remark, &[]);
+    }
+}
+
+#[test]
+fn a_command_run_instead_of_another_bans_the_other() {
+    // Round 14, V2 class 3.
+    for rule in [
+        "Run `pnpm install --frozen-lockfile`, not `pnpm install`, so the lockfile stays put.",
+        "Call `bin/deploy --dry-run`, never `bin/deploy`.",
+    ] {
+        check(rule, &[rule]);
+    }
+    for remark in [
+        "Run `make`, not because it is faster, but because CI does.",
+        "Run the suite, not just the unit tests.",
+    ] {
+        check(remark, &[]);
+    }
+}
+
+#[test]
+fn same_for_another_thing_extends_the_order_before() {
+    // Round 14, V2 class 4.
+    check(
+        "Before `kubectl delete namespace`, ask. Same for `kubectl delete pvc`: it drops the volumes.",
+        &[
+            "Before `kubectl delete namespace`, ask.",
+            "Same for `kubectl delete pvc`: it drops the volumes.",
+        ],
+    );
+    check(
+        "Never run `make clean-db`. Same goes for `make reset-cache`.",
+        &[
+            "Never run `make clean-db`.",
+            "Same goes for `make reset-cache`.",
+        ],
+    );
+    check(
+        "Never push to `main`. Same for me, honestly, I learned that the hard way.",
+        &["Never push to `main`."],
+    );
+    check("Same for `make reset-cache`.", &[]);
+}
+
+#[test]
+fn a_time_before_a_ban_without_its_comma_more_shapes() {
+    // Round 14, V2 class 5.
+    for rule in [
+        "After 18:00 Lisbon time don't email clients.",
+        "Before 8am never post in #standup.",
+        "Outside business hours don't call customers.",
+        "Until the audit ends never delete invoices.",
+    ] {
+        check(rule, &[rule]);
+    }
+    for remark in [
+        "After 18:00 I don't check my phone anyway.",
+        "Before lunch it never fails.",
+    ] {
+        check(remark, &[]);
+    }
+}
+
+#[test]
+fn reading_the_web_banned_in_the_passive() {
+    // Round 14, V2 class 8.
+    for rule in [
+        "Links with session tokens are not to be fetched.",
+        "URLs from support tickets are never visited by you.",
+    ] {
+        check(rule, &[rule]);
+    }
+    check("The docs site is not crawled by the search index.", &[]);
 }

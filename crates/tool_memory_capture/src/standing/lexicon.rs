@@ -534,6 +534,14 @@ pub(crate) const PASSIVE_ACTIONS: &[&str] = &[
     "created",
     "bumped",
     "marked",
+    // Reading the web: "Links with session tokens are not to be fetched".
+    "fetched",
+    "visited",
+    "followed",
+    "clicked",
+    "downloaded",
+    "scraped",
+    "crawled",
 ];
 
 /// Where an order comes from, after "from" in a negated passive: "not run from a terminal
