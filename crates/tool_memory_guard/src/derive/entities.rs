@@ -229,6 +229,34 @@ pub(crate) fn command_phrases(
             index += 1;
             continue;
         }
+        // "Don't push.", "Never cherry-pick.", "No rebasing, ever", "ask me before you tag",
+        // "do not push without asking": git's verb said bare right after the order, with
+        // nothing after it but the clause's end or a word of circumstance, is that
+        // subcommand. An object after it makes it English ("push back on bad ideas", "commit
+        // to a design", "stash secrets in the code").
+        if matches!(token.kind, TokenKind::Word)
+            && index > 0
+            && BARE_ORDER_OPENERS.contains(&tokens[index - 1].lower.as_ref())
+            && let Some(subcommand) = GIT_BARE_ORDER_VERBS
+                .iter()
+                .find(|verb| is_form_of(&token.lower, verb))
+            && (token.ends_clause
+                || tokens.get(index + 1).is_none_or(|next| {
+                    matches!(next.kind, TokenKind::Word)
+                        && BARE_ORDER_FOLLOWERS.contains(&next.lower.as_ref())
+                }))
+        {
+            used[index] = true;
+            phrases.push(CommandPhrase {
+                offset: token.offset,
+                words: vec!["git".to_owned(), (*subcommand).to_owned()],
+                adjacent_flags: Vec::new(),
+                loose_flags: Vec::new(),
+                force_words: false,
+            });
+            index += 1;
+            continue;
+        }
         if !is_program {
             index += 1;
             continue;
@@ -357,6 +385,19 @@ const GIT_VERBS_WITH_OPTIONS: &[&str] = &[
     "push",
     "rebase",
     "reset",
+];
+
+/// git's verbs that people give as a whole order without git ("Never merge.", "Don't
+/// stash."): the ones no other common tool is told to do bare in a rule.
+const GIT_BARE_ORDER_VERBS: &[&str] = &[
+    "cherry-pick",
+    "commit",
+    "merge",
+    "push",
+    "rebase",
+    "reset",
+    "stash",
+    "tag",
 ];
 
 fn is_form_of(word: &str, verb: &str) -> bool {

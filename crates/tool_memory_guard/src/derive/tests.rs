@@ -121,6 +121,27 @@ fn a_gerund_of_git_s_that_opens_the_rule_is_its_subject() {
 }
 
 #[test]
+fn git_s_verbs_said_bare_as_the_whole_order_are_its_subcommands() {
+    check_forbids("Bash", "Never cherry-pick.", "command", "git cherry-pick");
+    check_forbids("Bash", "No resetting, ever.", "command", "git reset");
+    check(
+        "Bash",
+        "Check with me before you tag.",
+        Some(
+            r#"{"ask_first":true,"except":[{"kind":"command","value":"git tag --list"}],"matchers":[{"kind":"command","value":"git tag"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // An object after the verb makes it English.
+    check("Bash", "Push back on bad ideas; I'd rather hear it.", None);
+    check(
+        "Bash",
+        "Don't push yourself too hard on the refactor.",
+        None,
+    );
+    check("Bash", "Don't stash secrets in the source tree.", None);
+}
+
+#[test]
 fn requirements() {
     // A program the grammar does not know, named by its calls; "needs" as a requirement.
     check(

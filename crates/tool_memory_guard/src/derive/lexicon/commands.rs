@@ -740,8 +740,21 @@ pub(crate) const DELETE_VERBS: &[&str] = &[
     "delete", "deletes", "deleting", "remove", "removes", "removing", "drop", "dropping",
 ];
 
+/// The words of an order right before a bare verb ("never push", "do not merge", "no
+/// rebasing", "before you tag", "before merging").
+pub(crate) const BARE_ORDER_OPENERS: &[&str] = &[
+    "before", "don't", "dont", "ever", "never", "no", "not", "you",
+];
+
+/// Words after a bare verb that are the order's circumstance, not the verb's object ("push
+/// without asking", "merge until CI is green", "commit anything", "rebase, ever").
+pub(crate) const BARE_ORDER_FOLLOWERS: &[&str] = &[
+    "again", "anything", "directly", "ever", "unless", "until", "without", "yet",
+];
+
 /// Git's verbs that people say without "git", with the objects that make them git's: "tag a
-/// release" is `git tag`, "rebase the branch" is `git rebase`.
+/// release" is `git tag`, "rebase the branch" is `git rebase`, "stash your changes" is `git
+/// stash`.
 pub(crate) const GIT_VERB_OBJECTS: &[(&str, &[&str])] = &[
     (
         "rebase",
@@ -752,6 +765,12 @@ pub(crate) const GIT_VERB_OBJECTS: &[(&str, &[&str])] = &[
         &[
             "release", "releases", "version", "versions", "build", "builds", "commit", "commits",
         ],
+    ),
+    ("stash", &["changes", "edits", "work"]),
+    ("cherry-pick", &["commit", "commits", "fix", "fixes"]),
+    (
+        "push",
+        &["commit", "commits", "changes", "branch", "branches"],
     ),
 ];
 
