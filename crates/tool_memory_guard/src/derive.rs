@@ -976,6 +976,23 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         }
     }
 
+    // "Never `git push --force`", "never use --force with git push": a push's `--force` (or
+    // `-f`) is every force push, `--force-with-lease` too (`+branch` and `-f` match already),
+    // unless the rule names the lease as its way ("Use `--force-with-lease` if you must").
+    if !lower.contains("force-with-lease") {
+        for phrase in &mut phrases {
+            if phrase.words == ["git", "push"]
+                && phrase
+                    .adjacent_flags
+                    .iter()
+                    .chain(&phrase.loose_flags)
+                    .any(|flag| matches!(flag.as_str(), "--force" | "-f"))
+            {
+                phrase.force_words = true;
+            }
+        }
+    }
+
     let mut entities: Vec<(usize, Matcher)> = Vec::new();
     // "Never write outside `/srv/out/`": the places named after "outside" are the ones
     // allowed, and every other place is forbidden.
@@ -1835,6 +1852,15 @@ fn command_matchers(phrases: &[CommandPhrase]) -> Vec<Matcher> {
         } else {
             for flag in &phrase.loose_flags {
                 matchers.push(Matcher::new(MatcherKind::Command, phrase.value(Some(flag))));
+            }
+            if phrase.force_words {
+                let lease = Matcher::new(
+                    MatcherKind::Command,
+                    format!("{} --force-with-lease", phrase.words.join(" ")),
+                );
+                if !matchers.contains(&lease) {
+                    matchers.push(lease);
+                }
             }
         }
     }

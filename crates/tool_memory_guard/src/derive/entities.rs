@@ -240,11 +240,7 @@ pub(crate) fn command_phrases(
             && let Some(subcommand) = GIT_BARE_ORDER_VERBS
                 .iter()
                 .find(|verb| is_form_of(&token.lower, verb))
-            && (token.ends_clause
-                || tokens.get(index + 1).is_none_or(|next| {
-                    matches!(next.kind, TokenKind::Word)
-                        && BARE_ORDER_FOLLOWERS.contains(&next.lower.as_ref())
-                }))
+            && bare_at_the_end(&tokens[index..])
         {
             used[index] = true;
             phrases.push(CommandPhrase {
@@ -399,6 +395,24 @@ const GIT_BARE_ORDER_VERBS: &[&str] = &[
     "stash",
     "tag",
 ];
+
+/// Whether the verb that opens `tokens` ends its order: the clause ends after it, or after
+/// adverbs ([`BARE_ORDER_ADVERBS`]), or a word of circumstance follows.
+fn bare_at_the_end(tokens: &[Token]) -> bool {
+    let mut index = 0;
+    loop {
+        if tokens[index].ends_clause {
+            return true;
+        }
+        match tokens.get(index + 1) {
+            None => return true,
+            Some(next) if !matches!(next.kind, TokenKind::Word) => return false,
+            Some(next) if BARE_ORDER_FOLLOWERS.contains(&next.lower.as_ref()) => return true,
+            Some(next) if BARE_ORDER_ADVERBS.contains(&next.lower.as_ref()) => index += 1,
+            Some(_) => return false,
+        }
+    }
+}
 
 fn is_form_of(word: &str, verb: &str) -> bool {
     let Some(rest) = word.strip_prefix(verb.trim_end_matches('e')) else {

@@ -15,6 +15,17 @@ fn check_forbids(tool: &str, text: &str, kind: &str, value: &str) {
     check(tool, text, Some(&expected));
 }
 
+/// [`check`] of a text that forbids `git push --force`: every force push, the lease too.
+fn check_forbids_every_force_push(tool: &str, text: &str) {
+    check(
+        tool,
+        text,
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"git push --force"},{"kind":"command","value":"git push --force-with-lease"}],"polarity":"forbid"}"#,
+        ),
+    );
+}
+
 #[test]
 fn addresses_and_names() {
     check(
@@ -69,12 +80,7 @@ fn commands_and_flags() {
             r#"{"ask_first":true,"matchers":[{"kind":"command","value":"git reset --hard"}],"polarity":"forbid"}"#,
         ),
     );
-    check_forbids(
-        "shell",
-        "never run git push with --force",
-        "command",
-        "git push --force",
-    );
+    check_forbids_every_force_push("shell", "never run git push with --force");
     check(
         "git_push",
         "never force-push to main",
@@ -632,11 +638,9 @@ fn conditions_on_the_situation_are_part_of_when() {
 #[test]
 fn classes_of_the_fresh_real_text() {
     // Crosses and checks before list items: a ban and a permission.
-    check_forbids(
+    check_forbids_every_force_push(
         "bash",
         "## Git\n- ❌ `git push --force` (any branch)\n- ✅ `git push -u origin <feature-branch>`",
-        "command",
-        "git push --force",
     );
     // A heading of "Hard NOs" over a fence of commands, their comments dropped.
     check(
@@ -727,12 +731,7 @@ fn classes_of_the_real_text_corpus() {
         ),
     );
     // A ban in Japanese; a back-reference by "another one".
-    check_forbids(
-        "run_shell_command",
-        "禁止コマンド: `git push --force`",
-        "command",
-        "git push --force",
-    );
+    check_forbids_every_force_push("run_shell_command", "禁止コマンド: `git push --force`");
     check_forbids(
         "run_command",
         "- `npm run dev` is already running in a terminal; don't start another one.",
@@ -1166,12 +1165,7 @@ fn a_ban_on_what_a_tool_does_said_by_its_verb_or_a_kind_of_it() {
 
 #[test]
 fn rules_in_other_languages() {
-    check_forbids(
-        "bash",
-        "Niemals `git push --force` ausführen.",
-        "command",
-        "git push --force",
-    );
+    check_forbids_every_force_push("bash", "Niemals `git push --force` ausführen.");
     check(
         "bash",
         "Vor jedem `terraform apply` bitte bei mir nachfragen.",
@@ -1419,12 +1413,7 @@ fn a_place_in_parentheses_after_outside_is_the_place() {
 
 #[test]
 fn an_option_said_with_git_s_verb_or_to_a_program_s_noun_binds_to_it() {
-    check_forbids(
-        "Bash",
-        "Never push with `--force`.",
-        "command",
-        "git push --force",
-    );
+    check_forbids_every_force_push("Bash", "Never push with `--force`.");
     check_forbids(
         "Bash",
         "Never rebase using `--onto`.",

@@ -747,10 +747,12 @@ pub(crate) const BARE_ORDER_OPENERS: &[&str] = &[
 ];
 
 /// Words after a bare verb that are the order's circumstance, not the verb's object ("push
-/// without asking", "merge until CI is green", "commit anything", "rebase, ever").
-pub(crate) const BARE_ORDER_FOLLOWERS: &[&str] = &[
-    "again", "anything", "directly", "ever", "unless", "until", "without", "yet",
-];
+/// without asking", "merge until CI is green", "commit anything").
+pub(crate) const BARE_ORDER_FOLLOWERS: &[&str] = &["anything", "unless", "until", "without"];
+
+/// Adverbs between a bare verb and what follows it, which say nothing of its object: "never
+/// rebase, ever", "don't push yet"; "commit directly to main" is still about main.
+pub(crate) const BARE_ORDER_ADVERBS: &[&str] = &["again", "directly", "ever", "yet"];
 
 /// Git's verbs that people say without "git", with the objects that make them git's: "tag a
 /// release" is `git tag`, "rebase the branch" is `git rebase`, "stash your changes" is `git
