@@ -24,6 +24,7 @@ mod narrowing;
 mod processes;
 mod prose_commands;
 mod reasons;
+mod restated;
 mod scopes;
 mod spelling;
 mod tokens;
@@ -141,9 +142,17 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     }
     // "Never run composer update.": a text that derives nothing as written is read again
     // with the commands it names in prose put in code spans.
-    let mut constraint = derive_reading(text, tool_name).or_else(|| {
-        prose_commands::with_spans(text).and_then(|spanned| derive_reading(&spanned, tool_name))
-    })?;
+    // "`helm upgrade` is only allowed from CI", "`git switch` only; `git checkout` clobbers
+    // files": an order without the words of one is read as the ban it gives.
+    let mut constraint = derive_reading(text, tool_name)
+        .or_else(|| {
+            restated::reserved_to_ci(text)
+                .or_else(|| restated::alternative_explained(text))
+                .and_then(|ban| derive_reading(&ban, tool_name))
+        })
+        .or_else(|| {
+            prose_commands::with_spans(text).and_then(|spanned| derive_reading(&spanned, tool_name))
+        })?;
     // "Never pass `--project=prod` to a command that changes something", "`az` commands that
     // create or change resources": the order holds for the invocations that change things;
     // one that only reads (`list`, `describe`, `show`) is not what it is about.

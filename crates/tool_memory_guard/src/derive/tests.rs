@@ -148,6 +148,48 @@ fn git_s_verbs_said_bare_as_the_whole_order_are_its_subcommands() {
 }
 
 #[test]
+fn orders_without_the_words_of_one_are_read_as_the_ban_they_give() {
+    // Reserved to CI: the agent is never CI.
+    check_forbids(
+        "Bash",
+        "`helm upgrade` is only allowed from CI.",
+        "command",
+        "helm upgrade",
+    );
+    check_forbids(
+        "Bash",
+        "Releases are CI-only (`goreleaser release`).",
+        "command",
+        "goreleaser release",
+    );
+    check_forbids(
+        "Bash",
+        "Only CI may run `pulumi up`.",
+        "command",
+        "pulumi up",
+    );
+    // A description of what CI runs is none.
+    check(
+        "Bash",
+        "Run `cargo test` locally; CI only runs `cargo clippy`.",
+        None,
+    );
+    // One command allowed alone, the other named with the reason against it.
+    check_forbids(
+        "Bash",
+        "`git switch` only; `git checkout` can silently clobber files.",
+        "command",
+        "git checkout",
+    );
+    check_forbids(
+        "Bash",
+        "Build with `bazel` only — `make` targets are stale.",
+        "command",
+        "make",
+    );
+}
+
+#[test]
 fn requirements() {
     // A program the grammar does not know, named by its calls; "needs" as a requirement.
     check(

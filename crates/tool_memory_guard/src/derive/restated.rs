@@ -1,0 +1,140 @@
+//! Orders given without the words of an order (issue 21, fifteenth round), restated as the
+//! ban they give so that the grammar reads them as written: "`helm upgrade` is only allowed
+//! from CI" (X3: the agent is never CI, so it may not run it), "`git switch` only; `git
+//! checkout` can clobber files" (X4: the alternative the reason is given against is banned).
+//! Only a text that derives nothing as written is restated (see [`super::derive_from_text`]).
+
+use crate::derive::tokens::quoted_spans;
+
+/// "`terraform apply` is only allowed from CI", "Releases are CI-only (`goreleaser
+/// release`)", "Only CI may run `pulumi up`": the commands in code spans of a text that
+/// reserves them to CI, as a ban ("Never run `terraform apply`."). A `CI=true` before the
+/// command does not make the agent CI, so nothing is excepted. `None` without such a phrase
+/// or a command span.
+pub(crate) fn reserved_to_ci(text: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    if !reserves_to_ci(&lower) {
+        return None;
+    }
+    let commands: Vec<&str> = quoted_spans(text)
+        .into_iter()
+        .filter(|(.., backtick)| *backtick)
+        .map(|(_, _, content, _)| content.trim())
+        .filter(|content| names_a_command(content))
+        .collect();
+    ban_of(&commands)
+}
+
+/// Whether a lower-case text reserves what it names to CI: "CI-only", "only (allowed) from /
+/// in / via / through / by CI", "only CI may / can / should", "reserved for CI". "CI only
+/// runs the fast suite" describes CI and is none (a verb follows "CI only").
+fn reserves_to_ci(lower: &str) -> bool {
+    let words: Vec<&str> = lower
+        .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '-' || ch == '\''))
+        .filter(|word| !word.is_empty())
+        .collect();
+    words.iter().enumerate().any(|(index, word)| {
+        let before = |back: usize| index.checked_sub(back).map(|at| words[at]);
+        match *word {
+            "ci-only" => true,
+            "ci" => {
+                // "only from CI", "only ever run in the CI", "reserved for CI".
+                let preposition = match before(1) {
+                    Some("the") => before(2),
+                    other => other,
+                };
+                let only_near = (1..=5).any(|back| before(back) == Some("only"));
+                (matches!(
+                    preposition,
+                    Some("from" | "in" | "via" | "through" | "by" | "on")
+                ) && only_near)
+                    || (matches!(preposition, Some("for")) && before(2) == Some("reserved"))
+                    || (before(1) == Some("only")
+                        && words.get(index + 1).is_some_and(|next| {
+                            matches!(*next, "may" | "can" | "should" | "is" | "does")
+                        }))
+            }
+            _ => false,
+        }
+    })
+}
+
+/// "Use `uv` only — `pip` breaks the lockfile", "`git switch` only; `git checkout` can
+/// clobber files": a command allowed alone, then, after a clause boundary, another command
+/// in code with the reason against it, which is the one banned ("Never use `git
+/// checkout`."). The other clause gives no order of its own (the grammar reads those), and
+/// names another command.
+pub(crate) fn alternative_explained(text: &str) -> Option<String> {
+    let spans = quoted_spans(text);
+    let lower = text.to_ascii_lowercase();
+    if lower.len() != text.len() {
+        return None;
+    }
+    for pair in spans.windows(2) {
+        let (_, allowed_end, allowed, _) = pair[0];
+        let (other_start, _, other, backtick) = pair[1];
+        if !backtick
+            || !plain_command(allowed.trim())
+            || !plain_command(other.trim())
+            || allowed.trim() == other.trim()
+        {
+            continue;
+        }
+        // "`A` only; `B` ..." or "`A` only — `B` ...": "only" right after the first span,
+        // then one boundary mark and nothing else before the second.
+        let between = lower[allowed_end..other_start].trim_matches(['`', ' ']);
+        let Some(rest) = between.strip_prefix("only") else {
+            continue;
+        };
+        if !matches!(rest.trim(), ";" | "—" | "–" | "-" | "--" | ":" | "," | ".") {
+            continue;
+        }
+        // The clause after the second span is its reason, with no order of its own.
+        let reason = lower[other_start..]
+            .split(['.', ';', '\n'])
+            .next()
+            .unwrap_or_default();
+        if ["never", "don't", "do not", "avoid", "only", "instead"]
+            .iter()
+            .any(|cue| reason.contains(cue))
+        {
+            continue;
+        }
+        return ban_of(&[other.trim()]);
+    }
+    None
+}
+
+/// Whether a code span is a command rather than a path, an option or a value: a program's
+/// name (`docker`), or words that start with one (`git checkout`, `helm upgrade`).
+fn names_a_command(content: &str) -> bool {
+    let first = content.split_whitespace().next().unwrap_or_default();
+    !first.is_empty()
+        && !first.starts_with('-')
+        && !first.contains(['=', '*'])
+        && (super::lexicon::is_program(&first.to_lowercase())
+            || (content.contains(' ') && !first.contains('/') && !first.contains('.')))
+}
+
+/// Whether a code span is spelt as a command would be, of any program (`bazel`, `make`,
+/// `git checkout`): plain words, none a path, an option or a value.
+fn plain_command(content: &str) -> bool {
+    !content.is_empty()
+        && content.split_whitespace().all(|word| {
+            word.chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_' | ':'))
+                && !word.starts_with('-')
+        })
+}
+
+/// The ban of `commands` in words the grammar reads: "Never run `a`, `b`."
+fn ban_of(commands: &[&str]) -> Option<String> {
+    if commands.is_empty() {
+        return None;
+    }
+    let spans: Vec<String> = commands
+        .iter()
+        .map(|command| format!("`{command}`"))
+        .collect();
+    Some(format!("Never run {}.", spans.join(", ")))
+}
