@@ -1055,7 +1055,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                         .values
                         .iter()
                         .any(|(flag, seen)| flag == meaning && gives_value(seen, value))
-                })
+                }) || short_option_given(invocation, name, value)
             });
             given.then(|| Found {
                 value: format!("{name} {value}"),
@@ -1259,6 +1259,21 @@ const ENVIRONMENT_WORDS: &[&str] = &[
 
 /// Whether a value a call gives an option is the one a rule names: the same, or one that
 /// begins with it as a word (`-e "DROP DATABASE app"` for `-e "DROP`).
+/// "Never pass `-t wipe`" on `flashtool -t wipe /dev/sdb`: a short option of a program no
+/// table says takes a value leaves its next word a positional one, so the option is looked
+/// for in the invocation's words, followed by the value.
+fn short_option_given(invocation: &Invocation, name: &str, value: &str) -> bool {
+    name.len() == 2
+        && name.starts_with('-')
+        && invocation.flags.iter().any(|flag| flag == name)
+        && invocation.texts.iter().any(|text| {
+            let words: Vec<&str> = text.original().split_whitespace().collect();
+            words
+                .windows(2)
+                .any(|pair| pair[0] == name && pair[1].eq_ignore_ascii_case(value))
+        })
+}
+
 fn gives_value(seen: &str, wanted: &str) -> bool {
     seen == wanted
         || seen

@@ -770,3 +770,31 @@ fn windows_paths_keep_their_backslashes_as_separators() {
     // In a POSIX line too, `.\build\out` is no `.buildout`.
     check(Path, "buildout", "Bash", shell("rm .\\build\\out"), false);
 }
+
+#[test]
+fn a_short_option_named_with_its_value_is_found_before_that_value() {
+    use MatcherKind::Flag;
+    let shell = |command: &str| json!({"command": command});
+    check(
+        Flag,
+        "-t=wipe",
+        "Bash",
+        shell("flashtool -t wipe /dev/sdb"),
+        true,
+    );
+    check(
+        Flag,
+        "-t=wipe",
+        "Bash",
+        shell("flashtool -t verify /dev/sdb"),
+        false,
+    );
+    // Another option's value is not this one's.
+    check(
+        Flag,
+        "-t=wipe",
+        "Bash",
+        shell("flashtool -m wipe /dev/sdb"),
+        false,
+    );
+}
