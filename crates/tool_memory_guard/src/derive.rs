@@ -2000,7 +2000,9 @@ fn topic_inside(tokens: &[tokens::Token<'_>], place: usize) -> Option<String> {
     if !matches!(tokens[before].lower.as_ref(), "in" | "inside" | "within") {
         return None;
     }
-    tokens[1..before]
+    // "In `vendor/`: ..." opens on the place: no word before "in" names a thing.
+    tokens
+        .get(1..before)?
         .iter()
         .filter(|token| matches!(token.kind, TokenKind::Word))
         .find(|token| {

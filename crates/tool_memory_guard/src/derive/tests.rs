@@ -190,6 +190,19 @@ fn orders_without_the_words_of_one_are_read_as_the_ban_they_give() {
 }
 
 #[test]
+fn a_lead_in_that_opens_on_in_names_the_place() {
+    // The thing named inside a file is looked for before "in"; a rule that opens on "In"
+    // has none (this panicked once).
+    check(
+        "Bash",
+        "In `vendor/`: never modify anything.",
+        Some(
+            r#"{"access":"write","matchers":[{"kind":"path","value":"vendor/"}],"polarity":"forbid"}"#,
+        ),
+    );
+}
+
+#[test]
 fn requirements() {
     // A program the grammar does not know, named by its calls; "needs" as a requirement.
     check(
