@@ -148,6 +148,7 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         .or_else(|| {
             restated::reserved_to_ci(text)
                 .or_else(|| restated::alternative_explained(text))
+                .or_else(|| restated::lead_in_by_a_dash(text))
                 .and_then(|ban| derive_reading(&ban, tool_name))
         })
         .or_else(|| {

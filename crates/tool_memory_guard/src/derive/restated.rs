@@ -1,7 +1,9 @@
 //! Orders given without the words of an order (issue 21, fifteenth round), restated as the
 //! ban they give so that the grammar reads them as written: "`helm upgrade` is only allowed
 //! from CI" (X3: the agent is never CI, so it may not run it), "`git switch` only; `git
-//! checkout` can clobber files" (X4: the alternative the reason is given against is banned).
+//! checkout` can clobber files" (X4: the alternative the reason is given against is banned),
+//! "`charts/prod/values.yaml` — never edit." (X7: a lead-in set off by a dash is one set off
+//! by a colon).
 //! Only a text that derives nothing as written is restated (see [`super::derive_from_text`]).
 
 use crate::derive::tokens::quoted_spans;
@@ -103,6 +105,26 @@ pub(crate) fn alternative_explained(text: &str) -> Option<String> {
         return ban_of(&[other.trim()]);
     }
     None
+}
+
+/// "`charts/prod/values.yaml` — never edit.", "`ops/dns.tf` – ask before editing": a text
+/// that opens on a code span set off by a dash gives its order about what the span names, as
+/// "`ops/dns.tf`: ask before editing" does; the dash becomes that colon.
+pub(crate) fn lead_in_by_a_dash(text: &str) -> Option<String> {
+    let body = text.trim_start();
+    let body = body
+        .strip_prefix("- ")
+        .or_else(|| body.strip_prefix("* "))
+        .unwrap_or(body)
+        .trim_start();
+    let rest = body.strip_prefix('`')?;
+    let close = rest.find('`')?;
+    let (span, after) = (&rest[..close], &rest[close + 1..]);
+    let order = ["—", "–", "--", "-"]
+        .iter()
+        .find_map(|dash| after.trim_start().strip_prefix(dash))?;
+    (!span.trim().is_empty() && after.starts_with(char::is_whitespace) && !order.trim().is_empty())
+        .then(|| format!("`{span}`: {}", order.trim_start()))
 }
 
 /// Whether a code span is a command rather than a path, an option or a value: a program's

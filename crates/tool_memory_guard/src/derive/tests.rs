@@ -187,6 +187,15 @@ fn orders_without_the_words_of_one_are_read_as_the_ban_they_give() {
         "command",
         "make",
     );
+    // A lead-in set off by a dash is one set off by a colon.
+    check(
+        "Edit",
+        "`ops/dns.tf` – ask before editing.",
+        Some(
+            r#"{"access":"write","ask_first":true,"matchers":[{"kind":"path","value":"ops/dns.tf"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check("Bash", "`make test` - fine to run", None);
 }
 
 #[test]

@@ -50,7 +50,7 @@ const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
 const MAX_BLOCKED_HARMLESS: usize = 0;
 const MIN_RULES: usize = 680;
-const MIN_CALLS: usize = 2_154;
+const MIN_CALLS: usize = 2_156;
 
 fn load() -> Result<Vec<CorpusCase>> {
     crate::corpus::load_dir(CORPUS_DIR)
@@ -176,7 +176,7 @@ fn real_text_open_cases_stay_within_their_ceilings() -> Result<()> {
     // (`fresh_r15_open.jsonl`; two denies asked, which no ceiling counts).
     const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 6 + 1 + 2; // round 11 left none; it closed 10 of K6/K8/K9
     const MAX_OPEN_ALLOWED_CONFIRM: usize = 2 + 5 + 7 + 4; // round 11 left none; it closed K6 db-2
-    const MAX_OPEN_BLOCKED_HARMLESS: usize = 16 + 5 - 1 + 3; // round 15 closed r7-h3-ask-2
+    const MAX_OPEN_BLOCKED_HARMLESS: usize = 16 + 5 - 1 + 2; // round 15 closed r7-h3-ask-2
     let cases = crate::corpus::load_dir(OPEN_DIR)?;
     let report = evaluate(&cases);
     let allowed_forbidden = misses(&report, Decision::Deny, |actual| actual == Decision::Allow);
