@@ -967,7 +967,14 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             && spelled_out.contains(&phrase.words[0]))
     });
 
-    // Loose flags attach to the nearest command before them (or the first command).
+    // Loose flags attach to the nearest command before them (or the first command), but one
+    // after an exception that follows a command is the exception's ("Never `cargo publish`
+    // unless it is a `--dry-run`", "except with `--check`").
+    let except_at = match cue {
+        Cue::Forbid { .. } => EXCEPT_CUES.iter().filter_map(|cue| words.find(cue)).min(),
+        _ => None,
+    };
+    let mut excepted_flags: Vec<Matcher> = Vec::new();
     let mut flags: Vec<(usize, String)> = Vec::new();
     for (index, token) in tokens.iter().enumerate() {
         if used[index] {
@@ -975,6 +982,13 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         }
         if let Some(value) = flag_value(token) {
             used[index] = true;
+            if let Some(at) = except_at
+                && token.offset > at
+                && phrases.iter().any(|phrase| phrase.offset < at)
+            {
+                excepted_flags.push(Matcher::new(MatcherKind::Flag, value));
+                continue;
+            }
             let owner = phrases
                 .iter()
                 .rposition(|phrase| phrase.offset < token.offset)
@@ -1416,10 +1430,7 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     // "Never read `.env*` files except `.env.example`": what follows the exception is
     // excused, not forbidden.
     let mut except: Vec<Matcher> = outside;
-    let except_at = match cue {
-        Cue::Forbid { .. } => EXCEPT_CUES.iter().filter_map(|cue| words.find(cue)).min(),
-        _ => None,
-    };
+    except.extend(excepted_flags);
     // "Never email anyone other than `boss@corp.com`": nothing is named before the exception,
     // so the ban is on every call of the tool, and the addresses after it are the ones allowed.
     if let (Cue::Forbid { ask_first }, Some(at)) = (cue, except_at)

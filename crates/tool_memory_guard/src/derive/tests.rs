@@ -199,6 +199,17 @@ fn orders_without_the_words_of_one_are_read_as_the_ban_they_give() {
 }
 
 #[test]
+fn an_option_after_an_exception_is_the_exception_s() {
+    check(
+        "Bash",
+        "Never `cargo publish` unless it is a `--dry-run`.",
+        Some(
+            r#"{"except":[{"kind":"flag","value":"--dry-run"}],"matchers":[{"kind":"command","value":"cargo publish"}],"polarity":"forbid"}"#,
+        ),
+    );
+}
+
+#[test]
 fn a_lead_in_that_opens_on_in_names_the_place() {
     // The thing named inside a file is looked for before "in"; a rule that opens on "In"
     // has none (this panicked once).

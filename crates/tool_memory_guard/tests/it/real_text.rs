@@ -42,7 +42,7 @@ const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/re
 // missed 32 of its 82; those still missed are under `open/`). Raise them
 // as the guard improves, never lower them.
 /// Share of calls decided as labelled.
-const MIN_ACCURACY: f64 = 0.996;
+const MIN_ACCURACY: f64 = 0.997;
 /// Forbidden calls allowed: the failure that matters most, so none.
 const MAX_ALLOWED_FORBIDDEN: usize = 0;
 /// Calls to ask about that were allowed.
@@ -50,7 +50,7 @@ const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
 const MAX_BLOCKED_HARMLESS: usize = 0;
 const MIN_RULES: usize = 680;
-const MIN_CALLS: usize = 2_156;
+const MIN_CALLS: usize = 2_161;
 
 fn load() -> Result<Vec<CorpusCase>> {
     crate::corpus::load_dir(CORPUS_DIR)
@@ -176,7 +176,7 @@ fn real_text_open_cases_stay_within_their_ceilings() -> Result<()> {
     // (`fresh_r15_open.jsonl`; two denies asked, which no ceiling counts).
     const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 6 + 1 + 2; // round 11 left none; it closed 10 of K6/K8/K9
     const MAX_OPEN_ALLOWED_CONFIRM: usize = 2 + 5 + 7 + 4; // round 11 left none; it closed K6 db-2
-    const MAX_OPEN_BLOCKED_HARMLESS: usize = 16 + 5 - 1 + 2; // round 15 closed r7-h3-ask-2
+    const MAX_OPEN_BLOCKED_HARMLESS: usize = 16 + 5 - 1 - 2 + 1; // round 15 closed r7-h3-ask-2, r8-pub-1, r14-pub-1
     let cases = crate::corpus::load_dir(OPEN_DIR)?;
     let report = evaluate(&cases);
     let allowed_forbidden = misses(&report, Decision::Deny, |actual| actual == Decision::Allow);
