@@ -214,6 +214,18 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
             constraint = excepted;
         }
     }
+    // "Channels starting with `cust-`" on a tool that takes named arguments (a chat's post):
+    // a bare name pattern is of the names the tool is given, not of files.
+    if action_words(tool_name).is_some() {
+        for matcher in &mut constraint.matchers {
+            if matcher.kind == MatcherKind::Path
+                && matcher.value.ends_with('*')
+                && !matcher.value.contains(['/', '.', '\\'])
+            {
+                matcher.kind = MatcherKind::Literal;
+            }
+        }
+    }
     let narrowed = narrowing::narrowed(constraint.clone(), &text.to_lowercase());
     Some(if narrowed.validate().is_ok() {
         narrowed

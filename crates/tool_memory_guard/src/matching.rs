@@ -1109,7 +1109,17 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 let direct = if let Some(name) = variable {
                     expands_variable(&text.lower, name)
                 } else if let Some(stem) = prefix {
-                    alnum_runs(&text.lower).any(|run| run.starts_with(stem))
+                    if stem.contains(|ch: char| !ch.is_alphanumeric()) {
+                        // `#incident-*`: a channel's name with its own punctuation, with or
+                        // without its `#` (`incident-4412`).
+                        let stem = stem.trim_start_matches('#');
+                        text.lower.split_whitespace().any(|word| {
+                            word.trim_start_matches(['#', '(', '"', '\''])
+                                .starts_with(stem)
+                        })
+                    } else {
+                        alnum_runs(&text.lower).any(|run| run.starts_with(stem))
+                    }
                 } else if spaced {
                     let collapsed = text.lower.split_whitespace().collect::<Vec<_>>().join(" ");
                     find_word(&collapsed, literal).is_some()

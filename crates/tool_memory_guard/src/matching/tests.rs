@@ -798,3 +798,37 @@ fn a_short_option_named_with_its_value_is_found_before_that_value() {
         false,
     );
 }
+
+#[test]
+fn a_name_pattern_with_punctuation_matches_names_with_or_without_their_sigil() {
+    use MatcherKind::Literal;
+    let post = |channel: &str| json!({"channel": channel, "text": "update"});
+    check(
+        Literal,
+        "#incident-*",
+        "mcp__slack__post_message",
+        post("#incident-4411"),
+        true,
+    );
+    check(
+        Literal,
+        "#incident-*",
+        "mcp__slack__post_message",
+        post("incident-4412"),
+        true,
+    );
+    check(
+        Literal,
+        "#incident-*",
+        "mcp__slack__post_message",
+        post("#eng-incidents"),
+        false,
+    );
+    check(
+        Literal,
+        "cust-*",
+        "mcp__slack__post_message",
+        post("#cust-globex"),
+        true,
+    );
+}
