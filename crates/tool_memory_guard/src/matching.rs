@@ -1236,7 +1236,8 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
 
 /// Whether a host the text names has the literal as one of its labels (`atlas-prod` in
 /// `atlas-prod.abcd.mongodb.net`), or for an environment's name as a part of one (`prod` in
-/// `prod-db.internal`, `psql -h prod-db`): "`psql` against prod", "the `atlas-prod` cluster".
+/// `prod-db.internal`, `psql -h prod-db`, `PGHOST=prod-db`) or of a variable the text expands
+/// (`$PROD_MONGO_URI`): "`psql` against prod", "the `atlas-prod` cluster".
 fn names_in_a_host(text: &Text, literal: &str) -> bool {
     let environment = ENVIRONMENT_WORDS.contains(&literal);
     if !environment && !literal.contains('-') {
@@ -1246,6 +1247,17 @@ fn names_in_a_host(text: &Text, literal: &str) -> bool {
         host.split('.').any(|label| {
             label == literal || (environment && label.split(['-', '_']).any(|part| part == literal))
         })
+    }) || (environment && names_in_a_variable(&text.lower, literal))
+}
+
+/// Whether a variable the text expands is named for the environment `word` (`$PROD_MONGO_URI`,
+/// `${DATABASE_URL_PROD}`): what it holds is that environment's address.
+fn names_in_a_variable(lower: &str, word: &str) -> bool {
+    lower.split('$').skip(1).any(|rest| {
+        rest.trim_start_matches('{')
+            .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+            .next()
+            .is_some_and(|name| name.split('_').any(|part| part == word))
     })
 }
 

@@ -832,3 +832,44 @@ fn a_name_pattern_with_punctuation_matches_names_with_or_without_their_sigil() {
         true,
     );
 }
+
+#[test]
+fn an_environment_s_name_is_found_in_host_variables_and_variable_names() {
+    use MatcherKind::Literal;
+    let shell = |command: &str| json!({"command": command});
+    check(
+        Literal,
+        "prod",
+        "Bash",
+        shell("PGHOST=db.prod.internal psql -c 'select 1'"),
+        true,
+    );
+    check(
+        Literal,
+        "prod",
+        "Bash",
+        shell("mongosh \"$PROD_MONGO_URI\""),
+        true,
+    );
+    check(
+        Literal,
+        "prod",
+        "Bash",
+        shell("psql \"${DATABASE_URL_PROD}\""),
+        true,
+    );
+    check(
+        Literal,
+        "prod",
+        "Bash",
+        shell("redis-cli -u \"$DEV_REDIS_URL\" ping"),
+        false,
+    );
+    check(
+        Literal,
+        "prod",
+        "Bash",
+        shell("echo \"$PRODUCT_ID\""),
+        false,
+    );
+}
