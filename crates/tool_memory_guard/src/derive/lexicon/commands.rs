@@ -53,6 +53,11 @@ pub(crate) const FORBID_CUES: &[&str] = &[
     "out of the question",
     // "Nothing in #random or #all-hands": no post there at all.
     "nothing in",
+    // "Running quuxctl rebuild ... Leave that to me.": the user's job, so not the agent's.
+    "leave it to me",
+    "leave that to me",
+    "leave this to me",
+    "leave those to me",
 ];
 pub(crate) const REQUIRE_CUES: &[&str] = &[
     "always",
