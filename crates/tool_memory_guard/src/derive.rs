@@ -226,6 +226,9 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
             }
         }
     }
+    if let Some(printed) = restated::printed_only(&text.to_lowercase(), &constraint) {
+        constraint = printed;
+    }
     let narrowed = narrowing::narrowed(constraint.clone(), &text.to_lowercase());
     Some(if narrowed.validate().is_ok() {
         narrowed

@@ -3,10 +3,12 @@
 //! from CI" (X3: the agent is never CI, so it may not run it), "`git switch` only; `git
 //! checkout` can clobber files" (X4: the alternative the reason is given against is banned),
 //! "`charts/prod/values.yaml` — never edit." (X7: a lead-in set off by a dash is one set off
-//! by a colon).
+//! by a colon). And a ban of printing a file, which is about the commands that print it
+//! ([`printed_only`]).
 //! Only a text that derives nothing as written is restated (see [`super::derive_from_text`]).
 
 use crate::derive::tokens::quoted_spans;
+use crate::{Constraint, Matcher, MatcherKind, Polarity};
 
 /// "`terraform apply` is only allowed from CI", "Releases are CI-only (`goreleaser
 /// release`)", "Only CI may run `pulumi up`": the commands in code spans of a text that
@@ -159,4 +161,85 @@ fn ban_of(commands: &[&str]) -> Option<String> {
         .map(|command| format!("`{command}`"))
         .collect();
     Some(format!("Never run {}.", spans.join(", ")))
+}
+
+/// Verbs of printing: "Never print it", "Don't ever show the contents of `.env.production`".
+const PRINT_VERBS: &[&str] = &[
+    "cat",
+    "display",
+    "displayed",
+    "dump",
+    "echo",
+    "output",
+    "print",
+    "printed",
+    "printing",
+    "reveal",
+    "show",
+    "shown",
+    "showing",
+];
+
+/// Verbs that say more than printing: "never read or print `.env`" is about every reading.
+const BROADER_VERBS: &[&str] = &[
+    "access", "commit", "copy", "delete", "edit", "modify", "move", "open", "read", "remove",
+    "send", "share", "touch", "upload", "use",
+];
+
+/// The commands that print what a file holds (or the lines of it they find).
+const PRINTING_COMMANDS: &[&str] = &[
+    "awk",
+    "base64",
+    "bat",
+    "batcat",
+    "cat",
+    "gc",
+    "get-content",
+    "grep",
+    "head",
+    "hexdump",
+    "jq",
+    "less",
+    "more",
+    "most",
+    "nl",
+    "od",
+    "rg",
+    "strings",
+    "tac",
+    "tail",
+    "type",
+    "xxd",
+    "yq",
+];
+
+/// "`config/master.key` is the Rails master key. Never print it.", "Never print
+/// `secrets/api.key`": a ban said only with verbs of printing, on files, is about the commands
+/// that print them (`cat`, `less`, `head`, `Get-Content`, ...), not every use of the file
+/// (`docker build --secret src=...`, `terraform plan -var-file=...`, `gpg --encrypt`).
+pub(crate) fn printed_only(lower: &str, constraint: &Constraint) -> Option<Constraint> {
+    let words: Vec<&str> = lower
+        .split(|ch: char| !(ch.is_alphanumeric() || ch == '-'))
+        .filter(|word| !word.is_empty())
+        .collect();
+    if constraint.polarity != Polarity::Forbid
+        || !constraint.when.is_empty()
+        || !constraint.also.is_empty()
+        || constraint.matchers.is_empty()
+        || !constraint
+            .matchers
+            .iter()
+            .all(|matcher| matcher.kind == MatcherKind::Path)
+        || !words.iter().any(|word| PRINT_VERBS.contains(word))
+        || words.iter().any(|word| BROADER_VERBS.contains(word))
+    {
+        return None;
+    }
+    let printing = PRINTING_COMMANDS
+        .iter()
+        .map(|command| Matcher::new(MatcherKind::Command, *command))
+        .collect();
+    let mut printed = constraint.clone().with_when(printing);
+    printed.access = None;
+    printed.validate().is_ok().then_some(printed)
 }

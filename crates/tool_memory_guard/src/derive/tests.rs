@@ -199,6 +199,21 @@ fn orders_without_the_words_of_one_are_read_as_the_ban_they_give() {
 }
 
 #[test]
+fn a_ban_of_printing_a_file_is_about_the_commands_that_print_it() {
+    let printed = derive_from_text("Never print `secrets/api.key`.", "Bash")
+        .expect("derives")
+        .to_json();
+    assert!(
+        printed.contains(r#""when":[{"kind":"command","value":"awk"}"#)
+            && printed.contains(r#"{"kind":"command","value":"cat"}"#)
+            && printed.contains(r#"{"kind":"path","value":"secrets/api.key"}"#),
+        "{printed}"
+    );
+    // A broader verb beside printing keeps every use of the file banned.
+    check_forbids("Bash", "Never read or print `.env`.", "path", ".env");
+}
+
+#[test]
 fn an_option_after_an_exception_is_the_exception_s() {
     check(
         "Bash",

@@ -50,7 +50,7 @@ const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
 const MAX_BLOCKED_HARMLESS: usize = 0;
 const MIN_RULES: usize = 680;
-const MIN_CALLS: usize = 2_178;
+const MIN_CALLS: usize = 2_183;
 
 fn load() -> Result<Vec<CorpusCase>> {
     crate::corpus::load_dir(CORPUS_DIR)
@@ -173,14 +173,14 @@ fn real_text_open_cases_stay_within_their_ceilings() -> Result<()> {
     // and adds what its own first run missed and it has not closed yet
     // (`fresh_r14_open.jsonl`): 2, 7 and 5.
     // Round 15 closed round 14's exception by dry run, channel globs, environment-named
-    // targets and the fail-safe of program and subcommand (2 forbidden calls allowed, 7 asks
-    // allowed, 1 harmless call blocked), round 12's `ext-*` channels and PGHOST / variable
-    // named for prod (4 asks allowed), round 8's `r8-pub-1` and round 7's `r7-h3-ask-2` (2
-    // harmless calls blocked), and adds what its own first run missed and it has not closed
-    // yet (`fresh_r15_open.jsonl`): 0, 0 and 1.
+    // targets, print orders and the fail-safe of program and subcommand (2 forbidden calls
+    // allowed, 7 asks allowed, 4 harmless calls blocked), round 13's print order and round
+    // 12's `ext-*` channels and PGHOST / variable named for prod (4 asks allowed, 1 harmless
+    // call blocked), round 8's `r8-pub-1` and round 7's `r7-h3-ask-2` (2 harmless calls
+    // blocked); its own first run's misses are all closed (no `fresh_r15_open.jsonl`).
     const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 7;
     const MAX_OPEN_ALLOWED_CONFIRM: usize = 3;
-    const MAX_OPEN_BLOCKED_HARMLESS: usize = 19;
+    const MAX_OPEN_BLOCKED_HARMLESS: usize = 14;
     let cases = crate::corpus::load_dir(OPEN_DIR)?;
     let report = evaluate(&cases);
     let allowed_forbidden = misses(&report, Decision::Deny, |actual| actual == Decision::Allow);
