@@ -235,8 +235,12 @@ pub(crate) fn command_phrases(
         // subcommand. An object after it makes it English ("push back on bad ideas", "commit
         // to a design", "stash secrets in the code").
         if matches!(token.kind, TokenKind::Word)
-            && index > 0
-            && BARE_ORDER_OPENERS.contains(&tokens[index - 1].lower.as_ref())
+            && opens_a_bare_order(
+                &tokens[index.saturating_sub(BARE_ORDER_REACH)..index]
+                    .iter()
+                    .map(|token| token.lower.as_ref())
+                    .collect::<Vec<_>>(),
+            )
             && let Some(subcommand) = GIT_BARE_ORDER_VERBS
                 .iter()
                 .find(|verb| is_form_of(&token.lower, verb))
@@ -395,6 +399,32 @@ const GIT_BARE_ORDER_VERBS: &[&str] = &[
     "stash",
     "tag",
 ];
+
+/// How many words before a bare verb [`opens_a_bare_order`] looks at: "Check with me before
+/// you tag" is five.
+pub(crate) const BARE_ORDER_REACH: usize = 6;
+
+/// Whether the words right before a bare verb (`before`, nearest last) open an order about it:
+/// "never", "don't", "no" right before it, or "before (you)" after a word of asking ("Ask me
+/// before you push", "check with me before merging"). "before you push" after anything else is
+/// the time of another order ("Don't forget to run the tests before you push").
+pub(crate) fn opens_a_bare_order(before: &[&str]) -> bool {
+    let Some((last, rest)) = before.split_last() else {
+        return false;
+    };
+    if BARE_ORDER_OPENERS.contains(last) {
+        return true;
+    }
+    let rest = match *last {
+        "you" => match rest.split_last() {
+            Some((&"before", rest)) => rest,
+            _ => return false,
+        },
+        "before" => rest,
+        _ => return false,
+    };
+    rest.iter().any(|word| BARE_ORDER_ASKING.contains(word))
+}
 
 /// Whether the verb that opens `tokens` ends its order: the clause ends after it, or after
 /// adverbs ([`BARE_ORDER_ADVERBS`]), or a word of circumstance follows.

@@ -8,14 +8,14 @@
 //! fail-safe is), so it decides like any rule. The word lists are data in
 //! `lexicon/kinds.rs`.
 
+use super::entities::{BARE_ORDER_REACH, opens_a_bare_order};
 use super::lexicon::{
     ADDING, ASKING_WORDS, BANNING_WORDS, BARE_KIND_VERBS, BARE_ORDER_ADVERBS, BARE_ORDER_FOLLOWERS,
-    BARE_ORDER_OPENERS, CI_NOUNS, CI_PATHS, CLEARED_BY_NATURE, CLOSING_VERBS, COMMAND_KINDS, Cues,
-    DEPENDENCY_ADDERS, DEPENDENCY_NOUNS, EDIT_VERBS, EQUIVALENT_COMMANDS, INSTALL_PURPOSES,
-    INSTALLS_A_LIST, LOCKFILE_WRITERS, NETWORK_COMMANDS, NO_OBJECT, OBJECT_FILLERS, ONLY_WAY,
-    OPERATED_BY_NATURE, OPERATION_VERBS, OPERATIONS, PACKAGE_INSTALLS, PIPELINE_QUALIFIERS,
-    PUBLIC_ARGUMENTS, SECRET_NOUNS, SECRET_OUTPUTS, SECRET_READERS, STATE_KEYS, TASK_PROGRAMS,
-    TRACKED_ITEMS,
+    CI_NOUNS, CI_PATHS, CLEARED_BY_NATURE, CLOSING_VERBS, COMMAND_KINDS, Cues, DEPENDENCY_ADDERS,
+    DEPENDENCY_NOUNS, EDIT_VERBS, EQUIVALENT_COMMANDS, INSTALL_PURPOSES, INSTALLS_A_LIST,
+    LOCKFILE_WRITERS, NETWORK_COMMANDS, NO_OBJECT, OBJECT_FILLERS, ONLY_WAY, OPERATED_BY_NATURE,
+    OPERATION_VERBS, OPERATIONS, PACKAGE_INSTALLS, PIPELINE_QUALIFIERS, PUBLIC_ARGUMENTS,
+    SECRET_NOUNS, SECRET_OUTPUTS, SECRET_READERS, STATE_KEYS, TASK_PROGRAMS, TRACKED_ITEMS,
 };
 use crate::normalize::WordRuns;
 use crate::{Access, Constraint, Matcher, MatcherKind, Polarity};
@@ -282,7 +282,7 @@ fn bare_kind_orders(words: &[&str], ask_first: bool) -> Option<Constraint> {
             .find(|word| !BARE_ORDER_ADVERBS.contains(word))
             .copied()
             .unwrap_or_default();
-        if BARE_ORDER_OPENERS.contains(&pair[0])
+        if opens_a_bare_order(&words[(index + 1).saturating_sub(BARE_ORDER_REACH)..=index])
             && (next.is_empty() || BARE_ORDER_FOLLOWERS.contains(&next))
         {
             for command in *commands {

@@ -145,6 +145,20 @@ fn git_s_verbs_said_bare_as_the_whole_order_are_its_subcommands() {
         None,
     );
     check("Bash", "Don't stash secrets in the source tree.", None);
+    // "before you push" after no word of asking is the time of another order.
+    for text in [
+        "Don't forget to run the tests before you push.",
+        "Make sure not to break the build before you push.",
+        "Don't open a PR before you rebase.",
+    ] {
+        let derived = derive_from_text(text, "Bash").map(|constraint| constraint.to_json());
+        assert!(
+            derived
+                .as_deref()
+                .is_none_or(|json| !json.contains("git push") && !json.contains("git rebase")),
+            "{text}: {derived:?}"
+        );
+    }
 }
 
 #[test]

@@ -746,9 +746,15 @@ pub(crate) const DELETE_VERBS: &[&str] = &[
 ];
 
 /// The words of an order right before a bare verb ("never push", "do not merge", "no
-/// rebasing", "before you tag", "before merging").
-pub(crate) const BARE_ORDER_OPENERS: &[&str] = &[
-    "before", "don't", "dont", "ever", "never", "no", "not", "you",
+/// rebasing", "never, ever push"); "before (you)" opens one only after a word of asking
+/// ([`BARE_ORDER_ASKING`]).
+pub(crate) const BARE_ORDER_OPENERS: &[&str] = &["don't", "dont", "ever", "never", "no", "not"];
+
+/// Words of asking that make "before (you) push" the order's object: "Ask before you push",
+/// "check with me before merging", "get my approval before you tag" ("me" is whom a question
+/// goes to; "check the dashboard before you deploy" asks no one).
+pub(crate) const BARE_ORDER_ASKING: &[&str] = &[
+    "approval", "ask", "asking", "confirm", "consult", "me", "ping",
 ];
 
 /// Words after a bare verb that are the order's circumstance, not the verb's object ("push
