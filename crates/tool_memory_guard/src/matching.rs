@@ -1113,10 +1113,9 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                         // `#incident-*`: a channel's name with its own punctuation, with or
                         // without its `#` (`incident-4412`).
                         let stem = stem.trim_start_matches('#');
-                        text.lower.split_whitespace().any(|word| {
-                            word.trim_start_matches(['#', '(', '"', '\''])
-                                .starts_with(stem)
-                        })
+                        text.lower
+                            .split(|ch: char| !(ch.is_alphanumeric() || "-_.#@".contains(ch)))
+                            .any(|word| word.trim_start_matches('#').starts_with(stem))
                     } else {
                         alnum_runs(&text.lower).any(|run| run.starts_with(stem))
                     }

@@ -831,6 +831,21 @@ fn a_name_pattern_with_punctuation_matches_names_with_or_without_their_sigil() {
         post("#cust-globex"),
         true,
     );
+    let shell = |command: &str| json!({"command": command});
+    check(
+        Literal,
+        "release-*",
+        "Bash",
+        shell("git push origin :release-2.4"),
+        true,
+    );
+    check(
+        Literal,
+        "release-*",
+        "Bash",
+        shell("git push origin prerelease-2.4"),
+        false,
+    );
 }
 
 #[test]
