@@ -16,16 +16,23 @@ use crate::{Constraint, Matcher, MatcherKind, Polarity};
 /// command does not make the agent CI, so nothing is excepted. `None` without such a phrase
 /// or a command span.
 pub(crate) fn reserved_to_ci(text: &str) -> Option<String> {
-    let lower = text.to_ascii_lowercase();
-    if !reserves_to_ci(&lower) {
-        return None;
+    // Only the sentences that reserve something: "Tests run only in CI; locally use `cargo
+    // check`" reserves no `cargo check`.
+    let mut commands: Vec<&str> = Vec::new();
+    for sentence in text
+        .split_inclusive([';', '\n'])
+        .flat_map(|part| part.split_inclusive(". "))
+    {
+        if reserves_to_ci(&sentence.to_ascii_lowercase()) {
+            commands.extend(
+                quoted_spans(sentence)
+                    .into_iter()
+                    .filter(|(.., backtick)| *backtick)
+                    .map(|(_, _, content, _)| content.trim())
+                    .filter(|content| names_a_command(content)),
+            );
+        }
     }
-    let commands: Vec<&str> = quoted_spans(text)
-        .into_iter()
-        .filter(|(.., backtick)| *backtick)
-        .map(|(_, _, content, _)| content.trim())
-        .filter(|content| names_a_command(content))
-        .collect();
     ban_of(&commands)
 }
 

@@ -182,10 +182,15 @@ fn orders_without_the_words_of_one_are_read_as_the_ban_they_give() {
         "command",
         "pulumi up",
     );
-    // A description of what CI runs is none.
+    // A description of what CI runs is none, nor the way named for the other place.
     check(
         "Bash",
         "Run `cargo test` locally; CI only runs `cargo clippy`.",
+        None,
+    );
+    check(
+        "Bash",
+        "Tests run only in CI; locally use `cargo check`.",
         None,
     );
     // One command allowed alone, the other named with the reason against it.
