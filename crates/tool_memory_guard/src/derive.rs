@@ -226,7 +226,7 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
             }
         }
     }
-    if let Some(printed) = restated::printed_only(&text.to_lowercase(), &constraint) {
+    if let Some(printed) = restated::printed_only(&text.to_lowercase(), tool_name, &constraint) {
         constraint = printed;
     }
     let narrowed = narrowing::narrowed(constraint.clone(), &text.to_lowercase());

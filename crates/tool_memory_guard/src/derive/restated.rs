@@ -224,7 +224,18 @@ const PRINTING_COMMANDS: &[&str] = &[
 /// `secrets/api.key`": a ban said only with verbs of printing, on files, is about the commands
 /// that print them (`cat`, `less`, `head`, `Get-Content`, ...), not every use of the file
 /// (`docker build --secret src=...`, `terraform plan -var-file=...`, `gpg --encrypt`).
-pub(crate) fn printed_only(lower: &str, constraint: &Constraint) -> Option<Constraint> {
+/// Only on a shell's rule: a rule for every tool keeps the file from the file tools too, whose
+/// reading shows it as printing does.
+pub(crate) fn printed_only(
+    lower: &str,
+    tool_name: &str,
+    constraint: &Constraint,
+) -> Option<Constraint> {
+    if tool_memory_core::ToolFamily::of(&tool_name.trim().to_lowercase())
+        != Some(tool_memory_core::ToolFamily::Shell)
+    {
+        return None;
+    }
     let words: Vec<&str> = lower
         .split(|ch: char| !(ch.is_alphanumeric() || ch == '-'))
         .filter(|word| !word.is_empty())
