@@ -144,7 +144,11 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     // with the commands it names in prose put in code spans.
     // "`helm upgrade` is only allowed from CI", "`git switch` only; `git checkout` clobbers
     // files": an order without the words of one is read as the ban it gives.
-    let mut constraint = derive_reading(text, tool_name)
+    // "`./deploy.sh prod` pushes to production, so don't run it": the order about the span.
+    let pronoun_order =
+        restated::pronoun_after_reason(text).and_then(|order| derive_reading(&order, tool_name));
+    let mut constraint = pronoun_order
+        .or_else(|| derive_reading(text, tool_name))
         .or_else(|| {
             restated::reserved_to_ci(text)
                 .or_else(|| restated::alternative_explained(text))

@@ -48,6 +48,10 @@ fn reserves_to_ci(lower: &str) -> bool {
         let before = |back: usize| index.checked_sub(back).map(|at| words[at]);
         match *word {
             "ci-only" => true,
+            // "Prod migrations are CI's job".
+            "ci's" => words
+                .get(index + 1)
+                .is_some_and(|next| matches!(*next, "job" | "responsibility" | "task")),
             "ci" => {
                 // "only from CI", "only ever run in the CI", "reserved for CI".
                 let preposition = match before(1) {
@@ -135,6 +139,58 @@ pub(crate) fn lead_in_by_a_dash(text: &str) -> Option<String> {
     (!span.trim().is_empty() && after.starts_with(char::is_whitespace) && !order.trim().is_empty())
         .then(|| format!("`{span}`: {}", order.trim_start()))
 }
+
+/// "`./deploy.sh prod` pushes straight to production, so please don't run it", "`make nuke`
+/// removes every volume; ask me before you run it": a text that opens on a command in code
+/// and orders, after its reason, about "it" is that order about the command; the reason's
+/// words ("pushes ... to production") are no part of it. The order's clause with the span in
+/// place of the pronoun; `None` for any other text.
+pub(crate) fn pronoun_after_reason(text: &str) -> Option<String> {
+    let body = text.trim_start();
+    let body = body
+        .strip_prefix("- ")
+        .or_else(|| body.strip_prefix("* "))
+        .unwrap_or(body);
+    let rest = body.strip_prefix('`')?;
+    let close = rest.find('`')?;
+    let span = rest[..close].trim();
+    let after = &rest[close + 1..];
+    // What is run may be a script by its path (`./deploy.sh prod`, `bin/reset-db`).
+    if span.is_empty() || span.starts_with('-') || after.contains('`') {
+        return None;
+    }
+    // The order is the last clause, after ", so", a dash, a semicolon or a full stop.
+    let cut = [", so ", " so ", " — ", " – ", " - ", "; ", ". "]
+        .iter()
+        .filter_map(|mark| after.rfind(mark).map(|at| at + mark.len()))
+        .max()?;
+    let order = after[cut..].trim_end_matches(['.', '!', ' ']);
+    let words: Vec<&str> = order.split_whitespace().collect();
+    let at = words.windows(2).position(|pair| {
+        RUNNING_FORMS.contains(&pair[0].to_ascii_lowercase().as_str())
+            && matches!(
+                pair[1].to_ascii_lowercase().as_str(),
+                "it" | "that" | "this"
+            )
+    })?;
+    let mut restated: Vec<String> = words.iter().map(|word| (*word).to_owned()).collect();
+    restated[at + 1] = format!("`{span}`");
+    Some(format!("{}.", restated.join(" ")))
+}
+
+/// Verbs of running before a pronoun that stands for a command ("run it", "running it").
+const RUNNING_FORMS: &[&str] = &[
+    "call",
+    "calling",
+    "execute",
+    "executing",
+    "invoke",
+    "invoking",
+    "run",
+    "running",
+    "trigger",
+    "triggering",
+];
 
 /// Whether a code span is a command rather than a path, an option or a value: a program's
 /// name (`docker`), or words that start with one (`git checkout`, `helm upgrade`).

@@ -206,6 +206,20 @@ fn orders_without_the_words_of_one_are_read_as_the_ban_they_give() {
         "command",
         "make",
     );
+    check_forbids(
+        "Bash",
+        "Prod migrations are CI's job (`rails db:migrate`).",
+        "command",
+        "rails db:migrate",
+    );
+    // A pronoun after a reason is the command the text opens on; the reason's words
+    // ("pushes ... to production") are no part of the order.
+    check_forbids(
+        "Bash",
+        "`./deploy.sh prod` pushes straight to production, so please don't run it.",
+        "command",
+        "./deploy.sh prod",
+    );
     // A lead-in set off by a dash is one set off by a colon.
     check(
         "Edit",

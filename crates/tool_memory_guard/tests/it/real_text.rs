@@ -52,7 +52,7 @@ const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
 const MAX_BLOCKED_HARMLESS: usize = 0;
 const MIN_RULES: usize = 680;
-const MIN_CALLS: usize = 2_228;
+const MIN_CALLS: usize = 2_230;
 
 fn load() -> Result<Vec<CorpusCase>> {
     crate::corpus::load_dir(CORPUS_DIR)
@@ -180,7 +180,7 @@ fn real_text_open_cases_stay_within_their_ceilings() -> Result<()> {
     // 12's `ext-*` channels and PGHOST / variable named for prod (4 asks allowed, 1 harmless
     // call blocked), round 8's `r8-pub-1` and round 7's `r7-h3-ask-2` (2 harmless calls
     // blocked); its own first run's misses are all closed (no `fresh_r15_open.jsonl`).
-    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 7 + 2; // fresh_r15's fifth batch
+    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 7;
     const MAX_OPEN_ALLOWED_CONFIRM: usize = 3;
     const MAX_OPEN_BLOCKED_HARMLESS: usize = 14;
     let cases = crate::corpus::load_dir(OPEN_DIR)?;
