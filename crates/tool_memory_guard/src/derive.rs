@@ -24,6 +24,7 @@ mod narrowing;
 mod processes;
 mod prose_commands;
 mod reasons;
+mod restated;
 mod scopes;
 mod spelling;
 mod tokens;
@@ -141,9 +142,22 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
     }
     // "Never run composer update.": a text that derives nothing as written is read again
     // with the commands it names in prose put in code spans.
-    let mut constraint = derive_reading(text, tool_name).or_else(|| {
-        prose_commands::with_spans(text).and_then(|spanned| derive_reading(&spanned, tool_name))
-    })?;
+    // "`helm upgrade` is only allowed from CI", "`git switch` only; `git checkout` clobbers
+    // files": an order without the words of one is read as the ban it gives.
+    // "`./deploy.sh prod` pushes to production, so don't run it": the order about the span.
+    let pronoun_order =
+        restated::pronoun_after_reason(text).and_then(|order| derive_reading(&order, tool_name));
+    let mut constraint = pronoun_order
+        .or_else(|| derive_reading(text, tool_name))
+        .or_else(|| {
+            restated::reserved_to_ci(text)
+                .or_else(|| restated::alternative_explained(text))
+                .or_else(|| restated::lead_in_by_a_dash(text))
+                .and_then(|ban| derive_reading(&ban, tool_name))
+        })
+        .or_else(|| {
+            prose_commands::with_spans(text).and_then(|spanned| derive_reading(&spanned, tool_name))
+        })?;
     // "Never pass `--project=prod` to a command that changes something", "`az` commands that
     // create or change resources": the order holds for the invocations that change things;
     // one that only reads (`list`, `describe`, `show`) is not what it is about.
@@ -203,6 +217,21 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         if excepted.validate().is_ok() {
             constraint = excepted;
         }
+    }
+    // "Channels starting with `cust-`" on a tool that takes named arguments (a chat's post):
+    // a bare name pattern is of the names the tool is given, not of files.
+    if action_words(tool_name).is_some() {
+        for matcher in &mut constraint.matchers {
+            if matcher.kind == MatcherKind::Path
+                && matcher.value.ends_with('*')
+                && !matcher.value.contains(['/', '.', '\\'])
+            {
+                matcher.kind = MatcherKind::Literal;
+            }
+        }
+    }
+    if let Some(printed) = restated::printed_only(&text.to_lowercase(), tool_name, &constraint) {
+        constraint = printed;
     }
     let narrowed = narrowing::narrowed(constraint.clone(), &text.to_lowercase());
     Some(if narrowed.validate().is_ok() {
@@ -957,7 +986,14 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             && spelled_out.contains(&phrase.words[0]))
     });
 
-    // Loose flags attach to the nearest command before them (or the first command).
+    // Loose flags attach to the nearest command before them (or the first command), but one
+    // after an exception that follows a command is the exception's ("Never `cargo publish`
+    // unless it is a `--dry-run`", "except with `--check`").
+    let except_at = match cue {
+        Cue::Forbid { .. } => EXCEPT_CUES.iter().filter_map(|cue| words.find(cue)).min(),
+        _ => None,
+    };
+    let mut excepted_flags: Vec<Matcher> = Vec::new();
     let mut flags: Vec<(usize, String)> = Vec::new();
     for (index, token) in tokens.iter().enumerate() {
         if used[index] {
@@ -965,6 +1001,13 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
         }
         if let Some(value) = flag_value(token) {
             used[index] = true;
+            if let Some(at) = except_at
+                && token.offset > at
+                && phrases.iter().any(|phrase| phrase.offset < at)
+            {
+                excepted_flags.push(Matcher::new(MatcherKind::Flag, value));
+                continue;
+            }
             let owner = phrases
                 .iter()
                 .rposition(|phrase| phrase.offset < token.offset)
@@ -972,6 +1015,23 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
             match owner {
                 Some(owner) => phrases[owner].loose_flags.push(value.to_owned()),
                 None => flags.push((token.offset, value.to_owned())),
+            }
+        }
+    }
+
+    // "Never `git push --force`", "never use --force with git push": a push's `--force` (or
+    // `-f`) is every force push, `--force-with-lease` too (`+branch` and `-f` match already),
+    // unless the rule names the lease as its way ("Use `--force-with-lease` if you must").
+    if !lower.contains("force-with-lease") {
+        for phrase in &mut phrases {
+            if phrase.words == ["git", "push"]
+                && phrase
+                    .adjacent_flags
+                    .iter()
+                    .chain(&phrase.loose_flags)
+                    .any(|flag| matches!(flag.as_str(), "--force" | "-f"))
+            {
+                phrase.force_words = true;
             }
         }
     }
@@ -1389,10 +1449,7 @@ fn derive_clauses(original: &str, text: &str, kept: &str, tool_name: &str) -> Op
     // "Never read `.env*` files except `.env.example`": what follows the exception is
     // excused, not forbidden.
     let mut except: Vec<Matcher> = outside;
-    let except_at = match cue {
-        Cue::Forbid { .. } => EXCEPT_CUES.iter().filter_map(|cue| words.find(cue)).min(),
-        _ => None,
-    };
+    except.extend(excepted_flags);
     // "Never email anyone other than `boss@corp.com`": nothing is named before the exception,
     // so the ban is on every call of the tool, and the addresses after it are the ones allowed.
     if let (Cue::Forbid { ask_first }, Some(at)) = (cue, except_at)
@@ -1836,6 +1893,15 @@ fn command_matchers(phrases: &[CommandPhrase]) -> Vec<Matcher> {
             for flag in &phrase.loose_flags {
                 matchers.push(Matcher::new(MatcherKind::Command, phrase.value(Some(flag))));
             }
+            if phrase.force_words {
+                let lease = Matcher::new(
+                    MatcherKind::Command,
+                    format!("{} --force-with-lease", phrase.words.join(" ")),
+                );
+                if !matchers.contains(&lease) {
+                    matchers.push(lease);
+                }
+            }
         }
     }
     matchers
@@ -1965,7 +2031,9 @@ fn topic_inside(tokens: &[tokens::Token<'_>], place: usize) -> Option<String> {
     if !matches!(tokens[before].lower.as_ref(), "in" | "inside" | "within") {
         return None;
     }
-    tokens[1..before]
+    // "In `vendor/`: ..." opens on the place: no word before "in" names a thing.
+    tokens
+        .get(1..before)?
         .iter()
         .filter(|token| matches!(token.kind, TokenKind::Word))
         .find(|token| {

@@ -1055,7 +1055,7 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                         .values
                         .iter()
                         .any(|(flag, seen)| flag == meaning && gives_value(seen, value))
-                })
+                }) || short_option_given(invocation, name, value)
             });
             given.then(|| Found {
                 value: format!("{name} {value}"),
@@ -1109,7 +1109,16 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
                 let direct = if let Some(name) = variable {
                     expands_variable(&text.lower, name)
                 } else if let Some(stem) = prefix {
-                    alnum_runs(&text.lower).any(|run| run.starts_with(stem))
+                    if stem.contains(|ch: char| !ch.is_alphanumeric()) {
+                        // `#incident-*`: a channel's name with its own punctuation, with or
+                        // without its `#` (`incident-4412`).
+                        let stem = stem.trim_start_matches('#');
+                        text.lower
+                            .split(|ch: char| !(ch.is_alphanumeric() || "-_.#@".contains(ch)))
+                            .any(|word| word.trim_start_matches('#').starts_with(stem))
+                    } else {
+                        alnum_runs(&text.lower).any(|run| run.starts_with(stem))
+                    }
                 } else if spaced {
                     let collapsed = text.lower.split_whitespace().collect::<Vec<_>>().join(" ");
                     find_word(&collapsed, literal).is_some()
@@ -1226,7 +1235,8 @@ fn find(compiled: &Compiled, scope: Scope<'_>, skip_person: bool) -> Option<Foun
 
 /// Whether a host the text names has the literal as one of its labels (`atlas-prod` in
 /// `atlas-prod.abcd.mongodb.net`), or for an environment's name as a part of one (`prod` in
-/// `prod-db.internal`, `psql -h prod-db`): "`psql` against prod", "the `atlas-prod` cluster".
+/// `prod-db.internal`, `psql -h prod-db`, `PGHOST=prod-db`) or of a variable the text expands
+/// (`$PROD_MONGO_URI`): "`psql` against prod", "the `atlas-prod` cluster".
 fn names_in_a_host(text: &Text, literal: &str) -> bool {
     let environment = ENVIRONMENT_WORDS.contains(&literal);
     if !environment && !literal.contains('-') {
@@ -1236,6 +1246,17 @@ fn names_in_a_host(text: &Text, literal: &str) -> bool {
         host.split('.').any(|label| {
             label == literal || (environment && label.split(['-', '_']).any(|part| part == literal))
         })
+    }) || (environment && names_in_a_variable(&text.lower, literal))
+}
+
+/// Whether a variable the text expands is named for the environment `word` (`$PROD_MONGO_URI`,
+/// `${DATABASE_URL_PROD}`): what it holds is that environment's address.
+fn names_in_a_variable(lower: &str, word: &str) -> bool {
+    lower.split('$').skip(1).any(|rest| {
+        rest.trim_start_matches('{')
+            .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+            .next()
+            .is_some_and(|name| name.split('_').any(|part| part == word))
     })
 }
 
@@ -1259,6 +1280,21 @@ const ENVIRONMENT_WORDS: &[&str] = &[
 
 /// Whether a value a call gives an option is the one a rule names: the same, or one that
 /// begins with it as a word (`-e "DROP DATABASE app"` for `-e "DROP`).
+/// "Never pass `-t wipe`" on `flashtool -t wipe /dev/sdb`: a short option of a program no
+/// table says takes a value leaves its next word a positional one, so the option is looked
+/// for in the invocation's words, followed by the value.
+fn short_option_given(invocation: &Invocation, name: &str, value: &str) -> bool {
+    name.len() == 2
+        && name.starts_with('-')
+        && invocation.flags.iter().any(|flag| flag == name)
+        && invocation.texts.iter().any(|text| {
+            let words: Vec<&str> = text.original().split_whitespace().collect();
+            words
+                .windows(2)
+                .any(|pair| pair[0] == name && pair[1].eq_ignore_ascii_case(value))
+        })
+}
+
 fn gives_value(seen: &str, wanted: &str) -> bool {
     seen == wanted
         || seen

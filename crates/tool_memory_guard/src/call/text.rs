@@ -40,6 +40,17 @@ struct Forms {
 /// Options that name the host a command talks to.
 const HOST_OPTIONS: &[&str] = &["--host", "--hostname", "--server", "-h", "-s"];
 
+/// Whether an assignment's name is of the variables clients read their server from
+/// (`PGHOST`, `MYSQL_HOST`, `REDIS_HOST`, `DB_HOST`): `PGHOST=db.prod.internal psql` connects
+/// there as `psql -h db.prod.internal` does.
+fn is_host_variable(name: &str) -> bool {
+    name.ends_with("host")
+        && name.len() > "host".len()
+        && name
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+}
+
 impl Text {
     pub(crate) fn new(lower: String, recipient: bool, command_only: bool) -> Text {
         Text {
@@ -138,7 +149,9 @@ impl Text {
                     None => (chunk, None),
                 };
                 let named = match value {
-                    Some(value) if HOST_OPTIONS.contains(&option) => Some(value),
+                    Some(value) if HOST_OPTIONS.contains(&option) || is_host_variable(option) => {
+                        Some(value)
+                    }
                     _ if after_option => Some(chunk),
                     _ => None,
                 };

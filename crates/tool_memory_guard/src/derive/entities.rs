@@ -229,6 +229,34 @@ pub(crate) fn command_phrases(
             index += 1;
             continue;
         }
+        // "Don't push.", "Never cherry-pick.", "No rebasing, ever", "ask me before you tag",
+        // "do not push without asking": git's verb said bare right after the order, with
+        // nothing after it but the clause's end or a word of circumstance, is that
+        // subcommand. An object after it makes it English ("push back on bad ideas", "commit
+        // to a design", "stash secrets in the code").
+        if matches!(token.kind, TokenKind::Word)
+            && opens_a_bare_order(
+                &tokens[index.saturating_sub(BARE_ORDER_REACH)..index]
+                    .iter()
+                    .map(|token| token.lower.as_ref())
+                    .collect::<Vec<_>>(),
+            )
+            && let Some(subcommand) = GIT_BARE_ORDER_VERBS
+                .iter()
+                .find(|verb| is_form_of(&token.lower, verb))
+            && bare_at_the_end(&tokens[index..])
+        {
+            used[index] = true;
+            phrases.push(CommandPhrase {
+                offset: token.offset,
+                words: vec!["git".to_owned(), (*subcommand).to_owned()],
+                adjacent_flags: Vec::new(),
+                loose_flags: Vec::new(),
+                force_words: false,
+            });
+            index += 1;
+            continue;
+        }
         if !is_program {
             index += 1;
             continue;
@@ -358,6 +386,63 @@ const GIT_VERBS_WITH_OPTIONS: &[&str] = &[
     "rebase",
     "reset",
 ];
+
+/// git's verbs that people give as a whole order without git ("Never merge.", "Don't
+/// stash."): the ones no other common tool is told to do bare in a rule.
+const GIT_BARE_ORDER_VERBS: &[&str] = &[
+    "cherry-pick",
+    "commit",
+    "merge",
+    "push",
+    "rebase",
+    "reset",
+    "stash",
+    "tag",
+];
+
+/// How many words before a bare verb [`opens_a_bare_order`] looks at: "Check with me before
+/// you tag" is five.
+pub(crate) const BARE_ORDER_REACH: usize = 6;
+
+/// Whether the words right before a bare verb (`before`, nearest last) open an order about it:
+/// "never", "don't", "no" right before it, or "before (you)" after a word of asking ("Ask me
+/// before you push", "check with me before merging"). "before you push" after anything else is
+/// the time of another order ("Don't forget to run the tests before you push").
+pub(crate) fn opens_a_bare_order(before: &[&str]) -> bool {
+    let Some((last, rest)) = before.split_last() else {
+        return false;
+    };
+    if BARE_ORDER_OPENERS.contains(last) {
+        return true;
+    }
+    let rest = match *last {
+        "you" => match rest.split_last() {
+            Some((&"before", rest)) => rest,
+            _ => return false,
+        },
+        "before" => rest,
+        _ => return false,
+    };
+    rest.iter().any(|word| BARE_ORDER_ASKING.contains(word))
+}
+
+/// Whether the verb that opens `tokens` ends its order: the clause ends after it, or after
+/// adverbs ([`BARE_ORDER_ADVERBS`]), or a word of circumstance follows.
+fn bare_at_the_end(tokens: &[Token]) -> bool {
+    let mut index = 0;
+    loop {
+        if tokens[index].ends_clause {
+            return true;
+        }
+        match tokens.get(index + 1) {
+            None => return true,
+            Some(next) if !matches!(next.kind, TokenKind::Word) => return false,
+            Some(next) if BARE_ORDER_FOLLOWERS.contains(&next.lower.as_ref()) => return true,
+            Some(next) if BARE_ORDER_ADVERBS.contains(&next.lower.as_ref()) => index += 1,
+            Some(_) => return false,
+        }
+    }
+}
 
 fn is_form_of(word: &str, verb: &str) -> bool {
     let Some(rest) = word.strip_prefix(verb.trim_end_matches('e')) else {

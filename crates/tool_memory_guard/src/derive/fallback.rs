@@ -27,6 +27,16 @@ const MAX_WHOLE_TEXT_BYTES: usize = 400;
 /// letters and digits (`s3`, `2fa`, `v2`) are words people use about many things.
 const MIN_ID_CHARS: usize = 5;
 
+/// Whether a word is shaped as the name of a program that controls a service (`frobctl`,
+/// `quuxctl`, `zork-cli`, `fooadm`): such names are no English words, whatever the lexicon
+/// knows of them.
+fn is_control_program(word: &str) -> bool {
+    ["ctl", "-cli", "adm"].iter().any(|suffix| {
+        word.strip_suffix(suffix)
+            .is_some_and(|stem| stem.len() >= 2 && stem.chars().all(|ch| ch.is_ascii_lowercase()))
+    })
+}
+
 /// The fallback constraint of a rule whose text derives none (see the module's doc), or
 /// `None` when the rule is of normal priority, gives no order of a ban or an ask, or names
 /// nothing a call could carry: it then stays advice.
@@ -428,7 +438,30 @@ pub(crate) fn fallback_from_text(text: &str, tool_name: &str) -> Option<Constrai
     };
     let read_lower = read.to_lowercase();
     let mut matchers: Vec<Matcher> = Vec::new();
-    for token in tokenize(&read, &read_lower) {
+    let tokens = tokenize(&read, &read_lower);
+    for (index, token) in tokens.iter().enumerate() {
+        // "Anything like frobctl purge on the shared cluster ...; hands off": a word shaped as
+        // a control program no lexicon knows, with the plain word after it, is that program's
+        // subcommand (`frobctl purge --cluster shared`), not every use of it.
+        if let TokenKind::Word = token.kind
+            && is_control_program(&token.lower)
+            && let Some(next) = tokens.get(index + 1)
+            && matches!(next.kind, TokenKind::Word)
+            && next
+                .lower
+                .chars()
+                .all(|ch| ch.is_ascii_lowercase() || ch == '-')
+            && next.class & COMMON_WORD == 0
+        {
+            let matcher = Matcher::new(
+                MatcherKind::Command,
+                format!("{} {}", token.lower, next.lower),
+            );
+            if !matchers.contains(&matcher) && matchers.len() < MAX_MATCHERS {
+                matchers.push(matcher);
+            }
+            continue;
+        }
         let names_the_tool = own_tool.contains('_')
             && (token.lower == own_tool.as_str() || token.lower == tool.as_str());
         let matcher = match &token.kind {
@@ -783,6 +816,24 @@ mod tests {
     fn check(tool: &str, text: &str, expected: Option<&str>) {
         let fallback = fallback_from_text(text, tool).map(|constraint| constraint.to_json());
         assert_eq!(fallback.as_deref(), expected, "{tool}: {text}");
+    }
+
+    #[test]
+    fn a_control_program_in_prose_is_asked_about_with_its_subcommand() {
+        check(
+            "bash",
+            "Anything like frobctl purge on the shared cluster could wipe customer data; hands off.",
+            Some(
+                r#"{"ask_first":true,"matchers":[{"kind":"command","value":"frobctl purge"}],"polarity":"forbid"}"#,
+            ),
+        );
+        check(
+            "bash",
+            "Running quuxctl rebuild in business hours takes the API down. Leave that to me.",
+            Some(
+                r#"{"ask_first":true,"matchers":[{"kind":"command","value":"quuxctl rebuild"}],"polarity":"forbid"}"#,
+            ),
+        );
     }
 
     #[test]

@@ -8,13 +8,14 @@
 //! fail-safe is), so it decides like any rule. The word lists are data in
 //! `lexicon/kinds.rs`.
 
+use super::entities::{BARE_ORDER_REACH, opens_a_bare_order};
 use super::lexicon::{
-    ADDING, ASKING_WORDS, BANNING_WORDS, CI_NOUNS, CI_PATHS, CLEARED_BY_NATURE, CLOSING_VERBS,
-    COMMAND_KINDS, Cues, DEPENDENCY_ADDERS, DEPENDENCY_NOUNS, EDIT_VERBS, EQUIVALENT_COMMANDS,
-    INSTALL_PURPOSES, INSTALLS_A_LIST, LOCKFILE_WRITERS, NETWORK_COMMANDS, NO_OBJECT,
-    OBJECT_FILLERS, ONLY_WAY, OPERATED_BY_NATURE, OPERATION_VERBS, OPERATIONS, PACKAGE_INSTALLS,
-    PIPELINE_QUALIFIERS, PUBLIC_ARGUMENTS, SECRET_NOUNS, SECRET_OUTPUTS, SECRET_READERS,
-    STATE_KEYS, TASK_PROGRAMS, TRACKED_ITEMS,
+    ADDING, ASKING_WORDS, BANNING_WORDS, BARE_KIND_VERBS, BARE_ORDER_ADVERBS, BARE_ORDER_FOLLOWERS,
+    CI_NOUNS, CI_PATHS, CLEARED_BY_NATURE, CLOSING_VERBS, COMMAND_KINDS, Cues, DEPENDENCY_ADDERS,
+    DEPENDENCY_NOUNS, EDIT_VERBS, EQUIVALENT_COMMANDS, INSTALL_PURPOSES, INSTALLS_A_LIST,
+    LOCKFILE_WRITERS, NETWORK_COMMANDS, NO_OBJECT, OBJECT_FILLERS, ONLY_WAY, OPERATED_BY_NATURE,
+    OPERATION_VERBS, OPERATIONS, PACKAGE_INSTALLS, PIPELINE_QUALIFIERS, PUBLIC_ARGUMENTS,
+    SECRET_NOUNS, SECRET_OUTPUTS, SECRET_READERS, STATE_KEYS, TASK_PROGRAMS, TRACKED_ITEMS,
 };
 use crate::normalize::WordRuns;
 use crate::{Access, Constraint, Matcher, MatcherKind, Polarity};
@@ -61,6 +62,9 @@ pub(crate) fn kind_readings(text: &str, derived: Option<&Constraint>) -> Vec<Con
             readings.push(public);
         }
         readings.extend(kinds_of_commands(&lower, ask_first));
+        if let Some(shipping) = bare_kind_orders(&words, ask_first) {
+            readings.push(shipping);
+        }
         if let Some(closing) = closing_states(&words, ask_first) {
             readings.push(closing);
         }
@@ -258,6 +262,38 @@ fn kinds_of_commands(lower: &str, ask_first: bool) -> Vec<Constraint> {
         readings.push(reading);
     }
     readings
+}
+
+/// "Never deploy.", "don't release anything without asking me", "no publishing, ever": a
+/// verb of shipping said bare right after the order, with nothing after it but the clause's
+/// end or a word of circumstance, is every command of its kind ([`BARE_KIND_VERBS`]); an
+/// object after it ("deploy the docs site", "publish the notes") is the grammar's.
+fn bare_kind_orders(words: &[&str], ask_first: bool) -> Option<Constraint> {
+    let mut matchers: Vec<Matcher> = Vec::new();
+    for (index, pair) in words.windows(2).enumerate() {
+        let Some((_, commands)) = BARE_KIND_VERBS
+            .iter()
+            .find(|(forms, _)| forms.contains(&pair[1]))
+        else {
+            continue;
+        };
+        let next = words[index + 2..]
+            .iter()
+            .find(|word| !BARE_ORDER_ADVERBS.contains(word))
+            .copied()
+            .unwrap_or_default();
+        if opens_a_bare_order(&words[(index + 1).saturating_sub(BARE_ORDER_REACH)..=index])
+            && (next.is_empty() || BARE_ORDER_FOLLOWERS.contains(&next))
+        {
+            for command in *commands {
+                let matcher = Matcher::new(MatcherKind::Command, *command);
+                if !matchers.contains(&matcher) {
+                    matchers.push(matcher);
+                }
+            }
+        }
+    }
+    (!matchers.is_empty()).then(|| Constraint::forbid(matchers).with_ask_first(ask_first))
 }
 
 /// "Don't reply publicly", "no public share links": the arguments by which a tool makes what
@@ -761,6 +797,29 @@ mod tests {
             readings("bash", "Don't touch `poetry.lock` — CI still reads it.")
                 .iter()
                 .all(|reading| !reading.contains("workflows"))
+        );
+    }
+
+    #[test]
+    fn a_verb_of_shipping_said_bare_is_every_command_of_its_kind() {
+        let deploys = readings("bash", "Never deploy; I do deploys myself.");
+        assert!(
+            deploys.iter().any(|reading| reading.contains("fly deploy")),
+            "{deploys:?}"
+        );
+        let releases = readings("bash", "Don't release anything without asking me.");
+        assert!(
+            releases
+                .iter()
+                .any(|reading| reading.contains("cargo publish")
+                    && reading.contains(r#""ask_first":true"#)),
+            "{releases:?}"
+        );
+        // An object after the verb is the grammar's.
+        assert!(
+            readings("bash", "Never deploy the docs site by hand.")
+                .iter()
+                .all(|reading| !reading.contains("fly deploy"))
         );
     }
 

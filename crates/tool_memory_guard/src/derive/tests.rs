@@ -15,6 +15,17 @@ fn check_forbids(tool: &str, text: &str, kind: &str, value: &str) {
     check(tool, text, Some(&expected));
 }
 
+/// [`check`] of a text that forbids `git push --force`: every force push, the lease too.
+fn check_forbids_every_force_push(tool: &str, text: &str) {
+    check(
+        tool,
+        text,
+        Some(
+            r#"{"matchers":[{"kind":"command","value":"git push --force"},{"kind":"command","value":"git push --force-with-lease"}],"polarity":"forbid"}"#,
+        ),
+    );
+}
+
 #[test]
 fn addresses_and_names() {
     check(
@@ -69,12 +80,7 @@ fn commands_and_flags() {
             r#"{"ask_first":true,"matchers":[{"kind":"command","value":"git reset --hard"}],"polarity":"forbid"}"#,
         ),
     );
-    check_forbids(
-        "shell",
-        "never run git push with --force",
-        "command",
-        "git push --force",
-    );
+    check_forbids_every_force_push("shell", "never run git push with --force");
     check(
         "git_push",
         "never force-push to main",
@@ -118,6 +124,150 @@ fn a_gerund_of_git_s_that_opens_the_rule_is_its_subject() {
         ),
     );
     check("Bash", "Pushing images to the registry is fine.", None);
+}
+
+#[test]
+fn git_s_verbs_said_bare_as_the_whole_order_are_its_subcommands() {
+    check_forbids("Bash", "Never cherry-pick.", "command", "git cherry-pick");
+    check_forbids("Bash", "No resetting, ever.", "command", "git reset");
+    check(
+        "Bash",
+        "Check with me before you tag.",
+        Some(
+            r#"{"ask_first":true,"except":[{"kind":"command","value":"git tag --list"}],"matchers":[{"kind":"command","value":"git tag"}],"polarity":"forbid"}"#,
+        ),
+    );
+    // An object after the verb makes it English.
+    check("Bash", "Push back on bad ideas; I'd rather hear it.", None);
+    check(
+        "Bash",
+        "Don't push yourself too hard on the refactor.",
+        None,
+    );
+    check("Bash", "Don't stash secrets in the source tree.", None);
+    // "before you push" after no word of asking is the time of another order.
+    for text in [
+        "Don't forget to run the tests before you push.",
+        "Make sure not to break the build before you push.",
+        "Don't open a PR before you rebase.",
+    ] {
+        let derived = derive_from_text(text, "Bash").map(|constraint| constraint.to_json());
+        assert!(
+            derived
+                .as_deref()
+                .is_none_or(|json| !json.contains("git push") && !json.contains("git rebase")),
+            "{text}: {derived:?}"
+        );
+    }
+}
+
+#[test]
+fn orders_without_the_words_of_one_are_read_as_the_ban_they_give() {
+    // Reserved to CI: the agent is never CI.
+    check_forbids(
+        "Bash",
+        "`helm upgrade` is only allowed from CI.",
+        "command",
+        "helm upgrade",
+    );
+    check_forbids(
+        "Bash",
+        "Releases are CI-only (`goreleaser release`).",
+        "command",
+        "goreleaser release",
+    );
+    check_forbids(
+        "Bash",
+        "Only CI may run `pulumi up`.",
+        "command",
+        "pulumi up",
+    );
+    // A description of what CI runs is none, nor the way named for the other place.
+    check(
+        "Bash",
+        "Run `cargo test` locally; CI only runs `cargo clippy`.",
+        None,
+    );
+    check(
+        "Bash",
+        "Tests run only in CI; locally use `cargo check`.",
+        None,
+    );
+    // One command allowed alone, the other named with the reason against it.
+    check_forbids(
+        "Bash",
+        "`git switch` only; `git checkout` can silently clobber files.",
+        "command",
+        "git checkout",
+    );
+    check_forbids(
+        "Bash",
+        "Build with `bazel` only — `make` targets are stale.",
+        "command",
+        "make",
+    );
+    check_forbids(
+        "Bash",
+        "Prod migrations are CI's job (`rails db:migrate`).",
+        "command",
+        "rails db:migrate",
+    );
+    // A pronoun after a reason is the command the text opens on; the reason's words
+    // ("pushes ... to production") are no part of the order.
+    check_forbids(
+        "Bash",
+        "`./deploy.sh prod` pushes straight to production, so please don't run it.",
+        "command",
+        "./deploy.sh prod",
+    );
+    // A lead-in set off by a dash is one set off by a colon.
+    check(
+        "Edit",
+        "`ops/dns.tf` – ask before editing.",
+        Some(
+            r#"{"access":"write","ask_first":true,"matchers":[{"kind":"path","value":"ops/dns.tf"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check("Bash", "`make test` - fine to run", None);
+}
+
+#[test]
+fn a_ban_of_printing_a_file_is_about_the_commands_that_print_it() {
+    let printed = derive_from_text("Never print `secrets/api.key`.", "Bash")
+        .expect("derives")
+        .to_json();
+    assert!(
+        printed.contains(r#""when":[{"kind":"command","value":"awk"}"#)
+            && printed.contains(r#"{"kind":"command","value":"cat"}"#)
+            && printed.contains(r#"{"kind":"path","value":"secrets/api.key"}"#),
+        "{printed}"
+    );
+    // A broader verb beside printing keeps every use of the file banned.
+    check_forbids("Bash", "Never read or print `.env`.", "path", ".env");
+}
+
+#[test]
+fn an_option_after_an_exception_is_the_exception_s() {
+    check(
+        "Bash",
+        "Never `cargo publish` unless it is a `--dry-run`.",
+        Some(
+            r#"{"except":[{"kind":"flag","value":"--dry-run"}],"matchers":[{"kind":"command","value":"cargo publish"}],"polarity":"forbid"}"#,
+        ),
+    );
+}
+
+#[test]
+fn a_lead_in_that_opens_on_in_names_the_place() {
+    // The thing named inside a file is looked for before "in"; a rule that opens on "In"
+    // has none (this panicked once).
+    check(
+        "Bash",
+        "In `vendor/`: never modify anything.",
+        Some(
+            r#"{"access":"write","matchers":[{"kind":"path","value":"vendor/"}],"polarity":"forbid"}"#,
+        ),
+    );
 }
 
 #[test]
@@ -611,11 +761,9 @@ fn conditions_on_the_situation_are_part_of_when() {
 #[test]
 fn classes_of_the_fresh_real_text() {
     // Crosses and checks before list items: a ban and a permission.
-    check_forbids(
+    check_forbids_every_force_push(
         "bash",
         "## Git\n- ❌ `git push --force` (any branch)\n- ✅ `git push -u origin <feature-branch>`",
-        "command",
-        "git push --force",
     );
     // A heading of "Hard NOs" over a fence of commands, their comments dropped.
     check(
@@ -706,12 +854,7 @@ fn classes_of_the_real_text_corpus() {
         ),
     );
     // A ban in Japanese; a back-reference by "another one".
-    check_forbids(
-        "run_shell_command",
-        "禁止コマンド: `git push --force`",
-        "command",
-        "git push --force",
-    );
+    check_forbids_every_force_push("run_shell_command", "禁止コマンド: `git push --force`");
     check_forbids(
         "run_command",
         "- `npm run dev` is already running in a terminal; don't start another one.",
@@ -1145,12 +1288,7 @@ fn a_ban_on_what_a_tool_does_said_by_its_verb_or_a_kind_of_it() {
 
 #[test]
 fn rules_in_other_languages() {
-    check_forbids(
-        "bash",
-        "Niemals `git push --force` ausführen.",
-        "command",
-        "git push --force",
-    );
+    check_forbids_every_force_push("bash", "Niemals `git push --force` ausführen.");
     check(
         "bash",
         "Vor jedem `terraform apply` bitte bei mir nachfragen.",
@@ -1398,12 +1536,7 @@ fn a_place_in_parentheses_after_outside_is_the_place() {
 
 #[test]
 fn an_option_said_with_git_s_verb_or_to_a_program_s_noun_binds_to_it() {
-    check_forbids(
-        "Bash",
-        "Never push with `--force`.",
-        "command",
-        "git push --force",
-    );
+    check_forbids_every_force_push("Bash", "Never push with `--force`.");
     check_forbids(
         "Bash",
         "Never rebase using `--onto`.",

@@ -27,6 +27,9 @@ pub(crate) struct Token<'a> {
     pub(crate) class: u32,
     pub(crate) offset: usize,
     pub(crate) trailing_comma: bool,
+    /// The word ends its clause or sentence (a comma, a semicolon, a colon, a full stop, a
+    /// question or an exclamation mark after it).
+    pub(crate) ends_clause: bool,
 }
 
 /// An IPv4 network written as a prefix (`10.*`, `192.168.*`) or in CIDR form at an octet
@@ -358,6 +361,7 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
             lower: Cow::Owned(lower),
             offset: start,
             trailing_comma: false,
+            ends_clause: false,
         });
     }
     let inside = |offset: usize| {
@@ -374,6 +378,9 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
             continue;
         }
         let trailing_comma = raw.trim_end_matches(['"', '\'', ')']).ends_with([',', ';']);
+        let ends_clause = raw
+            .trim_end_matches(['"', '\'', ')', '*', '_'])
+            .ends_with([',', ';', ':', '.', '!', '?']);
         let trimmed = raw
             .trim_start_matches(['(', '[', '{', '"', '“', '‘', '\''])
             .trim_end_matches([',', ';', ':', '!', '?', ')', ']', '}', '"', '”', '’', '\'']);
@@ -407,6 +414,7 @@ pub(crate) fn tokenize<'a>(text: &'a str, lower_text: &'a str) -> Vec<Token<'a>>
             lower,
             offset: at,
             trailing_comma,
+            ends_clause,
         });
     }
     // The words come in text order; only quoted spans (listed first) need sorting in.

@@ -770,3 +770,121 @@ fn windows_paths_keep_their_backslashes_as_separators() {
     // In a POSIX line too, `.\build\out` is no `.buildout`.
     check(Path, "buildout", "Bash", shell("rm .\\build\\out"), false);
 }
+
+#[test]
+fn a_short_option_named_with_its_value_is_found_before_that_value() {
+    use MatcherKind::Flag;
+    let shell = |command: &str| json!({"command": command});
+    check(
+        Flag,
+        "-t=wipe",
+        "Bash",
+        shell("flashtool -t wipe /dev/sdb"),
+        true,
+    );
+    check(
+        Flag,
+        "-t=wipe",
+        "Bash",
+        shell("flashtool -t verify /dev/sdb"),
+        false,
+    );
+    // Another option's value is not this one's.
+    check(
+        Flag,
+        "-t=wipe",
+        "Bash",
+        shell("flashtool -m wipe /dev/sdb"),
+        false,
+    );
+}
+
+#[test]
+fn a_name_pattern_with_punctuation_matches_names_with_or_without_their_sigil() {
+    use MatcherKind::Literal;
+    let post = |channel: &str| json!({"channel": channel, "text": "update"});
+    check(
+        Literal,
+        "#incident-*",
+        "mcp__slack__post_message",
+        post("#incident-4411"),
+        true,
+    );
+    check(
+        Literal,
+        "#incident-*",
+        "mcp__slack__post_message",
+        post("incident-4412"),
+        true,
+    );
+    check(
+        Literal,
+        "#incident-*",
+        "mcp__slack__post_message",
+        post("#eng-incidents"),
+        false,
+    );
+    check(
+        Literal,
+        "cust-*",
+        "mcp__slack__post_message",
+        post("#cust-globex"),
+        true,
+    );
+    let shell = |command: &str| json!({"command": command});
+    check(
+        Literal,
+        "release-*",
+        "Bash",
+        shell("git push origin :release-2.4"),
+        true,
+    );
+    check(
+        Literal,
+        "release-*",
+        "Bash",
+        shell("git push origin prerelease-2.4"),
+        false,
+    );
+}
+
+#[test]
+fn an_environment_s_name_is_found_in_host_variables_and_variable_names() {
+    use MatcherKind::Literal;
+    let shell = |command: &str| json!({"command": command});
+    check(
+        Literal,
+        "prod",
+        "Bash",
+        shell("PGHOST=db.prod.internal psql -c 'select 1'"),
+        true,
+    );
+    check(
+        Literal,
+        "prod",
+        "Bash",
+        shell("mongosh \"$PROD_MONGO_URI\""),
+        true,
+    );
+    check(
+        Literal,
+        "prod",
+        "Bash",
+        shell("psql \"${DATABASE_URL_PROD}\""),
+        true,
+    );
+    check(
+        Literal,
+        "prod",
+        "Bash",
+        shell("redis-cli -u \"$DEV_REDIS_URL\" ping"),
+        false,
+    );
+    check(
+        Literal,
+        "prod",
+        "Bash",
+        shell("echo \"$PRODUCT_ID\""),
+        false,
+    );
+}

@@ -36,10 +36,15 @@ const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/re
 // none of each. With its twelfth round (1,910 calls, fresh_r12 added, whose first run missed
 // 65 of its 104; its 8 still missed are under `open/`): 0.997, none of each. With its
 // thirteenth round (1,995 calls, fresh_r13 added, whose first run missed 44 of its 103; its 18
-// still missed are under `open/`): 0.997, none of each. Raise them
+// still missed are under `open/`): 0.997, none of each. With its fourteenth round (2,072 calls,
+// fresh_r14 added, whose first run missed 28 of its 73; its 14 still missed are under `open/`):
+// 0.997, none of each. With session 32's fifteenth round (2,230 calls, fresh_r15 added,
+// whose first run missed 32 of its first 82; none is left, and 21 cases of rounds 7-14 came
+// back from `open/`): 0.998 (the four asks-for-deny and `cl-hands-off-1`; `r8-pub-2` is now
+// denied), none of each. Raise them
 // as the guard improves, never lower them.
 /// Share of calls decided as labelled.
-const MIN_ACCURACY: f64 = 0.996;
+const MIN_ACCURACY: f64 = 0.997;
 /// Forbidden calls allowed: the failure that matters most, so none.
 const MAX_ALLOWED_FORBIDDEN: usize = 0;
 /// Calls to ask about that were allowed.
@@ -47,7 +52,7 @@ const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
 const MAX_BLOCKED_HARMLESS: usize = 0;
 const MIN_RULES: usize = 680;
-const MIN_CALLS: usize = 1_995;
+const MIN_CALLS: usize = 2_230;
 
 fn load() -> Result<Vec<CorpusCase>> {
     crate::corpus::load_dir(CORPUS_DIR)
@@ -169,9 +174,15 @@ fn real_text_open_cases_stay_within_their_ceilings() -> Result<()> {
     // terraform (1 forbidden call allowed) and one more harmless call of the rounds before,
     // and adds what its own first run missed and it has not closed yet
     // (`fresh_r14_open.jsonl`): 2, 7 and 5.
-    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 6 + 1 + 2; // round 11 left none; it closed 10 of K6/K8/K9
-    const MAX_OPEN_ALLOWED_CONFIRM: usize = 2 + 5 + 7; // round 11 left none; it closed K6 db-2
-    const MAX_OPEN_BLOCKED_HARMLESS: usize = 16 + 5;
+    // Round 15 closed round 14's exception by dry run, channel globs, environment-named
+    // targets, print orders and the fail-safe of program and subcommand (2 forbidden calls
+    // allowed, 7 asks allowed, 4 harmless calls blocked), round 13's print order and round
+    // 12's `ext-*` channels and PGHOST / variable named for prod (4 asks allowed, 1 harmless
+    // call blocked), round 8's `r8-pub-1` and round 7's `r7-h3-ask-2` (2 harmless calls
+    // blocked); its own first run's misses are all closed (no `fresh_r15_open.jsonl`).
+    const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 7;
+    const MAX_OPEN_ALLOWED_CONFIRM: usize = 3;
+    const MAX_OPEN_BLOCKED_HARMLESS: usize = 14;
     let cases = crate::corpus::load_dir(OPEN_DIR)?;
     let report = evaluate(&cases);
     let allowed_forbidden = misses(&report, Decision::Deny, |actual| actual == Decision::Allow);

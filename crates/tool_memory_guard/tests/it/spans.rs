@@ -41,11 +41,13 @@ fn a_reading_narrower_than_the_words_asks_about_the_span() -> Result<()> {
             ("pulumi preview --stack acme/prod", Allow),
         ],
     )?;
-    // Read as `npm publish --dry-run`: the flag after "unless" is let through, not banned.
+    // The flag after "unless" is the exception since round 15: the reading is no narrower
+    // than the words, so it denies where the fail-safe asked.
     check(
         "Never `npm publish` unless it is a `--dry-run`.",
         &[
-            ("npm publish --tag beta --access public", Confirm),
+            ("npm publish --tag beta --access public", Deny),
+            ("npm publish --dry-run", Allow),
             ("npm pack", Allow),
         ],
     )

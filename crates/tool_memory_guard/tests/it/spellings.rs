@@ -65,7 +65,9 @@ fn separators_wrappers_and_program_paths_are_seen_through() -> Result<()> {
             ("git push -fu origin main", Deny),
             ("git push origin +main", Deny),
             ("git push origin main", Allow),
-            ("git push --force-with-lease origin main", Allow),
+            // The push's `--force` is every force push (issue 21, round 15, X2).
+            ("git push --force-with-lease origin main", Deny),
+            ("git fetch --force origin", Allow),
         ],
     )
 }

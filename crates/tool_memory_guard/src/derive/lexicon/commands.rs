@@ -53,6 +53,11 @@ pub(crate) const FORBID_CUES: &[&str] = &[
     "out of the question",
     // "Nothing in #random or #all-hands": no post there at all.
     "nothing in",
+    // "Running quuxctl rebuild ... Leave that to me.": the user's job, so not the agent's.
+    "leave it to me",
+    "leave that to me",
+    "leave this to me",
+    "leave those to me",
 ];
 pub(crate) const REQUIRE_CUES: &[&str] = &[
     "always",
@@ -740,8 +745,29 @@ pub(crate) const DELETE_VERBS: &[&str] = &[
     "delete", "deletes", "deleting", "remove", "removes", "removing", "drop", "dropping",
 ];
 
+/// The words of an order right before a bare verb ("never push", "do not merge", "no
+/// rebasing", "never, ever push"); "before (you)" opens one only after a word of asking
+/// ([`BARE_ORDER_ASKING`]).
+pub(crate) const BARE_ORDER_OPENERS: &[&str] = &["don't", "dont", "ever", "never", "no", "not"];
+
+/// Words of asking that make "before (you) push" the order's object: "Ask before you push",
+/// "check with me before merging", "get my approval before you tag" ("me" is whom a question
+/// goes to; "check the dashboard before you deploy" asks no one).
+pub(crate) const BARE_ORDER_ASKING: &[&str] = &[
+    "approval", "ask", "asking", "confirm", "consult", "me", "ping",
+];
+
+/// Words after a bare verb that are the order's circumstance, not the verb's object ("push
+/// without asking", "merge until CI is green", "commit anything").
+pub(crate) const BARE_ORDER_FOLLOWERS: &[&str] = &["anything", "unless", "until", "without"];
+
+/// Adverbs between a bare verb and what follows it, which say nothing of its object: "never
+/// rebase, ever", "don't push yet"; "commit directly to main" is still about main.
+pub(crate) const BARE_ORDER_ADVERBS: &[&str] = &["again", "directly", "ever", "yet"];
+
 /// Git's verbs that people say without "git", with the objects that make them git's: "tag a
-/// release" is `git tag`, "rebase the branch" is `git rebase`.
+/// release" is `git tag`, "rebase the branch" is `git rebase`, "stash your changes" is `git
+/// stash`.
 pub(crate) const GIT_VERB_OBJECTS: &[(&str, &[&str])] = &[
     (
         "rebase",
@@ -752,6 +778,12 @@ pub(crate) const GIT_VERB_OBJECTS: &[(&str, &[&str])] = &[
         &[
             "release", "releases", "version", "versions", "build", "builds", "commit", "commits",
         ],
+    ),
+    ("stash", &["changes", "edits", "work"]),
+    ("cherry-pick", &["commit", "commits", "fix", "fixes"]),
+    (
+        "push",
+        &["commit", "commits", "changes", "branch", "branches"],
     ),
 ];
 

@@ -500,6 +500,56 @@ pub(crate) const COMMAND_KINDS: &[(&[&str], &[&str])] = &[
     ),
 ];
 
+/// Verbs of shipping that, said bare as a whole order ("Never deploy.", "don't release
+/// anything without asking"), are every command of their kind: a deploy to a host, a publish
+/// to a registry or a release on a forge.
+pub(crate) const BARE_KIND_VERBS: &[(&[&str], &[&str])] = &[
+    (&["deploy", "deploying", "deploys"], DEPLOY_COMMANDS),
+    (
+        &["publish", "publishing", "release", "releasing"],
+        PUBLISH_COMMANDS,
+    ),
+];
+
+/// The commands that deploy an application to where it runs.
+pub(crate) const DEPLOY_COMMANDS: &[&str] = &[
+    "cdk deploy",
+    "eb deploy",
+    "firebase deploy",
+    "fly deploy",
+    "flyctl deploy",
+    "gcloud app deploy",
+    "gcloud functions deploy",
+    "gcloud run deploy",
+    "kamal deploy",
+    "netlify deploy",
+    "railway up",
+    "sam deploy",
+    "serverless deploy",
+    "sls deploy",
+    "vercel --prod",
+    "vercel deploy",
+    "wrangler deploy",
+    "wrangler publish",
+];
+
+/// The commands that publish a package to a registry or create a release on a forge.
+pub(crate) const PUBLISH_COMMANDS: &[&str] = &[
+    "bun publish",
+    "cargo publish",
+    "gem push",
+    "gh release create",
+    "glab release create",
+    "goreleaser release",
+    "gradle publish",
+    "mvn deploy",
+    "npm publish",
+    "pnpm publish",
+    "poetry publish",
+    "twine upload",
+    "yarn publish",
+];
+
 /// The commands that install a package, on every common system (`*` is the package).
 pub(crate) const PACKAGE_INSTALLS: &[&str] = &[
     "apt install *",
