@@ -127,7 +127,12 @@ fn introduction_of(
 /// introduce nothing (nearly all) are not read sentence by sentence.
 fn may_introduce(reading: PlainLine<'_>) -> bool {
     let form = reading.form();
-    reading.sets().any(INTRO_TRIGGER) || names_rules_file(form) || form.contains("tl;dr")
+    reading.sets().any(INTRO_TRIGGER)
+        || names_rules_file(form)
+        || form.contains("tl;dr")
+        // A question about "this" ("Is this right?") has no trigger word; lines of a pasted
+        // file seldom ask anything.
+        || form.contains('?')
 }
 
 /// Whether a match form names a rules file ([`RULES_FILES`], anywhere in it): one search for
@@ -317,6 +322,7 @@ fn clause_intro(reading: PlainLine<'_>, clause: &str, colon: bool) -> Option<Cla
         || request_before_colon
         || (opinion && pointer)
         || (question && pointer_to_material)
+        || ((question || opinion) && asks_of_this(clause, &words))
     {
         return Some(ClauseIntro::Material);
     }
@@ -428,6 +434,23 @@ fn forward_reference(words: &[Token<'_>]) -> (bool, bool) {
         }
     }
     (pointer, to_material)
+}
+
+/// Whether a question is about "this" or "these" as a whole ("Is this right?", "Does this look
+/// ok?", "What do you think of this policy my manager sent round?"): asked above lines of
+/// text, it asks about them, and what they order is theirs, not the user's. The pointer is the
+/// question's subject, within its first three words, or the object of an opinion anywhere
+/// (the caller knows which); "is this week free?" is about time.
+fn asks_of_this(clause: &str, words: &[Token<'_>]) -> bool {
+    if !clause.trim_end().ends_with('?') {
+        return false;
+    }
+    let opinion = contains_phrase(words, OPINION_PHRASES);
+    let reach = if opinion { words.len() } else { 3 };
+    words.iter().enumerate().take(reach).any(|(index, word)| {
+        matches!(word.text, "this" | "these")
+            && words.get(index + 1).is_none_or(|next| !next.is(TIME_WORD))
+    })
 }
 
 /// "Here is the email I got", "Bob's reply", "the thread", "chat log": a noun phrase that
