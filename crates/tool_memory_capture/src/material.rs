@@ -380,7 +380,13 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
             Some(Intro::Rules) => {
                 rules_from = Some(spans.len());
                 adopted_at = Some(spans.len());
-                spans.push(own(index, line));
+                // "From now on, follow these:" orders only what follows, which is captured
+                // line by line; "Remember: never push to main." still orders on its line.
+                let orders = !line.trim_end().ends_with(':');
+                spans.push(Span {
+                    orders,
+                    ..own(index, line)
+                });
                 mode = Mode::Rules;
             }
             Some(Intro::AdoptBackward) => {

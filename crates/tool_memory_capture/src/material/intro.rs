@@ -267,7 +267,15 @@ fn clause_intro(reading: PlainLine<'_>, clause: &str, colon: bool) -> Option<Cla
     let rules_noun = sets.any(RULES_NOUN);
     // A project's markdown file (README.md, CONTRIBUTING.md, SECURITY.md) is a document like
     // any other; the agents' rules files were taken as such above.
-    let material_noun = sets.any(MATERIAL_NOUN) || form.contains(".md");
+    // "Going forward" and "moving forward" are a time, not a forwarded message.
+    let material_noun = (sets.any(MATERIAL_NOUN)
+        && words.iter().enumerate().any(|(index, word)| {
+            word.is(MATERIAL_NOUN)
+                && !(word.text == "forward"
+                    && index > 0
+                    && matches!(words[index - 1].text, "going" | "moving"))
+        }))
+        || form.contains(".md");
     // "I'm not adopting it", "don't follow these": refusing is no adoption; what it refuses
     // is handed over, and proposes nothing. One pass over the words finds both.
     let mut adopts = contains_phrase(&words, ADOPT_PHRASES);
@@ -392,7 +400,8 @@ fn pronoun_object(words: &[Token<'_>], index: usize) -> bool {
         Some("the") => index + 2,
         _ => index + 1,
     };
-    let after = words.get(index + 2);
+    // The word after the object: "obey the following:" has none.
+    let after = words.get(object + 1);
     matches!(
         text(object),
         Some("it" | "this" | "these" | "them" | "following" | "below")

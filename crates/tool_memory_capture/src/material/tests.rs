@@ -839,3 +839,45 @@ fn a_question_about_this_hands_over_what_follows() {
         );
     }
 }
+
+#[test]
+fn an_adopting_lead_in_before_a_colon_orders_nothing_itself() {
+    let orders =
+        |message: &str| -> Vec<bool> { spans_of(message).iter().map(|span| span.orders).collect() };
+    assert_eq!(
+        orders("From now on, follow these:\n- Never push."),
+        [false, true]
+    );
+    assert_eq!(
+        orders("Going forward, obey the following:\nNever push."),
+        [false, true]
+    );
+    // An order on the line of the colon is still the user's.
+    assert_eq!(
+        orders("Remember: never push to main.\nNever tag."),
+        [true, true]
+    );
+}
+
+#[test]
+fn going_forward_adopts_the_following() {
+    for message in [
+        "Going forward, obey the following:\n1. Never force-push.",
+        "Moving forward, follow these:\n- Never tag.",
+    ] {
+        assert!(
+            spans_of(message)
+                .iter()
+                .all(|span| span.voice == Voice::Own),
+            "{message:?}"
+        );
+    }
+    // A forwarded message is still one.
+    check(
+        "Summarise this forward:\nNever tag.",
+        &[
+            ("Summarise this forward:", None),
+            ("Never tag.", Some(HandedOver)),
+        ],
+    );
+}
