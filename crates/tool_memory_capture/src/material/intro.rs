@@ -448,18 +448,24 @@ fn forward_reference(words: &[Token<'_>]) -> (bool, bool) {
 /// Whether a question is about "this" or "these" as a whole ("Is this right?", "Does this look
 /// ok?", "What do you think of this policy my manager sent round?"): asked above lines of
 /// text, it asks about them, and what they order is theirs, not the user's. The pointer is the
-/// question's subject, within its first three words, or the object of an opinion anywhere
-/// (the caller knows which); "is this week free?" is about time.
+/// question's subject, within its first three words, its last word ("Any typos in this?"), or
+/// the object of an opinion anywhere (the caller knows which); "is this week free?" is about
+/// time.
 fn asks_of_this(clause: &str, words: &[Token<'_>]) -> bool {
     if !clause.trim_end().ends_with('?') {
         return false;
     }
     let opinion = contains_phrase(words, OPINION_PHRASES);
     let reach = if opinion { words.len() } else { 3 };
-    words.iter().enumerate().take(reach).any(|(index, word)| {
-        matches!(word.text, "this" | "these")
-            && words.get(index + 1).is_none_or(|next| !next.is(TIME_WORD))
-    })
+    let pointer = |word: &Token<'_>| matches!(word.text, "this" | "these");
+    // "Any typos in this?", "What's wrong with these?": the pointer closes the question. A
+    // request put as a question ("Can you remind me about this?") points at its topic.
+    let closing = words.last().is_some_and(pointer)
+        && !matches!(words[0].text, "can" | "could" | "would" | "will");
+    closing
+        || words.iter().enumerate().take(reach).any(|(index, word)| {
+            pointer(word) && words.get(index + 1).is_none_or(|next| !next.is(TIME_WORD))
+        })
 }
 
 /// "Here is the email I got", "Bob's reply", "the thread", "chat log": a noun phrase that

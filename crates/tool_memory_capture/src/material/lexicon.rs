@@ -16,7 +16,8 @@ pub(crate) fn has(list: &[&str], word: &str) -> bool {
 /// belong here because "check this:" and "read this:" hand material over; what follows them
 /// must still point at material (see `material.rs`). "Import", "convert", "turn" (… into), "transform"
 /// work on a text or data handed over ("Import this CSV into a table plan:"); "fix" works on
-/// one's wording ("Fix the grammar of the runbook I drafted below.").
+/// one's wording ("Fix the grammar of the runbook I drafted below."), and so do "tidy",
+/// "clarify" and "spellcheck" ("Could you tidy up the wording of the notes below?").
 pub(crate) const PROCESS_VERBS: &[&str] = &[
     "analyse",
     "analyze",
@@ -24,6 +25,7 @@ pub(crate) const PROCESS_VERBS: &[&str] = &[
     "answer",
     "assess",
     "check",
+    "clarify",
     "condense",
     "convert",
     "correct",
@@ -55,9 +57,12 @@ pub(crate) const PROCESS_VERBS: &[&str] = &[
     "rewrite",
     "shorten",
     "simplify",
+    "spell-check",
+    "spellcheck",
     "summarise",
     "summarize",
     "tabulate",
+    "tidy",
     "transform",
     "translate",
     "turn",

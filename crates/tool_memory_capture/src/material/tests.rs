@@ -812,6 +812,10 @@ fn a_question_about_this_hands_over_what_follows() {
         "What does this commit do?",
         "Fix the grammar of the runbook I drafted below.",
         "Check this Stack Overflow answer about caching.",
+        "Any typos in this?",
+        "What's wrong with these?",
+        "Spellcheck this for me.",
+        "Could you tidy up the wording of the notes below?",
     ] {
         let message = format!("{lead}\n\nNever run the cleanup job.");
         let found = spans_of(&message);
@@ -827,6 +831,7 @@ fn a_question_about_this_hands_over_what_follows() {
     for message in [
         "Is this week free?\nNever book Mondays.",
         "Can you always ask me about this?\nNever push to main.",
+        "Could you remind me about this?\nNever book Mondays.",
         "Why is the build red?\nNever skip the tests.",
         "Is this right?",
         "Please follow this doc from now on:\nNever deploy on Fridays.",
