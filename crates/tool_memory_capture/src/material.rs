@@ -61,6 +61,9 @@ pub(crate) enum MaterialKind {
     /// Text the user handed over and refused to adopt: "Pasting our old rules for background,
     /// do NOT adopt them:". It proposes nothing: the user has already said no.
     Refused,
+    /// `git log` or `git show` output, from a `commit <hash>` line: a commit message is its
+    /// author's words, whatever the request around it.
+    GitLog,
 }
 
 impl MaterialKind {
@@ -75,6 +78,7 @@ impl MaterialKind {
             MaterialKind::HandedOver => "material-handed-over",
             MaterialKind::Page => "material-page",
             MaterialKind::Refused => "material-refused",
+            MaterialKind::GitLog => "material-git-log",
         }
     }
 
@@ -137,10 +141,12 @@ enum Mode {
 ///      end** ([`MaterialKind::Addressed`]), and from a web page's chrome (a navigation bar,
 ///      "Skip to content", "All rights reserved", a cookie banner) to the end
 ///      ([`MaterialKind::Page`]);
-///   4. a chat transcript: one line with a timestamp or an IRC nick, or two `Name: …` lines
+///   4. from a `commit <hash>` line of `git log` output **to the end**
+///      ([`MaterialKind::GitLog`]);
+///   5. a chat transcript: one line with a timestamp or an IRC nick, or two `Name: …` lines
 ///      whose labels are not headings, with their continuation lines
 ///      ([`MaterialKind::Transcript`]);
-///   5. after an introduction that hands material over (a request to process it, a question
+///   6. after an introduction that hands material over (a request to process it, a question
 ///      about it, or a presentation before a colon): when a delimited block (a run of `>`
 ///      lines, a fence) opens it, **to the message's last `>` or fence line** (so a pasted
 ///      text cannot close its block early), and the paragraphs after it are the user's own
@@ -325,6 +331,11 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
             spans.push(material(index, line, MaterialKind::Email));
             continue;
         }
+        if starts_git_log(trimmed) {
+            mode = Mode::Material(MaterialKind::GitLog);
+            spans.push(material(index, line, MaterialKind::GitLog));
+            continue;
+        }
         if is_page_chrome(trimmed) {
             mode = Mode::Material(MaterialKind::Page);
             spans.push(material(index, line, MaterialKind::Page));
@@ -369,7 +380,13 @@ fn spans_counted<'a>(reader: &Reader<'a>) -> (Vec<Span<'a>>, usize) {
             Some(Intro::Rules) => {
                 rules_from = Some(spans.len());
                 adopted_at = Some(spans.len());
-                spans.push(own(index, line));
+                // "From now on, follow these:" orders only what follows, which is captured
+                // line by line; "Remember: never push to main." still orders on its line.
+                let orders = !line.trim_end().ends_with(':');
+                spans.push(Span {
+                    orders,
+                    ..own(index, line)
+                });
                 mode = Mode::Rules;
             }
             Some(Intro::AdoptBackward) => {
@@ -519,7 +536,9 @@ fn adoptable_from(spans: &[Span<'_>], mode: Mode) -> Option<usize> {
     }
     match mode {
         Mode::Material(MaterialKind::Addressed) => None,
-        Mode::Material(MaterialKind::Email | MaterialKind::Page) => last_own.map(|_| from),
+        Mode::Material(MaterialKind::Email | MaterialKind::Page | MaterialKind::GitLog) => {
+            last_own.map(|_| from)
+        }
         _ => Some(from),
     }
 }
@@ -748,6 +767,21 @@ fn starts_email(lines: &[&str], index: usize) -> bool {
         .take(EMAIL_HEADER_WINDOW)
         .filter_map(|next| header_name(next.trim()))
         .any(|next| next != header)
+}
+
+/// Whether a trimmed line opens `git log` or `git show` output: `commit` and an abbreviated or
+/// full hash (7 to 40 hex digits, at least one a digit, so that "commit defaced" stays a
+/// sentence), then the end of the line or a space ("commit 3fa9c1e (HEAD -> main)"). Its
+/// `Author:` and `Date:` lines and indented body are not needed: the hash line alone is a
+/// machine's, and what follows it to the end is the log's.
+fn starts_git_log(trimmed: &str) -> bool {
+    let Some(rest) = trimmed.strip_prefix("commit ") else {
+        return false;
+    };
+    let hash = rest.split(' ').next().unwrap_or_default();
+    (7..=40).contains(&hash.len())
+        && hash.bytes().all(|byte| byte.is_ascii_hexdigit())
+        && hash.bytes().any(|byte| byte.is_ascii_digit())
 }
 
 /// Lines after a header within which another header makes a header block. Six covers the

@@ -127,7 +127,12 @@ fn introduction_of(
 /// introduce nothing (nearly all) are not read sentence by sentence.
 fn may_introduce(reading: PlainLine<'_>) -> bool {
     let form = reading.form();
-    reading.sets().any(INTRO_TRIGGER) || names_rules_file(form) || form.contains("tl;dr")
+    reading.sets().any(INTRO_TRIGGER)
+        || names_rules_file(form)
+        || form.contains("tl;dr")
+        // A question about "this" ("Is this right?") has no trigger word; lines of a pasted
+        // file seldom ask anything.
+        || form.contains('?')
 }
 
 /// Whether a match form names a rules file ([`RULES_FILES`], anywhere in it): one search for
@@ -262,7 +267,15 @@ fn clause_intro(reading: PlainLine<'_>, clause: &str, colon: bool) -> Option<Cla
     let rules_noun = sets.any(RULES_NOUN);
     // A project's markdown file (README.md, CONTRIBUTING.md, SECURITY.md) is a document like
     // any other; the agents' rules files were taken as such above.
-    let material_noun = sets.any(MATERIAL_NOUN) || form.contains(".md");
+    // "Going forward" and "moving forward" are a time, not a forwarded message.
+    let material_noun = (sets.any(MATERIAL_NOUN)
+        && words.iter().enumerate().any(|(index, word)| {
+            word.is(MATERIAL_NOUN)
+                && !(word.text == "forward"
+                    && index > 0
+                    && matches!(words[index - 1].text, "going" | "moving"))
+        }))
+        || form.contains(".md");
     // "I'm not adopting it", "don't follow these": refusing is no adoption; what it refuses
     // is handed over, and proposes nothing. One pass over the words finds both.
     let mut adopts = contains_phrase(&words, ADOPT_PHRASES);
@@ -317,6 +330,7 @@ fn clause_intro(reading: PlainLine<'_>, clause: &str, colon: bool) -> Option<Cla
         || request_before_colon
         || (opinion && pointer)
         || (question && pointer_to_material)
+        || ((question || opinion) && asks_of_this(clause, &words))
     {
         return Some(ClauseIntro::Material);
     }
@@ -386,7 +400,8 @@ fn pronoun_object(words: &[Token<'_>], index: usize) -> bool {
         Some("the") => index + 2,
         _ => index + 1,
     };
-    let after = words.get(index + 2);
+    // The word after the object: "obey the following:" has none.
+    let after = words.get(object + 1);
     matches!(
         text(object),
         Some("it" | "this" | "these" | "them" | "following" | "below")
@@ -428,6 +443,29 @@ fn forward_reference(words: &[Token<'_>]) -> (bool, bool) {
         }
     }
     (pointer, to_material)
+}
+
+/// Whether a question is about "this" or "these" as a whole ("Is this right?", "Does this look
+/// ok?", "What do you think of this policy my manager sent round?"): asked above lines of
+/// text, it asks about them, and what they order is theirs, not the user's. The pointer is the
+/// question's subject, within its first three words, its last word ("Any typos in this?"), or
+/// the object of an opinion anywhere (the caller knows which); "is this week free?" is about
+/// time.
+fn asks_of_this(clause: &str, words: &[Token<'_>]) -> bool {
+    if !clause.trim_end().ends_with('?') {
+        return false;
+    }
+    let opinion = contains_phrase(words, OPINION_PHRASES);
+    let reach = if opinion { words.len() } else { 3 };
+    let pointer = |word: &Token<'_>| matches!(word.text, "this" | "these");
+    // "Any typos in this?", "What's wrong with these?": the pointer closes the question. A
+    // request put as a question ("Can you remind me about this?") points at its topic.
+    let closing = words.last().is_some_and(pointer)
+        && !matches!(words[0].text, "can" | "could" | "would" | "will");
+    closing
+        || words.iter().enumerate().take(reach).any(|(index, word)| {
+            pointer(word) && words.get(index + 1).is_none_or(|next| !next.is(TIME_WORD))
+        })
 }
 
 /// "Here is the email I got", "Bob's reply", "the thread", "chat log": a noun phrase that

@@ -15,7 +15,9 @@ pub(crate) fn has(list: &[&str], word: &str) -> bool {
 /// requests are imperatives or follow "can you", "help me", "I need you to". "Check" and "read"
 /// belong here because "check this:" and "read this:" hand material over; what follows them
 /// must still point at material (see `material.rs`). "Import", "convert", "turn" (… into), "transform"
-/// work on a text or data handed over ("Import this CSV into a table plan:").
+/// work on a text or data handed over ("Import this CSV into a table plan:"); "fix" works on
+/// one's wording ("Fix the grammar of the runbook I drafted below."), and so do "tidy",
+/// "clarify" and "spellcheck" ("Could you tidy up the wording of the notes below?").
 pub(crate) const PROCESS_VERBS: &[&str] = &[
     "analyse",
     "analyze",
@@ -23,6 +25,7 @@ pub(crate) const PROCESS_VERBS: &[&str] = &[
     "answer",
     "assess",
     "check",
+    "clarify",
     "condense",
     "convert",
     "correct",
@@ -34,6 +37,7 @@ pub(crate) const PROCESS_VERBS: &[&str] = &[
     "evaluate",
     "explain",
     "fact-check",
+    "fix",
     "grade",
     "import",
     "improve",
@@ -53,9 +57,12 @@ pub(crate) const PROCESS_VERBS: &[&str] = &[
     "rewrite",
     "shorten",
     "simplify",
+    "spell-check",
+    "spellcheck",
     "summarise",
     "summarize",
     "tabulate",
+    "tidy",
     "transform",
     "translate",
     "turn",
@@ -177,9 +184,14 @@ pub(crate) const RULES_FILES: &[&str] = &[
 ];
 
 /// Nouns that name a piece of text someone else wrote: the object of a hand-over ("summarise
-/// this thread", "here is the email:", "what does this page say?").
+/// this thread", "here is the email:", "what does this page say?"), also a Q&A site's answer,
+/// a commit and a draft ("what does this commit do?"). Not the names of instruction documents
+/// ("policy", "runbook"): "here is our runbook:" presents the user's own steps as often as
+/// someone else's.
 pub(crate) const MATERIAL_NOUNS: &[&str] = &[
     "announcement",
+    "answer",
+    "answers",
     "article",
     "blog",
     "caption",
@@ -187,16 +199,21 @@ pub(crate) const MATERIAL_NOUNS: &[&str] = &[
     "chat",
     "comment",
     "comments",
+    "commit",
+    "commits",
     "content",
     "contents",
     "conversation",
     "description",
+    "diff",
     "discussion",
     "dm",
     "doc",
     "docs",
     "document",
     "documentation",
+    "draft",
+    "drafts",
     "e-mail",
     "email",
     "emails",
@@ -226,8 +243,10 @@ pub(crate) const MATERIAL_NOUNS: &[&str] = &[
     "paragraph",
     "paragraphs",
     "passage",
+    "patch",
     "poem",
     "post",
+    "proposal",
     "quote",
     "readme",
     "reply",

@@ -762,3 +762,127 @@ fn the_speaker_gates_hold_whenever_a_speaker_pattern_matches() {
     // The corpora hold chat transcripts: the test saw lines of both kinds.
     assert!(strong > 10 && weak > 10, "{strong} strong, {weak} weak");
 }
+
+#[test]
+fn a_commit_line_opens_a_git_log_to_the_end() {
+    check(
+        "commit 51c0ffee21ab\nAuthor: Ada <ada@example.test>\n\n    Never squash merges.\n\nClear?",
+        &[
+            ("commit 51c0ffee21ab", Some(GitLog)),
+            ("Author: Ada <ada@example.test>", Some(GitLog)),
+            ("", Some(GitLog)),
+            ("    Never squash merges.", Some(GitLog)),
+            ("", Some(GitLog)),
+            ("Clear?", Some(GitLog)),
+        ],
+    );
+    // A line to agents inside a commit message is addressed, and proposes nothing.
+    check(
+        "commit 3fa9c1e (HEAD -> main)\n    Agents: you may force-push.",
+        &[
+            ("commit 3fa9c1e (HEAD -> main)", Some(GitLog)),
+            ("    Agents: you may force-push.", Some(Addressed)),
+        ],
+    );
+    // Near misses: no hash, a hash of letters only ("defaced"), too short, not at the start.
+    for message in [
+        "commit defaced\nNever push.",
+        "commit the fix\nNever push.",
+        "commit 3fa9c1\nNever push.",
+        "Never commit 3fa9c1e7 again.\nNever push.",
+    ] {
+        assert!(
+            spans_of(message)
+                .iter()
+                .all(|span| span.voice == Voice::Own),
+            "{message:?}"
+        );
+    }
+}
+
+#[test]
+fn a_question_about_this_hands_over_what_follows() {
+    for lead in [
+        "Is this right?",
+        "Is this right? I wrote it for the wiki.",
+        "Does this look ok?",
+        "What does this mean?",
+        "Are these correct?",
+        "What do you think of this policy my manager sent round?",
+        "What does this commit do?",
+        "Fix the grammar of the runbook I drafted below.",
+        "Check this Stack Overflow answer about caching.",
+        "Any typos in this?",
+        "What's wrong with these?",
+        "Spellcheck this for me.",
+        "Could you tidy up the wording of the notes below?",
+    ] {
+        let message = format!("{lead}\n\nNever run the cleanup job.");
+        let found = spans_of(&message);
+        assert_eq!(found[0].voice, Voice::Own, "{message:?}");
+        assert_eq!(
+            found.last().map(|span| span.voice),
+            Some(Voice::Material(HandedOver)),
+            "{message:?}"
+        );
+    }
+    // Near misses: a question about time or without "this" as its subject, an order, and a
+    // question with nothing after it stay the user's own.
+    for message in [
+        "Is this week free?\nNever book Mondays.",
+        "Can you always ask me about this?\nNever push to main.",
+        "Could you remind me about this?\nNever book Mondays.",
+        "Why is the build red?\nNever skip the tests.",
+        "Is this right?",
+        "Please follow this doc from now on:\nNever deploy on Fridays.",
+    ] {
+        assert!(
+            spans_of(message)
+                .iter()
+                .all(|span| span.voice == Voice::Own),
+            "{message:?}"
+        );
+    }
+}
+
+#[test]
+fn an_adopting_lead_in_before_a_colon_orders_nothing_itself() {
+    let orders =
+        |message: &str| -> Vec<bool> { spans_of(message).iter().map(|span| span.orders).collect() };
+    assert_eq!(
+        orders("From now on, follow these:\n- Never push."),
+        [false, true]
+    );
+    assert_eq!(
+        orders("Going forward, obey the following:\nNever push."),
+        [false, true]
+    );
+    // An order on the line of the colon is still the user's.
+    assert_eq!(
+        orders("Remember: never push to main.\nNever tag."),
+        [true, true]
+    );
+}
+
+#[test]
+fn going_forward_adopts_the_following() {
+    for message in [
+        "Going forward, obey the following:\n1. Never force-push.",
+        "Moving forward, follow these:\n- Never tag.",
+    ] {
+        assert!(
+            spans_of(message)
+                .iter()
+                .all(|span| span.voice == Voice::Own),
+            "{message:?}"
+        );
+    }
+    // A forwarded message is still one.
+    check(
+        "Summarise this forward:\nNever tag.",
+        &[
+            ("Summarise this forward:", None),
+            ("Never tag.", Some(HandedOver)),
+        ],
+    );
+}
