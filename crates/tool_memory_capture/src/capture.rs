@@ -242,13 +242,18 @@ mod tests {
 
     /// `message` with successful calls of `tools` proposes exactly these (tool, rule) edicts.
     fn check(message: &str, tools: &[&str], expected: &[(&str, &str)]) {
-        let output = capture_turn(&turn(message, tools), at());
+        check_turn(&turn(message, tools), expected);
+    }
+
+    /// `turn` proposes exactly these (tool, rule) edicts.
+    fn check_turn(turn: &TurnRecord, expected: &[(&str, &str)]) {
+        let output = capture_turn(turn, at());
         let found: Vec<(&str, &str)> = output
             .rules
             .iter()
             .map(|rule| (rule.tool_name.as_str(), rule.rule.as_str()))
             .collect();
-        assert_eq!(found, expected, "{message:?}");
+        assert_eq!(found, expected, "{:?}", turn.user_message);
     }
 
     /// `message` with the catalogue `tools` (none ran) proposes exactly these edicts.
@@ -258,13 +263,7 @@ mod tests {
             available_tools: tools.iter().map(|name| (*name).to_owned()).collect(),
             ..TurnRecord::default()
         };
-        let output = capture_turn(&turn, at());
-        let found: Vec<(&str, &str)> = output
-            .rules
-            .iter()
-            .map(|rule| (rule.tool_name.as_str(), rule.rule.as_str()))
-            .collect();
-        assert_eq!(found, expected, "{message:?}");
+        check_turn(&turn, expected);
     }
 
     #[test]

@@ -360,16 +360,22 @@ fn topic_from(tokens: &[Token<'_>], start: usize) -> Option<Parse> {
     })
 }
 
-/// "The rule about Sarah no longer applies", "the Slack ban is lifted".
-fn retired_rule_at(tokens: &[Token<'_>], index: usize) -> Option<Parse> {
-    let mut at = index;
-    if !word_at(tokens, at).is_some_and(|word| DETERMINERS.contains(&word)) {
+/// Where the topic of "the (old / whole …) X rule" starts: after a determiner at `index` and
+/// the qualifiers that follow it; `None` without the determiner.
+fn after_determiner(tokens: &[Token<'_>], index: usize) -> Option<usize> {
+    if !word_at(tokens, index).is_some_and(|word| DETERMINERS.contains(&word)) {
         return None;
     }
-    at += 1;
+    let mut at = index + 1;
     while word_at(tokens, at).is_some_and(|word| QUALIFIERS.contains(&word)) {
         at += 1;
     }
+    Some(at)
+}
+
+/// "The rule about Sarah no longer applies", "the Slack ban is lifted".
+fn retired_rule_at(tokens: &[Token<'_>], index: usize) -> Option<Parse> {
+    let at = after_determiner(tokens, index)?;
     let end = clause_end(tokens, at);
     let ending =
         (at..end).find(|position| phrase_at(tokens, *position, RETIRED_ENDINGS).is_some())?;
@@ -405,15 +411,7 @@ fn retired_rule_at(tokens: &[Token<'_>], index: usize) -> Option<Parse> {
 /// "The deploy ban is only for `prod` now", "the push rule only applies to `main`": the rule
 /// on X is lifted and a narrower one stated in its place (the sentence is that rule).
 fn narrowed_rule_at(tokens: &[Token<'_>], index: usize) -> Option<Parse> {
-    let mut at = index;
-    if !word_at(tokens, at).is_some_and(|word| DETERMINERS.contains(&word)) {
-        return None;
-    }
-    at += 1;
-    while word_at(tokens, at).is_some_and(|word| QUALIFIERS.contains(&word)) {
-        at += 1;
-    }
-    let topic = at;
+    let topic = after_determiner(tokens, index)?;
     // The rule noun closes a short topic: "the deploy ban", "the `git push` rule".
     let noun = (topic + 1..tokens.len().min(topic + 5)).find(|position| {
         word_at(tokens, *position).is_some_and(|word| RULE_NOUNS.contains(&word) && word != "thing")
