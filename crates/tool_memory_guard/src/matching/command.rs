@@ -164,8 +164,25 @@ impl CommandPattern {
                         .all(|(a, b)| same_argument(program, a, b))
             }
         };
+        // `hg -R repo strip`, `p4 -u me -c ws submit`: the subcommand after the values of the
+        // program's own options, as the program reads it (its short name in full).
+        let after_options = || {
+            !subcommands.is_empty()
+                && (1..=invocation.option_values).any(|skipped| {
+                    let mut rest = invocation
+                        .positional
+                        .get(skipped..)
+                        .unwrap_or_default()
+                        .to_vec();
+                    if let Some(first) = rest.first_mut() {
+                        *first = canonical_subcommand(program, first).to_owned();
+                    }
+                    names(&rest)
+                })
+        };
         // `terraform apply -destroy` is both `apply` and `destroy`.
         let named = names(&invocation.positional)
+            || after_options()
             || (*program == invocation.program
                 && operation_spelled(program, &invocation.positional, &invocation.flags)
                     .is_some_and(|operation| names(&operation)));

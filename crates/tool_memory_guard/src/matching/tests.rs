@@ -888,3 +888,29 @@ fn an_environment_s_name_is_found_in_host_variables_and_variable_names() {
         false,
     );
 }
+
+#[test]
+fn options_between_a_program_and_its_subcommand_are_skipped() {
+    for (rule, call, expected) in [
+        ("hg strip", "hg -R /srv/repo strip 12", true),
+        ("p4 submit", "p4 -u alice -c alice-ws submit -d x", true),
+        (
+            "svn delete",
+            "svn --username bob --non-interactive delete ^/x",
+            true,
+        ),
+        ("p4 submit", "p4 -u alice -c alice-ws opened", false),
+        // The value of an option is no subcommand, whatever it is called.
+        ("p4 submit", "p4 -c submit-fixes opened", false),
+        // Only the words before the subcommand: an argument after it is no subcommand.
+        ("hg strip", "hg log strip", false),
+    ] {
+        check(
+            MatcherKind::Command,
+            rule,
+            "Bash",
+            json!({ "command": call }),
+            expected,
+        );
+    }
+}
