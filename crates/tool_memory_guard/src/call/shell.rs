@@ -5,16 +5,16 @@
 use super::lexicon::{
     COMMAND_SHELLS, CONTAINER_VALUE_OPTIONS, ENVIRONMENT_OPTIONS, ENVIRONMENT_RUNNERS,
     FIND_EXEC_OPTIONS, JS_PACKAGE_RUNNERS, KUBECTL_EXEC_VALUE_OPTIONS, RUNNER_SUBCOMMANDS, RUNNERS,
-    SCRIPT_EXTENSIONS, SCRIPT_RUNNERS, SHELL_KEYWORDS, SHORT_VALUE_FLAGS, STDIN_COMMAND_READERS,
+    SCRIPT_RUNNERS, SHELL_KEYWORDS, SHORT_VALUE_FLAGS, STDIN_COMMAND_READERS,
     TEXT_ARGUMENT_PROGRAMS, VALUE_FLAGS, WRAPPER_OPTIONS, WRAPPERS,
 };
 use super::text::Text;
 use crate::limits::{Bound, Budget, MAX_COMMAND_NESTING, MAX_WRAPPERS};
 use crate::normalize::{
-    PsParameter, canonical_subcommand, canonical_words, cmdlet_parameters_of, equivalent_program,
-    expand_flag, flag_meanings, flag_meanings_after, flags_subcommand, is_long_powershell_word,
-    powershell_cmdlet, powershell_parameter, powershell_parameter_name, program_name,
-    pwsh_takes_a_value, runs_unknown_word,
+    PsParameter, SCRIPT_EXTENSIONS, canonical_subcommand, canonical_words, cmdlet_parameters_of,
+    equivalent_program, expand_flag, flag_meanings, flag_meanings_after, flags_subcommand,
+    is_long_powershell_word, powershell_cmdlet, powershell_parameter, powershell_parameter_name,
+    program_name, pwsh_takes_a_value, runs_unknown_word,
 };
 
 /// One program run by a command line: `git -C x push --force origin main`.

@@ -1,7 +1,9 @@
 //! Command patterns: the program, subcommands and flags a `command` matcher names, and
 //! whether an invocation runs it.
 
-use crate::call::{CallView, HIDDEN_PROGRAM, Invocation, option_takes_a_value, runner_prefix};
+use crate::call::{
+    CallView, HIDDEN_PROGRAM, Invocation, option_takes_a_value, runner_prefix, takes_paths,
+};
 use crate::normalize::{
     PsParameter, canonical_flag, canonical_subcommand, canonical_words, chunks,
     cmdlet_parameters_of, component_matches, equivalent_program, expand_flag, flag_meanings,
@@ -161,7 +163,11 @@ impl CommandPattern {
                     && positional
                         .iter()
                         .zip(subcommands)
-                        .all(|(a, b)| same_argument(program, a, b))
+                        .enumerate()
+                        .all(|(at, (a, b))| {
+                            same_argument(program, a, b)
+                                || (at == 0 && same_subcommand(program, a, b))
+                        })
             }
         };
         // `hg -R repo strip`, `p4 -u me -c ws submit`: the subcommand after the values of the
@@ -313,6 +319,19 @@ fn same_argument(program: &str, seen: &str, named: &str) -> bool {
             && seen
                 .strip_prefix(named)
                 .is_some_and(|rest| rest.len() > 1 && rest.starts_with(':')))
+}
+
+/// Whether a call's first word after the program is the subcommand a command names, spelled
+/// with `_` for `-` or the other way (`fwctl wipe-nvram` is `fwctl wipe_nvram`): programs
+/// accept both or document one, and people write the other; no program has two subcommands
+/// that differ only so. Not for paths, where the two are different files.
+fn same_subcommand(program: &str, seen: &str, named: &str) -> bool {
+    let fold = |word: &str| word.replace('_', "-");
+    seen.len() == named.len()
+        && !takes_paths(program)
+        && !seen.contains(['/', '.'])
+        && seen.contains(['-', '_'])
+        && fold(seen) == fold(named)
 }
 
 /// A path below the user's home, as what is below it: `~/.npm`, `$HOME/.npm`, `${HOME}/.npm`

@@ -914,3 +914,32 @@ fn options_between_a_program_and_its_subcommand_are_skipped() {
         );
     }
 }
+
+#[test]
+fn a_script_and_a_command_of_its_name_are_one_program() {
+    for (rule, call, expected) in [
+        (
+            "kafka-configs --alter",
+            "/opt/kafka/bin/kafka-configs.sh --alter",
+            true,
+        ),
+        ("kafka-configs.sh --alter", "kafka-configs --alter", true),
+        ("esptool.py erase_flash", "esptool erase-flash", true),
+        (
+            "esptool erase_flash",
+            "python3 -m esptool erase_flash",
+            true,
+        ),
+        ("purge-accounts", "./bin/purge-accounts-report.sh", false),
+        // `_` and `-` are one only in the subcommand, not in a file argument.
+        ("rm data_old", "rm data-old", false),
+    ] {
+        check(
+            MatcherKind::Command,
+            rule,
+            "Bash",
+            json!({ "command": call }),
+            expected,
+        );
+    }
+}
