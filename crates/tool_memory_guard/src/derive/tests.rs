@@ -1311,6 +1311,29 @@ fn rules_in_other_languages() {
             r#"{"matchers":[{"kind":"command","value":"docker system prune"}],"polarity":"forbid"}"#,
         ),
     );
+    // A negated verb is a ban in each language (issue 21's sixteenth round, Y3).
+    check(
+        "__unscoped__",
+        "Bitte `data/orders.csv` nicht ändern.",
+        Some(
+            r#"{"access":"write","matchers":[{"kind":"path","value":"data/orders.csv"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check_forbids(
+        "bash",
+        "Não é permitido rodar `make reset`.",
+        "command",
+        "make reset",
+    );
+    check_forbids(
+        "bash",
+        "Não rode `flyway clean`.",
+        "command",
+        "flyway clean",
+    );
+    check_forbids("bash", "No uses `yarn` aquí.", "command", "yarn");
+    // "Don't forget to run X" is no ban.
+    check("bash", "Vergiss nicht, `make test` auszuführen.", None);
 }
 
 #[test]
