@@ -157,6 +157,10 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         })
         .or_else(|| {
             prose_commands::with_spans(text).and_then(|spanned| derive_reading(&spanned, tool_name))
+        })
+        .or_else(|| {
+            restated::own_action_order(text, tool_name)
+                .and_then(|order| derive_reading(&order, tool_name))
         })?;
     // "Never pass `--project=prod` to a command that changes something", "`az` commands that
     // create or change resources": the order holds for the invocations that change things;

@@ -10,6 +10,46 @@
 use crate::derive::tokens::quoted_spans;
 use crate::{Constraint, Matcher, MatcherKind, Polarity};
 
+/// "Never delete calendar events, even ones that look like duplicates", "deleting W&B runs,
+/// even failed ones" (Y4, sixteenth round): a concession set off by a comma ("even ...")
+/// narrows nothing, so the text is read without it; and on a tool whose action is the verb the
+/// text opens on in its `-ing` form (`delete_event`, `delete_run`), a bare gerund is an item of
+/// a list of bans whose "Never:" was not stored with it. `None` when neither applies.
+pub(crate) fn own_action_order(text: &str, tool_name: &str) -> Option<String> {
+    let lower = text.to_lowercase();
+    let conceded = lower.find(", even ").map(|at| {
+        // To the end of the sentence: what follows it is read as written.
+        let rest = &lower[at + 2..];
+        let end = rest
+            .find(['.', ';', '!', '\n'])
+            .map_or(lower.len(), |offset| at + 2 + offset + 1);
+        format!("{}{}", &text[..at], &text[end.min(text.len())..])
+    });
+    let read = conceded.as_deref().unwrap_or(text).trim();
+    let first = read
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    let opens_on_the_action = super::whole_tool::action_words(tool_name)
+        .and_then(|action| action.into_iter().next())
+        .zip(first.strip_suffix("ing"))
+        .is_some_and(|(verb, stem)| is_gerund_of(stem, &verb));
+    if opens_on_the_action {
+        return Some(format!("Never: {read}"));
+    }
+    conceded
+}
+
+/// Whether `stem` + "ing" is the gerund of `verb`: `delet` of `delete`, `archiv` of `archive`,
+/// `runn` of `run`, `merg` of `merge`, `send` of `send`.
+fn is_gerund_of(stem: &str, verb: &str) -> bool {
+    stem.len() >= 2
+        && (stem == verb
+            || verb.strip_suffix('e') == Some(stem)
+            || stem.strip_suffix(|ch: char| verb.ends_with(ch)) == Some(verb))
+}
+
 /// "`terraform apply` is only allowed from CI", "Releases are CI-only (`goreleaser
 /// release`)", "Only CI may run `pulumi up`": the commands in code spans of a text that
 /// reserves them to CI, as a ban ("Never run `terraform apply`."). A `CI=true` before the

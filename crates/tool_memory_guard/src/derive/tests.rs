@@ -1617,3 +1617,21 @@ fn consent_after_the_fact_asks() {
         ),
     );
 }
+
+#[test]
+fn a_rule_on_a_tool_named_for_its_action_bans_every_call() {
+    // A concession narrows nothing; a bare gerund of the tool's verb is an item of a list of
+    // bans (issue 21's sixteenth round, Y4).
+    for text in [
+        "never archive pages, even the ones that look empty",
+        "archiving Notion pages, even empty ones",
+    ] {
+        check(
+            "mcp__notion__archive_page",
+            text,
+            Some(r#"{"matchers":[{"kind":"command","value":"archive page"}],"polarity":"forbid"}"#),
+        );
+    }
+    // A gerund of another verb is no ban of this tool.
+    check("mcp__notion__archive_page", "searching pages first", None);
+}
