@@ -15,6 +15,9 @@ use crate::normalize::{
 /// The word of a command pattern that any positional argument matches (`npm install *`).
 pub(crate) const ANY_ARGUMENT: &str = "*";
 
+/// Values that only turn an option on (`--force=yes`): the option alone says the same.
+const ON_VALUES: &[&str] = &["1", "always", "enabled", "on", "true", "y", "yes"];
+
 /// A command prefix: program, subcommands, and the flags it must carry.
 #[derive(Debug, Clone)]
 pub(crate) struct CommandPattern {
@@ -49,8 +52,12 @@ impl CommandPattern {
                 environment.push(token.replace(['"', '\''], "").to_lowercase());
                 continue;
             }
-            // `git checkout -- .`: the end of options, which an invocation does not keep.
-            if *token == "--" {
+            // `git checkout -- .`: the end of options, which an invocation does not keep; and
+            // a placeholder for any words (`kubectl scale ... --replicas=0`), which names none.
+            if *token == "--"
+                || *token == "…"
+                || (token.len() >= 3 && token.chars().all(|ch| ch == '.'))
+            {
                 continue;
             }
             // A cmdlet's parameters (`Remove-Item -Recurse -Force`), read as a call's are.
@@ -79,6 +86,14 @@ impl CommandPattern {
                 raw_flags.push((*token).to_owned());
                 // An option that takes a value has it next (`redis-cli -h prod`), as a call
                 // is read: the value is no subcommand.
+                // `--vhost=live`, `-namespace=prod`: the value given is part of the command (a
+                // word that only turns the option on, `--force=yes`, is not).
+                if let Some((option, value)) = token.split_once('=')
+                    && !value.is_empty()
+                    && !ON_VALUES.contains(&value.to_lowercase().as_str())
+                {
+                    raw_values.push((option.to_owned(), value.to_lowercase()));
+                }
                 if !token.contains('=')
                     && option_takes_a_value(&words[0], words.get(1), token)
                     && let Some(value) = tokens.get(at + 1).filter(|next| !next.starts_with('-'))

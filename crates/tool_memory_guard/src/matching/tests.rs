@@ -943,3 +943,39 @@ fn a_script_and_a_command_of_its_name_are_one_program() {
         );
     }
 }
+
+#[test]
+fn a_placeholder_names_no_word_and_a_given_value_is_required() {
+    for (rule, call, expected) in [
+        (
+            "nomad job stop ... -namespace=prod",
+            "nomad job stop -namespace=prod web",
+            true,
+        ),
+        (
+            "nomad job stop -namespace=prod",
+            "nomad job stop -namespace=dev web",
+            false,
+        ),
+        (
+            "rabbitmqadmin purge queue --vhost=live",
+            "rabbitmqadmin --vhost live purge queue name=q",
+            true,
+        ),
+        (
+            "rabbitmqadmin purge queue --vhost=live",
+            "rabbitmqadmin --vhost=test purge queue name=q",
+            false,
+        ),
+        // A value that only turns the option on is the option.
+        ("git push --force=yes", "git push --force", true),
+    ] {
+        check(
+            MatcherKind::Command,
+            rule,
+            "Bash",
+            json!({ "command": call }),
+            expected,
+        );
+    }
+}
