@@ -162,6 +162,11 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
             restated::own_action_order(text, tool_name)
                 .and_then(|order| derive_reading(&order, tool_name))
         })?;
+    // "Never pass `--purge` on the `orders` job": the option on that object, both in one call
+    // (either alone is allowed), not each on its own.
+    if let Some(joined) = restated::option_on_an_object(text, &constraint) {
+        constraint = joined;
+    }
     // "Never pass `--project=prod` to a command that changes something", "`az` commands that
     // create or change resources": the order holds for the invocations that change things;
     // one that only reads (`list`, `describe`, `show`) is not what it is about.

@@ -50,6 +50,50 @@ fn is_gerund_of(stem: &str, verb: &str) -> bool {
             || stem.strip_suffix(|ch: char| verb.ends_with(ch)) == Some(verb))
 }
 
+/// The prepositions that put an option on an object ("`--purge` on the `orders` job").
+const OBJECT_PREPOSITIONS: &[&str] = &["against", "for", "in", "on", "to", "with"];
+
+/// "Never pass `--purge` on the `orders` job", "never use `--force` with the `main` branch": a
+/// ban read as two matchers, an option and a literal, where the text puts the option's span
+/// on the literal's by a preposition (at most "the" between): the option, in a call that
+/// names the object. `None` for any other shape.
+pub(crate) fn option_on_an_object(text: &str, derived: &Constraint) -> Option<Constraint> {
+    let [first, second] = derived.matchers.as_slice() else {
+        return None;
+    };
+    let (flag, object) = match (first.kind, second.kind) {
+        (MatcherKind::Flag, MatcherKind::Literal) => (first, second),
+        (MatcherKind::Literal, MatcherKind::Flag) => (second, first),
+        _ => return None,
+    };
+    if !derived.when.is_empty()
+        || !derived.except.is_empty()
+        || !derived.also.is_empty()
+        || !matches!(derived.polarity, Polarity::Forbid)
+    {
+        return None;
+    }
+    let spans = quoted_spans(text);
+    let flag_span = spans
+        .iter()
+        .find(|(_, _, content, _)| content.eq_ignore_ascii_case(&flag.value))?;
+    let object_span = spans
+        .iter()
+        .find(|(_, _, content, _)| content.eq_ignore_ascii_case(&object.value))?;
+    let between = text.get(flag_span.1..object_span.0)?.to_lowercase();
+    let words: Vec<&str> = between.split_whitespace().collect();
+    let joined = match words.as_slice() {
+        [preposition] | [preposition, "the"] => OBJECT_PREPOSITIONS.contains(preposition),
+        _ => false,
+    };
+    joined.then(|| {
+        let mut constraint = derived.clone();
+        constraint.matchers = vec![flag.clone()];
+        constraint.when = vec![object.clone()];
+        constraint
+    })
+}
+
 /// "`terraform apply` is only allowed from CI", "Releases are CI-only (`goreleaser
 /// release`)", "Only CI may run `pulumi up`": the commands in code spans of a text that
 /// reserves them to CI, as a ban ("Never run `terraform apply`."). A `CI=true` before the

@@ -1635,3 +1635,22 @@ fn a_rule_on_a_tool_named_for_its_action_bans_every_call() {
     // A gerund of another verb is no ban of this tool.
     check("mcp__notion__archive_page", "searching pages first", None);
 }
+
+#[test]
+fn an_option_put_on_an_object_needs_both() {
+    check(
+        "bash",
+        "Never pass `--purge` on the `orders` job.",
+        Some(
+            r#"{"matchers":[{"kind":"flag","value":"--purge"}],"polarity":"forbid","when":[{"kind":"literal","value":"orders"}]}"#,
+        ),
+    );
+    // Not put on it by the words: each is banned.
+    check(
+        "bash",
+        "Never pass `--delete`, `assets` is shared.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"assets"},{"kind":"flag","value":"--delete"}],"polarity":"forbid"}"#,
+        ),
+    );
+}
