@@ -201,6 +201,62 @@ pub(crate) fn production_scope(lower: &str) -> Option<&'static str> {
     })
 }
 
+/// The names of targets that are not production, as a call gives them to an option.
+const NON_PRODUCTION: &[&str] = &[
+    "dev",
+    "development",
+    "local",
+    "preview",
+    "qa",
+    "sandbox",
+    "stage",
+    "staging",
+    "test",
+    "testing",
+];
+
+/// "`pulumi destroy` on the prod stack needs my approval": the options a call names another
+/// target of that kind with (`--stack dev`, `--stack=staging`), as exceptions of the ban: the
+/// kind named after "the prod", given a value of [`NON_PRODUCTION`]. A call that names another
+/// target by a name that is not known to be one (`--stack acme-prod`, `--stack eu`) keeps the
+/// verdict. Empty without such a phrase.
+pub(crate) fn other_targets_named(lower: &str) -> Vec<Matcher> {
+    let words: Vec<&str> = lower
+        .split_whitespace()
+        .map(|word| word.trim_matches(|ch: char| ",.;:!()`".contains(ch)))
+        .collect();
+    let Some(noun) = words.windows(4).find_map(|window| match window {
+        [preposition, "the", "prod" | "production", noun]
+            if matches!(*preposition, "against" | "in" | "on" | "to")
+                && PLACE_NOUNS.contains(noun) =>
+        {
+            Some(*noun)
+        }
+        _ => None,
+    }) else {
+        return Vec::new();
+    };
+    let options: &[&str] = match noun {
+        "env" | "environment" => &["--env", "--environment"],
+        _ => &[],
+    };
+    let named = format!("--{noun}");
+    let options: Vec<&str> = if options.is_empty() {
+        vec![named.as_str()]
+    } else {
+        options.to_vec()
+    };
+    options
+        .iter()
+        .filter(|option| TARGET_OPTIONS.contains(option))
+        .flat_map(|option| {
+            NON_PRODUCTION
+                .iter()
+                .map(move |value| Matcher::new(MatcherKind::Flag, format!("{option}={value}")))
+        })
+        .collect()
+}
+
 /// "Never run `helm uninstall` against production": what the text derives asks for the word
 /// production in the call; a call that names no target at all runs against whatever is the
 /// default, which may be production, so the command is banned there too unless the call
@@ -425,6 +481,15 @@ mod tests {
             production_scope("never run it against production"),
             Some("production")
         );
+        // The kind of target named: another one of that kind, known not to be production.
+        let others = other_targets_named("`pulumi destroy` on the prod stack needs my approval.");
+        assert!(others.iter().any(|matcher| matcher.value == "--stack=dev"));
+        assert!(
+            others
+                .iter()
+                .all(|matcher| matcher.value.starts_with("--stack="))
+        );
+        assert!(other_targets_named("never run it against production").is_empty());
         // Production named otherwise is no scope of the order.
         assert_eq!(
             production_scope("production builds are slow; never run `make clean`"),
