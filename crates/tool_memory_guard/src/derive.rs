@@ -157,7 +157,33 @@ pub fn derive_from_text(text: &str, tool_name: &str) -> Option<Constraint> {
         })
         .or_else(|| {
             prose_commands::with_spans(text).and_then(|spanned| derive_reading(&spanned, tool_name))
+        })
+        .or_else(|| {
+            restated::own_action_order(text, tool_name)
+                .and_then(|order| derive_reading(&order, tool_name))
         })?;
+    // "`pulumi destroy` on the prod stack needs my approval": a call that names another stack
+    // (`--stack dev`) is out of the ban's scope.
+    if matches!(constraint.polarity, Polarity::Forbid)
+        && constraint.except.is_empty()
+        && constraint.when.is_empty()
+        && constraint.also.is_empty()
+        && !constraint.matchers.is_empty()
+        && constraint
+            .matchers
+            .iter()
+            .all(|matcher| matcher.kind == MatcherKind::Command)
+    {
+        let others = scopes::other_targets_named(&text.to_lowercase());
+        if !others.is_empty() {
+            constraint.except = others;
+        }
+    }
+    // "Never pass `--purge` on the `orders` job": the option on that object, both in one call
+    // (either alone is allowed), not each on its own.
+    if let Some(joined) = restated::option_on_an_object(text, &constraint) {
+        constraint = joined;
+    }
     // "Never pass `--project=prod` to a command that changes something", "`az` commands that
     // create or change resources": the order holds for the invocations that change things;
     // one that only reads (`list`, `describe`, `show`) is not what it is about.

@@ -14,6 +14,7 @@ mod words;
 #[cfg(test)]
 pub(crate) use self::lexicon::FLAG_ALIASES as OPTION_SPELLINGS;
 pub(crate) use self::lexicon::PsParameter;
+pub(crate) use self::lexicon::SCRIPT_EXTENSIONS;
 use self::lexicon::{
     COMMAND_GROUPS, FLAG_ALIASES, FLAG_MEANINGS, KUBECTL_RESOURCES, MULTI_TASK_PROGRAMS,
     OPERATION_SPELLINGS, PACKAGE_BINS, POWERSHELL_CMDLETS, POWERSHELL_COMMON_PARAMETERS,
@@ -747,6 +748,15 @@ pub(crate) fn program_name(token: &str) -> String {
     // A package runner's `name@version` (`npx yarn@1.22.19`, `bunx wrangler@3`) runs `name`.
     let base = match base.split_once('@') {
         Some((name, version)) if !name.is_empty() && !version.is_empty() => name.to_owned(),
+        _ => base,
+    };
+    // A script is its name without the extension (`kafka-topics.sh` is `kafka-topics`,
+    // `esptool.py` is `esptool`): the same program installed as a script or as a command,
+    // as distributions ship both.
+    let base = match base.rsplit_once('.') {
+        Some((stem, extension)) if !stem.is_empty() && SCRIPT_EXTENSIONS.contains(&extension) => {
+            stem.to_owned()
+        }
         _ => base,
     };
     match versionless(&base) {

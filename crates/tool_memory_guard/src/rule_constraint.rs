@@ -21,7 +21,7 @@ use crate::{Constraint, Error};
 /// derived again from the rule's text when the rule is enforced, so a user who upgrades
 /// toolmem gets the new reading of the rules they already have. A constraint a caller gave
 /// carries none and is kept as given.
-pub const DERIVATION: u32 = 14;
+pub const DERIVATION: u32 = 15;
 
 /// Gives a put the constraint it stores:
 ///
@@ -396,6 +396,7 @@ mod tests {
         (12, 0x5d8a_e553_e44d_d3b2),
         (13, 0xa735_3d36_c7d3_9f70),
         (14, 0x8cc8_7835_36f7_ebe3),
+        (15, 0x9370_b394_8bb2_731a),
     ];
 
     #[test]

@@ -96,7 +96,7 @@ async fn upsert_keeps_unset_fields_and_created_at() -> Result<()> {
     check(
         &handler,
         request(2, "memory.tool_rule_put", json!({"tool_name": "Email", "rule": "never email Sarah again", "priority": null, "id": "edict"})),
-        ok(2, with_constraint(rule("edict", "email", "never email Sarah again", "critical", "user_explicit", &["safety"], (T0, T1)), json!({"derivation": 14, "polarity": "forbid", "matchers": [{"kind": "person", "value": "sarah"}]}))),
+        ok(2, with_constraint(rule("edict", "email", "never email Sarah again", "critical", "user_explicit", &["safety"], (T0, T1)), json!({"derivation": 15, "polarity": "forbid", "matchers": [{"kind": "person", "value": "sarah"}]}))),
     )
     .await?;
     // Given fields replace the stored ones; a blank id generates a new rule.
@@ -169,7 +169,7 @@ async fn rules_for_prompt_reports_rendered_rules_and_budget() -> Result<()> {
             &[],
             (T1, T1),
         ),
-        json!({"derivation": 14, "polarity": "forbid", "matchers": [
+        json!({"derivation": 15, "polarity": "forbid", "matchers": [
             {"kind": "command", "value": "git push --force"},
             {"kind": "command", "value": "git push --force-with-lease"}
         ]}),

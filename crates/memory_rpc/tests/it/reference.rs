@@ -117,7 +117,7 @@ async fn nullable_params_and_upsert_follow_the_documented_intent() -> Result<()>
     check(
         &handler,
         request(2, "openhuman.memory_tool_rule_put", json!({"tool_name": " EMAIL ", "rule": "never email Sarah!", "priority": null, "source": null, "id": "edict"})),
-        reference_ok(2, with_constraint(rule("edict", "email", "never email Sarah!", "critical", "user_explicit", &["safety"], (T0, T1)), json!({"derivation": 14, "polarity": "forbid", "matchers": [{"kind": "person", "value": "sarah"}]})), "tool memory rule stored"),
+        reference_ok(2, with_constraint(rule("edict", "email", "never email Sarah!", "critical", "user_explicit", &["safety"], (T0, T1)), json!({"derivation": 15, "polarity": "forbid", "matchers": [{"kind": "person", "value": "sarah"}]})), "tool memory rule stored"),
     )
     .await?;
     check(

@@ -307,11 +307,6 @@ pub(crate) const COMMAND_SHELLS: &[&str] = &[
 /// Options of `find` that run the command after them, up to `;` or `+`.
 pub(crate) const FIND_EXEC_OPTIONS: &[&str] = &["-exec", "-execdir", "-ok", "-okdir"];
 
-/// Extensions of script files.
-pub(crate) const SCRIPT_EXTENSIONS: &[&str] = &[
-    "sh", "bash", "zsh", "py", "rb", "pl", "js", "mjs", "cjs", "ts", "php", "ps1",
-];
-
 /// Runners whose subcommand (the second word) runs the program named after it.
 pub(crate) const RUNNER_SUBCOMMANDS: &[(&str, &str)] = &[
     ("bun", "x"),

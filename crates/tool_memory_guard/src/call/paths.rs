@@ -273,6 +273,17 @@ fn invocation_uses(invocation: &Invocation, cwd: Option<&str>, uses: &mut PathUs
     }
 }
 
+/// Whether a program's words are the paths it works on, not subcommands (`rm data_old`,
+/// `cat notes-old`): the programs the tables above read paths of without a subcommand.
+pub(crate) fn takes_paths(program: &str) -> bool {
+    WRITE_ONLY_COMMANDS.contains(&program)
+        || COPY_COMMANDS.contains(&program)
+        || SOURCE_COMMANDS.contains(&program)
+        || READ_ONLY_COMMANDS
+            .iter()
+            .any(|(known, subcommands, _)| *known == program && subcommands.is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

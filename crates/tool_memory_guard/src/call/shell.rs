@@ -5,16 +5,16 @@
 use super::lexicon::{
     COMMAND_SHELLS, CONTAINER_VALUE_OPTIONS, ENVIRONMENT_OPTIONS, ENVIRONMENT_RUNNERS,
     FIND_EXEC_OPTIONS, JS_PACKAGE_RUNNERS, KUBECTL_EXEC_VALUE_OPTIONS, RUNNER_SUBCOMMANDS, RUNNERS,
-    SCRIPT_EXTENSIONS, SCRIPT_RUNNERS, SHELL_KEYWORDS, SHORT_VALUE_FLAGS, STDIN_COMMAND_READERS,
+    SCRIPT_RUNNERS, SHELL_KEYWORDS, SHORT_VALUE_FLAGS, STDIN_COMMAND_READERS,
     TEXT_ARGUMENT_PROGRAMS, VALUE_FLAGS, WRAPPER_OPTIONS, WRAPPERS,
 };
 use super::text::Text;
 use crate::limits::{Bound, Budget, MAX_COMMAND_NESTING, MAX_WRAPPERS};
 use crate::normalize::{
-    PsParameter, canonical_subcommand, canonical_words, cmdlet_parameters_of, equivalent_program,
-    expand_flag, flag_meanings, flag_meanings_after, flags_subcommand, is_long_powershell_word,
-    powershell_cmdlet, powershell_parameter, powershell_parameter_name, program_name,
-    pwsh_takes_a_value, runs_unknown_word,
+    PsParameter, SCRIPT_EXTENSIONS, canonical_subcommand, canonical_words, cmdlet_parameters_of,
+    equivalent_program, expand_flag, flag_meanings, flag_meanings_after, flags_subcommand,
+    is_long_powershell_word, powershell_cmdlet, powershell_parameter, powershell_parameter_name,
+    program_name, pwsh_takes_a_value, runs_unknown_word,
 };
 
 /// One program run by a command line: `git -C x push --force origin main`.
@@ -25,6 +25,11 @@ pub(crate) struct Invocation {
     /// Words after the program that are not flags or flag values: subcommands, then
     /// arguments.
     pub(crate) positional: Vec<String>,
+    /// How many of the first positional words may be the values of options put between the
+    /// program and its subcommand (`p4 -u me -c ws submit`, `hg -R repo strip`): each came
+    /// right after an option the tables do not know to take a value, so the subcommand may
+    /// be any of the next ones. Every program has such options, and no table lists them all.
+    pub(crate) option_values: usize,
     /// Flags, expanded and in the program's canonical spelling.
     pub(crate) flags: Vec<String>,
     /// The values flags may have been given (`--context staging`, `--context=staging`),
@@ -1250,8 +1255,11 @@ fn invocation(words: &[String]) -> Invocation {
     let mut skip_value = false;
     let mut take_positional = false;
     let mut options_done = false;
+    let mut after_option = false;
+    let mut option_values = 0;
     let mut values: Vec<(String, String)> = Vec::new();
     for (at, word) in rest.iter().enumerate() {
+        let follows_option = std::mem::take(&mut after_option);
         if skip_value {
             skip_value = false;
             continue;
@@ -1301,6 +1309,7 @@ fn invocation(words: &[String]) -> Invocation {
             skip_value = !word.contains('=')
                 && (takes_a_value(&program, positional.first(), word)
                     || pwsh_takes_a_value(&program, word));
+            after_option = !skip_value && !word.contains('=');
             let name = flag_meanings(&program, expanded.first().map_or("", String::as_str))
                 .next()
                 .unwrap_or_default()
@@ -1341,6 +1350,9 @@ fn invocation(words: &[String]) -> Invocation {
         {
             continue;
         }
+        if follows_option && positional.len() == option_values {
+            option_values += 1;
+        }
         // `npm i` is `npm install`: the subcommand in its full name.
         if positional.is_empty() {
             positional.push(canonical_subcommand(&program, word).to_owned());
@@ -1348,7 +1360,12 @@ fn invocation(words: &[String]) -> Invocation {
         }
         positional.push(word.clone());
     }
+    let read = positional.len();
     canonical_words(&mut program, &mut positional);
+    if positional.len() != read {
+        // The words were put in another order: which ones were values is no longer known.
+        option_values = 0;
+    }
     // `vercel deploy --target=production` is `--prod`: an option given the value that a flag
     // of its own stands for.
     for (known, option, value, flag) in FLAG_VALUE_MEANINGS {
@@ -1364,6 +1381,7 @@ fn invocation(words: &[String]) -> Invocation {
     Invocation {
         program,
         positional,
+        option_values,
         flags,
         values,
         texts: vec![Text::of(&words.join(" "), false, false)],

@@ -10,6 +10,90 @@
 use crate::derive::tokens::quoted_spans;
 use crate::{Constraint, Matcher, MatcherKind, Polarity};
 
+/// "Never delete calendar events, even ones that look like duplicates", "deleting W&B runs,
+/// even failed ones" (Y4, sixteenth round): a concession set off by a comma ("even ...")
+/// narrows nothing, so the text is read without it; and on a tool whose action is the verb the
+/// text opens on in its `-ing` form (`delete_event`, `delete_run`), a bare gerund is an item of
+/// a list of bans whose "Never:" was not stored with it. `None` when neither applies.
+pub(crate) fn own_action_order(text: &str, tool_name: &str) -> Option<String> {
+    let lower = text.to_lowercase();
+    let conceded = lower.find(", even ").map(|at| {
+        // To the end of the sentence: what follows it is read as written.
+        let rest = &lower[at + 2..];
+        let end = rest
+            .find(['.', ';', '!', '\n'])
+            .map_or(lower.len(), |offset| at + 2 + offset + 1);
+        format!("{}{}", &text[..at], &text[end.min(text.len())..])
+    });
+    let read = conceded.as_deref().unwrap_or(text).trim();
+    let first = read
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    let opens_on_the_action = super::whole_tool::action_words(tool_name)
+        .and_then(|action| action.into_iter().next())
+        .zip(first.strip_suffix("ing"))
+        .is_some_and(|(verb, stem)| is_gerund_of(stem, &verb));
+    if opens_on_the_action {
+        return Some(format!("Never: {read}"));
+    }
+    conceded
+}
+
+/// Whether `stem` + "ing" is the gerund of `verb`: `delet` of `delete`, `archiv` of `archive`,
+/// `runn` of `run`, `merg` of `merge`, `send` of `send`.
+fn is_gerund_of(stem: &str, verb: &str) -> bool {
+    stem.len() >= 2
+        && (stem == verb
+            || verb.strip_suffix('e') == Some(stem)
+            || stem.strip_suffix(|ch: char| verb.ends_with(ch)) == Some(verb))
+}
+
+/// The prepositions that put an option on an object ("`--purge` on the `orders` job").
+const OBJECT_PREPOSITIONS: &[&str] = &["against", "for", "in", "on", "to", "with"];
+
+/// "Never pass `--purge` on the `orders` job", "never use `--force` with the `main` branch": a
+/// ban read as two matchers, an option and a literal, where the text puts the option's span
+/// on the literal's by a preposition (at most "the" between): the option, in a call that
+/// names the object. `None` for any other shape.
+pub(crate) fn option_on_an_object(text: &str, derived: &Constraint) -> Option<Constraint> {
+    let [first, second] = derived.matchers.as_slice() else {
+        return None;
+    };
+    let (flag, object) = match (first.kind, second.kind) {
+        (MatcherKind::Flag, MatcherKind::Literal) => (first, second),
+        (MatcherKind::Literal, MatcherKind::Flag) => (second, first),
+        _ => return None,
+    };
+    if !derived.when.is_empty()
+        || !derived.except.is_empty()
+        || !derived.also.is_empty()
+        || !matches!(derived.polarity, Polarity::Forbid)
+    {
+        return None;
+    }
+    let spans = quoted_spans(text);
+    let flag_span = spans
+        .iter()
+        .find(|(_, _, content, _)| content.eq_ignore_ascii_case(&flag.value))?;
+    let object_span = spans
+        .iter()
+        .find(|(_, _, content, _)| content.eq_ignore_ascii_case(&object.value))?;
+    let between = text.get(flag_span.1..object_span.0)?.to_lowercase();
+    let words: Vec<&str> = between.split_whitespace().collect();
+    let joined = match words.as_slice() {
+        [preposition] | [preposition, "the"] => OBJECT_PREPOSITIONS.contains(preposition),
+        _ => false,
+    };
+    joined.then(|| {
+        let mut constraint = derived.clone();
+        constraint.matchers = vec![flag.clone()];
+        constraint.when = vec![object.clone()];
+        constraint
+    })
+}
+
 /// "`terraform apply` is only allowed from CI", "Releases are CI-only (`goreleaser
 /// release`)", "Only CI may run `pulumi up`": the commands in code spans of a text that
 /// reserves them to CI, as a ban ("Never run `terraform apply`."). A `CI=true` before the

@@ -136,6 +136,153 @@ pub(crate) fn listed_subcommands(text: &str) -> Option<(String, Vec<String>)> {
     None
 }
 
+/// The options a command is told its target with (the cluster, namespace, stack, space,
+/// environment, project or app it acts on), long ones, whose meaning is the same for every
+/// program: a call that gives one names its target.
+const TARGET_OPTIONS: &[&str] = &[
+    "--account",
+    "--app",
+    "--cluster",
+    "--context",
+    "--env",
+    "--environment",
+    "--kube-context",
+    "--namespace",
+    "--org",
+    "--project",
+    "--space",
+    "--stack",
+    "--target",
+    "--workspace",
+    "-namespace",
+];
+
+/// The nouns of a place a command acts on, after "the prod ..." ("on the prod stack").
+const PLACE_NOUNS: &[&str] = &[
+    "account",
+    "app",
+    "cluster",
+    "context",
+    "database",
+    "db",
+    "env",
+    "environment",
+    "namespace",
+    "project",
+    "site",
+    "space",
+    "stack",
+    "workspace",
+];
+
+/// "Never run `helm upgrade` against production", "`pulumi destroy` on the prod stack needs
+/// my approval", "No `cf push` to the prod space": the word the text names production with,
+/// when it scopes the order to it. `None` without such a phrase.
+pub(crate) fn production_scope(lower: &str) -> Option<&'static str> {
+    let words: Vec<&str> = lower
+        .split_whitespace()
+        .map(|word| word.trim_matches(|ch: char| ",.;:!()`".contains(ch)))
+        .collect();
+    words.iter().enumerate().find_map(|(at, word)| {
+        let name = match *word {
+            "prod" => "prod",
+            "production" => "production",
+            _ => return None,
+        };
+        let before = |back: usize| at.checked_sub(back).and_then(|index| words.get(index));
+        let after_place =
+            before(1).is_some_and(|word| matches!(*word, "against" | "in" | "on" | "to"));
+        let after_the = before(1).is_some_and(|word| matches!(*word, "the" | "a"))
+            && before(2).is_some_and(|word| matches!(*word, "against" | "in" | "on" | "to"))
+            && words
+                .get(at + 1)
+                .is_some_and(|noun| PLACE_NOUNS.contains(noun));
+        (after_place || after_the).then_some(name)
+    })
+}
+
+/// The names of targets that are not production, as a call gives them to an option.
+const NON_PRODUCTION: &[&str] = &[
+    "dev",
+    "development",
+    "local",
+    "preview",
+    "qa",
+    "sandbox",
+    "stage",
+    "staging",
+    "test",
+    "testing",
+];
+
+/// "`pulumi destroy` on the prod stack needs my approval": the options a call names another
+/// target of that kind with (`--stack dev`, `--stack=staging`), as exceptions of the ban: the
+/// kind named after "the prod", given a value of [`NON_PRODUCTION`]. A call that names another
+/// target by a name that is not known to be one (`--stack acme-prod`, `--stack eu`) keeps the
+/// verdict. Empty without such a phrase.
+pub(crate) fn other_targets_named(lower: &str) -> Vec<Matcher> {
+    let words: Vec<&str> = lower
+        .split_whitespace()
+        .map(|word| word.trim_matches(|ch: char| ",.;:!()`".contains(ch)))
+        .collect();
+    let Some(noun) = words.windows(4).find_map(|window| match window {
+        [preposition, "the", "prod" | "production", noun]
+            if matches!(*preposition, "against" | "in" | "on" | "to")
+                && PLACE_NOUNS.contains(noun) =>
+        {
+            Some(*noun)
+        }
+        _ => None,
+    }) else {
+        return Vec::new();
+    };
+    let options: &[&str] = match noun {
+        "env" | "environment" => &["--env", "--environment"],
+        _ => &[],
+    };
+    let named = format!("--{noun}");
+    let options: Vec<&str> = if options.is_empty() {
+        vec![named.as_str()]
+    } else {
+        options.to_vec()
+    };
+    options
+        .iter()
+        .filter(|option| TARGET_OPTIONS.contains(option))
+        .flat_map(|option| {
+            NON_PRODUCTION
+                .iter()
+                .map(move |value| Matcher::new(MatcherKind::Flag, format!("{option}={value}")))
+        })
+        .collect()
+}
+
+/// "Never run `helm uninstall` against production": what the text derives asks for the word
+/// production in the call; a call that names no target at all runs against whatever is the
+/// default, which may be production, so the command is banned there too unless the call
+/// names its target with an option ([`TARGET_OPTIONS`]: `--kube-context staging` is allowed).
+fn untargeted_commands(text: &str, lower: &str, ask_first: bool) -> Vec<Constraint> {
+    if production_scope(lower).is_none() {
+        return Vec::new();
+    }
+    let except: Vec<Matcher> = TARGET_OPTIONS
+        .iter()
+        .map(|option| Matcher::new(MatcherKind::Flag, *option))
+        .collect();
+    spans(text)
+        .into_iter()
+        .filter(|(_, span)| span.contains(' ') && !span.starts_with('-'))
+        .map(|(_, span)| {
+            Constraint::forbid(vec![Matcher::new(
+                MatcherKind::Command,
+                span.to_lowercase(),
+            )])
+            .with_except(except.clone())
+            .with_ask_first(ask_first)
+        })
+        .collect()
+}
+
 /// The readings of a critical or high rule's text; empty for most.
 pub(crate) fn scope_readings(text: &str) -> Vec<Constraint> {
     if text.len() > MAX_TEXT_BYTES || !text.is_ascii() {
@@ -146,6 +293,7 @@ pub(crate) fn scope_readings(text: &str) -> Vec<Constraint> {
     let mut readings = Vec::new();
     if cues.forbid.is_some() || cues.ask.is_some() {
         readings.extend(verbs_against_places(text, &lower, cues.ask.is_some()));
+        readings.extend(untargeted_commands(text, &lower, cues.ask.is_some()));
     }
     if cues.require.is_none() {
         readings.extend(only_in_a_place(text, &lower));
@@ -314,6 +462,39 @@ mod tests {
             ]
         );
         assert!(readings("Run `kubectl get pods` against `cluster-a` when you like.").is_empty());
+    }
+
+    #[test]
+    fn a_ban_scoped_to_production_holds_where_the_call_names_no_target() {
+        for text in [
+            "Never run `helm uninstall` against production.",
+            "`pulumi destroy` on the prod stack needs my approval.",
+        ] {
+            let found = readings(text);
+            assert_eq!(found.len(), 1, "{text}: {found:?}");
+            assert!(
+                found[0].contains(r#""except":[{"kind":"flag","value":"--account"}"#),
+                "{found:?}"
+            );
+        }
+        assert_eq!(
+            production_scope("never run it against production"),
+            Some("production")
+        );
+        // The kind of target named: another one of that kind, known not to be production.
+        let others = other_targets_named("`pulumi destroy` on the prod stack needs my approval.");
+        assert!(others.iter().any(|matcher| matcher.value == "--stack=dev"));
+        assert!(
+            others
+                .iter()
+                .all(|matcher| matcher.value.starts_with("--stack="))
+        );
+        assert!(other_targets_named("never run it against production").is_empty());
+        // Production named otherwise is no scope of the order.
+        assert_eq!(
+            production_scope("production builds are slow; never run `make clean`"),
+            None
+        );
     }
 
     #[test]

@@ -1311,6 +1311,29 @@ fn rules_in_other_languages() {
             r#"{"matchers":[{"kind":"command","value":"docker system prune"}],"polarity":"forbid"}"#,
         ),
     );
+    // A negated verb is a ban in each language (issue 21's sixteenth round, Y3).
+    check(
+        "__unscoped__",
+        "Bitte `data/orders.csv` nicht ändern.",
+        Some(
+            r#"{"access":"write","matchers":[{"kind":"path","value":"data/orders.csv"}],"polarity":"forbid"}"#,
+        ),
+    );
+    check_forbids(
+        "bash",
+        "Não é permitido rodar `make reset`.",
+        "command",
+        "make reset",
+    );
+    check_forbids(
+        "bash",
+        "Não rode `flyway clean`.",
+        "command",
+        "flyway clean",
+    );
+    check_forbids("bash", "No uses `yarn` aquí.", "command", "yarn");
+    // "Don't forget to run X" is no ban.
+    check("bash", "Vergiss nicht, `make test` auszuführen.", None);
 }
 
 #[test]
@@ -1591,6 +1614,43 @@ fn consent_after_the_fact_asks() {
         "`ansible-playbook` against `inventories/production` is run only after I said yes.",
         Some(
             r#"{"ask_first":true,"matchers":[{"kind":"literal","value":"inventories/production"}],"polarity":"forbid","when":[{"kind":"command","value":"ansible-playbook"}]}"#,
+        ),
+    );
+}
+
+#[test]
+fn a_rule_on_a_tool_named_for_its_action_bans_every_call() {
+    // A concession narrows nothing; a bare gerund of the tool's verb is an item of a list of
+    // bans (issue 21's sixteenth round, Y4).
+    for text in [
+        "never archive pages, even the ones that look empty",
+        "archiving Notion pages, even empty ones",
+    ] {
+        check(
+            "mcp__notion__archive_page",
+            text,
+            Some(r#"{"matchers":[{"kind":"command","value":"archive page"}],"polarity":"forbid"}"#),
+        );
+    }
+    // A gerund of another verb is no ban of this tool.
+    check("mcp__notion__archive_page", "searching pages first", None);
+}
+
+#[test]
+fn an_option_put_on_an_object_needs_both() {
+    check(
+        "bash",
+        "Never pass `--purge` on the `orders` job.",
+        Some(
+            r#"{"matchers":[{"kind":"flag","value":"--purge"}],"polarity":"forbid","when":[{"kind":"literal","value":"orders"}]}"#,
+        ),
+    );
+    // Not put on it by the words: each is banned.
+    check(
+        "bash",
+        "Never pass `--delete`, `assets` is shared.",
+        Some(
+            r#"{"matchers":[{"kind":"literal","value":"assets"},{"kind":"flag","value":"--delete"}],"polarity":"forbid"}"#,
         ),
     );
 }

@@ -257,6 +257,19 @@ pub(crate) fn closing_quote(open: char) -> Option<char> {
 
 /// Finds quoted spans. Apostrophes inside words (`don't`, `Sarah's`) are not quotes: an
 /// opening quote must follow a non-word character and a closing one precede one.
+/// A span's content without a last word that is an ellipsis (`...`, `…`).
+fn without_trailing_placeholder(content: &str) -> &str {
+    match content.rsplit_once(char::is_whitespace) {
+        Some((before, last)) if is_ellipsis(last) => before.trim_end(),
+        _ => content,
+    }
+}
+
+/// Whether a word is an ellipsis, the placeholder for any further words of a command.
+pub(crate) fn is_ellipsis(word: &str) -> bool {
+    word == "…" || (word.len() >= 3 && word.chars().all(|ch| ch == '.'))
+}
+
 pub(crate) fn quoted_spans(text: &str) -> Vec<(usize, usize, &str, bool)> {
     // Most rules have no opening quote, and then no span to look for.
     if !text.contains(['"', '`', '\'', '“', '‘']) {
@@ -296,6 +309,9 @@ pub(crate) fn quoted_spans(text: &str) -> Vec<(usize, usize, &str, bool)> {
                     .trim()
                     .trim_matches('`')
                     .trim();
+                // `nomad job stop -namespace=prod ...`: a trailing placeholder says "and the
+                // rest of the call"; the command is what comes before it.
+                let content = without_trailing_placeholder(content);
                 let end_byte = chars[end].0 + chars[end].1.len_utf8();
                 if !content.is_empty() && content.chars().count() <= 200 {
                     spans.push((start, end_byte, content, ch == '`'));

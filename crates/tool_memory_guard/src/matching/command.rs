@@ -1,7 +1,9 @@
 //! Command patterns: the program, subcommands and flags a `command` matcher names, and
 //! whether an invocation runs it.
 
-use crate::call::{CallView, HIDDEN_PROGRAM, Invocation, option_takes_a_value, runner_prefix};
+use crate::call::{
+    CallView, HIDDEN_PROGRAM, Invocation, option_takes_a_value, runner_prefix, takes_paths,
+};
 use crate::normalize::{
     PsParameter, canonical_flag, canonical_subcommand, canonical_words, chunks,
     cmdlet_parameters_of, component_matches, equivalent_program, expand_flag, flag_meanings,
@@ -12,6 +14,9 @@ use crate::normalize::{
 
 /// The word of a command pattern that any positional argument matches (`npm install *`).
 pub(crate) const ANY_ARGUMENT: &str = "*";
+
+/// Values that only turn an option on (`--force=yes`): the option alone says the same.
+const ON_VALUES: &[&str] = &["1", "always", "enabled", "on", "true", "y", "yes"];
 
 /// A command prefix: program, subcommands, and the flags it must carry.
 #[derive(Debug, Clone)]
@@ -47,8 +52,12 @@ impl CommandPattern {
                 environment.push(token.replace(['"', '\''], "").to_lowercase());
                 continue;
             }
-            // `git checkout -- .`: the end of options, which an invocation does not keep.
-            if *token == "--" {
+            // `git checkout -- .`: the end of options, which an invocation does not keep; and
+            // a placeholder for any words (`kubectl scale ... --replicas=0`), which names none.
+            if *token == "--"
+                || *token == "…"
+                || (token.len() >= 3 && token.chars().all(|ch| ch == '.'))
+            {
                 continue;
             }
             // A cmdlet's parameters (`Remove-Item -Recurse -Force`), read as a call's are.
@@ -77,6 +86,14 @@ impl CommandPattern {
                 raw_flags.push((*token).to_owned());
                 // An option that takes a value has it next (`redis-cli -h prod`), as a call
                 // is read: the value is no subcommand.
+                // `--vhost=live`, `-namespace=prod`: the value given is part of the command (a
+                // word that only turns the option on, `--force=yes`, is not).
+                if let Some((option, value)) = token.split_once('=')
+                    && !value.is_empty()
+                    && !ON_VALUES.contains(&value.to_lowercase().as_str())
+                {
+                    raw_values.push((option.to_owned(), value.to_lowercase()));
+                }
                 if !token.contains('=')
                     && option_takes_a_value(&words[0], words.get(1), token)
                     && let Some(value) = tokens.get(at + 1).filter(|next| !next.starts_with('-'))
@@ -161,11 +178,32 @@ impl CommandPattern {
                     && positional
                         .iter()
                         .zip(subcommands)
-                        .all(|(a, b)| same_argument(program, a, b))
+                        .enumerate()
+                        .all(|(at, (a, b))| {
+                            same_argument(program, a, b)
+                                || (at == 0 && same_subcommand(program, a, b))
+                        })
             }
+        };
+        // `hg -R repo strip`, `p4 -u me -c ws submit`: the subcommand after the values of the
+        // program's own options, as the program reads it (its short name in full).
+        let after_options = || {
+            !subcommands.is_empty()
+                && (1..=invocation.option_values).any(|skipped| {
+                    let mut rest = invocation
+                        .positional
+                        .get(skipped..)
+                        .unwrap_or_default()
+                        .to_vec();
+                    if let Some(first) = rest.first_mut() {
+                        *first = canonical_subcommand(program, first).to_owned();
+                    }
+                    names(&rest)
+                })
         };
         // `terraform apply -destroy` is both `apply` and `destroy`.
         let named = names(&invocation.positional)
+            || after_options()
             || (*program == invocation.program
                 && operation_spelled(program, &invocation.positional, &invocation.flags)
                     .is_some_and(|operation| names(&operation)));
@@ -296,6 +334,19 @@ fn same_argument(program: &str, seen: &str, named: &str) -> bool {
             && seen
                 .strip_prefix(named)
                 .is_some_and(|rest| rest.len() > 1 && rest.starts_with(':')))
+}
+
+/// Whether a call's first word after the program is the subcommand a command names, spelled
+/// with `_` for `-` or the other way (`fwctl wipe-nvram` is `fwctl wipe_nvram`): programs
+/// accept both or document one, and people write the other; no program has two subcommands
+/// that differ only so. Not for paths, where the two are different files.
+fn same_subcommand(program: &str, seen: &str, named: &str) -> bool {
+    let fold = |word: &str| word.replace('_', "-");
+    seen.len() == named.len()
+        && !takes_paths(program)
+        && !seen.contains(['/', '.'])
+        && seen.contains(['-', '_'])
+        && fold(seen) == fold(named)
 }
 
 /// A path below the user's home, as what is below it: `~/.npm`, `$HOME/.npm`, `${HOME}/.npm`

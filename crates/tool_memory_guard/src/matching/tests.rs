@@ -888,3 +888,94 @@ fn an_environment_s_name_is_found_in_host_variables_and_variable_names() {
         false,
     );
 }
+
+#[test]
+fn options_between_a_program_and_its_subcommand_are_skipped() {
+    for (rule, call, expected) in [
+        ("hg strip", "hg -R /srv/repo strip 12", true),
+        ("p4 submit", "p4 -u alice -c alice-ws submit -d x", true),
+        (
+            "svn delete",
+            "svn --username bob --non-interactive delete ^/x",
+            true,
+        ),
+        ("p4 submit", "p4 -u alice -c alice-ws opened", false),
+        // The value of an option is no subcommand, whatever it is called.
+        ("p4 submit", "p4 -c submit-fixes opened", false),
+        // Only the words before the subcommand: an argument after it is no subcommand.
+        ("hg strip", "hg log strip", false),
+    ] {
+        check(
+            MatcherKind::Command,
+            rule,
+            "Bash",
+            json!({ "command": call }),
+            expected,
+        );
+    }
+}
+
+#[test]
+fn a_script_and_a_command_of_its_name_are_one_program() {
+    for (rule, call, expected) in [
+        (
+            "kafka-configs --alter",
+            "/opt/kafka/bin/kafka-configs.sh --alter",
+            true,
+        ),
+        ("kafka-configs.sh --alter", "kafka-configs --alter", true),
+        ("esptool.py erase_flash", "esptool erase-flash", true),
+        (
+            "esptool erase_flash",
+            "python3 -m esptool erase_flash",
+            true,
+        ),
+        ("purge-accounts", "./bin/purge-accounts-report.sh", false),
+        // `_` and `-` are one only in the subcommand, not in a file argument.
+        ("rm data_old", "rm data-old", false),
+    ] {
+        check(
+            MatcherKind::Command,
+            rule,
+            "Bash",
+            json!({ "command": call }),
+            expected,
+        );
+    }
+}
+
+#[test]
+fn a_placeholder_names_no_word_and_a_given_value_is_required() {
+    for (rule, call, expected) in [
+        (
+            "nomad job stop ... -namespace=prod",
+            "nomad job stop -namespace=prod web",
+            true,
+        ),
+        (
+            "nomad job stop -namespace=prod",
+            "nomad job stop -namespace=dev web",
+            false,
+        ),
+        (
+            "rabbitmqadmin purge queue --vhost=live",
+            "rabbitmqadmin --vhost live purge queue name=q",
+            true,
+        ),
+        (
+            "rabbitmqadmin purge queue --vhost=live",
+            "rabbitmqadmin --vhost=test purge queue name=q",
+            false,
+        ),
+        // A value that only turns the option on is the option.
+        ("git push --force=yes", "git push --force", true),
+    ] {
+        check(
+            MatcherKind::Command,
+            rule,
+            "Bash",
+            json!({ "command": call }),
+            expected,
+        );
+    }
+}

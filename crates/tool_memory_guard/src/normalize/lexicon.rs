@@ -601,3 +601,8 @@ pub(crate) const KUBECTL_RESOURCES: &[(&str, &str)] = &[
     ("sts", "statefulset"),
     ("svc", "service"),
 ];
+
+/// Extensions of script files (a script is compared as its name without one: `program_name`).
+pub(crate) const SCRIPT_EXTENSIONS: &[&str] = &[
+    "sh", "bash", "zsh", "py", "rb", "pl", "js", "mjs", "cjs", "ts", "php", "ps1",
+];

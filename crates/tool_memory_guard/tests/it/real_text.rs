@@ -41,7 +41,8 @@ const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/re
 // 0.997, none of each. With session 32's fifteenth round (2,230 calls, fresh_r15 added,
 // whose first run missed 32 of its first 82; none is left, and 21 cases of rounds 7-14 came
 // back from `open/`): 0.998 (the four asks-for-deny and `cl-hands-off-1`; `r8-pub-2` is now
-// denied), none of each. Raise them
+// denied), none of each. With its sixteenth round (2,293 calls, fresh_r16 added, whose first
+// run missed 20 of its 63; none is left): 0.998 (the same five), none of each. Raise them
 // as the guard improves, never lower them.
 /// Share of calls decided as labelled.
 const MIN_ACCURACY: f64 = 0.997;
@@ -52,7 +53,7 @@ const MAX_ALLOWED_CONFIRM: usize = 0;
 /// Harmless calls that were denied or asked about.
 const MAX_BLOCKED_HARMLESS: usize = 0;
 const MIN_RULES: usize = 680;
-const MIN_CALLS: usize = 2_230;
+const MIN_CALLS: usize = 2_293;
 
 fn load() -> Result<Vec<CorpusCase>> {
     crate::corpus::load_dir(CORPUS_DIR)
@@ -180,6 +181,7 @@ fn real_text_open_cases_stay_within_their_ceilings() -> Result<()> {
     // 12's `ext-*` channels and PGHOST / variable named for prod (4 asks allowed, 1 harmless
     // call blocked), round 8's `r8-pub-1` and round 7's `r7-h3-ask-2` (2 harmless calls
     // blocked); its own first run's misses are all closed (no `fresh_r15_open.jsonl`).
+    // Round 16's first run's misses are all closed (no `fresh_r16_open.jsonl`).
     const MAX_OPEN_ALLOWED_FORBIDDEN: usize = 7;
     const MAX_OPEN_ALLOWED_CONFIRM: usize = 3;
     const MAX_OPEN_BLOCKED_HARMLESS: usize = 14;

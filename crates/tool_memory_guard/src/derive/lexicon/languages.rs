@@ -21,7 +21,15 @@ pub(crate) const GERMAN: Language = Language {
         "darf nicht",
         "dürfen nicht",
         "keinesfalls",
+        "nicht anfassen",
+        "nicht ausführen",
+        "nicht bearbeiten",
+        "nicht benutzen",
         "nicht erlaubt",
+        "nicht löschen",
+        "nicht starten",
+        "nicht verwenden",
+        "nicht ändern",
         "nie",
         "niemals",
         "tabu",
@@ -58,6 +66,7 @@ pub(crate) const FRENCH: Language = Language {
         "n'utilise pas",
         "ne doit pas",
         "ne doivent pas",
+        "ne lance jamais",
         "ne lance pas",
         "ne pas",
         "proscrit",
@@ -83,7 +92,11 @@ pub(crate) const SPANISH: Language = Language {
     forbid: &[
         "jamas",
         "jamás",
+        "no borres",
+        "no ejecutes",
         "no está permitido",
+        "no modifiques",
+        "no uses",
         "nunca",
         "prohibida",
         "prohibidas",
@@ -97,10 +110,23 @@ pub(crate) const SPANISH: Language = Language {
 };
 
 pub(crate) const PORTUGUESE: Language = Language {
-    forbid: &["nunca", "proibida", "proibidas", "proibido", "proibidos"],
-    ask: &["me pergunte", "sem perguntar"],
+    forbid: &[
+        "nunca",
+        "não apague",
+        "não execute",
+        "não modifique",
+        "não pode",
+        "não rode",
+        "não use",
+        "não é permitido",
+        "proibida",
+        "proibidas",
+        "proibido",
+        "proibidos",
+    ],
+    ask: &["me pergunte", "pergunte-me", "sem perguntar"],
     take: &[],
-    change: &[],
+    change: &["alterar", "editar", "modificar", "modifique"],
 };
 
 pub(crate) const ITALIAN: Language = Language {
