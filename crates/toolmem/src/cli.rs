@@ -684,6 +684,24 @@ fn read_turn() -> Result<TurnRecord> {
 mod tests {
     use super::*;
 
+    /// The names people give the agents beside ours reach the same agent, through both parsers.
+    #[test]
+    fn an_agent_s_other_name_is_the_same_agent() {
+        for (name, agent) in [
+            ("claude", hook::Agent::ClaudeCode),
+            ("gemini-cli", hook::Agent::Gemini),
+        ] {
+            let line: Vec<std::ffi::OsString> =
+                ["toolmem", "hook", name].iter().map(Into::into).collect();
+            let parsed = Args::parse_line(line).unwrap();
+            assert!(
+                matches!(parsed.command, Command::Hook { agent: found } if found == agent),
+                "{name}: {:?}",
+                parsed.command
+            );
+        }
+    }
+
     /// The per-call parser reads every line it takes exactly as the full parser does, and
     /// leaves every other line (help, errors, `hook` or `check` as a word elsewhere) to it.
     #[test]
@@ -696,6 +714,8 @@ mod tests {
             &["toolmem", "rule", "add", "hook", "never run hooks"],
             &["toolmem", "hook"],
             &["toolmem", "hook", "claud"],
+            &["toolmem", "hook", "claude"],
+            &["toolmem", "hook", "gemini-cli"],
             &["toolmem", "hook", "claude-code", "extra"],
             &["toolmem", "hook", "--help"],
             &["toolmem", "--pg-pool-size", "x", "hook", "codex"],
@@ -719,7 +739,7 @@ mod tests {
             }
         }
         assert_eq!(
-            fast_lines, 6,
+            fast_lines, 8,
             "the hook and check lines go through their own parser"
         );
     }

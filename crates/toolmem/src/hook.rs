@@ -30,11 +30,14 @@ pub(crate) use self::event::{Event, Outcome};
 /// The agents `toolmem hook` speaks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum Agent {
-    /// Claude Code (also VS Code's agent hooks, which read the same answers).
+    /// Claude Code (also VS Code's agent hooks, which read the same answers). `claude` is the
+    /// name of its command, so people write that too.
+    #[value(alias = "claude")]
     ClaudeCode,
     /// OpenAI Codex CLI.
     Codex,
-    /// Gemini CLI.
+    /// Gemini CLI, also spelt as its product name `gemini-cli`.
+    #[value(alias = "gemini-cli")]
     Gemini,
     /// Cursor.
     Cursor,
