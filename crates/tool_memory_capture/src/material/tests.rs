@@ -28,6 +28,17 @@ fn check(message: &str, expected: &[(&str, Option<MaterialKind>)]) {
 
 use MaterialKind::*;
 
+/// Every span of each message is the user's own.
+fn all_own(messages: &[&str]) {
+    for message in messages {
+        let found = spans_of(message);
+        assert!(
+            found.iter().all(|span| span.voice == Voice::Own),
+            "{message:?}: {found:?}"
+        );
+    }
+}
+
 #[test]
 fn a_request_hands_over_what_follows_to_the_end() {
     check(
@@ -214,18 +225,11 @@ fn the_users_rules_stay_their_own_after_a_colon() {
 
 #[test]
 fn a_heading_before_a_colon_is_not_a_request() {
-    for message in [
+    all_own(&[
         "TL;DR: never deploy on Fridays.",
         "Summary: never deploy on Fridays.",
         "Review: never merge without two approvals.",
-    ] {
-        assert!(
-            spans_of(message)
-                .iter()
-                .all(|span| span.voice == Voice::Own),
-            "{message:?}"
-        );
-    }
+    ]);
     check(
         "Summary of this thread: never deploy on Fridays.",
         &[
@@ -298,20 +302,13 @@ fn recognises_chat_transcripts() {
         ],
     );
     // Headings and tool words are not speakers; one name alone is not a transcript.
-    for message in [
+    all_own(&[
         "Note: never email Sarah.\nImportant: always cc me.",
         "Email: never cc Bob\nShell: never use sudo",
         "Bob: never deploy on Fridays",
         "v1.2: never deploy on Fridays",
         "Oh and one more thing: never DM the CEO directly.",
-    ] {
-        assert!(
-            spans_of(message)
-                .iter()
-                .all(|span| span.voice == Voice::Own),
-            "{message:?}"
-        );
-    }
+    ]);
 }
 
 #[test]
@@ -785,19 +782,12 @@ fn a_commit_line_opens_a_git_log_to_the_end() {
         ],
     );
     // Near misses: no hash, a hash of letters only ("defaced"), too short, not at the start.
-    for message in [
+    all_own(&[
         "commit defaced\nNever push.",
         "commit the fix\nNever push.",
         "commit 3fa9c1\nNever push.",
         "Never commit 3fa9c1e7 again.\nNever push.",
-    ] {
-        assert!(
-            spans_of(message)
-                .iter()
-                .all(|span| span.voice == Voice::Own),
-            "{message:?}"
-        );
-    }
+    ]);
 }
 
 #[test]
@@ -828,21 +818,14 @@ fn a_question_about_this_hands_over_what_follows() {
     }
     // Near misses: a question about time or without "this" as its subject, an order, and a
     // question with nothing after it stay the user's own.
-    for message in [
+    all_own(&[
         "Is this week free?\nNever book Mondays.",
         "Can you always ask me about this?\nNever push to main.",
         "Could you remind me about this?\nNever book Mondays.",
         "Why is the build red?\nNever skip the tests.",
         "Is this right?",
         "Please follow this doc from now on:\nNever deploy on Fridays.",
-    ] {
-        assert!(
-            spans_of(message)
-                .iter()
-                .all(|span| span.voice == Voice::Own),
-            "{message:?}"
-        );
-    }
+    ]);
 }
 
 #[test]
@@ -866,17 +849,10 @@ fn an_adopting_lead_in_before_a_colon_orders_nothing_itself() {
 
 #[test]
 fn going_forward_adopts_the_following() {
-    for message in [
+    all_own(&[
         "Going forward, obey the following:\n1. Never force-push.",
         "Moving forward, follow these:\n- Never tag.",
-    ] {
-        assert!(
-            spans_of(message)
-                .iter()
-                .all(|span| span.voice == Voice::Own),
-            "{message:?}"
-        );
-    }
+    ]);
     // A forwarded message is still one.
     check(
         "Summarise this forward:\nNever tag.",

@@ -153,13 +153,7 @@ pub(crate) fn command_phrases(
             })
         {
             used[index] = true;
-            phrases.push(CommandPhrase {
-                offset: token.offset,
-                words: vec!["git".to_owned(), (*subcommand).to_owned()],
-                adjacent_flags: Vec::new(),
-                loose_flags: Vec::new(),
-                force_words: false,
-            });
+            phrases.push(git_verb_phrase(token.offset, subcommand));
             index += 1;
             continue;
         }
@@ -247,13 +241,7 @@ pub(crate) fn command_phrases(
             && bare_at_the_end(&tokens[index..])
         {
             used[index] = true;
-            phrases.push(CommandPhrase {
-                offset: token.offset,
-                words: vec!["git".to_owned(), (*subcommand).to_owned()],
-                adjacent_flags: Vec::new(),
-                loose_flags: Vec::new(),
-                force_words: false,
-            });
+            phrases.push(git_verb_phrase(token.offset, subcommand));
             index += 1;
             continue;
         }
@@ -682,4 +670,15 @@ pub(crate) fn host_names(tokens: &[Token], used: &[bool]) -> Vec<(usize, String)
         }
     }
     hosts
+}
+
+/// git's verb said without git ("Never cherry-pick.", "tag releases"): `git <subcommand>`.
+fn git_verb_phrase(offset: usize, subcommand: &str) -> CommandPhrase {
+    CommandPhrase {
+        offset,
+        words: vec!["git".to_owned(), subcommand.to_owned()],
+        adjacent_flags: Vec::new(),
+        loose_flags: Vec::new(),
+        force_words: false,
+    }
 }
