@@ -341,12 +341,14 @@ fn same_argument(program: &str, seen: &str, named: &str) -> bool {
 /// accept both or document one, and people write the other; no program has two subcommands
 /// that differ only so. Not for paths, where the two are different files.
 fn same_subcommand(program: &str, seen: &str, named: &str) -> bool {
-    let fold = |word: &str| word.replace('_', "-");
+    // Byte by byte, with no folded copies: this runs on the check path.
+    let same_byte =
+        |(a, b): (u8, u8)| a == b || (a == b'_' && b == b'-') || (a == b'-' && b == b'_');
     seen.len() == named.len()
         && !takes_paths(program)
         && !seen.contains(['/', '.'])
         && seen.contains(['-', '_'])
-        && fold(seen) == fold(named)
+        && seen.bytes().zip(named.bytes()).all(same_byte)
 }
 
 /// A path below the user's home, as what is below it: `~/.npm`, `$HOME/.npm`, `${HOME}/.npm`
